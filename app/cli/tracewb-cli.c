@@ -1,0 +1,57 @@
+/* tracewb-cli.c: the command-line tool, one sub-command per file
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "tw-cli.h"
+
+typedef struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
+  { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
+};
+
+static void
+print_usage (void)
+{
+  g_printerr ("usage: tracewb-cli COMMAND [OPTIONS] ...\n\ncommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_printerr ("  %-10s %s\n", commands[i].name, commands[i].summary);
+  g_printerr ("\n'tracewb-cli COMMAND --help' for a command's options.\n");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage ();
+      return argc < 2 ? 2 : 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      g_print ("tracewb-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  g_printerr ("tracewb-cli: unknown command “%s”\n\n", argv[1]);
+  print_usage ();
+  return 2;
+}

@@ -1,0 +1,68 @@
+/* tw-cli-common.c: what the sub-commands share
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <tw-ingest.h>
+
+#include "tw-cli.h"
+
+static void
+print_progress (double   fraction,
+                gpointer user_data)
+{
+  /* Only a terminal wants a progress line; pipes and tests get clean output. */
+  fprintf (stderr, "\rloading %3.0f%%", fraction * 100.0);
+  if (fraction >= 1.0)
+    fprintf (stderr, "\r              \r");
+}
+
+/**
+ * tw_cli_load_trace:
+ * @format: (nullable): a reader name, or %NULL to probe
+ *
+ * Returns: (transfer full) (nullable): the sealed trace
+ */
+TwTrace *
+tw_cli_load_trace (const char  *path,
+                   const char  *format,
+                   GError     **error)
+{
+  gboolean tty = isatty (fileno (stderr));
+
+  return tw_reader_registry_load_file (path, format, tty ? print_progress : NULL, NULL,
+                                       NULL, error);
+}
+
+gboolean
+tw_cli_parse_options (GOptionContext   *context,
+                      int              *argc,
+                      char           ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("tracewb-cli: %s\n", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * tw_cli_fail:
+ * @error: (transfer full): what went wrong
+ *
+ * Returns: the exit status for a failed command
+ */
+int
+tw_cli_fail (const char *command,
+             GError     *error)
+{
+  g_printerr ("tracewb-cli %s: %s\n", command, error->message);
+  g_error_free (error);
+  return 1;
+}

@@ -1,0 +1,28 @@
+/* tw-cli.h: the sub-commands of tracewb-cli
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+/* Each sub-command gets argv with argv[0] = its own name and returns the exit status. */
+int      tw_cli_info      (int          argc,
+                           char       **argv);
+int      tw_cli_events    (int          argc,
+                           char       **argv);
+
+/* shared helpers */
+TwTrace *tw_cli_load_trace (const char  *path,
+                            const char  *format,
+                            GError     **error);
+gboolean tw_cli_parse_options (GOptionContext *context,
+                               int            *argc,
+                               char         ***argv);
+int      tw_cli_fail       (const char  *command,
+                            GError      *error);
+
+G_END_DECLS

@@ -1,0 +1,10 @@
+/* tw-data.h: the data layer, for the layers above it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-types.h"
+#include "tw-trace.h"
+#include "tw-state-model.h"

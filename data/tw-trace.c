@@ -1,0 +1,1199 @@
+/* tw-trace.c: the columnar, chunked event store
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-trace.h"
+
+/*
+ * Threading: one writer (a reader thread while loading, the monitor thread when live)
+ * and any number of readers. Tables are paged arrays with a fixed directory, so an entry
+ * never moves; counts are published with release stores after the entry is complete.
+ * Readers only look at entries below the published counts.
+ */
+
+#define MAX_CHUNKS      (1u << 16)   /* 2^32 events */
+#define TASK_PAGE_SHIFT 10
+#define MAX_TASK_PAGES  (1u << 14)   /* 16 Mi tasks */
+#define STR_PAGE_SHIFT  12
+#define MAX_STR_PAGES   (1u << 14)   /* 64 Mi strings */
+#define TYPE_PAGE_SHIFT 8
+#define MAX_TYPE_PAGES  (1u << 8)    /* 64 Ki types, indexes fit guint16 minus TW_TYPE_NONE */
+#define MAX_FIELDS      512
+
+struct _TwTrace
+{
+  GObject        parent_instance;
+
+  TwEventChunk **chunks;        /* MAX_CHUNKS slots */
+  guint          n_chunks;      /* published */
+  guint64        n_events;      /* published */
+  guint          n_cpus;        /* published */
+  gboolean       sealed;
+
+  /* strings: id → interned pointer */
+  GMutex         lock;          /* writer-side: interning and table growth */
+  GStringChunk  *string_chunk;
+  GHashTable    *string_ids;    /* const char* → id + 1 */
+  const char  ***str_pages;     /* MAX_STR_PAGES slots */
+  guint          n_strings;
+
+  TwEventType  **type_pages;    /* MAX_TYPE_PAGES slots */
+  guint          n_types;
+  GHashTable    *type_ids;      /* name → index + 1 */
+
+  TwTask       **task_pages;    /* MAX_TASK_PAGES slots */
+  guint          n_tasks;
+  GHashTable    *task_ids;      /* source id → index + 1 */
+
+  GHashTable    *metadata;
+};
+
+G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
+
+static void
+tw_trace_finalize (GObject *object)
+{
+  TwTrace *self = (TwTrace *)object;
+
+  for (guint i = 0; i < self->n_chunks; i++)
+    {
+      g_free (self->chunks[i]->blob);
+      g_free (self->chunks[i]);
+    }
+  g_free (self->chunks);
+
+  for (guint i = 0; i < MAX_STR_PAGES && self->str_pages[i]; i++)
+    g_free (self->str_pages[i]);
+  for (guint i = 0; i < self->n_types; i++)
+    {
+      TwEventType *type = &self->type_pages[i >> TYPE_PAGE_SHIFT][i & ((1u << TYPE_PAGE_SHIFT) - 1)];
+      g_free (type->fields);
+      g_free (type->offsets);
+    }
+  for (guint i = 0; i < MAX_TYPE_PAGES && self->type_pages[i]; i++)
+    g_free (self->type_pages[i]);
+  for (guint i = 0; i < MAX_TASK_PAGES && self->task_pages[i]; i++)
+    g_free (self->task_pages[i]);
+  g_free (self->str_pages);
+  g_free (self->type_pages);
+  g_free (self->task_pages);
+
+  g_clear_pointer (&self->string_chunk, g_string_chunk_free);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->type_ids, g_hash_table_unref);
+  g_clear_pointer (&self->task_ids, g_hash_table_unref);
+  g_clear_pointer (&self->metadata, g_hash_table_unref);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (tw_trace_parent_class)->finalize (object);
+}
+
+static void
+tw_trace_class_init (TwTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_trace_finalize;
+}
+
+static void
+tw_trace_init (TwTrace *self)
+{
+  g_mutex_init (&self->lock);
+  self->chunks = g_new0 (TwEventChunk *, MAX_CHUNKS);
+  self->str_pages = g_new0 (const char **, MAX_STR_PAGES);
+  self->type_pages = g_new0 (TwEventType *, MAX_TYPE_PAGES);
+  self->task_pages = g_new0 (TwTask *, MAX_TASK_PAGES);
+  self->string_chunk = g_string_chunk_new (64 * 1024);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->type_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->task_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+/**
+ * tw_trace_new:
+ *
+ * Returns: (transfer full): an empty, growing trace
+ */
+TwTrace *
+tw_trace_new (void)
+{
+  return g_object_new (TW_TYPE_TRACE, NULL);
+}
+
+/* ---------------------------------------------------------------- metadata */
+
+void
+tw_trace_set_metadata (TwTrace    *self,
+                       const char *key,
+                       const char *value)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (key != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (value == NULL)
+    g_hash_table_remove (self->metadata, key);
+  else
+    g_hash_table_replace (self->metadata, g_strdup (key), g_strdup (value));
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * tw_trace_dup_metadata:
+ *
+ * Returns: (transfer full) (nullable): the value, such as "format", "path", "clock"
+ */
+char *
+tw_trace_dup_metadata (TwTrace    *self,
+                       const char *key)
+{
+  char *ret;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  ret = g_strdup (g_hash_table_lookup (self->metadata, key));
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+/**
+ * tw_trace_dup_metadata_keys:
+ *
+ * Returns: (transfer full): the keys, sorted
+ */
+GStrv
+tw_trace_dup_metadata_keys (TwTrace *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GList) keys = NULL;
+  GStrv ret;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  keys = g_list_sort (g_hash_table_get_keys (self->metadata), (GCompareFunc) g_strcmp0);
+  for (const GList *l = keys; l; l = l->next)
+    g_strv_builder_add (builder, l->data);
+  ret = g_strv_builder_end (builder);
+  g_mutex_unlock (&self->lock);
+  return ret;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static guint32
+intern_string_locked (TwTrace    *self,
+                      const char *str)
+{
+  gpointer found = g_hash_table_lookup (self->string_ids, str);
+  const char *copy;
+  guint id;
+
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  id = self->n_strings;
+  if ((id >> STR_PAGE_SHIFT) >= MAX_STR_PAGES)
+    g_error ("tw-trace: more than %u distinct strings", MAX_STR_PAGES << STR_PAGE_SHIFT);
+  if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
+    self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
+
+  copy = g_string_chunk_insert (self->string_chunk, str);
+  self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = copy;
+  g_hash_table_insert (self->string_ids, (gpointer) copy, GUINT_TO_POINTER (id + 1));
+  g_atomic_int_set (&self->n_strings, id + 1);
+  return id;
+}
+
+/**
+ * tw_trace_intern_string:
+ *
+ * Returns: the id of @str in the string table, adding it once
+ */
+guint32
+tw_trace_intern_string (TwTrace    *self,
+                        const char *str)
+{
+  guint32 id;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+  g_return_val_if_fail (str != NULL, 0);
+
+  g_mutex_lock (&self->lock);
+  id = intern_string_locked (self, str);
+  g_mutex_unlock (&self->lock);
+  return id;
+}
+
+/**
+ * tw_trace_get_string:
+ *
+ * Returns: (transfer none) (nullable): the string, valid as long as @self
+ */
+const char *
+tw_trace_get_string (TwTrace *self,
+                     guint32  id)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  if (id >= (guint) g_atomic_int_get (&self->n_strings))
+    return NULL;
+  return self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)];
+}
+
+static const char *
+intern_locked (TwTrace    *self,
+               const char *str)
+{
+  if (str == NULL)
+    return NULL;
+  return tw_trace_get_string (self, intern_string_locked (self, str));
+}
+
+/* ---------------------------------------------------------------- types */
+
+static guint
+field_width (TwFieldType type)
+{
+  switch (type)
+    {
+    case TW_FIELD_U8:     return 1;
+    case TW_FIELD_U16:    return 2;
+    case TW_FIELD_U32:
+    case TW_FIELD_I32:
+    case TW_FIELD_STRING: return 4;
+    case TW_FIELD_U64:
+    case TW_FIELD_I64:
+    case TW_FIELD_F64:    return 8;
+    default:              g_return_val_if_reached (8);
+    }
+}
+
+static TwEventType *
+type_at (TwTrace *self,
+         guint    index)
+{
+  return &self->type_pages[index >> TYPE_PAGE_SHIFT][index & ((1u << TYPE_PAGE_SHIFT) - 1)];
+}
+
+/**
+ * tw_trace_add_event_type:
+ * @name: the raw name as the source spells it
+ * @family: (nullable): the source's grouping ("sched", "task", ...)
+ * @fields: (array length=n_fields): the schema
+ *
+ * Adds a type, or returns the existing type of that name when its schema is the same.
+ *
+ * Returns: the type index, or %TW_TYPE_NONE with @error set
+ */
+guint16
+tw_trace_add_event_type (TwTrace            *self,
+                         const char         *name,
+                         const char         *family,
+                         TwEventKind         kind,
+                         const TwFieldSpec  *fields,
+                         guint               n_fields,
+                         GError            **error)
+{
+  TwEventType *type;
+  gpointer found;
+  guint index;
+  guint offset;
+  gboolean any_optional = FALSE;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TYPE_NONE);
+  g_return_val_if_fail (name != NULL, TW_TYPE_NONE);
+  g_return_val_if_fail (n_fields == 0 || fields != NULL, TW_TYPE_NONE);
+
+  g_mutex_lock (&self->lock);
+
+  if ((found = g_hash_table_lookup (self->type_ids, name)))
+    {
+      index = GPOINTER_TO_UINT (found) - 1;
+      type = type_at (self, index);
+      g_mutex_unlock (&self->lock);
+      if (type->n_fields != n_fields || type->kind != kind)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "event type “%s” declared twice with different fields", name);
+          return TW_TYPE_NONE;
+        }
+      return index;
+    }
+
+  if (n_fields > MAX_FIELDS)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "event type “%s” has %u fields; at most %u are supported",
+                   name, n_fields, MAX_FIELDS);
+      return TW_TYPE_NONE;
+    }
+
+  index = self->n_types;
+  if (index >= TW_TYPE_NONE)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "too many event types (more than %u)", TW_TYPE_NONE);
+      return TW_TYPE_NONE;
+    }
+  if (self->type_pages[index >> TYPE_PAGE_SHIFT] == NULL)
+    self->type_pages[index >> TYPE_PAGE_SHIFT] = g_new0 (TwEventType, 1u << TYPE_PAGE_SHIFT);
+
+  type = type_at (self, index);
+  type->name = intern_locked (self, name);
+  type->family = intern_locked (self, family);
+  type->kind = kind;
+  type->n_fields = n_fields;
+  type->fields = g_new0 (TwFieldSpec, MAX (n_fields, 1));
+  type->offsets = g_new0 (guint16, MAX (n_fields, 1));
+
+  for (guint i = 0; i < n_fields; i++)
+    any_optional |= (fields[i].flags & TW_FIELD_FLAG_OPTIONAL) != 0;
+  type->presence_bytes = any_optional ? (n_fields + 7) / 8 : 0;
+
+  offset = type->presence_bytes;
+  for (guint i = 0; i < n_fields; i++)
+    {
+      type->fields[i].name = intern_locked (self, fields[i].name);
+      type->fields[i].type = fields[i].type;
+      type->fields[i].flags = fields[i].flags;
+      type->offsets[i] = offset;
+      offset += field_width (fields[i].type);
+    }
+  type->payload_size = offset;
+
+  g_hash_table_insert (self->type_ids, (gpointer) type->name, GUINT_TO_POINTER (index + 1));
+  g_atomic_int_set (&self->n_types, index + 1);
+  g_mutex_unlock (&self->lock);
+
+  return index;
+}
+
+guint
+tw_trace_get_n_event_types (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return g_atomic_int_get (&self->n_types);
+}
+
+/**
+ * tw_trace_get_event_type:
+ *
+ * Returns: (transfer none) (nullable): the type, valid as long as @self
+ */
+const TwEventType *
+tw_trace_get_event_type (TwTrace *self,
+                         guint16  type)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  if (type >= (guint) g_atomic_int_get (&self->n_types))
+    return NULL;
+  return type_at (self, type);
+}
+
+/**
+ * tw_trace_lookup_event_type:
+ *
+ * Returns: the index of the type named @name, or %TW_TYPE_NONE
+ */
+guint16
+tw_trace_lookup_event_type (TwTrace    *self,
+                            const char *name)
+{
+  gpointer found;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TYPE_NONE);
+
+  g_mutex_lock (&self->lock);
+  found = g_hash_table_lookup (self->type_ids, name);
+  g_mutex_unlock (&self->lock);
+  return found ? GPOINTER_TO_UINT (found) - 1 : TW_TYPE_NONE;
+}
+
+/**
+ * tw_event_type_lookup_field:
+ *
+ * Returns: the index of the field named @name, or -1
+ */
+int
+tw_event_type_lookup_field (const TwEventType *type,
+                            const char        *name)
+{
+  g_return_val_if_fail (type != NULL, -1);
+
+  for (guint i = 0; i < type->n_fields; i++)
+    if (g_strcmp0 (type->fields[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+void
+tw_event_type_set_field (const TwEventType *type,
+                         guint8            *payload,
+                         guint              field,
+                         const TwValue     *value)
+{
+  guint8 *p;
+
+  g_return_if_fail (type != NULL);
+  g_return_if_fail (field < type->n_fields);
+  g_return_if_fail (value->type == type->fields[field].type);
+
+  p = payload + type->offsets[field];
+  switch (type->fields[field].type)
+    {
+    case TW_FIELD_U8:     { guint8 v = value->u;    memcpy (p, &v, 1); break; }
+    case TW_FIELD_U16:    { guint16 v = value->u;   memcpy (p, &v, 2); break; }
+    case TW_FIELD_U32:    { guint32 v = value->u;   memcpy (p, &v, 4); break; }
+    case TW_FIELD_I32:    { gint32 v = value->i;    memcpy (p, &v, 4); break; }
+    case TW_FIELD_STRING: { guint32 v = value->str; memcpy (p, &v, 4); break; }
+    case TW_FIELD_U64:    memcpy (p, &value->u, 8); break;
+    case TW_FIELD_I64:    memcpy (p, &value->i, 8); break;
+    case TW_FIELD_F64:    memcpy (p, &value->f, 8); break;
+    default:              g_return_if_reached ();
+    }
+
+  if (type->presence_bytes)
+    payload[field / 8] |= 1u << (field % 8);
+}
+
+/**
+ * tw_event_type_get_field:
+ * @value: (out): the value
+ *
+ * Returns: %FALSE when the field is absent from this event
+ */
+gboolean
+tw_event_type_get_field (const TwEventType *type,
+                         const guint8      *payload,
+                         guint              field,
+                         TwValue           *value)
+{
+  const guint8 *p;
+
+  g_return_val_if_fail (type != NULL, FALSE);
+  g_return_val_if_fail (field < type->n_fields, FALSE);
+
+  if (payload == NULL)
+    return FALSE;
+  if (type->presence_bytes && !(payload[field / 8] & (1u << (field % 8))))
+    return FALSE;
+
+  p = payload + type->offsets[field];
+  value->type = type->fields[field].type;
+  switch (value->type)
+    {
+    case TW_FIELD_U8:     value->u = p[0]; break;
+    case TW_FIELD_U16:    { guint16 v; memcpy (&v, p, 2); value->u = v; break; }
+    case TW_FIELD_U32:    { guint32 v; memcpy (&v, p, 4); value->u = v; break; }
+    case TW_FIELD_I32:    { gint32 v;  memcpy (&v, p, 4); value->i = v; break; }
+    case TW_FIELD_STRING: { guint32 v; memcpy (&v, p, 4); value->str = v; break; }
+    case TW_FIELD_U64:    memcpy (&value->u, p, 8); break;
+    case TW_FIELD_I64:    memcpy (&value->i, p, 8); break;
+    case TW_FIELD_F64:    memcpy (&value->f, p, 8); break;
+    default:              g_return_val_if_reached (FALSE);
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- tasks */
+
+static TwTask *
+task_at (TwTrace *self,
+         guint32  index)
+{
+  return &self->task_pages[index >> TASK_PAGE_SHIFT][index & ((1u << TASK_PAGE_SHIFT) - 1)];
+}
+
+/**
+ * tw_trace_add_task:
+ * @source_id: the id as the source knows it: unique within the trace
+ * @name: (nullable): the task's name
+ *
+ * Adds a task, or returns the task with that source id (updating its name when given).
+ *
+ * Returns: the task index
+ */
+guint32
+tw_trace_add_task (TwTrace    *self,
+                   const char *source_id,
+                   const char *name,
+                   gint64      pid,
+                   gint64      tid)
+{
+  gpointer found;
+  guint32 index;
+  TwTask *task;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TASK_NONE);
+  g_return_val_if_fail (source_id != NULL, TW_TASK_NONE);
+
+  g_mutex_lock (&self->lock);
+  if ((found = g_hash_table_lookup (self->task_ids, source_id)))
+    {
+      index = GPOINTER_TO_UINT (found) - 1;
+      if (name)
+        task_at (self, index)->name = intern_locked (self, name);
+      g_mutex_unlock (&self->lock);
+      return index;
+    }
+
+  index = self->n_tasks;
+  if ((index >> TASK_PAGE_SHIFT) >= MAX_TASK_PAGES)
+    g_error ("tw-trace: more than %u tasks", MAX_TASK_PAGES << TASK_PAGE_SHIFT);
+  if (self->task_pages[index >> TASK_PAGE_SHIFT] == NULL)
+    self->task_pages[index >> TASK_PAGE_SHIFT] = g_new0 (TwTask, 1u << TASK_PAGE_SHIFT);
+
+  task = task_at (self, index);
+  task->source_id = intern_locked (self, source_id);
+  task->name = intern_locked (self, name);
+  task->pid = pid;
+  task->tid = tid;
+  g_hash_table_insert (self->task_ids, (gpointer) task->source_id, GUINT_TO_POINTER (index + 1));
+  g_atomic_int_set (&self->n_tasks, index + 1);
+  g_mutex_unlock (&self->lock);
+
+  return index;
+}
+
+/**
+ * tw_trace_lookup_task:
+ *
+ * Returns: the index of the task with @source_id, or %TW_TASK_NONE
+ */
+guint32
+tw_trace_lookup_task (TwTrace    *self,
+                      const char *source_id)
+{
+  gpointer found;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TASK_NONE);
+
+  g_mutex_lock (&self->lock);
+  found = g_hash_table_lookup (self->task_ids, source_id);
+  g_mutex_unlock (&self->lock);
+  return found ? GPOINTER_TO_UINT (found) - 1 : TW_TASK_NONE;
+}
+
+guint32
+tw_trace_get_n_tasks (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return g_atomic_int_get (&self->n_tasks);
+}
+
+/**
+ * tw_trace_get_task:
+ *
+ * Returns: (transfer none) (nullable): the task, valid as long as @self
+ */
+const TwTask *
+tw_trace_get_task (TwTrace *self,
+                   guint32  task)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  if (task >= (guint) g_atomic_int_get (&self->n_tasks))
+    return NULL;
+  return task_at (self, task);
+}
+
+void
+tw_trace_set_task_name (TwTrace    *self,
+                        guint32     task,
+                        const char *name)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (task < tw_trace_get_n_tasks (self));
+
+  g_mutex_lock (&self->lock);
+  task_at (self, task)->name = intern_locked (self, name);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+tw_trace_set_task_ids (TwTrace *self,
+                       guint32  task,
+                       gint64   pid,
+                       gint64   tid)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (task < tw_trace_get_n_tasks (self));
+
+  task_at (self, task)->pid = pid;
+  task_at (self, task)->tid = tid;
+}
+
+void
+tw_trace_set_task_flags (TwTrace     *self,
+                         guint32      task,
+                         TwTaskFlags  flags)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (task < tw_trace_get_n_tasks (self));
+
+  task_at (self, task)->flags = flags;
+}
+
+/**
+ * tw_trace_dup_task_label:
+ *
+ * Returns: (transfer full): "name-tid" as ftrace prints tasks, the name alone, the source
+ *   id when the task has no name, or "-" for %TW_TASK_NONE
+ */
+char *
+tw_trace_dup_task_label (TwTrace *self,
+                         guint32  task)
+{
+  const TwTask *t = tw_trace_get_task (self, task);
+
+  if (t == NULL)
+    return g_strdup ("-");
+  if (t->name && t->tid >= 0)
+    return g_strdup_printf ("%s-%" G_GINT64_FORMAT, t->name, t->tid);
+  if (t->name)
+    return g_strdup (t->name);
+  return g_strdup (t->source_id);
+}
+
+/* ---------------------------------------------------------------- appending */
+
+/**
+ * tw_trace_begin_append:
+ *
+ * Returns: (transfer none): the chunk to push into, with room for at least one row.
+ *   Call tw_trace_end_append() to publish what was pushed.
+ */
+TwEventChunk *
+tw_trace_begin_append (TwTrace *self)
+{
+  TwEventChunk *chunk;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+  g_return_val_if_fail (!self->sealed, NULL);
+
+  if (self->n_chunks > 0)
+    {
+      chunk = self->chunks[self->n_chunks - 1];
+      if (chunk->n < TW_CHUNK_SIZE)
+        return chunk;
+      tw_trace_end_append (self);
+    }
+
+  if (self->n_chunks == MAX_CHUNKS)
+    g_error ("tw-trace: more than %" G_GUINT64_FORMAT " events",
+             (guint64) MAX_CHUNKS << TW_CHUNK_SHIFT);
+
+  /* g_malloc, not g_new0: untouched column tails stay out of resident memory. */
+  chunk = g_malloc (sizeof *chunk);
+  chunk->blob = NULL;
+  chunk->blob_len = 0;
+  chunk->blob_cap = 0;
+  chunk->n = 0;
+  chunk->max_cpu_plus_one = 0;
+  chunk->unsorted = FALSE;
+  chunk->last_time = self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->last_time : 0;
+  self->chunks[self->n_chunks] = chunk;
+  g_atomic_int_set (&self->n_chunks, self->n_chunks + 1);
+
+  return chunk;
+}
+
+/**
+ * tw_trace_end_append:
+ *
+ * Publishes the rows pushed since tw_trace_begin_append() to readers.
+ */
+void
+tw_trace_end_append (TwTrace *self)
+{
+  TwEventChunk *last;
+  guint64 n;
+
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  if (self->n_chunks == 0)
+    return;
+
+  last = self->chunks[self->n_chunks - 1];
+  n = ((guint64) (self->n_chunks - 1) << TW_CHUNK_SHIFT) + last->n;
+  if (last->max_cpu_plus_one > self->n_cpus)
+    g_atomic_int_set (&self->n_cpus, last->max_cpu_plus_one);
+
+  /* 64-bit publication: a release fence, then a plain aligned store. */
+  __atomic_store_n (&self->n_events, n, __ATOMIC_RELEASE);
+}
+
+/**
+ * tw_trace_append:
+ * @payload: (nullable): packed payload of the type's payload_size, or %NULL when the
+ *   type has no fields
+ *
+ * Appends one event. Rows may arrive out of time order; tw_trace_seal() sorts them.
+ */
+void
+tw_trace_append (TwTrace      *self,
+                 guint64       time_ns,
+                 guint16       cpu,
+                 guint16       type,
+                 guint32       task,
+                 guint32       arg,
+                 const guint8 *payload)
+{
+  const TwEventType *t = tw_trace_get_event_type (self, type);
+  TwEventChunk *chunk;
+
+  g_return_if_fail (t != NULL);
+  g_return_if_fail (payload != NULL || t->payload_size == 0);
+
+  chunk = tw_trace_begin_append (self);
+  tw_event_chunk_push (chunk, time_ns, cpu, type, task, arg, payload, t->payload_size);
+  tw_trace_end_append (self);
+}
+
+/**
+ * tw_trace_note_cpu:
+ *
+ * Makes the trace have at least @cpu + 1 CPUs, for CPUs known from a header even when
+ * no event names them.
+ */
+void
+tw_trace_note_cpu (TwTrace *self,
+                   guint16  cpu)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  if (cpu != TW_CPU_NONE && cpu >= self->n_cpus)
+    g_atomic_int_set (&self->n_cpus, cpu + 1);
+}
+
+typedef struct {
+  guint64 time;
+  guint64 index;
+} SortKey;
+
+static int
+sort_key_compare (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  const SortKey *ka = a;
+  const SortKey *kb = b;
+
+  if (ka->time != kb->time)
+    return ka->time < kb->time ? -1 : 1;
+  return ka->index < kb->index ? -1 : (ka->index > kb->index);
+}
+
+static gboolean
+needs_sort (TwTrace *self)
+{
+  for (guint c = 0; c < self->n_chunks; c++)
+    {
+      const TwEventChunk *chunk = self->chunks[c];
+
+      if (chunk->unsorted)
+        return TRUE;
+      if (c > 0 && chunk->n > 0 && chunk->time[0] < self->chunks[c - 1]->last_time)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Stable sort by time: build keys, sort them, and copy the rows into fresh chunks. */
+static gboolean
+sort_rows (TwTrace       *self,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  guint64 n = self->n_events;
+  g_autofree SortKey *keys = g_new (SortKey, MAX (n, 1));
+  TwEventChunk **old = self->chunks;
+  guint n_old = self->n_chunks;
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      keys[i].time = old[i >> TW_CHUNK_SHIFT]->time[i & TW_CHUNK_MASK];
+      keys[i].index = i;
+    }
+  g_qsort_with_data (keys, n, sizeof *keys, sort_key_compare, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  self->chunks = g_new0 (TwEventChunk *, MAX_CHUNKS);
+  self->n_chunks = 0;
+  self->n_events = 0;
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 src = keys[i].index;
+      const TwEventChunk *from = old[src >> TW_CHUNK_SHIFT];
+      guint row = src & TW_CHUNK_MASK;
+      const TwEventType *type = type_at (self, from->type[row]);
+      TwEventChunk *to = tw_trace_begin_append (self);
+      const guint8 *payload = from->payload[row] == TW_PAYLOAD_NONE ? NULL
+                              : from->blob + from->payload[row];
+
+      tw_event_chunk_push (to, from->time[row], from->cpu[row], from->type[row],
+                           from->task[row], from->arg[row], payload,
+                           payload ? type->payload_size : 0);
+    }
+  tw_trace_end_append (self);
+
+  for (guint c = 0; c < n_old; c++)
+    {
+      g_free (old[c]->blob);
+      g_free (old[c]);
+    }
+  g_free (old);
+
+  return TRUE;
+}
+
+/**
+ * tw_trace_seal:
+ *
+ * Ends loading: sorts rows by time when they arrived out of order (stable, so equal
+ * times keep file order) and trims blobs. A live trace is never sealed.
+ *
+ * Returns: %FALSE when cancelled
+ */
+gboolean
+tw_trace_seal (TwTrace       *self,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (!self->sealed, FALSE);
+
+  tw_trace_end_append (self);
+
+  if (needs_sort (self) && !sort_rows (self, cancellable, error))
+    return FALSE;
+
+  for (guint c = 0; c < self->n_chunks; c++)
+    {
+      TwEventChunk *chunk = self->chunks[c];
+
+      chunk->unsorted = FALSE;
+      if (chunk->blob_cap > chunk->blob_len)
+        {
+          chunk->blob = g_realloc (chunk->blob, MAX (chunk->blob_len, 1));
+          chunk->blob_cap = chunk->blob_len;
+        }
+    }
+
+  self->sealed = TRUE;
+  return TRUE;
+}
+
+gboolean
+tw_trace_is_sealed (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+
+  return self->sealed;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+guint64
+tw_trace_get_n_events (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return __atomic_load_n (&self->n_events, __ATOMIC_ACQUIRE);
+}
+
+guint
+tw_trace_get_n_cpus (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return g_atomic_int_get (&self->n_cpus);
+}
+
+guint
+tw_trace_get_n_chunks (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return (tw_trace_get_n_events (self) + TW_CHUNK_MASK) >> TW_CHUNK_SHIFT;
+}
+
+/**
+ * tw_trace_get_chunk:
+ *
+ * For hot loops over the columns. Only rows below tw_trace_get_n_events() are valid:
+ * the last chunk of a growing trace may hold rows not yet published.
+ *
+ * Returns: (transfer none): the chunk
+ */
+const TwEventChunk *
+tw_trace_get_chunk (TwTrace *self,
+                    guint    chunk)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+  g_return_val_if_fail (chunk < tw_trace_get_n_chunks (self), NULL);
+
+  return self->chunks[chunk];
+}
+
+/**
+ * tw_trace_get_event:
+ * @event: (out): the decoded row
+ *
+ * Returns: %FALSE when @index is past the end
+ */
+gboolean
+tw_trace_get_event (TwTrace *self,
+                    guint64  index,
+                    TwEvent *event)
+{
+  const TwEventChunk *chunk;
+  guint row;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+
+  if (index >= tw_trace_get_n_events (self))
+    return FALSE;
+
+  chunk = self->chunks[index >> TW_CHUNK_SHIFT];
+  row = index & TW_CHUNK_MASK;
+  event->index = index;
+  event->time = chunk->time[row];
+  event->task = chunk->task[row];
+  event->arg = chunk->arg[row];
+  event->type = chunk->type[row];
+  event->cpu = chunk->cpu[row];
+  event->payload = chunk->payload[row] == TW_PAYLOAD_NONE ? NULL : chunk->blob + chunk->payload[row];
+  return TRUE;
+}
+
+guint64
+tw_trace_get_time (TwTrace *self,
+                   guint64  index)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TIME_NONE);
+  g_return_val_if_fail (index < tw_trace_get_n_events (self), TW_TIME_NONE);
+
+  return self->chunks[index >> TW_CHUNK_SHIFT]->time[index & TW_CHUNK_MASK];
+}
+
+/**
+ * tw_trace_get_first_time:
+ *
+ * Returns: the time of the first event, or 0 for an empty trace
+ */
+guint64
+tw_trace_get_first_time (TwTrace *self)
+{
+  return tw_trace_get_n_events (self) ? tw_trace_get_time (self, 0) : 0;
+}
+
+/**
+ * tw_trace_get_last_time:
+ *
+ * Returns: the time of the last event, or 0 for an empty trace
+ */
+guint64
+tw_trace_get_last_time (TwTrace *self)
+{
+  guint64 n = tw_trace_get_n_events (self);
+
+  return n ? tw_trace_get_time (self, n - 1) : 0;
+}
+
+/**
+ * tw_trace_find_first_at_or_after:
+ *
+ * Binary search over the time column (chunks first, then rows).
+ *
+ * Returns: the index of the first event with time ≥ @time_ns, or the number of events
+ */
+guint64
+tw_trace_find_first_at_or_after (TwTrace *self,
+                                 guint64  time_ns)
+{
+  guint64 n = tw_trace_get_n_events (self);
+  guint64 lo = 0;
+  guint64 hi = n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (self->chunks[mid >> TW_CHUNK_SHIFT]->time[mid & TW_CHUNK_MASK] < time_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * tw_trace_find_event_at:
+ *
+ * Returns: the index of the event closest to @time_ns (the earlier one on a tie, the
+ *   first of several at the same time), or %TW_EVENT_NONE for an empty trace
+ */
+guint64
+tw_trace_find_event_at (TwTrace *self,
+                        guint64  time_ns)
+{
+  guint64 n = tw_trace_get_n_events (self);
+  guint64 after;
+  guint64 before;
+  guint64 t_after;
+  guint64 t_before;
+
+  if (n == 0)
+    return TW_EVENT_NONE;
+
+  after = tw_trace_find_first_at_or_after (self, time_ns);
+  if (after == 0)
+    return 0;
+  if (after == n)
+    return tw_trace_find_first_at_or_after (self, tw_trace_get_time (self, n - 1));
+
+  t_after = tw_trace_get_time (self, after);
+  if (t_after == time_ns)
+    return after;
+
+  t_before = tw_trace_get_time (self, after - 1);
+  before = tw_trace_find_first_at_or_after (self, t_before);
+  return (time_ns - t_before) <= (t_after - time_ns) ? before : after;
+}
+
+/**
+ * tw_trace_find_range:
+ * @first: (out): index of the first event with time ≥ @begin_ns
+ * @end: (out): index one past the last event with time < @end_ns
+ *
+ * The events in [@begin_ns, @end_ns) are [@first, @end).
+ */
+void
+tw_trace_find_range (TwTrace *self,
+                     guint64  begin_ns,
+                     guint64  end_ns,
+                     guint64 *first,
+                     guint64 *end)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  *first = tw_trace_find_first_at_or_after (self, begin_ns);
+  *end = end_ns <= begin_ns ? *first : tw_trace_find_first_at_or_after (self, end_ns);
+}
+
+/**
+ * tw_trace_get_event_field:
+ * @value: (out): the value
+ *
+ * Returns: %FALSE when the event's type has no such field or this event lacks it
+ */
+gboolean
+tw_trace_get_event_field (TwTrace       *self,
+                          const TwEvent *event,
+                          const char    *name,
+                          TwValue       *value)
+{
+  const TwEventType *type = tw_trace_get_event_type (self, event->type);
+  int field;
+
+  if (type == NULL || (field = tw_event_type_lookup_field (type, name)) < 0)
+    return FALSE;
+  return tw_event_type_get_field (type, event->payload, field, value);
+}
+
+/**
+ * tw_trace_format_value:
+ *
+ * Returns: (transfer full): the value as users read it
+ */
+char *
+tw_trace_format_value (TwTrace           *self,
+                       const TwFieldSpec *spec,
+                       const TwValue     *value)
+{
+  if (spec->flags & TW_FIELD_FLAG_TASK)
+    return tw_trace_dup_task_label (self, value->u);
+
+  switch (value->type)
+    {
+    case TW_FIELD_U8:
+    case TW_FIELD_U16:
+    case TW_FIELD_U32:
+    case TW_FIELD_U64:
+      if (spec->flags & TW_FIELD_FLAG_HEX)
+        return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value->u);
+      return g_strdup_printf ("%" G_GUINT64_FORMAT, value->u);
+    case TW_FIELD_I32:
+    case TW_FIELD_I64:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, value->i);
+    case TW_FIELD_F64:
+      {
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        return g_strdup (g_ascii_dtostr (buf, sizeof buf, value->f));
+      }
+    case TW_FIELD_STRING:
+      return g_strdup (tw_trace_get_string (self, value->str));
+    default:
+      g_return_val_if_reached (g_strdup ("?"));
+    }
+}
+
+/**
+ * tw_trace_format_args:
+ *
+ * Returns: (transfer full): "name=value name=value" for the fields this event has
+ */
+char *
+tw_trace_format_args (TwTrace       *self,
+                      const TwEvent *event)
+{
+  const TwEventType *type = tw_trace_get_event_type (self, event->type);
+  GString *str = g_string_new (NULL);
+
+  if (type == NULL)
+    return g_string_free (str, FALSE);
+
+  for (guint i = 0; i < type->n_fields; i++)
+    {
+      g_autofree char *text = NULL;
+      TwValue value;
+
+      if (!tw_event_type_get_field (type, event->payload, i, &value))
+        continue;
+      text = tw_trace_format_value (self, &type->fields[i], &value);
+      if (str->len)
+        g_string_append_c (str, ' ');
+      g_string_append_printf (str, "%s=%s", type->fields[i].name, text);
+    }
+  return g_string_free (str, FALSE);
+}
+
+/**
+ * tw_trace_get_memory_size:
+ *
+ * Returns: bytes held by the event columns and payload blobs (the core store)
+ */
+gsize
+tw_trace_get_memory_size (TwTrace *self)
+{
+  gsize size = 0;
+  guint n_chunks = tw_trace_get_n_chunks (self);
+
+  for (guint c = 0; c < n_chunks; c++)
+    size += (gsize) self->chunks[c]->n * 24 + self->chunks[c]->blob_cap;
+  return size;
+}

@@ -1,0 +1,9 @@
+/* tw-ingest.h: the ingest layer, for the layers above it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-reader.h"
+#include "tw-reader-registry.h"

@@ -1,0 +1,174 @@
+/* tw-reader-registry.c: format probing and loading a file with the right reader
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "tw-reader-registry.h"
+
+#define PROBE_BYTES (64 * 1024)
+
+static GType
+(*const reader_types[]) (void) = {
+  NULL,
+};
+
+/**
+ * tw_reader_registry_dup_readers:
+ *
+ * Returns: (transfer full) (element-type TwReader): one instance of every reader
+ */
+GPtrArray *
+tw_reader_registry_dup_readers (void)
+{
+  GPtrArray *readers = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; reader_types[i] != NULL; i++)
+    g_ptr_array_add (readers, g_object_new (reader_types[i] (), NULL));
+  return readers;
+}
+
+/**
+ * tw_reader_registry_find:
+ *
+ * Returns: (transfer full) (nullable): the reader named @name
+ */
+TwReader *
+tw_reader_registry_find (const char *name)
+{
+  g_autoptr(GPtrArray) readers = tw_reader_registry_dup_readers ();
+
+  for (guint i = 0; i < readers->len; i++)
+    if (g_strcmp0 (tw_reader_get_name (readers->pdata[i]), name) == 0)
+      return g_object_ref (readers->pdata[i]);
+  return NULL;
+}
+
+static gboolean
+read_head (const char  *path,
+           guint8      *buf,
+           gsize       *len,
+           GError     **error)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  gssize n;
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+
+  do
+    n = read (fd, buf, PROBE_BYTES);
+  while (n < 0 && errno == EINTR);
+
+  if (n < 0)
+    {
+      int saved = errno;
+      close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+
+  close (fd);
+  *len = n;
+  return TRUE;
+}
+
+/**
+ * tw_reader_registry_probe_file:
+ *
+ * Returns: (transfer full) (nullable): the reader most sure the file is its format
+ */
+TwReader *
+tw_reader_registry_probe_file (const char  *path,
+                               GError     **error)
+{
+  g_autoptr(GPtrArray) readers = NULL;
+  g_autofree guint8 *head = g_malloc (PROBE_BYTES);
+  TwReader *best = NULL;
+  guint best_score = 0;
+  gsize len = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!read_head (path, head, &len, error))
+    return NULL;
+
+  readers = tw_reader_registry_dup_readers ();
+  for (guint i = 0; i < readers->len; i++)
+    {
+      guint score = tw_reader_probe (readers->pdata[i], path, head, len);
+
+      if (score > best_score)
+        {
+          best_score = score;
+          best = readers->pdata[i];
+        }
+    }
+
+  if (best == NULL)
+    {
+      g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                   "%s: not a trace format Trace Workbench knows "
+                   "(S.Ha.R.K. dump, CSV events, ftrace text)", path);
+      return NULL;
+    }
+  return g_object_ref (best);
+}
+
+/**
+ * tw_reader_registry_load_file:
+ * @format: (nullable): a reader name, or %NULL to probe
+ * @progress: (nullable) (scope call): progress of the read
+ *
+ * Reads @path into a new trace and seals it. Runs in the calling thread.
+ *
+ * Returns: (transfer full) (nullable): the trace
+ */
+TwTrace *
+tw_reader_registry_load_file (const char      *path,
+                              const char      *format,
+                              TwProgressFunc   progress,
+                              gpointer         progress_data,
+                              GCancellable    *cancellable,
+                              GError         **error)
+{
+  g_autoptr(TwReader) reader = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (format != NULL)
+    {
+      reader = tw_reader_registry_find (format);
+      if (reader == NULL)
+        {
+          g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                       "unknown format “%s”", format);
+          return NULL;
+        }
+    }
+  else if (!(reader = tw_reader_registry_probe_file (path, error)))
+    return NULL;
+
+  trace = tw_trace_new ();
+  tw_trace_set_metadata (trace, "format", tw_reader_get_name (reader));
+  tw_trace_set_metadata (trace, "path", path);
+
+  if (!tw_reader_read (reader, path, trace, progress, progress_data, cancellable, error))
+    return NULL;
+  if (!tw_trace_seal (trace, cancellable, error))
+    return NULL;
+
+  return g_steal_pointer (&trace);
+}

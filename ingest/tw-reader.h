@@ -1,0 +1,82 @@
+/* tw-reader.h: the interface every trace file reader implements
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+#define TW_READER_ERROR (tw_reader_error_quark ())
+
+typedef enum {
+  TW_READER_ERROR_UNKNOWN_FORMAT, /* no reader recognises the file */
+  TW_READER_ERROR_TRUNCATED,      /* the file ends inside a record */
+  TW_READER_ERROR_INVALID,        /* bad data at a named line or offset */
+  TW_READER_ERROR_UNSUPPORTED,    /* the format's support was not built in */
+} TwReaderError;
+
+GQuark tw_reader_error_quark (void);
+
+#define TW_TYPE_READER (tw_reader_get_type ())
+G_DECLARE_INTERFACE (TwReader, tw_reader, TW, READER, GObject)
+
+/**
+ * TwReaderInterface:
+ * @get_name: a short stable name ("shark", "csv", "ftrace-text"), used by `--format`
+ * @get_description: one line for users
+ * @probe: how sure the reader is that the file is its format, from 0 (not mine) to 100
+ *   (certain), given the file's first bytes (@head, up to 64 KiB)
+ * @read: appends the file's events to @trace, calling @progress now and then from the
+ *   calling thread; checks @cancellable every few thousand records
+ */
+struct _TwReaderInterface
+{
+  GTypeInterface parent_iface;
+
+  const char *(*get_name)        (TwReader        *self);
+  const char *(*get_description) (TwReader        *self);
+  guint       (*probe)           (TwReader        *self,
+                                  const char      *path,
+                                  const guint8    *head,
+                                  gsize            head_len);
+  gboolean    (*read)            (TwReader        *self,
+                                  const char      *path,
+                                  TwTrace         *trace,
+                                  TwProgressFunc   progress,
+                                  gpointer         progress_data,
+                                  GCancellable    *cancellable,
+                                  GError         **error);
+};
+
+const char *tw_reader_get_name        (TwReader        *self);
+const char *tw_reader_get_description (TwReader        *self);
+guint       tw_reader_probe           (TwReader        *self,
+                                       const char      *path,
+                                       const guint8    *head,
+                                       gsize            head_len);
+gboolean    tw_reader_read            (TwReader        *self,
+                                       const char      *path,
+                                       TwTrace         *trace,
+                                       TwProgressFunc   progress,
+                                       gpointer         progress_data,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+
+/* Errors name the file and where in it: "FILE: line N: …" or "FILE: offset N: …". */
+void        tw_reader_set_error_at_line   (GError     **error,
+                                           TwReaderError code,
+                                           const char  *path,
+                                           guint64      line,
+                                           const char  *format,
+                                           ...) G_GNUC_PRINTF (5, 6);
+void        tw_reader_set_error_at_offset (GError     **error,
+                                           TwReaderError code,
+                                           const char  *path,
+                                           guint64      offset,
+                                           const char  *format,
+                                           ...) G_GNUC_PRINTF (5, 6);
+
+G_END_DECLS

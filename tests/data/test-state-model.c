@@ -1,0 +1,203 @@
+/* test-state-model.c: per-CPU and per-task intervals
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-test-utils.h"
+
+typedef struct {
+  TwTrace *trace;
+  guint16  sw;
+  guint16  wake;
+  guint16  irq_in;
+  guint16  irq_out;
+  guint16  soft_in;
+  guint16  soft_out;
+  guint32  idle;
+  guint32  a;
+  guint32  b;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->trace = tw_trace_new ();
+  f->sw = tw_test_add_switch_type (f->trace);
+  f->wake = tw_test_add_simple_type (f->trace, "wakeup", TW_EVENT_KIND_WAKEUP);
+  f->irq_in = tw_test_add_simple_type (f->trace, "irq_entry", TW_EVENT_KIND_IRQ_ENTRY);
+  f->irq_out = tw_test_add_simple_type (f->trace, "irq_exit", TW_EVENT_KIND_IRQ_EXIT);
+  f->soft_in = tw_test_add_simple_type (f->trace, "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY);
+  f->soft_out = tw_test_add_simple_type (f->trace, "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT);
+  f->idle = tw_trace_add_task (f->trace, "0/0", "swapper/0", 0, 0);
+  tw_trace_set_task_flags (f->trace, f->idle, TW_TASK_FLAG_IDLE);
+  f->a = tw_trace_add_task (f->trace, "1", "a", 1, 1);
+  f->b = tw_trace_add_task (f->trace, "2", "b", 2, 2);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_clear_object (&f->trace);
+}
+
+static TwStateModel *
+build (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  TwStateModel *model = tw_state_model_new (f->trace);
+
+  g_assert_true (tw_state_model_update (model, NULL, &error));
+  g_assert_no_error (error);
+  return model;
+}
+
+static void
+test_switches (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwRunInterval *runs;
+  const TwTaskInterval *states;
+  gsize n;
+
+  /* idle → a at 100; a preempted (R) for b at 200; b blocks (S) → idle at 300;
+   * a woken at 350 is already ready; idle → a at 400; trace ends at 500. */
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, "R");
+  tw_test_append_switch (f->trace, f->sw, 200, 0, f->a, f->b, "R+");
+  tw_test_append_switch (f->trace, f->sw, 300, 0, f->b, f->idle, "S");
+  tw_trace_append (f->trace, 350, 0, f->wake, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 400, 0, f->idle, f->a, "R");
+  tw_trace_append (f->trace, 450, 0, f->wake, f->a, f->b, NULL);
+  tw_trace_append (f->trace, 500, 0, f->irq_in, f->a, 1, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (runs[0].start, ==, 100);
+  g_assert_cmpuint (runs[0].end, ==, 200);
+  g_assert_cmpuint (runs[0].task, ==, f->a);
+  g_assert_cmpuint (runs[2].task, ==, f->idle);
+  g_assert_cmpuint (runs[3].start, ==, 400);
+  g_assert_cmpuint (runs[3].end, ==, 500);
+
+  g_assert_cmpuint (tw_state_model_get_running_task (model, 0, 250), ==, f->b);
+  g_assert_cmpuint (tw_state_model_get_running_task (model, 0, 50), ==, TW_TASK_NONE);
+  g_assert_cmpuint (tw_state_model_get_running_task (model, 7, 250), ==, TW_TASK_NONE);
+
+  states = tw_state_model_get_task_states (model, f->a, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (states[0].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[0].cpu, ==, 0);
+  g_assert_cmpuint (states[1].state, ==, TW_TASK_STATE_READY);
+  g_assert_cmpuint (states[1].start, ==, 200);
+  g_assert_cmpuint (states[1].end, ==, 400);
+  g_assert_cmpuint (states[2].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, f->a), ==, 100 + 100);
+
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 320), ==, TW_TASK_STATE_BLOCKED);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 460), ==, TW_TASK_STATE_READY);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 10), ==, TW_TASK_STATE_UNKNOWN);
+
+  /* the idle task has no state rows */
+  tw_state_model_get_task_states (model, f->idle, &n);
+  g_assert_cmpuint (n, ==, 0);
+}
+
+static void
+test_irq_nesting (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwIrqInterval *irqs;
+  gsize n;
+
+  /* softirq 9 [10, 60) holds irq 4 [20, 30); irq 5 [40, ...) never exits; a stray exit
+   * of irq 8 at 5 (its entry predates the trace) is ignored. */
+  tw_trace_append (f->trace, 5, 1, f->irq_out, TW_TASK_NONE, 8, NULL);
+  tw_trace_append (f->trace, 10, 1, f->soft_in, TW_TASK_NONE, 9, NULL);
+  tw_trace_append (f->trace, 20, 1, f->irq_in, TW_TASK_NONE, 4, NULL);
+  tw_trace_append (f->trace, 30, 1, f->irq_out, TW_TASK_NONE, 4, NULL);
+  tw_trace_append (f->trace, 40, 1, f->irq_in, TW_TASK_NONE, 5, NULL);
+  tw_trace_append (f->trace, 60, 1, f->soft_out, TW_TASK_NONE, 9, NULL);
+  tw_trace_append (f->trace, 70, 1, f->irq_in, TW_TASK_NONE, 6, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  g_assert_cmpuint (tw_state_model_get_n_cpus (model), ==, 2);
+  irqs = tw_state_model_get_cpu_irqs (model, 1, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (irqs[0].kind, ==, TW_IRQ_SOFT);
+  g_assert_cmpuint (irqs[0].start, ==, 10);
+  g_assert_cmpuint (irqs[0].end, ==, 60);
+  g_assert_cmpuint (irqs[0].depth, ==, 1);
+  g_assert_false (irqs[0].unclosed);
+  g_assert_cmpuint (irqs[1].number, ==, 4);
+  g_assert_cmpuint (irqs[1].depth, ==, 2);
+  g_assert_cmpuint (irqs[1].end, ==, 30);
+  g_assert_cmpuint (irqs[2].number, ==, 5);
+  g_assert_cmpuint (irqs[2].end, ==, 60);
+  g_assert_true (irqs[2].unclosed);
+  g_assert_cmpuint (irqs[3].number, ==, 6);
+  g_assert_cmpuint (irqs[3].end, ==, 70);
+  g_assert_true (irqs[3].unclosed);
+}
+
+static void
+test_incremental (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = tw_state_model_new (f->trace);
+  const TwRunInterval *runs;
+  gsize n;
+
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (runs[0].end, ==, 100);
+
+  tw_test_append_switch (f->trace, f->sw, 300, 0, f->a, f->b, "D");
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  g_assert_cmpuint (tw_state_model_get_n_processed (model), ==, 2);
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (runs[0].end, ==, 300);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 301), ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 300), ==, TW_TASK_STATE_BLOCKED);
+}
+
+static void
+test_cancelled (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = tw_state_model_new (f->trace);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (tw_state_model_update (model, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/tw/data/state-model/switches", test_switches);
+  ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
+  ADD ("/tw/data/state-model/incremental", test_incremental);
+  ADD ("/tw/data/state-model/cancelled", test_cancelled);
+#undef ADD
+
+  return g_test_run ();
+}

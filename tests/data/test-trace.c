@@ -1,0 +1,244 @@
+/* test-trace.c: the event store
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-test-utils.h"
+
+static void
+test_append_across_chunks (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 type = tw_test_add_simple_type (trace, "tick", TW_EVENT_KIND_OTHER);
+  const guint64 n = 3 * TW_CHUNK_SIZE + 17;
+  TwEvent ev;
+
+  for (guint64 i = 0; i < n; i++)
+    tw_trace_append (trace, i * 10, i % 3, type, TW_TASK_NONE, (guint32) i, NULL);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, n);
+  g_assert_cmpuint (tw_trace_get_n_chunks (trace), ==, 4);
+  g_assert_cmpuint (tw_trace_get_n_cpus (trace), ==, 3);
+  g_assert_cmpuint (tw_trace_get_first_time (trace), ==, 0);
+  g_assert_cmpuint (tw_trace_get_last_time (trace), ==, (n - 1) * 10);
+
+  g_assert_true (tw_trace_get_event (trace, TW_CHUNK_SIZE + 5, &ev));
+  g_assert_cmpuint (ev.time, ==, (TW_CHUNK_SIZE + 5) * 10);
+  g_assert_cmpuint (ev.arg, ==, TW_CHUNK_SIZE + 5);
+  g_assert_cmpuint (ev.cpu, ==, (TW_CHUNK_SIZE + 5) % 3);
+  g_assert_null (ev.payload);
+  g_assert_false (tw_trace_get_event (trace, n, &ev));
+  g_assert_cmpuint (tw_trace_get_memory_size (trace), ==, n * 24);
+}
+
+static void
+test_lookups (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 type = tw_test_add_simple_type (trace, "e", TW_EVENT_KIND_OTHER);
+  static const guint64 times[] = { 100, 200, 200, 200, 300, 1000 };
+  guint64 first, end;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    tw_trace_append (trace, times[i], 0, type, TW_TASK_NONE, i, NULL);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  g_assert_cmpuint (tw_trace_find_first_at_or_after (trace, 0), ==, 0);
+  g_assert_cmpuint (tw_trace_find_first_at_or_after (trace, 200), ==, 1);
+  g_assert_cmpuint (tw_trace_find_first_at_or_after (trace, 201), ==, 4);
+  g_assert_cmpuint (tw_trace_find_first_at_or_after (trace, 1001), ==, 6);
+
+  /* closest event; ties go to the earlier one, and the first of equal times */
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 0), ==, 0);
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 150), ==, 0);
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 151), ==, 1);
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 260), ==, 4);
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 5000), ==, 5);
+
+  tw_trace_find_range (trace, 200, 300, &first, &end);
+  g_assert_cmpuint (first, ==, 1);
+  g_assert_cmpuint (end, ==, 4);
+  tw_trace_find_range (trace, 300, 300, &first, &end);
+  g_assert_cmpuint (first, ==, end);
+}
+
+static void
+test_empty (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 0);
+  g_assert_cmpuint (tw_trace_find_event_at (trace, 5), ==, TW_EVENT_NONE);
+  g_assert_cmpuint (tw_trace_get_first_time (trace), ==, 0);
+}
+
+static void
+test_sort_is_stable (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 type = tw_test_add_simple_type (trace, "e", TW_EVENT_KIND_OTHER);
+  /* Out of order across a chunk boundary, with ties that must keep arrival order. */
+  const guint n = TW_CHUNK_SIZE + 100;
+  guint64 prev_time = 0;
+  guint32 prev_arg = 0;
+
+  for (guint i = 0; i < n; i++)
+    tw_trace_append (trace, (n - i) / 2, 0, type, TW_TASK_NONE, i, NULL);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      TwEvent ev;
+
+      g_assert_true (tw_trace_get_event (trace, i, &ev));
+      g_assert_cmpuint (ev.time, >=, prev_time);
+      if (i > 0 && ev.time == prev_time)
+        g_assert_cmpuint (ev.arg, >, prev_arg);
+      prev_time = ev.time;
+      prev_arg = ev.arg;
+    }
+}
+
+static void
+test_fields (void)
+{
+  static const TwFieldSpec fields[] = {
+    { "irq", TW_FIELD_U16, TW_FIELD_FLAG_NONE },
+    { "name", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+    { "addr", TW_FIELD_U64, TW_FIELD_FLAG_HEX | TW_FIELD_FLAG_OPTIONAL },
+    { "ratio", TW_FIELD_F64, TW_FIELD_FLAG_OPTIONAL },
+    { "delta", TW_FIELD_I32, TW_FIELD_FLAG_OPTIONAL },
+  };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 type = tw_trace_add_event_type (trace, "irq_handler_entry", "irq",
+                                          TW_EVENT_KIND_IRQ_ENTRY, fields,
+                                          G_N_ELEMENTS (fields), &error);
+  const TwEventType *t;
+  guint8 payload[64] = { 0 };
+  TwValue v;
+  TwEvent ev;
+  g_autofree char *args = NULL;
+
+  g_assert_no_error (error);
+  t = tw_trace_get_event_type (trace, type);
+  g_assert_cmpstr (t->name, ==, "irq_handler_entry");
+  g_assert_cmpstr (t->family, ==, "irq");
+  g_assert_cmpuint (t->presence_bytes, ==, 1);
+  g_assert_cmpuint (t->payload_size, ==, 1 + 2 + 4 + 8 + 8 + 4);
+  g_assert_cmpint (tw_event_type_lookup_field (t, "addr"), ==, 2);
+  g_assert_cmpint (tw_event_type_lookup_field (t, "nope"), ==, -1);
+
+  v = (TwValue) { .type = TW_FIELD_U16, .u = 19 };
+  tw_event_type_set_field (t, payload, 0, &v);
+  v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, "eth0") };
+  tw_event_type_set_field (t, payload, 1, &v);
+  v = (TwValue) { .type = TW_FIELD_I32, .i = -7 };
+  tw_event_type_set_field (t, payload, 4, &v);
+  tw_trace_append (trace, 5, 1, type, TW_TASK_NONE, 19, payload);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  g_assert_true (tw_trace_get_event (trace, 0, &ev));
+  g_assert_true (tw_trace_get_event_field (trace, &ev, "irq", &v));
+  g_assert_cmpuint (v.u, ==, 19);
+  g_assert_true (tw_trace_get_event_field (trace, &ev, "name", &v));
+  g_assert_cmpstr (tw_trace_get_string (trace, v.str), ==, "eth0");
+  g_assert_false (tw_trace_get_event_field (trace, &ev, "addr", &v));
+  g_assert_true (tw_trace_get_event_field (trace, &ev, "delta", &v));
+  g_assert_cmpint (v.i, ==, -7);
+
+  args = tw_trace_format_args (trace, &ev);
+  g_assert_cmpstr (args, ==, "irq=19 name=eth0 delta=-7");
+
+  /* Same name, same schema: the same type. Different schema: an error. */
+  g_assert_cmpuint (tw_trace_add_event_type (trace, "irq_handler_entry", "irq",
+                                             TW_EVENT_KIND_IRQ_ENTRY, fields,
+                                             G_N_ELEMENTS (fields), NULL), ==, type);
+  g_assert_cmpuint (tw_trace_add_event_type (trace, "irq_handler_entry", "irq",
+                                             TW_EVENT_KIND_IRQ_ENTRY, fields, 1, &error),
+                    ==, TW_TYPE_NONE);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+}
+
+static void
+test_tasks_and_strings (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint32 a = tw_trace_add_task (trace, "100", "bash", 100, 100);
+  guint32 b = tw_trace_add_task (trace, "ctx 3", NULL, -1, -1);
+  g_autofree char *la = NULL;
+  g_autofree char *lb = NULL;
+  g_autofree char *none = NULL;
+
+  g_assert_cmpuint (a, ==, 0);
+  g_assert_cmpuint (b, ==, 1);
+  g_assert_cmpuint (tw_trace_add_task (trace, "100", "sh", 100, 100), ==, a);
+  g_assert_cmpstr (tw_trace_get_task (trace, a)->name, ==, "sh");
+  g_assert_cmpuint (tw_trace_lookup_task (trace, "ctx 3"), ==, b);
+  g_assert_cmpuint (tw_trace_lookup_task (trace, "nope"), ==, TW_TASK_NONE);
+  g_assert_null (tw_trace_get_task (trace, 2));
+
+  la = tw_trace_dup_task_label (trace, a);
+  lb = tw_trace_dup_task_label (trace, b);
+  none = tw_trace_dup_task_label (trace, TW_TASK_NONE);
+  g_assert_cmpstr (la, ==, "sh-100");
+  g_assert_cmpstr (lb, ==, "ctx 3");
+  g_assert_cmpstr (none, ==, "-");
+
+  g_assert_cmpuint (tw_trace_intern_string (trace, "x"), ==, tw_trace_intern_string (trace, "x"));
+  g_assert_null (tw_trace_get_string (trace, 999999));
+}
+
+static void
+test_metadata (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_auto(GStrv) keys = NULL;
+  g_autofree char *clock = NULL;
+
+  tw_trace_set_metadata (trace, "format", "csv");
+  tw_trace_set_metadata (trace, "clock", "mono");
+  tw_trace_set_metadata (trace, "clock", "tsc");
+  clock = tw_trace_dup_metadata (trace, "clock");
+  g_assert_cmpstr (clock, ==, "tsc");
+  keys = tw_trace_dup_metadata_keys (trace);
+  g_assert_cmpuint (g_strv_length (keys), ==, 2);
+  g_assert_cmpstr (keys[0], ==, "clock");
+  g_assert_null (tw_trace_dup_metadata (trace, "nope"));
+}
+
+static void
+test_kind_names (void)
+{
+  TwEventKind kind;
+
+  for (guint k = TW_EVENT_KIND_OTHER + 1; k < TW_N_EVENT_KINDS; k++)
+    {
+      g_assert_true (tw_event_kind_from_string (tw_event_kind_to_string (k), &kind));
+      g_assert_cmpuint (kind, ==, k);
+    }
+  g_assert_false (tw_event_kind_from_string ("other", &kind));
+  g_assert_false (tw_event_kind_from_string ("sched_switch", &kind));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tw/data/trace/append-across-chunks", test_append_across_chunks);
+  g_test_add_func ("/tw/data/trace/lookups", test_lookups);
+  g_test_add_func ("/tw/data/trace/empty", test_empty);
+  g_test_add_func ("/tw/data/trace/sort-is-stable", test_sort_is_stable);
+  g_test_add_func ("/tw/data/trace/fields", test_fields);
+  g_test_add_func ("/tw/data/trace/tasks-and-strings", test_tasks_and_strings);
+  g_test_add_func ("/tw/data/trace/metadata", test_metadata);
+  g_test_add_func ("/tw/data/trace/kind-names", test_kind_names);
+
+  return g_test_run ();
+}

@@ -1,0 +1,29 @@
+/* tw-test-utils.h: what every test program shares
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+char    *tw_test_dup_fixture_path     (const char *name);
+char    *tw_test_dup_shared_trace_path (const char *relative);
+char    *tw_test_write_temp_file      (const char *basename,
+                                       const void *contents,
+                                       gssize      length);
+guint16  tw_test_add_switch_type      (TwTrace    *trace);
+guint16  tw_test_add_simple_type      (TwTrace    *trace,
+                                       const char *name,
+                                       TwEventKind kind);
+void     tw_test_append_switch        (TwTrace    *trace,
+                                       guint16     type,
+                                       guint64     time_ns,
+                                       guint16     cpu,
+                                       guint32     prev,
+                                       guint32     next,
+                                       const char *prev_state);
+
+G_END_DECLS
