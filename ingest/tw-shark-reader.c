@@ -567,7 +567,10 @@ set_payload (Parser  *parser,
              gint     state)
 {
   TwEventChunk *chunk = parser->chunk;
-  DedupEntry *entry = &parser->dedup[(key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - DEDUP_BITS)];
+  /* Keys are structured (code, par1, par2 in separate bit fields): mix before taking
+   * the top bits, or keys a constant apart share a slot and thrash it. */
+  guint64 h = (key ^ (key >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  DedupEntry *entry = &parser->dedup[(h ^ (h >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB) >> (64 - DEDUP_BITS)];
   guint size = state >= 0 ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE;
   guint8 *p;
 
