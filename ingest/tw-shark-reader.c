@@ -461,7 +461,8 @@ typedef struct {
   guint64         origin;
 
   CodeSlot        slots[256];
-  guint32        *ctx_task;        /* 65536 entries: context → task index */
+  guint32        *ctx_task;        /* context → task index + 1; 0 = none yet (so that a
+                                    * zeroed array needs no initialising pass) */
   guint8         *ctx_state;       /* 65536 entries: what the task did since dispatch */
   guint32         state_str[N_STATES];
   guint32         running_ctx;     /* NO_CTX = none; from context_switch and task_schedule */
@@ -484,15 +485,15 @@ ctx_task_slow (Parser  *parser,
   char id[8];
 
   g_snprintf (id, sizeof id, "%u", ctx);
-  parser->ctx_task[ctx] = tw_trace_add_task (parser->trace, id, NULL, -1, -1);
-  return parser->ctx_task[ctx];
+  parser->ctx_task[ctx] = tw_trace_add_task (parser->trace, id, NULL, -1, -1) + 1;
+  return parser->ctx_task[ctx] - 1;
 }
 
 static inline guint32
 ctx_task (Parser  *parser,
           guint16  ctx)
 {
-  guint32 task = parser->ctx_task[ctx];
+  guint32 task = parser->ctx_task[ctx] - 1; /* 0 − 1 = TW_TASK_NONE */
 
   if G_UNLIKELY (task == TW_TASK_NONE)
     task = ctx_task_slow (parser, ctx);
@@ -503,7 +504,7 @@ ctx_task (Parser  *parser,
 static inline guint32
 running_task (Parser *parser)
 {
-  return parser->ctx_task[parser->running_ctx];
+  return parser->ctx_task[parser->running_ctx] - 1;
 }
 
 static gboolean
@@ -703,7 +704,7 @@ parse_range (Parser        *parser,
           parser->running_ctx = par1;
           break;
         case ACT_SWITCH:
-          task = parser->ctx_task[parser->switched_ctx];
+          task = parser->ctx_task[parser->switched_ctx] - 1;
           state = parser->ctx_state[parser->switched_ctx];
           arg = ctx_task (parser, par1);
           parser->switched_ctx = parser->running_ctx = par1;
@@ -925,9 +926,7 @@ parse_source (Source          *src,
 
   for (guint i = 0; i < 256; i++)
     parser.slots[i].type = TW_TYPE_NONE;
-  ctx_task_array = g_new (guint32, NO_CTX + 1);
-  for (guint i = 0; i <= NO_CTX; i++)
-    ctx_task_array[i] = TW_TASK_NONE;
+  ctx_task_array = g_new0 (guint32, NO_CTX + 1);
   ctx_state_array = g_new0 (guint8, NO_CTX + 1);
   dedup = g_new (DedupEntry, DEDUP_SIZE);
   parser.ctx_task = ctx_task_array;
