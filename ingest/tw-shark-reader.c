@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -472,6 +473,7 @@ typedef struct {
   DedupEntry     *dedup;
 
   guint64         first_row;       /* index of our first row in the trace */
+  guint64         records_left;    /* from the current range to the end of the file */
   guint64         n_control;
   guint64         n_fast;
   guint64         min_tsc;
@@ -601,10 +603,29 @@ set_payload (Parser  *parser,
   chunk->blob_len += size;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 static void
 next_chunk (Parser *parser)
 {
-  parser->chunk = tw_trace_begin_append (parser->trace);
+  TwEventChunk *chunk = tw_trace_begin_append (parser->trace);
+
+  /* A chunk that this file will fill completely gets its pages in one system call
+   * instead of one page fault per 4 KiB: 3× faster on the development VM, where a
+   * fault costs tens of µs. Only a hint: contents stay as they are, errors (old
+   * kernels) are ignored, and a chunk left partly empty is not touched. */
+  if (chunk != parser->chunk && chunk->n == 0 && parser->records_left >= TW_CHUNK_SIZE)
+    {
+      gsize page = 4096;
+      guintptr start = ((guintptr) chunk + page - 1) & ~(guintptr) (page - 1);
+      guintptr end = ((guintptr) chunk + sizeof *chunk) & ~(guintptr) (page - 1);
+
+      if (end > start)
+        madvise ((void *) start, end - start, MADV_POPULATE_WRITE);
+    }
+  parser->chunk = chunk;
   dedup_reset (parser);
 }
 
@@ -740,7 +761,13 @@ parse_range (Parser        *parser,
         }
 
       if G_UNLIKELY (parser->chunk->n == TW_CHUNK_SIZE)
-        next_chunk (parser);
+        {
+          guint64 left = parser->records_left;
+
+          parser->records_left -= i;
+          next_chunk (parser);
+          parser->records_left = left;
+        }
       tw_event_chunk_push (parser->chunk, ns, 0, slot->type, task, arg, NULL, 0);
 
       parser->n_fast += fast;
@@ -935,6 +962,7 @@ parse_source (Source          *src,
   parser.state_str[STATE_R] = tw_trace_intern_string (trace, "R");
   parser.state_str[STATE_S] = tw_trace_intern_string (trace, "S");
   parser.state_str[STATE_X] = tw_trace_intern_string (trace, "X");
+  parser.records_left = n_records;
   next_chunk (&parser);
 
   for (guint64 block = 0, step = 0; block < n_records; block += BLOCK_RECORDS)
@@ -970,6 +998,7 @@ parse_source (Source          *src,
               tw_trace_end_append (trace);
               return FALSE;
             }
+          parser.records_left = n_records - block - sub;
           if (progress && step % 16 == 0)
             progress ((double) (block + sub) / n_records, progress_data);
 
