@@ -758,6 +758,10 @@ tw_simulator_truth_to_json (const TwSimulatorTruth *truth)
   return g_string_free (s, FALSE);
 }
 
+/**
+ * tw_simulator_truth_free:
+ * @truth: (nullable) (transfer full): what tw_simulator_write_file() gave
+ */
 void
 tw_simulator_truth_free (TwSimulatorTruth *truth)
 {
