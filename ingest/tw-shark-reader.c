@@ -901,8 +901,6 @@ find_cycles_per_msec (const guint8 *data,
   return 0;
 }
 
-#define CANCEL_RECORDS  (64 * 1024)
-
 static gboolean
 parse_source (Source          *src,
               TwTrace         *trace,
@@ -970,6 +968,7 @@ parse_source (Source          *src,
   for (guint64 block = 0, step = 0, n = 0; block < n_records; block += n)
     {
       const guint8 *data;
+      gboolean ok;
 
       n = MIN (block == 0 ? FIRST_RECORDS : BLOCK_RECORDS, n_records - block);
       data = block == 0 ? first_block : source_get (src, block, n, error);
@@ -992,27 +991,21 @@ parse_source (Source          *src,
             }
         }
 
-      for (gsize sub = 0; sub < n; sub += CANCEL_RECORDS, step++)
+      /* Cancellation is checked once per block (16 Ki records), progress every 4 MiB. */
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
-          gsize m = MIN (CANCEL_RECORDS, n - sub);
-          gboolean ok;
-
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            {
-              tw_trace_end_append (trace);
-              return FALSE;
-            }
-          parser.records_left = n_records - block - sub;
-          if (progress && step % 16 == 0)
-            progress ((double) (block + sub) / n_records, progress_data);
-
-          ok = parser.big_endian
-               ? parse_range_be (&parser, data + sub * TW_SHARK_RECORD_SIZE, m, block + sub, error)
-               : parse_range_le (&parser, data + sub * TW_SHARK_RECORD_SIZE, m, block + sub, error);
           tw_trace_end_append (trace);
-          if (!ok)
-            return FALSE;
+          return FALSE;
         }
+      parser.records_left = n_records - block;
+      if (progress && step++ % 16 == 0)
+        progress ((double) block / n_records, progress_data);
+
+      ok = parser.big_endian ? parse_range_be (&parser, data, n, block, error)
+                             : parse_range_le (&parser, data, n, block, error);
+      tw_trace_end_append (trace);
+      if (!ok)
+        return FALSE;
     }
 
   if (parser.before_origin && !fix_up_times (&parser, src, error))

@@ -606,6 +606,36 @@ test_cancel (void)
 }
 
 static void
+cancel_on_progress (double   fraction,
+                    gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static void
+test_cancel_midway (void)
+{
+  /* Cancelled from the first progress report: the read stops at the next block. */
+  guint n = 200000;
+  g_autofree Rec *recs = g_new (Rec, n);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const guint8 *data;
+
+  for (guint i = 0; i < n; i++)
+    recs[i] = (Rec) { 0x0B, 0, 1000 + i, 0 };
+  bytes = make_dump (recs, n, FALSE);
+  data = g_bytes_get_data (bytes, &len);
+  g_assert_false (tw_shark_parse_buffer (data, len, "x", trace, cancel_on_progress, cancellable,
+                                         cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), <, n);
+}
+
+static void
 count_progress (double   fraction,
                 gpointer user_data)
 {
@@ -667,6 +697,7 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/shark/empty", test_empty);
   g_test_add_func ("/tw/ingest/shark/probe", test_probe);
   g_test_add_func ("/tw/ingest/shark/cancel", test_cancel);
+  g_test_add_func ("/tw/ingest/shark/cancel-midway", test_cancel_midway);
   g_test_add_func ("/tw/ingest/shark/chunks-and-progress", test_chunks_and_progress);
 
   return g_test_run ();
