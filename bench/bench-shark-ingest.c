@@ -5,13 +5,14 @@
  */
 #include "config.h"
 
+#include <tw-ingest.h>
+
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-#include <glib/gstdio.h>
-#include <tw-ingest.h>
 
 static double
 now_s (void)

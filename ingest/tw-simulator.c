@@ -123,7 +123,7 @@ typedef struct {
   guint64    now;           /* TSC */
   guint64    last_tick;     /* TSC of the last record written */
   guint64    cpm;
-  gint       cur;           /* running task index or IDLE */
+  gint       cur;           /* running task index, IDLE, or NOBODY before boot */
   gint       mutex_owner;   /* task index or -1 */
   guint64    next_timer;
   guint64    next_irq;

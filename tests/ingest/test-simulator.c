@@ -6,13 +6,24 @@
  */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <tw-ingest.h>
 
 #include "tw-test-utils.h"
 
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
 /* The command recorded in docs/shark-format.md and data/demo/README.md. */
 #define DEMO_ARGS "simulate --events 12000 --seed 5 --tasks 4 --utilization 0.75 --overrun 0.03"
+
+/* A directory of this process: parallel test runs (two builds) must not share files. */
+static char *tmp_dir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
 
 static TwTrace *
 load (const char *path)
@@ -129,7 +140,7 @@ run_truth_case (guint64 events,
   g_autoptr(TwSimulatorTruth) truth = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "sim.shark", NULL);
+  g_autofree char *path = tmp_path ("sim.shark");
 
   tw_simulator_options_init (&options);
   options.max_events = events;
@@ -143,6 +154,7 @@ run_truth_case (guint64 events,
   g_assert_cmpuint (truth->type_counts[0x30], ==, 1); /* trace_stop, last */
 
   trace = load (path);
+  g_unlink (path);
   check_against_truth (trace, truth);
 }
 
@@ -232,8 +244,8 @@ static void
 test_cli_demo (void)
 {
   g_autofree char *demo = g_build_filename (TW_SOURCE_DIR, "data", "demo", "demo.shark", NULL);
-  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "demo.shark", NULL);
-  g_autofree char *truth_path = g_build_filename (g_get_tmp_dir (), "demo.json", NULL);
+  g_autofree char *out = tmp_path ("demo.shark");
+  g_autofree char *truth_path = tmp_path ("demo.json");
   g_autofree char *args = g_strdup_printf (DEMO_ARGS " -o %s --truth %s", out, truth_path);
   g_autofree char *info_args = g_strdup_printf ("info --json %s", out);
   g_autofree char *stdout_text = NULL;
@@ -282,6 +294,9 @@ test_cli_demo (void)
   g_assert_true (json_object_has_member (types, "set_mutex_wait"));
   g_assert_true (json_object_has_member (types, "interrupt_start"));
 
+  g_unlink (out);
+  g_unlink (truth_path);
+
   /* Bad options: a clear message and a non-zero status. */
   g_free (run_cli ("simulate --events 10", &status));
   g_assert_cmpint (status, !=, 0);
@@ -291,7 +306,11 @@ int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  tmp_dir = g_dir_make_tmp ("tw-test-simulator-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
 
   g_test_add_func ("/tw/ingest/simulator/determinism", test_determinism);
   g_test_add_func ("/tw/ingest/simulator/truth-small", test_truth_small);
@@ -300,5 +319,8 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/simulator/bad-options", test_bad_options);
   g_test_add_func ("/tw/ingest/simulator/cli-demo", test_cli_demo);
 
-  return g_test_run ();
+  status = g_test_run ();
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return status;
 }
