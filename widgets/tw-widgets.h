@@ -6,3 +6,4 @@
 #pragma once
 
 #include "tw-view-state.h"
+#include "tw-timeline-painter.h"
