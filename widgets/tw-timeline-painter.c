@@ -97,7 +97,7 @@ tw_timeline_painter_init (TwTimelinePainter *self)
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->colors = g_array_new (FALSE, FALSE, sizeof (double) * 3);
   self->collapsed_pids = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->sort = TW_TASK_SORT_NAME;
+  self->sort = TW_TASK_SORT_CPU_TIME;
 }
 
 /**

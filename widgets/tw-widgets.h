@@ -7,3 +7,4 @@
 
 #include "tw-view-state.h"
 #include "tw-timeline-painter.h"
+#include "tw-timeline.h"
