@@ -272,6 +272,36 @@ test_backlog_rounding (void)
     }
 }
 
+/* Footnote 27: eqs. (22)–(23) assume R < R_max. At R = R_max the k_b/k_a rules would give
+ * max(b_b, b_a) = max(4, 3) here, but the monitor then drains every period and the backlog
+ * peaks before its first evaluation: E(T_M + d) = 5 elements (0, 2, 4, 6, 8). */
+static void
+test_backlog_at_max_rate (void)
+{
+  TwJcsStream stream = { 3, 2, 10 };
+  TwJcsBacklog backlog;
+  gint64 t[60];
+  TwJcs jcs;
+
+  init_or_die (&jcs, 3, 2, 10, 5, 5);
+  g_assert_cmpuint (jcs.L, ==, 11);
+  g_assert_cmpuint (jcs.R_max, ==, 3);
+  g_assert_cmpint (tw_jcs_max_backlog (&jcs, 3, &backlog), ==, 5);
+  g_assert_cmpint (backlog.k_b, ==, 3);
+  g_assert_cmpint (backlog.k_a, ==, 4);
+  g_assert_cmpint (backlog.b_b, ==, 4);
+  g_assert_cmpint (backlog.b_a, ==, 3);
+  g_assert_cmpuint (tw_jcs_buffer_size (&jcs, jcs.l_min), ==, 5);
+  make_dense_stream (&stream, 0, t, G_N_ELEMENTS (t));
+  g_assert_cmpint (simulate (t, G_N_ELEMENTS (t), 5, 5, 3).max_backlog, ==, 5);
+  /* Below R_max the paper's rules hold: with R = 2, b_b = ⌈20/2⌉ − 2·2 = 6 and
+   * b_a = ⌈35/3⌉ − 2·3 = 6, while b(1) = ⌈10/2⌉ = 5. */
+  g_assert_cmpint (tw_jcs_max_backlog (&jcs, 2, &backlog), ==, 6);
+  g_assert_cmpint (backlog.b_b, ==, 6);
+  g_assert_cmpint (backlog.b_a, ==, 6);
+  g_assert_cmpint (simulate (t, G_N_ELEMENTS (t), 5, 5, 2).max_backlog, ==, 6);
+}
+
 /* Random parameters in small integer units, so windows and ties happen often. */
 static void
 random_params (GRand  *rand,
@@ -688,6 +718,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/jcs/paper-example", test_paper_example);
   g_test_add_func ("/tw/evaluators/jcs/paper-example-simulated", test_paper_example_simulated);
   g_test_add_func ("/tw/evaluators/jcs/backlog-rounding", test_backlog_rounding);
+  g_test_add_func ("/tw/evaluators/jcs/backlog-at-max-rate", test_backlog_at_max_rate);
   g_test_add_func ("/tw/evaluators/jcs/simulation", test_simulation);
   g_test_add_func ("/tw/evaluators/jcs/scaling", test_scaling);
   g_test_add_func ("/tw/evaluators/jcs/monotonic-and-search", test_monotonic_and_search);
