@@ -287,3 +287,99 @@ tw_jcs_max_backlog (const TwJcs  *jcs,
     return backlog_before_evaluation (jcs, R, 1);
   return out->has_b_b ? MAX (out->b_b, out->b_a) : out->b_a;
 }
+
+/* Time stamps a monitor accepts: 146 years of CLOCK_MONOTONIC. */
+#define TIME_LIMIT (G_GINT64_CONSTANT (1) << 62)
+
+/**
+ * tw_jcs_arrivals_init:
+ * @arrivals: (out caller-allocates): the check to start
+ */
+void
+tw_jcs_arrivals_init (TwJcsArrivals *arrivals)
+{
+  *arrivals = (TwJcsArrivals) { 0 };
+}
+
+/**
+ * tw_jcs_arrivals_add:
+ * @arrivals: the running check
+ * @jcs: the sensor's declared stream (an initialised #TwJcs)
+ * @t: the next element's time stamp, ns (untrusted: any value is handled)
+ *
+ * GRTMon uses a sensor's stream as an upper bound on its rate (seed 004 §3.2): a sensor
+ * may be late or pause, but never denser than the dense stream. Observed times conform
+ * exactly when every two elements i > j satisfy t_i − t_j >= max((i − j)D, (i − j)T − τ),
+ * which this checks in O(1) per element: the D part against the previous element, the
+ * T/τ part against the largest offset t_j − jT seen so far (docs/jcs.md, "Observed
+ * arrivals").
+ *
+ * After a violation the check restarts at the offending element, so a sensor that keeps
+ * breaking its declaration is reported once per excess burst, not on every element.
+ *
+ * Returns: %TW_JCS_ARRIVAL_OK, or what was wrong with @t
+ */
+TwJcsArrival
+tw_jcs_arrivals_add (TwJcsArrivals *arrivals,
+                     const TwJcs   *jcs,
+                     gint64         t)
+{
+  TwJcsArrival verdict = TW_JCS_ARRIVAL_OK;
+  gint64 offset = 0;
+
+  if (t < 0 || t >= TIME_LIMIT)
+    return TW_JCS_ARRIVAL_OUT_OF_RANGE;
+  if (arrivals->n == 0)
+    {
+      arrivals->first = arrivals->last = t;
+      arrivals->n = 1;
+      arrivals->max_offset = 0;
+      return TW_JCS_ARRIVAL_OK;
+    }
+
+  /* While the stream conforms, n·T <= t_last − first + τ + T: no overflow for times
+   * below TIME_LIMIT and parameters tw_jcs_init() accepted. */
+  offset = (t - arrivals->first) - (gint64) arrivals->n * jcs->stream.T;
+  if (t < arrivals->last)
+    verdict = TW_JCS_ARRIVAL_BACKWARDS;
+  else if (t - arrivals->last < jcs->stream.D)
+    verdict = TW_JCS_ARRIVAL_TOO_CLOSE;
+  else if (offset < arrivals->max_offset - jcs->stream.tau)
+    verdict = TW_JCS_ARRIVAL_TOO_EARLY;
+
+  if (verdict != TW_JCS_ARRIVAL_OK)
+    {
+      arrivals->n = 0;
+      tw_jcs_arrivals_add (arrivals, jcs, t);
+      return verdict;
+    }
+  arrivals->last = t;
+  arrivals->n++;
+  arrivals->max_offset = MAX (arrivals->max_offset, offset);
+  return TW_JCS_ARRIVAL_OK;
+}
+
+/**
+ * tw_jcs_arrival_to_string:
+ *
+ * Returns: (transfer none): a short English description for a report
+ */
+const char *
+tw_jcs_arrival_to_string (TwJcsArrival arrival)
+{
+  switch (arrival)
+    {
+    case TW_JCS_ARRIVAL_OK:
+      return "conforms to its stream";
+    case TW_JCS_ARRIVAL_OUT_OF_RANGE:
+      return "time stamp out of range";
+    case TW_JCS_ARRIVAL_BACKWARDS:
+      return "time stamp before the previous element's";
+    case TW_JCS_ARRIVAL_TOO_CLOSE:
+      return "closer than D to the previous element";
+    case TW_JCS_ARRIVAL_TOO_EARLY:
+      return "earlier than the period and tau allow";
+    default:
+      return "unknown";
+    }
+}

@@ -74,6 +74,37 @@ typedef struct {
   gint64   b_a;      /* eq. (23) */
 } TwJcsBacklog;
 
+/**
+ * TwJcsArrival:
+ * @TW_JCS_ARRIVAL_OK: the element keeps the stream within its declaration
+ * @TW_JCS_ARRIVAL_OUT_OF_RANGE: its time is outside [0, 2^62) ns (a hostile or broken
+ *   sensor; no clock that starts at boot gets there)
+ * @TW_JCS_ARRIVAL_BACKWARDS: its time is before the previous element's
+ * @TW_JCS_ARRIVAL_TOO_CLOSE: it came less than D after the previous element
+ * @TW_JCS_ARRIVAL_TOO_EARLY: it came more than τ earlier than the period allows, counted
+ *   from any earlier element
+ */
+typedef enum {
+  TW_JCS_ARRIVAL_OK,
+  TW_JCS_ARRIVAL_OUT_OF_RANGE,
+  TW_JCS_ARRIVAL_BACKWARDS,
+  TW_JCS_ARRIVAL_TOO_CLOSE,
+  TW_JCS_ARRIVAL_TOO_EARLY,
+} TwJcsArrival;
+
+/**
+ * TwJcsArrivals:
+ *
+ * Incremental check of observed element times against a declared stream; zero it (or
+ * call tw_jcs_arrivals_init()) before the first element. Fields are private.
+ */
+typedef struct {
+  guint64 n;           /* elements since the check (re)started */
+  gint64  first;       /* time of the first of them, ns */
+  gint64  last;        /* time of the latest, ns */
+  gint64  max_offset;  /* max over them of (t_j − first) − jT, ns */
+} TwJcsArrivals;
+
 GQuark   tw_jcs_error_quark       (void);
 
 gboolean tw_jcs_init              (TwJcs              *jcs,
@@ -94,5 +125,11 @@ gboolean tw_jcs_rate_for_latency  (const TwJcs        *jcs,
 gint64   tw_jcs_max_backlog       (const TwJcs        *jcs,
                                    guint64             R,
                                    TwJcsBacklog       *detail);
+
+void         tw_jcs_arrivals_init (TwJcsArrivals      *arrivals);
+TwJcsArrival tw_jcs_arrivals_add  (TwJcsArrivals      *arrivals,
+                                   const TwJcs        *jcs,
+                                   gint64              t);
+const char  *tw_jcs_arrival_to_string (TwJcsArrival    arrival);
 
 G_END_DECLS

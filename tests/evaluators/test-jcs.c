@@ -129,6 +129,19 @@ assert_stream_valid (const TwJcsStream *s,
   g_assert_cmpint (hi - lo, <=, s->tau);
 }
 
+/* Streams built from the definition never trip the monitor's arrival check. */
+static void
+assert_arrivals_conform (const TwJcs  *jcs,
+                         const gint64 *t,
+                         gsize         n)
+{
+  TwJcsArrivals arrivals;
+
+  tw_jcs_arrivals_init (&arrivals);
+  for (gsize e = 0; e < n; e++)
+    g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, jcs, t[e]), ==, TW_JCS_ARRIVAL_OK);
+}
+
 /* Most elements in any half-open window of length @w. */
 static guint64
 max_in_window (const gint64 *t,
@@ -421,6 +434,7 @@ test_simulation (void)
               else
                 make_random_stream (&stream, rand, offset, other, n);
               assert_stream_valid (&stream, other, n);
+              assert_arrivals_conform (&jcs, other, n);
               sim = simulate (other, n, p[3], p[4], R);
               g_assert_cmpint (sim.max_latency, <=, l);
               g_assert_cmpint (sim.max_backlog, <=, b_max);
@@ -523,6 +537,86 @@ test_monotonic_and_search (void)
             g_assert_cmpint (tw_jcs_latency (&jcs, R - 1), >, latency);
         }
     }
+}
+
+/* The pairwise definition (any two elements i > j of the current run: t_i − t_j >=
+ * max((i − j)D, (i − j)T − τ)), O(n²), to check the O(1) incremental check against. */
+static TwJcsArrival
+brute_force_arrival (const TwJcsStream *s,
+                     const gint64      *t,
+                     gsize              start,
+                     gsize              i)
+{
+  if (i == start)
+    return TW_JCS_ARRIVAL_OK;
+  if (t[i] < t[i - 1])
+    return TW_JCS_ARRIVAL_BACKWARDS;
+  if (t[i] - t[i - 1] < s->D)
+    return TW_JCS_ARRIVAL_TOO_CLOSE;
+  for (gsize j = start; j < i; j++)
+    if (t[i] - t[j] < (gint64) (i - j) * s->T - s->tau)
+      return TW_JCS_ARRIVAL_TOO_EARLY;
+  return TW_JCS_ARRIVAL_OK;
+}
+
+static void
+test_arrivals (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31337);
+  TwJcsArrivals arrivals;
+  TwJcs jcs;
+  guint64 counts[TW_JCS_ARRIVAL_TOO_EARLY + 1] = { 0 };
+
+  /* The paper's (3, 2, 3) stream: 0, 2, 4, 6 is its burst; 8 is one too early (the
+   * earliest fifth element is at 4T − τ = 9), 11 after a restart at 8 is fine. */
+  init_or_die (&jcs, 3, 2, 3, 5, 4);
+  tw_jcs_arrivals_init (&arrivals);
+  for (gint64 t = 0; t <= 6; t += 2)
+    g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, t), ==, TW_JCS_ARRIVAL_OK);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 8), ==, TW_JCS_ARRIVAL_TOO_EARLY);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 11), ==, TW_JCS_ARRIVAL_OK);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 12), ==, TW_JCS_ARRIVAL_TOO_CLOSE);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 10), ==, TW_JCS_ARRIVAL_BACKWARDS);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, -1), ==, TW_JCS_ARRIVAL_OUT_OF_RANGE);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, G_MAXINT64), ==,
+                   TW_JCS_ARRIVAL_OUT_OF_RANGE);
+  /* A pause is allowed (the stream bounds the rate from above only), and then a burst
+   * of L elements again. */
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 1000), ==, TW_JCS_ARRIVAL_OK);
+  for (gint64 t = 1002; t <= 1006; t += 2)
+    g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, t), ==, TW_JCS_ARRIVAL_OK);
+  g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, 1008), ==, TW_JCS_ARRIVAL_TOO_EARLY);
+  g_assert_cmpstr (tw_jcs_arrival_to_string (TW_JCS_ARRIVAL_TOO_EARLY), ==,
+                   "earlier than the period and tau allow");
+
+  /* Random sequences, some conforming and some not, against the pairwise definition. */
+  for (guint set = 0; set < 400; set++)
+    {
+      gint64 p[5];
+      gint64 t[300];
+      gsize start = 0;
+
+      random_params (rand, p);
+      init_or_die (&jcs, p[0], p[1], p[2], p[3], p[4]);
+      tw_jcs_arrivals_init (&arrivals);
+      t[0] = g_rand_int_range (rand, 0, 100);
+      for (gsize i = 1; i < G_N_ELEMENTS (t); i++)
+        t[i] = t[i - 1] + g_rand_int_range (rand, -1, (gint32) (2 * p[0] + 2));
+      for (gsize i = 0; i < G_N_ELEMENTS (t); i++)
+        {
+          TwJcsArrival expected = brute_force_arrival (&jcs.stream, t, start, i);
+
+          g_assert_cmpint (tw_jcs_arrivals_add (&arrivals, &jcs, t[i]), ==, expected);
+          counts[expected]++;
+          if (expected != TW_JCS_ARRIVAL_OK)
+            start = i;
+        }
+    }
+  /* Every verdict but OUT_OF_RANGE occurred often enough to mean something. */
+  g_assert_cmpuint (counts[TW_JCS_ARRIVAL_OK], >, 10000);
+  g_assert_cmpuint (counts[TW_JCS_ARRIVAL_BACKWARDS], >, 100);
+  g_assert_cmpuint (counts[TW_JCS_ARRIVAL_TOO_CLOSE], >, 100);
+  g_assert_cmpuint (counts[TW_JCS_ARRIVAL_TOO_EARLY], >, 100);
 }
 
 static void
@@ -722,6 +816,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/jcs/simulation", test_simulation);
   g_test_add_func ("/tw/evaluators/jcs/scaling", test_scaling);
   g_test_add_func ("/tw/evaluators/jcs/monotonic-and-search", test_monotonic_and_search);
+  g_test_add_func ("/tw/evaluators/jcs/arrivals", test_arrivals);
   g_test_add_func ("/tw/evaluators/jcs/invalid", test_invalid);
   g_test_add_func ("/tw/evaluators/jcs/distance-equals-period", test_distance_equals_period);
   g_test_add_func ("/tw/evaluators/jcs/cli-json", test_cli_json);
