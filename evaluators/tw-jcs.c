@@ -58,7 +58,6 @@ tw_jcs_init (TwJcs              *jcs,
 {
   guint64 sum = 0;
   guint64 bound = 0;
-  const gint64 parts[] = { stream->T, stream->D, stream->tau, monitor->T_M, monitor->d };
 
   g_return_val_if_fail (jcs != NULL, FALSE);
   g_return_val_if_fail (stream != NULL, FALSE);
@@ -84,10 +83,13 @@ tw_jcs_init (TwJcs              *jcs,
     jcs->stream.tau = 0;
 
   /* Maximal burst: L = 1 + ⌊τ / (T − D)⌋ (§4.2.1, first unnumbered equation). */
-  jcs->L = stream->D == stream->T ? 1 : 1 + (guint64) (jcs->stream.tau / (stream->T - stream->D));
+  jcs->L = stream->D == stream->T
+    ? 1
+    : 1 + (guint64) (jcs->stream.tau / (stream->T - stream->D));
 
   /* Every later product is at most a small multiple of L times a sum of the parameters
    * (docs/jcs.md, "Integer range"); refuse what does not fit instead of wrapping. */
+  const gint64 parts[] = { stream->T, stream->D, stream->tau, monitor->T_M, monitor->d };
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     if (!g_uint64_checked_add (&sum, sum, (guint64) parts[i]))
       sum = G_MAXUINT64;

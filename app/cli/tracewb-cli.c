@@ -19,7 +19,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
   { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
-  { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a sensor's jitter-constrained stream" },
+  { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
 };
 
 static void
