@@ -29,12 +29,16 @@ typedef struct {
   gint64  max_backlog;  /* max over time of produced − evaluated */
 } SimResult;
 
+/* With @rand, a monitor that is not always the worst one: each period it checks at a
+ * random time before its deadline and ends its evaluations at a random time between the
+ * check and the deadline. Without, the paper's worst case. */
 static SimResult
-simulate (const gint64 *t,
-          gsize         n,
-          gint64        T_M,
-          gint64        d,
-          guint64       R)
+simulate_monitor (const gint64 *t,
+                  gsize         n,
+                  gint64        T_M,
+                  gint64        d,
+                  guint64       R,
+                  GRand        *rand)
 {
   SimResult result = { 0, 0 };
   gsize next = 0, seen = 0, produced = 0;
@@ -42,8 +46,9 @@ simulate (const gint64 *t,
   /* The monitor starts at 0 with an empty buffer; its check at 0 sees nothing. */
   for (gint64 k = 1; next < n; k++)
     {
-      gint64 check = k * T_M;
-      gint64 done = check + d;
+      gint64 check = k * T_M + (rand ? g_rand_int_range (rand, 0, (gint32) d) : 0);
+      gint64 done = rand ? check + g_rand_int_range (rand, 0, (gint32) (k * T_M + d - check) + 1)
+                         : check + d;
       gsize take;
 
       while (seen < n && t[seen] < check)
@@ -59,6 +64,16 @@ simulate (const gint64 *t,
       next += take;
     }
   return result;
+}
+
+static SimResult
+simulate (const gint64 *t,
+          gsize         n,
+          gint64        T_M,
+          gint64        d,
+          guint64       R)
+{
+  return simulate_monitor (t, n, T_M, d, R, NULL);
 }
 
 /* The dense stream of Fig. 10: the first element on time at @offset, every later one as
@@ -436,6 +451,9 @@ test_simulation (void)
               assert_stream_valid (&stream, other, n);
               assert_arrivals_conform (&jcs, other, n);
               sim = simulate (other, n, p[3], p[4], R);
+              g_assert_cmpint (sim.max_latency, <=, l);
+              g_assert_cmpint (sim.max_backlog, <=, b_max);
+              sim = simulate_monitor (other, n, p[3], p[4], R, rand);
               g_assert_cmpint (sim.max_latency, <=, l);
               g_assert_cmpint (sim.max_backlog, <=, b_max);
               if (trial == 2)
