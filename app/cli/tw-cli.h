@@ -14,6 +14,10 @@ int      tw_cli_info      (int          argc,
                            char       **argv);
 int      tw_cli_events    (int          argc,
                            char       **argv);
+#if HAVE_GUI
+int      tw_cli_render    (int          argc,
+                           char       **argv);
+#endif
 int      tw_cli_jcs       (int          argc,
                            char       **argv);
 
