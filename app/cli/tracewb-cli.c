@@ -22,6 +22,7 @@ static const Command commands[] = {
 #if HAVE_GUI
   { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
 #endif
+  { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
 };
 
 static void
