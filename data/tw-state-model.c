@@ -698,6 +698,51 @@ tw_state_model_get_task_marks (TwStateModel *self,
   return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items->data;
 }
 
+/* As series_lower_bound, for an answer known to be ≥ @from: gallop forward through l1
+ * from @from's block. Painters walk columns left to right, so each search starts where
+ * the last one ended and touches memory in order. */
+static gsize
+series_lower_bound_from (const Series *series,
+                         gsize         from,
+                         guint64       t)
+{
+  const GArray *items = series->items;
+  const guint64 *l1 = (const guint64 *) series->l1->data;
+  gsize stride = g_array_get_element_size ((GArray *) items);
+  gsize n1 = series->l1->len;
+  gsize b, step = 1, p1, lo, hi;
+  guint64 start;
+
+  if (from >= items->len)
+    return items->len;
+  memcpy (&start, items->data + from * stride, sizeof start);
+  if (start >= t)
+    return from;
+
+  /* l1[b] ≤ start[from] < t; find the first block whose sample is ≥ t */
+  b = from >> SAMPLE_SHIFT;
+  while (b + step < n1 && l1[b + step] < t)
+    {
+      b += step;
+      step *= 2;
+    }
+  p1 = lower_bound_u64 (l1, b + 1, MIN (b + step + 1, n1), t);
+  lo = MAX (from + 1, (p1 - 1) << SAMPLE_SHIFT);
+  hi = MIN ((p1 << SAMPLE_SHIFT) + 1, items->len);
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      memcpy (&start, items->data + mid * stride, sizeof start);
+      if (start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static const Series *
 lookup_series (TwStateModel *self,
                TwSeries      series,
@@ -740,6 +785,30 @@ tw_state_model_lower_bound (TwStateModel *self,
 
   s = lookup_series (self, series, id);
   return s ? series_lower_bound (s, time_ns) : 0;
+}
+
+/**
+ * tw_state_model_lower_bound_from:
+ * @from: an index known to be at or before the answer
+ *
+ * tw_state_model_lower_bound() for searches that move forward in time, such as one per
+ * pixel column from left to right: costs grow with the distance from @from.
+ *
+ * Returns: the index of the first element at or after @from whose start is ≥ @time_ns
+ */
+gsize
+tw_state_model_lower_bound_from (TwStateModel *self,
+                                 TwSeries      series,
+                                 guint         id,
+                                 gsize         from,
+                                 guint64       time_ns)
+{
+  const Series *s;
+
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), 0);
+
+  s = lookup_series (self, series, id);
+  return s ? series_lower_bound_from (s, from, time_ns) : 0;
 }
 
 /**

@@ -81,6 +81,11 @@ gsize                 tw_state_model_lower_bound      (TwStateModel   *self,
                                                        TwSeries        series,
                                                        guint           id,
                                                        guint64         time_ns);
+gsize                 tw_state_model_lower_bound_from (TwStateModel   *self,
+                                                       TwSeries        series,
+                                                       guint           id,
+                                                       gsize           from,
+                                                       guint64         time_ns);
 guint32               tw_state_model_get_running_task (TwStateModel   *self,
                                                        guint           cpu,
                                                        guint64         time_ns);

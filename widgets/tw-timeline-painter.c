@@ -718,7 +718,8 @@ frame_column_end (const Frame *f,
   return t <= 0 ? 0 : (guint64) ceil (t);
 }
 
-/* First element of a series at or after @t, not before @lo. */
+/* First element of a series at or after @t, not before @lo. Rows are drawn left to
+ * right, so every search after the first gallops forward from the previous one. */
 static gsize
 series_at (const Frame *f,
            TwSeries     series,
@@ -726,7 +727,9 @@ series_at (const Frame *f,
            gsize        lo,
            guint64      t)
 {
-  return MAX (lo, tw_state_model_lower_bound (f->self->model, series, id, t));
+  if (lo == 0)
+    return tw_state_model_lower_bound (f->self->model, series, id, t);
+  return tw_state_model_lower_bound_from (f->self->model, series, id, lo, t);
 }
 
 /* First interval of a non-overlapping series that ends after @t. */

@@ -238,6 +238,18 @@ test_lower_bound_index (Fixture       *f,
   g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, 0), ==, 0);
   g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, G_MAXUINT64), ==, n);
   g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 9, 5), ==, 0);
+  /* forward searches from any earlier index give the same answers */
+  for (guint k = 0; k < 2000; k++)
+    {
+      guint64 probe = g_rand_int_range (rand, 0, (gint32) MIN (t + 500, G_MAXINT32));
+      gsize answer = brute_lower_bound (runs, n, probe);
+      gsize from = answer ? g_rand_int_range (rand, 0, (gint32) answer + 1) : 0;
+
+      g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, from, probe),
+                        ==, answer);
+    }
+  g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, n, 5), ==, n);
+
   for (gsize i = 0; i < n; i += 997)
     g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, runs[i].start), ==,
                       brute_lower_bound (runs, n, runs[i].start));
