@@ -226,7 +226,7 @@ test_lower_bound_index (Fixture       *f,
   g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
   model = build (f);
   runs = tw_state_model_get_cpu_runs (model, 0, &n);
-  g_assert_cmpuint (n, >, 64 * 64 * 2);
+  g_assert_cmpuint (n, >, 8 * 64 * 8);
 
   for (guint k = 0; k < 2000; k++)
     {
