@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include "tw-state-model.h"
 
 /*
@@ -30,8 +32,20 @@
 #define L2_SHIFT 6
 #define L2_MASK  ((1u << L2_SHIFT) - 1)
 
+/* A growable array: malloc while small, then an anonymous mapping grown with mremap, so
+ * growing a 100 MB interval array moves page tables instead of copying bytes. */
+#define VEC_MAP_BYTES (256u << 10)
+
 typedef struct {
-  GArray *items;
+  guint8   *data;
+  gsize     len;        /* elements */
+  gsize     cap;        /* bytes */
+  guint     size;       /* bytes per element */
+  gboolean  mapped;
+} Vec;
+
+typedef struct {
+  Vec     items;
   GArray *l1;         /* guint64 */
   GArray *l2;         /* guint64 */
 } Series;
@@ -70,10 +84,61 @@ struct _TwStateModel
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
 
 static void
+vec_reserve (Vec   *vec,
+             gsize  n)
+{
+  gsize need = n * vec->size;
+  gsize cap;
+  guint8 *data;
+
+  if (need <= vec->cap)
+    return;
+
+  cap = MAX (MAX (need, vec->cap * 2), 16 * vec->size);
+  if (cap < VEC_MAP_BYTES)
+    {
+      vec->data = g_realloc (vec->data, cap);
+      vec->cap = cap;
+      return;
+    }
+
+  cap = (cap + 4095) & ~(gsize) 4095;
+  if (!vec->mapped)
+    {
+      data = mmap (NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (data == MAP_FAILED)
+        g_error ("tw-state-model: out of memory mapping %" G_GSIZE_FORMAT " bytes", cap);
+      memcpy (data, vec->data, vec->len * vec->size);
+      g_free (vec->data);
+      vec->mapped = TRUE;
+    }
+  else if ((data = mremap (vec->data, vec->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
+    g_error ("tw-state-model: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
+
+  madvise (data, cap, MADV_HUGEPAGE);
+  vec->data = data;
+  vec->cap = cap;
+}
+
+static void
+vec_clear (Vec *vec)
+{
+  if (vec->mapped)
+    munmap (vec->data, vec->cap);
+  else
+    g_free (vec->data);
+  vec->data = NULL;
+  vec->len = vec->cap = 0;
+}
+
+#define VEC_AT(vec, type, i) (((type *) (vec).data)[i])
+#define VEC_LAST(vec, type)  (((type *) (vec).data)[(vec).len - 1])
+
+static void
 series_init (Series *series,
              gsize   element_size)
 {
-  series->items = g_array_new (FALSE, FALSE, element_size);
+  series->items = (Vec) { NULL, 0, 0, element_size, FALSE };
   series->l1 = g_array_new (FALSE, FALSE, sizeof (guint64));
   series->l2 = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -81,7 +146,7 @@ series_init (Series *series,
 static void
 series_clear (Series *series)
 {
-  g_clear_pointer (&series->items, g_array_unref);
+  vec_clear (&series->items);
   g_clear_pointer (&series->l1, g_array_unref);
   g_clear_pointer (&series->l2, g_array_unref);
 }
@@ -94,20 +159,23 @@ series_append (Series        *series,
   guint64 start;
 
   memcpy (&start, item, sizeof start);
-  if ((series->items->len & L1_MASK) == 0)
+  if ((series->items.len & L1_MASK) == 0)
     {
       if ((series->l1->len & L2_MASK) == 0)
         g_array_append_val (series->l2, start);
       g_array_append_val (series->l1, start);
     }
-  g_array_append_vals (series->items, item, 1);
+  if G_UNLIKELY ((series->items.len + 1) * series->items.size > series->items.cap)
+    vec_reserve (&series->items, series->items.len + 1);
+  memcpy (series->items.data + series->items.len * series->items.size, item, series->items.size);
+  series->items.len++;
 }
 
 static void
 series_pop (Series *series)
 {
-  g_array_set_size (series->items, series->items->len - 1);
-  if ((series->items->len & L1_MASK) == 0)
+  series->items.len--;
+  if ((series->items.len & L1_MASK) == 0)
     {
       g_array_set_size (series->l1, series->l1->len - 1);
       if ((series->l1->len & L2_MASK) == 0)
@@ -138,7 +206,7 @@ static gsize
 series_lower_bound (const Series *series,
                     guint64       t)
 {
-  const GArray *items = series->items;
+  const Vec *items = &series->items;
   gsize p2 = lower_bound_u64 ((const guint64 *) series->l2->data, 0, series->l2->len, t);
   gsize lo1 = p2 > 0 ? (p2 - 1) << L2_SHIFT : 0;
   gsize hi1 = MIN ((p2 << L2_SHIFT) + 1, series->l1->len);
@@ -151,7 +219,7 @@ series_lower_bound (const Series *series,
       gsize mid = lo + (hi - lo) / 2;
       guint64 start;
 
-      memcpy (&start, items->data + mid * g_array_get_element_size ((GArray *) items), sizeof start);
+      memcpy (&start, items->data + mid * items->size, sizeof start);
       if (start < t)
         lo = mid + 1;
       else
@@ -315,7 +383,7 @@ task_enter (TwStateModel *self,
 
   if (ts->open)
     {
-      TwTaskInterval *last = &g_array_index (ts->states.items, TwTaskInterval, ts->states.items->len - 1);
+      TwTaskInterval *last = &VEC_LAST (ts->states.items, TwTaskInterval);
 
       if (last->state == state && last->cpu == cpu)
         return;
@@ -345,7 +413,7 @@ task_current_state (TwStateModel *self,
 
   if (!ts->open)
     return TW_TASK_STATE_UNKNOWN;
-  return g_array_index (ts->states.items, TwTaskInterval, ts->states.items->len - 1).state;
+  return VEC_LAST (ts->states.items, TwTaskInterval).state;
 }
 
 static TwTaskState
@@ -396,7 +464,7 @@ handle_switch (TwStateModel       *self,
 
       if (cs->run_open)
         {
-          TwRunInterval *last = &g_array_index (cs->runs.items, TwRunInterval, cs->runs.items->len - 1);
+          TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
 
           last->end = t;
           if (last->start == t)
@@ -428,7 +496,7 @@ handle_irq_entry (TwStateModel *self,
 
   cs = cpu_at (self, cpu);
   irq.depth = cs->irq_stack->len + 1;
-  index = cs->irqs.items->len;
+  index = cs->irqs.items.len;
   series_append (&cs->irqs, &irq);
   g_array_append_val (cs->irq_stack, index);
 }
@@ -452,14 +520,13 @@ handle_irq_exit (TwStateModel *self,
   for (guint i = cs->irq_stack->len; i > 0; i--)
     {
       guint index = g_array_index (cs->irq_stack, guint, i - 1);
-      TwIrqInterval *irq = &g_array_index (cs->irqs.items, TwIrqInterval, index);
+      TwIrqInterval *irq = &VEC_AT (cs->irqs.items, TwIrqInterval, index);
 
       if (irq->kind != kind || irq->number != number)
         continue;
 
       for (guint j = i; j <= cs->irq_stack->len; j++)
-        g_array_index (cs->irqs.items, TwIrqInterval,
-                       g_array_index (cs->irq_stack, guint, j - 1)).end = time;
+        VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, j - 1)).end = time;
       irq->unclosed = 0;
       g_array_set_size (cs->irq_stack, i - 1);
       return;
@@ -489,9 +556,9 @@ extend_open_intervals (TwStateModel *self)
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
       if (cs->run_open)
-        g_array_index (cs->runs.items, TwRunInterval, cs->runs.items->len - 1).end = t;
+        VEC_LAST (cs->runs.items, TwRunInterval).end = t;
       for (guint i = 0; i < cs->irq_stack->len; i++)
-        g_array_index (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, i)).end = t;
+        VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, i)).end = t;
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -499,7 +566,7 @@ extend_open_intervals (TwStateModel *self)
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
       if (ts->open)
-        g_array_index (ts->states.items, TwTaskInterval, ts->states.items->len - 1).end = t;
+        VEC_LAST (ts->states.items, TwTaskInterval).end = t;
     }
 }
 
@@ -637,8 +704,8 @@ tw_state_model_get_cpu_runs (TwStateModel *self,
   *n_runs = 0;
   if (cpu >= self->cpus->len)
     return NULL;
-  *n_runs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items->len;
-  return (const TwRunInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items->data;
+  *n_runs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items.len;
+  return (const TwRunInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items.data;
 }
 
 /**
@@ -657,8 +724,8 @@ tw_state_model_get_cpu_irqs (TwStateModel *self,
   *n_irqs = 0;
   if (cpu >= self->cpus->len)
     return NULL;
-  *n_irqs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items->len;
-  return (const TwIrqInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items->data;
+  *n_irqs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items.len;
+  return (const TwIrqInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items.data;
 }
 
 /**
@@ -677,8 +744,8 @@ tw_state_model_get_task_states (TwStateModel *self,
   *n_states = 0;
   if (task >= self->tasks->len)
     return NULL;
-  *n_states = ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items->len;
-  return (const TwTaskInterval *) ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items->data;
+  *n_states = ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items.len;
+  return (const TwTaskInterval *) ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items.data;
 }
 
 /**
@@ -697,8 +764,8 @@ tw_state_model_get_task_marks (TwStateModel *self,
   *n_marks = 0;
   if (task >= self->tasks->len)
     return NULL;
-  *n_marks = ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items->len;
-  return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items->data;
+  *n_marks = ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items.len;
+  return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items.data;
 }
 
 /* As series_lower_bound, for an answer known to be ≥ @from: gallop forward through l1
@@ -709,9 +776,9 @@ series_lower_bound_from (const Series *series,
                          gsize         from,
                          guint64       t)
 {
-  const GArray *items = series->items;
+  const Vec *items = &series->items;
   const guint64 *l1 = (const guint64 *) series->l1->data;
-  gsize stride = g_array_get_element_size ((GArray *) items);
+  gsize stride = items->size;
   gsize n1 = series->l1->len;
   gsize b, step = 1, p1, lo, hi;
   guint64 start;
@@ -875,7 +942,7 @@ tw_state_model_get_task_cpu_time (TwStateModel *self,
   total = ts->cpu_time;
   if (ts->open)
     {
-      const TwTaskInterval *last = &g_array_index (ts->states.items, TwTaskInterval, ts->states.items->len - 1);
+      const TwTaskInterval *last = &VEC_LAST (ts->states.items, TwTaskInterval);
 
       if (last->state == TW_TASK_STATE_RUNNING)
         total += last->end - last->start;
@@ -897,13 +964,13 @@ tw_state_model_get_memory_size (TwStateModel *self)
     {
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
-      size += cs->runs.items->len * sizeof (TwRunInterval) + cs->irqs.items->len * sizeof (TwIrqInterval);
+      size += cs->runs.items.len * sizeof (TwRunInterval) + cs->irqs.items.len * sizeof (TwIrqInterval);
     }
   for (guint k = 0; k < self->tasks->len; k++)
     {
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
-      size += ts->states.items->len * sizeof (TwTaskInterval) + ts->marks.items->len * sizeof (TwTaskMark);
+      size += ts->states.items.len * sizeof (TwTaskInterval) + ts->marks.items.len * sizeof (TwTaskMark);
     }
   return size;
 }
