@@ -14,6 +14,8 @@ int      tw_cli_info      (int          argc,
                            char       **argv);
 int      tw_cli_events    (int          argc,
                            char       **argv);
+int      tw_cli_convert   (int          argc,
+                           char       **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,
