@@ -616,7 +616,8 @@ parse_header (Parser   *ps,
           return FALSE;
         }
       /* Duplicates are judged by meaning: "irq" and "arg:irq" are the same argument. */
-      if (!g_hash_table_add (seen, (gpointer) (column->role == COL_ARG ? column->arg_name : name)))
+      if (column->role == COL_ARG ? !g_hash_table_add (seen, (gpointer) column->arg_name)
+                                  : ps->col[column->role] >= 0)
         {
           tw_reader_set_error_at_line (error, TW_READER_ERROR_INVALID, ps->path,
                                        lx->record_line, "column “%s” appears twice", name);
@@ -1211,6 +1212,10 @@ _tw_csv_parse_buffer (TwTrace         *trace,
 
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
+
+  /* An empty mapped file has no contents pointer; no pointer arithmetic on NULL. */
+  if (data == NULL)
+    data = "";
 
   ps.events = g_hash_table_new (g_str_hash, g_str_equal);
   ps.event_order = g_ptr_array_new_with_free_func (event_info_free);
