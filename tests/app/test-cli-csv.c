@@ -97,7 +97,8 @@ assert_event_line (const char *line,
                    const char *task,
                    const char *type)
 {
-  g_auto(GStrv) words = g_strsplit_set (g_strstrip (g_strdup (line)), " ", -1);
+  g_autofree char *copy = g_strstrip (g_strdup (line));
+  g_auto(GStrv) words = g_strsplit_set (copy, " ", -1);
   g_autoptr(GPtrArray) parts = g_ptr_array_new ();
 
   for (guint i = 0; words[i]; i++)
