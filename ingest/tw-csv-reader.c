@@ -878,6 +878,19 @@ create_types (Parser   *ps,
           return FALSE;
         }
       info->event_type = tw_trace_get_event_type (ps->trace, info->type);
+
+      /* The trace may already hold a type of this name (a second file read into it):
+       * its payload layout must be the one the cells are packed into. */
+      for (guint f = 0; f < n_fields; f++)
+        if (strcmp (info->event_type->fields[f].name, specs[f].name) != 0
+            || info->event_type->fields[f].type != specs[f].type
+            || info->event_type->fields[f].flags != specs[f].flags)
+          {
+            g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_INVALID,
+                         "%s: event type “%s” already exists with other arguments", ps->path,
+                         info->name);
+            return FALSE;
+          }
       max_payload = MAX (max_payload, info->event_type->payload_size);
     }
 

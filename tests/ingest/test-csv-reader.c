@@ -453,6 +453,31 @@ test_arg_prefix (void)
                      "“arg:irq” appears twice", NULL);
 }
 
+/* Two files into one trace: a type of the same name must have the same arguments. */
+static void
+test_existing_type (void)
+{
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("csv");
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = tw_test_write_temp_file ("first.csv", "time_ns,cpu,task,event,n\n1,0,a,e,5\n", -1);
+  g_autofree char *same = tw_test_write_temp_file ("same.csv", "time_ns,cpu,task,event,n\n2,0,a,e,6\n", -1);
+  g_autofree char *other = tw_test_write_temp_file ("other.csv", "time_ns,cpu,task,event,n\n3,0,a,e,x\n", -1);
+  g_autofree char *expected = NULL;
+
+  g_assert_true (tw_reader_read (reader, first, trace, NULL, NULL, NULL, &error));
+  g_assert_true (tw_reader_read (reader, same, trace, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 2);
+  g_assert_cmpuint (tw_trace_get_n_event_types (trace), ==, 1);
+
+  g_assert_false (tw_reader_read (reader, other, trace, NULL, NULL, NULL, &error));
+  expected = g_strdup_printf ("%s: event type “e” already exists with other arguments", other);
+  g_assert_error (error, TW_READER_ERROR, TW_READER_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, expected);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 2);
+}
+
 static void
 test_header_errors (void)
 {
@@ -572,6 +597,36 @@ test_wrong_format (void)
   assert_load_fails (ftrace, -1, TW_READER_ERROR_INVALID, 3, "no “time_ns” column", NULL);
   assert_load_fails ((const char *) binary, sizeof binary, TW_READER_ERROR_INVALID, 1,
                      "NUL byte", NULL);
+}
+
+/* A real CSV that is not CSV events: the S.Ha.R.K. decoder's table. */
+static void
+test_other_csv (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("shark/shark-newtracer-test.decoded.csv");
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("csv");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *head = NULL;
+  g_autofree char *expected = NULL;
+  gsize len;
+
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/shark/shark-newtracer-test.decoded.csv is not there");
+      return;
+    }
+
+  g_file_get_contents (path, &head, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_reader_probe (reader, path, (const guint8 *) head, MIN (len, 65536)), ==, 0);
+
+  trace = tw_reader_registry_load_file (path, "csv", NULL, NULL, NULL, &error);
+  expected = g_strdup_printf ("%s: line 1: no “time_ns” column (the header must name time_ns, "
+                              "cpu, task and event)", path);
+  g_assert_null (trace);
+  g_assert_error (error, TW_READER_ERROR, TW_READER_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, expected);
 }
 
 static void
@@ -783,11 +838,13 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/csv/tasks", test_tasks);
   g_test_add_func ("/tw/ingest/csv/kind-column", test_kind_column);
   g_test_add_func ("/tw/ingest/csv/arg-prefix", test_arg_prefix);
+  g_test_add_func ("/tw/ingest/csv/existing-type", test_existing_type);
   g_test_add_func ("/tw/ingest/csv/header-errors", test_header_errors);
   g_test_add_func ("/tw/ingest/csv/bad-numbers", test_bad_numbers);
   g_test_add_func ("/tw/ingest/csv/structure-errors", test_structure_errors);
   g_test_add_func ("/tw/ingest/csv/probe", test_probe);
   g_test_add_func ("/tw/ingest/csv/wrong-format", test_wrong_format);
+  g_test_add_func ("/tw/ingest/csv/other-csv", test_other_csv);
   g_test_add_func ("/tw/ingest/csv/missing-file", test_missing_file);
   g_test_add_func ("/tw/ingest/csv/out-of-order", test_out_of_order);
   g_test_add_func ("/tw/ingest/csv/cancel", test_cancel);
