@@ -23,6 +23,7 @@ static const Command commands[] = {
   { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
 #endif
   { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
+  { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
 };
 
 static void
