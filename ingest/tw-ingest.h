@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "tw-csv-reader.h"
+#include "tw-csv-writer.h"
 #include "tw-reader.h"
 #include "tw-reader-registry.h"
 #include "tw-shark-format.h"

@@ -12,11 +12,14 @@
 #include "tw-reader-registry.h"
 #include "tw-shark-reader.h"
 
+#include "tw-csv-reader.h"
+
 #define PROBE_BYTES (64 * 1024)
 
 static GType
 (*const reader_types[]) (void) = {
   tw_shark_reader_get_type,
+  tw_csv_reader_get_type,
   NULL,
 };
 

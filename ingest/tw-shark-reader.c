@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -473,7 +472,6 @@ typedef struct {
   DedupEntry     *dedup;
 
   guint64         first_row;       /* index of our first row in the trace */
-  guint64         records_left;    /* from the current range to the end of the file */
   guint64         n_control;
   guint64         n_fast;
   guint64         min_tsc;
@@ -584,10 +582,7 @@ set_payload (Parser  *parser,
     }
 
   if G_UNLIKELY (chunk->blob_len + size > chunk->blob_cap)
-    {
-      chunk->blob_cap = MAX (chunk->blob_cap * 2, chunk->blob_len + size + 4096);
-      chunk->blob = g_realloc (chunk->blob, chunk->blob_cap);
-    }
+    tw_event_chunk_reserve_blob (chunk, chunk->blob_len + size);
   p = chunk->blob + chunk->blob_len;
   p[0] = 0x01 | (fast ? 0 : 0x02) | (state >= 0 ? 0x04 : 0);
   memcpy (p + PAYLOAD_PAR1_OFFSET, &par1, 2);
@@ -603,29 +598,10 @@ set_payload (Parser  *parser,
   chunk->blob_len += size;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 static void
 next_chunk (Parser *parser)
 {
-  TwEventChunk *chunk = tw_trace_begin_append (parser->trace);
-
-  /* A chunk that this file will fill completely gets its pages in one system call
-   * instead of one page fault per 4 KiB: 3× faster on the development VM, where a
-   * fault costs tens of µs. Only a hint: contents stay as they are, errors (old
-   * kernels) are ignored, and a chunk left partly empty is not touched. */
-  if (chunk != parser->chunk && chunk->n == 0 && parser->records_left >= TW_CHUNK_SIZE)
-    {
-      gsize page = 4096;
-      guintptr start = ((guintptr) chunk + page - 1) & ~(guintptr) (page - 1);
-      guintptr end = ((guintptr) chunk + sizeof *chunk) & ~(guintptr) (page - 1);
-
-      if (end > start)
-        madvise ((void *) start, end - start, MADV_POPULATE_WRITE);
-    }
-  parser->chunk = chunk;
+  parser->chunk = tw_trace_begin_append (parser->trace);
   dedup_reset (parser);
 }
 
@@ -762,13 +738,7 @@ parse_range (Parser        *parser,
         }
 
       if G_UNLIKELY (parser->chunk->n == TW_CHUNK_SIZE)
-        {
-          guint64 left = parser->records_left;
-
-          parser->records_left -= i;
-          next_chunk (parser);
-          parser->records_left = left;
-        }
+        next_chunk (parser);
       tw_event_chunk_push (parser->chunk, ns, 0, slot->type, task, arg, NULL, 0);
 
       parser->n_fast += fast;
@@ -962,7 +932,6 @@ parse_source (Source          *src,
   parser.state_str[STATE_R] = tw_trace_intern_string (trace, "R");
   parser.state_str[STATE_S] = tw_trace_intern_string (trace, "S");
   parser.state_str[STATE_X] = tw_trace_intern_string (trace, "X");
-  parser.records_left = n_records;
   next_chunk (&parser);
 
   for (guint64 block = 0, step = 0, n = 0; block < n_records; block += n)
@@ -997,7 +966,6 @@ parse_source (Source          *src,
           tw_trace_end_append (trace);
           return FALSE;
         }
-      parser.records_left = n_records - block;
       if (progress && step++ % 16 == 0)
         progress ((double) block / n_records, progress_data);
 

@@ -108,3 +108,45 @@ tw_test_append_switch (TwTrace    *trace,
     }
   tw_trace_append (trace, time_ns, cpu, type, prev, next, payload);
 }
+
+/**
+ * tw_test_dup_event_field:
+ *
+ * Returns: (transfer full) (nullable): the field @name of event @index as
+ *   tw_trace_format_value() shows it, or %NULL when the event lacks it
+ */
+char *
+tw_test_dup_event_field (TwTrace    *trace,
+                         guint64     index,
+                         const char *name)
+{
+  const TwEventType *type;
+  TwEvent ev;
+  TwValue value;
+  int field;
+
+  g_assert_true (tw_trace_get_event (trace, index, &ev));
+  type = tw_trace_get_event_type (trace, ev.type);
+  field = tw_event_type_lookup_field (type, name);
+  if (field < 0 || !tw_event_type_get_field (type, ev.payload, field, &value))
+    return NULL;
+  return tw_trace_format_value (trace, &type->fields[field], &value);
+}
+
+/**
+ * tw_test_get_task_source_id:
+ *
+ * Returns: (transfer none) (nullable): the source id of @task, %NULL for TW_TASK_NONE
+ */
+const char *
+tw_test_get_task_source_id (TwTrace *trace,
+                            guint32  task)
+{
+  const TwTask *t;
+
+  if (task == TW_TASK_NONE)
+    return NULL;
+  t = tw_trace_get_task (trace, task);
+  g_assert_nonnull (t);
+  return t->source_id;
+}

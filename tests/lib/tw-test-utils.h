@@ -25,5 +25,10 @@ void     tw_test_append_switch        (TwTrace    *trace,
                                        guint32     prev,
                                        guint32     next,
                                        const char *prev_state);
+char       *tw_test_dup_event_field    (TwTrace    *trace,
+                                        guint64     index,
+                                        const char *name);
+const char *tw_test_get_task_source_id (TwTrace    *trace,
+                                        guint32     task);
 
 G_END_DECLS

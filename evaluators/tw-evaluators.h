@@ -1,0 +1,8 @@
+/* tw-evaluators.h: the evaluators layer, for the layers above it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-jcs.h"
