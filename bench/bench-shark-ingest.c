@@ -9,7 +9,6 @@
 
 #include <fcntl.h>
 #include <glib/gstdio.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,7 +89,6 @@ main (int   argc,
   gint runs = 3;
   double best = G_MAXDOUBLE;
   double best_cpu = G_MAXDOUBLE;
-  double first_run = 0;
   double cat_s;
   guint64 n = 0;
   gsize file_size;
@@ -109,12 +107,6 @@ main (int   argc,
       g_printerr ("bench-shark-ingest: %s\n", error ? error->message : "bad arguments");
       return 2;
     }
-
-  /* Keep freed store chunks in the heap, so that runs after the first reuse pages that are
-   * already mapped: on hosts where a page fault costs tens of µs (shadow paging), the
-   * first run measures the kernel, the later ones the parser (docs/shark-format.md). */
-  mallopt (M_MMAP_THRESHOLD, 32 << 20);
-  mallopt (M_TRIM_THRESHOLD, G_MAXINT);
 
   if (file == NULL)
     {
@@ -154,7 +146,6 @@ main (int   argc,
 
       g_clear_object (&trace);
       trace = tw_trace_new ();
-      /* Before the first trace: later runs reuse the heap the first one left. */
       if (run == 0)
         rss_before = resident_bytes ();
       start = now_s ();
@@ -167,17 +158,11 @@ main (int   argc,
         }
       elapsed = now_s () - start;
       cpu = cpu_s () - cpu_start;
-      g_print ("run %d          %.3f s = %.1f M events/s (thread CPU %.3f s = %.1f M events/s)%s\n",
+      g_print ("run %d          %.3f s = %.1f M events/s (thread CPU %.3f s = %.1f M events/s)\n",
                run + 1, elapsed, tw_trace_get_n_events (trace) / elapsed / 1e6,
-               cpu, tw_trace_get_n_events (trace) / cpu / 1e6,
-               run == 0 ? " (cold: the store's memory is faulted in)" : " (store memory reused)");
-      if (run == 0)
-        first_run = elapsed;
-      else
-        {
-          best = MIN (best, elapsed);
-          best_cpu = MIN (best_cpu, cpu);
-        }
+               cpu, tw_trace_get_n_events (trace) / cpu / 1e6);
+      best = MIN (best, elapsed);
+      best_cpu = MIN (best_cpu, cpu);
       n = tw_trace_get_n_events (trace);
     }
   rss_loaded = resident_bytes ();
@@ -192,13 +177,9 @@ main (int   argc,
   rss_model = resident_bytes ();
 
   g_print ("file            %s: %" G_GUINT64_FORMAT " events, %.1f MB\n", file, n, file_size / 1e6);
-  if (runs == 1)
-    best = best_cpu = first_run;
-  g_print ("ingest, first run (cold store memory): %.3f s = %.1f M events/s, %.0f MB/s\n",
-           first_run, n / first_run / 1e6, file_size / first_run / 1e6);
-  g_print ("ingest (best of runs 2..%d, one core, page cache): %.3f s = %.1f M events/s, %.0f MB/s\n",
+  g_print ("ingest (best of %d, one core, page cache): %.3f s = %.1f M events/s, %.0f MB/s\n",
            runs, best, n / best / 1e6, file_size / best / 1e6);
-  g_print ("ingest (best thread CPU time of runs 2..%d): %.3f s = %.1f M events/s\n",
+  g_print ("ingest (best thread CPU time of %d): %.3f s = %.1f M events/s\n",
            runs, best_cpu, n / best_cpu / 1e6);
   g_print ("cat FILE > /dev/null (same run, best of 3):  %.3f s = %.0f MB/s\n",
            cat_s, file_size / cat_s / 1e6);
