@@ -1,0 +1,872 @@
+/* tw-automaton-interp.c: the exact metric automaton interpreter (DESIGN §4)
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Binding turns the automaton into tables a C generator can emit as they are:
+ *
+ *   symbol of an event type   every trace type maps to a symbol; types that the same set
+ *                             of label names matches share one (symbol 0: no name)
+ *   input class               bit 0: the event's task column is the instance's task;
+ *                             bit 1: its arg column is (only for types whose arg is a
+ *                             task and that a "task_field": "arg" label matches)
+ *   next[state][symbol][class] target of the winning transition, or -1 (ignored)
+ *   lambda_next[state]        the target of the state's λ exit, or -1
+ *
+ * Per event, the instance of the event's task gets class 1 (or 3), the instance named
+ * by the arg column gets class 2, and every other instance class 0. Most instances
+ * wait where class 0 does nothing: the winner is none, or a self-loop on an out, end or
+ * cancel state, which changes nothing because the visit that entered that state already
+ * closed the segment, dropped the run and (end, cancel) the measurement. Instances are
+ * kept in per-state member lists, and an event only walks the lists of the states where
+ * class 0 of its symbol does something; that gives the same results as feeding every
+ * instance.
+ */
+#include "config.h"
+
+#include "tw-automaton-interp.h"
+
+#define STATE_NONE G_MAXUINT32
+#define POS_NONE   G_MAXUINT32
+
+enum {
+  HAS_MEASUREMENT = 1 << 0,
+  HAS_SEGMENT     = 1 << 1,
+  HAS_RUN         = 1 << 2,
+};
+
+typedef struct {
+  guint32  state;      /* STATE_NONE until the task's first event */
+  guint32  flags;
+  guint32  member_pos; /* position in the member list of @state, when watched */
+  guint32  pad;
+  guint64  meas_begin;
+  guint64  meas_length;
+  guint64  meas_events;
+  guint64  seg_first;
+  guint64  seg_last;
+  guint64  seg_visits;
+  guint64  run_first;
+  guint64  run_visits;
+  GArray  *closed;     /* TwSegment: closed segments of the open measurement */
+} Instance;
+
+struct _TwAutomatonInterp
+{
+  GObject      parent_instance;
+
+  TwTrace     *trace;
+
+  /* copied from the automaton, indexes instead of ids */
+  guint        n_states;
+  guint        initial;
+  guint8      *kind;
+  int         *lambda_next;
+  char       **state_ids;
+  guint        n_transitions;
+  int         *trans_from;
+  int         *trans_to;
+  TwAutomatonTransition *trans;  /* label part only; event points into @names */
+  GPtrArray   *names;            /* distinct event names */
+  int         *trans_name;       /* index in @names, or -1 */
+
+  /* binding to the trace's type table */
+  guint        n_bound_types;
+  guint        n_syms;
+  guint16     *type_sym;
+  guint8      *type_arg_task;
+  gint32      *next;             /* [(state * n_syms + sym) * 4 + class] */
+  guint       *interest_start;   /* [sym], n_syms + 1 entries */
+  guint       *interest_states;
+  gboolean    *watched;
+  GArray     **members;          /* per watched state: guint32 task indexes */
+  gboolean    *name_bound;
+
+  /* run */
+  Instance    *instances;
+  guint32      n_instances;
+  GArray      *scratch;
+  GArray      *measurements;
+  GArray      *segments;
+  guint64      position;
+};
+
+G_DEFINE_FINAL_TYPE (TwAutomatonInterp, tw_automaton_interp, G_TYPE_OBJECT)
+
+static void
+clear_binding (TwAutomatonInterp *self)
+{
+  if (self->members)
+    {
+      for (guint s = 0; s < self->n_states; s++)
+        g_clear_pointer (&self->members[s], g_array_unref);
+    }
+  g_clear_pointer (&self->members, g_free);
+  g_clear_pointer (&self->type_sym, g_free);
+  g_clear_pointer (&self->type_arg_task, g_free);
+  g_clear_pointer (&self->next, g_free);
+  g_clear_pointer (&self->interest_start, g_free);
+  g_clear_pointer (&self->interest_states, g_free);
+  g_clear_pointer (&self->watched, g_free);
+  g_clear_pointer (&self->name_bound, g_free);
+  self->n_bound_types = 0;
+  self->n_syms = 0;
+}
+
+static void
+clear_instances (TwAutomatonInterp *self)
+{
+  for (guint32 i = 0; i < self->n_instances; i++)
+    g_clear_pointer (&self->instances[i].closed, g_array_unref);
+  g_clear_pointer (&self->instances, g_free);
+  self->n_instances = 0;
+}
+
+static void
+tw_automaton_interp_finalize (GObject *object)
+{
+  TwAutomatonInterp *self = TW_AUTOMATON_INTERP (object);
+
+  clear_binding (self);
+  clear_instances (self);
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->kind, g_free);
+  g_clear_pointer (&self->lambda_next, g_free);
+  g_clear_pointer (&self->state_ids, g_strfreev);
+  g_clear_pointer (&self->trans_from, g_free);
+  g_clear_pointer (&self->trans_to, g_free);
+  g_clear_pointer (&self->trans, g_free);
+  g_clear_pointer (&self->trans_name, g_free);
+  g_clear_pointer (&self->names, g_ptr_array_unref);
+  g_clear_pointer (&self->scratch, g_array_unref);
+  g_clear_pointer (&self->measurements, g_array_unref);
+  g_clear_pointer (&self->segments, g_array_unref);
+
+  G_OBJECT_CLASS (tw_automaton_interp_parent_class)->finalize (object);
+}
+
+static void
+tw_automaton_interp_class_init (TwAutomatonInterpClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_automaton_interp_finalize;
+}
+
+static void
+tw_automaton_interp_init (TwAutomatonInterp *self)
+{
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->scratch = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->measurements = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
+  self->segments = g_array_new (FALSE, FALSE, sizeof (TwSegment));
+}
+
+static gboolean
+kind_has_task_arg (TwEventKind kind)
+{
+  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
+         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
+}
+
+/* A label name matches a type by its raw name, or by canonical kind name ("switch"
+ * matches every type of kind switch whatever the source calls it). */
+static gboolean
+name_matches_type (const char        *name,
+                   const TwEventType *type)
+{
+  TwEventKind kind;
+
+  if (g_strcmp0 (name, type->name) == 0)
+    return TRUE;
+  return tw_event_kind_from_string (name, &kind) && type->kind == kind;
+}
+
+static char *
+label_of (TwAutomatonInterp *self,
+          guint              t)
+{
+  const TwAutomatonTransition *tr = &self->trans[t];
+  const char *field = tr->task_field == TW_TASK_FIELD_ARG ? " by arg" : "";
+
+  if (tr->label == TW_LABEL_ANY)
+    return g_strdup ("*");
+  if (tr->task == TW_TASK_MATCH_SAME)
+    return g_strdup_printf ("(%s, i%s)", tr->event, field);
+  if (tr->task == TW_TASK_MATCH_OTHER)
+    return g_strdup_printf ("(%s, not i%s)", tr->event, field);
+  return g_strdup (tr->event);
+}
+
+static void
+add_member (TwAutomatonInterp *self,
+            guint32            task)
+{
+  Instance *inst = &self->instances[task];
+  GArray *list;
+
+  if (!self->watched[inst->state])
+    {
+      inst->member_pos = POS_NONE;
+      return;
+    }
+  list = self->members[inst->state];
+  inst->member_pos = list->len;
+  g_array_append_val (list, task);
+}
+
+static void
+remove_member (TwAutomatonInterp *self,
+               guint32            task)
+{
+  Instance *inst = &self->instances[task];
+  GArray *list;
+  guint32 last;
+
+  if (inst->member_pos == POS_NONE)
+    return;
+  list = self->members[inst->state];
+  last = g_array_index (list, guint32, list->len - 1);
+  g_array_index (list, guint32, inst->member_pos) = last;
+  self->instances[last].member_pos = inst->member_pos;
+  g_array_set_size (list, list->len - 1);
+  inst->member_pos = POS_NONE;
+}
+
+/* Builds every table from the trace's current type table; instances survive (they
+ * hold state indexes), so a live trace that grows new types can be bound again. */
+static gboolean
+bind (TwAutomatonInterp  *self,
+      GError            **error)
+{
+  g_autoptr(GHashTable) sigs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                      (GDestroyNotify) g_bytes_unref, NULL);
+  g_autoptr(GPtrArray) sym_sig = g_ptr_array_new ();
+  g_autoptr(GArray) interest = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree guint8 *bits = NULL;
+  guint n_names = self->names->len;
+  guint n_types;
+
+  clear_binding (self);
+
+  n_types = tw_trace_get_n_event_types (self->trace);
+  self->n_bound_types = n_types;
+  self->type_sym = g_new0 (guint16, MAX (n_types, 1));
+  self->type_arg_task = g_new0 (guint8, MAX (n_types, 1));
+  self->name_bound = g_new0 (gboolean, MAX (n_names, 1));
+  bits = g_new0 (guint8, n_names + 1);
+
+  /* symbol 0: the types no name matches */
+  g_ptr_array_add (sym_sig, g_bytes_new (bits, n_names));
+  g_hash_table_insert (sigs, g_ptr_array_index (sym_sig, 0), GUINT_TO_POINTER (0));
+
+  for (guint t = 0; t < n_types; t++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (self->trace, t);
+      g_autoptr(GBytes) sig = NULL;
+      gpointer value;
+
+      for (guint n = 0; n < n_names; n++)
+        {
+          bits[n] = name_matches_type (g_ptr_array_index (self->names, n), type);
+          self->name_bound[n] |= bits[n];
+        }
+      sig = g_bytes_new (bits, n_names);
+      if (g_hash_table_lookup_extended (sigs, sig, NULL, &value))
+        self->type_sym[t] = GPOINTER_TO_UINT (value);
+      else
+        {
+          if (sym_sig->len > G_MAXUINT16)
+            {
+              g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
+                           "Too many distinct event types for one automaton");
+              return FALSE;
+            }
+          /* the table owns the bytes; @sym_sig only points at them */
+          self->type_sym[t] = sym_sig->len;
+          g_hash_table_insert (sigs, g_bytes_ref (sig), GUINT_TO_POINTER (sym_sig->len));
+          g_ptr_array_add (sym_sig, sig);
+        }
+
+      for (guint i = 0; i < self->n_transitions; i++)
+        {
+          const TwAutomatonTransition *tr = &self->trans[i];
+
+          if (self->trans_name[i] < 0 || !bits[self->trans_name[i]] ||
+              tr->task_field != TW_TASK_FIELD_ARG || tr->task == TW_TASK_MATCH_ANY)
+            continue;
+          if (!kind_has_task_arg (type->kind))
+            {
+              g_autofree char *label = label_of (self, i);
+
+              g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
+                           "State “%s”: label %s matches event type “%s” of kind %s, "
+                           "whose arg is not a task", self->state_ids[self->trans_from[i]],
+                           label, type->name, tw_event_kind_to_string (type->kind));
+              return FALSE;
+            }
+          self->type_arg_task[t] = 1;
+        }
+    }
+
+  self->n_syms = sym_sig->len;
+  self->next = g_new (gint32, (gsize) self->n_states * self->n_syms * 4);
+
+  for (guint s = 0; s < self->n_states; s++)
+    for (guint sym = 0; sym < self->n_syms; sym++)
+      {
+        const guint8 *sig = g_bytes_get_data (g_ptr_array_index (sym_sig, sym), NULL);
+
+        for (guint c = 0; c < 4; c++)
+          {
+            int best = -1, best_spec = -1, tie = -1;
+
+            for (guint i = 0; i < self->n_transitions; i++)
+              {
+                const TwAutomatonTransition *tr = &self->trans[i];
+                int spec;
+
+                if (self->trans_from[i] != (int) s || tr->label == TW_LABEL_LAMBDA)
+                  continue;
+                if (tr->label == TW_LABEL_ANY)
+                  spec = 0;
+                else if (!sig[self->trans_name[i]])
+                  continue;
+                else if (tr->task == TW_TASK_MATCH_ANY)
+                  spec = 1;
+                else
+                  {
+                    gboolean is_i = tr->task_field == TW_TASK_FIELD_ARG ? (c >> 1) & 1 : c & 1;
+
+                    if (is_i != (tr->task == TW_TASK_MATCH_SAME))
+                      continue;
+                    spec = 2;
+                  }
+                if (spec > best_spec)
+                  {
+                    best = i;
+                    best_spec = spec;
+                    tie = -1;
+                  }
+                else if (spec == best_spec)
+                  tie = i;
+              }
+            /* Only names that alias through the trace get here: validation rejects
+             * every overlap visible in the automaton itself. */
+            if (tie >= 0)
+              {
+                g_autofree char *la = label_of (self, best);
+                g_autofree char *lb = label_of (self, tie);
+
+                g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
+                             "State “%s”: labels %s and %s both match the same events of "
+                             "this trace with equal specificity", self->state_ids[s], la, lb);
+                return FALSE;
+              }
+            self->next[((gsize) s * self->n_syms + sym) * 4 + c] =
+              best >= 0 ? self->trans_to[best] : -1;
+          }
+      }
+
+  /* which states class 0 of each symbol can change (see the top of the file) */
+  self->watched = g_new0 (gboolean, self->n_states);
+  self->interest_start = g_new (guint, self->n_syms + 1);
+  for (guint sym = 0; sym < self->n_syms; sym++)
+    {
+      self->interest_start[sym] = interest->len;
+      for (guint s = 0; s < self->n_states; s++)
+        {
+          int target = self->next[((gsize) s * self->n_syms + sym) * 4];
+
+          if (target < 0)
+            continue;
+          if (target == (int) s && (self->kind[s] == TW_STATE_KIND_OUT ||
+                                    self->kind[s] == TW_STATE_KIND_END ||
+                                    self->kind[s] == TW_STATE_KIND_CANCEL))
+            continue;
+          g_array_append_val (interest, s);
+          self->watched[s] = TRUE;
+        }
+    }
+  self->interest_start[self->n_syms] = interest->len;
+  self->interest_states = (guint *) g_array_free (g_steal_pointer (&interest), FALSE);
+
+  self->members = g_new0 (GArray *, self->n_states);
+  for (guint s = 0; s < self->n_states; s++)
+    if (self->watched[s])
+      self->members[s] = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 i = 0; i < self->n_instances; i++)
+    if (self->instances[i].state != STATE_NONE)
+      add_member (self, i);
+
+  return TRUE;
+}
+
+/**
+ * tw_automaton_interp_new:
+ * @automaton: a valid automaton; the interpreter copies what it needs
+ * @trace: the trace whose events it reads
+ *
+ * Validates @automaton and binds its event names to @trace's types: a label names a
+ * raw event type or a canonical kind (`switch`, `irq_entry`, …) which matches every
+ * type of that kind.
+ *
+ * Returns: (transfer full) (nullable): the interpreter, or %NULL with @error set when
+ *   the automaton has design errors or cannot run over this trace
+ */
+TwAutomatonInterp *
+tw_automaton_interp_new (TwAutomaton  *automaton,
+                         TwTrace      *trace,
+                         GError      **error)
+{
+  g_autoptr(TwAutomatonInterp) self = NULL;
+  g_autoptr(GHashTable) name_index = NULL;
+
+  g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  if (!tw_automaton_check (automaton, error))
+    return NULL;
+
+  self = g_object_new (TW_TYPE_AUTOMATON_INTERP, NULL);
+  self->trace = g_object_ref (trace);
+  self->n_states = tw_automaton_get_n_states (automaton);
+  self->kind = g_new (guint8, self->n_states);
+  self->lambda_next = g_new (int, self->n_states);
+  self->state_ids = g_new0 (char *, self->n_states + 1);
+  for (guint s = 0; s < self->n_states; s++)
+    {
+      const TwAutomatonState *state = tw_automaton_get_state (automaton, s);
+
+      self->kind[s] = state->kind;
+      self->lambda_next[s] = -1;
+      self->state_ids[s] = g_strdup (state->id);
+    }
+  self->initial = (guint) tw_automaton_find_state (automaton,
+                                                   tw_automaton_get_initial (automaton));
+
+  name_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->n_transitions = tw_automaton_get_n_transitions (automaton);
+  self->trans_from = g_new (int, self->n_transitions + 1);
+  self->trans_to = g_new (int, self->n_transitions + 1);
+  self->trans_name = g_new (int, self->n_transitions + 1);
+  self->trans = g_new0 (TwAutomatonTransition, self->n_transitions + 1);
+  for (guint i = 0; i < self->n_transitions; i++)
+    {
+      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+      gpointer value;
+
+      self->trans[i].label = tr->label;
+      self->trans[i].task = tr->task;
+      self->trans[i].task_field = tr->task_field;
+      self->trans_from[i] = tw_automaton_find_state (automaton, tr->from);
+      self->trans_to[i] = tw_automaton_find_state (automaton, tr->to);
+      self->trans_name[i] = -1;
+      if (tr->label == TW_LABEL_LAMBDA)
+        self->lambda_next[self->trans_from[i]] = self->trans_to[i];
+      if (tr->label != TW_LABEL_EVENT)
+        continue;
+      if (!g_hash_table_lookup_extended (name_index, tr->event, NULL, &value))
+        {
+          value = GUINT_TO_POINTER (self->names->len);
+          g_ptr_array_add (self->names, g_strdup (tr->event));
+          g_hash_table_insert (name_index, g_ptr_array_index (self->names, self->names->len - 1),
+                               value);
+        }
+      self->trans_name[i] = GPOINTER_TO_INT (value);
+      self->trans[i].event = g_ptr_array_index (self->names, self->trans_name[i]);
+    }
+
+  if (!bind (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * tw_automaton_interp_reset:
+ *
+ * Forgets every instance and result, to feed the trace again from its first event.
+ */
+void
+tw_automaton_interp_reset (TwAutomatonInterp *self)
+{
+  g_return_if_fail (TW_IS_AUTOMATON_INTERP (self));
+
+  clear_instances (self);
+  for (guint s = 0; s < self->n_states; s++)
+    if (self->members[s])
+      g_array_set_size (self->members[s], 0);
+  g_array_set_size (self->measurements, 0);
+  g_array_set_size (self->segments, 0);
+  self->position = 0;
+}
+
+static void
+ensure_instance (TwAutomatonInterp *self,
+                 guint32            task)
+{
+  Instance *inst;
+
+  if G_UNLIKELY (task >= self->n_instances)
+    {
+      guint32 n = MAX (MAX (task + 1, tw_trace_get_n_tasks (self->trace)),
+                       self->n_instances * 2);
+
+      self->instances = g_renew (Instance, self->instances, n);
+      for (guint32 i = self->n_instances; i < n; i++)
+        {
+          memset (&self->instances[i], 0, sizeof (Instance));
+          self->instances[i].state = STATE_NONE;
+          self->instances[i].member_pos = POS_NONE;
+        }
+      self->n_instances = n;
+    }
+  inst = &self->instances[task];
+  if (inst->state != STATE_NONE)
+    return;
+  inst->state = self->initial;
+  add_member (self, task);
+}
+
+static inline void
+close_segment (Instance *inst)
+{
+  if (!(inst->flags & HAS_SEGMENT))
+    return;
+  inst->flags &= ~HAS_SEGMENT;
+  if (inst->flags & HAS_MEASUREMENT)
+    {
+      TwSegment seg = { inst->seg_first, inst->seg_last, inst->seg_visits };
+
+      inst->meas_length += inst->seg_last - inst->seg_first;
+      inst->meas_events += inst->seg_visits - 1;
+      if (inst->closed == NULL)
+        inst->closed = g_array_new (FALSE, FALSE, sizeof (TwSegment));
+      g_array_append_val (inst->closed, seg);
+    }
+}
+
+static inline void
+drop_measurement (Instance *inst)
+{
+  inst->flags &= ~HAS_MEASUREMENT;
+  if (inst->closed)
+    g_array_set_size (inst->closed, 0);
+}
+
+static void
+report (TwAutomatonInterp *self,
+        Instance          *inst,
+        guint32            task,
+        guint64            time,
+        guint64            event)
+{
+  TwMeasurement m = {
+    .task = task,
+    .n_segments = inst->closed ? inst->closed->len : 0,
+    .begin_ns = inst->meas_begin,
+    .end_ns = time,
+    .length_ns = inst->meas_length,
+    .intermediate_events = inst->meas_events,
+    .first_segment = self->segments->len,
+    .end_event = event,
+  };
+
+  if (m.n_segments > 0)
+    g_array_append_vals (self->segments, inst->closed->data, inst->closed->len);
+  g_array_append_val (self->measurements, m);
+  drop_measurement (inst);
+}
+
+static inline void
+visit (TwAutomatonInterp *self,
+       Instance          *inst,
+       guint32            task,
+       guint              state,
+       guint64            time,
+       guint64            event)
+{
+  switch ((TwStateKind) self->kind[state])
+    {
+    case TW_STATE_KIND_BEGIN:
+      drop_measurement (inst);
+      inst->flags = HAS_MEASUREMENT;
+      inst->meas_begin = time;
+      inst->meas_length = 0;
+      inst->meas_events = 0;
+      break;
+    case TW_STATE_KIND_IN:
+      if (inst->flags & HAS_RUN)
+        {
+          inst->flags = (inst->flags & ~HAS_RUN) | HAS_SEGMENT;
+          inst->seg_first = inst->run_first;
+          inst->seg_last = time;
+          inst->seg_visits = inst->run_visits + 1;
+        }
+      else if (inst->flags & HAS_SEGMENT)
+        {
+          inst->seg_last = time;
+          inst->seg_visits++;
+        }
+      else
+        {
+          inst->flags |= HAS_SEGMENT;
+          inst->seg_first = inst->seg_last = time;
+          inst->seg_visits = 1;
+        }
+      break;
+    case TW_STATE_KIND_COND:
+      close_segment (inst);
+      if (inst->flags & HAS_RUN)
+        inst->run_visits++;
+      else
+        {
+          inst->flags |= HAS_RUN;
+          inst->run_first = time;
+          inst->run_visits = 1;
+        }
+      break;
+    case TW_STATE_KIND_OUT:
+      close_segment (inst);
+      inst->flags &= ~HAS_RUN;
+      break;
+    case TW_STATE_KIND_END:
+      close_segment (inst);
+      inst->flags &= ~HAS_RUN;
+      if (inst->flags & HAS_MEASUREMENT)
+        report (self, inst, task, time, event);
+      break;
+    case TW_STATE_KIND_CANCEL:
+      drop_measurement (inst);
+      inst->flags = 0;
+      break;
+    case TW_N_STATE_KINDS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static inline void
+step (TwAutomatonInterp *self,
+      guint32            task,
+      guint              sym,
+      guint              cls,
+      guint64            time,
+      guint64            event)
+{
+  Instance *inst = &self->instances[task];
+  int target = self->next[((gsize) inst->state * self->n_syms + sym) * 4 + cls];
+
+  if (target < 0)
+    return;
+  for (;;)
+    {
+      visit (self, inst, task, target, time, event);
+      if (self->lambda_next[target] < 0)
+        break;
+      target = self->lambda_next[target];
+    }
+  if ((guint) target != inst->state)
+    {
+      remove_member (self, task);
+      inst->state = target;
+      add_member (self, task);
+    }
+}
+
+static int
+compare_by_task (gconstpointer a,
+                 gconstpointer b)
+{
+  const TwMeasurement *ma = a, *mb = b;
+
+  return ma->task < mb->task ? -1 : ma->task > mb->task;
+}
+
+static inline void
+process (TwAutomatonInterp *self,
+         guint64            event,
+         guint64            time,
+         guint16            type,
+         guint32            task,
+         guint32            arg)
+{
+  guint sym = self->type_sym[type];
+  guint32 arg_task = self->type_arg_task[type] ? arg : TW_TASK_NONE;
+  guint n_before = self->measurements->len;
+  guint first = self->interest_start[sym];
+  guint last = self->interest_start[sym + 1];
+
+  if (task != TW_TASK_NONE)
+    {
+      ensure_instance (self, task);
+      step (self, task, sym, 1 | (arg_task == task ? 2 : 0), time, event);
+    }
+  if (arg_task != TW_TASK_NONE && arg_task != task && arg_task < self->n_instances &&
+      self->instances[arg_task].state != STATE_NONE)
+    step (self, arg_task, sym, 2, time, event);
+
+  if (first < last)
+    {
+      GArray *scratch = self->scratch;
+
+      g_array_set_size (scratch, 0);
+      for (guint k = first; k < last; k++)
+        {
+          GArray *list = self->members[self->interest_states[k]];
+
+          if (list->len > 0)
+            g_array_append_vals (scratch, list->data, list->len);
+        }
+      for (guint k = 0; k < scratch->len; k++)
+        {
+          guint32 other = g_array_index (scratch, guint32, k);
+
+          if (other != task && other != arg_task)
+            step (self, other, sym, 0, time, event);
+        }
+    }
+
+  /* instances are independent; only the order of their reports within one event is
+   * arbitrary, so make it the order of task indexes */
+  if G_UNLIKELY (self->measurements->len > n_before + 1)
+    {
+      TwMeasurement *tail = &g_array_index (self->measurements, TwMeasurement, n_before);
+
+      qsort (tail, self->measurements->len - n_before, sizeof (TwMeasurement),
+             compare_by_task);
+    }
+}
+
+/**
+ * tw_automaton_interp_feed:
+ * @first: must be tw_automaton_interp_get_position()
+ * @end: one past the last event to feed (clamped to the trace's events)
+ *
+ * Feeds events [@first, @end) in store order (time order; ties in file order) to the
+ * instances, so a live trace can be evaluated as it grows. Binds event types the trace
+ * gained since the last call.
+ *
+ * Returns: %FALSE with @error set when new event types make the automaton ambiguous
+ */
+gboolean
+tw_automaton_interp_feed (TwAutomatonInterp  *self,
+                          guint64             first,
+                          guint64             end,
+                          GError            **error)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), FALSE);
+  g_return_val_if_fail (first == self->position, FALSE);
+
+  end = MIN (end, tw_trace_get_n_events (self->trace));
+  if (tw_trace_get_n_event_types (self->trace) != self->n_bound_types && !bind (self, error))
+    return FALSE;
+
+  while (self->position < end)
+    {
+      guint64 pos = self->position;
+      const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, pos >> TW_CHUNK_SHIFT);
+      guint i = pos & TW_CHUNK_MASK;
+      guint n = (guint) MIN ((guint64) chunk->n, i + (end - pos));
+
+      for (; i < n; i++, pos++)
+        process (self, pos, chunk->time[i], chunk->type[i], chunk->task[i], chunk->arg[i]);
+      self->position = pos;
+    }
+  return TRUE;
+}
+
+/**
+ * tw_automaton_interp_run:
+ *
+ * Feeds every event not fed yet.
+ */
+gboolean
+tw_automaton_interp_run (TwAutomatonInterp  *self,
+                         GError            **error)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), FALSE);
+
+  return tw_automaton_interp_feed (self, self->position,
+                                   tw_trace_get_n_events (self->trace), error);
+}
+
+guint64
+tw_automaton_interp_get_position (TwAutomatonInterp *self)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), 0);
+
+  return self->position;
+}
+
+/**
+ * tw_automaton_interp_get_measurements:
+ * @n_measurements: (out): how many
+ *
+ * Measurements in the order they completed; those completed by one event in the order
+ * of their task indexes. A measurement still open when the events run out is not one.
+ *
+ * Returns: (transfer none) (array length=n_measurements): the measurements, valid until
+ *   the next feed
+ */
+const TwMeasurement *
+tw_automaton_interp_get_measurements (TwAutomatonInterp *self,
+                                      gsize             *n_measurements)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
+
+  *n_measurements = self->measurements->len;
+  return (const TwMeasurement *) self->measurements->data;
+}
+
+/**
+ * tw_automaton_interp_get_segments:
+ * @n_segments: (out): how many
+ *
+ * Returns: (transfer none) (array length=n_segments): the segments of every
+ *   measurement, each measurement's contiguous and in time order
+ */
+const TwSegment *
+tw_automaton_interp_get_segments (TwAutomatonInterp *self,
+                                  gsize             *n_segments)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
+
+  *n_segments = self->segments->len;
+  return (const TwSegment *) self->segments->data;
+}
+
+/**
+ * tw_automaton_interp_get_instance_state:
+ *
+ * Returns: the index of the state the task's instance is in, or -1 when the task has
+ *   no instance yet (no event of it was fed)
+ */
+int
+tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,
+                                        guint32            task)
+{
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), -1);
+
+  if (task >= self->n_instances || self->instances[task].state == STATE_NONE)
+    return -1;
+  return (int) self->instances[task].state;
+}
+
+/**
+ * tw_automaton_interp_dup_unbound_events:
+ *
+ * Returns: (transfer full): the label event names that match no type of the trace
+ *   (likely typos, or events this trace does not have)
+ */
+GStrv
+tw_automaton_interp_dup_unbound_events (TwAutomatonInterp *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
+
+  for (guint n = 0; n < self->names->len; n++)
+    if (!self->name_bound[n])
+      g_strv_builder_add (builder, g_ptr_array_index (self->names, n));
+  return g_strv_builder_end (builder);
+}

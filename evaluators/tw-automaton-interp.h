@@ -1,0 +1,72 @@
+/* tw-automaton-interp.h: the exact metric automaton interpreter (DESIGN §4)
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+#include "tw-automaton.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TwMeasurement:
+ * @task: task index of the instance that measured it
+ * @begin_ns: time of the visit of the `begin` state
+ * @end_ns: time of the visit of the `end` state
+ * @length_ns: sum of the durations (last − first) of its closed segments
+ * @intermediate_events: sum of the sizes (visits − 1) of its closed segments
+ * @first_segment: index of its first segment in tw_automaton_interp_get_segments()
+ * @n_segments: how many segments it has
+ * @end_event: index of the trace event whose processing ended it
+ */
+typedef struct {
+  guint32 task;
+  guint32 n_segments;
+  guint64 begin_ns;
+  guint64 end_ns;
+  guint64 length_ns;
+  guint64 intermediate_events;
+  guint64 first_segment;
+  guint64 end_event;
+} TwMeasurement;
+
+/**
+ * TwSegment:
+ * @first_ns: time of its first visit (a `cond` run's first visit when it was kept)
+ * @last_ns: time of its last visit
+ * @visits: how many visits it has; its size is @visits − 1
+ */
+typedef struct {
+  guint64 first_ns;
+  guint64 last_ns;
+  guint64 visits;
+} TwSegment;
+
+#define TW_TYPE_AUTOMATON_INTERP (tw_automaton_interp_get_type ())
+G_DECLARE_FINAL_TYPE (TwAutomatonInterp, tw_automaton_interp, TW, AUTOMATON_INTERP, GObject)
+
+TwAutomatonInterp   *tw_automaton_interp_new              (TwAutomaton        *automaton,
+                                                           TwTrace            *trace,
+                                                           GError            **error);
+void                 tw_automaton_interp_reset            (TwAutomatonInterp  *self);
+gboolean             tw_automaton_interp_feed             (TwAutomatonInterp  *self,
+                                                           guint64             first,
+                                                           guint64             end,
+                                                           GError            **error);
+gboolean             tw_automaton_interp_run              (TwAutomatonInterp  *self,
+                                                           GError            **error);
+guint64              tw_automaton_interp_get_position     (TwAutomatonInterp  *self);
+
+const TwMeasurement *tw_automaton_interp_get_measurements (TwAutomatonInterp  *self,
+                                                           gsize              *n_measurements);
+const TwSegment     *tw_automaton_interp_get_segments     (TwAutomatonInterp  *self,
+                                                           gsize              *n_segments);
+
+int                  tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,
+                                                           guint32             task);
+GStrv                tw_automaton_interp_dup_unbound_events (TwAutomatonInterp *self);
+
+G_END_DECLS
