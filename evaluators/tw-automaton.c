@@ -773,7 +773,9 @@ tw_automaton_validate (TwAutomaton *self)
         {
           const char *id = g_array_index (self->states, TwAutomatonState, s).id;
 
-          if (!reached[s])
+          /* a duplicate id is reported once, as a duplicate */
+          if (!reached[s] &&
+              GPOINTER_TO_UINT (g_hash_table_lookup (ids, id)) == s + 1)
             add_problem (problems, TW_AUTOMATON_ERROR_UNREACHABLE, id,
                          "State “%s” cannot be reached from the initial state “%s”",
                          id, self->initial);

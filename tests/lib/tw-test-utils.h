@@ -25,5 +25,8 @@ void     tw_test_append_switch        (TwTrace    *trace,
                                        guint32     prev,
                                        guint32     next,
                                        const char *prev_state);
+guint32  tw_test_ensure_tasks         (TwTrace    *trace,
+                                       guint32     n_tasks);
+TwTrace *tw_test_trace_from_script    (const char *script);
 
 G_END_DECLS
