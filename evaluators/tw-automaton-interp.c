@@ -682,6 +682,33 @@ compare_by_task (gconstpointer a,
   return ma->task < mb->task ? -1 : ma->task > mb->task;
 }
 
+/* Instances are independent; only the order of their reports within one event is
+ * arbitrary, so make it the order of task indexes, with the segments following. */
+static void
+order_by_task (TwAutomatonInterp *self,
+               guint              first)
+{
+  TwMeasurement *tail = &g_array_index (self->measurements, TwMeasurement, first);
+  guint n = self->measurements->len - first;
+  guint64 seg_start = tail[0].first_segment;
+  g_autoptr(GArray) moved = NULL;
+
+  qsort (tail, n, sizeof (TwMeasurement), compare_by_task);
+  for (guint i = 0; i < n; i++)
+    seg_start = MIN (seg_start, tail[i].first_segment);
+  moved = g_array_sized_new (FALSE, FALSE, sizeof (TwSegment), self->segments->len - seg_start);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 from = tail[i].first_segment;
+
+      tail[i].first_segment = seg_start + moved->len;
+      g_array_append_vals (moved, &g_array_index (self->segments, TwSegment, from),
+                           tail[i].n_segments);
+    }
+  memcpy (&g_array_index (self->segments, TwSegment, seg_start), moved->data,
+          moved->len * sizeof (TwSegment));
+}
+
 static inline void
 process (TwAutomatonInterp *self,
          guint64            event,
@@ -726,15 +753,8 @@ process (TwAutomatonInterp *self,
         }
     }
 
-  /* instances are independent; only the order of their reports within one event is
-   * arbitrary, so make it the order of task indexes */
   if G_UNLIKELY (self->measurements->len > n_before + 1)
-    {
-      TwMeasurement *tail = &g_array_index (self->measurements, TwMeasurement, n_before);
-
-      qsort (tail, self->measurements->len - n_before, sizeof (TwMeasurement),
-             compare_by_task);
-    }
+    order_by_task (self, n_before);
 }
 
 /**

@@ -768,6 +768,350 @@ test_shipped_wakeup_latency (void)
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
 }
 
+
+/* ---- differential: the tables and member lists against a plain reading of §4 ---- */
+
+typedef struct {
+  guint    state;
+  gboolean meas, seg, run;
+  guint64  meas_begin, meas_length, meas_events;
+  guint64  seg_first, seg_last, seg_visits;
+  guint64  run_first, run_visits;
+  GArray  *closed;
+} RefInstance;
+
+static gboolean
+ref_name_matches (const char        *name,
+                  const TwEventType *type)
+{
+  TwEventKind kind;
+
+  return g_str_equal (name, type->name) ||
+         (tw_event_kind_from_string (name, &kind) && kind == type->kind);
+}
+
+static void
+ref_close_segment (RefInstance *in)
+{
+  if (!in->seg)
+    return;
+  in->seg = FALSE;
+  if (in->meas)
+    {
+      TwSegment seg = { in->seg_first, in->seg_last, in->seg_visits };
+
+      in->meas_length += in->seg_last - in->seg_first;
+      in->meas_events += in->seg_visits - 1;
+      g_array_append_val (in->closed, seg);
+    }
+}
+
+static void
+ref_visit (TwStateKind  kind,
+           RefInstance *in,
+           guint32      task,
+           guint64      time,
+           GArray      *out,
+           GArray      *out_segments)
+{
+  switch (kind)
+    {
+    case TW_STATE_KIND_BEGIN:
+      in->seg = in->run = FALSE;
+      g_array_set_size (in->closed, 0);
+      in->meas = TRUE;
+      in->meas_begin = time;
+      in->meas_length = in->meas_events = 0;
+      break;
+    case TW_STATE_KIND_IN:
+      if (in->run)
+        {
+          in->run = FALSE;
+          in->seg = TRUE;
+          in->seg_first = in->run_first;
+          in->seg_visits = in->run_visits + 1;
+          in->seg_last = time;
+        }
+      else if (in->seg)
+        {
+          in->seg_last = time;
+          in->seg_visits++;
+        }
+      else
+        {
+          in->seg = TRUE;
+          in->seg_first = in->seg_last = time;
+          in->seg_visits = 1;
+        }
+      break;
+    case TW_STATE_KIND_COND:
+      ref_close_segment (in);
+      if (in->run)
+        in->run_visits++;
+      else
+        {
+          in->run = TRUE;
+          in->run_first = time;
+          in->run_visits = 1;
+        }
+      break;
+    case TW_STATE_KIND_OUT:
+      ref_close_segment (in);
+      in->run = FALSE;
+      break;
+    case TW_STATE_KIND_END:
+      ref_close_segment (in);
+      in->run = FALSE;
+      if (in->meas)
+        {
+          TwMeasurement m = { .task = task, .begin_ns = in->meas_begin, .end_ns = time,
+                              .length_ns = in->meas_length,
+                              .intermediate_events = in->meas_events,
+                              .n_segments = in->closed->len,
+                              .first_segment = out_segments->len };
+
+          g_array_append_vals (out_segments, in->closed->data, in->closed->len);
+          g_array_append_val (out, m);
+          g_array_set_size (in->closed, 0);
+          in->meas = FALSE;
+        }
+      break;
+    case TW_STATE_KIND_CANCEL:
+    default:
+      in->meas = in->seg = in->run = FALSE;
+      g_array_set_size (in->closed, 0);
+      break;
+    }
+}
+
+/* Every event to every existing instance, in task order, the winner found by scanning
+ * the state's exits. */
+static void
+ref_run (TwAutomaton *a,
+         TwTrace     *trace,
+         GArray      *out,
+         GArray      *out_segments)
+{
+  guint32 n_tasks = tw_trace_get_n_tasks (trace);
+  g_autofree RefInstance *inst = g_new0 (RefInstance, n_tasks);
+  g_autofree gboolean *exists = g_new0 (gboolean, n_tasks);
+  guint initial = tw_automaton_find_state (a, tw_automaton_get_initial (a));
+
+  for (guint32 t = 0; t < n_tasks; t++)
+    inst[t].closed = g_array_new (FALSE, FALSE, sizeof (TwSegment));
+
+  for (guint64 k = 0; k < tw_trace_get_n_events (trace); k++)
+    {
+      TwEvent ev;
+      const TwEventType *type;
+      gboolean arg_is_task;
+
+      g_assert_true (tw_trace_get_event (trace, k, &ev));
+      type = tw_trace_get_event_type (trace, ev.type);
+      arg_is_task = type->kind == TW_EVENT_KIND_SWITCH;
+      if (ev.task != TW_TASK_NONE && !exists[ev.task])
+        {
+          exists[ev.task] = TRUE;
+          inst[ev.task].state = initial;
+        }
+      for (guint32 i = 0; i < n_tasks; i++)
+        {
+          int best = -1, best_spec = -1;
+          guint s;
+
+          if (!exists[i])
+            continue;
+          for (guint t = 0; t < tw_automaton_get_n_transitions (a); t++)
+            {
+              const TwAutomatonTransition *tr = tw_automaton_get_transition (a, t);
+              int spec;
+
+              if ((guint) tw_automaton_find_state (a, tr->from) != inst[i].state ||
+                  tr->label == TW_LABEL_LAMBDA)
+                continue;
+              if (tr->label == TW_LABEL_ANY)
+                spec = 0;
+              else if (!ref_name_matches (tr->event, type))
+                continue;
+              else if (tr->task == TW_TASK_MATCH_ANY)
+                spec = 1;
+              else
+                {
+                  guint32 who = tr->task_field == TW_TASK_FIELD_ARG
+                                ? (arg_is_task ? ev.arg : TW_TASK_NONE) : ev.task;
+
+                  if ((who == i) != (tr->task == TW_TASK_MATCH_SAME))
+                    continue;
+                  spec = 2;
+                }
+              if (spec > best_spec)
+                {
+                  best = t;
+                  best_spec = spec;
+                }
+            }
+          if (best < 0)
+            continue;
+          s = tw_automaton_find_state (a, tw_automaton_get_transition (a, best)->to);
+          for (;;)
+            {
+              int lambda = -1;
+
+              ref_visit (tw_automaton_get_state (a, s)->kind, &inst[i], i, ev.time, out,
+                         out_segments);
+              for (guint t = 0; t < tw_automaton_get_n_transitions (a); t++)
+                {
+                  const TwAutomatonTransition *tr = tw_automaton_get_transition (a, t);
+
+                  if (tr->label == TW_LABEL_LAMBDA && (guint) tw_automaton_find_state (a, tr->from) == s)
+                    lambda = tw_automaton_find_state (a, tr->to);
+                }
+              if (lambda < 0)
+                break;
+              s = lambda;
+            }
+          inst[i].state = s;
+        }
+    }
+  for (guint32 t = 0; t < n_tasks; t++)
+    g_array_unref (inst[t].closed);
+}
+
+static TwAutomaton *
+random_automaton (GRand *rand)
+{
+  static const char * const names[] = { "A", "B", "C", "switch" };
+  g_autoptr(TwAutomaton) a = tw_automaton_new ("random");
+  guint n = g_rand_int_range (rand, 2, 8);
+  char id[2][8];
+
+  for (guint s = 0; s < n; s++)
+    {
+      TwStateKind kind = s == 0 ? TW_STATE_KIND_OUT : g_rand_int_range (rand, 0, TW_N_STATE_KINDS);
+
+      g_snprintf (id[0], sizeof id[0], "s%u", s);
+      tw_automaton_add_state (a, id[0], kind, 0, 0);
+    }
+  tw_automaton_set_initial (a, "s0");
+  for (guint s = 0; s < n; s++)
+    {
+      guint n_exits = g_rand_int_range (rand, 0, 5);
+
+      g_snprintf (id[0], sizeof id[0], "s%u", s);
+      if (s > 0 && g_rand_int_range (rand, 0, 4) == 0)
+        {
+          g_snprintf (id[1], sizeof id[1], "s%u", g_rand_int_range (rand, 0, n));
+          tw_automaton_add_lambda (a, id[0], id[1]);
+          continue;
+        }
+      for (guint e = 0; e < n_exits; e++)
+        {
+          const char *name = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+          TwTaskMatch task = g_rand_int_range (rand, 0, 3);
+          TwTaskField field = g_str_equal (name, "switch") && g_rand_boolean (rand)
+                              ? TW_TASK_FIELD_ARG : TW_TASK_FIELD_TASK;
+
+          /* reach later states first, so that most automata are connected */
+          g_snprintf (id[1], sizeof id[1], "s%u",
+                      e == 0 && s + 1 < n ? s + 1 : (guint) g_rand_int_range (rand, 0, n));
+          if (g_rand_int_range (rand, 0, 5) == 0)
+            tw_automaton_add_any (a, id[0], id[1]);
+          else
+            tw_automaton_add_transition (a, id[0], id[1], TW_LABEL_EVENT, name, task, field);
+        }
+    }
+  return g_steal_pointer (&a);
+}
+
+static TwTrace *
+random_trace (GRand *rand)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 types[5];
+  guint64 time = 0;
+  guint n = g_rand_int_range (rand, 1, 300);
+
+  tw_test_ensure_tasks (trace, 5);
+  types[0] = tw_test_add_simple_type (trace, "A", TW_EVENT_KIND_OTHER);
+  types[1] = tw_test_add_simple_type (trace, "B", TW_EVENT_KIND_USER);
+  types[2] = tw_test_add_simple_type (trace, "C", TW_EVENT_KIND_OTHER);
+  types[3] = tw_test_add_simple_type (trace, "sw", TW_EVENT_KIND_SWITCH);
+  types[4] = tw_test_add_simple_type (trace, "D", TW_EVENT_KIND_OTHER);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 task = g_rand_int_range (rand, 0, 6);
+      guint32 arg = g_rand_int_range (rand, 0, 6);
+
+      time += g_rand_int_range (rand, 0, 3);
+      tw_trace_append (trace, time, 0, types[g_rand_int_range (rand, 0, 5)],
+                       task == 5 ? TW_TASK_NONE : task, arg == 5 ? TW_TASK_NONE : arg, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  return g_steal_pointer (&trace);
+}
+
+static void
+test_differential (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20260522);
+  guint n_valid = 0, n_measurements = 0;
+
+  for (guint attempt = 0; attempt < 20000 && n_valid < 1500; attempt++)
+    {
+      g_autoptr(TwAutomaton) a = random_automaton (rand);
+      g_autoptr(GPtrArray) problems = tw_automaton_validate (a);
+      g_autoptr(TwTrace) trace = NULL;
+      g_autoptr(TwAutomatonInterp) interp = NULL;
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
+      g_autoptr(GArray) want_segments = g_array_new (FALSE, FALSE, sizeof (TwSegment));
+      g_autoptr(GError) error = NULL;
+      const TwMeasurement *got;
+      const TwSegment *got_segments;
+      gsize n, n_segments;
+      guint64 pos = 0;
+
+      if (problems->len > 0)
+        continue;
+      n_valid++;
+      trace = random_trace (rand);
+      ref_run (a, trace, want, want_segments);
+
+      interp = tw_automaton_interp_new (a, trace, &error);
+      g_assert_no_error (error);
+      /* fed in random pieces, as a live view would */
+      while (pos < tw_trace_get_n_events (trace))
+        {
+          guint64 end = pos + g_rand_int_range (rand, 1, 50);
+
+          g_assert_true (tw_automaton_interp_feed (interp, pos, end, &error));
+          pos = tw_automaton_interp_get_position (interp);
+        }
+      got = tw_automaton_interp_get_measurements (interp, &n);
+      got_segments = tw_automaton_interp_get_segments (interp, &n_segments);
+      g_assert_cmpuint (n, ==, want->len);
+      g_assert_cmpuint (n_segments, ==, want_segments->len);
+      for (gsize i = 0; i < n; i++)
+        {
+          const TwMeasurement *w = &g_array_index (want, TwMeasurement, i);
+
+          g_assert_cmpuint (got[i].task, ==, w->task);
+          g_assert_cmpuint (got[i].begin_ns, ==, w->begin_ns);
+          g_assert_cmpuint (got[i].end_ns, ==, w->end_ns);
+          g_assert_cmpuint (got[i].length_ns, ==, w->length_ns);
+          g_assert_cmpuint (got[i].intermediate_events, ==, w->intermediate_events);
+          g_assert_cmpuint (got[i].first_segment, ==, w->first_segment);
+          g_assert_cmpuint (got[i].n_segments, ==, w->n_segments);
+        }
+      if (n_segments > 0)
+        g_assert_cmpmem (got_segments, n_segments * sizeof (TwSegment),
+                         want_segments->data, want_segments->len * sizeof (TwSegment));
+      n_measurements += n;
+    }
+  g_test_message ("%u valid automata, %u measurements", n_valid, n_measurements);
+  g_assert_cmpuint (n_valid, >=, 1000);
+  g_assert_cmpuint (n_measurements, >=, 1000);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -797,6 +1141,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/bind-errors", test_bind_errors);
   g_test_add_func ("/tw/evaluators/automaton/interp/invalid-refused", test_invalid_refused);
   g_test_add_func ("/tw/evaluators/automaton/interp/incremental-live", test_incremental_live);
+  g_test_add_func ("/tw/evaluators/automaton/interp/differential", test_differential);
 
   g_test_add_func ("/tw/evaluators/automaton/validate/overlaps", test_validate_overlaps);
   g_test_add_func ("/tw/evaluators/automaton/validate/lambda-with-other-exits",
