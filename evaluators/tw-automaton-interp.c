@@ -40,6 +40,7 @@ typedef struct {
   guint32  flags;
   guint32  member_pos; /* position in the member list of @state, when watched */
   guint32  pad;
+  guint64  stamp;      /* the last event this instance was stepped for */
   guint64  meas_begin;
   guint64  meas_length;
   guint64  meas_events;
@@ -48,8 +49,28 @@ typedef struct {
   guint64  seg_visits;
   guint64  run_first;
   guint64  run_visits;
-  GArray  *closed;     /* TwSegment: closed segments of the open measurement */
+  TwSegment *closed;   /* closed segments of the open measurement */
+  guint32  n_closed;
+  guint32  closed_cap;
 } Instance;
+
+typedef struct {
+  guint32 *items;      /* task indexes */
+  guint32  len;
+  guint32  cap;
+} MemberList;
+
+/* Results live in blocks that never move, so pointers handed out stay valid while a
+ * live trace keeps feeding, and growing never copies what is there. */
+#define MEASUREMENT_BLOCK_SHIFT 14
+#define MEASUREMENT_BLOCK       (1u << MEASUREMENT_BLOCK_SHIFT)
+#define SEGMENT_BLOCK           (1u << 15)
+
+typedef struct {
+  TwSegment *items;
+  gsize      len;
+  gsize      cap;
+} SegmentBlock;
 
 struct _TwAutomatonInterp
 {
@@ -79,15 +100,15 @@ struct _TwAutomatonInterp
   guint       *interest_start;   /* [sym], n_syms + 1 entries */
   guint       *interest_states;
   gboolean    *watched;
-  GArray     **members;          /* per watched state: guint32 task indexes */
+  MemberList  *members;          /* per state; only watched states have members */
   gboolean    *name_bound;
 
   /* run */
   Instance    *instances;
   guint32      n_instances;
-  GArray      *scratch;
-  GArray      *measurements;
-  GArray      *segments;
+  GPtrArray   *measurement_blocks; /* TwMeasurement[MEASUREMENT_BLOCK] */
+  gsize        n_measurements;
+  GArray      *segment_blocks;     /* SegmentBlock */
   guint64      position;
 };
 
@@ -99,7 +120,7 @@ clear_binding (TwAutomatonInterp *self)
   if (self->members)
     {
       for (guint s = 0; s < self->n_states; s++)
-        g_clear_pointer (&self->members[s], g_array_unref);
+        g_free (self->members[s].items);
     }
   g_clear_pointer (&self->members, g_free);
   g_clear_pointer (&self->type_sym, g_free);
@@ -117,7 +138,7 @@ static void
 clear_instances (TwAutomatonInterp *self)
 {
   for (guint32 i = 0; i < self->n_instances; i++)
-    g_clear_pointer (&self->instances[i].closed, g_array_unref);
+    g_free (self->instances[i].closed);
   g_clear_pointer (&self->instances, g_free);
   self->n_instances = 0;
 }
@@ -138,9 +159,8 @@ tw_automaton_interp_finalize (GObject *object)
   g_clear_pointer (&self->trans, g_free);
   g_clear_pointer (&self->trans_name, g_free);
   g_clear_pointer (&self->names, g_ptr_array_unref);
-  g_clear_pointer (&self->scratch, g_array_unref);
-  g_clear_pointer (&self->measurements, g_array_unref);
-  g_clear_pointer (&self->segments, g_array_unref);
+  g_clear_pointer (&self->measurement_blocks, g_ptr_array_unref);
+  g_clear_pointer (&self->segment_blocks, g_array_unref);
 
   G_OBJECT_CLASS (tw_automaton_interp_parent_class)->finalize (object);
 }
@@ -152,12 +172,18 @@ tw_automaton_interp_class_init (TwAutomatonInterpClass *klass)
 }
 
 static void
+clear_segment_block (gpointer data)
+{
+  g_free (((SegmentBlock *) data)->items);
+}
+
+static void
 tw_automaton_interp_init (TwAutomatonInterp *self)
 {
   self->names = g_ptr_array_new_with_free_func (g_free);
-  self->scratch = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->measurements = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
-  self->segments = g_array_new (FALSE, FALSE, sizeof (TwSegment));
+  self->measurement_blocks = g_ptr_array_new_with_free_func (g_free);
+  self->segment_blocks = g_array_new (FALSE, FALSE, sizeof (SegmentBlock));
+  g_array_set_clear_func (self->segment_blocks, clear_segment_block);
 }
 
 static gboolean
@@ -201,16 +227,21 @@ add_member (TwAutomatonInterp *self,
             guint32            task)
 {
   Instance *inst = &self->instances[task];
-  GArray *list;
+  MemberList *list;
 
   if (!self->watched[inst->state])
     {
       inst->member_pos = POS_NONE;
       return;
     }
-  list = self->members[inst->state];
+  list = &self->members[inst->state];
+  if G_UNLIKELY (list->len == list->cap)
+    {
+      list->cap = MAX (16, list->cap * 2);
+      list->items = g_renew (guint32, list->items, list->cap);
+    }
   inst->member_pos = list->len;
-  g_array_append_val (list, task);
+  list->items[list->len++] = task;
 }
 
 static void
@@ -218,16 +249,15 @@ remove_member (TwAutomatonInterp *self,
                guint32            task)
 {
   Instance *inst = &self->instances[task];
-  GArray *list;
+  MemberList *list;
   guint32 last;
 
   if (inst->member_pos == POS_NONE)
     return;
-  list = self->members[inst->state];
-  last = g_array_index (list, guint32, list->len - 1);
-  g_array_index (list, guint32, inst->member_pos) = last;
+  list = &self->members[inst->state];
+  last = list->items[--list->len];
+  list->items[inst->member_pos] = last;
   self->instances[last].member_pos = inst->member_pos;
-  g_array_set_size (list, list->len - 1);
   inst->member_pos = POS_NONE;
 }
 
@@ -361,6 +391,13 @@ bind (TwAutomatonInterp  *self,
                              "this trace with equal specificity", self->state_ids[s], la, lb);
                 return FALSE;
               }
+            /* a self-loop on out, end or cancel changes nothing (the visit that
+             * entered the state already closed and dropped everything): store it as
+             * "ignored" so that the hot loop skips it */
+            if (best >= 0 && self->trans_to[best] == (int) s &&
+                (self->kind[s] == TW_STATE_KIND_OUT || self->kind[s] == TW_STATE_KIND_END ||
+                 self->kind[s] == TW_STATE_KIND_CANCEL))
+              best = -1;
             self->next[((gsize) s * self->n_syms + sym) * 4 + c] =
               best >= 0 ? self->trans_to[best] : -1;
           }
@@ -374,13 +411,7 @@ bind (TwAutomatonInterp  *self,
       self->interest_start[sym] = interest->len;
       for (guint s = 0; s < self->n_states; s++)
         {
-          int target = self->next[((gsize) s * self->n_syms + sym) * 4];
-
-          if (target < 0)
-            continue;
-          if (target == (int) s && (self->kind[s] == TW_STATE_KIND_OUT ||
-                                    self->kind[s] == TW_STATE_KIND_END ||
-                                    self->kind[s] == TW_STATE_KIND_CANCEL))
+          if (self->next[((gsize) s * self->n_syms + sym) * 4] < 0)
             continue;
           g_array_append_val (interest, s);
           self->watched[s] = TRUE;
@@ -389,10 +420,7 @@ bind (TwAutomatonInterp  *self,
   self->interest_start[self->n_syms] = interest->len;
   self->interest_states = (guint *) g_array_free (g_steal_pointer (&interest), FALSE);
 
-  self->members = g_new0 (GArray *, self->n_states);
-  for (guint s = 0; s < self->n_states; s++)
-    if (self->watched[s])
-      self->members[s] = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->members = g_new0 (MemberList, self->n_states);
   for (guint32 i = 0; i < self->n_instances; i++)
     if (self->instances[i].state != STATE_NONE)
       add_member (self, i);
@@ -493,10 +521,10 @@ tw_automaton_interp_reset (TwAutomatonInterp *self)
 
   clear_instances (self);
   for (guint s = 0; s < self->n_states; s++)
-    if (self->members[s])
-      g_array_set_size (self->members[s], 0);
-  g_array_set_size (self->measurements, 0);
-  g_array_set_size (self->segments, 0);
+    self->members[s].len = 0;
+  g_ptr_array_set_size (self->measurement_blocks, 0);
+  self->n_measurements = 0;
+  g_array_set_size (self->segment_blocks, 0);
   self->position = 0;
 }
 
@@ -517,6 +545,7 @@ ensure_instance (TwAutomatonInterp *self,
           memset (&self->instances[i], 0, sizeof (Instance));
           self->instances[i].state = STATE_NONE;
           self->instances[i].member_pos = POS_NONE;
+          self->instances[i].stamp = TW_EVENT_NONE;
         }
       self->n_instances = n;
     }
@@ -535,13 +564,15 @@ close_segment (Instance *inst)
   inst->flags &= ~HAS_SEGMENT;
   if (inst->flags & HAS_MEASUREMENT)
     {
-      TwSegment seg = { inst->seg_first, inst->seg_last, inst->seg_visits };
-
       inst->meas_length += inst->seg_last - inst->seg_first;
       inst->meas_events += inst->seg_visits - 1;
-      if (inst->closed == NULL)
-        inst->closed = g_array_new (FALSE, FALSE, sizeof (TwSegment));
-      g_array_append_val (inst->closed, seg);
+      if G_UNLIKELY (inst->n_closed == inst->closed_cap)
+        {
+          inst->closed_cap = MAX (8, inst->closed_cap * 2);
+          inst->closed = g_renew (TwSegment, inst->closed, inst->closed_cap);
+        }
+      inst->closed[inst->n_closed++] = (TwSegment) { inst->seg_first, inst->seg_last,
+                                                     inst->seg_visits };
     }
 }
 
@@ -549,8 +580,44 @@ static inline void
 drop_measurement (Instance *inst)
 {
   inst->flags &= ~HAS_MEASUREMENT;
-  if (inst->closed)
-    g_array_set_size (inst->closed, 0);
+  inst->n_closed = 0;
+}
+
+static TwMeasurement *
+measurement_at (TwAutomatonInterp *self,
+                gsize              index)
+{
+  TwMeasurement *block = g_ptr_array_index (self->measurement_blocks,
+                                            index >> MEASUREMENT_BLOCK_SHIFT);
+
+  return &block[index & (MEASUREMENT_BLOCK - 1)];
+}
+
+/* copies the segments of a measurement where they will stay, contiguous */
+static const TwSegment *
+keep_segments (TwAutomatonInterp *self,
+               const TwSegment   *segments,
+               guint32            n)
+{
+  SegmentBlock *block = NULL;
+  TwSegment *kept;
+
+  if (n == 0)
+    return NULL;
+  if (self->segment_blocks->len > 0)
+    block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
+  if (block == NULL || block->cap - block->len < n)
+    {
+      SegmentBlock fresh = { NULL, 0, MAX (SEGMENT_BLOCK, n) };
+
+      fresh.items = g_new (TwSegment, fresh.cap);
+      g_array_append_val (self->segment_blocks, fresh);
+      block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
+    }
+  kept = block->items + block->len;
+  memcpy (kept, segments, n * sizeof (TwSegment));
+  block->len += n;
+  return kept;
 }
 
 static void
@@ -560,20 +627,21 @@ report (TwAutomatonInterp *self,
         guint64            time,
         guint64            event)
 {
-  TwMeasurement m = {
+  TwMeasurement *m;
+
+  if G_UNLIKELY ((self->n_measurements & (MEASUREMENT_BLOCK - 1)) == 0)
+    g_ptr_array_add (self->measurement_blocks, g_new (TwMeasurement, MEASUREMENT_BLOCK));
+  m = measurement_at (self, self->n_measurements++);
+  *m = (TwMeasurement) {
     .task = task,
-    .n_segments = inst->closed ? inst->closed->len : 0,
+    .n_segments = inst->n_closed,
     .begin_ns = inst->meas_begin,
     .end_ns = time,
     .length_ns = inst->meas_length,
     .intermediate_events = inst->meas_events,
-    .first_segment = self->segments->len,
     .end_event = event,
+    .segments = keep_segments (self, inst->closed, inst->n_closed),
   };
-
-  if (m.n_segments > 0)
-    g_array_append_vals (self->segments, inst->closed->data, inst->closed->len);
-  g_array_append_val (self->measurements, m);
   drop_measurement (inst);
 }
 
@@ -645,19 +713,17 @@ visit (TwAutomatonInterp *self,
     }
 }
 
-static inline void
-step (TwAutomatonInterp *self,
+/* visits the target of the winning transition and its λ chain */
+static void
+take (TwAutomatonInterp *self,
       guint32            task,
-      guint              sym,
-      guint              cls,
+      int                target,
       guint64            time,
       guint64            event)
 {
   Instance *inst = &self->instances[task];
-  int target = self->next[((gsize) inst->state * self->n_syms + sym) * 4 + cls];
 
-  if (target < 0)
-    return;
+  inst->stamp = event;
   for (;;)
     {
       visit (self, inst, task, target, time, event);
@@ -683,78 +749,86 @@ compare_by_task (gconstpointer a,
 }
 
 /* Instances are independent; only the order of their reports within one event is
- * arbitrary, so make it the order of task indexes, with the segments following. */
+ * arbitrary, so make it the order of task indexes. */
 static void
 order_by_task (TwAutomatonInterp *self,
-               guint              first)
+               gsize              first)
 {
-  TwMeasurement *tail = &g_array_index (self->measurements, TwMeasurement, first);
-  guint n = self->measurements->len - first;
-  guint64 seg_start = tail[0].first_segment;
-  g_autoptr(GArray) moved = NULL;
+  gsize n = self->n_measurements - first;
+  g_autofree TwMeasurement *tail = g_new (TwMeasurement, n);
 
+  for (gsize i = 0; i < n; i++)
+    tail[i] = *measurement_at (self, first + i);
   qsort (tail, n, sizeof (TwMeasurement), compare_by_task);
-  for (guint i = 0; i < n; i++)
-    seg_start = MIN (seg_start, tail[i].first_segment);
-  moved = g_array_sized_new (FALSE, FALSE, sizeof (TwSegment), self->segments->len - seg_start);
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 from = tail[i].first_segment;
-
-      tail[i].first_segment = seg_start + moved->len;
-      g_array_append_vals (moved, &g_array_index (self->segments, TwSegment, from),
-                           tail[i].n_segments);
-    }
-  memcpy (&g_array_index (self->segments, TwSegment, seg_start), moved->data,
-          moved->len * sizeof (TwSegment));
+  for (gsize i = 0; i < n; i++)
+    *measurement_at (self, first + i) = tail[i];
 }
 
-static inline void
-process (TwAutomatonInterp *self,
-         guint64            event,
-         guint64            time,
-         guint16            type,
-         guint32            task,
-         guint32            arg)
+static void
+feed_chunk (TwAutomatonInterp  *self,
+            const TwEventChunk *chunk,
+            guint               begin,
+            guint               end,
+            guint64             pos)
 {
-  guint sym = self->type_sym[type];
-  guint32 arg_task = self->type_arg_task[type] ? arg : TW_TASK_NONE;
-  guint n_before = self->measurements->len;
-  guint first = self->interest_start[sym];
-  guint last = self->interest_start[sym + 1];
+  const gint32 *next = self->next;
+  const guint16 *type_sym = self->type_sym;
+  const guint8 *type_arg_task = self->type_arg_task;
+  const guint *interest_start = self->interest_start;
+  const guint *interest_states = self->interest_states;
+  MemberList *members = self->members;
+  const gsize stride = (gsize) self->n_syms * 4;
 
-  if (task != TW_TASK_NONE)
+  for (guint i = begin; i < end; i++, pos++)
     {
-      ensure_instance (self, task);
-      step (self, task, sym, 1 | (arg_task == task ? 2 : 0), time, event);
-    }
-  if (arg_task != TW_TASK_NONE && arg_task != task && arg_task < self->n_instances &&
-      self->instances[arg_task].state != STATE_NONE)
-    step (self, arg_task, sym, 2, time, event);
+      guint16 type = chunk->type[i];
+      guint32 task = chunk->task[i];
+      guint64 time = chunk->time[i];
+      guint sym = type_sym[type];
+      guint32 arg_task = type_arg_task[type] ? chunk->arg[i] : TW_TASK_NONE;
+      gsize n_before = self->n_measurements;
+      const gint32 *column = next + (gsize) sym * 4;
+      int target;
 
-  if (first < last)
-    {
-      GArray *scratch = self->scratch;
-
-      g_array_set_size (scratch, 0);
-      for (guint k = first; k < last; k++)
+      if (task != TW_TASK_NONE)
         {
-          GArray *list = self->members[self->interest_states[k]];
-
-          if (list->len > 0)
-            g_array_append_vals (scratch, list->data, list->len);
+          if G_UNLIKELY (task >= self->n_instances || self->instances[task].state == STATE_NONE)
+            ensure_instance (self, task);
+          target = column[self->instances[task].state * stride + (1 | (arg_task == task ? 2 : 0))];
+          if (target >= 0)
+            take (self, task, target, time, pos);
         }
-      for (guint k = 0; k < scratch->len; k++)
+      if (arg_task != TW_TASK_NONE && arg_task != task && arg_task < self->n_instances &&
+          self->instances[arg_task].state != STATE_NONE)
         {
-          guint32 other = g_array_index (scratch, guint32, k);
-
-          if (other != task && other != arg_task)
-            step (self, other, sym, 0, time, event);
+          target = column[self->instances[arg_task].state * stride + 2];
+          if (target >= 0)
+            take (self, arg_task, target, time, pos);
         }
-    }
 
-  if G_UNLIKELY (self->measurements->len > n_before + 1)
-    order_by_task (self, n_before);
+      /* Walk each list backwards: an instance that leaves the list is replaced by the
+       * last one, already walked; one that moved to a list walked later carries this
+       * event's stamp, and the instances stepped above are skipped by index. */
+      for (guint k = interest_start[sym]; k < interest_start[sym + 1]; k++)
+        {
+          MemberList *list = &members[interest_states[k]];
+
+          for (guint32 p = list->len; p-- > 0;)
+            {
+              guint32 other = list->items[p];
+              Instance *inst = &self->instances[other];
+
+              if (other == task || other == arg_task || inst->stamp == pos)
+                continue;
+              target = column[inst->state * stride];
+              if (target >= 0)
+                take (self, other, target, time, pos);
+            }
+        }
+
+      if G_UNLIKELY (self->n_measurements > n_before + 1)
+        order_by_task (self, n_before);
+    }
 }
 
 /**
@@ -788,9 +862,8 @@ tw_automaton_interp_feed (TwAutomatonInterp  *self,
       guint i = pos & TW_CHUNK_MASK;
       guint n = (guint) MIN ((guint64) chunk->n, i + (end - pos));
 
-      for (; i < n; i++, pos++)
-        process (self, pos, chunk->time[i], chunk->type[i], chunk->task[i], chunk->arg[i]);
-      self->position = pos;
+      feed_chunk (self, chunk, i, n, pos);
+      self->position = pos + (n - i);
     }
   return TRUE;
 }
@@ -818,41 +891,33 @@ tw_automaton_interp_get_position (TwAutomatonInterp *self)
   return self->position;
 }
 
-/**
- * tw_automaton_interp_get_measurements:
- * @n_measurements: (out): how many
- *
- * Measurements in the order they completed; those completed by one event in the order
- * of their task indexes. A measurement still open when the events run out is not one.
- *
- * Returns: (transfer none) (array length=n_measurements): the measurements, valid until
- *   the next feed
- */
-const TwMeasurement *
-tw_automaton_interp_get_measurements (TwAutomatonInterp *self,
-                                      gsize             *n_measurements)
+gsize
+tw_automaton_interp_get_n_measurements (TwAutomatonInterp *self)
 {
-  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), 0);
 
-  *n_measurements = self->measurements->len;
-  return (const TwMeasurement *) self->measurements->data;
+  return self->n_measurements;
 }
 
 /**
- * tw_automaton_interp_get_segments:
- * @n_segments: (out): how many
+ * tw_automaton_interp_get_measurement:
+ * @index: below tw_automaton_interp_get_n_measurements()
  *
- * Returns: (transfer none) (array length=n_segments): the segments of every
- *   measurement, each measurement's contiguous and in time order
+ * Measurements are numbered in the order they completed; those completed by one event
+ * in the order of their task indexes. A measurement still open when the events run
+ * out is not one (yet).
+ *
+ * Returns: (transfer none): the measurement, with its segments; both stay valid until
+ *   the interpreter is reset or freed, whatever is fed meanwhile
  */
-const TwSegment *
-tw_automaton_interp_get_segments (TwAutomatonInterp *self,
-                                  gsize             *n_segments)
+const TwMeasurement *
+tw_automaton_interp_get_measurement (TwAutomatonInterp *self,
+                                     gsize              index)
 {
   g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
+  g_return_val_if_fail (index < self->n_measurements, NULL);
 
-  *n_segments = self->segments->len;
-  return (const TwSegment *) self->segments->data;
+  return measurement_at (self, index);
 }
 
 /**

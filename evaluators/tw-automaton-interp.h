@@ -12,28 +12,6 @@
 G_BEGIN_DECLS
 
 /**
- * TwMeasurement:
- * @task: task index of the instance that measured it
- * @begin_ns: time of the visit of the `begin` state
- * @end_ns: time of the visit of the `end` state
- * @length_ns: sum of the durations (last − first) of its closed segments
- * @intermediate_events: sum of the sizes (visits − 1) of its closed segments
- * @first_segment: index of its first segment in tw_automaton_interp_get_segments()
- * @n_segments: how many segments it has
- * @end_event: index of the trace event whose processing ended it
- */
-typedef struct {
-  guint32 task;
-  guint32 n_segments;
-  guint64 begin_ns;
-  guint64 end_ns;
-  guint64 length_ns;
-  guint64 intermediate_events;
-  guint64 first_segment;
-  guint64 end_event;
-} TwMeasurement;
-
-/**
  * TwSegment:
  * @first_ns: time of its first visit (a `cond` run's first visit when it was kept)
  * @last_ns: time of its last visit
@@ -44,6 +22,29 @@ typedef struct {
   guint64 last_ns;
   guint64 visits;
 } TwSegment;
+
+/**
+ * TwMeasurement:
+ * @task: task index of the instance that measured it
+ * @n_segments: how many closed segments it has
+ * @begin_ns: time of the visit of the `begin` state
+ * @end_ns: time of the visit of the `end` state
+ * @length_ns: sum of the durations (last − first) of its closed segments
+ * @intermediate_events: sum of the sizes (visits − 1) of its closed segments
+ * @end_event: index of the trace event whose processing ended it
+ * @segments: (array length=n_segments) (nullable): its segments in time order, for
+ *   drawing; %NULL when it has none
+ */
+typedef struct {
+  guint32          task;
+  guint32          n_segments;
+  guint64          begin_ns;
+  guint64          end_ns;
+  guint64          length_ns;
+  guint64          intermediate_events;
+  guint64          end_event;
+  const TwSegment *segments;
+} TwMeasurement;
 
 #define TW_TYPE_AUTOMATON_INTERP (tw_automaton_interp_get_type ())
 G_DECLARE_FINAL_TYPE (TwAutomatonInterp, tw_automaton_interp, TW, AUTOMATON_INTERP, GObject)
@@ -60,10 +61,9 @@ gboolean             tw_automaton_interp_run              (TwAutomatonInterp  *s
                                                            GError            **error);
 guint64              tw_automaton_interp_get_position     (TwAutomatonInterp  *self);
 
-const TwMeasurement *tw_automaton_interp_get_measurements (TwAutomatonInterp  *self,
-                                                           gsize              *n_measurements);
-const TwSegment     *tw_automaton_interp_get_segments     (TwAutomatonInterp  *self,
-                                                           gsize              *n_segments);
+gsize                tw_automaton_interp_get_n_measurements (TwAutomatonInterp *self);
+const TwMeasurement *tw_automaton_interp_get_measurement  (TwAutomatonInterp  *self,
+                                                           gsize               index);
 
 int                  tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,
                                                            guint32             task);

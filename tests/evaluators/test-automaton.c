@@ -98,21 +98,22 @@ assert_measurements (TwAutomatonInterp *interp,
                      const Expected    *expected,
                      gsize              n_expected)
 {
-  gsize n;
-  const TwMeasurement *m = tw_automaton_interp_get_measurements (interp, &n);
+  gsize n = tw_automaton_interp_get_n_measurements (interp);
 
   g_assert_cmpuint (n, ==, n_expected);
   for (gsize i = 0; i < n; i++)
     {
+      const TwMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
+
       g_test_message ("measurement %zu: task %u %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
                       " length %" G_GUINT64_FORMAT " events %" G_GUINT64_FORMAT,
-                      i, m[i].task, m[i].begin_ns, m[i].end_ns, m[i].length_ns,
-                      m[i].intermediate_events);
-      g_assert_cmpuint (m[i].task, ==, expected[i].task);
-      g_assert_cmpuint (m[i].begin_ns, ==, expected[i].begin);
-      g_assert_cmpuint (m[i].end_ns, ==, expected[i].end);
-      g_assert_cmpuint (m[i].length_ns, ==, expected[i].length);
-      g_assert_cmpuint (m[i].intermediate_events, ==, expected[i].events);
+                      i, m->task, m->begin_ns, m->end_ns, m->length_ns,
+                      m->intermediate_events);
+      g_assert_cmpuint (m->task, ==, expected[i].task);
+      g_assert_cmpuint (m->begin_ns, ==, expected[i].begin);
+      g_assert_cmpuint (m->end_ns, ==, expected[i].end);
+      g_assert_cmpuint (m->length_ns, ==, expected[i].length);
+      g_assert_cmpuint (m->intermediate_events, ==, expected[i].events);
     }
 }
 
@@ -122,16 +123,14 @@ assert_segments (TwAutomatonInterp *interp,
                  const guint64     *triples,
                  gsize              n_segments)
 {
-  gsize n, n_all;
-  const TwMeasurement *m = tw_automaton_interp_get_measurements (interp, &n);
-  const TwSegment *seg = tw_automaton_interp_get_segments (interp, &n_all);
+  const TwMeasurement *m;
 
-  g_assert_cmpuint (measurement, <, n);
-  g_assert_cmpuint (m[measurement].n_segments, ==, n_segments);
-  g_assert_cmpuint (m[measurement].first_segment + n_segments, <=, n_all);
+  g_assert_cmpuint (measurement, <, tw_automaton_interp_get_n_measurements (interp));
+  m = tw_automaton_interp_get_measurement (interp, measurement);
+  g_assert_cmpuint (m->n_segments, ==, n_segments);
   for (gsize i = 0; i < n_segments; i++)
     {
-      const TwSegment *s = &seg[m[measurement].first_segment + i];
+      const TwSegment *s = &m->segments[i];
 
       g_assert_cmpuint (s->first_ns, ==, triples[3 * i]);
       g_assert_cmpuint (s->last_ns, ==, triples[3 * i + 1]);
@@ -868,7 +867,8 @@ ref_visit (TwStateKind  kind,
                               .length_ns = in->meas_length,
                               .intermediate_events = in->meas_events,
                               .n_segments = in->closed->len,
-                              .first_segment = out_segments->len };
+                              /* the reference keeps the offset in @out_segments */
+                              .end_event = out_segments->len };
 
           g_array_append_vals (out_segments, in->closed->data, in->closed->len);
           g_array_append_val (out, m);
@@ -1065,9 +1065,7 @@ test_differential (void)
       g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
       g_autoptr(GArray) want_segments = g_array_new (FALSE, FALSE, sizeof (TwSegment));
       g_autoptr(GError) error = NULL;
-      const TwMeasurement *got;
-      const TwSegment *got_segments;
-      gsize n, n_segments;
+      gsize n;
       guint64 pos = 0;
 
       if (problems->len > 0)
@@ -1086,25 +1084,26 @@ test_differential (void)
           g_assert_true (tw_automaton_interp_feed (interp, pos, end, &error));
           pos = tw_automaton_interp_get_position (interp);
         }
-      got = tw_automaton_interp_get_measurements (interp, &n);
-      got_segments = tw_automaton_interp_get_segments (interp, &n_segments);
+      n = tw_automaton_interp_get_n_measurements (interp);
       g_assert_cmpuint (n, ==, want->len);
-      g_assert_cmpuint (n_segments, ==, want_segments->len);
       for (gsize i = 0; i < n; i++)
         {
+          const TwMeasurement *got = tw_automaton_interp_get_measurement (interp, i);
           const TwMeasurement *w = &g_array_index (want, TwMeasurement, i);
 
-          g_assert_cmpuint (got[i].task, ==, w->task);
-          g_assert_cmpuint (got[i].begin_ns, ==, w->begin_ns);
-          g_assert_cmpuint (got[i].end_ns, ==, w->end_ns);
-          g_assert_cmpuint (got[i].length_ns, ==, w->length_ns);
-          g_assert_cmpuint (got[i].intermediate_events, ==, w->intermediate_events);
-          g_assert_cmpuint (got[i].first_segment, ==, w->first_segment);
-          g_assert_cmpuint (got[i].n_segments, ==, w->n_segments);
+          g_assert_cmpuint (got->task, ==, w->task);
+          g_assert_cmpuint (got->begin_ns, ==, w->begin_ns);
+          g_assert_cmpuint (got->end_ns, ==, w->end_ns);
+          g_assert_cmpuint (got->length_ns, ==, w->length_ns);
+          g_assert_cmpuint (got->intermediate_events, ==, w->intermediate_events);
+          g_assert_cmpuint (got->n_segments, ==, w->n_segments);
+          if (got->n_segments > 0)
+            g_assert_cmpmem (got->segments, got->n_segments * sizeof (TwSegment),
+                             &g_array_index (want_segments, TwSegment, w->end_event),
+                             w->n_segments * sizeof (TwSegment));
+          else
+            g_assert_null (got->segments);
         }
-      if (n_segments > 0)
-        g_assert_cmpmem (got_segments, n_segments * sizeof (TwSegment),
-                         want_segments->data, want_segments->len * sizeof (TwSegment));
       n_measurements += n;
     }
   g_test_message ("%u valid automata, %u measurements", n_valid, n_measurements);
