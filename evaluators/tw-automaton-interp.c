@@ -26,6 +26,9 @@
 
 #include "tw-automaton-interp.h"
 
+#include <stdlib.h>
+#include <sys/mman.h>
+
 #define STATE_NONE G_MAXUINT32
 #define POS_NONE   G_MAXUINT32
 
@@ -62,9 +65,15 @@ typedef struct {
 
 /* Results live in blocks that never move, so pointers handed out stay valid while a
  * live trace keeps feeding, and growing never copies what is there. */
-#define MEASUREMENT_BLOCK_SHIFT 14
-#define MEASUREMENT_BLOCK       (1u << MEASUREMENT_BLOCK_SHIFT)
-#define SEGMENT_BLOCK           (1u << 15)
+#define BLOCK_BYTES             (2u << 20)
+#define FIRST_MEASUREMENTS      256u    /* block b holds 256 << b, up to ... */
+#define N_GROWING_BLOCKS        8u
+#define MEASUREMENT_BLOCK       (FIRST_MEASUREMENTS << (N_GROWING_BLOCKS - 1))
+#define GROWING_MEASUREMENTS    (FIRST_MEASUREMENTS * ((1u << N_GROWING_BLOCKS) - 1))
+#define FIRST_SEGMENTS          256u
+#define SEGMENT_BLOCK           (BLOCK_BYTES / sizeof (TwSegment))
+
+G_STATIC_ASSERT (MEASUREMENT_BLOCK * sizeof (TwMeasurement) <= BLOCK_BYTES);
 
 typedef struct {
   TwSegment *items;
@@ -171,17 +180,37 @@ tw_automaton_interp_class_init (TwAutomatonInterpClass *klass)
   G_OBJECT_CLASS (klass)->finalize = tw_automaton_interp_finalize;
 }
 
+/* Results can be hundreds of MiB for a long trace, and first touching a page is what
+ * costs most when writing them: ask for huge pages where the system gives them. */
+static gpointer
+alloc_block (gsize size)
+{
+  void *block = NULL;
+
+  if (size == BLOCK_BYTES && posix_memalign (&block, BLOCK_BYTES, size) == 0)
+    {
+#ifdef MADV_HUGEPAGE
+      madvise (block, size, MADV_HUGEPAGE);
+#endif
+      return block;
+    }
+  block = malloc (size);
+  if (block == NULL)
+    g_error ("%s: failed to allocate %zu bytes", G_STRLOC, size);
+  return block;
+}
+
 static void
 clear_segment_block (gpointer data)
 {
-  g_free (((SegmentBlock *) data)->items);
+  free (((SegmentBlock *) data)->items);
 }
 
 static void
 tw_automaton_interp_init (TwAutomatonInterp *self)
 {
   self->names = g_ptr_array_new_with_free_func (g_free);
-  self->measurement_blocks = g_ptr_array_new_with_free_func (g_free);
+  self->measurement_blocks = g_ptr_array_new_with_free_func (free);
   self->segment_blocks = g_array_new (FALSE, FALSE, sizeof (SegmentBlock));
   g_array_set_clear_func (self->segment_blocks, clear_segment_block);
 }
@@ -583,14 +612,36 @@ drop_measurement (Instance *inst)
   inst->n_closed = 0;
 }
 
+/* Blocks start small (an automaton edited live over a small trace allocates little)
+ * and double up to MEASUREMENT_BLOCK entries; then all have that size. */
+static inline void
+locate_measurement (gsize  index,
+                    guint *block,
+                    gsize *offset)
+{
+  if (index < GROWING_MEASUREMENTS)
+    {
+      guint b = g_bit_nth_msf (index / FIRST_MEASUREMENTS + 1, -1);
+
+      *block = b;
+      *offset = index - FIRST_MEASUREMENTS * (((gsize) 1 << b) - 1);
+    }
+  else
+    {
+      *block = N_GROWING_BLOCKS + (index - GROWING_MEASUREMENTS) / MEASUREMENT_BLOCK;
+      *offset = (index - GROWING_MEASUREMENTS) % MEASUREMENT_BLOCK;
+    }
+}
+
 static TwMeasurement *
 measurement_at (TwAutomatonInterp *self,
                 gsize              index)
 {
-  TwMeasurement *block = g_ptr_array_index (self->measurement_blocks,
-                                            index >> MEASUREMENT_BLOCK_SHIFT);
+  guint block;
+  gsize offset;
 
-  return &block[index & (MEASUREMENT_BLOCK - 1)];
+  locate_measurement (index, &block, &offset);
+  return &((TwMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
 }
 
 /* copies the segments of a measurement where they will stay, contiguous */
@@ -608,9 +659,10 @@ keep_segments (TwAutomatonInterp *self,
     block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
   if (block == NULL || block->cap - block->len < n)
     {
-      SegmentBlock fresh = { NULL, 0, MAX (SEGMENT_BLOCK, n) };
+      gsize size = block ? MIN (block->cap * 2, SEGMENT_BLOCK) : FIRST_SEGMENTS;
+      SegmentBlock fresh = { NULL, 0, MAX (size, n) };
 
-      fresh.items = g_new (TwSegment, fresh.cap);
+      fresh.items = alloc_block (fresh.cap * sizeof (TwSegment));
       g_array_append_val (self->segment_blocks, fresh);
       block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
     }
@@ -628,10 +680,19 @@ report (TwAutomatonInterp *self,
         guint64            event)
 {
   TwMeasurement *m;
+  guint block;
+  gsize offset;
 
-  if G_UNLIKELY ((self->n_measurements & (MEASUREMENT_BLOCK - 1)) == 0)
-    g_ptr_array_add (self->measurement_blocks, g_new (TwMeasurement, MEASUREMENT_BLOCK));
-  m = measurement_at (self, self->n_measurements++);
+  locate_measurement (self->n_measurements, &block, &offset);
+  if G_UNLIKELY (block == self->measurement_blocks->len)
+    {
+      gsize n = block < N_GROWING_BLOCKS ? FIRST_MEASUREMENTS << block : MEASUREMENT_BLOCK;
+
+      g_ptr_array_add (self->measurement_blocks,
+                       alloc_block (n == MEASUREMENT_BLOCK ? BLOCK_BYTES : n * sizeof (TwMeasurement)));
+    }
+  m = &((TwMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
+  self->n_measurements++;
   *m = (TwMeasurement) {
     .task = task,
     .n_segments = inst->n_closed,

@@ -510,6 +510,74 @@ test_incremental_live (void)
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
 }
 
+
+/* many measurements, over many result blocks: every one is kept, in order, with its
+ * segments, and pointers handed out early stay valid while feeding goes on */
+static void
+test_many_measurements (void)
+{
+  g_autoptr(TwAutomaton) a = build ("o:out b:begin r:in x:out f:in e:end",
+                                    "o>b start,i; o>o *; b>r L; r>r *; r>x irq; r>f stop,i;"
+                                    "x>r irq_exit; x>x *; f>e L; e>o L");
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwAutomatonInterp) interp = NULL;
+  const guint n = 150000;
+  guint16 start, irq, irq_exit, stop;
+  const TwMeasurement *first;
+
+  tw_test_ensure_tasks (trace, 3);
+  start = tw_test_add_simple_type (trace, "start", TW_EVENT_KIND_USER);
+  irq = tw_test_add_simple_type (trace, "irq", TW_EVENT_KIND_IRQ_ENTRY);
+  irq_exit = tw_test_add_simple_type (trace, "irq_exit", TW_EVENT_KIND_IRQ_EXIT);
+  stop = tw_test_add_simple_type (trace, "stop", TW_EVENT_KIND_USER);
+  /* measurement k of task k % 3: start at 100k, irq at 100k+10 to 100k+(20 + k % 7),
+   * stop at 100k+50. No event falls between, so the first segment is [100k, 100k]
+   * (closed at its last visit) and the second [100k+20+k%7, 100k+50]: length
+   * 30 - k % 7, one intermediate event. When k % 5 == 0 a second irq 100k+40..45
+   * leaves [100k+20+k%7] alone and [100k+45, 100k+50]: length 5, three segments. */
+  for (guint k = 0; k < n; k++)
+    {
+      guint64 t = 100 * (guint64) k;
+
+      tw_trace_append (trace, t, 0, start, k % 3, 0, NULL);
+      tw_trace_append (trace, t + 10, 0, irq, TW_TASK_NONE, 0, NULL);
+      tw_trace_append (trace, t + 20 + k % 7, 0, irq_exit, TW_TASK_NONE, 0, NULL);
+      if (k % 5 == 0)
+        {
+          tw_trace_append (trace, t + 40, 0, irq, TW_TASK_NONE, 0, NULL);
+          tw_trace_append (trace, t + 45, 0, irq_exit, TW_TASK_NONE, 0, NULL);
+        }
+      tw_trace_append (trace, t + 50, 0, stop, k % 3, 0, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  interp = tw_automaton_interp_new (a, trace, &error);
+  g_assert_no_error (error);
+  g_assert_true (tw_automaton_interp_feed (interp, 0, 1000, &error));
+  g_assert_cmpuint (tw_automaton_interp_get_n_measurements (interp), >, 0);
+  first = tw_automaton_interp_get_measurement (interp, 0);
+  g_assert_true (tw_automaton_interp_run (interp, &error));
+  g_assert_true (first == tw_automaton_interp_get_measurement (interp, 0));
+
+  g_assert_cmpuint (tw_automaton_interp_get_n_measurements (interp), ==, n);
+  for (guint k = 0; k < n; k++)
+    {
+      const TwMeasurement *m = tw_automaton_interp_get_measurement (interp, k);
+      guint64 t = 100 * (guint64) k;
+
+      g_assert_cmpuint (m->task, ==, k % 3);
+      g_assert_cmpuint (m->begin_ns, ==, t);
+      g_assert_cmpuint (m->end_ns, ==, t + 50);
+      g_assert_cmpuint (m->length_ns, ==, k % 5 == 0 ? 5 : 30 - k % 7);
+      g_assert_cmpuint (m->n_segments, ==, k % 5 == 0 ? 3 : 2);
+      g_assert_cmpuint (m->intermediate_events, ==, 1);
+      g_assert_cmpuint (m->segments[0].last_ns, ==, t);
+      g_assert_cmpuint (m->segments[0].first_ns, ==, t);
+      g_assert_cmpuint (m->segments[m->n_segments - 1].last_ns, ==, t + 50);
+    }
+}
+
 /* ---- validation: one test per design error, each naming its state ---- */
 
 static void
@@ -1141,6 +1209,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/invalid-refused", test_invalid_refused);
   g_test_add_func ("/tw/evaluators/automaton/interp/incremental-live", test_incremental_live);
   g_test_add_func ("/tw/evaluators/automaton/interp/differential", test_differential);
+  g_test_add_func ("/tw/evaluators/automaton/interp/many-measurements", test_many_measurements);
 
   g_test_add_func ("/tw/evaluators/automaton/validate/overlaps", test_validate_overlaps);
   g_test_add_func ("/tw/evaluators/automaton/validate/lambda-with-other-exits",
