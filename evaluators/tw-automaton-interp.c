@@ -10,17 +10,20 @@
  *   input class               bit 0: the event's task column is the instance's task;
  *                             bit 1: its arg column is (only for types whose arg is a
  *                             task and that a "task_field": "arg" label matches)
- *   next[state][symbol][class] target of the winning transition, or -1 (ignored)
+ *   next[state][symbol][class] target of the winning transition, or -1: no label
+ *                             matches (ignored), or the winner is a self-loop on an
+ *                             out, end or cancel state, a visit that changes nothing
+ *                             because the visit that entered the state already closed
+ *                             the segment, dropped the run and (end, cancel) the
+ *                             measurement
  *   lambda_next[state]        the target of the state's λ exit, or -1
  *
  * Per event, the instance of the event's task gets class 1 (or 3), the instance named
  * by the arg column gets class 2, and every other instance class 0. Most instances
- * wait where class 0 does nothing: the winner is none, or a self-loop on an out, end or
- * cancel state, which changes nothing because the visit that entered that state already
- * closed the segment, dropped the run and (end, cancel) the measurement. Instances are
- * kept in per-state member lists, and an event only walks the lists of the states where
- * class 0 of its symbol does something; that gives the same results as feeding every
- * instance.
+ * wait where class 0 gives -1, so instances are kept in per-state member lists and an
+ * event only walks the lists of the states where class 0 of its symbol is not -1;
+ * that gives the same results as feeding every instance (the differential test checks
+ * it against a plain reading of DESIGN §4).
  */
 #include "config.h"
 
