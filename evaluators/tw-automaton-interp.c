@@ -296,8 +296,8 @@ remove_member (TwAutomatonInterp *self,
 /* Builds every table from the trace's current type table; instances survive (they
  * hold state indexes), so a live trace that grows new types can be bound again. */
 static gboolean
-bind (TwAutomatonInterp  *self,
-      GError            **error)
+bind_tables (TwAutomatonInterp  *self,
+             GError            **error)
 {
   g_autoptr(GHashTable) sigs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                                       (GDestroyNotify) g_bytes_unref, NULL);
@@ -460,6 +460,18 @@ bind (TwAutomatonInterp  *self,
   return TRUE;
 }
 
+static gboolean
+bind (TwAutomatonInterp  *self,
+      GError            **error)
+{
+  if (bind_tables (self, error))
+    return TRUE;
+  /* half-built tables must never run: drop them, and fail again at every feed */
+  clear_binding (self);
+  self->n_bound_types = G_MAXUINT;
+  return FALSE;
+}
+
 /**
  * tw_automaton_interp_new:
  * @automaton: a valid automaton; the interpreter copies what it needs
@@ -552,7 +564,7 @@ tw_automaton_interp_reset (TwAutomatonInterp *self)
   g_return_if_fail (TW_IS_AUTOMATON_INTERP (self));
 
   clear_instances (self);
-  for (guint s = 0; s < self->n_states; s++)
+  for (guint s = 0; self->members && s < self->n_states; s++)
     self->members[s].len = 0;
   g_ptr_array_set_size (self->measurement_blocks, 0);
   self->n_measurements = 0;

@@ -453,6 +453,38 @@ test_bind_errors (void)
   g_assert_cmpstr (names[0], ==, "nosuch");
 }
 
+/* a live trace that gains a type making two labels collide: every feed fails, none
+ * runs on half-built tables */
+static void
+test_live_bind_error (void)
+{
+  g_autoptr(TwAutomaton) alias = build ("o:out x:out y:out", "o>x switch; o>y sched_switch; x>o *; y>o *");
+  g_autoptr(TwTrace) live = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwAutomatonInterp) interp = NULL;
+  guint16 tick, sched_switch;
+
+  tw_test_ensure_tasks (live, 2);
+  tick = tw_test_add_simple_type (live, "tick", TW_EVENT_KIND_OTHER);
+  tw_trace_append (live, 0, 0, tick, 0, 0, NULL);
+  interp = tw_automaton_interp_new (alias, live, &error);
+  g_assert_no_error (error);
+  g_assert_true (tw_automaton_interp_run (interp, &error));
+
+  sched_switch = tw_test_add_simple_type (live, "sched_switch", TW_EVENT_KIND_SWITCH);
+  tw_trace_append (live, 10, 0, sched_switch, 0, 1, NULL);
+  for (guint attempt = 0; attempt < 2; attempt++)
+    {
+      g_assert_false (tw_automaton_interp_run (interp, &error));
+      g_assert_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND);
+      g_clear_error (&error);
+      g_assert_cmpuint (tw_automaton_interp_get_position (interp), ==, 1);
+    }
+  tw_automaton_interp_reset (interp);
+  g_assert_false (tw_automaton_interp_run (interp, &error));
+  g_assert_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND);
+}
+
 static void
 test_invalid_refused (void)
 {
@@ -1206,6 +1238,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/same-event-order", test_same_event_order);
   g_test_add_func ("/tw/evaluators/automaton/interp/arg-task-field", test_arg_task_field);
   g_test_add_func ("/tw/evaluators/automaton/interp/bind-errors", test_bind_errors);
+  g_test_add_func ("/tw/evaluators/automaton/interp/live-bind-error", test_live_bind_error);
   g_test_add_func ("/tw/evaluators/automaton/interp/invalid-refused", test_invalid_refused);
   g_test_add_func ("/tw/evaluators/automaton/interp/incremental-live", test_incremental_live);
   g_test_add_func ("/tw/evaluators/automaton/interp/differential", test_differential);
