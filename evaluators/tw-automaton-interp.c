@@ -190,10 +190,11 @@ alloc_block (gsize size)
 {
   void *block = NULL;
 
-  if (size == BLOCK_BYTES && posix_memalign (&block, BLOCK_BYTES, size) == 0)
+  if (size > BLOCK_BYTES / 2 && size <= BLOCK_BYTES &&
+      posix_memalign (&block, BLOCK_BYTES, BLOCK_BYTES) == 0)
     {
 #ifdef MADV_HUGEPAGE
-      madvise (block, size, MADV_HUGEPAGE);
+      madvise (block, BLOCK_BYTES, MADV_HUGEPAGE);
 #endif
       return block;
     }
@@ -703,8 +704,7 @@ report (TwAutomatonInterp *self,
     {
       gsize n = block < N_GROWING_BLOCKS ? FIRST_MEASUREMENTS << block : MEASUREMENT_BLOCK;
 
-      g_ptr_array_add (self->measurement_blocks,
-                       alloc_block (n == MEASUREMENT_BLOCK ? BLOCK_BYTES : n * sizeof (TwMeasurement)));
+      g_ptr_array_add (self->measurement_blocks, alloc_block (n * sizeof (TwMeasurement)));
     }
   m = &((TwMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
   self->n_measurements++;
