@@ -243,16 +243,7 @@ static char *
 label_of (TwAutomatonInterp *self,
           guint              t)
 {
-  const TwAutomatonTransition *tr = &self->trans[t];
-  const char *field = tr->task_field == TW_TASK_FIELD_ARG ? " by arg" : "";
-
-  if (tr->label == TW_LABEL_ANY)
-    return g_strdup ("*");
-  if (tr->task == TW_TASK_MATCH_SAME)
-    return g_strdup_printf ("(%s, i%s)", tr->event, field);
-  if (tr->task == TW_TASK_MATCH_OTHER)
-    return g_strdup_printf ("(%s, not i%s)", tr->event, field);
-  return g_strdup (tr->event);
+  return tw_automaton_transition_dup_label (&self->trans[t]);
 }
 
 static void

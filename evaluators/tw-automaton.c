@@ -458,8 +458,14 @@ tw_automaton_remove_transition (TwAutomaton *self,
   g_array_remove_index (self->transitions, index);
 }
 
-static char *
-format_label (const TwAutomatonTransition *t)
+/**
+ * tw_automaton_transition_dup_label:
+ *
+ * Returns: (transfer full): the transition's label as the paper writes it:
+ *   `(E, i)`, `(E, not i)`, `E`, `λ` or `*` (" by arg" marks the arg task field)
+ */
+char *
+tw_automaton_transition_dup_label (const TwAutomatonTransition *t)
 {
   const char *field = t->task_field == TW_TASK_FIELD_ARG ? " by arg" : "";
 
@@ -488,8 +494,8 @@ format_label (const TwAutomatonTransition *t)
 /**
  * tw_automaton_dup_label:
  *
- * Returns: (transfer full): the transition's label as the paper writes it:
- *   `(E, i)`, `(E, not i)`, `E`, `λ` or `*` (" by arg" marks the arg task field)
+ * Returns: (transfer full): the label of transition number @transition, see
+ *   tw_automaton_transition_dup_label()
  */
 char *
 tw_automaton_dup_label (TwAutomaton *self,
@@ -498,8 +504,8 @@ tw_automaton_dup_label (TwAutomaton *self,
   g_return_val_if_fail (TW_IS_AUTOMATON (self), NULL);
   g_return_val_if_fail (transition < self->transitions->len, NULL);
 
-  return format_label (&g_array_index (self->transitions, TwAutomatonTransition,
-                                       transition));
+  return tw_automaton_transition_dup_label (&g_array_index (self->transitions,
+                                                            TwAutomatonTransition, transition));
 }
 
 /* validation */
@@ -676,8 +682,8 @@ tw_automaton_validate (TwAutomaton *self)
 
           if (from[b] != from[a] || tb->label == TW_LABEL_LAMBDA || !labels_overlap (ta, tb))
             continue;
-          la = format_label (ta);
-          lb = format_label (tb);
+          la = tw_automaton_transition_dup_label (ta);
+          lb = tw_automaton_transition_dup_label (tb);
           add_problem (problems, TW_AUTOMATON_ERROR_OVERLAPPING_LABELS, ta->from,
                        "State “%s” has two exits, %s to “%s” and %s to “%s”, that can "
                        "match the same event with equal specificity",

@@ -610,6 +610,23 @@ test_many_measurements (void)
     }
 }
 
+static void
+test_labels (void)
+{
+  g_autoptr(TwAutomaton) a = build ("o:out", "o>o E,i; o>o E,!i; o>o E; o>o L; o>o *; o>o sw,i@arg");
+  static const char * const expected[] = {
+    "(E, i)", "(E, not i)", "E", "λ", "*", "(sw, i by arg)",
+  };
+
+  g_assert_cmpuint (tw_automaton_get_n_transitions (a), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *label = tw_automaton_dup_label (a, i);
+
+      g_assert_cmpstr (label, ==, expected[i]);
+    }
+}
+
 /* ---- validation: one test per design error, each naming its state ---- */
 
 static void
@@ -1244,6 +1261,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/differential", test_differential);
   g_test_add_func ("/tw/evaluators/automaton/interp/many-measurements", test_many_measurements);
 
+  g_test_add_func ("/tw/evaluators/automaton/labels", test_labels);
   g_test_add_func ("/tw/evaluators/automaton/validate/overlaps", test_validate_overlaps);
   g_test_add_func ("/tw/evaluators/automaton/validate/lambda-with-other-exits",
                    test_validate_lambda_with_other_exits);
