@@ -442,7 +442,7 @@ bind_tables (TwAutomatonInterp  *self,
         }
     }
   self->interest_start[self->n_syms] = interest->len;
-  self->interest_states = (guint *) g_array_free (g_steal_pointer (&interest), FALSE);
+  self->interest_states = g_memdup2 (interest->data, MAX (interest->len, 1) * sizeof (guint));
 
   self->members = g_new0 (MemberList, self->n_states);
   for (guint32 i = 0; i < self->n_instances; i++)
