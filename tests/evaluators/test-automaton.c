@@ -627,6 +627,42 @@ test_labels (void)
     }
 }
 
+/* the edits a designer makes */
+static void
+test_model_edits (void)
+{
+  g_autoptr(TwAutomaton) a = build ("o:out b:begin p:in e:end",
+                                    "o>b go,i; o>o *; b>p L; p>e stop,i; e>o L");
+  g_autoptr(GPtrArray) problems = NULL;
+
+  g_assert_cmpstr (tw_automaton_get_name (a), ==, "test");
+  tw_automaton_set_name (a, "renamed");
+  g_assert_cmpstr (tw_automaton_get_name (a), ==, "renamed");
+  g_assert_cmpint (tw_automaton_find_state (a, "p"), ==, 2);
+  g_assert_cmpint (tw_automaton_find_state (a, "nope"), ==, -1);
+
+  tw_automaton_set_state_kind (a, 2, TW_STATE_KIND_COND);
+  tw_automaton_set_state_position (a, 2, 12.5, -4);
+  g_assert_cmpint (tw_automaton_get_state (a, 2)->kind, ==, TW_STATE_KIND_COND);
+  g_assert_cmpfloat (tw_automaton_get_state (a, 2)->x, ==, 12.5);
+  g_assert_cmpfloat (tw_automaton_get_state (a, 2)->y, ==, -4);
+
+  /* removing p removes b>p and p>e: b has no exit left and e is unreachable */
+  tw_automaton_remove_state (a, 2);
+  g_assert_cmpuint (tw_automaton_get_n_states (a), ==, 3);
+  g_assert_cmpuint (tw_automaton_get_n_transitions (a), ==, 3);
+  problems = tw_automaton_validate (a);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((TwAutomatonProblem *) g_ptr_array_index (problems, 0))->code, ==,
+                   TW_AUTOMATON_ERROR_UNREACHABLE);
+  g_assert_cmpstr (((TwAutomatonProblem *) g_ptr_array_index (problems, 0))->state_id, ==, "e");
+
+  tw_automaton_remove_transition (a, 0);
+  g_assert_cmpuint (tw_automaton_get_n_transitions (a), ==, 2);
+  g_assert_cmpstr (tw_automaton_get_transition (a, 0)->from, ==, "o");
+  g_assert_cmpint (tw_automaton_get_transition (a, 0)->label, ==, TW_LABEL_ANY);
+}
+
 /* ---- validation: one test per design error, each naming its state ---- */
 
 static void
@@ -1262,6 +1298,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/many-measurements", test_many_measurements);
 
   g_test_add_func ("/tw/evaluators/automaton/labels", test_labels);
+  g_test_add_func ("/tw/evaluators/automaton/model-edits", test_model_edits);
   g_test_add_func ("/tw/evaluators/automaton/validate/overlaps", test_validate_overlaps);
   g_test_add_func ("/tw/evaluators/automaton/validate/lambda-with-other-exits",
                    test_validate_lambda_with_other_exits);
