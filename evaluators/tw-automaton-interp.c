@@ -1005,6 +1005,42 @@ tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,
 }
 
 /**
+ * tw_automaton_interp_get_instance:
+ * @info: (out caller-allocates): what the instance holds
+ *
+ * Returns: %FALSE when the task has no instance yet (no event of it was fed)
+ */
+gboolean
+tw_automaton_interp_get_instance (TwAutomatonInterp *self,
+                                  guint32            task,
+                                  TwInstanceInfo    *info)
+{
+  const Instance *inst;
+
+  g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  if (task >= self->n_instances || self->instances[task].state == STATE_NONE)
+    return FALSE;
+  inst = &self->instances[task];
+  *info = (TwInstanceInfo) {
+    .state = inst->state,
+    .has_measurement = (inst->flags & HAS_MEASUREMENT) != 0,
+    .has_segment = (inst->flags & HAS_SEGMENT) != 0,
+    .has_run = (inst->flags & HAS_RUN) != 0,
+    .measurement_begin_ns = inst->meas_begin,
+    .length_ns = inst->meas_length,
+    .intermediate_events = inst->meas_events,
+    .segment_first_ns = inst->seg_first,
+    .segment_last_ns = inst->seg_last,
+    .segment_visits = inst->seg_visits,
+    .run_first_ns = inst->run_first,
+    .run_visits = inst->run_visits,
+  };
+  return TRUE;
+}
+
+/**
  * tw_automaton_interp_dup_unbound_events:
  *
  * Returns: (transfer full): the label event names that match no type of the trace

@@ -46,6 +46,32 @@ typedef struct {
   const TwSegment *segments;
 } TwMeasurement;
 
+/**
+ * TwInstanceInfo:
+ * @state: index of the state the instance is in
+ * @has_measurement: a measurement is open, since @measurement_begin_ns
+ * @has_segment: a segment is open: @segment_first_ns .. @segment_last_ns, @segment_visits
+ * @has_run: a `cond` run is pending since @run_first_ns, with @run_visits visits
+ * @length_ns: length of the open measurement so far (closed segments only)
+ * @intermediate_events: its intermediate events so far (closed segments only)
+ *
+ * What one instance holds between two events, for a step mode.
+ */
+typedef struct {
+  guint    state;
+  gboolean has_measurement;
+  gboolean has_segment;
+  gboolean has_run;
+  guint64  measurement_begin_ns;
+  guint64  length_ns;
+  guint64  intermediate_events;
+  guint64  segment_first_ns;
+  guint64  segment_last_ns;
+  guint64  segment_visits;
+  guint64  run_first_ns;
+  guint64  run_visits;
+} TwInstanceInfo;
+
 #define TW_TYPE_AUTOMATON_INTERP (tw_automaton_interp_get_type ())
 G_DECLARE_FINAL_TYPE (TwAutomatonInterp, tw_automaton_interp, TW, AUTOMATON_INTERP, GObject)
 
@@ -67,6 +93,9 @@ const TwMeasurement *tw_automaton_interp_get_measurement  (TwAutomatonInterp  *s
 
 int                  tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,
                                                            guint32             task);
+gboolean             tw_automaton_interp_get_instance     (TwAutomatonInterp  *self,
+                                                           guint32             task,
+                                                           TwInstanceInfo     *info);
 GStrv                tw_automaton_interp_dup_unbound_events (TwAutomatonInterp *self);
 
 G_END_DECLS

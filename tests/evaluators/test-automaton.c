@@ -279,9 +279,38 @@ test_cond_kept_and_dropped (void)
   g_autoptr(TwAutomatonInterp) interp = run (a, trace);
   static const Expected expected[] = { { 0, 0, 80, 20, 2 } };
   static const guint64 segments[] = { 0, 0, 1, 10, 30, 3, 70, 70, 1 };
+  g_autoptr(TwAutomatonInterp) step = NULL;
+  g_autoptr(GError) error = NULL;
+  TwInstanceInfo info;
 
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
   assert_segments (interp, 0, segments, 3);
+
+  /* step by step: after "20 z" the run 10.. has two visits; after "30 ok" it became
+   * the segment 10..30 with three; after "50 z" a new run 40.. has two */
+  step = tw_automaton_interp_new (a, trace, &error);
+  g_assert_no_error (error);
+  g_assert_false (tw_automaton_interp_get_instance (step, 0, &info));
+  g_assert_true (tw_automaton_interp_feed (step, 0, 3, &error));
+  g_assert_true (tw_automaton_interp_get_instance (step, 0, &info));
+  g_assert_cmpstr (tw_automaton_get_state (a, info.state)->id, ==, "q");
+  g_assert_true (info.has_measurement && info.has_run && !info.has_segment);
+  g_assert_cmpuint (info.measurement_begin_ns, ==, 0);
+  g_assert_cmpuint (info.run_first_ns, ==, 10);
+  g_assert_cmpuint (info.run_visits, ==, 2);
+  g_assert_true (tw_automaton_interp_feed (step, 3, 4, &error));
+  g_assert_true (tw_automaton_interp_get_instance (step, 0, &info));
+  g_assert_true (info.has_segment && !info.has_run);
+  g_assert_cmpuint (info.segment_first_ns, ==, 10);
+  g_assert_cmpuint (info.segment_last_ns, ==, 30);
+  g_assert_cmpuint (info.segment_visits, ==, 3);
+  g_assert_true (tw_automaton_interp_feed (step, 4, 6, &error));
+  g_assert_true (tw_automaton_interp_get_instance (step, 0, &info));
+  g_assert_true (info.has_run && !info.has_segment);
+  g_assert_cmpuint (info.run_first_ns, ==, 40);
+  g_assert_cmpuint (info.run_visits, ==, 2);
+  g_assert_cmpuint (info.length_ns, ==, 20);
+  g_assert_cmpuint (info.intermediate_events, ==, 2);
 }
 
 /* a cond run pending when the measurement ends is dropped by end */
