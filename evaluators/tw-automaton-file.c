@@ -18,6 +18,8 @@
 
 #include "tw-automaton-file.h"
 
+#include <math.h>
+
 G_DEFINE_QUARK (tw-automaton-file-error-quark, tw_automaton_file_error)
 
 static const char * const top_keys[] = { "tracewb_automaton", "name", "initial", "states",
@@ -133,6 +135,8 @@ get_number (Reader     *r,
     return fail (r, TW_AUTOMATON_FILE_ERROR_TYPE, where,
                  "“%s” must be a number, not %s", key, json_type_name (node));
   *out = json_node_get_double (node);
+  if (!isfinite (*out))
+    return fail (r, TW_AUTOMATON_FILE_ERROR_VALUE, where, "“%s” is not a finite number", key);
   return TRUE;
 }
 
@@ -414,7 +418,7 @@ set_number (JsonObject *object,
             double      value)
 {
   /* positions are usually whole pixels: write them without a fraction */
-  if (value == (double) (gint64) value && value > -1e15 && value < 1e15)
+  if (value > -1e15 && value < 1e15 && value == (double) (gint64) value)
     json_object_set_int_member (object, key, (gint64) value);
   else
     json_object_set_double_member (object, key, value);

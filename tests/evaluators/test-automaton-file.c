@@ -237,6 +237,8 @@ test_malformed (void)
       TW_AUTOMATON_FILE_ERROR_TYPE, "states[0]", "“x” must be a number, not a string" },
     { TOP ("\"states\": [{\"id\": \"o\", \"kind\": \"out\", \"y\": true}], " TR ("")),
       TW_AUTOMATON_FILE_ERROR_TYPE, "states[0]", "“y” must be a number, not a boolean" },
+    { TOP ("\"states\": [{\"id\": \"o\", \"kind\": \"out\", \"x\": 1e999}], " TR ("")),
+      TW_AUTOMATON_FILE_ERROR_VALUE, "states[0]", "“x” is not a finite number" },
     { TOP (ST ", " TR ("[]")), TW_AUTOMATON_FILE_ERROR_TYPE, "transitions[0]",
       "a transition must be an object, not an array" },
     { TOP (ST ", " TR ("{\"to\": \"o\", \"label\": \"any\"}")), TW_AUTOMATON_FILE_ERROR_MISSING,
