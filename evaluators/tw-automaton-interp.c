@@ -831,13 +831,16 @@ order_by_task (TwAutomatonInterp *self,
     *measurement_at (self, first + i) = tail[i];
 }
 
-static void
+/* Returns where it stopped: @end, or the first event of a type bound after the
+ * tables were built (a live trace gained it meanwhile). */
+static guint
 feed_chunk (TwAutomatonInterp  *self,
             const TwEventChunk *chunk,
             guint               begin,
             guint               end,
             guint64             pos)
 {
+  const guint n_bound_types = self->n_bound_types;
   const gint32 *next = self->next;
   const guint16 *type_sym = self->type_sym;
   const guint8 *type_arg_task = self->type_arg_task;
@@ -851,11 +854,17 @@ feed_chunk (TwAutomatonInterp  *self,
       guint16 type = chunk->type[i];
       guint32 task = chunk->task[i];
       guint64 time = chunk->time[i];
-      guint sym = type_sym[type];
-      guint32 arg_task = type_arg_task[type] ? chunk->arg[i] : TW_TASK_NONE;
+      guint sym;
+      guint32 arg_task;
       gsize n_before = self->n_measurements;
-      const gint32 *column = next + (gsize) sym * 4;
+      const gint32 *column;
       int target;
+
+      if G_UNLIKELY (type >= n_bound_types)
+        return i;
+      sym = type_sym[type];
+      arg_task = type_arg_task[type] ? chunk->arg[i] : TW_TASK_NONE;
+      column = next + (gsize) sym * 4;
 
       if (task != TW_TASK_NONE)
         {
@@ -896,6 +905,7 @@ feed_chunk (TwAutomatonInterp  *self,
       if G_UNLIKELY (self->n_measurements > n_before + 1)
         order_by_task (self, n_before);
     }
+  return end;
 }
 
 /**
@@ -928,9 +938,11 @@ tw_automaton_interp_feed (TwAutomatonInterp  *self,
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, pos >> TW_CHUNK_SHIFT);
       guint i = pos & TW_CHUNK_MASK;
       guint n = (guint) MIN ((guint64) chunk->n, i + (end - pos));
+      guint stop = feed_chunk (self, chunk, i, n, pos);
 
-      feed_chunk (self, chunk, i, n, pos);
-      self->position = pos + (n - i);
+      self->position = pos + (stop - i);
+      if (stop < n && !bind (self, error))
+        return FALSE;
     }
   return TRUE;
 }
