@@ -6,4 +6,5 @@
 #pragma once
 
 #include "tw-reader.h"
+#include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"

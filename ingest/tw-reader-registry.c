@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
+#include "tw-ftrace-text-reader.h"
 
 #define PROBE_BYTES (64 * 1024)
 
 static GType
 (*const reader_types[]) (void) = {
+  tw_ftrace_text_reader_get_type,
   NULL,
 };
 
