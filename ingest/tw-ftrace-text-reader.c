@@ -24,10 +24,10 @@
  * point), so `first_ns` equals what trace-cmd prints × 10⁹. A timestamp without a
  * fraction (counter clocks) is taken as a count, 1 unit = 1 ns.
  *
- * Tasks: keyed by pid (the kernel thread id); pid 0 is one idle task per CPU, source
- * id "0/<cpu>", named "swapper/<cpu>" and flagged idle. The thread's tid is the pid,
- * its process id the TGID column when the text has one, else -1. The latest comm seen
- * for a pid names the task; `<...>` (comm unknown to the kernel) never renames.
+ * Tasks: keyed by pid (the kernel thread id); pid 0 is one idle task per CPU, source id
+ * "0/<cpu>", named "swapper/<cpu>", pid and tid 0, flagged idle. The thread's tid is
+ * the pid, its process id the TGID column when the text has one, else -1. The latest
+ * comm seen for a pid names the task; `<...>` (comm unknown to the kernel) never renames.
  *
  * Fields: sched_switch, sched_wakeup(_new), irq_handler_*, softirq_entry/exit have fixed
  * schemas filled from either the tracefs `name=value` text or trace-cmd's compact text.
@@ -575,7 +575,7 @@ idle_task (Parser *self,
 
   g_snprintf (source_id, sizeof source_id, "0/%u", cpu);
   g_snprintf (name, sizeof name, "swapper/%u", cpu);
-  task = tw_trace_add_task (self->trace, source_id, name, -1, 0);
+  task = tw_trace_add_task (self->trace, source_id, name, 0, 0);
   tw_trace_set_task_flags (self->trace, task, TW_TASK_FLAG_IDLE);
   self->idle_tasks[cpu] = task;
   return task;
