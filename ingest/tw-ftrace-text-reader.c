@@ -285,6 +285,8 @@ parse_comm_pid_prio (const char *s,
   set_pair (&pairs[2], prio_key, open + 1, end - 1);
 
   end = trim_end (s, open);
+  if (end - s < 2)
+    return FALSE;
   colon = end - 1;
   while (colon > s && *colon != ':')
     colon--;
@@ -746,7 +748,7 @@ parse_after_cpu (const char *s,
   const char *p = skip_spaces (s, end);
   const char *after;
 
-  if (p == s && p < end)
+  if (p == s || p >= end)
     return FALSE;
   after = is_digit (*p) ? parse_timestamp (p, end, &line->time_ns) : NULL;
   if (after == NULL)
@@ -1014,8 +1016,13 @@ fill_payload (Parser           *self,
         }
       if (ok)
         tw_event_type_set_field (t, payload, field, &v);
-      else
-        append_overflow (self, pair->key, pair->val + pair->val_len - pair->key);
+      else if (ft->text_field >= 0)
+        {
+          /* keys of the compact trace-cmd forms are literals, not spans of the line */
+          append_overflow (self, pair->key, pair->key_len);
+          g_string_append_c (self->overflow, '=');
+          g_string_append_len (self->overflow, pair->val, pair->val_len);
+        }
     }
 
   if (ft->text_field >= 0 && self->overflow->len > 0)
