@@ -468,6 +468,8 @@ static const KnownEvent known_events[] = {
 
 /* One event name of this file: its row in the trace's type table and how to read it. */
 typedef struct {
+  const char        *name;        /* the key of Parser.types */
+  guint              name_len;
   const TwEventType *type_info;
   guint16            type;
   TwEventKind        kind;
@@ -478,6 +480,18 @@ typedef struct {
 } FtraceType;
 
 /* ---------------------------------------------------------------- parser */
+
+#define TYPE_CACHE_SIZE 64
+
+typedef struct {
+  const FtraceType *type;
+} TypeSlot;
+
+typedef struct {
+  guint32 hash;
+  guint32 len;      /* of the interned string (a span with a NUL inside never matches) */
+  guint32 id_plus_one;
+} StringSlot;
 
 typedef struct {
   const char *comm;
@@ -502,6 +516,10 @@ typedef struct {
   GHashTable   *big_pid_tasks; /* pids ≥ DIRECT_PIDS: gint64* → index + 1 */
   guint32      *idle_tasks;   /* cpu → idle task index */
   guint         n_idle_tasks;
+  TypeSlot      type_cache[TYPE_CACHE_SIZE]; /* by hash of the name, before `types` */
+  StringSlot   *strings;      /* span → string id, so hot strings skip the trace's lock */
+  guint         strings_mask;
+  guint         n_strings;
   GString      *scratch;      /* NUL-terminated copies of spans */
   GString      *overflow;     /* misfit pairs of the current line */
   guint8       *payload;
@@ -519,14 +537,69 @@ ftrace_type_free (gpointer data)
   g_free (data);
 }
 
+static inline guint32
+hash_span (const char *s,
+           gsize       len)
+{
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guchar) s[i]) * 16777619u;
+  return h;
+}
+
+static void
+strings_insert (StringSlot *slots,
+                guint       mask,
+                StringSlot  slot)
+{
+  guint i = slot.hash & mask;
+
+  while (slots[i].id_plus_one != 0)
+    i = (i + 1) & mask;
+  slots[i] = slot;
+}
+
+/* The string id of a span of the text; a reader-local open-addressing cache in front
+ * of tw_trace_intern_string(), which copies, hashes and locks. */
 static guint32
 intern_span (Parser     *self,
              const char *s,
              gsize       len)
 {
+  guint32 hash = hash_span (s, len);
+  guint i = hash & self->strings_mask;
+  StringSlot slot;
+
+  for (; self->strings[i].id_plus_one != 0; i = (i + 1) & self->strings_mask)
+    {
+      const StringSlot *found = &self->strings[i];
+
+      if (found->hash == hash && found->len == len
+          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
+        return found->id_plus_one - 1;
+    }
+
   g_string_truncate (self->scratch, 0);
   g_string_append_len (self->scratch, s, len);
-  return tw_trace_intern_string (self->trace, self->scratch->str);
+  slot.hash = hash;
+  slot.len = strlen (self->scratch->str);
+  slot.id_plus_one = tw_trace_intern_string (self->trace, self->scratch->str) + 1;
+
+  if (++self->n_strings * 2 > self->strings_mask + 1)
+    {
+      guint mask = self->strings_mask * 2 + 1;
+      StringSlot *slots = g_new0 (StringSlot, mask + 1);
+
+      for (guint j = 0; j <= self->strings_mask; j++)
+        if (self->strings[j].id_plus_one != 0)
+          strings_insert (slots, mask, self->strings[j]);
+      g_free (self->strings);
+      self->strings = slots;
+      self->strings_mask = mask;
+    }
+  strings_insert (self->strings, self->strings_mask, slot);
+  return slot.id_plus_one - 1;
 }
 
 static gboolean
@@ -908,7 +981,9 @@ create_type (Parser      *self,
       self->payload_cap = ft->type_info->payload_size;
       self->payload = g_realloc (self->payload, self->payload_cap);
     }
-  g_hash_table_insert (self->types, g_strdup (name), ft);
+  ft->name = g_strdup (name);
+  ft->name_len = strlen (name);
+  g_hash_table_insert (self->types, (char *) ft->name, ft);
   return ft;
 }
 
@@ -1028,7 +1103,7 @@ fill_payload (Parser           *self,
   if (ft->text_field >= 0 && self->overflow->len > 0)
     {
       TwValue v = { .type = TW_FIELD_STRING,
-                    .str = tw_trace_intern_string (self->trace, self->overflow->str) };
+                    .str = intern_span (self, self->overflow->str, self->overflow->len) };
       tw_event_type_set_field (t, payload, ft->text_field, &v);
     }
 }
@@ -1038,11 +1113,19 @@ lookup_type (Parser     *self,
              const char *name,
              gsize       name_len)
 {
+  TypeSlot *slot = &self->type_cache[hash_span (name, name_len) % TYPE_CACHE_SIZE];
   char key[MAX_NAME_LEN + 1];
+  FtraceType *ft;
+
+  if (slot->type && slot->type->name_len == name_len
+      && memcmp (slot->type->name, name, name_len) == 0)
+    return (FtraceType *) slot->type;
 
   memcpy (key, name, name_len);
   key[name_len] = '\0';
-  return g_hash_table_lookup (self->types, key);
+  if ((ft = g_hash_table_lookup (self->types, key)))
+    slot->type = ft;
+  return ft;
 }
 
 /* Reads one event line into the trace. Returns FALSE when the line does not make an
@@ -1277,6 +1360,7 @@ parser_clear (Parser *self)
   g_clear_pointer (&self->pid_tasks, g_free);
   g_clear_pointer (&self->idle_tasks, g_free);
   g_clear_pointer (&self->payload, g_free);
+  g_clear_pointer (&self->strings, g_free);
   if (self->scratch)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
   if (self->overflow)
@@ -1322,6 +1406,8 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
   self.overflow = g_string_sized_new (256);
   self.payload_cap = 64;
   self.payload = g_malloc (self.payload_cap);
+  self.strings_mask = 1023;
+  self.strings = g_new0 (StringSlot, self.strings_mask + 1);
 
   chunk = tw_trace_begin_append (trace);
 
@@ -1348,8 +1434,6 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
 
       if (is_header_line (&self, s, stop))
         continue;
-      if (parse_lost_line (s, stop, &self.lost))
-        continue;
 
       if (!is_continuation (s, stop) && parse_event_line (s, stop, &line))
         {
@@ -1358,12 +1442,10 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
           gboolean took_continuation = FALSE;
 
           /* a stack trace's `=> func` lines belong to the event above them */
-          while (pos < end)
+          while (pos < end && is_continuation (pos, end))
             {
               const char *next_eol = line_end (pos, end);
 
-              if (!is_continuation (pos, strip_cr (pos, next_eol)))
-                break;
               text_end = strip_cr (pos, next_eol);
               pos = next_eol < end ? next_eol + 1 : end;
               line_no++;
@@ -1395,6 +1477,8 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
             self.skipped += n_continuation;
         }
 
+      if (parse_lost_line (s, stop, &self.lost))
+        continue;
       if (n_events == 0 && self.skipped == 0)
         {
           g_autofree char *shown = g_strndup (s, MIN (stop - s, 80));
