@@ -698,6 +698,38 @@ test_probe (void)
 }
 
 static void
+record_progress (double   fraction,
+                 gpointer user_data)
+{
+  g_array_append_val ((GArray *) user_data, fraction);
+}
+
+static void
+test_progress (void)
+{
+  g_autofree char *text = read_file_or_skip ("ftrace/recorded/sched_irq_5s.report.txt");
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (text == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.report.txt is not there");
+      return;
+    }
+  g_assert_true (_tw_ftrace_text_parse_buffer (trace, "x", text, strlen (text), record_progress,
+                                               fractions, NULL, &error));
+  g_assert_no_error (error);
+
+  /* every 4096 lines of 41,800, then 1.0 at the end */
+  g_assert_cmpuint (fractions->len, ==, 41800 / 4096 + 1);
+  for (guint i = 1; i < fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (fractions, double, i), >, g_array_index (fractions, double, i - 1));
+  g_assert_cmpfloat (g_array_index (fractions, double, 0), >, 0.0);
+  g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
+}
+
+static void
 test_cancel (void)
 {
   g_autofree char *text = read_file_or_skip ("ftrace/recorded/sched_irq_5s.report.txt");
@@ -926,6 +958,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/ftrace-text/variants/errors", test_variants_errors);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/header-only", test_header_only);
   g_test_add_func ("/tw/ingest/ftrace-text/probe", test_probe);
+  g_test_add_func ("/tw/ingest/ftrace-text/progress", test_progress);
   g_test_add_func ("/tw/ingest/ftrace-text/cancel", test_cancel);
   g_test_add_func ("/tw/ingest/ftrace-text/state-model", test_state_model);
   g_test_add_func ("/tw/ingest/ftrace-text/cli/info-json", test_cli_info_json);
