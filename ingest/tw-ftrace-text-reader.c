@@ -16,6 +16,7 @@
  *   [header]   `cpus=N`, `version = N`, `# …` (tracefs header and legend),
  *              `CPU N is empty`, `##### CPU N buffer started ####`, blank lines
  *   [event]    COMM-PID [(TGID)] [CPU] [FLAGS] SECONDS[.FRACTION]: NAME: TEXT
+ *              COMM-PID CPUFLAGS SECONDS[.FRACTION]: NAME: TEXT  (trace-cmd report -l)
  *   [lost]     CPU:N [LOST M EVENTS]       → metadata `lost_events` (sum of M)
  *   [continue] `=> func (addr)` lines after a stack-trace event: appended to its text
  *
@@ -895,6 +896,32 @@ parse_event_line (const char *s,
           return TRUE;
         }
       p++;
+    }
+
+  /* `trace-cmd report -l`: the CPU number is glued to the latency flags, `1dN.4.` */
+  for (p = start + 1; p < end; p++)
+    {
+      const char *d = p;
+      const char *flags_end;
+      guint cpu = 0;
+
+      if (!is_space (p[-1]) || !is_digit (*p))
+        continue;
+      while (d < end && is_digit (*d) && d - p < 5)
+        {
+          cpu = cpu * 10 + (*d - '0');
+          d++;
+        }
+      flags_end = d;
+      while (flags_end < end && !is_space (*flags_end))
+        flags_end++;
+      if (d > p && flags_end > d && flags_end - d <= 8 && !is_digit (*d)
+          && cpu <= MAX_CPU_INDEX
+          && parse_task_prefix (start, p, line) && parse_after_cpu (flags_end, end, line))
+        {
+          line->cpu = cpu;
+          return TRUE;
+        }
     }
   return FALSE;
 }

@@ -390,6 +390,68 @@ test_trace_cmd_agrees (gconstpointer data)
     }
 }
 
+/* `trace-cmd report -t` (ns timestamps) and `-l` (latency format: CPU glued to the
+ * flags, comms cut to 8 characters) hold the same events as the plain report. */
+static char *
+trace_cmd_report (const char *trace_cmd,
+                  const char *dat,
+                  const char *option)
+{
+  const char *argv[] = { trace_cmd, "report", option ? option : dat, option ? dat : NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+test_trace_cmd_options (void)
+{
+  g_autofree char *dat = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *trace_cmd = g_find_program_in_path ("trace-cmd");
+  g_autofree char *plain = NULL;
+  g_autofree char *ns = NULL;
+  g_autofree char *latency = NULL;
+  g_autoptr(TwTrace) ns_trace = NULL;
+  g_autoptr(TwTrace) latency_trace = NULL;
+  g_autoptr(GHashTable) counts = NULL;
+  TextCounts c = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (dat == NULL || trace_cmd == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.dat and trace-cmd");
+      return;
+    }
+
+  ns = trace_cmd_report (trace_cmd, dat, "-t");
+  ns_trace = load_text_ok (ns);
+  assert_trace_agrees_with_text (ns_trace, ns);
+  g_assert_cmpuint (tw_trace_get_first_time (ns_trace), ==, G_GUINT64_CONSTANT (933349599835));
+
+  plain = trace_cmd_report (trace_cmd, dat, NULL);
+  latency = trace_cmd_report (trace_cmd, dat, "-l");
+  g_assert_true (g_str_has_prefix (strchr (latency, '\n') + 1, "workload-14268   1dN.4.   933.349600: "));
+  latency_trace = load_text_ok (latency);
+  count_text (plain, &c);
+  g_assert_cmpuint (tw_trace_get_n_events (latency_trace), ==, c.n);
+  g_assert_cmpuint (tw_trace_get_first_time (latency_trace), ==, c.first);
+  g_assert_cmpuint (tw_trace_get_last_time (latency_trace), ==, c.last);
+  counts = count_trace (latency_trace);
+  g_hash_table_iter_init (&iter, c.counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)), ==,
+                      GPOINTER_TO_UINT (value));
+  g_assert_cmpuint (tw_trace_get_n_cpus (latency_trace), ==, 2);
+  text_counts_clear (&c);
+}
+
 /* ---------------------------------------------------------------- tracefs fixtures */
 
 static void
@@ -947,6 +1009,7 @@ main (int    argc,
 
       g_test_add_data_func (name, dats[i], test_trace_cmd_agrees);
     }
+  g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-options", test_trace_cmd_options);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/no-tgid", "ftrace/tracefs-sched-irq.txt",
                         test_tracefs_fixture);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/tgid", "ftrace/tracefs-sched-irq-tgid.txt",
