@@ -321,7 +321,8 @@ parse_switch_text (const char *s,
   guint n;
 
   if (arrow == NULL)
-    return 0;
+    /* `trace-cmd report -R` (raw): every field, no arrow, numeric prev_state */
+    return span_has_prefix (s, end, "prev_comm=") ? parse_pairs (s, end, pairs, 8) : 0;
 
   if (span_has_prefix (s, end, "prev_comm="))
     {
@@ -395,6 +396,39 @@ parse_wakeup_text (const char *s,
         break;
     }
   return n;
+}
+
+/* A raw numeric prev_state as the kernel's own format prints it (sched_switch's print
+ * fmt since 4.14): report bits S D T t X Z P I joined by '|', "R" when none is set, and
+ * "+" for the bit above them (TASK_REPORT_MAX, preempted). trace-cmd 3.1's plain report
+ * uses an older table (W for 0x80, X and Z swapped, no "+"); the kernel's is the truth
+ * for the kernels that write these bits, and the state model reads both the same way. */
+static gboolean
+format_prev_state (const char *s,
+                   gsize       len,
+                   char       *buf,
+                   gsize       buf_len,
+                   gsize      *out_len)
+{
+  static const char letters[] = "SDTtXZPI";
+  gint64 value;
+  gsize n = 0;
+
+  if (len == 0 || !is_digit (s[0]) || !parse_i64 (s, len, &value))
+    return FALSE;
+  for (guint bit = 0; bit < 8; bit++)
+    if (value & (1 << bit) && n + 2 < buf_len)
+      {
+        if (n > 0)
+          buf[n++] = '|';
+        buf[n++] = letters[bit];
+      }
+  if (n == 0)
+    buf[n++] = 'R';
+  if (value & 0x100)
+    buf[n++] = '+';
+  *out_len = n;
+  return TRUE;
 }
 
 /* ---------------------------------------------------------------- event types */
@@ -525,6 +559,7 @@ typedef struct {
   GString      *overflow;     /* misfit pairs of the current line */
   guint8       *payload;
   gsize         payload_cap;
+  char          state[24];    /* a raw prev_state turned into letters */
   guint64       skipped;
   guint64       first_skipped_line;
   guint64       lost;
@@ -1220,10 +1255,19 @@ handle_event (Parser          *self,
         const Pair *next_comm = find_pair (pairs, n_pairs, "next_comm");
         gint64 next_pid;
 
+        Pair *prev_state = (Pair *) find_pair (pairs, n_pairs, "prev_state");
+        gsize state_len;
+
         if (!pair_i64 (pairs, n_pairs, "prev_pid", &pid)
             || !pair_i64 (pairs, n_pairs, "next_pid", &next_pid)
             || prev_comm == NULL || next_comm == NULL)
           return FALSE;
+        if (prev_state && format_prev_state (prev_state->val, prev_state->val_len, self->state,
+                                             sizeof self->state, &state_len))
+          {
+            prev_state->val = self->state;
+            prev_state->val_len = state_len;
+          }
         task = task_for_pid (self, pid, pid == line->pid ? line->tgid : -1, line->cpu,
                              prev_comm->val, prev_comm->val_len);
         arg = task_for_pid (self, next_pid, -1, line->cpu, next_comm->val, next_comm->val_len);

@@ -452,6 +452,72 @@ test_trace_cmd_options (void)
   text_counts_clear (&c);
 }
 
+/* `trace-cmd report -R` prints raw fields: sched_switch without the arrow and with a
+ * numeric prev_state, which must come out as the kernel's letters. */
+static void
+test_trace_cmd_raw (void)
+{
+  g_autofree char *dat = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *trace_cmd = g_find_program_in_path ("trace-cmd");
+  g_autofree char *raw = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GRegex) re = g_regex_new ("prev_state=(\\d+) ", 0, 0, NULL);
+  g_autoptr(GArray) states = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* the kernel's print fmt for these values (see events/sched/sched_switch/format) */
+  static const struct { guint value; const char *letters; } kernel[] = {
+    { 0, "R" }, { 1, "S" }, { 2, "D" }, { 32, "Z" }, { 128, "I" }, { 256, "R+" },
+  };
+  guint16 type;
+  guint n = 0;
+
+  if (dat == NULL || trace_cmd == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.dat and trace-cmd");
+      return;
+    }
+  raw = trace_cmd_report (trace_cmd, dat, "-R");
+  trace = load_text_ok (raw);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 41799);
+  type = tw_trace_lookup_event_type (trace, "sched_switch");
+
+  for (const char *line = raw, *eol; *line; line = *eol ? eol + 1 : eol)
+    {
+      g_autoptr(GMatchInfo) match = NULL;
+
+      eol = strchr (line, '\n');
+      if (eol == NULL)
+        eol = line + strlen (line);
+      if (g_strstr_len (line, eol - line, ": sched_switch:") == NULL)
+        continue;
+      g_assert_true (g_regex_match_full (re, line, eol - line, 0, 0, &match, NULL));
+      {
+        g_autofree char *value = g_match_info_fetch (match, 1);
+        guint v = atoi (value);
+
+        g_array_append_val (states, v);
+      }
+    }
+  g_assert_cmpuint (states->len, ==, 13869);
+
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      const char *expected = NULL;
+      guint value;
+
+      g_assert_true (tw_trace_get_event (trace, i, &event));
+      if (event.type != type)
+        continue;
+      value = g_array_index (states, guint, n++);
+      for (guint k = 0; k < G_N_ELEMENTS (kernel); k++)
+        if (kernel[k].value == value)
+          expected = kernel[k].letters;
+      g_assert_nonnull (expected);
+      g_assert_cmpstr (field_string (trace, &event, "prev_state"), ==, expected);
+    }
+  g_assert_cmpuint (n, ==, states->len);
+}
+
 /* ---------------------------------------------------------------- tracefs fixtures */
 
 static void
@@ -1014,6 +1080,7 @@ main (int    argc,
       g_test_add_data_func (name, dats[i], test_trace_cmd_agrees);
     }
   g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-options", test_trace_cmd_options);
+  g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-raw", test_trace_cmd_raw);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/no-tgid", "ftrace/tracefs-sched-irq.txt",
                         test_tracefs_fixture);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/tgid", "ftrace/tracefs-sched-irq-tgid.txt",
