@@ -10,14 +10,15 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
-
 #include "tw-csv-reader.h"
+#include "tw-ftrace-text-reader.h"
 
 #define PROBE_BYTES (64 * 1024)
 
 static GType
 (*const reader_types[]) (void) = {
   tw_csv_reader_get_type,
+  tw_ftrace_text_reader_get_type,
   NULL,
 };
 
