@@ -30,5 +30,8 @@ char       *tw_test_dup_event_field    (TwTrace    *trace,
                                         const char *name);
 const char *tw_test_get_task_source_id (TwTrace    *trace,
                                         guint32     task);
+guint32  tw_test_ensure_tasks         (TwTrace    *trace,
+                                       guint32     n_tasks);
+TwTrace *tw_test_trace_from_script    (const char *script);
 
 G_END_DECLS
