@@ -176,7 +176,7 @@ tw_sensor_pid_start_time (int64_t pid)
   if (!p)
     return 0;
   p++;
-  for (int field = 2; field < 22 && p; field++)
+  for (int field = 3; field < 22 && p; field++)
     p = strchr (p + 1, ' ');
   if (!p || sscanf (p, " %llu", &start) != 1)
     return 0;

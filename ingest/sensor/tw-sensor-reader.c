@@ -218,7 +218,8 @@ tw_sensor_reader_open (const char *path, char *error, size_t error_size)
                           (intmax_t) st.st_size, TW_SENSOR_HEADER_SIZE);
       goto fail;
     }
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  /* Populate: a monitor must not take page faults while it drains. */
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
   close (fd);
   if (map == MAP_FAILED)
     {
