@@ -208,8 +208,13 @@ run_stress (unsigned flags, guint n_writers, size_t capacity)
   for (guint i = 0; i < n_writers; i++)
     {
       committed += writers[i].committed;
-      /* Every writer's last element must have been delivered after the writers stopped. */
-      g_assert_cmpuint (o.next_seq[i], ==, writers[i].committed);
+      /* After the writers stopped the reader drains what is left: a simple sensor's last
+       * element is always there; a concurrent writer's may have been overwritten by the
+       * others, but never one it did not commit. */
+      if (simple)
+        g_assert_cmpuint (o.next_seq[i], ==, writers[i].committed);
+      else
+        g_assert_cmpuint (o.next_seq[i], <=, writers[i].committed);
       missed_per_writer += writers[i].committed - o.received[i];
       g_assert_cmpuint (writers[i].refused, ==, 0);
     }
@@ -224,7 +229,9 @@ run_stress (unsigned flags, guint n_writers, size_t capacity)
   g_assert_cmpuint (counts.missed, ==, committed - o.delivered);
   g_assert_cmpuint (counts.missed, ==, missed_per_writer);
   g_assert_cmpuint (counts.missed, ==, o.position_gaps + (committed - o.next_position));
-  g_assert_cmpuint (counts.inconsistent, ==, o.inconsistent);
+  g_assert_cmpuint (o.next_position, ==, committed);   /* the stream's last element arrived */
+  /* Batches drop overwritten elements too: they count as inconsistent, not seen here. */
+  g_assert_cmpuint (counts.inconsistent, >=, o.inconsistent);
   g_assert_cmpuint (tw_sensor_get_committed (sensor), ==, committed);
   g_assert_cmpuint (counts.nonmonotonic, ==, 0);
   g_assert_cmpuint (committed, >, 10000);
@@ -247,6 +254,14 @@ test_stress_concurrent (void)
   run_stress (TW_SENSOR_CONCURRENT, MAX_WRITERS, 16);
 }
 
+/* One writer on a concurrent sensor leaves the reader a core: many more reads race the
+ * writer's reuse of elements than with the CPUs saturated by writers. */
+static void
+test_stress_concurrent_one (void)
+{
+  run_stress (TW_SENSOR_CONCURRENT, 1, 8);
+}
+
 static void
 test_stress_concurrent_pair (void)
 {
@@ -260,6 +275,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/tw/ingest/sensor/stress/simple", test_stress_simple);
   g_test_add_func ("/tw/ingest/sensor/stress/concurrent", test_stress_concurrent);
+  g_test_add_func ("/tw/ingest/sensor/stress/concurrent-one", test_stress_concurrent_one);
   g_test_add_func ("/tw/ingest/sensor/stress/concurrent-pair", test_stress_concurrent_pair);
 
   return g_test_run ();
