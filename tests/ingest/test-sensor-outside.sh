@@ -5,11 +5,12 @@
 # Copyright 2026 The Trace Workbench authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# usage: test-sensor-outside.sh BUILD_ROOT SOURCE_FILE [CC]
+# usage: test-sensor-outside.sh BUILD_ROOT SOURCE_FILE [CC [EXTRA_CFLAGS]]
 set -u
 build=$1
 source=$2
 cc=${3:-cc}
+extra=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -22,7 +23,7 @@ fi
 echo "ok 1 pkg-config tracewb-sensor: $cflags $libs"
 
 # shellcheck disable=SC2086
-if ! $cc -std=c11 -Wall -Wextra -Werror $cflags "$source" -o "$work/outside" $libs 2>"$work/cc.log"; then
+if ! $cc -std=c11 -Wall -Wextra -Werror $extra $cflags "$source" -o "$work/outside" $libs 2>"$work/cc.log"; then
   sed 's/^/# /' "$work/cc.log"; echo "not ok 2 compile with the pkg-config flags only"; exit 1
 fi
 echo "ok 2 compile with the pkg-config flags only"
