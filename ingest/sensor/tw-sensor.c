@@ -188,7 +188,7 @@ init_file (TwSensor *sensor, int fd, const char *task, const char *name, const c
     {
       /* GRTMon's initial state: the stream holds `slots` dummy elements, entry i points
        * to element i, readers start after them. */
-      sensor->index = (_Atomic uint64_t *) ((char *) map + index_offset);
+      sensor->index = (_Atomic uint64_t *) (void *) ((char *) map + index_offset);
       for (uint64_t i = 0; i < sensor->slots; i++)
         atomic_store_explicit (&sensor->index[i], ((i & TW_SENSOR_TAG_MASK) << TW_SENSOR_INDEX_BITS) | i,
                                memory_order_relaxed);
