@@ -260,7 +260,7 @@ tw_sensor_dir_list (TwSensorDirEntry **entries, size_t *n_entries)
           snprintf (entry->error, sizeof entry->error, "path too long");
           continue;
         }
-      reader = tw_sensor_reader_open (entry->path, entry->error, sizeof entry->error);
+      reader = tw_sensor_reader_open_mapped (entry->path, false, entry->error, sizeof entry->error);
       if (!reader)
         continue;
       if (tw_sensor_reader_get_info (reader, &info) == 0)

@@ -158,6 +158,10 @@ tw_sensor_clock_now (TwSensorClock *clock)
 }
 
 /* Schema text → layout; the reader reuses the writer's parser on untrusted text. */
+TwSensorReader *tw_sensor_reader_open_mapped (const char *path,
+                                              bool        populate,
+                                              char       *error,
+                                              size_t      error_size);
 bool tw_sensor_name_is_valid (const char *name);
 void tw_sensor_set_error     (char *error, size_t error_size, const char *format, ...)
   __attribute__ ((format (printf, 3, 4)));

@@ -49,6 +49,9 @@ struct TwSensorReader {
   char                      task[TW_SENSOR_NAME_MAX];
   char                      sensor[TW_SENSOR_NAME_MAX];
   TwSensorParams            params;
+  uint64_t                  created_monotonic_ns;
+  uint64_t                  created_realtime_ns;
+  uint32_t                  clock_source;
 
   uint64_t                  position;
   uint64_t                  last_head;
@@ -58,6 +61,8 @@ struct TwSensorReader {
   uint64_t                  prepared_position;
   unsigned char            *copy;
   TwSensorReaderCounts      counts;
+  dev_t                     device;
+  ino_t                     inode;
   char                      path[4096];
   char                      error[512];
 };
@@ -186,6 +191,14 @@ validate (TwSensorReader *reader, const TwSensorFileHeader *h, uint64_t file_siz
 TwSensorReader *
 tw_sensor_reader_open (const char *path, char *error, size_t error_size)
 {
+  return tw_sensor_reader_open_mapped (path, true, error, error_size);
+}
+
+/* @populate: fault the whole file in now (a monitor about to drain it) or not (a
+ * directory listing that only looks at the header). */
+TwSensorReader *
+tw_sensor_reader_open_mapped (const char *path, bool populate, char *error, size_t error_size)
+{
   TwSensorReader *reader = calloc (1, sizeof *reader);
   TwSensorFileHeader header;
   struct stat st;
@@ -219,7 +232,7 @@ tw_sensor_reader_open (const char *path, char *error, size_t error_size)
       goto fail;
     }
   /* Populate: a monitor must not take page faults while it drains. */
-  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+  map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
   close (fd);
   if (map == MAP_FAILED)
     {
@@ -228,6 +241,8 @@ tw_sensor_reader_open (const char *path, char *error, size_t error_size)
     }
   reader->map = map;
   reader->map_size = (size_t) st.st_size;
+  reader->device = st.st_dev;
+  reader->inode = st.st_ino;
   reader->header = map;
   memcpy (&header, map, sizeof header);
   ret = validate (reader, &header, (uint64_t) st.st_size);
@@ -249,6 +264,9 @@ tw_sensor_reader_open (const char *path, char *error, size_t error_size)
   reader->params.monitor_period_ns = header.monitor_period_ns;
   reader->params.deadline_ns = header.deadline_ns;
   reader->params.max_writers = header.max_writers;
+  reader->created_monotonic_ns = header.created_monotonic_ns;
+  reader->created_realtime_ns = header.created_realtime_ns;
+  reader->clock_source = header.clock_source;
   reader->elements = reader->map + header.elements_offset;
   if (header.flags & TW_SENSOR_CONCURRENT)
     reader->index = (const _Atomic uint64_t *) (const void *) (reader->map + header.index_offset);
@@ -688,6 +706,9 @@ tw_sensor_reader_get_info (TwSensorReader *reader, TwSensorInfo *info)
   info->dropped = atomic_load_explicit (&reader->header->dropped, memory_order_relaxed);
   info->writer_closed = atomic_load_explicit (&reader->header->state, memory_order_acquire) & TW_SENSOR_STATE_CLOSED;
   info->params = reader->params;
+  info->created_monotonic_ns = reader->created_monotonic_ns;
+  info->created_realtime_ns = reader->created_realtime_ns;
+  info->tsc_clock = reader->clock_source == 1;
   return 0;
 }
 
@@ -696,4 +717,22 @@ bool
 tw_sensor_reader_writer_alive (TwSensorReader *reader)
 {
   return tw_sensor_pid_alive (reader->pid, reader->pid_start_time);
+}
+
+/**
+ * tw_sensor_reader_file_replaced:
+ *
+ * A writer that restarts publishes a new file under the same name; the reader keeps the
+ * old one mapped. Monitors poll this to re-attach.
+ *
+ * Returns: whether the path no longer names the file this reader maps
+ */
+bool
+tw_sensor_reader_file_replaced (TwSensorReader *reader)
+{
+  struct stat st;
+
+  if (stat (reader->path, &st) < 0)
+    return true;
+  return st.st_dev != reader->device || st.st_ino != reader->inode;
 }

@@ -299,6 +299,17 @@ format_scalar (TwSensorFieldType type, const unsigned char *p, char *buffer, siz
     }
 }
 
+/* Appends while everything so far fitted: a truncated text is a prefix, never a mix. */
+static void
+append_piece (char *buffer, size_t buffer_size, size_t *used, bool *full, const char *piece, size_t n)
+{
+  if (!*full && *used + n < buffer_size)
+    memcpy (buffer + *used, piece, n + 1);
+  else
+    *full = true;
+  *used += n;
+}
+
 /**
  * tw_sensor_field_format:
  * @field: a field of a schema
@@ -317,6 +328,7 @@ tw_sensor_field_format (const TwSensorField *field, const void *payload, char *b
 {
   const unsigned char *p = (const unsigned char *) payload + field->offset;
   size_t used = 0;
+  bool full = false;
 
   if (buffer_size)
     buffer[0] = '\0';
@@ -329,9 +341,7 @@ tw_sensor_field_format (const TwSensorField *field, const void *payload, char *b
             ? snprintf (piece, sizeof piece, "%c", p[i])
             : snprintf (piece, sizeof piece, "\\x%02x", p[i]);
 
-          if (used + (size_t) n < buffer_size)
-            memcpy (buffer + used, piece, (size_t) n + 1);
-          used += (size_t) n;
+          append_piece (buffer, buffer_size, &used, &full, piece, (size_t) n);
         }
       return (int) used;
     }
@@ -344,14 +354,8 @@ tw_sensor_field_format (const TwSensorField *field, const void *payload, char *b
       if (n < 0)
         return -1;
       if (i > 0)
-        {
-          if (used + 1 < buffer_size)
-            memcpy (buffer + used, " ", 2);
-          used++;
-        }
-      if (used + (size_t) n < buffer_size)
-        memcpy (buffer + used, piece, (size_t) n + 1);
-      used += (size_t) n;
+        append_piece (buffer, buffer_size, &used, &full, " ", 1);
+      append_piece (buffer, buffer_size, &used, &full, piece, (size_t) n);
     }
   return (int) used;
 }

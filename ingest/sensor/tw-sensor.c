@@ -203,7 +203,7 @@ init_file (TwSensor *sensor, int fd, const char *task, const char *name, const c
 static bool
 existing_is_replaceable (const char *path)
 {
-  TwSensorReader *reader = tw_sensor_reader_open (path, NULL, 0);
+  TwSensorReader *reader = tw_sensor_reader_open_mapped (path, false, NULL, 0);
   TwSensorInfo info;
   bool replaceable = true;
 

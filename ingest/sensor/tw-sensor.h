@@ -223,6 +223,9 @@ typedef struct {
   int64_t  pid;
   uint64_t dropped;                /* writes refused (more concurrent writers than spares) */
   bool     writer_closed;          /* the writer called tw_sensor_free() */
+  bool     tsc_clock;              /* timestamps come from the TSC mapped to CLOCK_MONOTONIC */
+  uint64_t created_monotonic_ns;   /* when the writer created the sensor, CLOCK_MONOTONIC */
+  uint64_t created_realtime_ns;    /* the same moment in CLOCK_REALTIME (wall clock) */
   TwSensorParams params;
 } TwSensorInfo;
 
@@ -255,5 +258,6 @@ TW_SENSOR_API int                   tw_sensor_reader_read_batch  (TwSensorReader
                                                                    size_t          max_elements,
                                                                    uint64_t       *first_position);
 TW_SENSOR_API bool                  tw_sensor_reader_writer_alive (TwSensorReader *reader);
+TW_SENSOR_API bool                  tw_sensor_reader_file_replaced (TwSensorReader *reader);
 
 TW_END_DECLS

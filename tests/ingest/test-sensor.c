@@ -179,6 +179,9 @@ test_schema_format (void)
   g_assert_cmpstr (text, ==, "cpu\\x0a");
   tw_sensor_field_format (tw_sensor_schema_get_field (schema, 4), &payload, text, sizeof text);
   g_assert_cmpstr (text, ==, "1 2 65535");
+  /* Too small: the needed length, and a prefix of the text. */
+  g_assert_cmpint (tw_sensor_field_format (tw_sensor_schema_get_field (schema, 4), &payload, text, 6), ==, 9);
+  g_assert_cmpstr (text, ==, "1 2 ");
   g_assert_cmpstr (tw_sensor_field_type_name (TW_SENSOR_FIELD_U16), ==, "u16");
   tw_sensor_schema_free (schema);
 }
@@ -282,6 +285,7 @@ test_dir_stale (void)
 {
   char *dir = use_temp_sensor_dir ();
   TwSensorDirEntry *entries;
+  TwSensorReader *reader;
   TwSensor *live, *again;
   size_t n, removed;
   pid_t child;
@@ -333,12 +337,19 @@ test_dir_stale (void)
   g_assert_cmpstr (entries[0].sensor, ==, "live");
   free (entries);
 
-  /* After a clean free, the name may be taken again. */
+  /* After a clean free, the name may be taken again: a new file, which an attached
+   * reader notices. */
   write_u64 (live, 1);
+  reader = tw_sensor_reader_open (tw_sensor_get_path (live), NULL, 0);
+  g_assert_nonnull (reader);
+  g_assert_false (tw_sensor_reader_file_replaced (reader));
   tw_sensor_free (live);
+  g_assert_false (tw_sensor_reader_file_replaced (reader));
   again = tw_sensor_new ("stale-test", "live", "u64 v", 16, 0);
   g_assert_nonnull (again);
   g_assert_cmpuint (tw_sensor_get_committed (again), ==, 0);
+  g_assert_true (tw_sensor_reader_file_replaced (reader));
+  tw_sensor_reader_free (reader);
   tw_sensor_free (again);
   remove_sensor_dir (dir);
 }
@@ -390,6 +401,8 @@ test_simple_read (void)
   g_assert_cmpint (info.pid, ==, getpid ());
   g_assert_false (info.writer_closed);
   g_assert_true (tw_sensor_reader_writer_alive (reader));
+  g_assert_cmpuint (info.created_monotonic_ns, <=, before);
+  g_assert_cmpuint (info.created_monotonic_ns + UINT64_C (10000000000), >, before);
 
   /* Capacity 4: positions 6..9 are left, 0..5 missed. */
   schema = tw_sensor_reader_get_schema (reader);
