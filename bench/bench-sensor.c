@@ -69,6 +69,7 @@ typedef struct {
   TwSensor      *sensor;
   atomic_int    *go;
   double         median;
+  uint64_t       start_ns, end_ns;
 } Contender;
 
 static void *
@@ -81,6 +82,7 @@ contend (void *data)
   atomic_fetch_add (c->go, 1);
   while (atomic_load (c->go) < 2)
     ;
+  c->start_ns = now_ns ();
   for (int b = 0; b < BATCHES; b++)
     {
       uint64_t start = now_ns ();
@@ -96,6 +98,7 @@ contend (void *data)
         }
       per_op[b] = (double) (now_ns () - start) / BATCH;
     }
+  c->end_ns = now_ns ();
   qsort (per_op, BATCHES, sizeof per_op[0], compare_double);
   c->median = per_op[BATCHES / 2];
   return NULL;
@@ -158,8 +161,16 @@ main (void)
   printf ("simple sensor write+commit, 8-byte payload:     median %6.1f ns (target <= 15 ns)\n", t_simple);
   printf ("simple sensor write+commit, no payload:         median %6.1f ns\n", t_simple_empty);
   printf ("concurrent sensor, uncontended:                 median %6.1f ns (target <= 40 ns)\n", t_concurrent);
-  printf ("concurrent sensor, 2 threads contending:        median %6.1f / %6.1f ns per element per thread\n",
-          contenders[0].median, contenders[1].median);
+  {
+    uint64_t overlap_start = contenders[0].start_ns > contenders[1].start_ns ? contenders[0].start_ns : contenders[1].start_ns;
+    uint64_t overlap_end = contenders[0].end_ns < contenders[1].end_ns ? contenders[0].end_ns : contenders[1].end_ns;
+    uint64_t longest = contenders[0].end_ns - contenders[0].start_ns > contenders[1].end_ns - contenders[1].start_ns
+                       ? contenders[0].end_ns - contenders[0].start_ns : contenders[1].end_ns - contenders[1].start_ns;
+    double overlap = overlap_end > overlap_start ? 100.0 * (double) (overlap_end - overlap_start) / (double) longest : 0;
+
+    printf ("concurrent sensor, 2 threads contending:        median %6.1f / %6.1f ns per element per thread"
+            " (runs overlapped %.0f%%)\n", contenders[0].median, contenders[1].median, overlap);
+  }
   printf ("GRTMon (AMD K7 500 MHz): simple 8-byte 35 cycles = 70 ns, no data 28 cycles = 56 ns; "
           "concurrent 8-byte 258 cycles = 516 ns, no data 252 cycles = 504 ns\n");
 
@@ -174,7 +185,7 @@ main (void)
     TwSensorElement element;
     unsigned char *buffer;
     uint64_t start, first, total = 0;
-    double batch_rate, single_rate;
+    double batch_rate, single_rate, batch_best, single_best;
     char error[512];
 
     if (!big)
@@ -199,22 +210,44 @@ main (void)
     tw_sensor_reader_get_info (reader, &info);
     buffer = malloc (CHUNK * info.element_size);
 
-    tw_sensor_reader_seek_start (reader);
-    start = now_ns ();
-    for (int n; (n = tw_sensor_reader_read_batch (reader, buffer, CHUNK, &first)) > 0;)
-      total += (uint64_t) n;
-    batch_rate = (double) total / ((double) (now_ns () - start) / 1e9);
+    /* The machine is shared: report the median and the best of 7 passes each. */
+    {
+      enum { PASSES = 7 };
+      double batch_rates[PASSES], single_rates[PASSES];
 
-    tw_sensor_reader_seek_start (reader);
-    total = 0;
-    start = now_ns ();
-    while (tw_sensor_reader_next (reader, &element) == TW_SENSOR_READ_ELEMENT)
-      total++;
-    single_rate = (double) total / ((double) (now_ns () - start) / 1e9);
+      for (int pass = 0; pass < PASSES; pass++)
+        {
+          tw_sensor_reader_seek_start (reader);
+          total = 0;
+          start = now_ns ();
+          for (int n; (n = tw_sensor_reader_read_batch (reader, buffer, CHUNK, &first)) > 0;)
+            total += (uint64_t) n;
+          batch_rates[pass] = (double) total / ((double) (now_ns () - start) / 1e9);
+          if (total != N)
+            {
+              fprintf (stderr, "drained %llu elements, expected %d\n", (unsigned long long) total, N);
+              return 1;
+            }
 
-    printf ("reader drain, batches of %d:                 %6.1f M elements/s (target >= 50 M/s)\n",
-            CHUNK, batch_rate / 1e6);
-    printf ("reader drain, prepare/commit per element:     %6.1f M elements/s\n", single_rate / 1e6);
+          tw_sensor_reader_seek_start (reader);
+          total = 0;
+          start = now_ns ();
+          while (tw_sensor_reader_next (reader, &element) == TW_SENSOR_READ_ELEMENT)
+            total++;
+          single_rates[pass] = (double) total / ((double) (now_ns () - start) / 1e9);
+        }
+      qsort (batch_rates, PASSES, sizeof batch_rates[0], compare_double);
+      qsort (single_rates, PASSES, sizeof single_rates[0], compare_double);
+      batch_rate = batch_rates[PASSES / 2];
+      batch_best = batch_rates[PASSES - 1];
+      single_rate = single_rates[PASSES / 2];
+      single_best = single_rates[PASSES - 1];
+    }
+
+    printf ("reader drain of 1 Mi elements, batches of %d: median %6.1f, best %6.1f M elements/s (target >= 50 M/s)\n",
+            CHUNK, batch_rate / 1e6, batch_best / 1e6);
+    printf ("reader drain, prepare/commit per element:      median %6.1f, best %6.1f M elements/s\n",
+            single_rate / 1e6, single_best / 1e6);
     printf ("GRTMon reader: not measured in the paper (evaluation ~400 cycles per element)\n");
     free (buffer);
     tw_sensor_reader_free (reader);
