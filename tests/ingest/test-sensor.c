@@ -216,6 +216,20 @@ test_dir_permissions (void)
   tw_sensor_free (sensor);
   g_assert_false (g_file_test (expected, G_FILE_TEST_EXISTS));
 
+  /* A directory of another user: refuse (root can hand one over to test this). */
+  if (getuid () == 0)
+    {
+      g_autofree char *foreign = g_strconcat (dir, "-foreign", NULL);
+
+      g_assert_cmpint (g_mkdir (foreign, 0700), ==, 0);
+      g_assert_cmpint (chown (foreign, 12345, 12345), ==, 0);
+      g_setenv ("TRACEWB_SENSOR_DIR", foreign, TRUE);
+      errno = 0;
+      g_assert_null (tw_sensor_new ("t", "s", "u8 x", 4, 0));
+      g_assert_cmpint (errno, ==, EACCES);
+      g_rmdir (foreign);
+    }
+
   /* Not a directory: refuse. */
   g_unsetenv ("TRACEWB_SENSOR_DIR");
   g_assert_cmpint (tw_sensor_dir_get_path (path, sizeof path), ==, 0);
