@@ -328,6 +328,11 @@ tw_sensor_reader_get_schema (const TwSensorReader *reader)
   return reader->schema;
 }
 
+/**
+ * tw_sensor_reader_get_counts:
+ *
+ * Returns: received, missed, inconsistent and nonmonotonic so far
+ */
 TwSensorReaderCounts
 tw_sensor_reader_get_counts (const TwSensorReader *reader)
 {
@@ -429,6 +434,12 @@ locate (TwSensorReader *reader, uint64_t position, const unsigned char **element
   return 0;
 }
 
+/**
+ * tw_sensor_reader_get_committed:
+ * @committed: (out): elements the writer(s) committed so far
+ *
+ * Returns: 0 or a negative errno (a counter running backwards)
+ */
 int
 tw_sensor_reader_get_committed (TwSensorReader *reader, uint64_t *committed)
 {
@@ -712,7 +723,12 @@ tw_sensor_reader_get_info (TwSensorReader *reader, TwSensorInfo *info)
   return 0;
 }
 
-/* Whether the writer's process still runs (a crashed writer leaves its file behind). */
+/**
+ * tw_sensor_reader_writer_alive:
+ *
+ * Returns: whether the writer's process still runs (a crashed writer leaves its file
+ * behind; a recycled pid with another start time does not count)
+ */
 bool
 tw_sensor_reader_writer_alive (TwSensorReader *reader)
 {

@@ -224,6 +224,11 @@ tw_sensor_schema_free (TwSensorSchema *schema)
   free (schema);
 }
 
+/**
+ * tw_sensor_schema_get_n_fields:
+ *
+ * Returns: the number of fields
+ */
 size_t
 tw_sensor_schema_get_n_fields (const TwSensorSchema *schema)
 {
@@ -255,19 +260,33 @@ tw_sensor_schema_find_field (const TwSensorSchema *schema, const char *name)
   return -1;
 }
 
-/* Payload bytes, a multiple of the alignment (the C sizeof of the matching struct). */
+/**
+ * tw_sensor_schema_get_size:
+ *
+ * Returns: payload bytes, a multiple of the alignment (the C sizeof of the matching struct)
+ */
 size_t
 tw_sensor_schema_get_size (const TwSensorSchema *schema)
 {
   return schema->size;
 }
 
+/**
+ * tw_sensor_schema_get_alignment:
+ *
+ * Returns: the largest field alignment (1 for an empty schema)
+ */
 size_t
 tw_sensor_schema_get_alignment (const TwSensorSchema *schema)
 {
   return schema->alignment;
 }
 
+/**
+ * tw_sensor_field_type_name:
+ *
+ * Returns: (transfer none): the schema keyword of @type ("u8", …, "char")
+ */
 const char *
 tw_sensor_field_type_name (TwSensorFieldType type)
 {

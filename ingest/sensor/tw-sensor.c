@@ -481,6 +481,8 @@ concurrent_commit (TwSensor *sensor, unsigned char *element)
  * @element: the pointer tw_sensor_write() returned
  *
  * Stamps the element with the current CLOCK_MONOTONIC time and publishes it to monitors.
+ * A simple sensor always commits the element its last write returned; a concurrent one
+ * the element @element points to (NULL, from a refused write, is ignored).
  */
 void
 tw_sensor_commit (TwSensor *sensor, void *element)
@@ -490,7 +492,8 @@ tw_sensor_commit (TwSensor *sensor, void *element)
 
   if (__builtin_expect (sensor->flags & TW_SENSOR_CONCURRENT, 0))
     {
-      concurrent_commit (sensor, (unsigned char *) element - 8);
+      if (element)
+        concurrent_commit (sensor, (unsigned char *) element - 8);
       return;
     }
   slot = sensor->next;
@@ -528,20 +531,33 @@ tw_sensor_free (TwSensor *sensor)
   free (sensor);
 }
 
+/**
+ * tw_sensor_get_path:
+ *
+ * Returns: (transfer none): the sensor's file in the sensor directory
+ */
 const char *
 tw_sensor_get_path (const TwSensor *sensor)
 {
   return sensor->path;
 }
 
-/* The capacity asked for (or computed from the stream parameters), without spares. */
+/**
+ * tw_sensor_get_capacity:
+ *
+ * Returns: the capacity asked for (or computed from the stream parameters), without spares
+ */
 size_t
 tw_sensor_get_capacity (const TwSensor *sensor)
 {
   return sensor->capacity;
 }
 
-/* Elements committed so far (all writers). */
+/**
+ * tw_sensor_get_committed:
+ *
+ * Returns: elements committed so far, by all writers
+ */
 uint64_t
 tw_sensor_get_committed (const TwSensor *sensor)
 {
@@ -550,7 +566,11 @@ tw_sensor_get_committed (const TwSensor *sensor)
   return head - sensor->header->first_position;
 }
 
-/* The sensor's clock: what commit would stamp now. */
+/**
+ * tw_sensor_now_ns:
+ *
+ * Returns: the sensor's clock (CLOCK_MONOTONIC ns): what commit would stamp now
+ */
 uint64_t
 tw_sensor_now_ns (TwSensor *sensor)
 {

@@ -642,6 +642,21 @@ test_timestamps_follow_monotonic (void)
     }
   g_assert_cmpuint (n, >, 100);
   g_assert_cmpuint (tw_sensor_reader_get_counts (reader).nonmonotonic, ==, 0);
+
+  /* After a long idle stretch the first commit re-anchors before stamping. */
+  g_usleep (150000);
+  {
+    uint64_t *p = tw_sensor_write (sensor);
+    uint64_t after;
+
+    p[0] = monotonic_ns ();
+    tw_sensor_commit (sensor, p);
+    after = monotonic_ns ();
+    g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_ELEMENT);
+    g_assert_cmpuint (element.timestamp_ns + 20000, >=, p[0]);
+    g_assert_cmpuint (element.timestamp_ns, <=, after + 20000);
+    g_assert_cmpuint (element.timestamp_ns, >=, last);
+  }
   g_test_message ("%" G_GUINT64_FORMAT " elements, largest |timestamp - CLOCK_MONOTONIC before commit| = %"
                   G_GUINT64_FORMAT " ns", n, worst);
   tw_sensor_reader_free (reader);
