@@ -54,6 +54,8 @@ struct TwSensorReader {
   uint32_t                  clock_source;
 
   uint64_t                  position;
+  uint64_t                  located_position;   /* simple: last position located ... */
+  uint64_t                  located_slot;       /* ... and its slot */
   uint64_t                  last_head;
   uint64_t                  last_timestamp;
   bool                      have_timestamp;
@@ -411,7 +413,15 @@ locate (TwSensorReader *reader, uint64_t position, const unsigned char **element
 
   if (!(reader->flags & TW_SENSOR_CONCURRENT))
     {
-      *element = reader->elements + (position % reader->slots) * reader->stride;
+      /* Reading in order, the slot follows from the previous one without a division. */
+      if (position == reader->located_position + 1 && reader->located_slot + 1 < reader->slots)
+        reader->located_slot++;
+      else if (position == reader->located_position + 1)
+        reader->located_slot = 0;
+      else if (position != reader->located_position)
+        reader->located_slot = position % reader->slots;
+      reader->located_position = position;
+      *element = reader->elements + reader->located_slot * reader->stride;
       return 0;
     }
   entry = atomic_load_explicit (&reader->index[position & reader->mask], memory_order_acquire);
