@@ -355,6 +355,23 @@ load_head (TwSensorReader *reader, uint64_t *head)
   return 0;
 }
 
+/* The end of the committed stream. A concurrent writer inserts its element in the index
+ * and then advances head; an element already inserted counts as committed (its payload
+ * and timestamp were released with the insertion), so a writer that died between the two
+ * steps, with nobody left to help, does not hide its last element. */
+static int
+load_published (TwSensorReader *reader, uint64_t *head)
+{
+  int ret = load_head (reader, head);
+
+  if (ret < 0 || !(reader->flags & TW_SENSOR_CONCURRENT))
+    return ret;
+  if ((atomic_load_explicit (&reader->index[*head & reader->mask], memory_order_acquire) >> TW_SENSOR_INDEX_BITS)
+      == (*head & TW_SENSOR_TAG_MASK))
+    (*head)++;
+  return 0;
+}
+
 /* The oldest position whose element is still intact, given @head. */
 static int
 load_oldest (TwSensorReader *reader, uint64_t head, uint64_t *oldest)
@@ -454,7 +471,7 @@ int
 tw_sensor_reader_get_committed (TwSensorReader *reader, uint64_t *committed)
 {
   uint64_t head = 0;
-  int ret = load_head (reader, &head);
+  int ret = load_published (reader, &head);
 
   if (ret < 0)
     return ret;
@@ -489,7 +506,7 @@ int
 tw_sensor_reader_seek_end (TwSensorReader *reader)
 {
   uint64_t head = 0;
-  int ret = load_head (reader, &head);
+  int ret = load_published (reader, &head);
 
   if (ret < 0)
     return ret;
@@ -519,7 +536,7 @@ tw_sensor_reader_prepare (TwSensorReader *reader, TwSensorElement *element)
   reader->prepared = false;
   for (int attempt = 0; attempt < 4 && !source; attempt++)
     {
-      if ((ret = load_head (reader, &head)) < 0 || (ret = load_oldest (reader, head, &oldest)) < 0)
+      if ((ret = load_published (reader, &head)) < 0 || (ret = load_oldest (reader, head, &oldest)) < 0)
         return ret;
       if (reader->position < reader->first_position)
         reader->position = reader->first_position;
@@ -632,7 +649,7 @@ tw_sensor_reader_read_batch (TwSensorReader *reader, void *buffer, size_t max_el
       uint64_t head = 0, oldest = 0, start, n, valid_from, dropped;
       int ret;
 
-      if ((ret = load_head (reader, &head)) < 0 || (ret = load_oldest (reader, head, &oldest)) < 0)
+      if ((ret = load_published (reader, &head)) < 0 || (ret = load_oldest (reader, head, &oldest)) < 0)
         return ret;
       if (reader->position < reader->first_position)
         reader->position = reader->first_position;

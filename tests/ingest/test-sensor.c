@@ -186,6 +186,8 @@ test_schema_format (void)
   tw_sensor_schema_free (schema);
 }
 
+static void *map_writable (const char *path, size_t *size);
+
 /* ----- the sensor directory ------------------------------------------------------------ */
 
 static void
@@ -664,6 +666,62 @@ test_timestamps_follow_monotonic (void)
   remove_sensor_dir (dir);
 }
 
+/* A concurrent writer that died between inserting its element and advancing head (no
+ * other writer left to help): the reader still delivers that element. */
+static void
+test_concurrent_inserted_not_published (void)
+{
+  char *dir = use_temp_sensor_dir ();
+  TwSensorParams params = { .max_writers = 2 };
+  TwSensor *sensor = tw_sensor_new_full ("reader-test", "half-commit", "u64 v", 6, TW_SENSOR_CONCURRENT, &params);
+  TwSensorReader *reader;
+  TwSensorElement element;
+  TwSensorFileHeader *h;
+  _Atomic uint64_t *index;
+  uint64_t *payload, head, committed, element_index, now = monotonic_ns ();
+  size_t size;
+
+  g_assert_nonnull (sensor);
+  write_u64 (sensor, 7);
+  reader = tw_sensor_reader_open (tw_sensor_get_path (sensor), NULL, 0);
+  g_assert_nonnull (reader);
+  tw_sensor_reader_seek_start (reader);
+
+  /* First half of a commit by hand: take an element, fill it, insert it, stop. */
+  payload = tw_sensor_write (sensor);
+  g_assert_nonnull (payload);
+  *payload = 8;
+  h = map_writable (tw_sensor_get_path (sensor), &size);
+  index = (_Atomic uint64_t *) (void *) ((guint8 *) h + h->index_offset);
+  head = atomic_load (&h->head);
+  /* Until commit, the timestamp word holds the element's index (tw-sensor.c). */
+  element_index = payload[-1];
+  g_assert_cmpuint (element_index, <, 8);
+  memcpy (payload - 1, &now, sizeof now);
+  atomic_store (&index[head & 7], (head << TW_SENSOR_INDEX_BITS) | element_index);
+
+  g_assert_cmpint (tw_sensor_reader_get_committed (reader, &committed), ==, 0);
+  g_assert_cmpuint (committed, ==, 2);
+  g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_ELEMENT);
+  g_assert_cmpuint (*(const uint64_t *) element.payload, ==, 7);
+  g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_ELEMENT);
+  g_assert_cmpuint (*(const uint64_t *) element.payload, ==, 8);
+  g_assert_cmpuint (element.position, ==, 1);
+  g_assert_cmpuint (element.timestamp_ns, ==, now);
+  g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_EMPTY);
+
+  /* The next writer helps head along and goes after it. */
+  write_u64 (sensor, 9);
+  g_assert_cmpuint (atomic_load (&h->head), ==, head + 2);
+  g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_ELEMENT);
+  g_assert_cmpuint (*(const uint64_t *) element.payload, ==, 9);
+  g_assert_cmpuint (tw_sensor_reader_get_counts (reader).missed, ==, 0);
+  munmap (h, size);
+  tw_sensor_reader_free (reader);
+  tw_sensor_free (sensor);
+  remove_sensor_dir (dir);
+}
+
 /* ----- stream parameters (seed 004 §4.2) ------------------------------------------------ */
 
 /* Elements the densest (T, D, τ) stream produces before time @t, by walking it: element
@@ -1075,6 +1133,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tw/ingest/sensor/read/concurrent-overwritten", test_concurrent_overwritten);
   g_test_add_func ("/tw/ingest/sensor/read/concurrent-exhausted", test_concurrent_exhausted);
   g_test_add_func ("/tw/ingest/sensor/read/batch", test_batch_read);
+  g_test_add_func ("/tw/ingest/sensor/read/concurrent-half-commit", test_concurrent_inserted_not_published);
   g_test_add_func ("/tw/ingest/sensor/clock/monotonic", test_timestamps_follow_monotonic);
   g_test_add_func ("/tw/ingest/sensor/jcs/buffer-size", test_jcs_buffer_size);
   g_test_add_func ("/tw/ingest/sensor/crash/killed-writer", test_killed_writer);
