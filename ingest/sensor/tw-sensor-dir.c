@@ -292,7 +292,8 @@ tw_sensor_dir_list (TwSensorDirEntry **entries, size_t *n_entries)
  * tw_sensor_dir_remove_stale:
  * @n_removed: (out) (optional): how many files were removed
  *
- * Removes the sensor files whose writer process is no longer alive. Files that fail
+ * Removes the sensor files whose writer process is no longer alive, and the temporary
+ * files of writers that died while creating a sensor. Files that fail
  * validation are left alone: they may belong to a writer that is still creating them,
  * or to another version, and a monitor reports them.
  *
@@ -304,6 +305,8 @@ tw_sensor_dir_remove_stale (size_t *n_removed)
   TwSensorDirEntry *entries;
   size_t n_entries, removed = 0;
   int ret = tw_sensor_dir_list (&entries, &n_entries);
+  char dir[4096];
+  DIR *d;
 
   if (ret < 0)
     return ret;
@@ -311,6 +314,33 @@ tw_sensor_dir_remove_stale (size_t *n_removed)
     if (entries[i].valid && !entries[i].alive && unlink (entries[i].path) == 0)
       removed++;
   free (entries);
+
+  /* Half-created files ".<name>.<pid>.tmp" of writers that died in tw_sensor_new. */
+  if (tw_sensor_dir_get_path (dir, sizeof dir) == 0 && (d = opendir (dir)))
+    {
+      struct dirent *entry;
+
+      while ((entry = readdir (d)))
+        {
+          const char *name = entry->d_name, *dot;
+          char *end;
+          long long pid;
+
+          if (name[0] != '.' || !has_suffix (name, ".tmp"))
+            continue;
+          dot = name + strlen (name) - 4;
+          while (dot > name && dot[-1] >= '0' && dot[-1] <= '9')
+            dot--;
+          if (dot == name || dot[-1] != '.')
+            continue;
+          pid = strtoll (dot, &end, 10);
+          if (*end != '.' || tw_sensor_pid_alive (pid, 0))
+            continue;
+          if (unlinkat (dirfd (d), name, 0) == 0)
+            removed++;
+        }
+      closedir (d);
+    }
   if (n_removed)
     *n_removed = removed;
   return 0;

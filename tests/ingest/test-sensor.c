@@ -346,8 +346,19 @@ test_dir_stale (void)
   g_assert_true (entries[1].alive);
   free (entries);
 
-  g_assert_cmpint (tw_sensor_dir_remove_stale (&removed), ==, 0);
-  g_assert_cmpuint (removed, ==, 1);
+  /* A writer that died inside tw_sensor_new left its temporary file; a live one's stays. */
+  {
+    g_autofree char *dead_tmp = g_strdup_printf ("%s/.stale-test@x.tws.%d.tmp", dir, (int) child);
+    g_autofree char *live_tmp = g_strdup_printf ("%s/.stale-test@y.tws.%d.tmp", dir, (int) getpid ());
+
+    g_assert_true (g_file_set_contents (dead_tmp, "", 0, NULL));
+    g_assert_true (g_file_set_contents (live_tmp, "", 0, NULL));
+    g_assert_cmpint (tw_sensor_dir_remove_stale (&removed), ==, 0);
+    g_assert_cmpuint (removed, ==, 2);
+    g_assert_false (g_file_test (dead_tmp, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_test (live_tmp, G_FILE_TEST_EXISTS));
+    g_unlink (live_tmp);
+  }
   g_assert_cmpint (tw_sensor_dir_list (&entries, &n), ==, 0);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpstr (entries[0].sensor, ==, "live");
