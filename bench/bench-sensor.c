@@ -14,6 +14,7 @@
 #include <tw-sensor.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,7 @@ typedef struct {
   TwSensor      *sensor;
   atomic_int    *go;
   double         median;
+  int            cpu;
   uint64_t       start_ns, end_ns;
 } Contender;
 
@@ -79,6 +81,15 @@ contend (void *data)
   static _Thread_local double per_op[BATCHES];
   uint64_t seq = 0;
 
+  /* One thread per CPU: on a shared machine two unpinned threads may just take turns on
+   * one CPU, which measures nothing about contention. */
+  {
+    cpu_set_t set;
+
+    CPU_ZERO (&set);
+    CPU_SET (c->cpu, &set);
+    pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  }
   atomic_fetch_add (c->go, 1);
   while (atomic_load (c->go) < 2)
     ;
@@ -149,6 +160,7 @@ main (void)
   for (int i = 0; i < 2; i++)
     {
       contenders[i].sensor = concurrent;
+      contenders[i].cpu = i % (int) sysconf (_SC_NPROCESSORS_ONLN);
       contenders[i].go = &go;
       pthread_create (&threads[i], NULL, contend, &contenders[i]);
     }
