@@ -285,8 +285,10 @@ tw_sensor_new_full (const char *task, const char *sensor_name, const char *schem
           return NULL;
         }
     }
-  else if (params_declared (params) && tw_sensor_jcs_buffer_size (params) == 0)
+  else if (params_declared (params) && tw_sensor_jcs_buffer_size (params) == 0 && errno == EINVAL)
     {
+      /* Nonsense parameters are refused even when the capacity is given: monitors
+       * plan with them. A stream too dense for an automatic size is fine here. */
       tw_sensor_schema_free (schema);
       return NULL;
     }

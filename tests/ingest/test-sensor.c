@@ -8,6 +8,7 @@
 #include <tw-sensor.h>
 #include "tw-sensor-private.h"
 
+#include "tw-jcs.h"
 #include "tw-test-utils.h"
 
 #include <errno.h>
@@ -808,11 +809,48 @@ test_jcs_buffer_size (void)
   g_assert_cmpfloat (info.params.deadline_ns, ==, 4000);
   tw_sensor_reader_free (reader);
   tw_sensor_free (sensor);
+  /* Too dense to size automatically, but accepted with an explicit capacity. */
+  params = (TwSensorParams) { 1, 0, 0, 1e12, 1e12, 0 };
+  g_assert_null (tw_sensor_new_full ("jcs", "dense", "u32 x", 0, 0, &params));
+  g_assert_cmpint (errno, ==, E2BIG);
+  sensor = tw_sensor_new_full ("jcs", "dense", "u32 x", 64, TW_SENSOR_UNLINK_ON_FREE, &params);
+  g_assert_nonnull (sensor);
+  tw_sensor_free (sensor);
   params.period_ns = -1;
   errno = 0;
   g_assert_null (tw_sensor_new_full ("jcs", "bad", "u32 x", 16, 0, &params));
   g_assert_cmpint (errno, ==, EINVAL);
   remove_sensor_dir (dir);
+}
+
+/* The library's local bound must agree with the evaluators' JCS functions (integer
+ * nanoseconds, independent code): B(l_min) = E(T_M + d) over a sweep of small streams. */
+static void
+test_jcs_matches_evaluators (void)
+{
+  guint checked = 0;
+
+  for (gint64 T = 1; T <= 9; T++)
+    for (gint64 D = 0; D <= T; D++)
+      for (gint64 tau = 0; tau <= 14; tau++)
+        for (gint64 TM = 1; TM <= 11; TM++)
+          for (gint64 d = 1; d <= TM; d++)
+            {
+              TwJcsStream stream = { T, D, tau };
+              TwJcsMonitor monitor = { TM, d };
+              TwSensorParams params = { (double) T, (double) D, (double) tau, (double) TM, (double) d, 0 };
+              TwJcs jcs;
+              guint64 expected;
+
+              g_assert_true (tw_jcs_init (&jcs, &stream, &monitor, NULL));
+              expected = tw_jcs_buffer_size (&jcs, jcs.l_min);
+              if (tw_sensor_jcs_buffer_size (&params) != expected)
+                g_error ("T=%" G_GINT64_FORMAT " D=%" G_GINT64_FORMAT " tau=%" G_GINT64_FORMAT " T_M=%" G_GINT64_FORMAT
+                         " d=%" G_GINT64_FORMAT ": sensor lib %zu, evaluators %" G_GUINT64_FORMAT,
+                         T, D, tau, TM, d, tw_sensor_jcs_buffer_size (&params), expected);
+              checked++;
+            }
+  g_assert_cmpuint (checked, >, 30000);
 }
 
 /* ----- a writer killed mid-stream -------------------------------------------------------- */
@@ -1147,6 +1185,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tw/ingest/sensor/read/concurrent-half-commit", test_concurrent_inserted_not_published);
   g_test_add_func ("/tw/ingest/sensor/clock/monotonic", test_timestamps_follow_monotonic);
   g_test_add_func ("/tw/ingest/sensor/jcs/buffer-size", test_jcs_buffer_size);
+  g_test_add_func ("/tw/ingest/sensor/jcs/matches-evaluators", test_jcs_matches_evaluators);
   g_test_add_func ("/tw/ingest/sensor/crash/killed-writer", test_killed_writer);
   g_test_add_func ("/tw/ingest/sensor/hostile/headers", test_hostile_headers);
   g_test_add_func ("/tw/ingest/sensor/hostile/counters", test_hostile_counters);
