@@ -460,10 +460,28 @@ concurrent_commit (TwSensor *sensor, unsigned char *element)
         continue;   /* the entry is newer than our head: head is stale */
       if (diff != 0)
         {
-          /* The entry still holds position head - slots: insert ours. The timestamp is
-           * taken after reading head, so stream order is timestamp order. */
+          /* The entry still holds position head - slots: insert ours. The stamp is
+           * taken after reading head and never below the previous position's: writers
+           * on other CPUs may read the clock through an older calibration, and stream
+           * order must be time order for monitors merging sensors. A previous element
+           * already recycled holds a slot index there, which never raises the stamp. */
           uint64_t now = tw_sensor_clock_now (&sensor->clock);
           uint64_t mine = ((head & TW_SENSOR_TAG_MASK) << TW_SENSOR_INDEX_BITS) | index;
+
+          if (head > 0)
+            {
+              uint64_t prev = atomic_load_explicit (&sensor->index[(head - 1) & sensor->mask],
+                                                    memory_order_acquire);
+              uint64_t prev_index = prev & TW_SENSOR_INDEX_MASK;
+              uint64_t prev_now;
+
+              if (prev_index < sensor->slots)
+                {
+                  memcpy (&prev_now, sensor->elements + prev_index * sensor->stride, sizeof prev_now);
+                  if (prev_now > now)
+                    now = prev_now;
+                }
+            }
 
           memcpy (element, &now, sizeof now);
           inserted = atomic_compare_exchange_strong_explicit (slot, &entry, mine,
