@@ -15,9 +15,9 @@
  * The widget is a toolbar (undo/redo, one palette button per state kind, layout and
  * zoom) above a drawing area; drawing and hit testing are the painter's.
  *
- * Undo keeps, per edit, the automaton's file text before and after (a memento command).
+ * Undo keeps, per edit, a copy of the automaton before and after (a memento command).
  * Automata are small, so this costs little, and it makes undo exact by construction:
- * restoring the text brings back the order of states and transitions, unknown JSON
+ * restoring a copy brings back the order of states and transitions, unknown JSON
  * members and the initial state, which inverse operations on the model could not all
  * promise (removing a state also removes its transitions from the middle of the list).
  * Restoring rewrites the same TwAutomaton in place, so holders of the automaton (the
@@ -34,9 +34,9 @@
 #define MAX_HISTORY     500
 
 typedef struct {
-  char *label;
-  char *before;
-  char *after;
+  char        *label;
+  TwAutomaton *before;
+  TwAutomaton *after;
 } Command;
 
 typedef enum {
@@ -84,7 +84,8 @@ struct _TwAutomatonCanvas
 
   GPtrArray          *undo_stack; /* Command, oldest first */
   GPtrArray          *redo_stack; /* Command, next redo last */
-  char               *edit_before;
+  TwAutomaton        *edit_before;       /* the automaton at begin_edit() */
+  char               *edit_before_text;
   char               *saved_data; /* the text last loaded or saved, for "modified" */
   TwStateKind         double_click_kind;
 
@@ -124,12 +125,14 @@ command_free (gpointer data)
   Command *c = data;
 
   g_free (c->label);
-  g_free (c->before);
-  g_free (c->after);
+  g_clear_object (&c->before);
+  g_clear_object (&c->after);
   g_free (c);
 }
 
 /* ---- the model, edits and history ---- */
+
+static TwAutomaton *automaton_clone (TwAutomaton *src);
 
 static void
 update_actions (TwAutomatonCanvas *self)
@@ -167,8 +170,10 @@ model_changed (TwAutomatonCanvas *self)
 static void
 begin_edit (TwAutomatonCanvas *self)
 {
-  g_free (self->edit_before);
-  self->edit_before = tw_automaton_to_data (self->automaton, NULL);
+  g_free (self->edit_before_text);
+  self->edit_before_text = tw_automaton_to_data (self->automaton, NULL);
+  g_clear_object (&self->edit_before);
+  self->edit_before = automaton_clone (self->automaton);
 }
 
 /* Records the edit since begin_edit() as one undo step; an edit that changed nothing
@@ -178,13 +183,15 @@ commit_edit (TwAutomatonCanvas *self,
              const char        *label)
 {
   g_autofree char *after = tw_automaton_to_data (self->automaton, NULL);
-  g_autofree char *before = g_steal_pointer (&self->edit_before);
+  g_autofree char *before_text = g_steal_pointer (&self->edit_before_text);
+  g_autoptr(TwAutomaton) before = g_steal_pointer (&self->edit_before);
   gboolean could_undo = self->undo_stack->len > 0, could_redo = self->redo_stack->len > 0;
   Command *c;
 
   g_return_val_if_fail (before != NULL, FALSE);
 
-  if (strcmp (before, after) == 0)
+  /* the file text says everything the automaton holds */
+  if (strcmp (before_text, after) == 0)
     {
       gtk_widget_queue_draw (self->area);
       return FALSE;
@@ -192,7 +199,7 @@ commit_edit (TwAutomatonCanvas *self,
   c = g_new0 (Command, 1);
   c->label = g_strdup (label);
   c->before = g_steal_pointer (&before);
-  c->after = g_steal_pointer (&after);
+  c->after = automaton_clone (self->automaton);
   g_ptr_array_add (self->undo_stack, c);
   if (self->undo_stack->len > MAX_HISTORY)
     g_ptr_array_remove_index (self->undo_stack, 0);
@@ -205,38 +212,40 @@ commit_edit (TwAutomatonCanvas *self,
   return TRUE;
 }
 
-/* Rewrites the automaton in place from file text this widget wrote itself. */
+/* Makes @dst a copy of @src, in place; extras are shared (they are never modified). */
 static void
-restore (TwAutomatonCanvas *self,
-         const char        *data)
+copy_into (TwAutomaton *dst,
+           TwAutomaton *src)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TwAutomaton) copy = tw_automaton_load_from_data (data, -1, "undo history", &error);
-  TwAutomaton *a = self->automaton;
-
-  /* the text came from tw_automaton_to_data(), which always reads back */
-  g_return_if_fail (copy != NULL);
-
-  while (tw_automaton_get_n_transitions (a) > 0)
-    tw_automaton_remove_transition (a, tw_automaton_get_n_transitions (a) - 1);
-  while (tw_automaton_get_n_states (a) > 0)
-    tw_automaton_remove_state (a, tw_automaton_get_n_states (a) - 1);
-  tw_automaton_set_name (a, tw_automaton_get_name (copy));
-  tw_automaton_set_initial (a, tw_automaton_get_initial (copy));
-  tw_automaton_set_extra (a, tw_automaton_get_extra (copy));
-  for (guint i = 0; i < tw_automaton_get_n_states (copy); i++)
+  while (tw_automaton_get_n_transitions (dst) > 0)
+    tw_automaton_remove_transition (dst, tw_automaton_get_n_transitions (dst) - 1);
+  while (tw_automaton_get_n_states (dst) > 0)
+    tw_automaton_remove_state (dst, tw_automaton_get_n_states (dst) - 1);
+  tw_automaton_set_name (dst, tw_automaton_get_name (src));
+  tw_automaton_set_initial (dst, tw_automaton_get_initial (src));
+  tw_automaton_set_extra (dst, tw_automaton_get_extra (src));
+  for (guint i = 0; i < tw_automaton_get_n_states (src); i++)
     {
-      const TwAutomatonState *s = tw_automaton_get_state (copy, i);
-      guint k = tw_automaton_add_state (a, s->id, s->kind, s->x, s->y);
-      tw_automaton_set_state_extra (a, k, s->extra);
+      const TwAutomatonState *s = tw_automaton_get_state (src, i);
+      guint k = tw_automaton_add_state (dst, s->id, s->kind, s->x, s->y);
+      tw_automaton_set_state_extra (dst, k, s->extra);
     }
-  for (guint i = 0; i < tw_automaton_get_n_transitions (copy); i++)
+  for (guint i = 0; i < tw_automaton_get_n_transitions (src); i++)
     {
-      const TwAutomatonTransition *t = tw_automaton_get_transition (copy, i);
-      guint k = tw_automaton_add_transition (a, t->from, t->to, t->label, t->event, t->task,
+      const TwAutomatonTransition *t = tw_automaton_get_transition (src, i);
+      guint k = tw_automaton_add_transition (dst, t->from, t->to, t->label, t->event, t->task,
                                              t->task_field);
-      tw_automaton_set_transition_extra (a, k, t->extra);
+      tw_automaton_set_transition_extra (dst, k, t->extra);
     }
+}
+
+static TwAutomaton *
+automaton_clone (TwAutomaton *src)
+{
+  TwAutomaton *copy = tw_automaton_new (tw_automaton_get_name (src));
+
+  copy_into (copy, src);
+  return copy;
 }
 
 static gboolean
@@ -250,7 +259,7 @@ step_history (TwAutomatonCanvas *self,
   if (from->len == 0)
     return FALSE;
   c = g_ptr_array_steal_index (from, from->len - 1);
-  restore (self, undo ? c->before : c->after);
+  copy_into (self->automaton, undo ? c->before : c->after);
   g_ptr_array_add (to, c);
   if (self->label_popover)
     gtk_popover_popdown (GTK_POPOVER (self->label_popover));
@@ -1704,7 +1713,8 @@ tw_automaton_canvas_finalize (GObject *object)
   g_clear_pointer (&self->undo_stack, g_ptr_array_unref);
   g_clear_pointer (&self->redo_stack, g_ptr_array_unref);
   g_clear_pointer (&self->visits, g_array_unref);
-  g_free (self->edit_before);
+  g_clear_object (&self->edit_before);
+  g_free (self->edit_before_text);
   g_free (self->saved_data);
   g_free (self->path);
   G_OBJECT_CLASS (tw_automaton_canvas_parent_class)->finalize (object);
@@ -1925,7 +1935,8 @@ tw_automaton_canvas_set_automaton (TwAutomatonCanvas *self,
   tw_automaton_painter_set_automaton (self->painter, automaton);
   g_ptr_array_set_size (self->undo_stack, 0);
   g_ptr_array_set_size (self->redo_stack, 0);
-  g_clear_pointer (&self->edit_before, g_free);
+  g_clear_object (&self->edit_before);
+  g_clear_pointer (&self->edit_before_text, g_free);
   g_free (self->saved_data);
   self->saved_data = tw_automaton_to_data (automaton, NULL);
   self->selected_state = -1;
