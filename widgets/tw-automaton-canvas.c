@@ -1646,7 +1646,7 @@ build_toolbar (TwAutomatonCanvas *self)
   gtk_box_append (GTK_BOX (bar), icon_button ("view-grid-symbolic", "canvas.auto-layout",
                                               "Arrange the states in layers from the initial state (Ctrl+L)"));
 
-  spacer = gtk_label_new ("Drag from a state's rim (or Shift+drag) to connect");
+  spacer = gtk_label_new ("Drag from a rim to connect");
   gtk_widget_add_css_class (spacer, "dim-label");
   gtk_label_set_ellipsize (GTK_LABEL (spacer), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (spacer, TRUE);

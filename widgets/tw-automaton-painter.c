@@ -636,11 +636,14 @@ tw_automaton_painter_draw_state_icon (cairo_t     *cr,
     case TW_STATE_KIND_CANCEL:
       cairo_stroke (cr);
       {
-        double c = radius * 0.62;
-        cairo_move_to (cr, x - c, y - c);
-        cairo_line_to (cr, x + c, y + c);
-        cairo_move_to (cr, x + c, y - c);
-        cairo_line_to (cr, x - c, y + c);
+        /* the cross stops short of the centre, where the state's id goes */
+        double outer = radius * 0.7, inner = radius * 0.36;
+        for (int q = 0; q < 4; q++)
+          {
+            double angle = G_PI / 4 + q * G_PI / 2;
+            cairo_move_to (cr, x + inner * cos (angle), y + inner * sin (angle));
+            cairo_line_to (cr, x + outer * cos (angle), y + outer * sin (angle));
+          }
         set_rgba (cr, kind_style[kind].stroke, 0.55);
         cairo_set_line_width (cr, MAX (2.4 * k, 1.0));
         cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
@@ -811,9 +814,24 @@ draw_state (cairo_t                   *cr,
     set_rgb (cr, COLOR_INK);
   draw_text (cr, UI_FONT_BOLD, s->id, s->x, s->y, 0.5, 0.5);
 
-  set_rgb (cr, COLOR_MUTED);
-  draw_text (cr, SMALL_FONT, tw_state_kind_to_string (kind), s->x, s->y + R + (problem ? 9 : 3),
-             0.5, 0);
+  /* the caption gets a halo of background so lines passing under it stay readable */
+  {
+    g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
+    PangoFontDescription *desc = pango_font_description_from_string (SMALL_FONT);
+    int w, h;
+
+    pango_layout_set_font_description (layout, desc);
+    pango_font_description_free (desc);
+    pango_layout_set_text (layout, tw_state_kind_to_string (kind), -1);
+    pango_layout_get_pixel_size (layout, &w, &h);
+    cairo_move_to (cr, s->x - w / 2.0, s->y + R + (problem ? 9 : 3));
+    pango_cairo_layout_path (cr, layout);
+    set_rgb (cr, COLOR_BG);
+    cairo_set_line_width (cr, 3);
+    cairo_stroke_preserve (cr);
+    set_rgb (cr, COLOR_MUTED);
+    cairo_fill (cr);
+  }
 
   if (problem)
     {

@@ -572,6 +572,10 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   gtk_init ();
+  /* screenshots for the docs: the isolated XDG dirs hide the system's icon theme */
+  if (g_getenv ("TW_TEST_PNG_DIR"))
+    gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
+                                    "/usr/share/icons");
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
