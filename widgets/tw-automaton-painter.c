@@ -1087,6 +1087,24 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
       double dash[2] = { 5, 4 };
 
       tw_automaton_viewport_to_model (vp, vp->pending_x, vp->pending_y, &mx, &my);
+      /* over a state, ring it and point at its rim: releasing there connects */
+      for (guint i = n_states; i-- > 0;)
+        {
+          const TwAutomatonState *target = tw_automaton_get_state (a, i);
+          if ((int) i != vp->pending_from && hypot (mx - target->x, my - target->y) <= R + 3)
+            {
+              double tx, ty;
+              cairo_new_path (cr);
+              cairo_arc (cr, target->x, target->y, R + 5, 0, 2 * G_PI);
+              set_rgb (cr, COLOR_ACCENT);
+              cairo_set_line_width (cr, 3);
+              cairo_stroke (cr);
+              unit (target->x - s->x, target->y - s->y, &tx, &ty);
+              mx = target->x - tx * R;
+              my = target->y - ty * R;
+              break;
+            }
+        }
       unit (mx - s->x, my - s->y, &ux, &uy);
       set_rgb (cr, COLOR_ACCENT);
       cairo_set_line_width (cr, 2);

@@ -420,6 +420,57 @@ test_step_view (void)
   cairo_surface_destroy (lit);
 }
 
+/* While a transition is dragged out of a state, a dashed arrow follows the pointer and
+ * the state under it is ringed in the accent colour. */
+static void
+test_pending_connection (void)
+{
+  g_autoptr(TwAutomaton) a = tw_automaton_new ("pending");
+  static const double accent[3] = { 0x35 / 255., 0x84 / 255., 0xe4 / 255. };
+  TwAutomatonViewport vp;
+  cairo_surface_t *surface;
+  double px[3];
+  guint on_line = 0;
+
+  tw_automaton_add_state (a, "0", TW_STATE_KIND_OUT, 100, 200);
+  tw_automaton_add_state (a, "1", TW_STATE_KIND_IN, 400, 200);
+  tw_automaton_set_initial (a, "0");
+  tw_automaton_viewport_init (&vp, W, H);
+  vp.show_legend = FALSE;
+  vp.show_problems = FALSE;
+  vp.pending_from = 0;
+  vp.pending_x = 405;
+  vp.pending_y = 195;
+  surface = render (a, &vp, FALSE, FALSE);
+
+  for (guint i = 0; i < 8; i++)
+    {
+      double angle = G_PI / 8 + i * G_PI / 4;
+      gboolean ringed = FALSE;
+
+      if (i == 3 || i == 4)   /* where the arrow comes in */
+        continue;
+      /* the best covered pixel across the ring */
+      for (double r = R + 4; r <= R + 6; r += 0.5)
+        {
+          pixel (surface, 400 + r * cos (angle), 200 + r * sin (angle), px);
+          ringed |= tw_test_rgb_near (px, accent);
+        }
+      g_assert_true (ringed);
+    }
+  for (double x = 100 + R + 2; x < 400 - R - 14; x += 1)
+    {
+      pixel (surface, x, 200, px);
+      on_line += tw_test_rgb_near (px, BACKGROUND) ? 0 : 1;
+    }
+  /* dashed: about half of the way is drawn */
+  g_assert_cmpuint (on_line, >, 80);
+  g_assert_cmpuint (on_line, <, 200);
+  pixel (surface, 100 - R - 5, 200 - 30, px);
+  g_assert_true (tw_test_rgb_near (px, BACKGROUND));
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_labels (void)
 {
@@ -462,6 +513,7 @@ main (int   argc,
   g_test_add_func ("/tw/widgets/automaton-painter/fig2", test_fig2);
   g_test_add_func ("/tw/widgets/automaton-painter/validation-error-drawn", test_validation_error_drawn);
   g_test_add_func ("/tw/widgets/automaton-painter/step-view", test_step_view);
+  g_test_add_func ("/tw/widgets/automaton-painter/pending-connection", test_pending_connection);
   g_test_add_func ("/tw/widgets/automaton-painter/labels", test_labels);
 
   return g_test_run ();
