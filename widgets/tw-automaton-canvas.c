@@ -146,6 +146,7 @@ update_actions (TwAutomatonCanvas *self)
   gtk_widget_action_set_enabled (w, "canvas.delete", state || transition);
   gtk_widget_action_set_enabled (w, "canvas.set-initial", state);
   gtk_widget_action_set_enabled (w, "canvas.set-kind", state);
+  gtk_widget_action_set_enabled (w, "canvas.nudge", state);
   gtk_widget_action_set_enabled (w, "canvas.edit-label", transition);
 }
 
@@ -1548,6 +1549,17 @@ canvas_action (GtkWidget  *widget,
       if (self->selected_transition >= 0)
         tw_automaton_canvas_edit_transition (self, self->selected_transition);
     }
+  else if (g_str_equal (name, "canvas.nudge"))
+    {
+      int dx, dy;
+
+      g_variant_get (parameter, "(ii)", &dx, &dy);
+      if (self->selected_state >= 0)
+        {
+          const TwAutomatonState *s = tw_automaton_get_state (self->automaton, self->selected_state);
+          tw_automaton_canvas_move_state (self, self->selected_state, s->x + dx, s->y + dy);
+        }
+    }
   else if (g_str_equal (name, "canvas.auto-layout"))
     tw_automaton_canvas_auto_layout (self);
   else if (g_str_equal (name, "canvas.zoom-in"))
@@ -1800,6 +1812,7 @@ tw_automaton_canvas_class_init (TwAutomatonCanvasClass *klass)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, canvas_action);
   gtk_widget_class_install_action (widget_class, "canvas.add-state", "s", canvas_action);
   gtk_widget_class_install_action (widget_class, "canvas.set-kind", "s", canvas_action);
+  gtk_widget_class_install_action (widget_class, "canvas.nudge", "(ii)", canvas_action);
 
   add_key (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "canvas.undo");
   add_key (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.redo");
@@ -1823,6 +1836,19 @@ tw_automaton_canvas_class_init (TwAutomatonCanvasClass *klass)
   add_key (widget_class, GDK_KEY_0, 0, "canvas.zoom-fit");
   add_key (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
   add_key (widget_class, GDK_KEY_Escape, 0, "canvas.escape");
+  /* arrows move the selected state by a grid step, with Shift by one unit */
+  {
+    static const struct { guint key; int dx, dy; } arrows[] = {
+      { GDK_KEY_Left, -1, 0 }, { GDK_KEY_Right, 1, 0 }, { GDK_KEY_Up, 0, -1 }, { GDK_KEY_Down, 0, 1 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (arrows); i++)
+      {
+        gtk_widget_class_add_binding_action (widget_class, arrows[i].key, 0, "canvas.nudge", "(ii)",
+                                             arrows[i].dx * 24, arrows[i].dy * 24);
+        gtk_widget_class_add_binding_action (widget_class, arrows[i].key, GDK_SHIFT_MASK,
+                                             "canvas.nudge", "(ii)", arrows[i].dx, arrows[i].dy);
+      }
+  }
   for (guint k = 0; k < TW_N_STATE_KINDS; k++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + k, GDK_CONTROL_MASK,
                                          "canvas.add-state", "s", tw_state_kind_to_string (k));

@@ -261,6 +261,21 @@ test_actions (Fixture       *f,
   g_assert_cmpint (tw_automaton_get_state (a, 0)->kind, ==, TW_STATE_KIND_CANCEL);
   g_assert_cmpuint (f->changed, ==, 7);
 
+  /* arrow keys' action: the selected state moves, one undoable step each */
+  {
+    double x = tw_automaton_get_state (a, 0)->x, y = tw_automaton_get_state (a, 0)->y;
+
+    tw_automaton_canvas_select_state (f->canvas, 0);
+    g_assert_true (gtk_widget_activate_action (w, "canvas.nudge", "(ii)", 24, -1));
+    g_assert_cmpfloat (tw_automaton_get_state (a, 0)->x, ==, x + 24);
+    g_assert_cmpfloat (tw_automaton_get_state (a, 0)->y, ==, y - 1);
+    g_assert_cmpuint (f->changed, ==, 8);
+    g_assert_true (gtk_widget_activate_action (w, "canvas.undo", NULL));
+    g_assert_cmpfloat (tw_automaton_get_state (a, 0)->x, ==, x);
+    g_assert_cmpfloat (tw_automaton_get_state (a, 0)->y, ==, y);
+    g_assert_cmpuint (f->changed, ==, 9);
+  }
+
   tw_automaton_canvas_get_viewport (f->canvas, &before);
   g_assert_true (gtk_widget_activate_action (w, "canvas.zoom-in", NULL));
   tw_automaton_canvas_get_viewport (f->canvas, &after);
@@ -277,7 +292,7 @@ test_actions (Fixture       *f,
   tw_automaton_canvas_get_viewport (f->canvas, &after);
   g_assert_cmpfloat (fabs (after.zoom - before.zoom), <, 1e-9);
   /* view changes are not edits */
-  g_assert_cmpuint (f->changed, ==, 7);
+  g_assert_cmpuint (f->changed, ==, 9);
 }
 
 /* A file without positions is laid out in layers when loaded. */
