@@ -6,5 +6,7 @@
 #pragma once
 
 #include "tw-view-state.h"
+#include "tw-automaton-painter.h"
+#include "tw-automaton-canvas.h"
 #include "tw-timeline-painter.h"
 #include "tw-timeline.h"
