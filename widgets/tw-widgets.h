@@ -5,4 +5,6 @@
  */
 #pragma once
 
+#include "tw-event-list.h"
+#include "tw-time-text.h"
 #include "tw-view-state.h"
