@@ -27,6 +27,7 @@ typedef struct {
 
 typedef struct {
   GArray   *states;     /* TwTaskInterval */
+  GArray   *marks;      /* TwTaskMark */
   gboolean  open;
   guint64   cpu_time;   /* ns RUNNING in closed intervals */
 } TaskState;
@@ -67,6 +68,7 @@ task_state_free (gpointer data)
   TaskState *task = data;
 
   g_array_unref (task->states);
+  g_array_unref (task->marks);
   g_free (task);
 }
 
@@ -154,6 +156,7 @@ task_at (TwStateModel *self,
       TaskState *state = g_new0 (TaskState, 1);
 
       state->states = g_array_new (FALSE, FALSE, sizeof (TwTaskInterval));
+      state->marks = g_array_new (FALSE, FALSE, sizeof (TwTaskMark));
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
@@ -355,6 +358,19 @@ handle_irq_exit (TwStateModel *self,
 }
 
 static void
+add_mark (TwStateModel *self,
+          guint32       task,
+          guint64       time,
+          guint64       index)
+{
+  TwTaskMark mark = { time, index };
+
+  if (task == TW_TASK_NONE)
+    return;
+  g_array_append_val (task_at (self, task)->marks, mark);
+}
+
+static void
 extend_open_intervals (TwStateModel *self)
 {
   guint64 t = self->last_time;
@@ -400,6 +416,7 @@ tw_state_model_update (TwStateModel  *self,
   while (self->n_processed < n)
     {
       guint64 i = self->n_processed;
+      guint64 base = (i >> TW_CHUNK_SHIFT) << TW_CHUNK_SHIFT;
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, i >> TW_CHUNK_SHIFT);
       guint row = i & TW_CHUNK_MASK;
       guint end = MIN (chunk->n, row + (guint) MIN (n - i, (guint64) TW_CHUNK_SIZE));
@@ -419,6 +436,7 @@ tw_state_model_update (TwStateModel  *self,
               break;
 
             case TW_EVENT_KIND_WAKEUP:
+              add_mark (self, chunk->arg[row], t, base + row);
               if (is_tracked_task (self, chunk->arg[row]))
                 {
                   TwTaskState now = task_current_state (self, chunk->arg[row]);
@@ -449,13 +467,16 @@ tw_state_model_update (TwStateModel  *self,
               handle_irq_exit (self, chunk->cpu[row], t, chunk->arg[row], TW_IRQ_SOFT);
               break;
 
-            case TW_EVENT_KIND_OTHER:
-            case TW_EVENT_KIND_TASK_CREATE:
             case TW_EVENT_KIND_USER:
             case TW_EVENT_KIND_MUTEX_LOCK:
             case TW_EVENT_KIND_MUTEX_UNLOCK:
             case TW_EVENT_KIND_MUTEX_WAIT:
             case TW_EVENT_KIND_SENSOR:
+              add_mark (self, chunk->task[row], t, base + row);
+              break;
+
+            case TW_EVENT_KIND_OTHER:
+            case TW_EVENT_KIND_TASK_CREATE:
             case TW_N_EVENT_KINDS:
             default:
               break;
@@ -464,7 +485,7 @@ tw_state_model_update (TwStateModel  *self,
           self->last_time = MAX (self->last_time, t);
         }
 
-      self->n_processed = ((i >> TW_CHUNK_SHIFT) << TW_CHUNK_SHIFT) + end;
+      self->n_processed = base + end;
     }
 
   /* CPUs that exist but never switched still get (empty) rows. */
@@ -549,6 +570,26 @@ tw_state_model_get_task_states (TwStateModel *self,
     return NULL;
   *n_states = ((TaskState *) g_ptr_array_index (self->tasks, task))->states->len;
   return (const TwTaskInterval *) ((TaskState *) g_ptr_array_index (self->tasks, task))->states->data;
+}
+
+/**
+ * tw_state_model_get_task_marks:
+ * @n_marks: (out): the number of marks
+ *
+ * Returns: (transfer none) (array length=n_marks) (nullable): @task's instant events, by time
+ */
+const TwTaskMark *
+tw_state_model_get_task_marks (TwStateModel *self,
+                               guint32       task,
+                               gsize        *n_marks)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), NULL);
+
+  *n_marks = 0;
+  if (task >= self->tasks->len)
+    return NULL;
+  *n_marks = ((TaskState *) g_ptr_array_index (self->tasks, task))->marks->len;
+  return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks->data;
 }
 
 /* Index of the last interval with start ≤ t, or -1; works for any struct starting with
@@ -662,6 +703,10 @@ tw_state_model_get_memory_size (TwStateModel *self)
       size += cs->runs->len * sizeof (TwRunInterval) + cs->irqs->len * sizeof (TwIrqInterval);
     }
   for (guint k = 0; k < self->tasks->len; k++)
-    size += ((TaskState *) g_ptr_array_index (self->tasks, k))->states->len * sizeof (TwTaskInterval);
+    {
+      TaskState *ts = g_ptr_array_index (self->tasks, k);
+
+      size += ts->states->len * sizeof (TwTaskInterval) + ts->marks->len * sizeof (TwTaskMark);
+    }
   return size;
 }

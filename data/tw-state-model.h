@@ -40,6 +40,13 @@ typedef struct {
   guint8  state;    /* TwTaskState */
 } TwTaskInterval;
 
+/* An instant event drawn on a task's row: user, sensor and mutex events of the task, and
+ * wakeups on the woken task. */
+typedef struct {
+  guint64 time;
+  guint64 index;    /* event index in the trace */
+} TwTaskMark;
+
 #define TW_TYPE_STATE_MODEL (tw_state_model_get_type ())
 G_DECLARE_FINAL_TYPE (TwStateModel, tw_state_model, TW, STATE_MODEL, GObject)
 
@@ -60,6 +67,9 @@ const TwIrqInterval  *tw_state_model_get_cpu_irqs     (TwStateModel   *self,
 const TwTaskInterval *tw_state_model_get_task_states  (TwStateModel   *self,
                                                        guint32         task,
                                                        gsize          *n_states);
+const TwTaskMark     *tw_state_model_get_task_marks   (TwStateModel   *self,
+                                                       guint32         task,
+                                                       gsize          *n_marks);
 guint32               tw_state_model_get_running_task (TwStateModel   *self,
                                                        guint           cpu,
                                                        guint64         time_ns);

@@ -8,3 +8,4 @@
 #include "tw-event-list.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
+#include "tw-timeline-painter.h"

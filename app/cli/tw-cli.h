@@ -14,6 +14,10 @@ int      tw_cli_info      (int          argc,
                            char       **argv);
 int      tw_cli_events    (int          argc,
                            char       **argv);
+#if HAVE_GUI
+int      tw_cli_render    (int          argc,
+                           char       **argv);
+#endif
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,

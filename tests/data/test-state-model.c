@@ -103,6 +103,15 @@ test_switches (Fixture       *f,
   g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 460), ==, TW_TASK_STATE_READY);
   g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 10), ==, TW_TASK_STATE_UNKNOWN);
 
+  /* marks: the wakeups of a (350) and b (450), on the woken task */
+  {
+    const TwTaskMark *marks = tw_state_model_get_task_marks (model, f->b, &n);
+
+    g_assert_cmpuint (n, ==, 1);
+    g_assert_cmpuint (marks[0].time, ==, 450);
+    g_assert_cmpuint (marks[0].index, ==, 5);
+  }
+
   /* the idle task has no state rows */
   tw_state_model_get_task_states (model, f->idle, &n);
   g_assert_cmpuint (n, ==, 0);
