@@ -5,5 +5,7 @@
  */
 #pragma once
 
+#include "tw-csv-reader.h"
+#include "tw-csv-writer.h"
 #include "tw-reader.h"
 #include "tw-reader-registry.h"

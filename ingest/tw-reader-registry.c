@@ -11,10 +11,13 @@
 
 #include "tw-reader-registry.h"
 
+#include "tw-csv-reader.h"
+
 #define PROBE_BYTES (64 * 1024)
 
 static GType
 (*const reader_types[]) (void) = {
+  tw_csv_reader_get_type,
   NULL,
 };
 

@@ -19,6 +19,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
   { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
+  { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
 #if HAVE_GUI
   { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
 #endif

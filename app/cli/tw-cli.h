@@ -18,6 +18,8 @@ int      tw_cli_events    (int          argc,
 int      tw_cli_render    (int          argc,
                            char       **argv);
 #endif
+int      tw_cli_convert   (int          argc,
+                           char       **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,
