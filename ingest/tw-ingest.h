@@ -8,4 +8,5 @@
 #include "tw-csv-reader.h"
 #include "tw-csv-writer.h"
 #include "tw-reader.h"
+#include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"

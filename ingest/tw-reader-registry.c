@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
+#include "tw-ftrace-text-reader.h"
 
 #include "tw-csv-reader.h"
 
@@ -18,6 +19,7 @@
 static GType
 (*const reader_types[]) (void) = {
   tw_csv_reader_get_type,
+  tw_ftrace_text_reader_get_type,
   NULL,
 };
 
