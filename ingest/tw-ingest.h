@@ -10,3 +10,6 @@
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"
+#include "tw-shark-format.h"
+#include "tw-shark-reader.h"
+#include "tw-simulator.h"

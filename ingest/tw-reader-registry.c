@@ -13,6 +13,7 @@
 #include "tw-ftrace-text-reader.h"
 
 #include "tw-csv-reader.h"
+#include "tw-shark-reader.h"
 
 #define PROBE_BYTES (64 * 1024)
 
@@ -20,6 +21,7 @@ static GType
 (*const reader_types[]) (void) = {
   tw_csv_reader_get_type,
   tw_ftrace_text_reader_get_type,
+  tw_shark_reader_get_type,
   NULL,
 };
 

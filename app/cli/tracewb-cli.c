@@ -23,6 +23,7 @@ static const Command commands[] = {
 #if HAVE_GUI
   { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
 #endif
+  { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
 };
 
 static void
