@@ -741,6 +741,9 @@ tw_window_dispose (GObject *object)
   g_clear_object (&self->view_state);
   g_clear_object (&self->recent_menu);
 
+  /* GTK 4.8: a focused widget deep in the template (a list row, the find entry) asks
+   * for the window's focus while being torn down; drop the focus first. */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WINDOW);
 
   G_OBJECT_CLASS (tw_window_parent_class)->dispose (object);
@@ -772,16 +775,14 @@ tw_window_get_property (GObject    *object,
     }
 }
 
+/* menus.ui is loaded by GtkApplication from the resource base path; "application" is
+ * set after construction, so the primary menu is picked up when it arrives. */
 static void
-tw_window_constructed (GObject *object)
+application_changed_cb (TwWindow *self)
 {
-  TwWindow *self = TW_WINDOW (object);
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GMenu *primary_menu = app ? gtk_application_get_menu_by_id (app, "primary_menu") : NULL;
 
-  G_OBJECT_CLASS (tw_window_parent_class)->constructed (object);
-
-  /* menus.ui is loaded by GtkApplication from the resource base path */
   if (primary_menu)
     gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->primary_button), G_MENU_MODEL (primary_menu));
 }
@@ -792,7 +793,6 @@ tw_window_class_init (TwWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = tw_window_constructed;
   object_class->dispose = tw_window_dispose;
   object_class->finalize = tw_window_finalize;
   object_class->get_property = tw_window_get_property;
@@ -851,6 +851,7 @@ tw_window_init (TwWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
                                    G_N_ELEMENTS (window_actions), self);
   add_trace_shortcuts (self);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   self->recent_menu = g_menu_new ();
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->recent_button), G_MENU_MODEL (self->recent_menu));

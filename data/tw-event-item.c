@@ -222,6 +222,14 @@ tw_event_item_dup_args (TwEventItem *self)
       break;
     }
 
+  /* a reader that also kept the canonical value as a field of the same name (ftrace's
+   * vec=, CSV's irq=) shows it once */
+  if (canonical && type)
+    {
+      g_autofree char *name = g_strndup (canonical, strcspn (canonical, "="));
+      if (tw_event_type_lookup_field (type, name) >= 0)
+        g_clear_pointer (&canonical, g_free);
+    }
   if (canonical == NULL)
     return g_steal_pointer (&fields);
   if (fields[0] == '\0')

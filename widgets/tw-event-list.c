@@ -161,6 +161,21 @@ selection_changed_cb (TwEventList *self)
   g_signal_handler_unblock (self->view_state, self->selected_event_handler);
 }
 
+/* GTK 4.8: a focused row that items-changed removes stays the window's focus child
+ * in a broken state (criticals when the window goes away). Take the focus off the rows
+ * around model changes and give it back to the list afterwards. */
+static gboolean
+release_row_focus (TwEventList *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)))
+    return FALSE;
+  gtk_root_set_focus (root, NULL);
+  return TRUE;
+}
+
 static void
 filter_done_cb (GObject      *object,
                 GAsyncResult *result,
@@ -168,8 +183,12 @@ filter_done_cb (GObject      *object,
 {
   g_autoptr(TwEventList) self = user_data;
   g_autoptr(GError) error = NULL;
+  gboolean refocus = TW_TRACE_MODEL (object) == self->model && release_row_focus (self);
+  gboolean done = tw_trace_model_set_filter_finish (TW_TRACE_MODEL (object), result, &error);
 
-  if (!tw_trace_model_set_filter_finish (TW_TRACE_MODEL (object), result, &error))
+  if (refocus)
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+  if (!done)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_warning ("Filtering events failed: %s", error->message);
@@ -538,9 +557,15 @@ tw_event_list_set_view_state (TwEventList *self,
                                   G_CALLBACK (view_state_selected_event_cb), self);
     }
 
-  self->syncing = TRUE;
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->model));
-  self->syncing = FALSE;
+  {
+    gboolean refocus = release_row_focus (self);
+
+    self->syncing = TRUE;
+    gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->model));
+    self->syncing = FALSE;
+    if (refocus)
+      gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+  }
 
   g_signal_handlers_block_by_func (self->search_entry, refilter, self);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");

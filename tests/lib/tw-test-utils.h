@@ -26,4 +26,10 @@ void     tw_test_append_switch        (TwTrace    *trace,
                                        guint32     next,
                                        const char *prev_state);
 
+typedef gboolean (*TwTestCondition) (gpointer data);
+
+gboolean tw_test_wait_until          (TwTestCondition condition,
+                                      gpointer        data,
+                                      guint           timeout_ms);
+
 G_END_DECLS
