@@ -721,6 +721,66 @@ test_pixels (Fixture       *fx,
                      + fabs (selected_rgb[2] - other_rgb[2]), >, 6.0);
 }
 
+static gboolean
+shortcuts_window_shown (gpointer data)
+{
+  GtkWidget **found = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_SHORTCUTS_WINDOW (w) && gtk_widget_get_mapped (w))
+        {
+          *found = w;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_shortcuts (Fixture       *fx,
+                gconstpointer  data)
+{
+  static const struct {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "app.open", "<Control>o" },
+    { "app.quit", "<Control>q" },
+    { "win.show-help-overlay", "F1" },
+    { "win.zoom-fit", "<Control>0" },
+    { "win.go-to-time", "<Control>g" },
+    { "win.find", "<Control>f" },
+  };
+  GtkWidget *overlay = NULL;
+  g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func (g_free);
+  gboolean has_go_to = FALSE;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+      g_assert_true (g_strv_contains ((const char * const *) accels, expected[i].accel));
+    }
+
+  /* app.shortcuts shows the window built from gtk/help-overlay.ui */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
+  g_assert_true (tw_test_wait_until (shortcuts_window_shown, &overlay, WAIT_MS));
+  /* the shortcuts' titles are in the window's widget tree */
+  collect_labels (overlay, titles);
+  for (guint i = 0; i < titles->len; i++)
+    has_go_to |= g_strcmp0 (titles->pdata[i], "Go to time") == 0;
+  g_assert_true (has_go_to);
+  gtk_window_close (GTK_WINDOW (overlay));   /* hides: the app window owns its help overlay */
+}
+
 int
 main (int    argc,
       char **argv)
@@ -760,6 +820,7 @@ main (int    argc,
   ADD ("error-on-welcome", test_error_on_welcome);
   ADD ("cancel", test_cancel);
   ADD ("pixels", test_pixels);
+  ADD ("shortcuts", test_shortcuts);
 #undef ADD
 
   status = g_test_run ();
