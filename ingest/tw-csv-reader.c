@@ -616,7 +616,8 @@ parse_header (Parser   *ps,
           return FALSE;
         }
       /* Duplicates are judged by meaning: "irq" and "arg:irq" are the same argument. */
-      if (!g_hash_table_add (seen, (gpointer) (column->role == COL_ARG ? column->arg_name : name)))
+      if (column->role == COL_ARG ? !g_hash_table_add (seen, (gpointer) column->arg_name)
+                                  : ps->col[column->role] >= 0)
         {
           tw_reader_set_error_at_line (error, TW_READER_ERROR_INVALID, ps->path,
                                        lx->record_line, "column “%s” appears twice", name);
@@ -705,6 +706,18 @@ parse_kind_cell (Parser       *ps,
   return FALSE;
 }
 
+/* Most exports are plain ASCII: one vectorisable pass spares a UTF-8 check per cell. */
+static gboolean
+is_ascii (const char *s,
+          gsize       len)
+{
+  guint8 high = 0;
+
+  for (gsize i = 0; i < len; i++)
+    high |= (guint8) s[i];
+  return high < 0x80;
+}
+
 static EventInfo *
 lookup_event (Parser     *ps,
               const char *name)
@@ -739,14 +752,15 @@ survey (Parser   *ps,
                                        lx->n_cells, ps->n_columns);
           return FALSE;
         }
-      for (guint i = 0; i < lx->n_cells; i++)
-        if (!g_utf8_validate (cell_text (lx, i), lx->cells[i].len, NULL))
-          {
-            tw_reader_set_error_at_line (error, TW_READER_ERROR_INVALID, ps->path,
-                                         lx->record_line, "column “%s”: not valid UTF-8",
-                                         column_label (ps, i));
-            return FALSE;
-          }
+      if (!is_ascii (lx->buf, lx->buf_len))
+        for (guint i = 0; i < lx->n_cells; i++)
+          if (!g_utf8_validate (cell_text (lx, i), lx->cells[i].len, NULL))
+            {
+              tw_reader_set_error_at_line (error, TW_READER_ERROR_INVALID, ps->path,
+                                           lx->record_line, "column “%s”: not valid UTF-8",
+                                           column_label (ps, i));
+              return FALSE;
+            }
 
       if (cell_is_empty (lx, ps->col[COL_EVENT]) || lx->cells[ps->col[COL_EVENT]].len == 0)
         {
@@ -864,6 +878,19 @@ create_types (Parser   *ps,
           return FALSE;
         }
       info->event_type = tw_trace_get_event_type (ps->trace, info->type);
+
+      /* The trace may already hold a type of this name (a second file read into it):
+       * its payload layout must be the one the cells are packed into. */
+      for (guint f = 0; f < n_fields; f++)
+        if (strcmp (info->event_type->fields[f].name, specs[f].name) != 0
+            || info->event_type->fields[f].type != specs[f].type
+            || info->event_type->fields[f].flags != specs[f].flags)
+          {
+            g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_INVALID,
+                         "%s: event type “%s” already exists with other arguments", ps->path,
+                         info->name);
+            return FALSE;
+          }
       max_payload = MAX (max_payload, info->event_type->payload_size);
     }
 
@@ -1081,7 +1108,8 @@ apply_task_columns (Parser   *ps,
   const TwTask *t;
   int column;
 
-  if (task == TW_TASK_NONE)
+  if (task == TW_TASK_NONE
+      || (ps->col[COL_TASK_NAME] < 0 && ps->col[COL_TASK_PID] < 0 && ps->col[COL_TASK_TID] < 0))
     return TRUE;
   t = tw_trace_get_task (ps->trace, task);
 
@@ -1211,6 +1239,10 @@ _tw_csv_parse_buffer (TwTrace         *trace,
 
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
+
+  /* An empty mapped file has no contents pointer; no pointer arithmetic on NULL. */
+  if (data == NULL)
+    data = "";
 
   ps.events = g_hash_table_new (g_str_hash, g_str_equal);
   ps.event_order = g_ptr_array_new_with_free_func (event_info_free);

@@ -97,7 +97,7 @@ tw_timeline_painter_init (TwTimelinePainter *self)
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->colors = g_array_new (FALSE, FALSE, sizeof (double) * 3);
   self->collapsed_pids = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->sort = TW_TASK_SORT_NAME;
+  self->sort = TW_TASK_SORT_CPU_TIME;
 }
 
 /**
@@ -718,43 +718,35 @@ frame_column_end (const Frame *f,
   return t <= 0 ? 0 : (guint64) ceil (t);
 }
 
-/* First index in [lo, n) whose start is ≥ t; works for any struct starting with
- * guint64 start. */
+/* First element of a series at or after @t, not before @lo. Rows are drawn left to
+ * right, so every search after the first gallops forward from the previous one. */
 static gsize
-lower_bound_start (const guint8 *base,
-                   gsize         stride,
-                   gsize         lo,
-                   gsize         n,
-                   guint64       t)
+series_at (const Frame *f,
+           TwSeries     series,
+           guint        id,
+           gsize        lo,
+           guint64      t)
 {
-  gsize hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      guint64 start;
-
-      memcpy (&start, base + mid * stride, sizeof start);
-      if (start < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  if (lo == 0)
+    return tw_state_model_lower_bound (f->self->model, series, id, t);
+  return tw_state_model_lower_bound_from (f->self->model, series, id, lo, t);
 }
 
-/* First interval of a non-overlapping sorted array that ends after @t. */
+/* First interval of a non-overlapping series that ends after @t. */
 static gsize
-first_visible (const guint8 *base,
-               gsize         stride,
-               gsize         n,
-               guint64       t)
+series_first_visible (TwStateModel *model,
+                      TwSeries      series,
+                      guint         id,
+                      const guint8 *base,
+                      gsize         stride,
+                      gsize         n,
+                      guint64       t)
 {
-  gsize i = lower_bound_start (base, stride, 0, n, t);
+  gsize i = tw_state_model_lower_bound (model, series, id, t);
   guint64 end;
 
-  if (i == 0)
-    return 0;
+  if (i == 0 || i > n)
+    return MIN (i, n);
   memcpy (&end, base + (i - 1) * stride + sizeof (guint64), sizeof end);
   return end > t ? i - 1 : i;
 }
@@ -814,7 +806,8 @@ draw_cpu_runs (const Frame *f,
   gsize n;
   const TwRunInterval *runs = tw_state_model_get_cpu_runs (f->self->model, cpu, &n);
   RectBatch b = { cr, { -1 } };
-  gsize i = first_visible ((const guint8 *) runs, sizeof *runs, n, f->vp->begin_ns);
+  gsize i = series_first_visible (f->self->model, TW_SERIES_CPU_RUNS, cpu, (const guint8 *) runs, sizeof *runs, n,
+                                  f->vp->begin_ns);
 
   while (i < n && runs[i].start < f->vp->end_ns)
     {
@@ -835,7 +828,7 @@ draw_cpu_runs (const Frame *f,
        * is not idle, so a busy CPU never looks idle at any zoom. */
       col = floor (x0);
       col_end = frame_column_end (f, col);
-      j = lower_bound_start ((const guint8 *) runs, sizeof *runs, i + 1, n, col_end);
+      j = series_at (f, TW_SERIES_CPU_RUNS, cpu, i + 1, col_end);
       shown = i;
       for (gsize k = i; k < j && k < i + 8; k++)
         if (!task_is_idle (f->self, runs[k].task))
@@ -861,7 +854,7 @@ draw_cpu_irqs (const Frame *f,
   gsize n;
   const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (f->self->model, cpu, &n);
   RectBatch b = { cr, { -1 } };
-  gsize i = lower_bound_start ((const guint8 *) irqs, sizeof *irqs, 0, n, f->vp->begin_ns);
+  gsize i = series_at (f, TW_SERIES_CPU_IRQS, cpu, 0, f->vp->begin_ns);
 
   /* Handlers that began before the view may still be running in it; they are short and
    * nest shallowly, so a few steps back find them. */
@@ -887,7 +880,7 @@ draw_cpu_irqs (const Frame *f,
         {
           /* Skip the rest of this pixel column; the mark already says "something". */
           guint64 col_end = frame_column_end (f, floor (x0));
-          gsize j = lower_bound_start ((const guint8 *) irqs, sizeof *irqs, i + 1, n, col_end);
+          gsize j = series_at (f, TW_SERIES_CPU_IRQS, cpu, i + 1, col_end);
 
           i = MAX (i, j - 1);
         }
@@ -947,7 +940,8 @@ draw_task_states (const Frame *f,
   gsize n;
   const TwTaskInterval *states = tw_state_model_get_task_states (f->self->model, task, &n);
   RectBatch b = { cr, { -1 } };
-  gsize i = first_visible ((const guint8 *) states, sizeof *states, n, f->vp->begin_ns);
+  gsize i = series_first_visible (f->self->model, TW_SERIES_TASK_STATES, task, (const guint8 *) states,
+                                  sizeof *states, n, f->vp->begin_ns);
 
   while (i < n && states[i].start < f->vp->end_ns)
     {
@@ -967,7 +961,7 @@ draw_task_states (const Frame *f,
       /* The most active state in the column wins: a task that ran at all shows it. */
       col = floor (x0);
       col_end = frame_column_end (f, col);
-      j = lower_bound_start ((const guint8 *) states, sizeof *states, i + 1, n, col_end);
+      j = series_at (f, TW_SERIES_TASK_STATES, task, i + 1, col_end);
       shown = i;
       for (gsize k = i + 1; k < j && k < i + 8; k++)
         if (state_rank (states[k].state) > state_rank (states[shown].state))
@@ -1022,7 +1016,7 @@ draw_task_marks (const Frame *f,
   gsize n;
   const TwTaskMark *marks = tw_state_model_get_task_marks (f->self->model, task, &n);
   RectBatch b = { cr, { -1 } };
-  gsize i = lower_bound_start ((const guint8 *) marks, sizeof *marks, 0, n, f->vp->begin_ns);
+  gsize i = series_at (f, TW_SERIES_TASK_MARKS, task, 0, f->vp->begin_ns);
 
   while (i < n && marks[i].time < f->vp->end_ns)
     {
@@ -1032,8 +1026,7 @@ draw_task_marks (const Frame *f,
       mark_rgba (f->self, marks[i].index, rgba);
       batch_add (&b, x, x + 1, y, 5, rgba);
       /* one mark per pixel column */
-      i = lower_bound_start ((const guint8 *) marks, sizeof *marks, i + 1, n,
-                             frame_column_end (f, floor (x)));
+      i = series_at (f, TW_SERIES_TASK_MARKS, task, i + 1, frame_column_end (f, floor (x)));
     }
   batch_flush (&b);
 }
@@ -1418,7 +1411,7 @@ hit_cpu_row (TwTimelinePainter        *self,
   if (y_in_row < IRQ_MAX_LANES * IRQ_LANE_HEIGHT + 1)
     {
       const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (self->model, row->id, &n);
-      gsize i = lower_bound_start ((const guint8 *) irqs, sizeof *irqs, 0, n, hit->time + 1);
+      gsize i = tw_state_model_lower_bound (self->model, TW_SERIES_CPU_IRQS, row->id, hit->time + 1);
 
       /* innermost handler containing the time, widened by the slop for tiny ones */
       while (i > 0)
@@ -1443,7 +1436,8 @@ hit_cpu_row (TwTimelinePainter        *self,
   if (task != TW_TASK_NONE)
     {
       const TwRunInterval *runs = tw_state_model_get_cpu_runs (self->model, row->id, &n);
-      gsize i = first_visible ((const guint8 *) runs, sizeof *runs, n, hit->time);
+      gsize i = series_first_visible (self->model, TW_SERIES_CPU_RUNS, row->id,
+                                      (const guint8 *) runs, sizeof *runs, n, hit->time);
       g_autofree char *label = tw_trace_dup_task_label (self->trace, task);
       g_autofree char *what = g_strdup_printf ("%s on CPU %u%s", label, row->id,
                                                task_is_idle (self, task) ? " (idle)" : "");
@@ -1462,8 +1456,8 @@ hit_task_row (TwTimelinePainter   *self,
 {
   gsize n;
   const TwTaskMark *marks = tw_state_model_get_task_marks (self->model, row->id, &n);
-  gsize i = lower_bound_start ((const guint8 *) marks, sizeof *marks, 0, n,
-                               hit->time > slop ? hit->time - slop : 0);
+  gsize i = tw_state_model_lower_bound (self->model, TW_SERIES_TASK_MARKS, row->id,
+                                        hit->time > slop ? hit->time - slop : 0);
   const TwTaskInterval *states;
 
   if (i < n && marks[i].time <= hit->time + slop)
@@ -1474,7 +1468,8 @@ hit_task_row (TwTimelinePainter   *self,
     }
 
   states = tw_state_model_get_task_states (self->model, row->id, &n);
-  i = first_visible ((const guint8 *) states, sizeof *states, n, hit->time);
+  i = series_first_visible (self->model, TW_SERIES_TASK_STATES, row->id,
+                            (const guint8 *) states, sizeof *states, n, hit->time);
   if (i < n && states[i].start <= hit->time)
     {
       g_autofree char *label = tw_trace_dup_task_label (self->trace, row->id);

@@ -9,3 +9,4 @@
 #include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-timeline-painter.h"
+#include "tw-timeline.h"

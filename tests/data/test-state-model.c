@@ -194,6 +194,67 @@ test_cancelled (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+static gsize
+brute_lower_bound (const TwRunInterval *runs,
+                   gsize                n,
+                   guint64              t)
+{
+  gsize i = 0;
+
+  while (i < n && runs[i].start < t)
+    i++;
+  return i;
+}
+
+static void
+test_lower_bound_index (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  const TwRunInterval *runs;
+  guint64 t = 1000;
+  gsize n;
+
+  /* 300 k switches with gaps of 0 (zero-length runs are dropped again, popping the
+   * index) to 100 ns, so the index spans both of its levels. */
+  for (guint i = 0; i < 300000; i++)
+    {
+      tw_test_append_switch (f->trace, f->sw, t, 0, i % 2 ? f->a : f->b, i % 2 ? f->b : f->a, "R");
+      t += g_rand_int_range (rand, 0, 4) == 0 ? 0 : g_rand_int_range (rand, 1, 100);
+    }
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, >, 8 * 64 * 8);
+
+  for (guint k = 0; k < 2000; k++)
+    {
+      guint64 probe = g_rand_int_range (rand, 0, (gint32) MIN (t + 500, G_MAXINT32));
+
+      g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, probe), ==,
+                        brute_lower_bound (runs, n, probe));
+    }
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, 0), ==, 0);
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, G_MAXUINT64), ==, n);
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 9, 5), ==, 0);
+  /* forward searches from any earlier index give the same answers */
+  for (guint k = 0; k < 2000; k++)
+    {
+      guint64 probe = g_rand_int_range (rand, 0, (gint32) MIN (t + 500, G_MAXINT32));
+      gsize answer = brute_lower_bound (runs, n, probe);
+      gsize from = answer ? g_rand_int_range (rand, 0, (gint32) answer + 1) : 0;
+
+      g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, from, probe),
+                        ==, answer);
+    }
+  g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, n, 5), ==, n);
+
+  for (gsize i = 0; i < n; i += 997)
+    g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, runs[i].start), ==,
+                      brute_lower_bound (runs, n, runs[i].start));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -206,6 +267,7 @@ main (int   argc,
   ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
   ADD ("/tw/data/state-model/incremental", test_incremental);
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
+  ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
 #undef ADD
 
   return g_test_run ();

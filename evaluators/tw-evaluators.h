@@ -1,0 +1,11 @@
+/* tw-evaluators.h: the evaluator layer, for the layers above it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-automaton.h"
+#include "tw-automaton-file.h"
+#include "tw-automaton-interp.h"
+#include "tw-jcs.h"
