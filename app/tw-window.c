@@ -57,6 +57,7 @@ struct _TwWindow
   GtkWidget            *event_list;
   GtkWidget            *details_pane;
   GtkWidget            *cursor_state_pane;
+  GtkWidget            *timeline;        /* in timeline_slot */
 
   TwViewState          *view_state;
   GCancellable         *load_cancellable;
@@ -148,6 +149,7 @@ install_view_state (TwWindow     *self,
   g_autoptr(TwViewState) view_state = tw_view_state_new (model);
 
   g_set_object (&self->view_state, view_state);
+  tw_timeline_set_view_state (TW_TIMELINE (self->timeline), view_state);
   tw_event_list_set_view_state (TW_EVENT_LIST (self->event_list), view_state);
   tw_details_pane_set_view_state (TW_DETAILS_PANE (self->details_pane), view_state);
   tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
@@ -851,6 +853,11 @@ tw_window_init (TwWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
                                    G_N_ELEMENTS (window_actions), self);
   add_trace_shortcuts (self);
+
+  self->timeline = tw_timeline_new ();
+  gtk_widget_set_vexpand (self->timeline, TRUE);
+  gtk_widget_set_hexpand (self->timeline, TRUE);
+  gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   self->recent_menu = g_menu_new ();
@@ -957,6 +964,19 @@ tw_window_get_cursor_state_pane (TwWindow *self)
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
 
   return self->cursor_state_pane;
+}
+
+/**
+ * tw_window_get_timeline:
+ *
+ * Returns: (transfer none): the timeline
+ */
+GtkWidget *
+tw_window_get_timeline (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->timeline;
 }
 
 /**

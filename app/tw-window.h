@@ -26,6 +26,7 @@ const char  *tw_window_get_error_message  (TwWindow       *self);
 TwEventList *tw_window_get_event_list     (TwWindow       *self);
 GtkWidget   *tw_window_get_details_pane   (TwWindow       *self);
 GtkWidget   *tw_window_get_cursor_state_pane (TwWindow    *self);
+GtkWidget   *tw_window_get_timeline       (TwWindow       *self);
 GtkWidget   *tw_window_get_timeline_slot  (TwWindow       *self);
 void         tw_window_go_to_time         (TwWindow       *self,
                                            const char     *text);

@@ -9,9 +9,9 @@
 
 /*
  * Position → row costs nothing without a filter (the position is the row). With a
- * filter, the matching rows are kept per store chunk as 16-bit offsets (2 bytes per
- * match) with a cumulative count per chunk, so position → row is a binary search over
- * chunks and row → position a binary search inside one chunk: no O(n) work when a list
+ * filter, the matching rows are kept per block of 64 Ki rows as 16-bit offsets (2 bytes
+ * per match) with a cumulative count per block, so position → row is a binary search over
+ * blocks and row → position a binary search inside one block: no O(n) work when a list
  * scrolls or jumps, and no object per row. Items are made in get_item, for the rows a
  * list shows, as Sysprof's document model does.
  *
@@ -19,9 +19,16 @@
  * G_MAXUINT rows.
  */
 
+#define BLOCK_SHIFT 16
+#define BLOCK_SIZE  (1u << BLOCK_SHIFT)
+#define BLOCK_MASK  (BLOCK_SIZE - 1)
+
+/* a store chunk holds whole blocks, so a block's rows are in one chunk */
+G_STATIC_ASSERT (TW_CHUNK_SHIFT >= BLOCK_SHIFT);
+
 typedef struct {
-  GArray  *rows;        /* guint16: matching rows' offsets in their chunk, in trace order */
-  GArray  *chunk_ends;  /* guint: matches in chunks [0, c], one entry per scanned chunk */
+  GArray  *rows;        /* guint16: matching rows' offsets in their block, in trace order */
+  GArray  *block_ends;  /* guint: matches in blocks [0, b], one entry per scanned block */
   guint64  scanned;     /* trace rows looked at so far */
 } FilterIndex;
 
@@ -48,7 +55,7 @@ filter_index_new (void)
   FilterIndex *idx = g_new0 (FilterIndex, 1);
 
   idx->rows = g_array_new (FALSE, FALSE, sizeof (guint16));
-  idx->chunk_ends = g_array_new (FALSE, FALSE, sizeof (guint));
+  idx->block_ends = g_array_new (FALSE, FALSE, sizeof (guint));
   return idx;
 }
 
@@ -56,13 +63,13 @@ static void
 filter_index_free (FilterIndex *idx)
 {
   g_array_unref (idx->rows);
-  g_array_unref (idx->chunk_ends);
+  g_array_unref (idx->block_ends);
   g_free (idx);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FilterIndex, filter_index_free)
 
-/* Scans rows [idx->scanned, upto) of @trace; checks @cancellable once per chunk. */
+/* Scans rows [idx->scanned, upto) of @trace; checks @cancellable once per block. */
 static gboolean
 filter_index_scan (FilterIndex         *idx,
                    const TwEventFilter *filter,
@@ -73,26 +80,29 @@ filter_index_scan (FilterIndex         *idx,
 {
   while (idx->scanned < upto && idx->rows->len < G_MAXUINT)
     {
-      guint c = idx->scanned >> TW_CHUNK_SHIFT;
-      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-      guint row = idx->scanned & TW_CHUNK_MASK;
-      guint row_end = (guint) MIN ((guint64) TW_CHUNK_SIZE, upto - ((guint64) c << TW_CHUNK_SHIFT));
+      guint b = idx->scanned >> BLOCK_SHIFT;
+      guint64 block_start = (guint64) b << BLOCK_SHIFT;
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, idx->scanned >> TW_CHUNK_SHIFT);
+      guint base = block_start & TW_CHUNK_MASK;   /* the block's first row in its chunk */
+      guint row = idx->scanned & BLOCK_MASK;
+      guint row_end = (guint) MIN ((guint64) BLOCK_SIZE, upto - block_start);
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
 
-      if (idx->chunk_ends->len <= c)
-        g_array_append_val (idx->chunk_ends, idx->rows->len);
+      if (idx->block_ends->len <= b)
+        g_array_append_val (idx->block_ends, idx->rows->len);
 
       for (; row < row_end; row++)
-        if (tw_event_filter_matches (filter, chunk->type[row], chunk->task[row], chunk->cpu[row]))
+        if (tw_event_filter_matches (filter, chunk->type[base + row], chunk->task[base + row],
+                                     chunk->cpu[base + row]))
           {
             guint16 r = row;
             g_array_append_val (idx->rows, r);
           }
 
-      g_array_index (idx->chunk_ends, guint, c) = idx->rows->len;
-      idx->scanned = ((guint64) c << TW_CHUNK_SHIFT) + row_end;
+      g_array_index (idx->block_ends, guint, b) = idx->rows->len;
+      idx->scanned = block_start + row_end;
     }
   return TRUE;
 }
@@ -380,10 +390,10 @@ tw_trace_model_get_event_index (TwTraceModel *self,
   if (self->index == NULL)
     return position;
 
-  /* the first chunk whose cumulative count exceeds position */
-  ends = (const guint *) (gpointer) self->index->chunk_ends->data;
+  /* the first block whose cumulative count exceeds position */
+  ends = (const guint *) (gpointer) self->index->block_ends->data;
   lo = 0;
-  hi = self->index->chunk_ends->len;
+  hi = self->index->block_ends->len;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -393,7 +403,7 @@ tw_trace_model_get_event_index (TwTraceModel *self,
       else
         hi = mid;
     }
-  return ((guint64) lo << TW_CHUNK_SHIFT) | g_array_index (self->index->rows, guint16, position);
+  return ((guint64) lo << BLOCK_SHIFT) | g_array_index (self->index->rows, guint16, position);
 }
 
 /**
@@ -421,17 +431,17 @@ tw_trace_model_find_position (TwTraceModel *self,
       return (guint) MIN (index, (guint64) self->n_items);
     }
 
-  c = index >> TW_CHUNK_SHIFT;
-  if (c >= self->index->chunk_ends->len)
+  c = index >> BLOCK_SHIFT;
+  if (c >= self->index->block_ends->len)
     {
       if (exact)
         *exact = FALSE;
       return self->n_items;
     }
 
-  row = index & TW_CHUNK_MASK;
-  lo = c > 0 ? g_array_index (self->index->chunk_ends, guint, c - 1) : 0;
-  hi = g_array_index (self->index->chunk_ends, guint, c);
+  row = index & BLOCK_MASK;
+  lo = c > 0 ? g_array_index (self->index->block_ends, guint, c - 1) : 0;
+  hi = g_array_index (self->index->block_ends, guint, c);
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;

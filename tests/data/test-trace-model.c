@@ -182,7 +182,7 @@ filter_done_cb (GObject      *object,
 static void
 test_big_async (void)
 {
-  const guint64 n = 3 * TW_CHUNK_SIZE + 1234;
+  const guint64 n = 3 * TW_CHUNK_SIZE + 1234;   /* many 64 Ki-row index blocks, several chunks */
   g_autoptr(TwTrace) trace = build_big (n);
   g_autoptr(TwTraceModel) model = NULL;
   g_autoptr(TwEventFilter) filter = tw_event_filter_new ();
