@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -243,7 +242,8 @@ action_kind (Action   action,
 typedef struct {
   guint64 divisor;   /* cycles per ms; 0 = no rate, 1 tick = 1 ns */
   guint64 magic;
-  guint   shift;
+  guint   shift;     /* k − 64 */
+  gboolean fast;     /* the reciprocal path applies (divisor ≥ 2, so k ≥ 64) */
 } TscConverter;
 
 #define NS_PER_MS     G_GUINT64_CONSTANT (1000000)
@@ -257,21 +257,23 @@ tsc_converter_init (TscConverter *conv,
   conv->divisor = cycles_per_msec;
   conv->magic = 0;
   conv->shift = 0;
-  if (cycles_per_msec != 0)
+  conv->fast = cycles_per_msec >= 2;
+  if (conv->fast)
     {
       guint j = 63 - __builtin_clzll (cycles_per_msec);
       unsigned __int128 pow = (unsigned __int128) 1 << (63 + j);
 
-      conv->shift = 63 + j;
+      conv->shift = 63 + j - 64;
       conv->magic = (guint64) ((pow + cycles_per_msec - 1) / cycles_per_msec);
     }
 }
 
+/* floor (x / divisor) for x < 2^62: the high half of the product, shifted. */
 static inline guint64
 tsc_div (const TscConverter *conv,
          guint64             x)
 {
-  return (guint64) (((unsigned __int128) x * conv->magic) >> conv->shift);
+  return (guint64) (((unsigned __int128) x * conv->magic) >> 64) >> conv->shift;
 }
 
 /* Returns FALSE when the result does not fit a time (≥ TW_TIME_NONE). */
@@ -297,13 +299,8 @@ tsc_to_ns (const TscConverter *conv,
            guint64             delta,
            guint64            *ns)
 {
-  if (conv->divisor == 0)
-    {
-      if G_UNLIKELY (delta == TW_TIME_NONE)
-        return FALSE;
-      *ns = delta;
-      return TRUE;
-    }
+  if G_UNLIKELY (!conv->fast)
+    return tsc_to_ns_slow (conv, delta, ns);
   if G_LIKELY (delta < FAST_D_LIMIT)
     {
       guint64 a = tsc_div (conv, delta);
@@ -452,9 +449,11 @@ typedef struct {
 
 enum { STATE_R = 0, STATE_S, STATE_X, N_STATES };
 
+/* One past the last context: its ctx_task entry stays TW_TASK_NONE, so "no running task"
+ * needs no branch. */
+#define NO_CTX 65536
+
 typedef struct {
-  const guint8   *data;
-  gsize           n_records;
   const char     *path;
   TwTrace        *trace;
   gboolean        big_endian;
@@ -462,11 +461,12 @@ typedef struct {
   guint64         origin;
 
   CodeSlot        slots[256];
-  guint32        *ctx_task;        /* 65536 entries: context → task index */
+  guint32        *ctx_task;        /* context → task index + 1; 0 = none yet (so that a
+                                    * zeroed array needs no initialising pass) */
   guint8         *ctx_state;       /* 65536 entries: what the task did since dispatch */
   guint32         state_str[N_STATES];
-  gint32          running_ctx;     /* -1 = none; from context_switch and task_schedule */
-  gint32          switched_ctx;    /* -1 = none; from context_switch only */
+  guint32         running_ctx;     /* NO_CTX = none; from context_switch and task_schedule */
+  guint32         switched_ctx;    /* NO_CTX = none; from context_switch only */
 
   TwEventChunk   *chunk;
   DedupEntry     *dedup;
@@ -485,25 +485,26 @@ ctx_task_slow (Parser  *parser,
   char id[8];
 
   g_snprintf (id, sizeof id, "%u", ctx);
-  parser->ctx_task[ctx] = tw_trace_add_task (parser->trace, id, NULL, -1, -1);
-  return parser->ctx_task[ctx];
+  parser->ctx_task[ctx] = tw_trace_add_task (parser->trace, id, NULL, -1, -1) + 1;
+  return parser->ctx_task[ctx] - 1;
 }
 
 static inline guint32
 ctx_task (Parser  *parser,
           guint16  ctx)
 {
-  guint32 task = parser->ctx_task[ctx];
+  guint32 task = parser->ctx_task[ctx] - 1; /* 0 − 1 = TW_TASK_NONE */
 
   if G_UNLIKELY (task == TW_TASK_NONE)
     task = ctx_task_slow (parser, ctx);
   return task;
 }
 
+/* The running context's task exists: it was made when the context started running. */
 static inline guint32
 running_task (Parser *parser)
 {
-  return parser->running_ctx < 0 ? TW_TASK_NONE : ctx_task (parser, parser->running_ctx);
+  return parser->ctx_task[parser->running_ctx] - 1;
 }
 
 static gboolean
@@ -567,7 +568,10 @@ set_payload (Parser  *parser,
              gint     state)
 {
   TwEventChunk *chunk = parser->chunk;
-  DedupEntry *entry = &parser->dedup[(key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - DEDUP_BITS)];
+  /* Keys are structured (code, par1, par2 in separate bit fields): fold the high half
+   * in before multiplying, or keys a constant apart share a slot and thrash it. */
+  guint64 h = (key ^ (key >> 29) ^ (key >> 47)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  DedupEntry *entry = &parser->dedup[h >> (64 - DEDUP_BITS)];
   guint size = state >= 0 ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE;
   guint8 *p;
 
@@ -578,10 +582,7 @@ set_payload (Parser  *parser,
     }
 
   if G_UNLIKELY (chunk->blob_len + size > chunk->blob_cap)
-    {
-      chunk->blob_cap = MAX (chunk->blob_cap * 2, chunk->blob_len + size + 4096);
-      chunk->blob = g_realloc (chunk->blob, chunk->blob_cap);
-    }
+    tw_event_chunk_reserve_blob (chunk, chunk->blob_len + size);
   p = chunk->blob + chunk->blob_len;
   p[0] = 0x01 | (fast ? 0 : 0x02) | (state >= 0 ? 0x04 : 0);
   memcpy (p + PAYLOAD_PAR1_OFFSET, &par1, 2);
@@ -606,31 +607,30 @@ next_chunk (Parser *parser)
 
 static gboolean
 out_of_range (Parser   *parser,
-              gsize     index,
+              guint64   index,
+              guint64   tsc,
               GError  **error)
 {
   tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, parser->path,
-                                 (guint64) index * TW_SHARK_RECORD_SIZE,
+                                 index * TW_SHARK_RECORD_SIZE,
                                  "timestamp out of range (TSC %" G_GUINT64_FORMAT
-                                 " with origin %" G_GUINT64_FORMAT ")",
-                                 tw_shark_record_tsc (parser->data + index * TW_SHARK_RECORD_SIZE,
-                                                      parser->big_endian),
-                                 parser->origin);
+                                 " with origin %" G_GUINT64_FORMAT ")", tsc, parser->origin);
   return FALSE;
 }
 
-/* Parses records [begin, end); the byte order is a constant in each instance. */
+/* Parses @n records at @data, the first being record @first_index of the file; the byte
+ * order is a constant in each instance. */
 static inline __attribute__((always_inline)) gboolean
-parse_range (Parser    *parser,
-             gsize      begin,
-             gsize      end,
-             gboolean   big_endian,
-             GError   **error)
+parse_range (Parser        *parser,
+             const guint8  *data,
+             gsize          n,
+             guint64        first_index,
+             gboolean       big_endian,
+             GError       **error)
 {
-  const guint8 *data = parser->data;
   guint64 origin = parser->origin;
 
-  for (gsize i = begin; i < end; i++)
+  for (gsize i = 0; i < n; i++)
     {
       const guint8 *p = data + i * TW_SHARK_RECORD_SIZE;
       guint16 raw = tw_shark_load16 (p, big_endian);
@@ -653,14 +653,14 @@ parse_range (Parser    *parser,
               parser->n_control++;
               continue;
             }
-          if (!register_code (parser, code, (guint64) i * TW_SHARK_RECORD_SIZE, error))
+          if (!register_code (parser, code, (first_index + i) * TW_SHARK_RECORD_SIZE, error))
             return FALSE;
         }
 
       if G_LIKELY (tsc >= origin)
         {
           if G_UNLIKELY (!tsc_to_ns (&parser->conv, tsc - origin, &ns))
-            return out_of_range (parser, i, error);
+            return out_of_range (parser, first_index + i, tsc, error);
         }
       else
         {
@@ -675,7 +675,8 @@ parse_range (Parser    *parser,
           break;
         case ACT_ID:
           task = ctx_task (parser, par1);
-          tw_trace_set_task_ids (parser->trace, task, par2, par2);
+          if (!fast)
+            tw_trace_set_task_ids (parser->trace, task, par2, par2);
           break;
         case ACT_CREATE:
           task = running_task (parser);
@@ -701,16 +702,8 @@ parse_range (Parser    *parser,
           parser->running_ctx = par1;
           break;
         case ACT_SWITCH:
-          if (parser->switched_ctx < 0)
-            {
-              task = TW_TASK_NONE;
-              state = STATE_R;
-            }
-          else
-            {
-              task = ctx_task (parser, parser->switched_ctx);
-              state = parser->ctx_state[parser->switched_ctx];
-            }
+          task = parser->ctx_task[parser->switched_ctx] - 1;
+          state = parser->ctx_state[parser->switched_ctx];
           arg = ctx_task (parser, par1);
           parser->switched_ctx = parser->running_ctx = par1;
           if (parser->ctx_state[par1] != STATE_X)
@@ -757,41 +750,104 @@ parse_range (Parser    *parser,
 }
 
 static gboolean
-parse_range_le (Parser *parser, gsize begin, gsize end, GError **error)
+parse_range_le (Parser *parser, const guint8 *data, gsize n, guint64 first_index, GError **error)
 {
-  return parse_range (parser, begin, end, FALSE, error);
+  return parse_range (parser, data, n, first_index, FALSE, error);
 }
 
 static gboolean
-parse_range_be (Parser *parser, gsize begin, gsize end, GError **error)
+parse_range_be (Parser *parser, const guint8 *data, gsize n, guint64 first_index, GError **error)
 {
-  return parse_range (parser, begin, end, TRUE, error);
+  return parse_range (parser, data, n, first_index, TRUE, error);
+}
+
+/* Where the records come from: a buffer in memory, or a file read block by block into one
+ * reused buffer. Reading beats mapping here: a mapping takes a page fault per 4 KiB of
+ * file, and under some hypervisors a fault costs tens of µs, while read() copies from the
+ * page cache at memory speed into pages that stay mapped (docs/shark-format.md). */
+typedef struct {
+  const guint8 *mem;
+  int           fd;
+  guint8       *buf;
+  guint64       size;
+  const char   *path;
+} Source;
+
+#define BLOCK_RECORDS   (16 * 1024)   /* 256 KiB: stays in the L2 cache between read and parse */
+#define FIRST_RECORDS   (64 * 1024)   /* 1 MiB: where the clock rate is looked for */
+
+static const guint8 *
+source_get (Source   *src,
+            guint64   first_record,
+            gsize     n_records,
+            GError  **error)
+{
+  guint64 offset = first_record * TW_SHARK_RECORD_SIZE;
+  gsize want = n_records * TW_SHARK_RECORD_SIZE;
+  gsize done = 0;
+
+  if (src->mem != NULL)
+    return src->mem + offset;
+
+  while (done < want)
+    {
+      gssize n = pread (src->fd, src->buf + done, want - done, offset + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, src->path, offset + done,
+                                         "%s", g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        {
+          tw_reader_set_error_at_offset (error, TW_READER_ERROR_TRUNCATED, src->path, offset + done,
+                                         "the file got shorter while it was read");
+          return NULL;
+        }
+      done += n;
+    }
+  return src->buf;
 }
 
 /* After a TSC below the origin (a wrapped cyclic chunk, or damage), the origin becomes
  * the smallest TSC and every row of ours gets its time again, in the same file order. */
 static gboolean
 fix_up_times (Parser  *parser,
+              Source  *src,
               GError **error)
 {
+  guint64 n_records = src->size / TW_SHARK_RECORD_SIZE;
   guint64 row = parser->first_row;
 
   parser->origin = parser->min_tsc;
-  for (gsize i = 0; i < parser->n_records; i++)
+  for (guint64 block = 0; block < n_records; block += BLOCK_RECORDS)
     {
-      const guint8 *p = parser->data + i * TW_SHARK_RECORD_SIZE;
-      guint8 code = tw_shark_load16 (p, parser->big_endian) & TW_SHARK_CODE_MASK;
-      TwEventChunk *chunk;
-      guint64 ns;
+      gsize n = MIN (BLOCK_RECORDS, n_records - block);
+      const guint8 *data = source_get (src, block, n, error);
 
-      if (code_action (code) == ACT_CONTROL)
-        continue;
-      if (!tsc_to_ns (&parser->conv, tw_shark_record_tsc (p, parser->big_endian) - parser->origin, &ns))
-        return out_of_range (parser, i, error);
-      chunk = (TwEventChunk *) tw_trace_get_chunk (parser->trace, row >> TW_CHUNK_SHIFT);
-      chunk->time[row & TW_CHUNK_MASK] = ns;
-      chunk->unsorted = TRUE;
-      row++;
+      if (data == NULL)
+        return FALSE;
+      for (gsize i = 0; i < n; i++)
+        {
+          const guint8 *p = data + i * TW_SHARK_RECORD_SIZE;
+          guint8 code = tw_shark_load16 (p, parser->big_endian) & TW_SHARK_CODE_MASK;
+          guint64 tsc = tw_shark_record_tsc (p, parser->big_endian);
+          TwEventChunk *chunk;
+          guint64 ns;
+
+          if (code_action (code) == ACT_CONTROL)
+            continue;
+          if (!tsc_to_ns (&parser->conv, tsc - parser->origin, &ns))
+            return out_of_range (parser, block + i, tsc, error);
+          chunk = (TwEventChunk *) tw_trace_get_chunk (parser->trace, row >> TW_CHUNK_SHIFT);
+          chunk->time[row & TW_CHUNK_MASK] = ns;
+          chunk->unsorted = TRUE;
+          row++;
+        }
     }
   return TRUE;
 }
@@ -815,81 +871,60 @@ find_cycles_per_msec (const guint8 *data,
   return 0;
 }
 
-#define CANCEL_RECORDS  (64 * 1024)
-#define PROGRESS_EVERY  4             /* progress every 4 cancellation steps (4 MiB) */
-
-/**
- * tw_shark_parse_buffer:
- * @data: (array length=len): the whole dump
- * @path: the file name for messages
- *
- * Appends the records of a S.Ha.R.K. dump held in memory to @trace.
- *
- * Returns: %FALSE with @error set (naming @path and a byte offset)
- */
-gboolean
-tw_shark_parse_buffer (const guint8    *data,
-                       gsize            len,
-                       const char      *path,
-                       TwTrace         *trace,
-                       TwProgressFunc   progress,
-                       gpointer         progress_data,
-                       GCancellable    *cancellable,
-                       GError         **error)
+static gboolean
+parse_source (Source          *src,
+              TwTrace         *trace,
+              TwProgressFunc   progress,
+              gpointer         progress_data,
+              GCancellable    *cancellable,
+              GError         **error)
 {
   Parser parser = { 0 };
   g_autofree guint32 *ctx_task_array = NULL;
   g_autofree guint8 *ctx_state_array = NULL;
   g_autofree DedupEntry *dedup = NULL;
-  gsize first = 0;
+  guint64 n_records = src->size / TW_SHARK_RECORD_SIZE;
+  const guint8 *first_block;
+  gboolean origin_known = FALSE;
   guint64 cpm;
   char text[32];
 
-  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
-
-  if (len == 0)
+  if (src->size == 0)
     {
-      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, src->path, 0,
                                      "empty file: a S.Ha.R.K. dump holds 16-byte records");
       return FALSE;
     }
-  if (len % TW_SHARK_RECORD_SIZE != 0)
+  if (src->size % TW_SHARK_RECORD_SIZE != 0)
     {
-      tw_reader_set_error_at_offset (error, TW_READER_ERROR_TRUNCATED, path,
-                                     len - len % TW_SHARK_RECORD_SIZE,
-                                     "the file ends inside a record (%" G_GSIZE_FORMAT
-                                     " trailing bytes; size %" G_GSIZE_FORMAT
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_TRUNCATED, src->path,
+                                     src->size - src->size % TW_SHARK_RECORD_SIZE,
+                                     "the file ends inside a record (%" G_GUINT64_FORMAT
+                                     " trailing bytes; size %" G_GUINT64_FORMAT
                                      " is not a multiple of 16)",
-                                     len % TW_SHARK_RECORD_SIZE, len);
+                                     src->size % TW_SHARK_RECORD_SIZE, src->size);
       return FALSE;
     }
 
-  parser.data = data;
-  parser.n_records = len / TW_SHARK_RECORD_SIZE;
-  parser.path = path;
+  parser.path = src->path;
   parser.trace = trace;
-  parser.big_endian = tw_shark_detect_big_endian (data, parser.n_records);
-  parser.running_ctx = -1;
-  parser.switched_ctx = -1;
+  parser.running_ctx = NO_CTX;
+  parser.switched_ctx = NO_CTX;
   parser.min_tsc = G_MAXUINT64;
   parser.first_row = tw_trace_get_n_events (trace);
 
-  /* The origin is the first stored record's TSC; a rate logged in the first MiB counts. */
-  while (first < parser.n_records &&
-         code_action (tw_shark_load16 (data + first * TW_SHARK_RECORD_SIZE, parser.big_endian)
-                      & TW_SHARK_CODE_MASK) == ACT_CONTROL)
-    first++;
-  parser.origin = first < parser.n_records
-                  ? tw_shark_record_tsc (data + first * TW_SHARK_RECORD_SIZE, parser.big_endian) : 0;
-  cpm = find_cycles_per_msec (data, MIN (parser.n_records, 65536), parser.big_endian);
+  /* Byte order and clock rate from the first block (a rate logged in the first MiB). */
+  first_block = source_get (src, 0, MIN (n_records, FIRST_RECORDS), error);
+  if (first_block == NULL)
+    return FALSE;
+  parser.big_endian = tw_shark_detect_big_endian (first_block, MIN (n_records, FIRST_RECORDS));
+  cpm = find_cycles_per_msec (first_block, MIN (n_records, FIRST_RECORDS), parser.big_endian);
   tsc_converter_init (&parser.conv, cpm);
 
   for (guint i = 0; i < 256; i++)
     parser.slots[i].type = TW_TYPE_NONE;
-  ctx_task_array = g_new (guint32, 65536);
-  for (guint i = 0; i < 65536; i++)
-    ctx_task_array[i] = TW_TASK_NONE;
-  ctx_state_array = g_new0 (guint8, 65536);
+  ctx_task_array = g_new0 (guint32, NO_CTX + 1);
+  ctx_state_array = g_new0 (guint8, NO_CTX + 1);
   dedup = g_new (DedupEntry, DEDUP_SIZE);
   parser.ctx_task = ctx_task_array;
   parser.ctx_state = ctx_state_array;
@@ -899,30 +934,49 @@ tw_shark_parse_buffer (const guint8    *data,
   parser.state_str[STATE_X] = tw_trace_intern_string (trace, "X");
   next_chunk (&parser);
 
-  for (gsize begin = 0, step = 0; begin < parser.n_records; begin += CANCEL_RECORDS, step++)
+  for (guint64 block = 0, step = 0, n = 0; block < n_records; block += n)
     {
-      gsize end = MIN (parser.n_records, begin + CANCEL_RECORDS);
+      const guint8 *data;
       gboolean ok;
 
+      n = MIN (block == 0 ? FIRST_RECORDS : BLOCK_RECORDS, n_records - block);
+      data = block == 0 ? first_block : source_get (src, block, n, error);
+
+      if (data == NULL)
+        {
+          tw_trace_end_append (trace);
+          return FALSE;
+        }
+
+      /* The origin is the first stored record's TSC. */
+      for (gsize i = 0; i < n && !origin_known; i++)
+        {
+          const guint8 *p = data + i * TW_SHARK_RECORD_SIZE;
+
+          if (code_action (tw_shark_load16 (p, parser.big_endian) & TW_SHARK_CODE_MASK) != ACT_CONTROL)
+            {
+              parser.origin = tw_shark_record_tsc (p, parser.big_endian);
+              origin_known = TRUE;
+            }
+        }
+
+      /* Cancellation is checked once per block (16 Ki records), progress every 4 MiB. */
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           tw_trace_end_append (trace);
           return FALSE;
         }
-      if (progress && step % PROGRESS_EVERY == 0)
-        progress ((double) begin / parser.n_records, progress_data);
+      if (progress && step++ % 16 == 0)
+        progress ((double) block / n_records, progress_data);
 
-      /* A chunk may have filled up in the last range; the dedup cache follows chunks. */
-      if (parser.chunk->n == TW_CHUNK_SIZE)
-        next_chunk (&parser);
-      ok = parser.big_endian ? parse_range_be (&parser, begin, end, error)
-                             : parse_range_le (&parser, begin, end, error);
+      ok = parser.big_endian ? parse_range_be (&parser, data, n, block, error)
+                             : parse_range_le (&parser, data, n, block, error);
       tw_trace_end_append (trace);
       if (!ok)
         return FALSE;
     }
 
-  if (parser.before_origin && !fix_up_times (&parser, error))
+  if (parser.before_origin && !fix_up_times (&parser, src, error))
     return FALSE;
 
   tw_trace_note_cpu (trace, 0);
@@ -953,6 +1007,33 @@ tw_shark_parse_buffer (const guint8    *data,
   if (progress)
     progress (1.0, progress_data);
   return TRUE;
+}
+
+/**
+ * tw_shark_parse_buffer:
+ * @data: (array length=len): the whole dump
+ * @path: the file name for messages
+ *
+ * Appends the records of a S.Ha.R.K. dump held in memory to @trace: the parser behind
+ * the reader, for the fuzzer and the tests.
+ *
+ * Returns: %FALSE with @error set (naming @path and a byte offset)
+ */
+gboolean
+tw_shark_parse_buffer (const guint8    *data,
+                       gsize            len,
+                       const char      *path,
+                       TwTrace         *trace,
+                       TwProgressFunc   progress,
+                       gpointer         progress_data,
+                       GCancellable    *cancellable,
+                       GError         **error)
+{
+  Source src = { .mem = data ? data : (const guint8 *) "", .fd = -1, .size = len, .path = path };
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+
+  return parse_source (&src, trace, progress, progress_data, cancellable, error);
 }
 
 /* ---------------------------------------------------------------- the GObject */
@@ -1012,47 +1093,33 @@ tw_shark_reader_read (TwReader        *reader,
                       GCancellable    *cancellable,
                       GError         **error)
 {
+  g_autofree guint8 *buf = NULL;
+  Source src = { .fd = -1, .path = path };
   struct stat st;
-  void *map;
   gboolean ok;
-  int fd;
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  src.fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (src.fd < 0)
     return set_errno_error (error, path, errno);
-  if (fstat (fd, &st) != 0)
+  if (fstat (src.fd, &st) != 0)
     {
       int saved = errno;
-      close (fd);
+      close (src.fd);
       return set_errno_error (error, path, saved);
     }
   if (!S_ISREG (st.st_mode))
     {
-      close (fd);
+      close (src.fd);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
                    "%s: not a regular file", path);
       return FALSE;
     }
-  if (st.st_size == 0)
-    {
-      close (fd);
-      return tw_shark_parse_buffer ((const guint8 *) "", 0, path, trace, progress,
-                                    progress_data, cancellable, error);
-    }
 
-  map = mmap (NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-  if (map == MAP_FAILED)
-    {
-      int saved = errno;
-      close (fd);
-      return set_errno_error (error, path, saved);
-    }
-  close (fd);
-  madvise (map, st.st_size, MADV_SEQUENTIAL);
-
-  ok = tw_shark_parse_buffer (map, st.st_size, path, trace, progress, progress_data,
-                              cancellable, error);
-  munmap (map, st.st_size);
+  posix_fadvise (src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  src.size = st.st_size;
+  src.buf = buf = g_malloc ((gsize) MIN (src.size, (guint64) MAX (FIRST_RECORDS, BLOCK_RECORDS) * TW_SHARK_RECORD_SIZE) + 1);
+  ok = parse_source (&src, trace, progress, progress_data, cancellable, error);
+  close (src.fd);
   return ok;
 }
 

@@ -121,8 +121,9 @@ typedef struct {
   guint      idle_pid;
 
   guint64    now;           /* TSC */
+  guint64    last_tick;     /* TSC of the last record written */
   guint64    cpm;
-  gint       cur;           /* running task index or IDLE */
+  gint       cur;           /* running task index, IDLE, or NOBODY before boot */
   gint       mutex_owner;   /* task index or -1 */
   guint64    next_timer;
   guint64    next_irq;
@@ -232,7 +233,7 @@ emit (Sim     *sim,
       guint32  par2)
 {
   TwSimulatorTruth *truth = sim->truth;
-  guint64 ns;
+  guint64 ns = 0;
 
   if (sim->full && code != TW_SHARK_TRACE_STOP)
     return FALSE;
@@ -242,10 +243,10 @@ emit (Sim     *sim,
   tw_shark_record_write_le (sim->buf + sim->buf_len, code, par1, sim->now, par2);
   sim->buf_len += TW_SHARK_RECORD_SIZE;
 
-  ns = tick_to_ns (sim, sim->now);
+  /* Times in ns only where the truth needs them: a 128-bit division is dear. */
   if (truth->n_events == 0)
-    truth->first_ns = ns;
-  truth->last_ns = ns;
+    truth->first_ns = tick_to_ns (sim, sim->now);
+  sim->last_tick = sim->now;
   truth->n_events++;
   truth->type_counts[code]++;
   if (names_context (code) && !sim->ctx_seen[par1])
@@ -253,6 +254,8 @@ emit (Sim     *sim,
       sim->ctx_seen[par1] = 1;
       truth->n_contexts++;
     }
+  if (code == TW_SHARK_CONTEXT_SWITCH || code == TW_SHARK_TRACE_STOP)
+    ns = tick_to_ns (sim, sim->now);
   if (code == TW_SHARK_CONTEXT_SWITCH)
     {
       if (sim->switched >= 0)
@@ -543,6 +546,7 @@ run (Sim *sim)
     }
 
   emit (sim, TW_SHARK_TRACE_STOP, 0, 0);
+  sim->truth->last_ns = tick_to_ns (sim, sim->last_tick);
   flush_output (sim);
 }
 
@@ -754,6 +758,10 @@ tw_simulator_truth_to_json (const TwSimulatorTruth *truth)
   return g_string_free (s, FALSE);
 }
 
+/**
+ * tw_simulator_truth_free:
+ * @truth: (nullable) (transfer full): what tw_simulator_write_file() gave
+ */
 void
 tw_simulator_truth_free (TwSimulatorTruth *truth)
 {
