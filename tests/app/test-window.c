@@ -781,6 +781,55 @@ test_shortcuts (Fixture       *fx,
   gtk_window_close (GTK_WINDOW (overlay));   /* hides: the app window owns its help overlay */
 }
 
+static void
+test_demo (Fixture       *fx,
+           gconstpointer  data)
+{
+  g_autofree char *source = NULL;
+  g_autofree char *extracted = NULL;
+  g_autoptr(TwTrace) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  GAction *action;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  source = g_build_filename (TW_SOURCE_DIR, "data", "demo", "demo.shark", NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (app), "open-demo");
+  if (!g_file_test (source, G_FILE_TEST_EXISTS))
+    {
+      g_assert_false (g_action_get_enabled (action));
+      g_test_skip ("this build has no demo trace (data/demo/demo.shark)");
+      return;
+    }
+  g_assert_true (g_action_get_enabled (action));
+
+  /* the embedded copy is the shipped file, byte for byte, read back by the real reader */
+  extracted = tw_application_dup_demo_path (&error);
+  g_assert_no_error (error);
+  {
+    g_autofree char *a = NULL;
+    g_autofree char *b = NULL;
+    gsize a_len = 0, b_len = 0;
+
+    g_assert_true (g_file_get_contents (source, &a, &a_len, NULL));
+    g_assert_true (g_file_get_contents (extracted, &b, &b_len, NULL));
+    g_assert_cmpuint (a_len, ==, b_len);
+    g_assert_cmpint (memcmp (a, b, a_len), ==, 0);
+  }
+  expected = tw_reader_registry_load_file (source, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  gtk_window_present (GTK_WINDOW (fx->window));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-demo", NULL);
+  g_assert_true (tw_window_get_loading (fx->window));
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (tw_event_list_get_model (tw_window_get_event_list (fx->window)))),
+                    ==, tw_trace_get_n_events (expected));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -821,6 +870,7 @@ main (int    argc,
   ADD ("cancel", test_cancel);
   ADD ("pixels", test_pixels);
   ADD ("shortcuts", test_shortcuts);
+  ADD ("demo", test_demo);
 #undef ADD
 
   status = g_test_run ();
