@@ -140,7 +140,7 @@ append_mutexes (GtkTextBuffer  *buffer,
       const TwMutexState *m = tw_mutex_tracker_get_mutex (mutexes, i);
       g_autoptr(GString) line = g_string_new (NULL);
 
-      g_string_append_printf (line, "  mutex %-6u ", m->mutex);
+      g_string_append_printf (line, "  mutex 0x%-8x ", m->mutex);
       if (m->owner == TW_TASK_NONE)
         g_string_append (line, "free");
       else

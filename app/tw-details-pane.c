@@ -97,7 +97,7 @@ add_canonical_row (TwDetailsPane     *self,
     case TW_EVENT_KIND_MUTEX_LOCK:
     case TW_EVENT_KIND_MUTEX_UNLOCK:
     case TW_EVENT_KIND_MUTEX_WAIT:
-      text = g_strdup_printf ("%u", event->arg);
+      text = g_strdup_printf ("0x%x", event->arg);
       add_row (self, "Mutex", text);
       return;
     case TW_EVENT_KIND_SENSOR:

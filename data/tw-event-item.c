@@ -210,7 +210,7 @@ tw_event_item_dup_args (TwEventItem *self)
     case TW_EVENT_KIND_MUTEX_LOCK:
     case TW_EVENT_KIND_MUTEX_UNLOCK:
     case TW_EVENT_KIND_MUTEX_WAIT:
-      canonical = g_strdup_printf ("mutex=%u", event.arg);
+      canonical = g_strdup_printf ("mutex=0x%x", event.arg);
       break;
     case TW_EVENT_KIND_SENSOR:
       canonical = g_strdup_printf ("sensor=%u", event.arg);

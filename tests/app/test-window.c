@@ -495,7 +495,7 @@ test_cursor_state (Fixture       *fx,
   g_assert_nonnull (strstr (line, "ready"));
   g_clear_pointer (&line, g_free);
 
-  line = line_containing (text, "mutex 7");
+  line = line_containing (text, "mutex 0x7 ");
   g_assert_nonnull (line);
   g_assert_nonnull (strstr (line, "owned by beta-20 since 0.000003000 s"));
   g_assert_nonnull (strstr (line, "waiting: alpha-10"));
@@ -503,7 +503,7 @@ test_cursor_state (Fixture       *fx,
 
   tw_view_state_set_cursor (tw_window_get_view_state (fx->window), 40200);
   later = tw_cursor_state_pane_dup_text (pane);
-  line = line_containing (later, "mutex 7");
+  line = line_containing (later, "mutex 0x7 ");
   g_assert_nonnull (strstr (line, "owned by alpha-10 since 0.000040100 s"));
   g_assert_null (strstr (line, "waiting"));
 }
