@@ -60,14 +60,30 @@ add_task_row (TwDetailsPane *self,
   add_row (self, name, text);
 }
 
-/* What the arg column means, per tw-types.h's table. */
+/* What the arg column means, per tw-types.h's table; skipped when the reader also kept
+ * the value as a payload field of the usual name (it is listed with the fields). */
 static void
 add_canonical_row (TwDetailsPane     *self,
                    TwTrace           *trace,
                    const TwEventType *type,
                    const TwEvent     *event)
 {
+  static const char *field_names[TW_N_EVENT_KINDS] = {
+    [TW_EVENT_KIND_IRQ_ENTRY] = "irq",
+    [TW_EVENT_KIND_IRQ_EXIT] = "irq",
+    [TW_EVENT_KIND_SOFTIRQ_ENTRY] = "vec",
+    [TW_EVENT_KIND_SOFTIRQ_EXIT] = "vec",
+    [TW_EVENT_KIND_USER] = "id",
+    [TW_EVENT_KIND_MUTEX_LOCK] = "mutex",
+    [TW_EVENT_KIND_MUTEX_UNLOCK] = "mutex",
+    [TW_EVENT_KIND_MUTEX_WAIT] = "mutex",
+    [TW_EVENT_KIND_SENSOR] = "sensor",
+  };
   g_autofree char *text = NULL;
+
+  if (type->kind < TW_N_EVENT_KINDS && field_names[type->kind]
+      && tw_event_type_lookup_field (type, field_names[type->kind]) >= 0)
+    return;
 
   switch (type->kind)
     {
