@@ -704,26 +704,25 @@ drop_cb (GtkDropTarget *target,
 {
   TwWindow *self = user_data;
   GSList *files;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
   if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
     return FALSE;
-  files = g_value_get_boxed (value);
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
   if (files == NULL)
     return FALSE;
 
   tw_window_open_file (self, files->data);
   /* one trace per window: the others get windows of their own */
-  if (files->next)
+  if (files->next && app)
     {
-      GPtrArray *rest = g_ptr_array_new ();
-      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      g_autoptr(GPtrArray) rest = g_ptr_array_new ();
 
       for (GSList *l = files->next; l; l = l->next)
         g_ptr_array_add (rest, l->data);
-      if (app)
-        g_application_open (G_APPLICATION (app), (GFile **) rest->pdata, rest->len, "");
-      g_ptr_array_unref (rest);
+      g_application_open (G_APPLICATION (app), (GFile **) rest->pdata, rest->len, "");
     }
+  g_slist_free (files);
   return TRUE;
 }
 

@@ -626,6 +626,64 @@ test_bad_file_then_good (Fixture       *fx,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (tw_event_list_get_model (tw_window_get_event_list (fx->window)))),
                     ==, N_EVENTS);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (fx->window)), "good.csv"));
+
+  /* and it is among the recent traces now */
+  {
+    g_autofree char *uri = g_file_get_uri (good_file);
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+  }
+}
+
+static void
+test_drop_file (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autoptr(TwTrace) trace = build_trace ();
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkDropTarget *drop = NULL;
+  GValue value = G_VALUE_INIT;
+  GSList *files = NULL;
+  gboolean accepted = FALSE;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  path = g_build_filename (g_get_tmp_dir (), "dropped.csv", NULL);
+  file = g_file_new_for_path (path);
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tw_csv_writer_write (trace, G_OUTPUT_STREAM (out), NULL, &error));
+  g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error));
+
+  /* the window's drop target, given what a file manager drops */
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (fx->window));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        drop = GTK_DROP_TARGET (c);
+    }
+  g_assert_nonnull (drop);
+  g_assert_true (gdk_content_formats_contain_gtype (gtk_drop_target_get_formats (drop), GDK_TYPE_FILE_LIST));
+
+  files = g_slist_prepend (NULL, file);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_signal_emit_by_name (drop, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_slist_free (files);
+  g_assert_true (accepted);
+
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (tw_event_list_get_model (tw_window_get_event_list (fx->window)))),
+                    ==, N_EVENTS);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (fx->window)), "dropped.csv"));
 }
 
 static void
@@ -871,6 +929,7 @@ main (int    argc,
   ADD ("pixels", test_pixels);
   ADD ("shortcuts", test_shortcuts);
   ADD ("demo", test_demo);
+  ADD ("drop-file", test_drop_file);
 #undef ADD
 
   status = g_test_run ();
