@@ -12,7 +12,9 @@
  * they are what runs on each CPU, each task's state (both from the state model, binary
  * searches) and each mutex's owner and blocked tasks (Fig. 5's Meta_Mutex, replayed from
  * the mutex events by a TwMutexTracker: O(events crossed) per cursor move forward).
- * Cursor moves come in bursts while dragging, so the text is rebuilt once per idle.
+ * Cursor moves come in bursts while dragging, so the text is rebuilt once per idle, and
+ * only while the pane is on screen: a hidden pane just remembers that it is out of date
+ * (a jump back in time would otherwise replay the mutex events on every click).
  */
 
 struct _TwCursorStatePane
@@ -23,6 +25,7 @@ struct _TwCursorStatePane
   gulong          cursor_handler;
   TwMutexTracker *mutexes;
   guint           update_source;
+  gboolean        dirty;          /* the cursor moved while the pane was hidden */
 
   GtkWidget      *scroller;
   GtkWidget      *text_view;
@@ -198,6 +201,7 @@ update_idle_cb (gpointer user_data)
   TwCursorStatePane *self = user_data;
 
   self->update_source = 0;
+  self->dirty = FALSE;
   rebuild (self);
   return G_SOURCE_REMOVE;
 }
@@ -205,6 +209,11 @@ update_idle_cb (gpointer user_data)
 static void
 cursor_changed_cb (TwCursorStatePane *self)
 {
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->dirty = TRUE;
+      return;
+    }
   if (self->update_source == 0)
     self->update_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
 }
@@ -222,9 +231,20 @@ tw_cursor_state_pane_dispose (GObject *object)
 }
 
 static void
+tw_cursor_state_pane_map (GtkWidget *widget)
+{
+  TwCursorStatePane *self = TW_CURSOR_STATE_PANE (widget);
+
+  GTK_WIDGET_CLASS (tw_cursor_state_pane_parent_class)->map (widget);
+  if (self->dirty)
+    cursor_changed_cb (self);
+}
+
+static void
 tw_cursor_state_pane_class_init (TwCursorStatePaneClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = tw_cursor_state_pane_dispose;
+  GTK_WIDGET_CLASS (klass)->map = tw_cursor_state_pane_map;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "cursorstatepane");
 }
@@ -288,7 +308,7 @@ tw_cursor_state_pane_set_view_state (TwCursorStatePane *self,
 /**
  * tw_cursor_state_pane_dup_text:
  *
- * Brings the text up to date with the cursor first.
+ * Brings the text up to date with the cursor first (even while the pane is hidden).
  *
  * Returns: (transfer full): the text shown
  */
@@ -300,9 +320,10 @@ tw_cursor_state_pane_dup_text (TwCursorStatePane *self)
 
   g_return_val_if_fail (TW_IS_CURSOR_STATE_PANE (self), NULL);
 
-  if (self->update_source)
+  if (self->update_source || self->dirty)
     {
       g_clear_handle_id (&self->update_source, g_source_remove);
+      self->dirty = FALSE;
       rebuild (self);
     }
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view));

@@ -11,8 +11,11 @@
 /*
  * A GtkColumnView over a TwTraceModel: items exist only for the rows on screen, so a
  * list of a hundred million rows costs what a list of fifty does. Filters never wrap the
- * model in a GtkFilterListModel (that would make an object per row): the trace model
- * builds an index of matching rows in a thread and swaps it in.
+ * model in a GtkFilterListModel (that would make an object per row): a new trace model
+ * builds its index of matching rows in a thread and replaces the shown one. It replaces
+ * the whole selection model rather than emitting items-changed: GTK 4.8's list takes
+ * seconds to process items-changed over tens of millions of rows, and a tenth of a second
+ * to start over with a new model.
  *
  * Selection goes through the TwViewState: a selected row sets selected-event, and a
  * selected-event set elsewhere (the timeline) selects and scrolls to its row.
@@ -27,6 +30,7 @@ struct _TwEventList
   TwTraceModel       *model;
   GtkSingleSelection *selection;
   GCancellable       *filter_cancellable;
+  TwTraceModel       *pending_model;  /* being filtered in a thread, shown when done */
   guint               syncing : 1;   /* selection change caused by the view state */
 
   GtkWidget          *box;
@@ -176,6 +180,9 @@ release_row_focus (TwEventList *self)
   return TRUE;
 }
 
+static void install_model (TwEventList  *self,
+                           TwTraceModel *model);
+
 static void
 filter_done_cb (GObject      *object,
                 GAsyncResult *result,
@@ -183,24 +190,29 @@ filter_done_cb (GObject      *object,
 {
   g_autoptr(TwEventList) self = user_data;
   g_autoptr(GError) error = NULL;
-  gboolean refocus = TW_TRACE_MODEL (object) == self->model && release_row_focus (self);
-  gboolean done = tw_trace_model_set_filter_finish (TW_TRACE_MODEL (object), result, &error);
+  TwTraceModel *model = TW_TRACE_MODEL (object);
 
-  if (refocus)
-    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
-  if (!done)
+  if (!tw_trace_model_set_filter_finish (model, result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_warning ("Filtering events failed: %s", error->message);
       return;
     }
-  if (TW_TRACE_MODEL (object) != self->model)
+  if (model != self->pending_model)
     return;
 
+  install_model (self, model);
+  g_clear_object (&self->pending_model);
   g_clear_object (&self->filter_cancellable);
-  update_count_label (self);
-  sync_from_view_state (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERING]);
+}
+
+static void
+cancel_filtering (TwEventList *self)
+{
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  g_clear_object (&self->pending_model);
 }
 
 static void
@@ -229,10 +241,10 @@ refilter (TwEventList *self)
   tw_event_filter_set_text (filter, trace,
                             gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
 
-  g_cancellable_cancel (self->filter_cancellable);
-  g_clear_object (&self->filter_cancellable);
+  cancel_filtering (self);
   self->filter_cancellable = g_cancellable_new ();
-  tw_trace_model_set_filter_async (self->model, filter, self->filter_cancellable,
+  self->pending_model = tw_trace_model_new (trace);
+  tw_trace_model_set_filter_async (self->pending_model, filter, self->filter_cancellable,
                                    filter_done_cb, g_object_ref (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERING]);
 }
@@ -366,14 +378,44 @@ add_column (TwEventList *self,
   gtk_column_view_append_column (self->column_view, col);
 }
 
+/* Shows @model (or nothing) through a new selection model, keeping the keyboard focus in
+ * the list and the view state's selected event selected. */
+static void
+install_model (TwEventList  *self,
+               TwTraceModel *model)
+{
+  gboolean refocus = release_row_focus (self);
+  GtkSingleSelection *selection;
+
+  g_set_object (&self->model, model);
+
+  selection = gtk_single_selection_new (model ? g_object_ref (G_LIST_MODEL (model)) : NULL);
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_swapped (selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  if (self->selection)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  g_clear_object (&self->selection);
+  self->selection = selection;
+
+  self->syncing = TRUE;
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->syncing = FALSE;
+  if (refocus)
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+
+  update_count_label (self);
+  sync_from_view_state (self);
+}
+
 static void
 tw_event_list_dispose (GObject *object)
 {
   TwEventList *self = (TwEventList *)object;
 
   tw_event_list_set_view_state (self, NULL);
-  g_cancellable_cancel (self->filter_cancellable);
-  g_clear_object (&self->filter_cancellable);
+  cancel_filtering (self);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
@@ -479,13 +521,7 @@ tw_event_list_init (TwEventList *self)
   gtk_widget_add_css_class (self->count_label, "dim-label");
   gtk_box_append (GTK_BOX (bar), self->count_label);
 
-  self->selection = gtk_single_selection_new (NULL);
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect_swapped (self->selection, "notify::selected",
-                            G_CALLBACK (selection_changed_cb), self);
-
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
   add_column (self, "Time (s)", COLUMN_TIME, 150);
@@ -546,25 +582,14 @@ tw_event_list_set_view_state (TwEventList *self,
     g_clear_signal_handler (&self->selected_event_handler, self->view_state);
   g_set_object (&self->view_state, view_state);
 
-  g_cancellable_cancel (self->filter_cancellable);
-  g_clear_object (&self->filter_cancellable);
-  g_clear_object (&self->model);
+  cancel_filtering (self);
   if (view_state)
-    {
-      self->model = tw_trace_model_new (tw_view_state_get_trace (view_state));
-      self->selected_event_handler =
-        g_signal_connect_swapped (view_state, "notify::selected-event",
-                                  G_CALLBACK (view_state_selected_event_cb), self);
-    }
-
+    self->selected_event_handler =
+      g_signal_connect_swapped (view_state, "notify::selected-event",
+                                G_CALLBACK (view_state_selected_event_cb), self);
   {
-    gboolean refocus = release_row_focus (self);
-
-    self->syncing = TRUE;
-    gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->model));
-    self->syncing = FALSE;
-    if (refocus)
-      gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+    g_autoptr(TwTraceModel) model = view_state ? tw_trace_model_new (tw_view_state_get_trace (view_state)) : NULL;
+    install_model (self, model);
   }
 
   g_signal_handlers_block_by_func (self->search_entry, refilter, self);
@@ -574,8 +599,6 @@ tw_event_list_set_view_state (TwEventList *self,
   set_choices (self, self->task_dropdown, "All tasks", COLUMN_TASK);
   set_choices (self, self->cpu_dropdown, "All CPUs", COLUMN_CPU);
 
-  update_count_label (self);
-  sync_from_view_state (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }
 
@@ -615,7 +638,7 @@ tw_event_list_get_selected_position (TwEventList *self)
 {
   g_return_val_if_fail (TW_IS_EVENT_LIST (self), GTK_INVALID_LIST_POSITION);
 
-  return gtk_single_selection_get_selected (self->selection);
+  return self->selection ? gtk_single_selection_get_selected (self->selection) : GTK_INVALID_LIST_POSITION;
 }
 
 /**
@@ -659,7 +682,7 @@ tw_event_list_get_filtering (TwEventList *self)
 {
   g_return_val_if_fail (TW_IS_EVENT_LIST (self), FALSE);
 
-  return self->filter_cancellable != NULL;
+  return self->pending_model != NULL;
 }
 
 /**
