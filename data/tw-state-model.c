@@ -466,6 +466,14 @@ handle_switch (TwStateModel       *self,
         {
           TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
 
+          /* The CPU was running another task than the one switched out: the trace lost
+           * that task's switch-out. It stopped running here at the latest; what it did
+           * since is unknown, not "running until the end of the trace". */
+          if (last->task != prev && is_tracked_task (self, last->task)
+              && task_current_state (self, last->task) == TW_TASK_STATE_RUNNING
+              && VEC_LAST (task_at (self, last->task)->states.items, TwTaskInterval).cpu == cpu)
+            task_enter (self, last->task, TW_TASK_STATE_UNKNOWN, TW_CPU_NONE, t);
+
           last->end = t;
           if (last->start == t)
             series_pop (&cs->runs);

@@ -16,6 +16,7 @@
  *   [header]   `cpus=N`, `version = N`, `# …` (tracefs header and legend),
  *              `CPU N is empty`, `##### CPU N buffer started ####`, blank lines
  *   [event]    COMM-PID [(TGID)] [CPU] [FLAGS] SECONDS[.FRACTION]: NAME: TEXT
+ *              COMM-PID CPUFLAGS SECONDS[.FRACTION]: NAME: TEXT  (trace-cmd report -l)
  *   [lost]     CPU:N [LOST M EVENTS]       → metadata `lost_events` (sum of M)
  *   [continue] `=> func (addr)` lines after a stack-trace event: appended to its text
  *
@@ -285,6 +286,8 @@ parse_comm_pid_prio (const char *s,
   set_pair (&pairs[2], prio_key, open + 1, end - 1);
 
   end = trim_end (s, open);
+  if (end - s < 2)
+    return FALSE;
   colon = end - 1;
   while (colon > s && *colon != ':')
     colon--;
@@ -318,7 +321,8 @@ parse_switch_text (const char *s,
   guint n;
 
   if (arrow == NULL)
-    return 0;
+    /* `trace-cmd report -R` (raw): every field, no arrow, numeric prev_state */
+    return span_has_prefix (s, end, "prev_comm=") ? parse_pairs (s, end, pairs, 8) : 0;
 
   if (span_has_prefix (s, end, "prev_comm="))
     {
@@ -394,6 +398,39 @@ parse_wakeup_text (const char *s,
   return n;
 }
 
+/* A raw numeric prev_state as the kernel's own format prints it (sched_switch's print
+ * fmt since 4.14): report bits S D T t X Z P I joined by '|', "R" when none is set, and
+ * "+" for the bit above them (TASK_REPORT_MAX, preempted). trace-cmd 3.1's plain report
+ * uses an older table (W for 0x80, X and Z swapped, no "+"); the kernel's is the truth
+ * for the kernels that write these bits, and the state model reads both the same way. */
+static gboolean
+format_prev_state (const char *s,
+                   gsize       len,
+                   char       *buf,
+                   gsize       buf_len,
+                   gsize      *out_len)
+{
+  static const char letters[] = "SDTtXZPI";
+  gint64 value;
+  gsize n = 0;
+
+  if (len == 0 || !is_digit (s[0]) || !parse_i64 (s, len, &value))
+    return FALSE;
+  for (guint bit = 0; bit < 8; bit++)
+    if (value & (1 << bit) && n + 2 < buf_len)
+      {
+        if (n > 0)
+          buf[n++] = '|';
+        buf[n++] = letters[bit];
+      }
+  if (n == 0)
+    buf[n++] = 'R';
+  if (value & 0x100)
+    buf[n++] = '+';
+  *out_len = n;
+  return TRUE;
+}
+
 /* ---------------------------------------------------------------- event types */
 
 typedef enum {
@@ -466,6 +503,8 @@ static const KnownEvent known_events[] = {
 
 /* One event name of this file: its row in the trace's type table and how to read it. */
 typedef struct {
+  const char        *name;        /* the key of Parser.types */
+  guint              name_len;
   const TwEventType *type_info;
   guint16            type;
   TwEventKind        kind;
@@ -476,6 +515,18 @@ typedef struct {
 } FtraceType;
 
 /* ---------------------------------------------------------------- parser */
+
+#define TYPE_CACHE_SIZE 64
+
+typedef struct {
+  const FtraceType *type;
+} TypeSlot;
+
+typedef struct {
+  guint32 hash;
+  guint32 len;      /* of the interned string (a span with a NUL inside never matches) */
+  guint32 id_plus_one;
+} StringSlot;
 
 typedef struct {
   const char *comm;
@@ -500,10 +551,15 @@ typedef struct {
   GHashTable   *big_pid_tasks; /* pids ≥ DIRECT_PIDS: gint64* → index + 1 */
   guint32      *idle_tasks;   /* cpu → idle task index */
   guint         n_idle_tasks;
+  TypeSlot      type_cache[TYPE_CACHE_SIZE]; /* by hash of the name, before `types` */
+  StringSlot   *strings;      /* span → string id, so hot strings skip the trace's lock */
+  guint         strings_mask;
+  guint         n_strings;
   GString      *scratch;      /* NUL-terminated copies of spans */
   GString      *overflow;     /* misfit pairs of the current line */
   guint8       *payload;
   gsize         payload_cap;
+  char          state[24];    /* a raw prev_state turned into letters */
   guint64       skipped;
   guint64       first_skipped_line;
   guint64       lost;
@@ -517,14 +573,69 @@ ftrace_type_free (gpointer data)
   g_free (data);
 }
 
+static inline guint32
+hash_span (const char *s,
+           gsize       len)
+{
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guchar) s[i]) * 16777619u;
+  return h;
+}
+
+static void
+strings_insert (StringSlot *slots,
+                guint       mask,
+                StringSlot  slot)
+{
+  guint i = slot.hash & mask;
+
+  while (slots[i].id_plus_one != 0)
+    i = (i + 1) & mask;
+  slots[i] = slot;
+}
+
+/* The string id of a span of the text; a reader-local open-addressing cache in front
+ * of tw_trace_intern_string(), which copies, hashes and locks. */
 static guint32
 intern_span (Parser     *self,
              const char *s,
              gsize       len)
 {
+  guint32 hash = hash_span (s, len);
+  guint i = hash & self->strings_mask;
+  StringSlot slot;
+
+  for (; self->strings[i].id_plus_one != 0; i = (i + 1) & self->strings_mask)
+    {
+      const StringSlot *found = &self->strings[i];
+
+      if (found->hash == hash && found->len == len
+          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
+        return found->id_plus_one - 1;
+    }
+
   g_string_truncate (self->scratch, 0);
   g_string_append_len (self->scratch, s, len);
-  return tw_trace_intern_string (self->trace, self->scratch->str);
+  slot.hash = hash;
+  slot.len = strlen (self->scratch->str);
+  slot.id_plus_one = tw_trace_intern_string (self->trace, self->scratch->str) + 1;
+
+  if (++self->n_strings * 2 > self->strings_mask + 1)
+    {
+      guint mask = self->strings_mask * 2 + 1;
+      StringSlot *slots = g_new0 (StringSlot, mask + 1);
+
+      for (guint j = 0; j <= self->strings_mask; j++)
+        if (self->strings[j].id_plus_one != 0)
+          strings_insert (slots, mask, self->strings[j]);
+      g_free (self->strings);
+      self->strings = slots;
+      self->strings_mask = mask;
+    }
+  strings_insert (self->strings, self->strings_mask, slot);
+  return slot.id_plus_one - 1;
 }
 
 static gboolean
@@ -746,7 +857,7 @@ parse_after_cpu (const char *s,
   const char *p = skip_spaces (s, end);
   const char *after;
 
-  if (p == s && p < end)
+  if (p == s || p >= end)
     return FALSE;
   after = is_digit (*p) ? parse_timestamp (p, end, &line->time_ns) : NULL;
   if (after == NULL)
@@ -820,6 +931,32 @@ parse_event_line (const char *s,
           return TRUE;
         }
       p++;
+    }
+
+  /* `trace-cmd report -l`: the CPU number is glued to the latency flags, `1dN.4.` */
+  for (p = start + 1; p < end; p++)
+    {
+      const char *d = p;
+      const char *flags_end;
+      guint cpu = 0;
+
+      if (!is_space (p[-1]) || !is_digit (*p))
+        continue;
+      while (d < end && is_digit (*d) && d - p < 5)
+        {
+          cpu = cpu * 10 + (*d - '0');
+          d++;
+        }
+      flags_end = d;
+      while (flags_end < end && !is_space (*flags_end))
+        flags_end++;
+      if (d > p && flags_end > d && flags_end - d <= 8 && !is_digit (*d)
+          && cpu <= MAX_CPU_INDEX
+          && parse_task_prefix (start, p, line) && parse_after_cpu (flags_end, end, line))
+        {
+          line->cpu = cpu;
+          return TRUE;
+        }
     }
   return FALSE;
 }
@@ -906,7 +1043,9 @@ create_type (Parser      *self,
       self->payload_cap = ft->type_info->payload_size;
       self->payload = g_realloc (self->payload, self->payload_cap);
     }
-  g_hash_table_insert (self->types, g_strdup (name), ft);
+  ft->name = g_strdup (name);
+  ft->name_len = strlen (name);
+  g_hash_table_insert (self->types, (char *) ft->name, ft);
   return ft;
 }
 
@@ -1014,14 +1153,19 @@ fill_payload (Parser           *self,
         }
       if (ok)
         tw_event_type_set_field (t, payload, field, &v);
-      else
-        append_overflow (self, pair->key, pair->val + pair->val_len - pair->key);
+      else if (ft->text_field >= 0)
+        {
+          /* keys of the compact trace-cmd forms are literals, not spans of the line */
+          append_overflow (self, pair->key, pair->key_len);
+          g_string_append_c (self->overflow, '=');
+          g_string_append_len (self->overflow, pair->val, pair->val_len);
+        }
     }
 
   if (ft->text_field >= 0 && self->overflow->len > 0)
     {
       TwValue v = { .type = TW_FIELD_STRING,
-                    .str = tw_trace_intern_string (self->trace, self->overflow->str) };
+                    .str = intern_span (self, self->overflow->str, self->overflow->len) };
       tw_event_type_set_field (t, payload, ft->text_field, &v);
     }
 }
@@ -1031,11 +1175,19 @@ lookup_type (Parser     *self,
              const char *name,
              gsize       name_len)
 {
+  TypeSlot *slot = &self->type_cache[hash_span (name, name_len) % TYPE_CACHE_SIZE];
   char key[MAX_NAME_LEN + 1];
+  FtraceType *ft;
+
+  if (slot->type && slot->type->name_len == name_len
+      && memcmp (slot->type->name, name, name_len) == 0)
+    return (FtraceType *) slot->type;
 
   memcpy (key, name, name_len);
   key[name_len] = '\0';
-  return g_hash_table_lookup (self->types, key);
+  if ((ft = g_hash_table_lookup (self->types, key)))
+    slot->type = ft;
+  return ft;
 }
 
 /* Reads one event line into the trace. Returns FALSE when the line does not make an
@@ -1103,10 +1255,19 @@ handle_event (Parser          *self,
         const Pair *next_comm = find_pair (pairs, n_pairs, "next_comm");
         gint64 next_pid;
 
+        Pair *prev_state = (Pair *) find_pair (pairs, n_pairs, "prev_state");
+        gsize state_len;
+
         if (!pair_i64 (pairs, n_pairs, "prev_pid", &pid)
             || !pair_i64 (pairs, n_pairs, "next_pid", &next_pid)
             || prev_comm == NULL || next_comm == NULL)
           return FALSE;
+        if (prev_state && format_prev_state (prev_state->val, prev_state->val_len, self->state,
+                                             sizeof self->state, &state_len))
+          {
+            prev_state->val = self->state;
+            prev_state->val_len = state_len;
+          }
         task = task_for_pid (self, pid, pid == line->pid ? line->tgid : -1, line->cpu,
                              prev_comm->val, prev_comm->val_len);
         arg = task_for_pid (self, next_pid, -1, line->cpu, next_comm->val, next_comm->val_len);
@@ -1270,6 +1431,7 @@ parser_clear (Parser *self)
   g_clear_pointer (&self->pid_tasks, g_free);
   g_clear_pointer (&self->idle_tasks, g_free);
   g_clear_pointer (&self->payload, g_free);
+  g_clear_pointer (&self->strings, g_free);
   if (self->scratch)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
   if (self->overflow)
@@ -1315,6 +1477,8 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
   self.overflow = g_string_sized_new (256);
   self.payload_cap = 64;
   self.payload = g_malloc (self.payload_cap);
+  self.strings_mask = 1023;
+  self.strings = g_new0 (StringSlot, self.strings_mask + 1);
 
   chunk = tw_trace_begin_append (trace);
 
@@ -1341,8 +1505,6 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
 
       if (is_header_line (&self, s, stop))
         continue;
-      if (parse_lost_line (s, stop, &self.lost))
-        continue;
 
       if (!is_continuation (s, stop) && parse_event_line (s, stop, &line))
         {
@@ -1351,12 +1513,10 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
           gboolean took_continuation = FALSE;
 
           /* a stack trace's `=> func` lines belong to the event above them */
-          while (pos < end)
+          while (pos < end && is_continuation (pos, end))
             {
               const char *next_eol = line_end (pos, end);
 
-              if (!is_continuation (pos, strip_cr (pos, next_eol)))
-                break;
               text_end = strip_cr (pos, next_eol);
               pos = next_eol < end ? next_eol + 1 : end;
               line_no++;
@@ -1388,6 +1548,8 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
             self.skipped += n_continuation;
         }
 
+      if (parse_lost_line (s, stop, &self.lost))
+        continue;
       if (n_events == 0 && self.skipped == 0)
         {
           g_autofree char *shown = g_strndup (s, MIN (stop - s, 80));

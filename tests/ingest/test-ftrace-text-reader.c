@@ -390,6 +390,134 @@ test_trace_cmd_agrees (gconstpointer data)
     }
 }
 
+/* `trace-cmd report -t` (ns timestamps) and `-l` (latency format: CPU glued to the
+ * flags, comms cut to 8 characters) hold the same events as the plain report. */
+static char *
+trace_cmd_report (const char *trace_cmd,
+                  const char *dat,
+                  const char *option)
+{
+  const char *argv[] = { trace_cmd, "report", option ? option : dat, option ? dat : NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+test_trace_cmd_options (void)
+{
+  g_autofree char *dat = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *trace_cmd = g_find_program_in_path ("trace-cmd");
+  g_autofree char *plain = NULL;
+  g_autofree char *ns = NULL;
+  g_autofree char *latency = NULL;
+  g_autoptr(TwTrace) ns_trace = NULL;
+  g_autoptr(TwTrace) latency_trace = NULL;
+  g_autoptr(GHashTable) counts = NULL;
+  TextCounts c = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (dat == NULL || trace_cmd == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.dat and trace-cmd");
+      return;
+    }
+
+  ns = trace_cmd_report (trace_cmd, dat, "-t");
+  ns_trace = load_text_ok (ns);
+  assert_trace_agrees_with_text (ns_trace, ns);
+  g_assert_cmpuint (tw_trace_get_first_time (ns_trace), ==, G_GUINT64_CONSTANT (933349599835));
+
+  plain = trace_cmd_report (trace_cmd, dat, NULL);
+  latency = trace_cmd_report (trace_cmd, dat, "-l");
+  g_assert_true (g_str_has_prefix (strchr (latency, '\n') + 1, "workload-14268   1dN.4.   933.349600: "));
+  latency_trace = load_text_ok (latency);
+  count_text (plain, &c);
+  g_assert_cmpuint (tw_trace_get_n_events (latency_trace), ==, c.n);
+  g_assert_cmpuint (tw_trace_get_first_time (latency_trace), ==, c.first);
+  g_assert_cmpuint (tw_trace_get_last_time (latency_trace), ==, c.last);
+  counts = count_trace (latency_trace);
+  g_hash_table_iter_init (&iter, c.counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)), ==,
+                      GPOINTER_TO_UINT (value));
+  g_assert_cmpuint (tw_trace_get_n_cpus (latency_trace), ==, 2);
+  text_counts_clear (&c);
+}
+
+/* `trace-cmd report -R` prints raw fields: sched_switch without the arrow and with a
+ * numeric prev_state, which must come out as the kernel's letters. */
+static void
+test_trace_cmd_raw (void)
+{
+  g_autofree char *dat = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *trace_cmd = g_find_program_in_path ("trace-cmd");
+  g_autofree char *raw = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GRegex) re = g_regex_new ("prev_state=(\\d+) ", 0, 0, NULL);
+  g_autoptr(GArray) states = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* the kernel's print fmt for these values (see events/sched/sched_switch/format) */
+  static const struct { guint value; const char *letters; } kernel[] = {
+    { 0, "R" }, { 1, "S" }, { 2, "D" }, { 32, "Z" }, { 128, "I" }, { 256, "R+" },
+  };
+  guint16 type;
+  guint n = 0;
+
+  if (dat == NULL || trace_cmd == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.dat and trace-cmd");
+      return;
+    }
+  raw = trace_cmd_report (trace_cmd, dat, "-R");
+  trace = load_text_ok (raw);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 41799);
+  type = tw_trace_lookup_event_type (trace, "sched_switch");
+
+  for (const char *line = raw, *eol; *line; line = *eol ? eol + 1 : eol)
+    {
+      g_autoptr(GMatchInfo) match = NULL;
+
+      eol = strchr (line, '\n');
+      if (eol == NULL)
+        eol = line + strlen (line);
+      if (g_strstr_len (line, eol - line, ": sched_switch:") == NULL)
+        continue;
+      g_assert_true (g_regex_match_full (re, line, eol - line, 0, 0, &match, NULL));
+      {
+        g_autofree char *value = g_match_info_fetch (match, 1);
+        guint v = atoi (value);
+
+        g_array_append_val (states, v);
+      }
+    }
+  g_assert_cmpuint (states->len, ==, 13869);
+
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      const char *expected = NULL;
+      guint value;
+
+      g_assert_true (tw_trace_get_event (trace, i, &event));
+      if (event.type != type)
+        continue;
+      value = g_array_index (states, guint, n++);
+      for (guint k = 0; k < G_N_ELEMENTS (kernel); k++)
+        if (kernel[k].value == value)
+          expected = kernel[k].letters;
+      g_assert_nonnull (expected);
+      g_assert_cmpstr (field_string (trace, &event, "prev_state"), ==, expected);
+    }
+  g_assert_cmpuint (n, ==, states->len);
+}
+
 /* ---------------------------------------------------------------- tracefs fixtures */
 
 static void
@@ -698,6 +826,38 @@ test_probe (void)
 }
 
 static void
+record_progress (double   fraction,
+                 gpointer user_data)
+{
+  g_array_append_val ((GArray *) user_data, fraction);
+}
+
+static void
+test_progress (void)
+{
+  g_autofree char *text = read_file_or_skip ("ftrace/recorded/sched_irq_5s.report.txt");
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (text == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.report.txt is not there");
+      return;
+    }
+  g_assert_true (_tw_ftrace_text_parse_buffer (trace, "x", text, strlen (text), record_progress,
+                                               fractions, NULL, &error));
+  g_assert_no_error (error);
+
+  /* every 4096 lines of 41,800, then 1.0 at the end */
+  g_assert_cmpuint (fractions->len, ==, 41800 / 4096 + 1);
+  for (guint i = 1; i < fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (fractions, double, i), >, g_array_index (fractions, double, i - 1));
+  g_assert_cmpfloat (g_array_index (fractions, double, 0), >, 0.0);
+  g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
+}
+
+static void
 test_cancel (void)
 {
   g_autofree char *text = read_file_or_skip ("ftrace/recorded/sched_irq_5s.report.txt");
@@ -733,7 +893,6 @@ test_state_model (void)
   g_autoptr(TwStateModel) model = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GRegex) re = NULL;
-  g_autoptr(GMatchInfo) match = NULL;
   g_autoptr(GArray) switches = g_array_new (FALSE, FALSE, sizeof (TextSwitch));
   guint checked = 0;
 
@@ -749,20 +908,31 @@ test_state_model (void)
   g_assert_true (tw_state_model_update (model, NULL, &error));
   g_assert_no_error (error);
 
-  /* every switch of the text, by its own regular expression */
-  re = g_regex_new ("^[^\\n]*\\[(\\d+)\\][ \\t]+(\\d+)\\.(\\d+): sched_switch:[^\\n]* ==> "
-                    "[^\\n]*:(\\d+) \\[-?\\d+\\]$", G_REGEX_MULTILINE, 0, NULL);
-  g_regex_match (re, text, 0, &match);
-  while (g_match_info_matches (match))
+  /* every switch of the text, by its own regular expression, line by line */
+  re = g_regex_new ("\\[(\\d+)\\][ \\t]+(\\d+)\\.(\\d+): sched_switch:.* ==> .*:(\\d+) \\[-?\\d+\\]$",
+                    G_REGEX_OPTIMIZE, 0, NULL);
+  /* (not g_strsplit: under ASan its strstr calls rescan the whole rest of the text) */
+  for (const char *line = text, *eol; *line; line = *eol ? eol + 1 : eol)
     {
-      g_autofree char *cpu = g_match_info_fetch (match, 1);
-      g_autofree char *sec = g_match_info_fetch (match, 2);
-      g_autofree char *frac = g_match_info_fetch (match, 3);
-      g_autofree char *pid = g_match_info_fetch (match, 4);
-      TextSwitch sw = { seconds_to_ns (sec, frac), atoi (cpu), g_ascii_strtoll (pid, NULL, 10) };
+      g_autoptr(GMatchInfo) match = NULL;
+      gssize len;
 
-      g_array_append_val (switches, sw);
-      g_match_info_next (match, NULL);
+      eol = strchr (line, '\n');
+      if (eol == NULL)
+        eol = line + strlen (line);
+      len = eol - line;
+      if (g_strstr_len (line, len, ": sched_switch:") == NULL)
+        continue;
+      g_assert_true (g_regex_match_full (re, line, len, 0, 0, &match, NULL));
+      {
+        g_autofree char *cpu = g_match_info_fetch (match, 1);
+        g_autofree char *sec = g_match_info_fetch (match, 2);
+        g_autofree char *frac = g_match_info_fetch (match, 3);
+        g_autofree char *pid = g_match_info_fetch (match, 4);
+        TextSwitch sw = { seconds_to_ns (sec, frac), atoi (cpu), g_ascii_strtoll (pid, NULL, 10) };
+
+        g_array_append_val (switches, sw);
+      }
     }
   g_assert_cmpuint (switches->len, ==, 13869);
 
@@ -909,6 +1079,8 @@ main (int    argc,
 
       g_test_add_data_func (name, dats[i], test_trace_cmd_agrees);
     }
+  g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-options", test_trace_cmd_options);
+  g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-raw", test_trace_cmd_raw);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/no-tgid", "ftrace/tracefs-sched-irq.txt",
                         test_tracefs_fixture);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/tgid", "ftrace/tracefs-sched-irq-tgid.txt",
@@ -920,6 +1092,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/ftrace-text/variants/errors", test_variants_errors);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/header-only", test_header_only);
   g_test_add_func ("/tw/ingest/ftrace-text/probe", test_probe);
+  g_test_add_func ("/tw/ingest/ftrace-text/progress", test_progress);
   g_test_add_func ("/tw/ingest/ftrace-text/cancel", test_cancel);
   g_test_add_func ("/tw/ingest/ftrace-text/state-model", test_state_model);
   g_test_add_func ("/tw/ingest/ftrace-text/cli/info-json", test_cli_info_json);
