@@ -302,7 +302,7 @@ load_done_cb (GObject      *object,
   /* a newer load replaced this one: it owns the page and the progress */
   if (g_task_get_cancellable (task) != self->load_cancellable)
     {
-      g_autoptr(TwStateModel) stale = g_task_propagate_pointer (task, NULL);
+      model = g_task_propagate_pointer (task, NULL);   /* dropped on return */
       return;
     }
 
