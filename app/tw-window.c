@@ -517,7 +517,9 @@ step_event (TwWindow *self,
 
 /**
  * tw_window_go_to_time:
- * @text: a time since the trace start, as tw_time_text_parse() reads it
+ * @text: a time as the event list shows it (the trace's time base), as
+ *   tw_time_text_parse() reads it; with a leading "+", a time since the first event
+ *   (as the timeline's ruler counts)
  *
  * Selects the event nearest that time; a bad time is reported in the go-to popover.
  */
@@ -526,6 +528,8 @@ tw_window_go_to_time (TwWindow   *self,
                       const char *text)
 {
   g_autoptr(GError) error = NULL;
+  const char *p = text;
+  gboolean relative;
   TwTrace *trace;
   guint64 time_ns;
   guint64 index;
@@ -534,15 +538,21 @@ tw_window_go_to_time (TwWindow   *self,
 
   if (self->view_state == NULL)
     return;
-  if (!tw_time_text_parse (text, &time_ns, &error))
+  trace = tw_view_state_get_trace (self->view_state);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  relative = *p == '+';
+  if (!tw_time_text_parse (relative ? p + 1 : p, &time_ns, &error))
     {
       gtk_label_set_text (GTK_LABEL (self->go_to_time_error), error->message);
       gtk_widget_set_visible (self->go_to_time_error, TRUE);
       return;
     }
   gtk_widget_set_visible (self->go_to_time_error, FALSE);
+  if (relative)
+    time_ns = tw_trace_get_first_time (trace) + MIN (time_ns, G_MAXUINT64 - tw_trace_get_first_time (trace));
 
-  trace = tw_view_state_get_trace (self->view_state);
   index = tw_trace_find_event_at (trace, time_ns);
   if (index != TW_EVENT_NONE)
     {

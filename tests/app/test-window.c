@@ -535,6 +535,11 @@ test_navigation (Fixture       *fx,
   g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, 3);
   tw_window_go_to_time (fx->window, "soon");
   g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, 3);
+  /* "+": since the first event (at 1000 ns): +2 us is 3000 ns, the mutex_lock */
+  tw_window_go_to_time (fx->window, " +2 us");
+  g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, 4);
+  tw_window_go_to_time (fx->window, "+soon");
+  g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, 4);
 
   /* next / previous event of the selected event's type */
   tw_view_state_set_selected_event (state, 4);   /* mutex_lock at 3000 */
