@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "tw-event-list.h"
+#include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-automaton-painter.h"
 #include "tw-automaton-canvas.h"

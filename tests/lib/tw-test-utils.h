@@ -34,4 +34,10 @@ guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
 
+typedef gboolean (*TwTestCondition) (gpointer data);
+
+gboolean tw_test_wait_until          (TwTestCondition condition,
+                                      gpointer        data,
+                                      guint           timeout_ms);
+
 G_END_DECLS
