@@ -20,6 +20,7 @@ struct _TwApplication
   GtkApplication  parent_instance;
 
   gboolean        exit_after_startup;  /* smoke tests: quit once the windows settled */
+  gboolean        open_demo;           /* --demo: open the embedded demo trace at start */
   guint           n_pending_loads;
   gboolean        load_failed;
 };
@@ -91,6 +92,11 @@ tw_application_activate (GApplication *app)
   TwApplication *self = TW_APPLICATION (app);
 
   gtk_window_present (GTK_WINDOW (get_window (self, FALSE)));
+  if (self->open_demo)
+    {
+      self->open_demo = FALSE;
+      g_action_group_activate_action (G_ACTION_GROUP (app), "open-demo", NULL);
+    }
   maybe_quit_after_startup (self);
 }
 
@@ -118,6 +124,7 @@ tw_application_handle_local_options (GApplication *app,
       g_print ("tracewb %s\n", PACKAGE_VERSION);
       return 0;
     }
+  self->open_demo = g_variant_dict_contains (options, "demo");
   if (g_variant_dict_contains (options, "exit-after-startup"))
     {
       /* a smoke test wants its own instance, not a running one to forward to */
@@ -328,6 +335,7 @@ tw_application_init (TwApplication *self)
 {
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the embedded demo trace", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
       "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
     { NULL }
