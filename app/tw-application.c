@@ -297,6 +297,7 @@ tw_application_startup (GApplication *app)
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.go-to-time", { "<Control>g", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.export-timeline", { "<Control>e", NULL } },
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
   GAction *demo;

@@ -87,7 +87,7 @@ static guint signals[N_SIGNALS];
 
 static const char *trace_actions[] = {
   "zoom-in", "zoom-out", "zoom-fit", "pan-left", "pan-right",
-  "next-event", "previous-event", "go-to-time", "find",
+  "next-event", "previous-event", "go-to-time", "find", "export-timeline",
 };
 
 static void
@@ -650,6 +650,51 @@ cancel_load_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
+export_timeline_response_cb (GtkNativeDialog *dialog,
+                             int              response,
+                             TwWindow        *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file))
+      && !tw_timeline_export (TW_TIMELINE (self->timeline), path, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Could not export the timeline: %s", error->message);
+
+      gtk_label_set_text (GTK_LABEL (self->error_label), text);
+      gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+    }
+  g_object_unref (dialog);
+}
+
+/* What the timeline shows now, at its size, as PNG or SVG by the file's extension. */
+static void
+export_timeline_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) svg = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new ("Export Timeline", GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
+  gtk_file_filter_set_name (png, "PNG image");
+  gtk_file_filter_add_suffix (png, "png");
+  gtk_file_filter_set_name (svg, "SVG image");
+  gtk_file_filter_add_suffix (svg, "svg");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), png);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), svg);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "timeline.png");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_timeline_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
@@ -670,6 +715,7 @@ static const GActionEntry window_actions[] = {
   { "dismiss-error", dismiss_error_action },
   { "cancel-load", cancel_load_action },
   { "open-recent", open_recent_action, "s" },
+  { "export-timeline", export_timeline_action },
 };
 
 /* Plain keys only act while the trace view has the focus and nothing in it (an entry)
