@@ -298,6 +298,7 @@ tw_application_startup (GApplication *app)
     { "win.go-to-time", { "<Control>g", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.export-timeline", { "<Control>e", NULL } },
+    { "win.designer", { "<Control>d", NULL } },
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
   GAction *demo;

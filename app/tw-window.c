@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-window.h"
+#include "tw-designer-window.h"
 
 #include <tw-ingest.h>
 
@@ -694,6 +695,17 @@ export_timeline_action (GSimpleAction *action, GVariant *param, gpointer user_da
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* The designer measures the trace open now; with none open it still edits and saves. */
+static void
+designer_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  TwDesignerWindow *designer = tw_designer_window_new (GTK_WINDOW (self),
+                                                       tw_window_get_view_state (self));
+
+  gtk_window_present (GTK_WINDOW (designer));
+}
+
 static void
 open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
@@ -716,6 +728,7 @@ static const GActionEntry window_actions[] = {
   { "cancel-load", cancel_load_action },
   { "open-recent", open_recent_action, "s" },
   { "export-timeline", export_timeline_action },
+  { "designer", designer_action },
 };
 
 /* Plain keys only act while the trace view has the focus and nothing in it (an entry)
