@@ -1,0 +1,408 @@
+/* tw-evaluation.c: runs updates over a trace in strict time order
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-evaluation.h"
+
+/* One active update, with what the hot loop needs copied out of it. */
+typedef struct {
+  TwUpdate  *update;
+  gboolean (*prepare) (gpointer, gpointer, const TwEvent *, guint);
+  void     (*commit)  (gpointer, gpointer, gboolean);
+  gpointer   context;
+  gpointer   func_data;
+  guint16   *slots;     /* per type: 0 = skip, s = consumed through selector s − 1 */
+  guint      n_types;   /* types resolved in @slots */
+} Entry;
+
+typedef struct {
+  TwUpdate *update;
+  gboolean  add;
+} PendingOp;
+
+struct _TwEvaluation {
+  GObject   parent_instance;
+
+  TwTrace  *trace;
+  GArray   *entries;     /* Entry, touched only by the running thread */
+  guint64   position;    /* next event index to evaluate */
+  gboolean  running;
+
+  GMutex    lock;        /* guards @pending */
+  GArray   *pending;     /* PendingOp */
+  gint      has_pending; /* atomic: the hot loop's cheap check */
+};
+
+G_DEFINE_TYPE (TwEvaluation, tw_evaluation, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (tw-evaluation-error-quark, tw_evaluation_error)
+
+static void
+entry_clear (Entry *entry)
+{
+  g_clear_pointer (&entry->slots, g_free);
+  g_clear_pointer (&entry->update, tw_update_unref);
+}
+
+static void
+tw_evaluation_finalize (GObject *object)
+{
+  TwEvaluation *self = TW_EVALUATION (object);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    entry_clear (&g_array_index (self->entries, Entry, i));
+  g_clear_pointer (&self->entries, g_array_unref);
+  for (guint i = 0; i < self->pending->len; i++)
+    tw_update_unref (g_array_index (self->pending, PendingOp, i).update);
+  g_clear_pointer (&self->pending, g_array_unref);
+  g_mutex_clear (&self->lock);
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (tw_evaluation_parent_class)->finalize (object);
+}
+
+static void
+tw_evaluation_class_init (TwEvaluationClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_evaluation_finalize;
+}
+
+static void
+tw_evaluation_init (TwEvaluation *self)
+{
+  self->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
+  self->pending = g_array_new (FALSE, FALSE, sizeof (PendingOp));
+  g_mutex_init (&self->lock);
+}
+
+/**
+ * tw_evaluation_new:
+ * @trace: the events to evaluate; sealed (sorted), or a live trace that only grows in
+ *   time order
+ *
+ * An evaluation runs its updates over the events of @trace in strict time order (the
+ * store's order; equal times keep their order of arrival). It can be fed in steps
+ * (tw_evaluation_run_to()) while a live trace grows, and updates can join and leave
+ * while it runs, without pausing it (seed 004 §4.3).
+ *
+ * Returns: (transfer full): a new evaluation positioned at the first event
+ */
+TwEvaluation *
+tw_evaluation_new (TwTrace *trace)
+{
+  TwEvaluation *self;
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  self = g_object_new (TW_TYPE_EVALUATION, NULL);
+  self->trace = g_object_ref (trace);
+  return self;
+}
+
+/**
+ * tw_evaluation_get_trace:
+ *
+ * Returns: (transfer none): the trace
+ */
+TwTrace *
+tw_evaluation_get_trace (TwEvaluation *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION (self), NULL);
+  return self->trace;
+}
+
+/**
+ * tw_evaluation_get_position:
+ *
+ * Returns: the index of the next event to evaluate
+ */
+guint64
+tw_evaluation_get_position (TwEvaluation *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION (self), 0);
+  return self->position;
+}
+
+/**
+ * tw_evaluation_get_n_updates:
+ *
+ * Returns: the number of updates taking part, counting scheduled additions and removals
+ *   as done
+ */
+guint
+tw_evaluation_get_n_updates (TwEvaluation *self)
+{
+  int n;
+
+  g_return_val_if_fail (TW_IS_EVALUATION (self), 0);
+
+  g_mutex_lock (&self->lock);
+  n = self->entries->len;
+  for (guint i = 0; i < self->pending->len; i++)
+    n += g_array_index (self->pending, PendingOp, i).add ? 1 : -1;
+  g_mutex_unlock (&self->lock);
+  return MAX (n, 0);
+}
+
+static void
+entry_extend_slots (TwEvaluation *self,
+                    Entry        *entry)
+{
+  guint n_types = tw_trace_get_n_event_types (self->trace);
+
+  if (n_types > entry->n_types)
+    {
+      entry->slots = tw_update_dup_type_slots (entry->update, self->trace, entry->n_types,
+                                               entry->slots, n_types);
+      entry->n_types = n_types;
+    }
+}
+
+static void
+apply_pending (TwEvaluation *self)
+{
+  g_autoptr(GArray) ops = NULL;
+
+  g_mutex_lock (&self->lock);
+  ops = self->pending;
+  self->pending = g_array_new (FALSE, FALSE, sizeof (PendingOp));
+  g_atomic_int_set (&self->has_pending, 0);
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < ops->len; i++)
+    {
+      PendingOp *op = &g_array_index (ops, PendingOp, i);
+
+      if (op->add)
+        {
+          Entry entry = { 0 };
+
+          entry.update = op->update; /* the op's reference moves to the entry */
+          entry.prepare = tw_update_get_funcs (op->update)->prepare;
+          entry.commit = tw_update_get_funcs (op->update)->commit;
+          entry.context = tw_update_context_get_data (tw_update_get_context (op->update));
+          entry.func_data = tw_update_get_func_data (op->update);
+          entry_extend_slots (self, &entry);
+          g_array_append_val (self->entries, entry);
+          continue;
+        }
+
+      for (guint e = 0; e < self->entries->len; e++)
+        {
+          Entry *entry = &g_array_index (self->entries, Entry, e);
+
+          if (entry->update != op->update)
+            continue;
+          if (tw_update_get_funcs (entry->update)->finish != NULL)
+            tw_update_get_funcs (entry->update)->finish (entry->context, entry->func_data);
+          entry_clear (entry);
+          g_array_remove_index (self->entries, e);
+          break;
+        }
+      tw_update_unref (op->update);
+    }
+}
+
+static void
+schedule (TwEvaluation *self,
+          TwUpdate     *update,
+          gboolean      add)
+{
+  PendingOp op = { tw_update_ref (update), add };
+
+  g_mutex_lock (&self->lock);
+  g_array_append_val (self->pending, op);
+  g_atomic_int_set (&self->has_pending, 1);
+  g_mutex_unlock (&self->lock);
+
+  /* Outside a run nobody else applies it; inside one the loop does before the next
+   * event, so an update never sees half of an event's updates. */
+  if (!g_atomic_int_get (&self->running))
+    apply_pending (self);
+}
+
+/**
+ * tw_evaluation_add_update:
+ *
+ * Binds @update to the trace (its bind function runs in the caller's thread) and
+ * schedules it to join: it sees every event from the evaluation's position on. May be
+ * called from any thread, also from an update function during a run.
+ *
+ * Returns: %FALSE when the update refused to bind (@error set)
+ */
+gboolean
+tw_evaluation_add_update (TwEvaluation  *self,
+                          TwUpdate      *update,
+                          GError       **error)
+{
+  const TwUpdateFuncs *funcs;
+
+  g_return_val_if_fail (TW_IS_EVALUATION (self), FALSE);
+  g_return_val_if_fail (update != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  funcs = tw_update_get_funcs (update);
+  if (funcs->bind != NULL &&
+      !funcs->bind (tw_update_context_get_data (tw_update_get_context (update)),
+                    tw_update_get_func_data (update), self->trace, error))
+    return FALSE;
+
+  schedule (self, update, TRUE);
+  return TRUE;
+}
+
+/**
+ * tw_evaluation_remove_update:
+ *
+ * Schedules @update to leave the evaluation before the next event; its finish
+ * function then runs and the evaluation drops its reference. Any thread.
+ */
+void
+tw_evaluation_remove_update (TwEvaluation *self,
+                             TwUpdate     *update)
+{
+  g_return_if_fail (TW_IS_EVALUATION (self));
+  g_return_if_fail (update != NULL);
+
+  schedule (self, update, FALSE);
+}
+
+/**
+ * tw_evaluation_run_to:
+ * @end: stop before this event index (clamped to the trace's current length)
+ * @progress: (nullable): called every 64 Ki events with the fraction done
+ * @cancellable: (nullable): checked every 64 Ki events
+ *
+ * Feeds the events [position, @end) to every update, in time order: for each event
+ * and each update that consumes its type, prepare then commit (with @ok = the result
+ * of prepare: a trace's rows never change once published). Called again later with a
+ * larger @end it continues where it stopped, which is how a live trace is evaluated.
+ *
+ * Returns: %FALSE when cancelled (@error set); the position then says how far it got
+ */
+gboolean
+tw_evaluation_run_to (TwEvaluation   *self,
+                      guint64         end,
+                      TwProgressFunc  progress,
+                      gpointer        progress_data,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  guint64 start;
+  guint64 index;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TW_IS_EVALUATION (self), FALSE);
+  g_return_val_if_fail (!self->running, FALSE);
+
+  end = MIN (end, tw_trace_get_n_events (self->trace));
+  start = self->position;
+  index = start;
+  g_atomic_int_set (&self->running, TRUE);
+  if (g_atomic_int_get (&self->has_pending))
+    apply_pending (self);
+
+  while (index < end)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, index >> TW_CHUNK_SHIFT);
+      guint row = index & TW_CHUNK_MASK;
+      guint rows = (guint) MIN ((guint64) TW_CHUNK_SIZE, end - (index - row));
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+
+      for (; row < rows; row++, index++)
+        {
+          guint16 type = chunk->type[row];
+          TwEvent event;
+          gboolean built = FALSE;
+
+          if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
+            apply_pending (self);
+
+          for (guint e = 0; e < self->entries->len; e++)
+            {
+              Entry *entry = &g_array_index (self->entries, Entry, e);
+              guint slot;
+              gboolean prepared;
+
+              if G_UNLIKELY (type >= entry->n_types)
+                entry_extend_slots (self, entry);
+              slot = type < entry->n_types ? entry->slots[type] : 0;
+              if (slot == 0)
+                continue;
+
+              if (!built)
+                {
+                  event.index = index;
+                  event.time = chunk->time[row];
+                  event.task = chunk->task[row];
+                  event.arg = chunk->arg[row];
+                  event.type = type;
+                  event.cpu = chunk->cpu[row];
+                  event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
+                                  ? NULL : chunk->blob + chunk->payload[row];
+                  built = TRUE;
+                }
+              prepared = entry->prepare (entry->context, entry->func_data, &event, slot - 1);
+              entry->commit (entry->context, entry->func_data, prepared);
+            }
+        }
+
+      self->position = index;
+      if (progress != NULL && end > start)
+        progress ((double) (index - start) / (double) (end - start), progress_data);
+    }
+
+  self->position = index;
+  g_atomic_int_set (&self->running, FALSE);
+  if (g_atomic_int_get (&self->has_pending))
+    apply_pending (self);
+  return ok;
+}
+
+/**
+ * tw_evaluation_run:
+ *
+ * tw_evaluation_run_to() up to the trace's current end.
+ *
+ * Returns: %FALSE when cancelled (@error set)
+ */
+gboolean
+tw_evaluation_run (TwEvaluation   *self,
+                   TwProgressFunc  progress,
+                   gpointer        progress_data,
+                   GCancellable   *cancellable,
+                   GError        **error)
+{
+  return tw_evaluation_run_to (self, G_MAXUINT64, progress, progress_data, cancellable, error);
+}
+
+/**
+ * tw_evaluation_finish:
+ *
+ * Tells every update that the input ended (their finish functions run, e.g. to report
+ * what is still open). The updates stay; feeding more events later is allowed.
+ */
+void
+tw_evaluation_finish (TwEvaluation *self)
+{
+  g_return_if_fail (TW_IS_EVALUATION (self));
+
+  if (g_atomic_int_get (&self->has_pending))
+    apply_pending (self);
+  for (guint e = 0; e < self->entries->len; e++)
+    {
+      Entry *entry = &g_array_index (self->entries, Entry, e);
+      const TwUpdateFuncs *funcs = tw_update_get_funcs (entry->update);
+
+      if (funcs->finish != NULL)
+        funcs->finish (entry->context, entry->func_data);
+    }
+}

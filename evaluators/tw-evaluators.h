@@ -1,0 +1,15 @@
+/* tw-evaluators.h: the evaluators layer, for the layers above it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-evaluation.h"
+#include "tw-evaluator.h"
+#include "tw-histogram.h"
+#include "tw-measurement-table.h"
+#include "tw-metrics.h"
+#include "tw-plugin.h"
+#include "tw-update.h"
+#include "tw-worst-case.h"
