@@ -22,14 +22,14 @@ struct _TwHistogram {
   char             *unit;
 
   /* Bins live in u-space: u = value (linear) or log10 (value) (log). Fixed: [u_lo,
-   * u_lo + n·width], the top edge inclusive. Auto: an aligned block [block·n·width,
-   * (block + 1)·n·width) with width a power of two, so growing the range merges bin
-   * pairs exactly and the bins depend only on the values, not on when one looks. */
+   * u_lo + n·width], the top edge inclusive. Auto: [u_lo, u_lo + n·width) with width a
+   * power of two that doubles towards a value outside, so growing merges bin pairs
+   * exactly and the bins depend only on the values and their order, not on when one
+   * looks. */
   guint             n_bins;
   guint64          *bins;
   double            u_lo;
   double            width;
-  double            block;        /* auto: index of the aligned block */
   gboolean          has_range;    /* auto: set by the first value */
   guint64           underflow;
   guint64           overflow;
@@ -111,9 +111,10 @@ tw_histogram_new_fixed (double           min,
  * @n_bins: number of bins (rounded up to an even number, ≥ 2)
  *
  * The range follows the data: the first value fixes a fine grid around itself, and a
- * later value outside the range doubles the bin width (merging neighbouring bins, never
- * re-reading the values) until it fits. Bin edges are aligned powers of two (of ns for
- * linear scale, of decades for log scale). Log scale: values ≤ 0 count as underflow.
+ * later value outside the range doubles the bin width towards it (merging neighbouring
+ * bins, never re-reading the values) until it fits. Bin widths are powers of two (of
+ * ns for linear scale, of decades for log scale). Log scale: values ≤ 0 count as
+ * underflow.
  *
  * Returns: (transfer full): a histogram with automatic bins
  */
@@ -180,26 +181,27 @@ auto_start (TwHistogram *self,
     }
   else
     self->width = 1.0;
-  self->block = floor (u / (self->width * self->n_bins));
-  self->u_lo = self->block * self->width * self->n_bins;
+  self->u_lo = floor (u / (self->width * self->n_bins)) * self->width * self->n_bins;
   self->has_range = TRUE;
 }
 
+/* Doubles the range towards @u: the old bins become one half of the new ones, merged
+ * in pairs, so no value is re-read and counts stay exact. */
 static void
-auto_double (TwHistogram *self)
+auto_double (TwHistogram *self,
+             gboolean     downwards)
 {
   guint half = self->n_bins / 2;
-  double new_block = floor (self->block / 2);
-  guint offset = self->block - 2 * new_block > 0.5 ? half : 0;
+  guint offset = downwards ? half : 0;
   guint64 *merged = g_new0 (guint64, self->n_bins);
 
   for (guint i = 0; i < half; i++)
     merged[offset + i] = self->bins[2 * i] + self->bins[2 * i + 1];
   g_free (self->bins);
   self->bins = merged;
+  if (downwards)
+    self->u_lo -= self->width * self->n_bins;
   self->width *= 2;
-  self->block = new_block;
-  self->u_lo = self->block * self->width * self->n_bins;
 }
 
 static void
@@ -236,14 +238,17 @@ bin_value (TwHistogram *self,
 
       if (!self->has_range)
         auto_start (self, u);
-      while (floor (u / (self->width * self->n_bins)) != self->block)
+      while (u < self->u_lo || u >= self->u_lo + self->width * self->n_bins)
         {
           if (++doublings > MAX_DOUBLINGS)
             {
-              self->overflow++;
+              if (u < self->u_lo)
+                self->underflow++;
+              else
+                self->overflow++;
               return;
             }
-          auto_double (self);
+          auto_double (self, u < self->u_lo);
         }
       pos = (u - self->u_lo) / self->width;
       self->bins[MIN ((guint) pos, self->n_bins - 1)]++;
@@ -567,16 +572,33 @@ tw_histogram_format_value (TwHistogram *self,
   return g_strdup_printf ("%.4g ns", value);
 }
 
+/* Right-aligns @label in @width characters (not bytes: "µs" is two bytes). */
 static void
-append_bar (GString *out,
-            guint64  count,
-            guint64  top,
-            guint    bar_width)
+append_padded (GString    *out,
+               const char *label,
+               guint       width)
+{
+  glong chars = g_utf8_strlen (label, -1);
+
+  for (glong i = chars; i < (glong) width; i++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, label);
+}
+
+static void
+append_line (GString    *out,
+             const char *label,
+             guint64     count,
+             guint64     top,
+             guint       bar_width)
 {
   guint len = top ? (guint) ((count * (guint64) bar_width + top - 1) / top) : 0;
 
+  append_padded (out, label, 26);
+  g_string_append (out, " |");
   for (guint i = 0; i < bar_width; i++)
     g_string_append_c (out, i < len ? '#' : ' ');
+  g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", count);
 }
 
 /**
@@ -632,12 +654,12 @@ tw_histogram_format_text (TwHistogram *self,
     {
       double lo;
       g_autofree char *edge = NULL;
+      g_autofree char *label = NULL;
 
       tw_histogram_get_range (self, &lo, NULL);
       edge = self->has_range ? tw_histogram_format_value (self, lo) : g_strdup ("range");
-      g_string_append_printf (out, "%24s%-10s |", "< ", edge);
-      append_bar (out, self->underflow, top, bar_width);
-      g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", self->underflow);
+      label = g_strdup_printf ("< %s", edge);
+      append_line (out, label, self->underflow, top, bar_width);
     }
   for (guint b = first; first != G_MAXUINT && b <= last; b++)
     {
@@ -646,21 +668,24 @@ tw_histogram_format_text (TwHistogram *self,
       g_autofree char *l = tw_histogram_format_value (self, lo);
       g_autofree char *h = tw_histogram_format_value (self, hi);
       gboolean closed = !self->automatic && b == self->n_bins - 1;
+      g_autoptr(GString) label = g_string_new ("[");
 
-      g_string_append_printf (out, "[%12s, %12s%c |", l, h, closed ? ']' : ')');
-      append_bar (out, count, top, bar_width);
-      g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", count);
+      append_padded (label, l, 10);
+      g_string_append (label, ", ");
+      append_padded (label, h, 10);
+      g_string_append_c (label, closed ? ']' : ')');
+      append_line (out, label->str, count, top, bar_width);
     }
   if (self->overflow > 0)
     {
       double hi;
       g_autofree char *edge = NULL;
+      g_autofree char *label = NULL;
 
       tw_histogram_get_range (self, NULL, &hi);
       edge = self->has_range ? tw_histogram_format_value (self, hi) : g_strdup ("range");
-      g_string_append_printf (out, "%24s%-10s |", "> ", edge);
-      append_bar (out, self->overflow, top, bar_width);
-      g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", self->overflow);
+      label = g_strdup_printf ("> %s", edge);
+      append_line (out, label, self->overflow, top, bar_width);
     }
   return g_string_free (out, FALSE);
 }

@@ -19,6 +19,8 @@ typedef struct {
 static const Command commands[] = {
   { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
   { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
+  { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
+  { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
 };
 
 static void

@@ -14,6 +14,10 @@ int      tw_cli_info      (int          argc,
                            char       **argv);
 int      tw_cli_events    (int          argc,
                            char       **argv);
+int      tw_cli_eval      (int          argc,
+                           char       **argv);
+int      tw_cli_metrics   (int          argc,
+                           char       **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,
