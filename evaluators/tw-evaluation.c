@@ -7,6 +7,8 @@
 
 #include "tw-evaluation.h"
 
+#include <string.h>
+
 /* One active update, with what the hot loop needs copied out of it. */
 typedef struct {
   TwUpdate  *update;
@@ -29,6 +31,8 @@ struct _TwEvaluation {
   TwTrace  *trace;
   GArray   *entries;     /* Entry, touched only by the running thread */
   guint64   position;    /* next event index to evaluate */
+  guint64  *cpu_counts;  /* per CPU: events evaluated on it so far */
+  guint     n_cpu_counts;
   gboolean  running;
 
   GMutex    lock;        /* guards @pending */
@@ -58,6 +62,7 @@ tw_evaluation_finalize (GObject *object)
   for (guint i = 0; i < self->pending->len; i++)
     tw_update_unref (g_array_index (self->pending, PendingOp, i).update);
   g_clear_pointer (&self->pending, g_array_unref);
+  g_clear_pointer (&self->cpu_counts, g_free);
   g_mutex_clear (&self->lock);
   g_clear_object (&self->trace);
 
@@ -145,6 +150,38 @@ tw_evaluation_get_n_updates (TwEvaluation *self)
     n += g_array_index (self->pending, PendingOp, i).add ? 1 : -1;
   g_mutex_unlock (&self->lock);
   return MAX (n, 0);
+}
+
+/**
+ * tw_evaluation_get_cpu_event_count:
+ *
+ * Per-CPU event counts let updates count the events on a CPU between two of their own
+ * (intermediate events) without consuming every event. From an update function
+ * during a run: the number of events on @cpu evaluated before the current one.
+ *
+ * Returns: events on @cpu evaluated so far (0 for TW_CPU_NONE)
+ */
+guint64
+tw_evaluation_get_cpu_event_count (TwEvaluation *self,
+                                   guint16       cpu)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION (self), 0);
+  return cpu < self->n_cpu_counts ? self->cpu_counts[cpu] : 0;
+}
+
+static void
+count_cpu_event_slow (TwEvaluation *self,
+                      guint16       cpu)
+{
+  guint n;
+
+  if (cpu == TW_CPU_NONE)
+    return;
+  n = MAX ((guint) cpu + 1, self->n_cpu_counts * 2);
+  self->cpu_counts = g_renew (guint64, self->cpu_counts, n);
+  memset (self->cpu_counts + self->n_cpu_counts, 0, (n - self->n_cpu_counts) * sizeof (guint64));
+  self->n_cpu_counts = n;
+  self->cpu_counts[cpu]++;
 }
 
 static void
@@ -247,7 +284,7 @@ tw_evaluation_add_update (TwEvaluation  *self,
   funcs = tw_update_get_funcs (update);
   if (funcs->bind != NULL &&
       !funcs->bind (tw_update_context_get_data (tw_update_get_context (update)),
-                    tw_update_get_func_data (update), self->trace, error))
+                    tw_update_get_func_data (update), self, error))
     return FALSE;
 
   schedule (self, update, TRUE);
@@ -353,6 +390,11 @@ tw_evaluation_run_to (TwEvaluation   *self,
               prepared = entry->prepare (entry->context, entry->func_data, &event, slot - 1);
               entry->commit (entry->context, entry->func_data, prepared);
             }
+
+          if G_LIKELY (chunk->cpu[row] < self->n_cpu_counts)
+            self->cpu_counts[chunk->cpu[row]]++;
+          else
+            count_cpu_event_slow (self, chunk->cpu[row]);
         }
 
       self->position = index;

@@ -28,6 +28,8 @@ TwEvaluation *tw_evaluation_new             (TwTrace        *trace);
 TwTrace      *tw_evaluation_get_trace       (TwEvaluation   *self);
 guint64       tw_evaluation_get_position    (TwEvaluation   *self);
 guint         tw_evaluation_get_n_updates   (TwEvaluation   *self);
+guint64       tw_evaluation_get_cpu_event_count (TwEvaluation *self,
+                                             guint16         cpu);
 
 gboolean      tw_evaluation_add_update      (TwEvaluation   *self,
                                              TwUpdate       *update,

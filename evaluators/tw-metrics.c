@@ -278,8 +278,8 @@ tw_metric_get_column_names (TwMetric *self)
     }
 }
 
-/* The selectors an update of the metric consumes; "*" = every event (needed to count
- * intermediate events per CPU). */
+/* The selectors an update of the metric consumes: exactly the events it depends on
+ * (intermediate events come from the evaluation's per-CPU counts). */
 static GStrv
 dup_selectors (TwMetric *self)
 {
@@ -289,20 +289,20 @@ dup_selectors (TwMetric *self)
   switch (self->type)
     {
     case METRIC_IRQ:
-      g_strv_builder_add_many (b, "kind:irq_entry", "kind:irq_exit", "*", NULL);
+      g_strv_builder_add_many (b, "kind:irq_entry", "kind:irq_exit", NULL);
       break;
     case METRIC_SOFTIRQ:
-      g_strv_builder_add_many (b, "kind:softirq_entry", "kind:softirq_exit", "*", NULL);
+      g_strv_builder_add_many (b, "kind:softirq_entry", "kind:softirq_exit", NULL);
       break;
     case METRIC_RUN_SLICE:
-      g_strv_builder_add_many (b, "kind:switch", "*", NULL);
+      g_strv_builder_add (b, "kind:switch");
       break;
     case METRIC_WAKEUP_LATENCY:
       g_strv_builder_add_many (b, "kind:wakeup", "kind:switch", NULL);
       break;
     case METRIC_WAKEUP_HANDLER:
       g_strv_builder_add_many (b, "kind:irq_entry", "kind:irq_exit", "kind:softirq_entry",
-                               "kind:softirq_exit", "kind:wakeup", "*", NULL);
+                               "kind:softirq_exit", "kind:wakeup", NULL);
       break;
     case METRIC_RESPONSE_TIME:
       g_strv_builder_add_many (b, self->first_event, self->second_event, NULL);
@@ -314,7 +314,7 @@ dup_selectors (TwMetric *self)
     case METRIC_USER:
       g_strv_builder_add_many (b, self->first_event, self->second_event, "kind:switch",
                                "kind:irq_entry", "kind:irq_exit", "kind:softirq_entry",
-                               "kind:softirq_exit", "*", NULL);
+                               "kind:softirq_exit", NULL);
       break;
     default:
       g_assert_not_reached ();
@@ -329,8 +329,8 @@ dup_selectors (TwMetric *self)
  * @trace: (nullable): the trace whose type table names the events
  *
  * The events a metric depends on (seed 000 §2, Events_Required_By): the set to keep
- * when a trace is filtered. The intermediate-event count also looks at every other
- * event, but the lengths depend on these only.
+ * when a trace is filtered. (Intermediate events count the other events too, so a
+ * filtered trace gives the same lengths with fewer intermediate events.)
  *
  * Returns: (transfer full): with @trace, the names of its event types the metric
  *   consumes, in type-table order; without, the selectors (type names and kind:NAME)
@@ -342,17 +342,10 @@ tw_metric_dup_required_events (TwMetric *self,
   g_auto(GStrv) selectors = NULL;
   GStrvBuilder *b;
   GStrv out;
-  guint n = 0;
 
   g_return_val_if_fail (TW_IS_METRIC (self), NULL);
 
   selectors = dup_selectors (self);
-  n = g_strv_length (selectors);
-  if (n > 0 && strcmp (selectors[n - 1], "*") == 0)
-    {
-      g_free (selectors[n - 1]);
-      selectors[n - 1] = NULL;
-    }
   if (trace == NULL)
     return g_steal_pointer (&selectors);
 
@@ -383,7 +376,6 @@ typedef struct {
 } OpenHandler;
 
 typedef struct {
-  guint64      count;          /* events seen on this CPU */
   guint        depth;
   OpenHandler  stack[MAX_IRQ_DEPTH];
   guint32      current;        /* task running here, TW_TASK_NONE when unknown */
@@ -400,10 +392,14 @@ typedef struct {
   guint64  own;                /* running time outside handlers */
   guint64  sys;                /* handlers while it was current */
   guint64  seg_start;
+  guint64  own_from;           /* CPU event count before the segment's first event */
+  guint64  cur_from;           /* ... before the current stretch's first event */
   guint32  own_count;
   guint32  cur_count;
+  guint16  cur_cpu;
   guint8   open;
   guint8   active;             /* in an own-running segment */
+  guint8   current;            /* the current task of cur_cpu */
   guint8   waiting;            /* wakeup-latency: woken, not yet switched in */
   guint8   running;
   guint64  wake_time;
@@ -416,6 +412,7 @@ typedef struct {
   TwMeasurementTable *table;
   TwHistogram        *histogram;
   TwTrace            *trace;
+  TwEvaluation       *evaluation; /* unowned: the one the update takes part in */
 
   TwEvent             ev;        /* prepared */
   guint               selector;
@@ -503,15 +500,24 @@ is_idle (MetricEval *me,
 }
 
 static gboolean
-metric_bind (gpointer   context,
-             gpointer   func_data,
-             TwTrace   *trace,
-             GError   **error)
+metric_bind (gpointer       context,
+             gpointer       func_data,
+             TwEvaluation  *evaluation,
+             GError       **error)
 {
   MetricEval *me = func_data;
 
-  g_set_object (&me->trace, trace);
+  me->evaluation = evaluation;
+  g_set_object (&me->trace, tw_evaluation_get_trace (evaluation));
   return TRUE;
+}
+
+/* Events on @cpu before the current one: intermediate events are differences of it. */
+static inline guint64
+cpu_count (MetricEval *me,
+           guint16     cpu)
+{
+  return tw_evaluation_get_cpu_event_count (me->evaluation, cpu);
 }
 
 /* Prepare copies what commit needs out of the event: the event may be a live sensor
@@ -539,7 +545,7 @@ metric_prepare_cpu (gpointer       context,
   return event->cpu != TW_CPU_NONE && metric_prepare (context, func_data, event, selector);
 }
 
-/* irq-duration / softirq-duration: selectors entry, exit, "*". */
+/* irq-duration / softirq-duration: selectors entry, exit. */
 static void
 handler_commit (gpointer context,
                 gpointer func_data,
@@ -559,7 +565,8 @@ handler_commit (gpointer context,
           memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
           cs->depth--;
         }
-      cs->stack[cs->depth++] = (OpenHandler) { me->ev.arg, me->ev.task, me->ev.time, cs->count };
+      cs->stack[cs->depth++] = (OpenHandler) { me->ev.arg, me->ev.task, me->ev.time,
+                                               cpu_count (me, me->ev.cpu) };
     }
   else if (me->selector == 1)
     {
@@ -571,7 +578,7 @@ handler_commit (gpointer context,
             const OpenHandler *h = &cs->stack[d];
             TwMeasurement m = {
               .task = h->task,
-              .intermediate_events = (guint32) (cs->count - h->count_at - 1),
+              .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - h->count_at - 1),
               .begin = h->begin,
               .end = me->ev.time,
               .length = me->ev.time - h->begin,
@@ -583,10 +590,9 @@ handler_commit (gpointer context,
             break;
           }
     }
-  cs->count++;
 }
 
-/* run-slice: selectors switch, "*". */
+/* run-slice: selector switch. */
 static void
 run_slice_commit (gpointer context,
                   gpointer func_data,
@@ -607,7 +613,7 @@ run_slice_commit (gpointer context,
         {
           TwMeasurement m = {
             .task = prev,
-            .intermediate_events = (guint32) (cs->count - cs->since_count - 1),
+            .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
             .begin = cs->since,
             .end = me->ev.time,
             .length = me->ev.time - cs->since,
@@ -618,10 +624,9 @@ run_slice_commit (gpointer context,
         }
       cs->current = me->ev.arg;
       cs->since = me->ev.time;
-      cs->since_count = cs->count;
+      cs->since_count = cpu_count (me, me->ev.cpu);
       cs->since_valid = TRUE;
     }
-  cs->count++;
 }
 
 /* wakeup-latency: selectors wakeup, switch. */
@@ -676,7 +681,7 @@ wakeup_latency_commit (gpointer context,
     }
 }
 
-/* wakeup-handler: selectors irq_entry, irq_exit, softirq_entry, softirq_exit, wakeup, "*".
+/* wakeup-handler: selectors irq_entry, irq_exit, softirq_entry, softirq_exit, wakeup.
  * Hard and soft handlers share one nesting count per CPU: the outermost one is the
  * system activity that did the waking. */
 static void
@@ -698,7 +703,7 @@ wakeup_handler_commit (gpointer context,
       if (cs->depth++ == 0)
         {
           cs->since = me->ev.time;
-          cs->since_count = cs->count;
+          cs->since_count = cpu_count (me, me->ev.cpu);
           if (cs->woken)
             g_array_set_size (cs->woken, 0);
         }
@@ -712,7 +717,7 @@ wakeup_handler_commit (gpointer context,
           {
             TwMeasurement m = {
               .task = g_array_index (cs->woken, guint32, i),
-              .intermediate_events = (guint32) (cs->count - cs->since_count - 1),
+              .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
               .begin = cs->since,
               .end = me->ev.time,
               .length = me->ev.time - cs->since,
@@ -733,7 +738,6 @@ wakeup_handler_commit (gpointer context,
     default:
       break;
     }
-  cs->count++;
 }
 
 /* response-time: selectors START, END. */
@@ -819,20 +823,33 @@ arrival_commit (gpointer context,
 }
 
 /* user metric: selectors initial, final, switch, irq_entry, irq_exit, softirq_entry,
- * softirq_exit, "*". */
+ * softirq_exit. Intermediate events come from the per-CPU event counts: a stretch (the
+ * task is the CPU's current task) or an own segment (it runs outside handlers) that
+ * starts at event s and ends at event e counts the events after s up to e, e included
+ * (the state before e was "running") unless e is the final event. */
+static TaskState *
+open_task (MetricEval *me,
+           guint32     task)
+{
+  if (task == TW_TASK_NONE || task >= me->n_tasks || !me->tasks[task].open)
+    return NULL;
+  return &me->tasks[task];
+}
+
 static void
 user_pause (MetricEval *me,
             guint32     task,
-            guint64     time)
+            guint16     cpu,
+            guint64     time,
+            gboolean    final)
 {
-  TaskState *ts;
+  TaskState *ts = open_task (me, task);
 
-  if (task == TW_TASK_NONE || task >= me->n_tasks)
-    return;
-  ts = &me->tasks[task];
-  if (ts->open && ts->active)
+  if (ts && ts->active)
     {
       ts->own += time - ts->seg_start;
+      if (cpu != TW_CPU_NONE)
+        ts->own_count += (guint32) (cpu_count (me, cpu) - ts->own_from - (final ? 1 : 0));
       ts->active = FALSE;
     }
 }
@@ -840,17 +857,46 @@ user_pause (MetricEval *me,
 static void
 user_resume (MetricEval *me,
              guint32     task,
+             guint16     cpu,
              guint64     time)
 {
-  TaskState *ts;
+  TaskState *ts = open_task (me, task);
 
-  if (task == TW_TASK_NONE || task >= me->n_tasks)
-    return;
-  ts = &me->tasks[task];
-  if (ts->open && !ts->active)
+  if (ts && !ts->active)
     {
       ts->seg_start = time;
+      ts->own_from = cpu_count (me, cpu);
       ts->active = TRUE;
+    }
+}
+
+static void
+user_leave (MetricEval *me,
+            guint32     task,
+            guint16     cpu,
+            gboolean    final)
+{
+  TaskState *ts = open_task (me, task);
+
+  if (ts && ts->current && ts->cur_cpu == cpu)
+    {
+      ts->cur_count += (guint32) (cpu_count (me, cpu) - ts->cur_from - (final ? 1 : 0));
+      ts->current = FALSE;
+    }
+}
+
+static void
+user_enter (MetricEval *me,
+            guint32     task,
+            guint16     cpu)
+{
+  TaskState *ts = open_task (me, task);
+
+  if (ts && !ts->current)
+    {
+      ts->cur_from = cpu_count (me, cpu);
+      ts->cur_cpu = cpu;
+      ts->current = TRUE;
     }
 }
 
@@ -869,17 +915,6 @@ user_commit (gpointer context,
   if (ev->cpu != TW_CPU_NONE)
     cs = get_cpu (me, ev->cpu);
 
-  /* Count by the state before the event; a measurement's own start and end events
-   * are not intermediate. */
-  if (cs != NULL && cs->current != TW_TASK_NONE && cs->current < me->n_tasks &&
-      me->tasks[cs->current].open && !(me->selector <= 1 && ev->task == cs->current))
-    {
-      ts = &me->tasks[cs->current];
-      ts->cur_count++;
-      if (ts->active)
-        ts->own_count++;
-    }
-
   if (me->selector == 0 && ev->task != TW_TASK_NONE)
     {
       ts = get_task (me, ev->task);
@@ -887,23 +922,35 @@ user_commit (gpointer context,
       ts->open = TRUE;
       ts->begin = ev->time;
       ts->begin_index = ev->index;
+      if (cs == NULL)
+        {
+          /* Without a CPU nothing can interrupt it as far as we can tell. */
+          ts->cur_cpu = TW_CPU_NONE;
+          ts->active = TRUE;
+          ts->seg_start = ev->time;
+          return;
+        }
       /* The task logged the event, so it runs here now (whatever we believed). */
-      if (cs)
-        cs->current = ev->task;
-      if (cs == NULL || cs->depth == 0)
-        user_resume (me, ev->task, ev->time);
+      if (cs->current != ev->task)
+        {
+          user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+          user_leave (me, cs->current, ev->cpu, FALSE);
+          cs->current = ev->task;
+        }
+      user_enter (me, ev->task, ev->cpu);
+      if (cs->depth == 0)
+        user_resume (me, ev->task, ev->cpu, ev->time);
       return;
     }
 
-  if (me->selector == 1 && ev->task != TW_TASK_NONE && ev->task < me->n_tasks &&
-      me->tasks[ev->task].open)
+  if (me->selector == 1 && (ts = open_task (me, ev->task)) != NULL)
     {
       guint64 elapsed;
       double cols[3];
       TwMeasurement m;
 
-      user_pause (me, ev->task, ev->time);
-      ts = &me->tasks[ev->task];
+      user_pause (me, ev->task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
+      user_leave (me, ev->task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
       elapsed = ev->time - ts->begin;
       cols[0] = ts->own;
       cols[1] = ts->sys;
@@ -917,7 +964,6 @@ user_commit (gpointer context,
       };
       emit (me, &m, cols);
       ts->open = FALSE;
-      ts->active = FALSE;
       return;
     }
 
@@ -927,12 +973,21 @@ user_commit (gpointer context,
   switch (me->selector)
     {
     case 2: /* switch: prev out, next in */
-      user_pause (me, cs->current != TW_TASK_NONE ? cs->current : ev->task, ev->time);
-      if (ev->task != cs->current)
-        user_pause (me, ev->task, ev->time);
-      cs->current = ev->arg;
-      if (cs->depth == 0)
-        user_resume (me, ev->arg, ev->time);
+      {
+        guint32 prev = cs->current != TW_TASK_NONE ? cs->current : ev->task;
+
+        user_pause (me, prev, ev->cpu, ev->time, FALSE);
+        user_leave (me, prev, ev->cpu, FALSE);
+        if (ev->task != prev)
+          {
+            user_pause (me, ev->task, ev->cpu, ev->time, FALSE);
+            user_leave (me, ev->task, ev->cpu, FALSE);
+          }
+        cs->current = ev->arg;
+        user_enter (me, ev->arg, ev->cpu);
+        if (cs->depth == 0)
+          user_resume (me, ev->arg, ev->cpu, ev->time);
+      }
       break;
 
     case 3:
@@ -940,17 +995,16 @@ user_commit (gpointer context,
       if (cs->depth < G_MAXUINT / 2 && cs->depth++ == 0)
         {
           cs->irq_start = ev->time;
-          user_pause (me, cs->current, ev->time);
+          user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
         }
       break;
 
     case 4:
     case 6: /* handler exit; one nobody entered is ignored */
-      if (cs->depth > 0 && --cs->depth == 0 && cs->current != TW_TASK_NONE &&
-          cs->current < me->n_tasks && me->tasks[cs->current].open)
+      if (cs->depth > 0 && --cs->depth == 0 && (ts = open_task (me, cs->current)) != NULL)
         {
-          me->tasks[cs->current].sys += ev->time - cs->irq_start;
-          user_resume (me, cs->current, ev->time);
+          ts->sys += ev->time - cs->irq_start;
+          user_resume (me, cs->current, ev->cpu, ev->time);
         }
       break;
 

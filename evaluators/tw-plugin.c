@@ -359,13 +359,14 @@ host_emit_value (const TwEvaluatorHost *host,
 }
 
 static gboolean
-plugin_bind (gpointer   context,
-             gpointer   func_data,
-             TwTrace   *trace,
-             GError   **error)
+plugin_bind (gpointer       context,
+             gpointer       func_data,
+             TwEvaluation  *evaluation,
+             GError       **error)
 {
   PluginEval *pe = func_data;
   const TwEvaluatorModule *desc = pe->plugin->desc;
+  TwTrace *trace = tw_evaluation_get_trace (evaluation);
 
   g_set_object (&pe->trace, trace);
   for (guint i = 0; i < desc->n_event_names; i++)

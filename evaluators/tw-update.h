@@ -9,10 +9,14 @@
 
 G_BEGIN_DECLS
 
+typedef struct _TwEvaluation TwEvaluation;
+
 /**
  * TwUpdateFuncs:
- * @bind: (nullable): called when the update joins an evaluation over @trace; a %FALSE
- *   return (with @error set) refuses the update
+ * @bind: (nullable): called when the update joins @evaluation (its trace:
+ *   tw_evaluation_get_trace()); a %FALSE return (with @error set) refuses the update.
+ *   The update may keep @evaluation (unowned) while it takes part, e.g. for
+ *   tw_evaluation_get_cpu_event_count().
  * @prepare: computes an update from @event (seed 004 §4.3); @selector is the index of
  *   the update's first selector that matched the event's type. Returns whether the
  *   preparation succeeded.
@@ -29,7 +33,7 @@ G_BEGIN_DECLS
 typedef struct {
   gboolean (*bind)    (gpointer        context,
                        gpointer        func_data,
-                       TwTrace        *trace,
+                       TwEvaluation   *evaluation,
                        GError        **error);
   gboolean (*prepare) (gpointer        context,
                        gpointer        func_data,

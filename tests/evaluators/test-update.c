@@ -338,7 +338,7 @@ test_cancel (void)
 }
 
 static gboolean
-refuse_bind (gpointer context, gpointer func_data, TwTrace *trace, GError **error)
+refuse_bind (gpointer context, gpointer func_data, TwEvaluation *evaluation, GError **error)
 {
   g_set_error_literal (error, TW_EVALUATION_ERROR, TW_EVALUATION_ERROR_BIND, "no");
   return FALSE;
