@@ -165,7 +165,8 @@ guint64
 tw_evaluation_get_cpu_event_count (TwEvaluation *self,
                                    guint16       cpu)
 {
-  g_return_val_if_fail (TW_IS_EVALUATION (self), 0);
+  /* Called per measurement from hot loops: a NULL check, not a type check. */
+  g_return_val_if_fail (self != NULL, 0);
   return cpu < self->n_cpu_counts ? self->cpu_counts[cpu] : 0;
 }
 
@@ -354,18 +355,27 @@ tw_evaluation_run_to (TwEvaluation   *self,
           break;
         }
 
+      /* The entries only change in apply_pending(): keep them in locals meanwhile. */
+      Entry *entries = (Entry *) (gpointer) self->entries->data;
+      guint n_entries = self->entries->len;
+
       for (; row < rows; row++, index++)
         {
           guint16 type = chunk->type[row];
+          guint16 cpu = chunk->cpu[row];
           TwEvent event;
           gboolean built = FALSE;
 
           if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
-            apply_pending (self);
-
-          for (guint e = 0; e < self->entries->len; e++)
             {
-              Entry *entry = &g_array_index (self->entries, Entry, e);
+              apply_pending (self);
+              entries = (Entry *) (gpointer) self->entries->data;
+              n_entries = self->entries->len;
+            }
+
+          for (guint e = 0; e < n_entries; e++)
+            {
+              Entry *entry = &entries[e];
               guint slot;
               gboolean prepared;
 
@@ -382,7 +392,7 @@ tw_evaluation_run_to (TwEvaluation   *self,
                   event.task = chunk->task[row];
                   event.arg = chunk->arg[row];
                   event.type = type;
-                  event.cpu = chunk->cpu[row];
+                  event.cpu = cpu;
                   event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
                                   ? NULL : chunk->blob + chunk->payload[row];
                   built = TRUE;
@@ -391,10 +401,10 @@ tw_evaluation_run_to (TwEvaluation   *self,
               entry->commit (entry->context, entry->func_data, prepared);
             }
 
-          if G_LIKELY (chunk->cpu[row] < self->n_cpu_counts)
-            self->cpu_counts[chunk->cpu[row]]++;
+          if G_LIKELY (cpu < self->n_cpu_counts)
+            self->cpu_counts[cpu]++;
           else
-            count_cpu_event_slow (self, chunk->cpu[row]);
+            count_cpu_event_slow (self, cpu);
         }
 
       self->position = index;
