@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 typedef enum {
   TW_METRIC_ERROR_UNKNOWN,     /* no system metric of that name */
   TW_METRIC_ERROR_INVALID,     /* bad parameter */
+  TW_METRIC_ERROR_NO_DATA,     /* the trace has nothing to measure */
 } TwMetricError;
 
 GQuark tw_metric_error_quark (void);

@@ -7,6 +7,9 @@
 
 #include "tw-worst-case.h"
 
+#include "tw-evaluation.h"
+#include "tw-metrics.h"
+
 #include <math.h>
 
 #define MAX_ITERATIONS 100000
@@ -154,6 +157,93 @@ tw_worst_case_add_column (TwWorstCase        *self,
       self->n_tasks = MAX (self->n_tasks, m->task + 1);
     }
   g_array_append_val (self->columns, col);
+}
+
+/**
+ * tw_worst_case_evaluate:
+ * @initial_event: the event a task logs when a job starts (e.g. "task_activate")
+ * @final_event: the event it logs when the job ends (e.g. "task_end_cycle")
+ * @progress: (nullable): fraction done
+ * @cancellable: (nullable): stops the scan
+ *
+ * Measures, in one pass over @trace, the terms seed 000 §4 needs and fills the Fig. 4
+ * table with them:
+ *
+ * - execution (C^user): the user metric @initial_event → @final_event without system
+ *   time (the job's own running time);
+ * - job_system_time (JST): the irq/softirq time that interrupted the job while it ran
+ *   (the user metric's irq_ns);
+ * - system_blocking_irq / _softirq (SB): the longest irq / softirq handler that ran
+ *   while the task was the current one: non-preemptible system work charged to it;
+ * - delay_until_wakeup (DUW): the longest handler in which the task was woken
+ *   (wakeup-handler).
+ *
+ * Returns: (transfer full) (nullable): the summary; %NULL with @error set when
+ *   cancelled or when no task logged a job (TW_METRIC_ERROR_NO_DATA)
+ */
+TwWorstCase *
+tw_worst_case_evaluate (TwTrace         *trace,
+                        const char      *initial_event,
+                        const char      *final_event,
+                        TwProgressFunc   progress,
+                        gpointer         progress_data,
+                        GCancellable    *cancellable,
+                        GError         **error)
+{
+  g_autoptr(TwWorstCase) self = NULL;
+  g_autoptr(TwEvaluation) evaluation = NULL;
+  g_autoptr(TwMetric) job = NULL;
+  TwMetric *metrics[4];
+  TwMeasurementTable *tables[4] = { NULL };
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (initial_event != NULL && final_event != NULL, NULL);
+
+  job = tw_metric_new_user ("job", initial_event, final_event, FALSE);
+  metrics[0] = job;
+  metrics[1] = tw_metric_new_system ("irq-duration", NULL);
+  metrics[2] = tw_metric_new_system ("softirq-duration", NULL);
+  metrics[3] = tw_metric_new_system ("wakeup-handler", NULL);
+
+  evaluation = tw_evaluation_new (trace);
+  for (guint i = 0; i < G_N_ELEMENTS (metrics) && ok; i++)
+    {
+      g_autoptr(TwUpdate) update = NULL;
+
+      tables[i] = tw_metric_new_table (metrics[i]);
+      update = tw_metric_create_update (metrics[i], tables[i], NULL);
+      ok = tw_evaluation_add_update (evaluation, update, error);
+    }
+  ok = ok && tw_evaluation_run (evaluation, progress, progress_data, cancellable, error);
+  tw_evaluation_finish (evaluation);
+
+  if (ok && tw_measurement_table_get_n_rows (tables[0]) == 0)
+    {
+      g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_NO_DATA,
+                   "no task logged a job (%s → %s by the same task)", initial_event, final_event);
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      self = tw_worst_case_new ();
+      tw_worst_case_add_column (self, "execution", tables[0], -1, TW_WORST_CASE_ROLE_EXECUTION);
+      tw_worst_case_add_column (self, "job_system_time", tables[0],
+                                tw_measurement_table_lookup_column (tables[0], "irq_ns"),
+                                TW_WORST_CASE_ROLE_JOB_SYSTEM_TIME);
+      tw_worst_case_add_column (self, "system_blocking_irq", tables[1], -1,
+                                TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
+      tw_worst_case_add_column (self, "system_blocking_softirq", tables[2], -1,
+                                TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
+      tw_worst_case_add_column (self, "delay_until_wakeup", tables[3], -1,
+                                TW_WORST_CASE_ROLE_WAKEUP);
+    }
+
+  for (guint i = 1; i < G_N_ELEMENTS (metrics); i++)
+    g_object_unref (metrics[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    g_clear_object (&tables[i]);
+  return g_steal_pointer (&self);
 }
 
 guint

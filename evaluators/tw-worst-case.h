@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <tw-data.h>
 
 #include "tw-measurement-table.h"
@@ -46,6 +47,13 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (TwWorstCase, tw_worst_case, TW, WORST_CASE, GObject)
 
 TwWorstCase *tw_worst_case_new            (void);
+TwWorstCase *tw_worst_case_evaluate       (TwTrace            *trace,
+                                           const char         *initial_event,
+                                           const char         *final_event,
+                                           TwProgressFunc      progress,
+                                           gpointer            progress_data,
+                                           GCancellable       *cancellable,
+                                           GError            **error);
 void         tw_worst_case_add_column     (TwWorstCase        *self,
                                            const char         *name,
                                            TwMeasurementTable *table,

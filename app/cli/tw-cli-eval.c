@@ -264,71 +264,26 @@ run_worst_case (CliEval    *self,
                 const char *path)
 {
   g_autoptr(TwTrace) trace = NULL;
-  g_autoptr(TwMetric) job = NULL;
-  g_autoptr(TwMetric) irq = tw_metric_new_system ("irq-duration", NULL);
-  g_autoptr(TwMetric) soft = tw_metric_new_system ("softirq-duration", NULL);
-  g_autoptr(TwMetric) wake = tw_metric_new_system ("wakeup-handler", NULL);
-  g_autoptr(TwMeasurementTable) t_job = NULL;
-  g_autoptr(TwMeasurementTable) t_irq = NULL;
-  g_autoptr(TwMeasurementTable) t_soft = NULL;
-  g_autoptr(TwMeasurementTable) t_wake = NULL;
-  g_autoptr(TwEvaluation) evaluation = NULL;
-  g_autoptr(TwWorstCase) wc = tw_worst_case_new ();
+  g_autoptr(TwWorstCase) wc = NULL;
   g_autoptr(GArray) rta = NULL;
-  TwMetric *metrics[4];
-  TwMeasurementTable **tables[4] = { &t_job, &t_irq, &t_soft, &t_wake };
   GError *error = NULL;
-  g_autofree char *spec = g_strdup (self->user_metric ? self->user_metric
-                                                      : "task_activate,task_end_cycle");
-  g_auto(GStrv) parts = NULL;
+  g_auto(GStrv) parts = g_strsplit (self->user_metric ? self->user_metric
+                                                      : "task_activate,task_end_cycle", ",", 3);
 
-  /* The job's own execution is measured without system time; what the system did
-   * inside the job is the irq_ns column (JST). */
-  parts = g_strsplit (spec, ",", 3);
   if (g_strv_length (parts) < 2 || !parts[0][0] || !parts[1][0])
     {
       g_printerr ("tracewb-cli eval: --worst-case takes the job's events as "
                   "--user-metric START,END (default task_activate,task_end_cycle)\n");
       return 2;
     }
-  job = tw_metric_new_user ("job", parts[0], parts[1], FALSE);
   if (!(trace = tw_cli_load_trace (path, self->format, &error)))
     return tw_cli_fail ("eval", error);
-
-  metrics[0] = job;
-  metrics[1] = irq;
-  metrics[2] = soft;
-  metrics[3] = wake;
-  evaluation = tw_evaluation_new (trace);
-  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+  if (!(wc = tw_worst_case_evaluate (trace, parts[0], parts[1], progress_func (), NULL, NULL,
+                                     &error)))
     {
-      g_autoptr(TwUpdate) update = NULL;
-
-      *tables[i] = tw_metric_new_table (metrics[i]);
-      update = tw_metric_create_update (metrics[i], *tables[i], NULL);
-      if (!tw_evaluation_add_update (evaluation, update, &error))
-        return tw_cli_fail ("eval", error);
+      g_prefix_error (&error, "%s: ", path);
+      return tw_cli_fail ("eval", error);
     }
-  if (!tw_evaluation_run (evaluation, progress_func (), NULL, NULL, &error))
-    return tw_cli_fail ("eval", error);
-  tw_evaluation_finish (evaluation);
-
-  if (tw_measurement_table_get_n_rows (t_job) == 0)
-    {
-      g_printerr ("tracewb-cli eval: %s has no job %s → %s of one task; name the job's "
-                  "events with --user-metric START,END\n", path, parts[0], parts[1]);
-      return 1;
-    }
-
-  tw_worst_case_add_column (wc, "execution", t_job, -1, TW_WORST_CASE_ROLE_EXECUTION);
-  tw_worst_case_add_column (wc, "job_system_time", t_job,
-                            tw_measurement_table_lookup_column (t_job, "irq_ns"),
-                            TW_WORST_CASE_ROLE_JOB_SYSTEM_TIME);
-  tw_worst_case_add_column (wc, "system_blocking_irq", t_irq, -1,
-                            TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
-  tw_worst_case_add_column (wc, "system_blocking_softirq", t_soft, -1,
-                            TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
-  tw_worst_case_add_column (wc, "delay_until_wakeup", t_wake, -1, TW_WORST_CASE_ROLE_WAKEUP);
 
   if (self->csv)
     {

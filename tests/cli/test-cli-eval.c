@@ -157,6 +157,55 @@ test_eval_ftrace (void)
   }
 }
 
+/* Fig. 4 and eq. (1) of a real S.Ha.R.K. run (when its reader is there): the CLI's CSVs
+ * are the library's tables. */
+static void
+test_worst_case_shark (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("shark/shark-newtracer-test.dump");
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("shark");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwWorstCase) wc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *expected_rta = NULL;
+  g_autofree char *rta_path = g_build_filename (g_get_tmp_dir (), "rta.csv", NULL);
+  g_autofree char *rta = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/shark/shark-newtracer-test.dump is not there");
+      return;
+    }
+  if (reader == NULL)
+    {
+      g_test_skip ("no reader named “shark” is registered (not merged yet)");
+      return;
+    }
+
+  trace = tw_reader_registry_load_file (path, "shark", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  wc = tw_worst_case_evaluate (trace, "task_activate", "task_end_cycle", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_worst_case_get_n_rows (wc), >, 0);
+  expected = tw_worst_case_to_csv (wc, trace);
+  expected_rta = tw_worst_case_analysis_to_csv (wc, trace);
+
+  {
+    const char *const args[] = { "eval", path, "--worst-case", "--csv", "-", "--rta-csv",
+                                 rta_path, NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, expected);
+    g_assert_true (g_file_get_contents (rta_path, &rta, NULL, NULL));
+    g_assert_cmpstr (rta, ==, expected_rta);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -167,6 +216,7 @@ main (int   argc,
   g_test_add_func ("/tw/cli/metrics/required", test_metrics_required);
   g_test_add_func ("/tw/cli/eval/errors", test_eval_errors);
   g_test_add_func ("/tw/cli/eval/ftrace", test_eval_ftrace);
+  g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
 
   return g_test_run ();
 }

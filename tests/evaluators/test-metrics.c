@@ -563,6 +563,40 @@ test_worst_case_overload (Fixture       *f,
   g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 1).response, >, 120);
 }
 
+/* The Fig. 4 terms measured from a trace (the job of build_user_job ()). */
+static void
+test_worst_case_evaluate (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(TwWorstCase) wc = NULL;
+  g_autoptr(TwWorstCase) none = NULL;
+  g_autoptr(GArray) rta = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  guint16 start, end;
+
+  build_user_job (f, &start, &end);
+  wc = tw_worst_case_evaluate (f->trace, "job_start", "job_end", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* a: running 47, irq time in the job 13, irq 5 (10) and softirq 1 (3) ran while a
+   * was current, nobody was woken inside a handler */
+  csv = tw_worst_case_to_csv (wc, f->trace);
+  g_assert_cmpstr (csv, ==,
+                   "task,execution,job_system_time,system_blocking_irq,"
+                   "system_blocking_softirq,delay_until_wakeup\n"
+                   "11,47,13,10,3,\n");
+  rta = tw_worst_case_analyse (wc);
+  g_assert_cmpuint (rta->len, ==, 1);
+  g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 0).execution, ==, 60);
+  g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 0).response, ==, 60);
+  g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 0).period, ==, 0);
+
+  none = tw_worst_case_evaluate (f->trace, "mark", "job_start", NULL, NULL, NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_NO_DATA);
+}
+
 /* ------------------------------------------------- the real ftrace trace */
 
 typedef struct {
@@ -752,6 +786,7 @@ main (int   argc,
   ADD ("one-pass-csv", test_one_pass_and_csv);
   ADD ("worst-case", test_worst_case);
   ADD ("worst-case-overload", test_worst_case_overload);
+  ADD ("worst-case-evaluate", test_worst_case_evaluate);
 #undef ADD
   g_test_add_func ("/tw/evaluators/metrics/bad-names", test_bad_names);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-irq", test_ftrace_irq);
