@@ -23,9 +23,9 @@ struct _TwHistogram {
 
   /* Bins live in u-space: u = value (linear) or log10 (value) (log). Fixed: [u_lo,
    * u_lo + n·width], the top edge inclusive. Auto: [u_lo, u_lo + n·width) with width a
-   * power of two that doubles towards a value outside, so growing merges bin pairs
-   * exactly and the bins depend only on the values and their order, not on when one
-   * looks. */
+   * power of two that doubles when a value falls outside (see auto_double()), so
+   * growing merges bin pairs exactly and the bins depend only on the values and their
+   * order, not on when one looks. */
   guint             n_bins;
   guint64          *bins;
   double            u_lo;
@@ -185,22 +185,34 @@ auto_start (TwHistogram *self,
   self->has_range = TRUE;
 }
 
-/* Doubles the range towards @u: the old bins become one half of the new ones, merged
- * in pairs, so no value is re-read and counts stay exact. */
+/* Doubles the bin width so that the range grows towards @u; the old bins become one
+ * half of the new ones, merged in pairs, so no value is re-read and counts stay exact.
+ * While the range and @u lie on one side of zero the new range is the aligned block of
+ * twice the size (so non-negative data ends up in a range starting at 0); a range that
+ * has to straddle zero grows towards @u instead. */
 static void
 auto_double (TwHistogram *self,
-             gboolean     downwards)
+             double       u)
 {
+  double span = self->width * self->n_bins;
+  double hi = self->u_lo + span;
   guint half = self->n_bins / 2;
-  guint offset = downwards ? half : 0;
-  guint64 *merged = g_new0 (guint64, self->n_bins);
+  guint offset;
+  guint64 *merged;
+  double new_lo;
 
+  if ((self->u_lo >= 0 && u >= 0) || (hi <= 0 && u < 0))
+    new_lo = floor (self->u_lo / (2 * span)) * 2 * span;
+  else
+    new_lo = u < self->u_lo ? self->u_lo - span : self->u_lo;
+  offset = new_lo < self->u_lo ? half : 0;
+
+  merged = g_new0 (guint64, self->n_bins);
   for (guint i = 0; i < half; i++)
     merged[offset + i] = self->bins[2 * i] + self->bins[2 * i + 1];
   g_free (self->bins);
   self->bins = merged;
-  if (downwards)
-    self->u_lo -= self->width * self->n_bins;
+  self->u_lo = new_lo;
   self->width *= 2;
 }
 
@@ -248,7 +260,7 @@ bin_value (TwHistogram *self,
                 self->overflow++;
               return;
             }
-          auto_double (self, u < self->u_lo);
+          auto_double (self, u);
         }
       pos = (u - self->u_lo) / self->width;
       self->bins[MIN ((guint) pos, self->n_bins - 1)]++;
