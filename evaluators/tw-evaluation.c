@@ -29,11 +29,11 @@ struct _TwEvaluation {
   GObject   parent_instance;
 
   TwTrace  *trace;
-  GArray   *entries;     /* Entry, touched only by the running thread */
+  GArray   *entries;     /* Entry, touched only under @run_lock */
   guint64   position;    /* next event index to evaluate */
   guint64  *cpu_counts;  /* per CPU: events evaluated on it so far */
   guint     n_cpu_counts;
-  gboolean  running;
+  GMutex    run_lock;    /* held by a run, and by whoever changes @entries */
 
   GMutex    lock;        /* guards @pending */
   GArray   *pending;     /* PendingOp */
@@ -64,6 +64,7 @@ tw_evaluation_finalize (GObject *object)
   g_clear_pointer (&self->pending, g_array_unref);
   g_clear_pointer (&self->cpu_counts, g_free);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->run_lock);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (tw_evaluation_parent_class)->finalize (object);
@@ -81,6 +82,7 @@ tw_evaluation_init (TwEvaluation *self)
   self->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
   self->pending = g_array_new (FALSE, FALSE, sizeof (PendingOp));
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->run_lock);
 }
 
 /**
@@ -256,10 +258,13 @@ schedule (TwEvaluation *self,
   g_atomic_int_set (&self->has_pending, 1);
   g_mutex_unlock (&self->lock);
 
-  /* Outside a run nobody else applies it; inside one the loop does before the next
-   * event, so an update never sees half of an event's updates. */
-  if (!g_atomic_int_get (&self->running))
-    apply_pending (self);
+  /* Outside a run nobody else applies it; inside one (this thread's or another's) the
+   * loop does before the next event, so an update never sees half of an event. */
+  if (g_mutex_trylock (&self->run_lock))
+    {
+      apply_pending (self);
+      g_mutex_unlock (&self->run_lock);
+    }
 }
 
 /**
@@ -319,6 +324,9 @@ tw_evaluation_remove_update (TwEvaluation *self,
  * of prepare: a trace's rows never change once published). Called again later with a
  * larger @end it continues where it stopped, which is how a live trace is evaluated.
  *
+ * One run at a time: a second thread's call waits for the first (an update function
+ * must not call it).
+ *
  * Returns: %FALSE when cancelled (@error set); the position then says how far it got
  */
 gboolean
@@ -334,12 +342,11 @@ tw_evaluation_run_to (TwEvaluation   *self,
   gboolean ok = TRUE;
 
   g_return_val_if_fail (TW_IS_EVALUATION (self), FALSE);
-  g_return_val_if_fail (!self->running, FALSE);
 
   end = MIN (end, tw_trace_get_n_events (self->trace));
   start = self->position;
   index = start;
-  g_atomic_int_set (&self->running, TRUE);
+  g_mutex_lock (&self->run_lock);
   if (g_atomic_int_get (&self->has_pending))
     apply_pending (self);
 
@@ -413,9 +420,9 @@ tw_evaluation_run_to (TwEvaluation   *self,
     }
 
   self->position = index;
-  g_atomic_int_set (&self->running, FALSE);
   if (g_atomic_int_get (&self->has_pending))
     apply_pending (self);
+  g_mutex_unlock (&self->run_lock);
   return ok;
 }
 
@@ -447,6 +454,7 @@ tw_evaluation_finish (TwEvaluation *self)
 {
   g_return_if_fail (TW_IS_EVALUATION (self));
 
+  g_mutex_lock (&self->run_lock);
   if (g_atomic_int_get (&self->has_pending))
     apply_pending (self);
   for (guint e = 0; e < self->entries->len; e++)
@@ -457,4 +465,5 @@ tw_evaluation_finish (TwEvaluation *self)
       if (funcs->finish != NULL)
         funcs->finish (entry->context, entry->func_data);
     }
+  g_mutex_unlock (&self->run_lock);
 }

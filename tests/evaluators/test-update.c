@@ -337,6 +337,83 @@ test_cancel (void)
   g_assert_cmpuint (c.prepared, ==, 2 * TW_CHUNK_SIZE);
 }
 
+/* Another thread adds and removes an update while a run goes on: the update sees one
+ * unbroken stretch of events, in order, and the run never stops. */
+typedef struct {
+  TwEvaluation *evaluation;
+  gboolean      ok;
+} RunData;
+
+static gpointer
+run_thread (gpointer data)
+{
+  RunData *rd = data;
+
+  rd->ok = tw_evaluation_run (rd->evaluation, NULL, NULL, NULL, NULL);
+  return NULL;
+}
+
+typedef struct {
+  guint64 first;
+  guint64 last;
+  guint64 n;
+  gboolean consecutive;
+  gint started;   /* atomic: the other thread waits for it */
+} Stretch;
+
+static gboolean
+stretch_prepare (gpointer context, gpointer func_data, const TwEvent *event, guint selector)
+{
+  Stretch *st = func_data;
+
+  if (st->n == 0)
+    st->first = event->index;
+  else if (event->index != st->last + 1)
+    st->consecutive = FALSE;
+  st->last = event->index;
+  st->n++;
+  g_atomic_int_set (&st->started, 1);
+  return TRUE;
+}
+
+static void
+stretch_commit (gpointer context, gpointer func_data, gboolean ok)
+{
+}
+
+static const TwUpdateFuncs stretch_funcs = { NULL, stretch_prepare, stretch_commit, NULL };
+
+static void
+test_add_remove_other_thread (void)
+{
+  guint16 a, b;
+  g_autoptr(TwTrace) trace = new_ab_trace (64 * TW_CHUNK_SIZE, &a, &b);
+  g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+  static const char *const all[] = { "*", NULL };
+  Counter c = { .in_order = TRUE };
+  Stretch st = { .consecutive = TRUE };
+  g_autoptr(TwUpdate) base = tw_update_new (&counter_funcs, &c, NULL, NULL, all);
+  g_autoptr(TwUpdate) late = tw_update_new (&stretch_funcs, &st, NULL, NULL, all);
+  RunData rd = { evaluation, FALSE };
+  GThread *thread;
+
+  g_assert_true (tw_evaluation_add_update (evaluation, base, NULL));
+  thread = g_thread_new ("run", run_thread, &rd);
+  g_assert_true (tw_evaluation_add_update (evaluation, late, NULL));
+  while (!g_atomic_int_get (&st.started) && tw_evaluation_get_position (evaluation) < 60 * TW_CHUNK_SIZE)
+    g_thread_yield ();
+  tw_evaluation_remove_update (evaluation, late);
+  g_thread_join (thread);
+
+  g_assert_true (rd.ok);
+  g_assert_cmpuint (c.prepared, ==, 64 * TW_CHUNK_SIZE);
+  g_assert_true (c.in_order);
+  g_assert_true (st.consecutive);
+  if (st.n > 0)
+    g_assert_cmpuint (st.last - st.first + 1, ==, st.n);
+  g_assert_cmpuint (tw_evaluation_get_n_updates (evaluation), ==, 1);
+}
+
 static gboolean
 refuse_bind (gpointer context, gpointer func_data, TwEvaluation *evaluation, GError **error)
 {
@@ -374,6 +451,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/update/add-remove-running", test_add_remove_running);
   g_test_add_func ("/tw/evaluators/update/incremental-feed", test_incremental_feed);
   g_test_add_func ("/tw/evaluators/update/cancel", test_cancel);
+  g_test_add_func ("/tw/evaluators/update/add-remove-other-thread", test_add_remove_other_thread);
   g_test_add_func ("/tw/evaluators/update/bind-refused", test_bind_refused);
 
   return g_test_run ();
