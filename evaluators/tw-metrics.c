@@ -416,6 +416,10 @@ typedef struct {
 
   TwEvent             ev;        /* prepared */
   guint               selector;
+  guint32             subject;   /* prepared: the event's subject task */
+
+  guint8             *kinds;     /* TwEventKind per type, for subject () */
+  guint               n_kinds;
 
   CpuState           *cpus;
   guint               n_cpus;
@@ -438,6 +442,7 @@ metric_eval_free (gpointer data)
     g_clear_pointer (&me->cpus[c].woken, g_array_unref);
   g_free (me->cpus);
   g_free (me->tasks);
+  g_free (me->kinds);
   g_clear_object (&me->table);
   g_clear_object (&me->histogram);
   g_clear_object (&me->trace);
@@ -520,6 +525,35 @@ cpu_count (MetricEval *me,
   return tw_evaluation_get_cpu_event_count (me->evaluation, cpu);
 }
 
+/* The task an event is about: the woken, created or switched-in task for the kinds
+ * whose arg column is a task (S.Ha.R.K.'s task_activate is a wakeup of the activated
+ * task, logged by whoever activated it), else the task that logged it. */
+static guint32
+subject (MetricEval    *me,
+         const TwEvent *event)
+{
+  if G_UNLIKELY (event->type >= me->n_kinds)
+    {
+      guint n = tw_trace_get_n_event_types (me->trace);
+
+      me->kinds = g_renew (guint8, me->kinds, MAX (n, 1));
+      for (guint t = me->n_kinds; t < n; t++)
+        me->kinds[t] = tw_trace_get_event_type (me->trace, t)->kind;
+      me->n_kinds = n;
+      if (event->type >= n)
+        return event->task;
+    }
+  switch (me->kinds[event->type])
+    {
+    case TW_EVENT_KIND_WAKEUP:
+    case TW_EVENT_KIND_TASK_CREATE:
+    case TW_EVENT_KIND_SWITCH:
+      return event->arg;
+    default:
+      return event->task;
+    }
+}
+
 /* Prepare copies what commit needs out of the event: the event may be a live sensor
  * element that changes under us, so nothing is decided until commit (seed 004 §4.3). */
 static gboolean
@@ -533,6 +567,18 @@ metric_prepare (gpointer       context,
   me->ev = *event;
   me->selector = selector;
   return TRUE;
+}
+
+static gboolean
+metric_prepare_subject (gpointer       context,
+                        gpointer       func_data,
+                        const TwEvent *event,
+                        guint          selector)
+{
+  MetricEval *me = func_data;
+
+  me->subject = subject (me, event);
+  return metric_prepare (context, func_data, event, selector);
 }
 
 static gboolean
@@ -740,7 +786,7 @@ wakeup_handler_commit (gpointer context,
     }
 }
 
-/* response-time: selectors START, END. */
+/* response-time: selectors START, END; the task is the events' subject. */
 static void
 response_commit (gpointer context,
                  gpointer func_data,
@@ -749,9 +795,9 @@ response_commit (gpointer context,
   MetricEval *me = func_data;
   TaskState *ts;
 
-  if (!ok || me->ev.task == TW_TASK_NONE)
+  if (!ok || me->subject == TW_TASK_NONE)
     return;
-  ts = get_task (me, me->ev.task);
+  ts = get_task (me, me->subject);
 
   if (me->selector == 0)
     {
@@ -763,7 +809,7 @@ response_commit (gpointer context,
   else if (ts->open)
     {
       TwMeasurement m = {
-        .task = me->ev.task,
+        .task = me->subject,
         .intermediate_events = (guint32) (me->ev.index - ts->begin_index - 1),
         .begin = ts->begin,
         .end = me->ev.time,
@@ -793,7 +839,7 @@ arrival_commit (gpointer context,
       if (me->type == METRIC_INTER_ARRIVAL)
         {
           TwMeasurement m = {
-            .task = me->ev.task,
+            .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
             .end = me->ev.time,
@@ -805,7 +851,7 @@ arrival_commit (gpointer context,
       else if (me->have_delta)
         {
           TwMeasurement m = {
-            .task = me->ev.task,
+            .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
             .end = me->ev.time,
@@ -915,48 +961,64 @@ user_commit (gpointer context,
   if (ev->cpu != TW_CPU_NONE)
     cs = get_cpu (me, ev->cpu);
 
-  if (me->selector == 0 && ev->task != TW_TASK_NONE)
+  if (me->selector == 0 && me->subject != TW_TASK_NONE)
     {
-      ts = get_task (me, ev->task);
+      guint32 task = me->subject;
+
+      ts = get_task (me, task);
       memset (ts, 0, sizeof *ts);
       ts->open = TRUE;
       ts->begin = ev->time;
       ts->begin_index = ev->index;
+      ts->cur_cpu = TW_CPU_NONE;
+      /* An event about another task (an activation) says nothing about it running:
+       * its first switch in starts its time. */
+      if (task != ev->task)
+        {
+          if (cs != NULL && cs->current == task)
+            {
+              user_enter (me, task, ev->cpu);
+              if (cs->depth == 0)
+                user_resume (me, task, ev->cpu, ev->time);
+            }
+          return;
+        }
       if (cs == NULL)
         {
           /* Without a CPU nothing can interrupt it as far as we can tell. */
-          ts->cur_cpu = TW_CPU_NONE;
           ts->active = TRUE;
           ts->seg_start = ev->time;
           return;
         }
       /* The task logged the event, so it runs here now (whatever we believed). */
-      if (cs->current != ev->task)
+      if (cs->current != task)
         {
           user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
           user_leave (me, cs->current, ev->cpu, FALSE);
-          cs->current = ev->task;
+          cs->current = task;
         }
-      user_enter (me, ev->task, ev->cpu);
+      user_enter (me, task, ev->cpu);
       if (cs->depth == 0)
-        user_resume (me, ev->task, ev->cpu, ev->time);
+        user_resume (me, task, ev->cpu, ev->time);
       return;
     }
 
-  if (me->selector == 1 && (ts = open_task (me, ev->task)) != NULL)
+  if (me->selector == 1 && (ts = open_task (me, me->subject)) != NULL)
     {
+      guint32 task = me->subject;
+
       guint64 elapsed;
       double cols[3];
       TwMeasurement m;
 
-      user_pause (me, ev->task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
-      user_leave (me, ev->task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
+      user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
+      user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
       elapsed = ev->time - ts->begin;
       cols[0] = ts->own;
       cols[1] = ts->sys;
       cols[2] = elapsed - MIN (elapsed, ts->own + ts->sys);
       m = (TwMeasurement) {
-        .task = ev->task,
+        .task = task,
         .intermediate_events = me->include_system ? ts->cur_count : ts->own_count,
         .begin = ts->begin,
         .end = ev->time,
@@ -1026,13 +1088,13 @@ static const TwUpdateFuncs wakeup_handler_funcs = {
   metric_bind, metric_prepare_cpu, wakeup_handler_commit, NULL,
 };
 static const TwUpdateFuncs response_funcs = {
-  metric_bind, metric_prepare, response_commit, NULL,
+  metric_bind, metric_prepare_subject, response_commit, NULL,
 };
 static const TwUpdateFuncs arrival_funcs = {
-  metric_bind, metric_prepare, arrival_commit, NULL,
+  metric_bind, metric_prepare_subject, arrival_commit, NULL,
 };
 static const TwUpdateFuncs user_funcs = {
-  metric_bind, metric_prepare, user_commit, NULL,
+  metric_bind, metric_prepare_subject, user_commit, NULL,
 };
 
 /**

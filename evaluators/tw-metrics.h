@@ -61,6 +61,11 @@ const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
  *
  * An event counts as "while it ran" by the state just before the event: a switch out
  * of the task and the irq entry that interrupts it count, the switch in does not.
+ *
+ * The task of response-time, inter-arrival, jitter and user-metric measurements is the
+ * event's subject: the woken / created / switched-in task (arg column) for wakeup,
+ * task_create and switch events, else the task that logged it (S.Ha.R.K.'s
+ * task_activate is a wakeup of the activated task logged by the activator).
  */
 
 #define TW_TYPE_METRIC (tw_metric_get_type ())

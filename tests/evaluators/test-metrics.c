@@ -334,6 +334,41 @@ test_user_metric (Fixture       *f,
   assert_row (t2, 0, f->a, 10, 100, 90, 7);
 }
 
+/* S.Ha.R.K. logs task_activate as a wakeup of the activated task (arg), logged by the
+ * activator: the job belongs to the activated task, which runs only once switched in. */
+static void
+test_activation_subject (Fixture       *f,
+                         gconstpointer  data)
+{
+  guint16 act = tw_test_add_simple_type (f->trace, "task_activate", TW_EVENT_KIND_WAKEUP);
+  guint16 end = tw_test_add_simple_type (f->trace, "task_end_cycle", TW_EVENT_KIND_OTHER);
+  g_autoptr(TwMetric) job = tw_metric_new_user ("job", "task_activate", "task_end_cycle", FALSE);
+  g_autoptr(TwMeasurementTable) rt = NULL;
+  g_autoptr(TwMeasurementTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tw_test_append_switch (f->trace, f->k.sw, 0, 0, f->idle0, f->a, "R");
+  tw_trace_append (f->trace, 10, 0, act, f->a, f->b, NULL);      /* a activates b */
+  tw_test_append_switch (f->trace, f->k.sw, 30, 0, f->a, f->b, "R+");
+  tw_trace_append (f->trace, 40, 0, f->k.irq_in, f->b, 3, NULL);
+  tw_trace_append (f->trace, 45, 0, f->k.irq_out, f->b, 3, NULL);
+  tw_trace_append (f->trace, 60, 0, end, f->b, 0, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+
+  rt = evaluate (f->trace, "response-time");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (rt), ==, 1);
+  assert_row (rt, 0, f->b, 10, 60, 50, 3);
+
+  /* b ran 30–40 and 45–60 = 25; the irq took 5; it waited 10–30 = 20. Events while it
+   * ran outside handlers: the irq entry at 40. */
+  t = tw_metric_evaluate (job, f->trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, f->b, 10, 60, 25, 1);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 5);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 20);
+}
+
 static void
 test_required_events (Fixture       *f,
                       gconstpointer  data)
@@ -782,6 +817,7 @@ main (int   argc,
   ADD ("response-time", test_response_time);
   ADD ("inter-arrival-jitter", test_inter_arrival_jitter);
   ADD ("user-metric", test_user_metric);
+  ADD ("activation-subject", test_activation_subject);
   ADD ("required-events", test_required_events);
   ADD ("one-pass-csv", test_one_pass_and_csv);
   ADD ("worst-case", test_worst_case);
