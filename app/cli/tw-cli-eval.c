@@ -330,8 +330,11 @@ run_worst_case (CliEval    *self,
       const TwResponseTime *rt = &g_array_index (rta, TwResponseTime, i);
       g_autofree char *label = tw_trace_dup_task_label (trace, rt->task);
 
-      g_print ("%-24s %4u %12.3f %12.3f %12.3f %12.3f%s\n", label, rt->priority,
-               rt->period / 1e3, rt->execution / 1e3, rt->blocking / 1e3, rt->response / 1e3,
+      g_autofree char *period = rt->period > 0 ? g_strdup_printf ("%.3f", rt->period / 1e3)
+                                               : g_strdup ("- (1 job)");
+
+      g_print ("%-24s %4u %12s %12.3f %12.3f %12.3f%s\n", label, rt->priority, period,
+               rt->execution / 1e3, rt->blocking / 1e3, rt->response / 1e3,
                rt->converged ? "" : "  (exceeds its period)");
     }
   return 0;
