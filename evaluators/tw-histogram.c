@@ -144,6 +144,11 @@ tw_histogram_set_unit (TwHistogram *self,
   self->unit = g_strdup (unit ? unit : "");
 }
 
+/**
+ * tw_histogram_get_unit:
+ *
+ * Returns: (transfer none): the unit of the values ("ns" for durations)
+ */
 const char *
 tw_histogram_get_unit (TwHistogram *self)
 {
@@ -151,6 +156,11 @@ tw_histogram_get_unit (TwHistogram *self)
   return self->unit;
 }
 
+/**
+ * tw_histogram_get_scale:
+ *
+ * Returns: linear or log bins
+ */
 TwHistogramScale
 tw_histogram_get_scale (TwHistogram *self)
 {
@@ -158,6 +168,11 @@ tw_histogram_get_scale (TwHistogram *self)
   return self->scale;
 }
 
+/**
+ * tw_histogram_is_auto:
+ *
+ * Returns: whether the range follows the data
+ */
 gboolean
 tw_histogram_is_auto (TwHistogram *self)
 {
@@ -356,6 +371,11 @@ tw_histogram_get_generation (TwHistogram *self)
   return self->generation;
 }
 
+/**
+ * tw_histogram_get_count:
+ *
+ * Returns: the number of values inserted, inside the range or not
+ */
 guint64
 tw_histogram_get_count (TwHistogram *self)
 {
@@ -483,6 +503,11 @@ tw_histogram_get_percentile (TwHistogram *self,
   return g_array_index (self->values, double, r - 1);
 }
 
+/**
+ * tw_histogram_get_n_bins:
+ *
+ * Returns: the number of bins
+ */
 guint
 tw_histogram_get_n_bins (TwHistogram *self)
 {
@@ -543,6 +568,11 @@ tw_histogram_get_range (TwHistogram *self,
   return self->has_range;
 }
 
+/**
+ * tw_histogram_get_underflow:
+ *
+ * Returns: values below the range (log scale: also values ≤ 0)
+ */
 guint64
 tw_histogram_get_underflow (TwHistogram *self)
 {
@@ -550,6 +580,11 @@ tw_histogram_get_underflow (TwHistogram *self)
   return self->underflow;
 }
 
+/**
+ * tw_histogram_get_overflow:
+ *
+ * Returns: values above the range
+ */
 guint64
 tw_histogram_get_overflow (TwHistogram *self)
 {

@@ -67,6 +67,11 @@ tw_measurement_table_new (const char *const *column_names)
   return self;
 }
 
+/**
+ * tw_measurement_table_get_name:
+ *
+ * Returns: (transfer none) (nullable): what produced the rows (a metric's name)
+ */
 const char *
 tw_measurement_table_get_name (TwMeasurementTable *self)
 {
@@ -74,6 +79,11 @@ tw_measurement_table_get_name (TwMeasurementTable *self)
   return self->name;
 }
 
+/**
+ * tw_measurement_table_set_name:
+ *
+ * @name: (nullable): what produced the rows
+ */
 void
 tw_measurement_table_set_name (TwMeasurementTable *self,
                                const char         *name)
@@ -83,6 +93,11 @@ tw_measurement_table_set_name (TwMeasurementTable *self,
   self->name = g_strdup (name);
 }
 
+/**
+ * tw_measurement_table_get_n_columns:
+ *
+ * Returns: the number of free columns
+ */
 guint
 tw_measurement_table_get_n_columns (TwMeasurementTable *self)
 {
@@ -90,6 +105,11 @@ tw_measurement_table_get_n_columns (TwMeasurementTable *self)
   return self->n_columns;
 }
 
+/**
+ * tw_measurement_table_get_column_name:
+ *
+ * Returns: (transfer none): the name of free column @column
+ */
 const char *
 tw_measurement_table_get_column_name (TwMeasurementTable *self,
                                       guint               column)
@@ -141,6 +161,11 @@ tw_measurement_table_append (TwMeasurementTable  *self,
   self->generation++;
 }
 
+/**
+ * tw_measurement_table_clear:
+ *
+ * Drops every row.
+ */
 void
 tw_measurement_table_clear (TwMeasurementTable *self)
 {
@@ -150,6 +175,11 @@ tw_measurement_table_clear (TwMeasurementTable *self)
   self->generation++;
 }
 
+/**
+ * tw_measurement_table_get_n_rows:
+ *
+ * Returns: the number of measurements
+ */
 gsize
 tw_measurement_table_get_n_rows (TwMeasurementTable *self)
 {

@@ -229,6 +229,11 @@ tw_metric_new_user (const char *name,
   return self;
 }
 
+/**
+ * tw_metric_get_name:
+ *
+ * Returns: (transfer none): the name the metric was created with
+ */
 const char *
 tw_metric_get_name (TwMetric *self)
 {
@@ -236,6 +241,11 @@ tw_metric_get_name (TwMetric *self)
   return self->name;
 }
 
+/**
+ * tw_metric_get_description:
+ *
+ * Returns: (transfer none): one line saying what it measures
+ */
 const char *
 tw_metric_get_description (TwMetric *self)
 {
@@ -243,6 +253,11 @@ tw_metric_get_description (TwMetric *self)
   return self->description;
 }
 
+/**
+ * tw_metric_is_user:
+ *
+ * Returns: whether it is a user metric (tw_metric_new_user())
+ */
 gboolean
 tw_metric_is_user (TwMetric *self)
 {
@@ -1121,7 +1136,8 @@ tw_metric_new_table (TwMetric *self)
  * @histogram: (nullable): receives each measurement's length
  *
  * The metric as an update for a #TwEvaluation, so that several metrics (and other
- * updates) run in one pass, offline or live.
+ * updates) run in one pass, offline or live. The update keeps its state, so it takes
+ * part in one evaluation; create one per evaluation.
  *
  * Returns: (transfer full): a new update with its own state
  */

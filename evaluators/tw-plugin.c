@@ -143,6 +143,11 @@ tw_plugin_new_for_path (const char  *path,
   return g_steal_pointer (&self);
 }
 
+/**
+ * tw_plugin_get_path:
+ *
+ * Returns: (transfer none): the file the module was loaded from
+ */
 const char *
 tw_plugin_get_path (TwPlugin *self)
 {
@@ -150,6 +155,11 @@ tw_plugin_get_path (TwPlugin *self)
   return self->path;
 }
 
+/**
+ * tw_plugin_get_name:
+ *
+ * Returns: (transfer none): the module's name
+ */
 const char *
 tw_plugin_get_name (TwPlugin *self)
 {
@@ -157,6 +167,11 @@ tw_plugin_get_name (TwPlugin *self)
   return self->desc->name;
 }
 
+/**
+ * tw_plugin_get_description:
+ *
+ * Returns: (transfer none): the module's description ("" when it has none)
+ */
 const char *
 tw_plugin_get_description (TwPlugin *self)
 {

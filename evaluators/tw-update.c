@@ -68,6 +68,11 @@ update_context_clear (gpointer mem)
     self->destroy (self->data);
 }
 
+/**
+ * tw_update_context_unref:
+ *
+ * Drops a reference; the last one frees the data with its destroy function.
+ */
 void
 tw_update_context_unref (TwUpdateContext *self)
 {
@@ -148,6 +153,12 @@ update_clear (gpointer mem)
   g_clear_pointer (&self->selectors, g_strfreev);
 }
 
+/**
+ * tw_update_unref:
+ *
+ * Drops a reference (the paper's release); the last one frees the function's data and
+ * drops the context.
+ */
 void
 tw_update_unref (TwUpdate *self)
 {

@@ -246,6 +246,11 @@ tw_worst_case_evaluate (TwTrace         *trace,
   return g_steal_pointer (&self);
 }
 
+/**
+ * tw_worst_case_get_n_columns:
+ *
+ * Returns: the number of metric columns
+ */
 guint
 tw_worst_case_get_n_columns (TwWorstCase *self)
 {
@@ -253,6 +258,11 @@ tw_worst_case_get_n_columns (TwWorstCase *self)
   return self->columns->len;
 }
 
+/**
+ * tw_worst_case_get_column_name:
+ *
+ * Returns: (transfer none): the title of @column
+ */
 const char *
 tw_worst_case_get_column_name (TwWorstCase *self,
                                guint        column)
