@@ -254,6 +254,33 @@ test_text (void)
   g_assert_cmpstr (lines[7], ==, "");
 }
 
+static void
+test_unit_and_clear (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_auto (4, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autofree char *v = NULL;
+  g_autofree char *d = NULL;
+  double lo;
+
+  tw_histogram_insert (h, 1234567);
+  d = tw_histogram_format_value (h, 1234567);
+  g_assert_cmpstr (d, ==, "1.235 ms");
+  tw_histogram_set_unit (h, "cycles");
+  v = tw_histogram_format_value (h, 1234567);
+  g_assert_cmpstr (v, ==, "1.23457e+06 cycles");
+
+  tw_histogram_clear (h);
+  g_assert_cmpuint (tw_histogram_get_count (h), ==, 0);
+  g_assert_false (tw_histogram_get_range (h, NULL, NULL));
+  /* the range starts afresh around the next value */
+  tw_histogram_insert (h, -8);
+  g_assert_true (tw_histogram_get_range (h, &lo, NULL));
+  g_assert_cmpfloat (lo, <=, -8);
+  g_assert_cmpfloat (lo, >, -100);
+  g_assert_cmpfloat (tw_histogram_get_min (h), ==, -8);
+  g_assert_cmpfloat (tw_histogram_get_sum (h), ==, -8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -267,6 +294,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/histogram/incremental-equals-batch", test_incremental_equals_batch);
   g_test_add_func ("/tw/evaluators/histogram/auto-bins", test_auto_bins_counts);
   g_test_add_func ("/tw/evaluators/histogram/text", test_text);
+  g_test_add_func ("/tw/evaluators/histogram/unit-and-clear", test_unit_and_clear);
 
   return g_test_run ();
 }
