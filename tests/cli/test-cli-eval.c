@@ -157,6 +157,53 @@ test_eval_ftrace (void)
   }
 }
 
+/* The sample plugin through the CLI on the real report: the same rows as the built-in
+ * irq-duration metric (its CSV has the irq column only). */
+static void
+test_eval_plugin_ftrace (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.report.txt");
+  g_autofree char *module = g_test_build_filename (G_TEST_BUILT, "sample-module.so", NULL);
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("ftrace-text");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwMetric) metric = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) expected = g_string_new ("task,begin_ns,end_ns,length_ns,intermediate_events,irq\n");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (path == NULL || reader == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.report.txt and the "
+                   "“ftrace-text” reader (not merged yet)");
+      return;
+    }
+  trace = tw_reader_registry_load_file (path, "ftrace-text", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  metric = tw_metric_new_system ("irq-duration", NULL);
+  table = tw_metric_evaluate (metric, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+    {
+      const TwMeasurement *m = tw_measurement_table_get_row (table, r);
+      g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
+
+      g_string_append_printf (expected, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+                              G_GUINT64_FORMAT ",%u,%.0f\n", label, m->begin, m->end, m->length,
+                              m->intermediate_events, tw_measurement_table_get_value (table, r, 0));
+    }
+
+  {
+    const char *const args[] = { "eval", path, "--plugin", module, "--csv", "-", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, expected->str);
+  }
+}
+
 /* Fig. 4 and eq. (1) of a real S.Ha.R.K. run (when its reader is there): the CLI's CSVs
  * are the library's tables. */
 static void
@@ -216,6 +263,7 @@ main (int   argc,
   g_test_add_func ("/tw/cli/metrics/required", test_metrics_required);
   g_test_add_func ("/tw/cli/eval/errors", test_eval_errors);
   g_test_add_func ("/tw/cli/eval/ftrace", test_eval_ftrace);
+  g_test_add_func ("/tw/cli/eval/plugin-ftrace", test_eval_plugin_ftrace);
   g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
 
   return g_test_run ();
