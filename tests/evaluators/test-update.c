@@ -309,6 +309,44 @@ test_incremental_feed (void)
   g_assert_cmpuint (kinds.sum, ==, 2 * (0 + 499) * 500 / 2);
 }
 
+/* A live trace grows while it is evaluated, types included: an update naming a type
+ * that does not exist yet picks it up when it appears. */
+static void
+test_live_trace (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint32 task = tw_trace_add_task (trace, "1", "t", 1, 1);
+  guint16 a = tw_test_add_simple_type (trace, "a", TW_EVENT_KIND_USER);
+  guint16 late_type;
+  static const char *const only_late[] = { "late", NULL };
+  static const char *const by_kind[] = { "kind:user", NULL };
+  Counter late = { .in_order = TRUE }, users = { .in_order = TRUE };
+  g_autoptr(TwUpdate) ul = tw_update_new (&counter_funcs, &late, NULL, NULL, only_late);
+  g_autoptr(TwUpdate) uu = tw_update_new (&counter_funcs, &users, NULL, NULL, by_kind);
+  g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+
+  g_assert_true (tw_evaluation_add_update (evaluation, ul, NULL));
+  g_assert_true (tw_evaluation_add_update (evaluation, uu, NULL));
+  for (guint i = 0; i < 10; i++)
+    tw_trace_append (trace, 10 * i, 0, a, task, 2 * i, NULL);
+  g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+  g_assert_cmpuint (tw_evaluation_get_position (evaluation), ==, 10);
+  g_assert_cmpuint (users.prepared, ==, 10);
+  g_assert_cmpuint (late.prepared, ==, 0);
+
+  late_type = tw_test_add_simple_type (trace, "late", TW_EVENT_KIND_USER);
+  for (guint i = 10; i < 15; i++)
+    tw_trace_append (trace, 10 * i, 1, i % 2 ? late_type : a, task, 2 * i, NULL);
+  g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+  g_assert_cmpuint (tw_evaluation_get_position (evaluation), ==, 15);
+  g_assert_cmpuint (late.prepared, ==, 2);      /* 11 and 13 */
+  g_assert_cmpuint (late.sum, ==, 22 + 26);
+  g_assert_cmpuint (users.prepared, ==, 15);
+  g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 0), ==, 10);
+  g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 1), ==, 5);
+  g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 7), ==, 0);
+}
+
 static void
 cancel_at_half (double   fraction,
                 gpointer user_data)
@@ -450,6 +488,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/update/shared-context", test_shared_context);
   g_test_add_func ("/tw/evaluators/update/add-remove-running", test_add_remove_running);
   g_test_add_func ("/tw/evaluators/update/incremental-feed", test_incremental_feed);
+  g_test_add_func ("/tw/evaluators/update/live-trace", test_live_trace);
   g_test_add_func ("/tw/evaluators/update/cancel", test_cancel);
   g_test_add_func ("/tw/evaluators/update/add-remove-other-thread", test_add_remove_other_thread);
   g_test_add_func ("/tw/evaluators/update/bind-refused", test_bind_refused);
