@@ -3,7 +3,7 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * usage: bench-eval [N_EVENTS]   (default 100 M)
+ * usage: bench-eval [N_EVENTS [METRIC]]   (default 100 M events, every metric)
  *
  * Builds a scheduling-like trace on 4 CPUs (switches, wakeups, irqs with wakeups
  * inside, softirqs, job start/end and S.Ha.R.K.-style activation/end-of-cycle events)
@@ -196,6 +196,7 @@ main (int   argc,
       char *argv[])
 {
   guint64 n_events = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 100000000;
+  const char *only = argc > 2 ? argv[2] : NULL;
   double mhz = cpu_mhz ();
   g_autoptr(TwTrace) trace = NULL;
   static const char *const names[] = {
@@ -207,7 +208,7 @@ main (int   argc,
 
   if (n_events == 0)
     {
-      fprintf (stderr, "usage: bench-eval [N_EVENTS]\n");
+      fprintf (stderr, "usage: bench-eval [N_EVENTS [METRIC]]\n");
       return 2;
     }
 
@@ -222,11 +223,14 @@ main (int   argc,
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       metrics[i] = tw_metric_new_system (names[i], NULL);
-      run (trace, names[i], &metrics[i], 1, mhz);
+      if (only == NULL || strcmp (only, names[i]) == 0)
+        run (trace, names[i], &metrics[i], 1, mhz);
     }
   metrics[G_N_ELEMENTS (names)] = tw_metric_new_user ("job", "job_start", "job_end", FALSE);
-  run (trace, "user metric job_start,job_end", &metrics[G_N_ELEMENTS (names)], 1, mhz);
-  run (trace, "all of the above in one pass", metrics, G_N_ELEMENTS (metrics), mhz);
+  if (only == NULL || strcmp (only, "user") == 0)
+    run (trace, "user metric job_start,job_end", &metrics[G_N_ELEMENTS (names)], 1, mhz);
+  if (only == NULL)
+    run (trace, "all of the above in one pass", metrics, G_N_ELEMENTS (metrics), mhz);
 
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     g_object_unref (metrics[i]);
