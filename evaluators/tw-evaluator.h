@@ -177,7 +177,11 @@ typedef const TwEvaluatorModule *(*TwEvaluatorModuleGetFunc) (unsigned abi_versi
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 # define TW_EVALUATOR_STATIC_ASSERT(e, m) _Static_assert (e, m)
 #else
-# define TW_EVALUATOR_STATIC_ASSERT(e, m)
+/* C99: an array type of negative size does not compile */
+# define TW_EVALUATOR_PASTE_(a, b) a##b
+# define TW_EVALUATOR_PASTE(a, b) TW_EVALUATOR_PASTE_ (a, b)
+# define TW_EVALUATOR_STATIC_ASSERT(e, m) \
+  typedef char TW_EVALUATOR_PASTE (tw_evaluator_static_assert_, __LINE__)[(e) ? 1 : -1]
 #endif
 
 TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorValue) == 16, "TwEvaluatorValue layout");

@@ -196,11 +196,21 @@ test_out_of_tree (void)
   g_assert_no_error (error);
   assert_same_as_builtin (plugin);
 
+  /* Strict C99 too (the static asserts fall back to a negative-size array). */
+  {
+    const char *argv[] = { cc, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror",
+                           "-fsyntax-only", inc, src, NULL };
+
+    g_clear_pointer (&err, g_free);
+    if (!run (argv, &err))
+      g_error ("C99 compile of the sample module failed: %s", err);
+  }
+
   /* TW_BEGIN_DECLS and the static asserts also hold for C++. */
   if (cxx != NULL)
     {
-      const char *argv[] = { cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
-                             "-x", "c++", header, NULL };
+      const char *argv[] = { cxx, "-std=c++11", "-pedantic", "-Wall", "-Wextra", "-Werror",
+                             "-fsyntax-only", "-x", "c++", header, NULL };
 
       g_clear_pointer (&err, g_free);
       if (!run (argv, &err))
