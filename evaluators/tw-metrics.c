@@ -431,7 +431,7 @@ typedef struct {
 
   TwEvent             ev;        /* prepared */
   guint               selector;
-  guint32             subject;   /* prepared: the event's subject task */
+  guint32             subject;   /* commit: the prepared event's subject task */
 
   guint8             *kinds;     /* TwEventKind per type, for subject () */
   guint               n_kinds;
@@ -582,18 +582,6 @@ metric_prepare (gpointer       context,
   me->ev = *event;
   me->selector = selector;
   return TRUE;
-}
-
-static gboolean
-metric_prepare_subject (gpointer       context,
-                        gpointer       func_data,
-                        const TwEvent *event,
-                        guint          selector)
-{
-  MetricEval *me = func_data;
-
-  me->subject = subject (me, event);
-  return metric_prepare (context, func_data, event, selector);
 }
 
 static gboolean
@@ -810,7 +798,7 @@ response_commit (gpointer context,
   MetricEval *me = func_data;
   TaskState *ts;
 
-  if (!ok || me->subject == TW_TASK_NONE)
+  if (!ok || (me->subject = subject (me, &me->ev)) == TW_TASK_NONE)
     return;
   ts = get_task (me, me->subject);
 
@@ -848,6 +836,7 @@ arrival_commit (gpointer context,
   if (!ok)
     return;
 
+  me->subject = subject (me, &me->ev);
   if (me->have_prev)
     {
       delta = me->ev.time - me->prev_time;
@@ -975,6 +964,8 @@ user_commit (gpointer context,
     return;
   if (ev->cpu != TW_CPU_NONE)
     cs = get_cpu (me, ev->cpu);
+  if (me->selector <= 1)
+    me->subject = subject (me, ev);
 
   if (me->selector == 0 && me->subject != TW_TASK_NONE)
     {
@@ -1103,13 +1094,13 @@ static const TwUpdateFuncs wakeup_handler_funcs = {
   metric_bind, metric_prepare_cpu, wakeup_handler_commit, NULL,
 };
 static const TwUpdateFuncs response_funcs = {
-  metric_bind, metric_prepare_subject, response_commit, NULL,
+  metric_bind, metric_prepare, response_commit, NULL,
 };
 static const TwUpdateFuncs arrival_funcs = {
-  metric_bind, metric_prepare_subject, arrival_commit, NULL,
+  metric_bind, metric_prepare, arrival_commit, NULL,
 };
 static const TwUpdateFuncs user_funcs = {
-  metric_bind, metric_prepare_subject, user_commit, NULL,
+  metric_bind, metric_prepare, user_commit, NULL,
 };
 
 /**
