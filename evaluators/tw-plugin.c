@@ -335,7 +335,8 @@ host_task_label (const TwEvaluatorHost *host,
 
   if (task >= tw_trace_get_n_tasks (pe->trace))
     return "";
-  return tw_trace_get_task (pe->trace, task)->source_id; /* interned: lives with the trace */
+  /* interned: lives with the trace */
+  return tw_trace_get_task (pe->trace, task)->source_id ? tw_trace_get_task (pe->trace, task)->source_id : "";
 }
 
 static void

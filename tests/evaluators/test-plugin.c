@@ -152,6 +152,38 @@ test_bind_refused (void)
   g_assert_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_BIND);
 }
 
+/* A module reads payload fields by name and by index through the host. */
+static void
+test_fields (void)
+{
+  g_autofree char *path = module_path ("field-module.so");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwPlugin) plugin = tw_plugin_new_for_path (path, &error);
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwMeasurementTable) table = NULL;
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint32 a = tw_trace_add_task (trace, "1", "a", 1, 1);
+  guint32 b = tw_trace_add_task (trace, "2", "b", 2, 2);
+
+  g_assert_no_error (error);
+  tw_test_append_switch (trace, sw, 10, 0, a, b, "S");
+  tw_test_append_switch (trace, sw, 20, 0, b, a, NULL);   /* prev_state absent */
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, 2);
+  g_assert_cmpuint (tw_measurement_table_get_row (table, 0)->task, ==, a);
+  g_assert_cmpuint (tw_measurement_table_get_row (table, 0)->begin, ==, 10);
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 0, 0), ==, 1);
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 0, 1), ==, 'S');
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 0, 2), ==, 'S');
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 0, 3), ==, -1);
+  g_assert_cmpuint (tw_measurement_table_get_row (table, 1)->task, ==, b);
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 1, 1), ==, 0);
+  g_assert_cmpfloat (tw_measurement_table_get_value (table, 1, 2), ==, 0);
+}
+
 static gboolean
 run (const char *const *argv,
      char              **err)
@@ -229,6 +261,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/plugin/missing-symbol", test_missing_symbol);
   g_test_add_func ("/tw/evaluators/plugin/not-a-module", test_not_a_module);
   g_test_add_func ("/tw/evaluators/plugin/bind-refused", test_bind_refused);
+  g_test_add_func ("/tw/evaluators/plugin/fields", test_fields);
   g_test_add_func ("/tw/evaluators/plugin/out-of-tree", test_out_of_tree);
 
   return g_test_run ();
