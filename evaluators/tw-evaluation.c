@@ -32,6 +32,8 @@ struct _TwEvaluation {
   GArray   *entries;     /* Entry, touched only under @run_lock */
   guint64   position;    /* next event index to evaluate */
   guint64  *cpu_counts;  /* per CPU: events evaluated on it so far */
+  TwEvaluationCheckFunc check;
+  gpointer  check_data;
   guint     n_cpu_counts;
   GMutex    run_lock;    /* held by a run, and by whoever changes @entries */
 
@@ -268,6 +270,28 @@ schedule (TwEvaluation *self,
 }
 
 /**
+ * tw_evaluation_set_check_func:
+ * @check: (nullable): tells whether an event is still intact after prepare
+ *
+ * Seed 004 §4.3: a monitor does not own the elements it evaluates, so after prepare it
+ * checks that the element was not overwritten and commits with @ok = %FALSE when it
+ * was. A trace's rows never change, so without a check function @ok is just the
+ * result of prepare. Set it before a run.
+ */
+void
+tw_evaluation_set_check_func (TwEvaluation          *self,
+                              TwEvaluationCheckFunc  check,
+                              gpointer               user_data)
+{
+  g_return_if_fail (TW_IS_EVALUATION (self));
+
+  g_mutex_lock (&self->run_lock);
+  self->check = check;
+  self->check_data = user_data;
+  g_mutex_unlock (&self->run_lock);
+}
+
+/**
  * tw_evaluation_add_update:
  *
  * Binds @update to the trace (its bind function runs in the caller's thread) and
@@ -321,7 +345,7 @@ tw_evaluation_remove_update (TwEvaluation *self,
  *
  * Feeds the events [position, @end) to every update, in time order: for each event
  * and each update that consumes its type, prepare then commit (with @ok = the result
- * of prepare: a trace's rows never change once published). Called again later with a
+ * of prepare, and of the check function if one is set). Called again later with a
  * larger @end it continues where it stopped, which is how a live trace is evaluated.
  *
  * One run at a time: a second thread's call waits for the first (an update function
@@ -405,6 +429,8 @@ tw_evaluation_run_to (TwEvaluation   *self,
                   built = TRUE;
                 }
               prepared = entry->prepare (entry->context, entry->func_data, &event, slot - 1);
+              if G_UNLIKELY (self->check != NULL && prepared)
+                prepared = self->check (index, self->check_data);
               entry->commit (entry->context, entry->func_data, prepared);
             }
 

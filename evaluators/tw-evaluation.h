@@ -21,6 +21,11 @@ typedef enum {
 
 GQuark tw_evaluation_error_quark (void);
 
+/* Whether the source still holds event @index as it was when it was prepared (a live
+ * sensor may have overwritten it meanwhile); called after prepare, before commit. */
+typedef gboolean (*TwEvaluationCheckFunc) (guint64  index,
+                                           gpointer user_data);
+
 #define TW_TYPE_EVALUATION (tw_evaluation_get_type ())
 G_DECLARE_FINAL_TYPE (TwEvaluation, tw_evaluation, TW, EVALUATION, GObject)
 
@@ -31,6 +36,9 @@ guint         tw_evaluation_get_n_updates   (TwEvaluation   *self);
 guint64       tw_evaluation_get_cpu_event_count (TwEvaluation *self,
                                              guint16         cpu);
 
+void          tw_evaluation_set_check_func  (TwEvaluation   *self,
+                                             TwEvaluationCheckFunc check,
+                                             gpointer        user_data);
 gboolean      tw_evaluation_add_update      (TwEvaluation   *self,
                                              TwUpdate       *update,
                                              GError        **error);

@@ -107,6 +107,39 @@ test_prepare_commit (void)
   g_assert_cmpuint (tw_evaluation_get_position (evaluation), ==, 10);
 }
 
+/* A live source says which elements were overwritten while they were prepared: those
+ * are committed with ok = FALSE even though prepare succeeded. */
+static gboolean
+reject_multiples_of_four (guint64  index,
+                          gpointer user_data)
+{
+  (*(guint *) user_data)++;
+  return index % 4 != 0;
+}
+
+static void
+test_check_func (void)
+{
+  guint16 a, b;
+  g_autoptr(TwTrace) trace = new_ab_trace (10, &a, &b);
+  g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+  static const char *const all[] = { "*", NULL };
+  Counter c = { .in_order = TRUE };
+  g_autoptr(TwUpdate) update = tw_update_new (&counter_funcs, &c, NULL, NULL, all);
+  guint checks = 0;
+
+  tw_evaluation_set_check_func (evaluation, reject_multiples_of_four, &checks);
+  g_assert_true (tw_evaluation_add_update (evaluation, update, NULL));
+  g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+
+  /* even args (= indexes) prepare; of those, 0, 4, 8 were "overwritten" */
+  g_assert_cmpuint (c.prepared, ==, 10);
+  g_assert_cmpuint (checks, ==, 5);
+  g_assert_cmpuint (c.committed, ==, 2);
+  g_assert_cmpuint (c.sum, ==, 2 + 6);
+  g_assert_cmpuint (c.discarded, ==, 8);
+}
+
 /* Two update functions over two event types share one context: a state machine that
  * measures a → next b distances (seed 004 §5.1: update functions advancing a shared
  * state). */
@@ -485,6 +518,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tw/evaluators/update/prepare-commit", test_prepare_commit);
+  g_test_add_func ("/tw/evaluators/update/check-func", test_check_func);
   g_test_add_func ("/tw/evaluators/update/shared-context", test_shared_context);
   g_test_add_func ("/tw/evaluators/update/add-remove-running", test_add_remove_running);
   g_test_add_func ("/tw/evaluators/update/incremental-feed", test_incremental_feed);
