@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include "tw-state-model.h"
 
 /*
@@ -18,15 +20,46 @@
  * end in reverse order.
  */
 
+/*
+ * A series is an array sorted by start time plus its level-of-detail index: the start of
+ * every 8th element (l1) and of every 64th of those (l2). Painters search a series once
+ * per pixel column; over arrays of hundreds of MB each step of a plain binary search is a
+ * cache miss, while the index keeps the search in a few cache lines (the last step reads
+ * 8 elements, three lines). l1 costs one byte per element.
+ */
+#define L1_SHIFT 3
+#define L1_MASK  ((1u << L1_SHIFT) - 1)
+#define L2_SHIFT 6
+#define L2_MASK  ((1u << L2_SHIFT) - 1)
+
+/* A growable array: malloc while small, then an anonymous mapping grown with mremap, so
+ * growing a 100 MB interval array moves page tables instead of copying bytes. */
+#define VEC_MAP_BYTES (256u << 10)
+
 typedef struct {
-  GArray   *runs;       /* TwRunInterval */
-  GArray   *irqs;       /* TwIrqInterval */
+  guint8   *data;
+  gsize     len;        /* elements */
+  gsize     cap;        /* bytes */
+  guint     size;       /* bytes per element */
+  gboolean  mapped;
+} Vec;
+
+typedef struct {
+  Vec     items;
+  GArray *l1;         /* guint64 */
+  GArray *l2;         /* guint64 */
+} Series;
+
+typedef struct {
+  Series    runs;       /* TwRunInterval */
+  Series    irqs;       /* TwIrqInterval */
   GArray   *irq_stack;  /* guint: indexes into irqs of open handlers, innermost last */
   gboolean  run_open;
 } CpuState;
 
 typedef struct {
-  GArray   *states;     /* TwTaskInterval */
+  Series    states;     /* TwTaskInterval */
+  Series    marks;      /* TwTaskMark */
   gboolean  open;
   guint64   cpu_time;   /* ns RUNNING in closed intervals */
 } TaskState;
@@ -51,12 +84,157 @@ struct _TwStateModel
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
 
 static void
+vec_reserve (Vec   *vec,
+             gsize  n)
+{
+  gsize need = n * vec->size;
+  gsize cap;
+  guint8 *data;
+
+  if (need <= vec->cap)
+    return;
+
+  cap = MAX (MAX (need, vec->cap * 2), 16 * vec->size);
+  if (cap < VEC_MAP_BYTES)
+    {
+      vec->data = g_realloc (vec->data, cap);
+      vec->cap = cap;
+      return;
+    }
+
+  cap = (cap + 4095) & ~(gsize) 4095;
+  if (!vec->mapped)
+    {
+      data = mmap (NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (data == MAP_FAILED)
+        g_error ("tw-state-model: out of memory mapping %" G_GSIZE_FORMAT " bytes", cap);
+      memcpy (data, vec->data, vec->len * vec->size);
+      g_free (vec->data);
+      vec->mapped = TRUE;
+    }
+  else if ((data = mremap (vec->data, vec->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
+    g_error ("tw-state-model: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
+
+  madvise (data, cap, MADV_HUGEPAGE);
+  vec->data = data;
+  vec->cap = cap;
+}
+
+static void
+vec_clear (Vec *vec)
+{
+  if (vec->mapped)
+    munmap (vec->data, vec->cap);
+  else
+    g_free (vec->data);
+  vec->data = NULL;
+  vec->len = vec->cap = 0;
+}
+
+#define VEC_AT(vec, type, i) (((type *) (vec).data)[i])
+#define VEC_LAST(vec, type)  (((type *) (vec).data)[(vec).len - 1])
+
+static void
+series_init (Series *series,
+             gsize   element_size)
+{
+  series->items = (Vec) { NULL, 0, 0, element_size, FALSE };
+  series->l1 = g_array_new (FALSE, FALSE, sizeof (guint64));
+  series->l2 = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+static void
+series_clear (Series *series)
+{
+  vec_clear (&series->items);
+  g_clear_pointer (&series->l1, g_array_unref);
+  g_clear_pointer (&series->l2, g_array_unref);
+}
+
+/* Every element type of a series starts with its guint64 start time. */
+static void
+series_append (Series        *series,
+               gconstpointer  item)
+{
+  guint64 start;
+
+  memcpy (&start, item, sizeof start);
+  if ((series->items.len & L1_MASK) == 0)
+    {
+      if ((series->l1->len & L2_MASK) == 0)
+        g_array_append_val (series->l2, start);
+      g_array_append_val (series->l1, start);
+    }
+  if G_UNLIKELY ((series->items.len + 1) * series->items.size > series->items.cap)
+    vec_reserve (&series->items, series->items.len + 1);
+  memcpy (series->items.data + series->items.len * series->items.size, item, series->items.size);
+  series->items.len++;
+}
+
+static void
+series_pop (Series *series)
+{
+  series->items.len--;
+  if ((series->items.len & L1_MASK) == 0)
+    {
+      g_array_set_size (series->l1, series->l1->len - 1);
+      if ((series->l1->len & L2_MASK) == 0)
+        g_array_set_size (series->l2, series->l2->len - 1);
+    }
+}
+
+static gsize
+lower_bound_u64 (const guint64 *values,
+                 gsize          lo,
+                 gsize          hi,
+                 guint64        t)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (values[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First element with start ≥ t: each level narrows the next to one block. */
+static gsize
+series_lower_bound (const Series *series,
+                    guint64       t)
+{
+  const Vec *items = &series->items;
+  gsize p2 = lower_bound_u64 ((const guint64 *) series->l2->data, 0, series->l2->len, t);
+  gsize lo1 = p2 > 0 ? (p2 - 1) << L2_SHIFT : 0;
+  gsize hi1 = MIN ((p2 << L2_SHIFT) + 1, series->l1->len);
+  gsize p1 = lower_bound_u64 ((const guint64 *) series->l1->data, lo1, hi1, t);
+  gsize lo = p1 > 0 ? (p1 - 1) << L1_SHIFT : 0;
+  gsize hi = MIN ((p1 << L1_SHIFT) + 1, items->len);
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      guint64 start;
+
+      memcpy (&start, items->data + mid * items->size, sizeof start);
+      if (start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
 cpu_state_free (gpointer data)
 {
   CpuState *cpu = data;
 
-  g_array_unref (cpu->runs);
-  g_array_unref (cpu->irqs);
+  series_clear (&cpu->runs);
+  series_clear (&cpu->irqs);
   g_array_unref (cpu->irq_stack);
   g_free (cpu);
 }
@@ -66,7 +244,8 @@ task_state_free (gpointer data)
 {
   TaskState *task = data;
 
-  g_array_unref (task->states);
+  series_clear (&task->states);
+  series_clear (&task->marks);
   g_free (task);
 }
 
@@ -137,8 +316,8 @@ cpu_at (TwStateModel *self,
     {
       CpuState *state = g_new0 (CpuState, 1);
 
-      state->runs = g_array_new (FALSE, FALSE, sizeof (TwRunInterval));
-      state->irqs = g_array_new (FALSE, FALSE, sizeof (TwIrqInterval));
+      series_init (&state->runs, sizeof (TwRunInterval));
+      series_init (&state->irqs, sizeof (TwIrqInterval));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
@@ -153,7 +332,8 @@ task_at (TwStateModel *self,
     {
       TaskState *state = g_new0 (TaskState, 1);
 
-      state->states = g_array_new (FALSE, FALSE, sizeof (TwTaskInterval));
+      series_init (&state->states, sizeof (TwTaskInterval));
+      series_init (&state->marks, sizeof (TwTaskMark));
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
@@ -203,7 +383,7 @@ task_enter (TwStateModel *self,
 
   if (ts->open)
     {
-      TwTaskInterval *last = &g_array_index (ts->states, TwTaskInterval, ts->states->len - 1);
+      TwTaskInterval *last = &VEC_LAST (ts->states.items, TwTaskInterval);
 
       if (last->state == state && last->cpu == cpu)
         return;
@@ -212,7 +392,7 @@ task_enter (TwStateModel *self,
         ts->cpu_time += last->end - last->start;
       /* A zero-length interval says nothing a user could see: reuse its slot. */
       if (last->start == time)
-        g_array_set_size (ts->states, ts->states->len - 1);
+        series_pop (&ts->states);
     }
 
   if (state == TW_TASK_STATE_DEAD)
@@ -221,7 +401,7 @@ task_enter (TwStateModel *self,
       return;
     }
 
-  g_array_append_val (ts->states, next);
+  series_append (&ts->states, &next);
   ts->open = TRUE;
 }
 
@@ -233,7 +413,7 @@ task_current_state (TwStateModel *self,
 
   if (!ts->open)
     return TW_TASK_STATE_UNKNOWN;
-  return g_array_index (ts->states, TwTaskInterval, ts->states->len - 1).state;
+  return VEC_LAST (ts->states.items, TwTaskInterval).state;
 }
 
 static TwTaskState
@@ -284,13 +464,21 @@ handle_switch (TwStateModel       *self,
 
       if (cs->run_open)
         {
-          TwRunInterval *last = &g_array_index (cs->runs, TwRunInterval, cs->runs->len - 1);
+          TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
+
+          /* The CPU was running another task than the one switched out: the trace lost
+           * that task's switch-out. It stopped running here at the latest; what it did
+           * since is unknown, not "running until the end of the trace". */
+          if (last->task != prev && is_tracked_task (self, last->task)
+              && task_current_state (self, last->task) == TW_TASK_STATE_RUNNING
+              && VEC_LAST (task_at (self, last->task)->states.items, TwTaskInterval).cpu == cpu)
+            task_enter (self, last->task, TW_TASK_STATE_UNKNOWN, TW_CPU_NONE, t);
 
           last->end = t;
           if (last->start == t)
-            g_array_set_size (cs->runs, cs->runs->len - 1);
+            series_pop (&cs->runs);
         }
-      g_array_append_val (cs->runs, run);
+      series_append (&cs->runs, &run);
       cs->run_open = TRUE;
     }
 
@@ -316,8 +504,8 @@ handle_irq_entry (TwStateModel *self,
 
   cs = cpu_at (self, cpu);
   irq.depth = cs->irq_stack->len + 1;
-  index = cs->irqs->len;
-  g_array_append_val (cs->irqs, irq);
+  index = cs->irqs.items.len;
+  series_append (&cs->irqs, &irq);
   g_array_append_val (cs->irq_stack, index);
 }
 
@@ -340,18 +528,30 @@ handle_irq_exit (TwStateModel *self,
   for (guint i = cs->irq_stack->len; i > 0; i--)
     {
       guint index = g_array_index (cs->irq_stack, guint, i - 1);
-      TwIrqInterval *irq = &g_array_index (cs->irqs, TwIrqInterval, index);
+      TwIrqInterval *irq = &VEC_AT (cs->irqs.items, TwIrqInterval, index);
 
       if (irq->kind != kind || irq->number != number)
         continue;
 
       for (guint j = i; j <= cs->irq_stack->len; j++)
-        g_array_index (cs->irqs, TwIrqInterval,
-                       g_array_index (cs->irq_stack, guint, j - 1)).end = time;
+        VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, j - 1)).end = time;
       irq->unclosed = 0;
       g_array_set_size (cs->irq_stack, i - 1);
       return;
     }
+}
+
+static void
+add_mark (TwStateModel *self,
+          guint32       task,
+          guint64       time,
+          guint64       index)
+{
+  TwTaskMark mark = { time, index };
+
+  if (task == TW_TASK_NONE)
+    return;
+  series_append (&task_at (self, task)->marks, &mark);
 }
 
 static void
@@ -364,9 +564,9 @@ extend_open_intervals (TwStateModel *self)
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
       if (cs->run_open)
-        g_array_index (cs->runs, TwRunInterval, cs->runs->len - 1).end = t;
+        VEC_LAST (cs->runs.items, TwRunInterval).end = t;
       for (guint i = 0; i < cs->irq_stack->len; i++)
-        g_array_index (cs->irqs, TwIrqInterval, g_array_index (cs->irq_stack, guint, i)).end = t;
+        VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, i)).end = t;
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -374,7 +574,7 @@ extend_open_intervals (TwStateModel *self)
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
       if (ts->open)
-        g_array_index (ts->states, TwTaskInterval, ts->states->len - 1).end = t;
+        VEC_LAST (ts->states.items, TwTaskInterval).end = t;
     }
 }
 
@@ -400,6 +600,7 @@ tw_state_model_update (TwStateModel  *self,
   while (self->n_processed < n)
     {
       guint64 i = self->n_processed;
+      guint64 base = (i >> TW_CHUNK_SHIFT) << TW_CHUNK_SHIFT;
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, i >> TW_CHUNK_SHIFT);
       guint row = i & TW_CHUNK_MASK;
       guint end = MIN (chunk->n, row + (guint) MIN (n - i, (guint64) TW_CHUNK_SIZE));
@@ -419,6 +620,7 @@ tw_state_model_update (TwStateModel  *self,
               break;
 
             case TW_EVENT_KIND_WAKEUP:
+              add_mark (self, chunk->arg[row], t, base + row);
               if (is_tracked_task (self, chunk->arg[row]))
                 {
                   TwTaskState now = task_current_state (self, chunk->arg[row]);
@@ -449,13 +651,16 @@ tw_state_model_update (TwStateModel  *self,
               handle_irq_exit (self, chunk->cpu[row], t, chunk->arg[row], TW_IRQ_SOFT);
               break;
 
-            case TW_EVENT_KIND_OTHER:
-            case TW_EVENT_KIND_TASK_CREATE:
             case TW_EVENT_KIND_USER:
             case TW_EVENT_KIND_MUTEX_LOCK:
             case TW_EVENT_KIND_MUTEX_UNLOCK:
             case TW_EVENT_KIND_MUTEX_WAIT:
             case TW_EVENT_KIND_SENSOR:
+              add_mark (self, chunk->task[row], t, base + row);
+              break;
+
+            case TW_EVENT_KIND_OTHER:
+            case TW_EVENT_KIND_TASK_CREATE:
             case TW_N_EVENT_KINDS:
             default:
               break;
@@ -464,7 +669,7 @@ tw_state_model_update (TwStateModel  *self,
           self->last_time = MAX (self->last_time, t);
         }
 
-      self->n_processed = ((i >> TW_CHUNK_SHIFT) << TW_CHUNK_SHIFT) + end;
+      self->n_processed = base + end;
     }
 
   /* CPUs that exist but never switched still get (empty) rows. */
@@ -507,8 +712,8 @@ tw_state_model_get_cpu_runs (TwStateModel *self,
   *n_runs = 0;
   if (cpu >= self->cpus->len)
     return NULL;
-  *n_runs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs->len;
-  return (const TwRunInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs->data;
+  *n_runs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items.len;
+  return (const TwRunInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->runs.items.data;
 }
 
 /**
@@ -527,8 +732,8 @@ tw_state_model_get_cpu_irqs (TwStateModel *self,
   *n_irqs = 0;
   if (cpu >= self->cpus->len)
     return NULL;
-  *n_irqs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs->len;
-  return (const TwIrqInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs->data;
+  *n_irqs = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items.len;
+  return (const TwIrqInterval *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->irqs.items.data;
 }
 
 /**
@@ -547,33 +752,141 @@ tw_state_model_get_task_states (TwStateModel *self,
   *n_states = 0;
   if (task >= self->tasks->len)
     return NULL;
-  *n_states = ((TaskState *) g_ptr_array_index (self->tasks, task))->states->len;
-  return (const TwTaskInterval *) ((TaskState *) g_ptr_array_index (self->tasks, task))->states->data;
+  *n_states = ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items.len;
+  return (const TwTaskInterval *) ((TaskState *) g_ptr_array_index (self->tasks, task))->states.items.data;
 }
 
-/* Index of the last interval with start ≤ t, or -1; works for any struct starting with
- * guint64 start. */
-static gssize
-find_interval (const guint8 *base,
-               gsize         n,
-               gsize         stride,
-               guint64       t)
+/**
+ * tw_state_model_get_task_marks:
+ * @n_marks: (out): the number of marks
+ *
+ * Returns: (transfer none) (array length=n_marks) (nullable): @task's instant events, by time
+ */
+const TwTaskMark *
+tw_state_model_get_task_marks (TwStateModel *self,
+                               guint32       task,
+                               gsize        *n_marks)
 {
-  gsize lo = 0;
-  gsize hi = n;
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), NULL);
+
+  *n_marks = 0;
+  if (task >= self->tasks->len)
+    return NULL;
+  *n_marks = ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items.len;
+  return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items.data;
+}
+
+/* As series_lower_bound, for an answer known to be ≥ @from: gallop forward through l1
+ * from @from's block. Painters walk columns left to right, so each search starts where
+ * the last one ended and touches memory in order. */
+static gsize
+series_lower_bound_from (const Series *series,
+                         gsize         from,
+                         guint64       t)
+{
+  const Vec *items = &series->items;
+  const guint64 *l1 = (const guint64 *) series->l1->data;
+  gsize stride = items->size;
+  gsize n1 = series->l1->len;
+  gsize b, step = 1, p1, lo, hi;
+  guint64 start;
+
+  if (from >= items->len)
+    return items->len;
+  memcpy (&start, items->data + from * stride, sizeof start);
+  if (start >= t)
+    return from;
+
+  /* l1[b] ≤ start[from] < t; find the first block whose sample is ≥ t */
+  b = from >> L1_SHIFT;
+  while (b + step < n1 && l1[b + step] < t)
+    {
+      b += step;
+      step *= 2;
+    }
+  p1 = lower_bound_u64 (l1, b + 1, MIN (b + step + 1, n1), t);
+  lo = MAX (from + 1, (p1 - 1) << L1_SHIFT);
+  hi = MIN ((p1 << L1_SHIFT) + 1, items->len);
 
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      guint64 start;
 
-      memcpy (&start, base + mid * stride, sizeof start);
-      if (start <= t)
+      memcpy (&start, items->data + mid * stride, sizeof start);
+      if (start < t)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return (gssize) lo - 1;
+  return lo;
+}
+
+static const Series *
+lookup_series (TwStateModel *self,
+               TwSeries      series,
+               guint         id)
+{
+  switch (series)
+    {
+    case TW_SERIES_CPU_RUNS:
+      return id < self->cpus->len ? &((CpuState *) g_ptr_array_index (self->cpus, id))->runs : NULL;
+    case TW_SERIES_CPU_IRQS:
+      return id < self->cpus->len ? &((CpuState *) g_ptr_array_index (self->cpus, id))->irqs : NULL;
+    case TW_SERIES_TASK_STATES:
+      return id < self->tasks->len ? &((TaskState *) g_ptr_array_index (self->tasks, id))->states : NULL;
+    case TW_SERIES_TASK_MARKS:
+      return id < self->tasks->len ? &((TaskState *) g_ptr_array_index (self->tasks, id))->marks : NULL;
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * tw_state_model_lower_bound:
+ * @id: the CPU or task index the series belongs to
+ *
+ * Searches a series through its level-of-detail index: a few cache lines per call, so
+ * painters can afford one search per pixel column.
+ *
+ * Returns: the index of the first element whose start (or time, for marks) is ≥ @time_ns;
+ *   the series' length when there is none
+ */
+gsize
+tw_state_model_lower_bound (TwStateModel *self,
+                            TwSeries      series,
+                            guint         id,
+                            guint64       time_ns)
+{
+  const Series *s;
+
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), 0);
+
+  s = lookup_series (self, series, id);
+  return s ? series_lower_bound (s, time_ns) : 0;
+}
+
+/**
+ * tw_state_model_lower_bound_from:
+ * @from: an index known to be at or before the answer
+ *
+ * tw_state_model_lower_bound() for searches that move forward in time, such as one per
+ * pixel column from left to right: costs grow with the distance from @from.
+ *
+ * Returns: the index of the first element at or after @from whose start is ≥ @time_ns
+ */
+gsize
+tw_state_model_lower_bound_from (TwStateModel *self,
+                                 TwSeries      series,
+                                 guint         id,
+                                 gsize         from,
+                                 guint64       time_ns)
+{
+  const Series *s;
+
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), 0);
+
+  s = lookup_series (self, series, id);
+  return s ? series_lower_bound_from (s, from, time_ns) : 0;
 }
 
 /**
@@ -589,7 +902,7 @@ tw_state_model_get_running_task (TwStateModel *self,
 {
   gsize n;
   const TwRunInterval *runs = tw_state_model_get_cpu_runs (self, cpu, &n);
-  gssize i = find_interval ((const guint8 *) runs, n, sizeof *runs, time_ns);
+  gssize i = (gssize) tw_state_model_lower_bound (self, TW_SERIES_CPU_RUNS, cpu, time_ns + 1) - 1;
 
   if (i < 0 || (runs[i].end <= time_ns && (gsize) i + 1 < n))
     return TW_TASK_NONE;
@@ -610,7 +923,7 @@ tw_state_model_get_task_state (TwStateModel *self,
 {
   gsize n;
   const TwTaskInterval *states = tw_state_model_get_task_states (self, task, &n);
-  gssize i = find_interval ((const guint8 *) states, n, sizeof *states, time_ns);
+  gssize i = (gssize) tw_state_model_lower_bound (self, TW_SERIES_TASK_STATES, task, time_ns + 1) - 1;
 
   if (i < 0 || states[i].end < time_ns || (states[i].end == time_ns && (gsize) i + 1 < n))
     return TW_TASK_STATE_UNKNOWN;
@@ -637,7 +950,7 @@ tw_state_model_get_task_cpu_time (TwStateModel *self,
   total = ts->cpu_time;
   if (ts->open)
     {
-      const TwTaskInterval *last = &g_array_index (ts->states, TwTaskInterval, ts->states->len - 1);
+      const TwTaskInterval *last = &VEC_LAST (ts->states.items, TwTaskInterval);
 
       if (last->state == TW_TASK_STATE_RUNNING)
         total += last->end - last->start;
@@ -659,9 +972,13 @@ tw_state_model_get_memory_size (TwStateModel *self)
     {
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
-      size += cs->runs->len * sizeof (TwRunInterval) + cs->irqs->len * sizeof (TwIrqInterval);
+      size += cs->runs.items.len * sizeof (TwRunInterval) + cs->irqs.items.len * sizeof (TwIrqInterval);
     }
   for (guint k = 0; k < self->tasks->len; k++)
-    size += ((TaskState *) g_ptr_array_index (self->tasks, k))->states->len * sizeof (TwTaskInterval);
+    {
+      TaskState *ts = g_ptr_array_index (self->tasks, k);
+
+      size += ts->states.items.len * sizeof (TwTaskInterval) + ts->marks.items.len * sizeof (TwTaskMark);
+    }
   return size;
 }

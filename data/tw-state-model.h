@@ -40,6 +40,20 @@ typedef struct {
   guint8  state;    /* TwTaskState */
 } TwTaskInterval;
 
+/* An instant event drawn on a task's row: user, sensor and mutex events of the task, and
+ * wakeups on the woken task. */
+typedef struct {
+  guint64 time;
+  guint64 index;    /* event index in the trace */
+} TwTaskMark;
+
+typedef enum {
+  TW_SERIES_CPU_RUNS,     /* id = CPU */
+  TW_SERIES_CPU_IRQS,     /* id = CPU */
+  TW_SERIES_TASK_STATES,  /* id = task */
+  TW_SERIES_TASK_MARKS,   /* id = task */
+} TwSeries;
+
 #define TW_TYPE_STATE_MODEL (tw_state_model_get_type ())
 G_DECLARE_FINAL_TYPE (TwStateModel, tw_state_model, TW, STATE_MODEL, GObject)
 
@@ -60,6 +74,18 @@ const TwIrqInterval  *tw_state_model_get_cpu_irqs     (TwStateModel   *self,
 const TwTaskInterval *tw_state_model_get_task_states  (TwStateModel   *self,
                                                        guint32         task,
                                                        gsize          *n_states);
+const TwTaskMark     *tw_state_model_get_task_marks   (TwStateModel   *self,
+                                                       guint32         task,
+                                                       gsize          *n_marks);
+gsize                 tw_state_model_lower_bound      (TwStateModel   *self,
+                                                       TwSeries        series,
+                                                       guint           id,
+                                                       guint64         time_ns);
+gsize                 tw_state_model_lower_bound_from (TwStateModel   *self,
+                                                       TwSeries        series,
+                                                       guint           id,
+                                                       gsize           from,
+                                                       guint64         time_ns);
 guint32               tw_state_model_get_running_task (TwStateModel   *self,
                                                        guint           cpu,
                                                        guint64         time_ns);

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include "tw-trace.h"
 
 /*
@@ -14,7 +16,10 @@
  * Readers only look at entries below the published counts.
  */
 
-#define MAX_CHUNKS      (1u << 16)   /* 2^32 events */
+#define MAX_CHUNKS      (1u << 14)   /* 2^32 events */
+#define HUGE_PAGE       (2u << 20)
+#define COLUMNS_BYTES   ((gsize) TW_CHUNK_SIZE * 24)
+#define BLOB_MIN        (64u << 10)
 #define TASK_PAGE_SHIFT 10
 #define MAX_TASK_PAGES  (1u << 14)   /* 16 Mi tasks */
 #define STR_PAGE_SHIFT  12
@@ -53,16 +58,105 @@ struct _TwTrace
 
 G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
 
+G_STATIC_ASSERT (COLUMNS_BYTES % HUGE_PAGE == 0);
+
+static gpointer
+map_or_die (gsize size)
+{
+  gpointer p = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (p == MAP_FAILED)
+    g_error ("tw-trace: out of memory mapping %" G_GSIZE_FORMAT " bytes", size);
+  return p;
+}
+
+/* The columns of a chunk, 2 MiB aligned so the kernel can back them with huge pages.
+ * The first chunk of a trace stays on small pages: a small trace touches a few of them,
+ * where huge pages would have the kernel clear 6 MiB. */
+static guint8 *
+map_columns (gboolean huge)
+{
+  gsize len = COLUMNS_BYTES + HUGE_PAGE;
+  guint8 *raw = map_or_die (len);
+  guint8 *aligned = (guint8 *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  gsize tail = (gsize) ((raw + len) - (aligned + COLUMNS_BYTES));
+
+  if (aligned > raw)
+    munmap (raw, aligned - raw);
+  if (tail > 0)
+    munmap (aligned + COLUMNS_BYTES, tail);
+  if (huge)
+    madvise (aligned, COLUMNS_BYTES, MADV_HUGEPAGE);
+  return aligned;
+}
+
+static TwEventChunk *
+chunk_new (gboolean huge,
+           gsize    blob_hint)
+{
+  TwEventChunk *chunk = g_new0 (TwEventChunk, 1);
+  guint8 *columns = map_columns (huge);
+
+  chunk->time = (guint64 *) columns;
+  chunk->task = (guint32 *) (columns + TW_CHUNK_SIZE * 8);
+  chunk->arg = (guint32 *) (columns + TW_CHUNK_SIZE * 12);
+  chunk->payload = (guint32 *) (columns + TW_CHUNK_SIZE * 16);
+  chunk->type = (guint16 *) (columns + TW_CHUNK_SIZE * 20);
+  chunk->cpu = (guint16 *) (columns + TW_CHUNK_SIZE * 22);
+  if (blob_hint > 0)
+    tw_event_chunk_reserve_blob (chunk, blob_hint);
+  return chunk;
+}
+
+static void
+chunk_free (TwEventChunk *chunk)
+{
+  munmap (chunk->time, COLUMNS_BYTES);
+  if (chunk->blob)
+    munmap (chunk->blob, chunk->blob_cap);
+  g_free (chunk);
+}
+
+static gsize
+round_to_page (gsize size)
+{
+  gsize page = 4096;
+
+  return (size + page - 1) & ~(page - 1);
+}
+
+/**
+ * tw_event_chunk_reserve_blob:
+ * @needed: bytes the blob must hold
+ *
+ * Grows the payload blob, doubling, with mremap: the pages move, nothing is copied.
+ */
+void
+tw_event_chunk_reserve_blob (TwEventChunk *chunk,
+                             gsize         needed)
+{
+  gsize cap;
+  gpointer blob;
+
+  if (needed <= chunk->blob_cap)
+    return;
+
+  cap = round_to_page (MAX (MAX (needed, chunk->blob_cap * 2), BLOB_MIN));
+  if (chunk->blob == NULL)
+    blob = map_or_die (cap);
+  else if ((blob = mremap (chunk->blob, chunk->blob_cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
+    g_error ("tw-trace: out of memory growing a payload blob to %" G_GSIZE_FORMAT " bytes", cap);
+  chunk->blob = blob;
+  chunk->blob_cap = cap;
+}
+
 static void
 tw_trace_finalize (GObject *object)
 {
   TwTrace *self = (TwTrace *)object;
 
   for (guint i = 0; i < self->n_chunks; i++)
-    {
-      g_free (self->chunks[i]->blob);
-      g_free (self->chunks[i]);
-    }
+    chunk_free (self->chunks[i]);
   g_free (self->chunks);
 
   for (guint i = 0; i < MAX_STR_PAGES && self->str_pages[i]; i++)
@@ -693,14 +787,9 @@ tw_trace_begin_append (TwTrace *self)
     g_error ("tw-trace: more than %" G_GUINT64_FORMAT " events",
              (guint64) MAX_CHUNKS << TW_CHUNK_SHIFT);
 
-  /* g_malloc, not g_new0: untouched column tails stay out of resident memory. */
-  chunk = g_malloc (sizeof *chunk);
-  chunk->blob = NULL;
-  chunk->blob_len = 0;
-  chunk->blob_cap = 0;
-  chunk->n = 0;
-  chunk->max_cpu_plus_one = 0;
-  chunk->unsorted = FALSE;
+  /* The previous chunk's payload size is the best guess for this one's. */
+  chunk = chunk_new (self->n_chunks > 0,
+                     self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->blob_len : 0);
   chunk->last_time = self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->last_time : 0;
   self->chunks[self->n_chunks] = chunk;
   g_atomic_int_set (&self->n_chunks, self->n_chunks + 1);
@@ -851,10 +940,7 @@ sort_rows (TwTrace       *self,
   tw_trace_end_append (self);
 
   for (guint c = 0; c < n_old; c++)
-    {
-      g_free (old[c]->blob);
-      g_free (old[c]);
-    }
+    chunk_free (old[c]);
   g_free (old);
 
   return TRUE;
@@ -885,11 +971,19 @@ tw_trace_seal (TwTrace       *self,
     {
       TwEventChunk *chunk = self->chunks[c];
 
+      gsize keep = round_to_page (chunk->blob_len);
+
       chunk->unsorted = FALSE;
-      if (chunk->blob_cap > chunk->blob_len)
+      if (chunk->blob && keep == 0)
         {
-          chunk->blob = g_realloc (chunk->blob, MAX (chunk->blob_len, 1));
-          chunk->blob_cap = chunk->blob_len;
+          munmap (chunk->blob, chunk->blob_cap);
+          chunk->blob = NULL;
+          chunk->blob_cap = 0;
+        }
+      else if (chunk->blob && keep < chunk->blob_cap)
+        {
+          munmap (chunk->blob + keep, chunk->blob_cap - keep);
+          chunk->blob_cap = keep;
         }
     }
 

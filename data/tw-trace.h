@@ -12,9 +12,10 @@
 
 G_BEGIN_DECLS
 
-/* Events live in chunks of 64 Ki rows; a chunk never moves once allocated, so live
- * readers may keep pointers into sealed chunks while the writer appends. */
-#define TW_CHUNK_SHIFT 16
+/* Events live in chunks of 256 Ki rows; a chunk never moves once allocated, so live
+ * readers may keep pointers into sealed chunks while the writer appends. 256 Ki rows of
+ * 24 bytes are exactly three 2 MiB huge pages. */
+#define TW_CHUNK_SHIFT 18
 #define TW_CHUNK_SIZE  (1u << TW_CHUNK_SHIFT)
 #define TW_CHUNK_MASK  (TW_CHUNK_SIZE - 1)
 
@@ -22,18 +23,20 @@ G_BEGIN_DECLS
  * TwEventChunk:
  *
  * One chunk of the store, column by column: 24 bytes per event (8 time, 4 task, 4 arg,
- * 4 payload offset, 2 type, 2 CPU). Variable data sits in @blob, addressed by
+ * 4 payload offset, 2 type, 2 CPU), all columns in one mapping of TW_CHUNK_SIZE × 24
+ * bytes advised as huge pages (first touch of fresh memory is the main cost of ingest
+ * on virtual machines otherwise). Variable data sits in @blob, addressed by
  * @payload[i] (TW_PAYLOAD_NONE when the type has no fields). Rows are sorted by time
  * once the trace is sealed (ties keep their order of arrival).
  */
 typedef struct {
-  guint64  time[TW_CHUNK_SIZE];    /* ns since the trace origin */
-  guint32  task[TW_CHUNK_SIZE];    /* task index or TW_TASK_NONE */
-  guint32  arg[TW_CHUNK_SIZE];     /* canonical argument, see TwEventKind */
-  guint32  payload[TW_CHUNK_SIZE]; /* byte offset into blob or TW_PAYLOAD_NONE */
-  guint16  type[TW_CHUNK_SIZE];    /* event type index */
-  guint16  cpu[TW_CHUNK_SIZE];     /* CPU index or TW_CPU_NONE */
-  guint8  *blob;
+  guint64 *time;                   /* [TW_CHUNK_SIZE] ns in the trace's time base */
+  guint32 *task;                   /* task index or TW_TASK_NONE */
+  guint32 *arg;                    /* canonical argument, see TwEventKind */
+  guint32 *payload;                /* byte offset into blob or TW_PAYLOAD_NONE */
+  guint16 *type;                   /* event type index */
+  guint16 *cpu;                    /* CPU index or TW_CPU_NONE */
+  guint8  *blob;                   /* mapping of blob_cap bytes, or NULL */
   gsize    blob_len;
   gsize    blob_cap;
   guint    n;                      /* rows used, ≤ TW_CHUNK_SIZE */
@@ -164,6 +167,8 @@ void                tw_trace_append               (TwTrace        *self,
                                                    guint32         task,
                                                    guint32         arg,
                                                    const guint8   *payload);
+void                tw_event_chunk_reserve_blob   (TwEventChunk   *chunk,
+                                                   gsize           needed);
 void                tw_trace_note_cpu             (TwTrace        *self,
                                                    guint16         cpu);
 gboolean            tw_trace_seal                 (TwTrace        *self,
@@ -240,10 +245,7 @@ tw_event_chunk_push (TwEventChunk *chunk,
     }
 
   if G_UNLIKELY (chunk->blob_len + payload_size > chunk->blob_cap)
-    {
-      chunk->blob_cap = MAX (chunk->blob_cap * 2, chunk->blob_len + payload_size + 4096);
-      chunk->blob = g_realloc (chunk->blob, chunk->blob_cap);
-    }
+    tw_event_chunk_reserve_blob (chunk, chunk->blob_len + payload_size);
   chunk->payload[i] = (guint32) chunk->blob_len;
   memcpy (chunk->blob + chunk->blob_len, payload, payload_size);
   chunk->blob_len += payload_size;

@@ -466,7 +466,7 @@ metric_eval_free (gpointer data)
 
 static void
 emit (MetricEval          *me,
-      const TwMeasurement *m,
+      const TwMeasurementRow *m,
       const double        *columns)
 {
   if (me->table)
@@ -625,7 +625,7 @@ handler_commit (gpointer context,
         if (cs->stack[d].number == me->ev.arg)
           {
             const OpenHandler *h = &cs->stack[d];
-            TwMeasurement m = {
+            TwMeasurementRow m = {
               .task = h->task,
               .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - h->count_at - 1),
               .begin = h->begin,
@@ -660,7 +660,7 @@ run_slice_commit (gpointer context,
 
       if (cs->since_valid && cs->current == prev && !is_idle (me, prev))
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = prev,
             .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
             .begin = cs->since,
@@ -714,7 +714,7 @@ wakeup_latency_commit (gpointer context,
 
       if (ts->waiting)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->ev.arg,
             .intermediate_events = (guint32) (me->ev.index - ts->wake_index - 1),
             .begin = ts->wake_time,
@@ -764,7 +764,7 @@ wakeup_handler_commit (gpointer context,
       if (--cs->depth == 0 && cs->woken)
         for (guint i = 0; i < cs->woken->len; i++)
           {
-            TwMeasurement m = {
+            TwMeasurementRow m = {
               .task = g_array_index (cs->woken, guint32, i),
               .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
               .begin = cs->since,
@@ -811,7 +811,7 @@ response_commit (gpointer context,
     }
   else if (ts->open)
     {
-      TwMeasurement m = {
+      TwMeasurementRow m = {
         .task = me->subject,
         .intermediate_events = (guint32) (me->ev.index - ts->begin_index - 1),
         .begin = ts->begin,
@@ -842,7 +842,7 @@ arrival_commit (gpointer context,
       delta = me->ev.time - me->prev_time;
       if (me->type == METRIC_INTER_ARRIVAL)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
@@ -854,7 +854,7 @@ arrival_commit (gpointer context,
         }
       else if (me->have_delta)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
@@ -1015,7 +1015,7 @@ user_commit (gpointer context,
 
       guint64 elapsed;
       double cols[3];
-      TwMeasurement m;
+      TwMeasurementRow m;
 
       user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
       user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
@@ -1023,7 +1023,7 @@ user_commit (gpointer context,
       cols[0] = ts->own;
       cols[1] = ts->sys;
       cols[2] = elapsed - MIN (elapsed, ts->own + ts->sys);
-      m = (TwMeasurement) {
+      m = (TwMeasurementRow) {
         .task = task,
         .intermediate_events = me->include_system ? ts->cur_count : ts->own_count,
         .begin = ts->begin,

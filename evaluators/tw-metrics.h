@@ -39,7 +39,7 @@ typedef struct {
 const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
 
 /*
- * Results are TwMeasurement rows (task, begin, end, length, intermediate events: the
+ * Results are TwMeasurementRow rows (task, begin, end, length, intermediate events: the
  * paper's Fig. 1). Intermediate events, as the paper means them ("number of trace
  * events detected while making the measure", the tracing overhead inside Length),
  * count the events strictly between the measurement's begin and end event (those two

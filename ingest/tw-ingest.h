@@ -5,5 +5,11 @@
  */
 #pragma once
 
+#include "tw-csv-reader.h"
+#include "tw-csv-writer.h"
 #include "tw-reader.h"
+#include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"
+#include "tw-shark-format.h"
+#include "tw-shark-reader.h"
+#include "tw-simulator.h"

@@ -73,6 +73,25 @@ tw_reader_read (TwReader        *self,
                                            cancellable, error);
 }
 
+static void set_error_at (GError **error, TwReaderError code, const char *path,
+                          const char *where, guint64 position, const char *format,
+                          va_list args) G_GNUC_PRINTF (6, 0);
+
+static void
+set_error_at (GError        **error,
+              TwReaderError   code,
+              const char     *path,
+              const char     *where,
+              guint64         position,
+              const char     *format,
+              va_list         args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  g_set_error (error, TW_READER_ERROR, code, "%s: %s %" G_GUINT64_FORMAT ": %s",
+               path, where, position, message);
+}
+
 void
 tw_reader_set_error_at_line (GError        **error,
                              TwReaderError   code,
@@ -81,15 +100,11 @@ tw_reader_set_error_at_line (GError        **error,
                              const char     *format,
                              ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  set_error_at (error, code, path, "line", line, format, args);
   va_end (args);
-
-  g_set_error (error, TW_READER_ERROR, code, "%s: line %" G_GUINT64_FORMAT ": %s",
-               path, line, message);
 }
 
 void
@@ -100,13 +115,9 @@ tw_reader_set_error_at_offset (GError        **error,
                                const char     *format,
                                ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  set_error_at (error, code, path, "offset", offset, format, args);
   va_end (args);
-
-  g_set_error (error, TW_READER_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s",
-               path, offset, message);
 }

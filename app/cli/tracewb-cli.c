@@ -19,6 +19,12 @@ typedef struct {
 static const Command commands[] = {
   { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
   { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
+#if HAVE_GUI
+  { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
+#endif
+  { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
+  { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
+  { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
   { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
   { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
 };

@@ -32,9 +32,19 @@ tw_cli_load_trace (const char  *path,
                    GError     **error)
 {
   gboolean tty = isatty (fileno (stderr));
+  TwTrace *trace = tw_reader_registry_load_file (path, format, tty ? print_progress : NULL,
+                                                 NULL, NULL, error);
+  g_autofree char *skipped = NULL;
+  g_autofree char *first = NULL;
 
-  return tw_reader_registry_load_file (path, format, tty ? print_progress : NULL, NULL,
-                                       NULL, error);
+  /* readers that tolerate bad lines say so in metadata; users must hear about it */
+  if (trace && (skipped = tw_trace_dup_metadata (trace, "skipped_lines")))
+    {
+      first = tw_trace_dup_metadata (trace, "first_skipped_line");
+      g_printerr ("tracewb-cli: %s: %s lines skipped%s%s%s\n", path, skipped,
+                  first ? " (first: line " : "", first ? first : "", first ? ")" : "");
+    }
+  return trace;
 }
 
 gboolean

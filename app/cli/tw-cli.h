@@ -10,14 +10,16 @@
 G_BEGIN_DECLS
 
 /* Each sub-command gets argv with argv[0] = its own name and returns the exit status. */
-int      tw_cli_info      (int          argc,
-                           char       **argv);
-int      tw_cli_events    (int          argc,
-                           char       **argv);
-int      tw_cli_eval      (int          argc,
-                           char       **argv);
-int      tw_cli_metrics   (int          argc,
-                           char       **argv);
+int tw_cli_info (int argc, char **argv);
+int tw_cli_events (int argc, char **argv);
+#if HAVE_GUI
+int tw_cli_render (int argc, char **argv);
+#endif
+int tw_cli_jcs (int argc, char **argv);
+int tw_cli_convert (int argc, char **argv);
+int tw_cli_simulate (int argc, char **argv);
+int tw_cli_eval (int argc, char **argv);
+int tw_cli_metrics (int argc, char **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,

@@ -187,7 +187,7 @@ test_eval_plugin_ftrace (void)
   g_assert_no_error (error);
   for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
     {
-      const TwMeasurement *m = tw_measurement_table_get_row (table, r);
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
       g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
 
       g_string_append_printf (expected, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"

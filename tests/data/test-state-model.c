@@ -103,9 +103,43 @@ test_switches (Fixture       *f,
   g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 460), ==, TW_TASK_STATE_READY);
   g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 10), ==, TW_TASK_STATE_UNKNOWN);
 
+  /* marks: the wakeups of a (350) and b (450), on the woken task */
+  {
+    const TwTaskMark *marks = tw_state_model_get_task_marks (model, f->b, &n);
+
+    g_assert_cmpuint (n, ==, 1);
+    g_assert_cmpuint (marks[0].time, ==, 450);
+    g_assert_cmpuint (marks[0].index, ==, 5);
+  }
+
   /* the idle task has no state rows */
   tw_state_model_get_task_states (model, f->idle, &n);
   g_assert_cmpuint (n, ==, 0);
+}
+
+static void
+test_lost_switch_out (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwTaskInterval *states;
+  gsize n;
+
+  /* a runs on CPU 0 from 100; the trace lost its switch-out: at 300 the CPU switches
+   * from b (not a) to idle. a stops running at 300, state unknown after. */
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 300, 0, f->b, f->idle, "S");
+  tw_test_append_switch (f->trace, f->sw, 900, 0, f->idle, f->idle, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  states = tw_state_model_get_task_states (model, f->a, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (states[0].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[0].end, ==, 300);
+  g_assert_cmpuint (states[1].state, ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, f->a), ==, 200);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 500), ==, TW_TASK_STATE_UNKNOWN);
 }
 
 static void
@@ -185,6 +219,67 @@ test_cancelled (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+static gsize
+brute_lower_bound (const TwRunInterval *runs,
+                   gsize                n,
+                   guint64              t)
+{
+  gsize i = 0;
+
+  while (i < n && runs[i].start < t)
+    i++;
+  return i;
+}
+
+static void
+test_lower_bound_index (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  const TwRunInterval *runs;
+  guint64 t = 1000;
+  gsize n;
+
+  /* 300 k switches with gaps of 0 (zero-length runs are dropped again, popping the
+   * index) to 100 ns, so the index spans both of its levels. */
+  for (guint i = 0; i < 300000; i++)
+    {
+      tw_test_append_switch (f->trace, f->sw, t, 0, i % 2 ? f->a : f->b, i % 2 ? f->b : f->a, "R");
+      t += g_rand_int_range (rand, 0, 4) == 0 ? 0 : g_rand_int_range (rand, 1, 100);
+    }
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, >, 8 * 64 * 8);
+
+  for (guint k = 0; k < 2000; k++)
+    {
+      guint64 probe = g_rand_int_range (rand, 0, (gint32) MIN (t + 500, G_MAXINT32));
+
+      g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, probe), ==,
+                        brute_lower_bound (runs, n, probe));
+    }
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, 0), ==, 0);
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, G_MAXUINT64), ==, n);
+  g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 9, 5), ==, 0);
+  /* forward searches from any earlier index give the same answers */
+  for (guint k = 0; k < 2000; k++)
+    {
+      guint64 probe = g_rand_int_range (rand, 0, (gint32) MIN (t + 500, G_MAXINT32));
+      gsize answer = brute_lower_bound (runs, n, probe);
+      gsize from = answer ? g_rand_int_range (rand, 0, (gint32) answer + 1) : 0;
+
+      g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, from, probe),
+                        ==, answer);
+    }
+  g_assert_cmpuint (tw_state_model_lower_bound_from (model, TW_SERIES_CPU_RUNS, 0, n, 5), ==, n);
+
+  for (gsize i = 0; i < n; i += 997)
+    g_assert_cmpuint (tw_state_model_lower_bound (model, TW_SERIES_CPU_RUNS, 0, runs[i].start), ==,
+                      brute_lower_bound (runs, n, runs[i].start));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -195,8 +290,10 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/tw/data/state-model/switches", test_switches);
   ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
+  ADD ("/tw/data/state-model/lost-switch-out", test_lost_switch_out);
   ADD ("/tw/data/state-model/incremental", test_incremental);
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
+  ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
 #undef ADD
 
   return g_test_run ();

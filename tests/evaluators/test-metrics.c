@@ -72,7 +72,7 @@ assert_row (TwMeasurementTable *table,
             guint64             length,
             guint32             intermediate)
 {
-  const TwMeasurement *m;
+  const TwMeasurementRow *m;
 
   g_assert_cmpuint (row, <, tw_measurement_table_get_n_rows (table));
   m = tw_measurement_table_get_row (table, row);
@@ -508,7 +508,7 @@ append_rows (TwMeasurementTable *table,
 {
   for (guint i = 0; i < n; i++)
     {
-      TwMeasurement m = { task, 0, begins[i], begins[i] + lengths[i], lengths[i] };
+      TwMeasurementRow m = { task, 0, begins[i], begins[i] + lengths[i], lengths[i] };
 
       tw_measurement_table_append (table, &m, NULL);
     }

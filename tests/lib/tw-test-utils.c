@@ -112,6 +112,152 @@ tw_test_append_switch (TwTrace    *trace,
 }
 
 /**
+ * tw_test_dup_event_field:
+ *
+ * Returns: (transfer full) (nullable): the field @name of event @index as
+ *   tw_trace_format_value() shows it, or %NULL when the event lacks it
+ */
+char *
+tw_test_dup_event_field (TwTrace    *trace,
+                         guint64     index,
+                         const char *name)
+{
+  const TwEventType *type;
+  TwEvent ev;
+  TwValue value;
+  int field;
+
+  g_assert_true (tw_trace_get_event (trace, index, &ev));
+  type = tw_trace_get_event_type (trace, ev.type);
+  field = tw_event_type_lookup_field (type, name);
+  if (field < 0 || !tw_event_type_get_field (type, ev.payload, field, &value))
+    return NULL;
+  return tw_trace_format_value (trace, &type->fields[field], &value);
+}
+
+/**
+ * tw_test_get_task_source_id:
+ *
+ * Returns: (transfer none) (nullable): the source id of @task, %NULL for TW_TASK_NONE
+ */
+const char *
+tw_test_get_task_source_id (TwTrace *trace,
+                            guint32  task)
+{
+  const TwTask *t;
+
+  if (task == TW_TASK_NONE)
+    return NULL;
+  t = tw_trace_get_task (trace, task);
+  g_assert_nonnull (t);
+  return t->source_id;
+}
+
+/**
+ * tw_test_ensure_tasks:
+ *
+ * Makes the task table hold at least @n_tasks tasks, the new ones called "tN" with
+ * pid = tid = N, so that task index N is task "tN".
+ *
+ * Returns: the number of tasks
+ */
+guint32
+tw_test_ensure_tasks (TwTrace *trace,
+                      guint32  n_tasks)
+{
+  for (guint32 i = tw_trace_get_n_tasks (trace); i < n_tasks; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("t%u", i);
+      guint32 task = tw_trace_add_task (trace, id, id, i, i);
+
+      g_assert_cmpuint (task, ==, i);
+    }
+  return tw_trace_get_n_tasks (trace);
+}
+
+static guint32
+parse_task (const char *word)
+{
+  guint64 value;
+
+  if (g_str_equal (word, "-"))
+    return TW_TASK_NONE;
+  if (!g_ascii_string_to_unsigned (word, 10, 0, G_MAXUINT32 - 1, &value, NULL))
+    g_error ("trace script: “%s” is no task index", word);
+  return (guint32) value;
+}
+
+/**
+ * tw_test_trace_from_script:
+ * @script: one event per line (or per ';'): `TIME NAME TASK [ARG]`
+ *
+ * Builds a small sealed trace for hand-checked tests. TIME is in ns; NAME is the raw
+ * type name, written `NAME/KIND` (KIND a canonical kind name) the first time to give it
+ * a kind (default: other); TASK and ARG are task indexes or `-` for none (ARG defaults
+ * to 0 and is stored as given). Tasks "t0", "t1", … are created up to the largest
+ * index named. Rows may go back in time: sealing sorts them stably, like a reader.
+ *
+ * Returns: (transfer full): the trace
+ */
+TwTrace *
+tw_test_trace_from_script (const char *script)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_auto(GStrv) lines = g_strsplit_set (script, ";\n", -1);
+  g_autoptr(GError) error = NULL;
+
+  for (guint l = 0; lines[l]; l++)
+    {
+      g_auto(GStrv) words = NULL;
+      g_auto(GStrv) name_kind = NULL;
+      guint64 time;
+      guint16 type;
+      guint32 task, arg = 0;
+      guint n;
+
+      g_strstrip (lines[l]);
+      if (lines[l][0] == '\0')
+        continue;
+      words = g_strsplit_set (lines[l], " \t", -1);
+      n = 0;
+      for (guint w = 0; words[w]; w++)
+        if (words[w][0] != '\0')
+          words[n++] = words[w];
+        else
+          g_free (words[w]);
+      words[n] = NULL;
+      if (n < 3 || n > 4)
+        g_error ("trace script line “%s”: expected TIME NAME TASK [ARG]", lines[l]);
+      if (!g_ascii_string_to_unsigned (words[0], 10, 0, G_MAXUINT64, &time, NULL))
+        g_error ("trace script line “%s”: bad time", lines[l]);
+
+      name_kind = g_strsplit (words[1], "/", 2);
+      type = tw_trace_lookup_event_type (trace, name_kind[0]);
+      if (type == TW_TYPE_NONE)
+        {
+          TwEventKind kind = TW_EVENT_KIND_OTHER;
+
+          if (name_kind[1] && !tw_event_kind_from_string (name_kind[1], &kind))
+            g_error ("trace script line “%s”: unknown kind", lines[l]);
+          type = tw_trace_add_event_type (trace, name_kind[0], NULL, kind, NULL, 0, &error);
+          g_assert_no_error (error);
+        }
+
+      task = parse_task (words[2]);
+      if (n == 4)
+        arg = parse_task (words[3]);
+      if (task != TW_TASK_NONE)
+        tw_test_ensure_tasks (trace, task + 1);
+      if (n == 4 && arg != TW_TASK_NONE)
+        tw_test_ensure_tasks (trace, arg + 1);
+      tw_trace_append (trace, time, 0, type, task, arg, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+/**
  * tw_test_add_kind_types:
  * @types: (out): the new types: "switch" (with prev_state), "wakeup", "irq_entry",
  *   "irq_exit", "softirq_entry", "softirq_exit", of the canonical kinds of their names

@@ -25,6 +25,14 @@ void     tw_test_append_switch        (TwTrace    *trace,
                                        guint32     prev,
                                        guint32     next,
                                        const char *prev_state);
+char       *tw_test_dup_event_field    (TwTrace    *trace,
+                                        guint64     index,
+                                        const char *name);
+const char *tw_test_get_task_source_id (TwTrace    *trace,
+                                        guint32     task);
+guint32  tw_test_ensure_tasks         (TwTrace    *trace,
+                                       guint32     n_tasks);
+TwTrace *tw_test_trace_from_script    (const char *script);
 
 /* One type per canonical scheduling kind, for traces built in tests. */
 typedef struct {

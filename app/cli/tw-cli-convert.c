@@ -1,0 +1,121 @@
+/* tw-cli-convert.c: `tracewb-cli convert FILE --to FORMAT [-o OUT]`
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixoutputstream.h>
+#include <tw-ingest.h>
+#include <unistd.h>
+
+#include "tw-cli.h"
+
+typedef gboolean (*WriteFunc) (TwTrace        *trace,
+                               GOutputStream  *stream,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
+/* One row per output format: a writer only needs a stream. */
+static const struct {
+  const char *name;
+  const char *summary;
+  WriteFunc   write;
+} targets[] = {
+  { "csv", "CSV events, as the csv reader reads them (docs/csv-format.md)", tw_csv_writer_write },
+};
+
+static void
+print_usage (void)
+{
+  g_printerr ("usage: tracewb-cli convert [--format NAME] FILE --to FORMAT [-o OUT]\n\n"
+              "formats:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    g_printerr ("  %-12s %s\n", targets[i].name, targets[i].summary);
+}
+
+static gboolean
+write_to_path (WriteFunc    write,
+               TwTrace     *trace,
+               const char  *path,
+               GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                           &local_error);
+  if (stream != NULL && !write (trace, G_OUTPUT_STREAM (stream), NULL, &local_error))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      /* Closing a replacing stream with a cancelled cancellable drops the temporary file,
+       * so a failed conversion never leaves a partial file at @path. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
+    }
+  if (local_error != NULL
+      || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code, "%s: %s", path,
+                   local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+tw_cli_convert (int    argc,
+                char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE — write a trace in another format");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *output = NULL;
+  WriteFunc write = NULL;
+  GError *error = NULL;
+  const GOptionEntry entries[] = {
+    { "to", 't', 0, G_OPTION_ARG_STRING, &to, "Output format (csv)", "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file (default: standard output)", "OUT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!tw_cli_parse_options (context, &argc, &argv))
+    return 2;
+  if (argc != 2 || to == NULL)
+    {
+      print_usage ();
+      return 2;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    if (g_strcmp0 (to, targets[i].name) == 0)
+      write = targets[i].write;
+  if (write == NULL)
+    {
+      g_printerr ("tracewb-cli convert: unknown output format “%s”\n\n", to);
+      print_usage ();
+      return 2;
+    }
+
+  if (!(trace = tw_cli_load_trace (argv[1], format, &error)))
+    return tw_cli_fail ("convert", error);
+
+  if (output != NULL && g_strcmp0 (output, "-") != 0)
+    {
+      if (!write_to_path (write, trace, output, &error))
+        return tw_cli_fail ("convert", error);
+    }
+  else
+    {
+      g_autoptr(GOutputStream) stream = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+
+      if (!write (trace, stream, NULL, &error))
+        return tw_cli_fail ("convert", error);
+    }
+  return 0;
+}

@@ -1,0 +1,199 @@
+/* tw-cli-render.c: `tracewb-cli render FILE -o out.png|out.svg`, and its benchmark
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <cairo-svg.h>
+#include <math.h>
+#include <stdio.h>
+#include <tw-widgets.h>
+
+#include "tw-cli.h"
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double da = *(const double *) a;
+  double db = *(const double *) b;
+
+  return da < db ? -1 : da > db;
+}
+
+static double
+render_frame_ms (TwTimelinePainter        *painter,
+                 cairo_surface_t          *surface,
+                 const TwTimelineViewport *vp)
+{
+  cairo_t *cr = cairo_create (surface);
+  double t0 = now_ms ();
+
+  tw_timeline_painter_draw (painter, cr, vp);
+  cairo_surface_flush (surface);
+  cairo_destroy (cr);
+  return now_ms () - t0;
+}
+
+/* Full view, then five zoom levels down to a 1 µs span around the middle of the trace:
+ * median and max ms per 1920×1080 frame at each. */
+static void
+run_bench (TwTimelinePainter *painter,
+           TwTrace           *trace,
+           int                width,
+           int                height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  guint64 first = tw_trace_get_first_time (trace);
+  guint64 last = tw_trace_get_last_time (trace) + 1;
+  guint64 mid = first + (last - first) / 2;
+  double full = (double) (last - first);
+  const int frames = 15;
+
+  g_print ("%-14s %12s %10s %10s\n", "span", "view", "median ms", "max ms");
+  for (int level = 0; level <= 5; level++)
+    {
+      /* geometric steps from the full span to 1 µs */
+      double span = level == 0 ? full : full * pow (1000.0 / full, level / 5.0);
+      TwTimelineViewport vp = { 0 };
+      g_autofree char *label = tw_timeline_format_duration ((guint64) span);
+      double ms[64];
+
+      vp.begin_ns = level == 0 ? first : (guint64) MAX ((double) mid - span / 2, 0);
+      vp.end_ns = vp.begin_ns + MAX ((guint64) span, 1);
+      vp.width = width;
+      vp.height = height;
+      vp.cursor_ns = TW_TIME_NONE;
+
+      for (int i = 0; i < frames; i++)
+        {
+          /* pan a little each frame so nothing is cached between frames */
+          TwTimelineViewport moved = vp;
+          guint64 shift = (guint64) (span * i / 100.0);
+
+          moved.begin_ns += shift;
+          moved.end_ns += shift;
+          ms[i] = render_frame_ms (painter, surface, &moved);
+        }
+      qsort (ms, frames, sizeof ms[0], compare_double);
+      g_print ("%-14s %12s %10.2f %10.2f\n", label, level == 0 ? "full" : "zoomed",
+               ms[frames / 2], ms[frames - 1]);
+    }
+  cairo_surface_destroy (surface);
+}
+
+int
+tw_cli_render (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE — draw the timeline to PNG or SVG");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTimelinePainter) painter = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *format = NULL;
+  gint64 from = -1, to = -1;
+  int width = 1920, height = 1080;
+  gboolean bench = FALSE;
+  TwTimelineViewport vp = { 0 };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  GError *error = NULL;
+  double t0 = now_ms ();
+  double t_loaded, t_model, t_frame;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Where to write (.png or .svg)", "FILE" },
+    { "from", 0, 0, G_OPTION_ARG_INT64, &from, "First visible time (ns)", "NS" },
+    { "to", 0, 0, G_OPTION_ARG_INT64, &to, "Last visible time (ns)", "NS" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Width in px (default 1920)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height in px (default 1080)", "H" },
+    { "bench", 0, 0, G_OPTION_ARG_NONE, &bench, "Time frames at full view and 5 zoom levels", NULL },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!tw_cli_parse_options (context, &argc, &argv))
+    return 2;
+  if (argc != 2 || (!output && !bench) || width < TW_TIMELINE_LABEL_WIDTH + 10 || height < 60
+      || width > 32768 || height > 32768)
+    {
+      g_printerr ("usage: tracewb-cli render FILE [--from NS --to NS] [--width W --height H] "
+                  "-o out.png|out.svg\n       tracewb-cli render --bench FILE\n");
+      return 2;
+    }
+
+  if (!(trace = tw_cli_load_trace (argv[1], format, &error)))
+    return tw_cli_fail ("render", error);
+  t_loaded = now_ms ();
+
+  model = tw_state_model_new (trace);
+  if (!tw_state_model_update (model, NULL, &error))
+    return tw_cli_fail ("render", error);
+  painter = tw_timeline_painter_new (model);
+  t_model = now_ms ();
+
+  vp.begin_ns = from >= 0 ? (guint64) from : tw_trace_get_first_time (trace);
+  vp.end_ns = to >= 0 ? (guint64) to : tw_trace_get_last_time (trace) + 1;
+  if (vp.end_ns <= vp.begin_ns)
+    {
+      g_printerr ("tracewb-cli render: --to must be after --from\n");
+      return 2;
+    }
+  vp.width = width;
+  vp.height = height;
+  vp.cursor_ns = TW_TIME_NONE;
+
+  if (bench)
+    {
+      cairo_surface_t *first = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+
+      t_frame = render_frame_ms (painter, first, &vp);
+      cairo_surface_destroy (first);
+      g_print ("%s: %" G_GUINT64_FORMAT " events, %u CPUs, %u tasks\n", argv[1],
+               tw_trace_get_n_events (trace), tw_trace_get_n_cpus (trace),
+               tw_trace_get_n_tasks (trace));
+      g_print ("time to first frame: %.0f ms (load %.0f ms, models %.0f ms, frame %.1f ms)\n\n",
+               t_loaded - t0 + (t_model - t_loaded) + t_frame, t_loaded - t0,
+               t_model - t_loaded, t_frame);
+      run_bench (painter, trace, width, height);
+      return 0;
+    }
+
+  if (g_str_has_suffix (output, ".svg"))
+    surface = cairo_svg_surface_create (output, width, height);
+  else if (g_str_has_suffix (output, ".png"))
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  else
+    {
+      g_printerr ("tracewb-cli render: %s: the output must end in .png or .svg\n", output);
+      return 2;
+    }
+
+  cr = cairo_create (surface);
+  tw_timeline_painter_draw (painter, cr, &vp);
+  cairo_destroy (cr);
+
+  status = cairo_surface_status (surface);
+  if (status == CAIRO_STATUS_SUCCESS && g_str_has_suffix (output, ".png"))
+    status = cairo_surface_write_to_png (surface, output);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_printerr ("tracewb-cli render: %s: %s\n", output, cairo_status_to_string (status));
+      return 1;
+    }
+  return 0;
+}

@@ -1,0 +1,419 @@
+/* test-csv-writer.c: the CSV writer, and reading back what it wrote
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <tw-csv-reader-private.h>
+#include <tw-ingest.h>
+#include <tw-test-utils.h>
+
+#include <string.h>
+
+static TwTrace *
+parse (const char *text)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+
+  _tw_csv_parse_buffer (trace, "written.csv", text, strlen (text), NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tw_trace_seal (trace, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+static char *
+write_csv (TwTrace *trace)
+{
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_csv_writer_write (trace, stream, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (stream, "", 1, NULL, NULL, &error));
+  g_output_stream_close (stream, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (stream));
+}
+
+static char *
+dup_fixture_text (const char *name)
+{
+  g_autofree char *path = tw_test_dup_fixture_path (name);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+/* A value as a user reads it, with task fields as source ids so two traces compare. */
+static char *
+dup_value (TwTrace           *trace,
+           const TwFieldSpec *spec,
+           const TwValue     *value)
+{
+  if (spec->flags & TW_FIELD_FLAG_TASK)
+    return g_strdup (tw_test_get_task_source_id (trace, value->u));
+  return tw_trace_format_value (trace, spec, value);
+}
+
+static gboolean
+kind_arg_is_task (TwEventKind kind)
+{
+  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP
+         || kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
+}
+
+static char *
+dup_arg (TwTrace     *trace,
+         TwEventKind  kind,
+         guint32      arg)
+{
+  if (kind_arg_is_task (kind))
+    return g_strdup (arg == TW_TASK_NONE ? "(none)" : tw_test_get_task_source_id (trace, arg));
+  return g_strdup_printf ("%u", arg);
+}
+
+/* @b was read back from what the writer made of @a: same events, same arguments. @b may
+ * have one field more per event: the canonical column the writer filled from `arg`. */
+static void
+assert_same_events (TwTrace *a,
+                    TwTrace *b)
+{
+  guint64 n = tw_trace_get_n_events (a);
+
+  g_assert_cmpuint (tw_trace_get_n_events (b), ==, n);
+  for (guint64 e = 0; e < n; e++)
+    {
+      const TwEventType *ta, *tb;
+      g_autofree char *arg_a = NULL;
+      g_autofree char *arg_b = NULL;
+      TwEvent ea, eb;
+
+      tw_trace_get_event (a, e, &ea);
+      tw_trace_get_event (b, e, &eb);
+      ta = tw_trace_get_event_type (a, ea.type);
+      tb = tw_trace_get_event_type (b, eb.type);
+
+      g_assert_cmpuint (ea.time, ==, eb.time);
+      g_assert_cmpuint (ea.cpu, ==, eb.cpu);
+      g_assert_cmpstr (tw_test_get_task_source_id (a, ea.task), ==,
+                       tw_test_get_task_source_id (b, eb.task));
+      g_assert_cmpstr (ta->name, ==, tb->name);
+      g_assert_cmpint (ta->kind, ==, tb->kind);
+      arg_a = dup_arg (a, ta->kind, ea.arg);
+      arg_b = dup_arg (b, tb->kind, eb.arg);
+      g_assert_cmpstr (arg_a, ==, arg_b);
+
+      for (guint f = 0; f < ta->n_fields; f++)
+        {
+          int g = tw_event_type_lookup_field (tb, ta->fields[f].name);
+          g_autofree char *va = NULL;
+          g_autofree char *vb = NULL;
+          TwValue value;
+
+          g_assert_cmpint (g, >=, 0);
+          if (tw_event_type_get_field (ta, ea.payload, f, &value))
+            va = dup_value (a, &ta->fields[f], &value);
+          if (tw_event_type_get_field (tb, eb.payload, g, &value))
+            {
+              vb = dup_value (b, &tb->fields[g], &value);
+              /* text stays text, numbers stay numbers */
+              g_assert_cmpint (ta->fields[f].type == TW_FIELD_STRING, ==,
+                               tb->fields[g].type == TW_FIELD_STRING);
+            }
+          g_assert_cmpstr (va, ==, vb);
+        }
+
+      for (guint g = 0; g < tb->n_fields; g++)
+        {
+          const char *canon = _tw_csv_kind_column_for (tb->kind);
+          g_autofree char *vb = NULL;
+          TwValue value;
+
+          if (tw_event_type_lookup_field (ta, tb->fields[g].name) >= 0)
+            continue;
+          g_assert_cmpstr (tb->fields[g].name, ==, canon);
+          if (tw_event_type_get_field (tb, eb.payload, g, &value))
+            vb = dup_value (b, &tb->fields[g], &value);
+          else
+            vb = g_strdup ("(none)");
+          g_assert_cmpstr (vb, ==, arg_b);
+        }
+    }
+
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (a); k++)
+    {
+      const TwTask *ka = tw_trace_get_task (a, k);
+      const TwTask *kb = tw_trace_get_task (b, tw_trace_lookup_task (b, ka->source_id));
+
+      g_assert_nonnull (kb);
+      g_assert_cmpstr (ka->name, ==, kb->name);
+      g_assert_cmpint (ka->pid, ==, kb->pid);
+      g_assert_cmpint (ka->tid, ==, kb->tid);
+    }
+  g_assert_cmpuint (tw_trace_get_n_tasks (b), ==, tw_trace_get_n_tasks (a));
+}
+
+/* CSV → store → CSV → store: the same events, and the second CSV is the first. */
+static void
+round_trip_text (const char *text)
+{
+  g_autoptr(TwTrace) first = parse (text);
+  g_autofree char *written = write_csv (first);
+  g_autoptr(TwTrace) second = parse (written);
+  g_autofree char *rewritten = write_csv (second);
+
+  assert_same_events (first, second);
+  g_assert_cmpstr (rewritten, ==, written);
+}
+
+static void
+test_round_trip_fixtures (void)
+{
+  static const char * const fixtures[] = { "csv/kinds.csv", "csv/sched.csv" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autofree char *text = dup_fixture_text (fixtures[i]);
+
+      round_trip_text (text);
+    }
+
+  round_trip_text ("time_ns,cpu,task,event,msg,n,x\n"
+                   "1,0,\"task, one\",ev,\"a \"\"quoted\"\" word\",0x10,1.5\n"
+                   "2,,t2,\"ev, two\",\"two\nlines\",-3,2\n"
+                   "3,0,,ev,\"  padded  \",,\n"
+                   "4,0, t2 ,ev,\"\",7,\n"
+                   "5,0,t2,ev,\"42\",,\n"
+                   "0,3,t3,switch,,,\n");
+}
+
+static void
+test_exact_text (void)
+{
+  g_autoptr(TwTrace) trace = parse (
+    "time_ns,cpu,task,event,task_name,next,note\n"
+    "20,1,a,switch,alpha,b,\n"
+    "10,,\" b\",mark,,,\"x,y\"\n"
+    "30,0,b,mark,,,7\n");
+  g_autofree char *text = write_csv (trace);
+
+  /* sorted by time; the event columns first, then task names, then the arguments in the
+   * order their types first occur; text always quoted, numbers never */
+  g_assert_cmpstr (text, ==,
+                   "# Trace Workbench CSV events (docs/csv-format.md)\n"
+                   "time_ns,cpu,task,event,task_name,note,next\n"
+                   "10,,\" b\",mark,,\"x,y\",\n"
+                   "20,1,a,switch,\"alpha\",,b\n"
+                   "30,0,b,mark,,\"7\",\n");
+}
+
+static guint16
+add_type (TwTrace           *trace,
+          const char        *name,
+          TwEventKind        kind,
+          const TwFieldSpec *fields,
+          guint              n_fields)
+{
+  g_autoptr(GError) error = NULL;
+  guint16 type = tw_trace_add_event_type (trace, name, "test", kind, fields, n_fields, &error);
+
+  g_assert_no_error (error);
+  return type;
+}
+
+static void
+set_field (TwTrace    *trace,
+           guint16     type,
+           guint8     *payload,
+           const char *name,
+           TwValue     value)
+{
+  const TwEventType *t = tw_trace_get_event_type (trace, type);
+  int field = tw_event_type_lookup_field (t, name);
+
+  g_assert_cmpint (field, >=, 0);
+  value.type = t->fields[field].type;
+  tw_event_type_set_field (t, payload, field, &value);
+}
+
+static TwTrace *
+build_trace (void)
+{
+  static const TwFieldSpec sample_fields[] = {
+    { "text", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "small", TW_FIELD_U8, TW_FIELD_FLAG_NONE },
+    { "medium", TW_FIELD_U16, TW_FIELD_FLAG_NONE },
+    { "word", TW_FIELD_U32, TW_FIELD_FLAG_NONE },
+    { "signed", TW_FIELD_I32, TW_FIELD_FLAG_NONE },
+    { "big", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "wide", TW_FIELD_I64, TW_FIELD_FLAG_NONE },
+    { "addr", TW_FIELD_U64, TW_FIELD_FLAG_HEX },
+    { "ratio", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "maybe", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+  };
+  static const TwFieldSpec sched_switch_fields[] = {
+    { "prev_comm", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "prev_state", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "next_pid", TW_FIELD_I32, TW_FIELD_FLAG_NONE },
+  };
+  static const TwFieldSpec fake_switch_fields[] = {
+    { "cpu", TW_FIELD_I64, TW_FIELD_FLAG_NONE },
+    { "next", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "task_name", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+  };
+  static const TwFieldSpec irq_fields[] = {
+    { "irq", TW_FIELD_I32, TW_FIELD_FLAG_NONE },
+    { "name", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+  };
+  static const struct {
+    const char *text;
+    guint64     small;
+    gint64      wide;
+    guint64     addr;
+    double      ratio;
+    const char *maybe;
+  } samples[] = {
+    { "plain", 0, G_MININT64, G_GUINT64_CONSTANT (0xdeadbeefcafebabe), 1.5, NULL },
+    { "with, comma", 255, G_MAXINT64, 0, -2.0, "" },
+    { "quote \"x\" and \"\"", 7, -1, 1, 1e300, "42" },
+    { "line1\nline2\r\nline3", 1, 0, 16, 0.1, "#not a comment" },
+    { "  padded ", 2, 12, 255, -0.0, "é ünïcode ✓" },
+    { "", 3, 13, 4096, 123456789.125, "-7" },
+  };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 sample = add_type (trace, "sample", TW_EVENT_KIND_OTHER, sample_fields,
+                             G_N_ELEMENTS (sample_fields));
+  guint16 sched_switch = add_type (trace, "sched_switch", TW_EVENT_KIND_SWITCH,
+                                   sched_switch_fields, G_N_ELEMENTS (sched_switch_fields));
+  guint16 fake_switch = add_type (trace, "switch", TW_EVENT_KIND_OTHER, fake_switch_fields,
+                                  G_N_ELEMENTS (fake_switch_fields));
+  guint16 irq = add_type (trace, "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY, irq_fields,
+                          G_N_ELEMENTS (irq_fields));
+  guint16 wake = add_type (trace, "custom_wakeup", TW_EVENT_KIND_WAKEUP, NULL, 0);
+  guint16 lock = add_type (trace, "mutex_take", TW_EVENT_KIND_MUTEX_LOCK, NULL, 0);
+  guint16 unused = add_type (trace, "never_used", TW_EVENT_KIND_USER, NULL, 0);
+  guint32 t1 = tw_trace_add_task (trace, "101", "worker", 100, 101);
+  guint32 t2 = tw_trace_add_task (trace, "a,b \"c\"", "odd, name", -1, 7);
+  guint32 t3 = tw_trace_add_task (trace, " sp", NULL, -1, -1);
+  guint8 payload[128];
+
+  g_assert_cmpuint (unused, !=, TW_TYPE_NONE);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      memset (payload, 0, sizeof payload);
+      set_field (trace, sample, payload, "text",
+                 (TwValue) { .str = tw_trace_intern_string (trace, samples[i].text) });
+      set_field (trace, sample, payload, "small", (TwValue) { .u = samples[i].small });
+      set_field (trace, sample, payload, "medium", (TwValue) { .u = 65535 - i });
+      set_field (trace, sample, payload, "word", (TwValue) { .u = G_MAXUINT32 - i });
+      set_field (trace, sample, payload, "signed", (TwValue) { .i = -1000 * (gint64) i });
+      set_field (trace, sample, payload, "big", (TwValue) { .u = G_MAXUINT64 - i });
+      set_field (trace, sample, payload, "wide", (TwValue) { .i = samples[i].wide });
+      set_field (trace, sample, payload, "addr", (TwValue) { .u = samples[i].addr });
+      set_field (trace, sample, payload, "ratio", (TwValue) { .f = samples[i].ratio });
+      if (samples[i].maybe)
+        set_field (trace, sample, payload, "maybe",
+                   (TwValue) { .str = tw_trace_intern_string (trace, samples[i].maybe) });
+      /* out of order on purpose: the store sorts, the writer writes sorted */
+      tw_trace_append (trace, 1000 - i * 100, i % 3 == 2 ? TW_CPU_NONE : i % 2, sample,
+                       i == 4 ? TW_TASK_NONE : (i % 2 ? t2 : t3), 0, payload);
+    }
+
+  memset (payload, 0, sizeof payload);
+  set_field (trace, sched_switch, payload, "prev_comm",
+             (TwValue) { .str = tw_trace_intern_string (trace, "worker") });
+  set_field (trace, sched_switch, payload, "prev_state",
+             (TwValue) { .str = tw_trace_intern_string (trace, "S") });
+  set_field (trace, sched_switch, payload, "next_pid", (TwValue) { .i = 7 });
+  tw_trace_append (trace, 2000, 1, sched_switch, t1, t2, payload);
+  tw_trace_append (trace, 2100, 1, sched_switch, t2, TW_TASK_NONE, payload);
+
+  memset (payload, 0, sizeof payload);
+  set_field (trace, fake_switch, payload, "cpu", (TwValue) { .i = -4 });
+  set_field (trace, fake_switch, payload, "next",
+             (TwValue) { .str = tw_trace_intern_string (trace, "101") });
+  set_field (trace, fake_switch, payload, "task_name",
+             (TwValue) { .str = tw_trace_intern_string (trace, "not a task name") });
+  tw_trace_append (trace, 2200, 0, fake_switch, t1, 0, payload);
+
+  memset (payload, 0, sizeof payload);
+  set_field (trace, irq, payload, "irq", (TwValue) { .i = 19 });
+  set_field (trace, irq, payload, "name", (TwValue) { .str = tw_trace_intern_string (trace, "eth0") });
+  tw_trace_append (trace, 2300, 0, irq, t1, 19, payload);
+
+  tw_trace_append (trace, 2400, 0, wake, t1, t3, NULL);
+  tw_trace_append (trace, 2500, 0, wake, TW_TASK_NONE, t2, NULL);
+  tw_trace_append (trace, 2600, 1, lock, t2, 0xfeedu, NULL);
+
+  g_assert_true (tw_trace_seal (trace, NULL, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+static void
+test_round_trip_built (void)
+{
+  g_autoptr(TwTrace) built = build_trace ();
+  g_autofree char *written = write_csv (built);
+  g_autoptr(TwTrace) second = parse (written);
+  g_autofree char *rewritten = write_csv (second);
+  g_autoptr(TwTrace) third = parse (rewritten);
+  g_autofree char *header = NULL;
+  g_autofree char *third_text = NULL;
+  const char *line;
+
+  g_test_message ("%s", written);
+  assert_same_events (built, second);
+  assert_same_events (second, third);
+  third_text = write_csv (third);
+  g_assert_cmpstr (third_text, ==, rewritten);
+
+  /* the columns: kind (sched_switch is not named after its kind, "switch" is not a
+   * switch), task descriptions, reserved names as arg:NAME, canonical columns last */
+  line = strstr (written, "\ntime_ns,");
+  g_assert_nonnull (line);
+  header = g_strndup (line + 1, strchr (line + 1, '\n') - line - 1);
+  g_assert_cmpstr (header, ==,
+                   "time_ns,cpu,task,event,kind,task_name,task_pid,task_tid,text,small,medium,"
+                   "word,signed,big,wide,addr,ratio,maybe,prev_comm,prev_state,next_pid,next,"
+                   "arg:cpu,arg:task_name,irq,name,target,mutex");
+  /* the raw name survives with the kind beside it */
+  g_assert_nonnull (strstr (written, "\n2000,1,101,sched_switch,switch,\"worker\",100,101,"));
+  g_assert_nonnull (strstr (written, "\n2200,0,101,switch,other,"));
+  g_assert_cmpuint (tw_trace_get_event_type (second, tw_trace_lookup_event_type (second, "mutex_take"))->kind,
+                    ==, TW_EVENT_KIND_MUTEX_LOCK);
+  g_assert_cmpuint (tw_trace_lookup_event_type (second, "never_used"), ==, TW_TYPE_NONE);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(TwTrace) trace = build_trace ();
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (tw_csv_writer_write (trace, stream, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tw/ingest/csv-writer/round-trip-fixtures", test_round_trip_fixtures);
+  g_test_add_func ("/tw/ingest/csv-writer/exact-text", test_exact_text);
+  g_test_add_func ("/tw/ingest/csv-writer/round-trip-built", test_round_trip_built);
+  g_test_add_func ("/tw/ingest/csv-writer/cancel", test_cancel);
+
+  return g_test_run ();
+}

@@ -1,0 +1,242 @@
+/* test-timeline.c: the real timeline widget in a window, checked by its pixels
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <tw-widgets.h>
+
+#include "tw-test-pixels.h"
+#include "tw-test-utils.h"
+
+typedef struct {
+  TwTrace      *trace;
+  TwStateModel *model;
+  TwViewState  *state;
+  GtkWidget    *window;
+  TwTimeline   *timeline;
+  guint32       a;
+  guint         frames;
+} Fixture;
+
+static gboolean
+count_frame_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  ((Fixture *) user_data)->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+wait_for_frames (Fixture *f,
+                 guint    n)
+{
+  guint target = f->frames + n;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (f->frames < target && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (f->frames, >=, target);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  guint16 sw = 0;
+  guint32 idle;
+  GtkWidget *scrolled;
+
+  f->trace = tw_trace_new ();
+  sw = tw_test_add_switch_type (f->trace);
+  idle = tw_trace_add_task (f->trace, "0/0", "swapper/0", 0, 0);
+  tw_trace_set_task_flags (f->trace, idle, TW_TASK_FLAG_IDLE);
+  f->a = tw_trace_add_task (f->trace, "10", "a", 10, 10);
+  tw_test_append_switch (f->trace, sw, 0, 0, idle, idle, NULL);
+  tw_test_append_switch (f->trace, sw, 2000, 0, idle, f->a, NULL);
+  tw_test_append_switch (f->trace, sw, 6000, 0, f->a, idle, "S");
+  tw_test_append_switch (f->trace, sw, 10000, 0, idle, idle, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  f->model = tw_state_model_new (f->trace);
+  g_assert_true (tw_state_model_update (f->model, NULL, NULL));
+  f->state = tw_view_state_new (f->model);
+
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 300);
+  scrolled = gtk_scrolled_window_new ();
+  f->timeline = TW_TIMELINE (tw_timeline_new ());
+  tw_timeline_set_view_state (f->timeline, f->state);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
+  gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
+  gtk_widget_add_tick_callback (GTK_WIDGET (f->timeline), count_frame_cb, f, NULL);
+  gtk_window_present (GTK_WINDOW (f->window));
+  wait_for_frames (f, 2);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  if (f->window)
+    gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&f->window)));
+  g_clear_object (&f->state);
+  g_clear_object (&f->model);
+  g_clear_object (&f->trace);
+}
+
+/* What the widget shows, rendered by the window's own renderer. */
+static cairo_surface_t *
+grab_widget (Fixture *f)
+{
+  GtkWidget *widget = GTK_WIDGET (f->timeline);
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  cairo_surface_t *surface;
+
+  g_assert_cmpint (w, >, TW_TIMELINE_LABEL_WIDTH);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
+                        cairo_image_surface_get_stride (surface));
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
+
+static int
+cpu0_run_y (Fixture *f)
+{
+  guint n;
+  const TwTimelineRow *rows = tw_timeline_painter_get_rows (tw_timeline_get_painter (f->timeline), &n);
+
+  g_assert_cmpuint (rows[1].kind, ==, TW_TIMELINE_ROW_CPU);
+  return TW_TIMELINE_RULER_HEIGHT + rows[1].y + rows[1].height - 8;
+}
+
+static void
+test_draws_span (Fixture       *f,
+                 gconstpointer  data)
+{
+  cairo_surface_t *surface = grab_widget (f);
+  TwTimelineViewport vp;
+  double a_rgb[3], px[3];
+
+  tw_timeline_get_viewport (f->timeline, &vp);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (f->timeline), f->a, a_rgb);
+  tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&vp, 4000), cpu0_run_y (f), px);
+  g_assert_true (tw_test_rgb_near (px, a_rgb));
+  tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&vp, 1000), cpu0_run_y (f), px);
+  g_assert_false (tw_test_rgb_near (px, a_rgb));
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_actions_zoom_around_cursor (Fixture       *f,
+                                 gconstpointer  data)
+{
+  TwTimelineViewport before, after;
+  cairo_surface_t *surface;
+  double a_rgb[3], px[3];
+
+  tw_view_state_set_cursor (f->state, 3000);
+  tw_timeline_get_viewport (f->timeline, &before);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.zoom-in", NULL));
+  tw_timeline_get_viewport (f->timeline, &after);
+  g_assert_cmpuint (after.end_ns - after.begin_ns, <, before.end_ns - before.begin_ns);
+  g_assert_cmpfloat (fabs (tw_timeline_viewport_time_to_x (&after, 3000)
+                           - tw_timeline_viewport_time_to_x (&before, 3000)), <, 1.5);
+
+  /* the zoomed frame really shows a's span wider than before */
+  wait_for_frames (f, 1);
+  surface = grab_widget (f);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (f->timeline), f->a, a_rgb);
+  tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&after, 2100), cpu0_run_y (f), px);
+  g_assert_true (tw_test_rgb_near (px, a_rgb));
+  cairo_surface_destroy (surface);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.zoom-fit", NULL));
+  tw_timeline_get_viewport (f->timeline, &after);
+  g_assert_cmpuint (after.begin_ns, ==, 0);
+  g_assert_cmpuint (after.end_ns, ==, 10001);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.pan-right", NULL));
+  tw_timeline_get_viewport (f->timeline, &after);
+  g_assert_cmpuint (after.begin_ns, ==, 1000);
+}
+
+static void
+test_markers (Fixture       *f,
+              gconstpointer  data)
+{
+  tw_view_state_set_cursor (f->state, 1000);
+  gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.add-marker", NULL);
+  tw_timeline_add_marker (f->timeline, 7000, "end of a");
+  g_assert_cmpuint (tw_timeline_get_n_markers (f->timeline), ==, 2);
+  g_assert_cmpstr (tw_timeline_get_marker (f->timeline, 0)->name, ==, "M1");
+  g_assert_cmpstr (tw_timeline_get_marker (f->timeline, 1)->name, ==, "end of a");
+
+  tw_view_state_set_cursor (f->state, 2000);
+  gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.next-marker", NULL);
+  g_assert_cmpuint (tw_view_state_get_cursor (f->state), ==, 7000);
+  gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.previous-marker", NULL);
+  g_assert_cmpuint (tw_view_state_get_cursor (f->state), ==, 1000);
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *png = g_build_filename (g_get_tmp_dir (), "timeline.png", NULL);
+  g_autofree char *svg = g_build_filename (g_get_tmp_dir (), "timeline.svg", NULL);
+  g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "timeline.bmp", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *svg_text = NULL;
+  cairo_surface_t *surface;
+  TwTimelineViewport vp;
+  double a_rgb[3], px[3];
+
+  g_assert_true (tw_timeline_export (f->timeline, png, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  tw_timeline_get_viewport (f->timeline, &vp);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (f->timeline), f->a, a_rgb);
+  tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&vp, 4000), cpu0_run_y (f), px);
+  g_assert_true (tw_test_rgb_near (px, a_rgb));
+  cairo_surface_destroy (surface);
+
+  g_assert_true (tw_timeline_export (f->timeline, svg, &error));
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+
+  g_assert_false (tw_timeline_export (f->timeline, bad, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  gtk_init ();
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/tw/widgets/timeline/draws-span", test_draws_span);
+  ADD ("/tw/widgets/timeline/actions-zoom-around-cursor", test_actions_zoom_around_cursor);
+  ADD ("/tw/widgets/timeline/markers", test_markers);
+  ADD ("/tw/widgets/timeline/export", test_export);
+#undef ADD
+
+  return g_test_run ();
+}

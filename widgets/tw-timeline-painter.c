@@ -1,0 +1,1524 @@
+/* tw-timeline-painter.c: draws the timeline of a trace on any cairo_t
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#include "tw-timeline-painter.h"
+
+/*
+ * One painter serves the widget, `tracewb-cli render` and the pixel tests, so what a user
+ * sees is what the tests check.
+ *
+ * Cost per frame is O(pixels), not O(events): every row's intervals are sorted by start,
+ * so the painter walks them while they are wider than a pixel and, where several fall in
+ * one pixel column, draws one mark for the column and binary-searches to the first
+ * interval of the next column (on-demand bins, as libkshark does). Adjacent rectangles of
+ * one colour are merged before they reach cairo, which keeps fills per row near the
+ * number of visible colour changes.
+ */
+
+#define IRQ_LANE_HEIGHT 5
+#define IRQ_MAX_LANES   3
+#define HIT_SLOP_PX     4
+#define SCAN_LIMIT      20000 /* events looked at around a click for the row's nearest */
+
+typedef struct {
+  guint32  leader;    /* task index of the process's main thread, or TW_TASK_NONE */
+  gint64   pid;
+  GArray  *tasks;     /* guint32 */
+  gboolean collapsed;
+} Process;
+
+struct _TwTimelinePainter
+{
+  GObject       parent_instance;
+
+  TwStateModel *model;
+  TwTrace      *trace;
+
+  GArray       *rows;          /* TwTimelineRow */
+  GPtrArray    *processes;     /* Process */
+  GArray       *colors;        /* double[3] per task */
+  GHashTable   *collapsed_pids;
+  GHashTable   *task_filter;   /* task index set, NULL = all */
+  gboolean      cpus_collapsed;
+  gboolean      tasks_collapsed;
+  TwTaskSort    sort;
+  int           content_height;
+};
+
+G_DEFINE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, G_TYPE_OBJECT)
+
+static void
+process_free (gpointer data)
+{
+  Process *p = data;
+
+  g_array_unref (p->tasks);
+  g_free (p);
+}
+
+void
+tw_timeline_hit_clear (TwTimelineHit *hit)
+{
+  g_clear_pointer (&hit->description, g_free);
+}
+
+static void
+tw_timeline_painter_finalize (GObject *object)
+{
+  TwTimelinePainter *self = (TwTimelinePainter *)object;
+
+  g_clear_object (&self->model);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->processes, g_ptr_array_unref);
+  g_clear_pointer (&self->colors, g_array_unref);
+  g_clear_pointer (&self->collapsed_pids, g_hash_table_unref);
+  g_clear_pointer (&self->task_filter, g_hash_table_unref);
+
+  G_OBJECT_CLASS (tw_timeline_painter_parent_class)->finalize (object);
+}
+
+static void
+tw_timeline_painter_class_init (TwTimelinePainterClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_timeline_painter_finalize;
+}
+
+static void
+tw_timeline_painter_init (TwTimelinePainter *self)
+{
+  self->rows = g_array_new (FALSE, FALSE, sizeof (TwTimelineRow));
+  self->processes = g_ptr_array_new_with_free_func (process_free);
+  self->colors = g_array_new (FALSE, FALSE, sizeof (double) * 3);
+  self->collapsed_pids = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->sort = TW_TASK_SORT_CPU_TIME;
+}
+
+/**
+ * tw_timeline_painter_new:
+ *
+ * Returns: (transfer full): a painter for @model, laid out
+ */
+TwTimelinePainter *
+tw_timeline_painter_new (TwStateModel *model)
+{
+  TwTimelinePainter *self;
+
+  g_return_val_if_fail (TW_IS_STATE_MODEL (model), NULL);
+
+  self = g_object_new (TW_TYPE_TIMELINE_PAINTER, NULL);
+  self->model = g_object_ref (model);
+  self->trace = tw_state_model_get_trace (model);
+  tw_timeline_painter_relayout (self);
+  return self;
+}
+
+/**
+ * tw_timeline_painter_get_model:
+ *
+ * Returns: (transfer none): the model
+ */
+TwStateModel *
+tw_timeline_painter_get_model (TwTimelinePainter *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
+
+  return self->model;
+}
+
+/* ---------------------------------------------------------------- colours */
+
+static void
+hsv_to_rgb (double h,
+            double s,
+            double v,
+            double rgb[3])
+{
+  double c = v * s;
+  double hp = fmod (h, 360.0) / 60.0;
+  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
+  double m = v - c;
+  double r = 0, g = 0, b = 0;
+
+  if (hp < 1)      { r = c; g = x; }
+  else if (hp < 2) { r = x; g = c; }
+  else if (hp < 3) { g = c; b = x; }
+  else if (hp < 4) { g = x; b = c; }
+  else if (hp < 5) { r = x; b = c; }
+  else             { r = c; b = x; }
+
+  rgb[0] = r + m;
+  rgb[1] = g + m;
+  rgb[2] = b + m;
+}
+
+/* A task's colour depends only on its name and id, so it is the same in every session,
+ * every window and every export. */
+static void
+compute_task_color (const TwTask *task,
+                    double        rgb[3])
+{
+  guint hash = g_str_hash (task->source_id) * 31 + (task->name ? g_str_hash (task->name) : 0);
+  double hue = (hash % 3600) / 10.0;
+  double sat = 0.45 + ((hash >> 12) % 30) / 100.0;
+  double val = 0.72 + ((hash >> 20) % 20) / 100.0;
+
+  hsv_to_rgb (hue, sat, val, rgb);
+}
+
+void
+tw_timeline_painter_get_task_color (TwTimelinePainter *self,
+                                    guint32            task,
+                                    double             rgb[3])
+{
+  const TwTask *t;
+
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  if (task < self->colors->len)
+    {
+      memcpy (rgb, &g_array_index (self->colors, double, task * 3), sizeof (double) * 3);
+      return;
+    }
+  if ((t = tw_trace_get_task (self->trace, task)))
+    compute_task_color (t, rgb);
+  else
+    rgb[0] = rgb[1] = rgb[2] = 0.6;
+}
+
+/* ---------------------------------------------------------------- layout */
+
+static gboolean
+task_has_rows (TwTimelinePainter *self,
+               guint32            task)
+{
+  const TwTask *t = tw_trace_get_task (self->trace, task);
+  gsize n_states, n_marks;
+
+  if (t == NULL || (t->flags & TW_TASK_FLAG_IDLE))
+    return FALSE;
+  if (self->task_filter && !g_hash_table_contains (self->task_filter, GUINT_TO_POINTER (task)))
+    return FALSE;
+  tw_state_model_get_task_states (self->model, task, &n_states);
+  tw_state_model_get_task_marks (self->model, task, &n_marks);
+  return n_states > 0 || n_marks > 0;
+}
+
+static int
+compare_tasks (TwTimelinePainter *self,
+               guint32            a,
+               guint32            b)
+{
+  const TwTask *ta = tw_trace_get_task (self->trace, a);
+  const TwTask *tb = tw_trace_get_task (self->trace, b);
+  int cmp = 0;
+
+  switch (self->sort)
+    {
+    case TW_TASK_SORT_CPU_TIME:
+      {
+        guint64 ca = tw_state_model_get_task_cpu_time (self->model, a);
+        guint64 cb = tw_state_model_get_task_cpu_time (self->model, b);
+        cmp = ca > cb ? -1 : ca < cb;
+      }
+      break;
+
+    case TW_TASK_SORT_ID:
+      cmp = ta->tid < tb->tid ? -1 : ta->tid > tb->tid;
+      break;
+
+    case TW_TASK_SORT_NAME:
+    default:
+      cmp = g_strcmp0 (ta->name ? ta->name : ta->source_id, tb->name ? tb->name : tb->source_id);
+      break;
+    }
+
+  if (cmp == 0)
+    cmp = g_strcmp0 (ta->source_id, tb->source_id);
+  return cmp;
+}
+
+static int
+compare_task_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  return compare_tasks (user_data, *(const guint32 *) a, *(const guint32 *) b);
+}
+
+static int
+compare_process_cb (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const Process *pa = *(Process * const *) a;
+  const Process *pb = *(Process * const *) b;
+
+  return compare_tasks (user_data, g_array_index (pa->tasks, guint32, 0),
+                        g_array_index (pb->tasks, guint32, 0));
+}
+
+static void
+add_row (TwTimelinePainter *self,
+         TwTimelineRowKind  kind,
+         guint32            id,
+         int                height,
+         int                indent)
+{
+  TwTimelineRow row = { kind, id, self->content_height, height, indent };
+
+  g_array_append_val (self->rows, row);
+  self->content_height += height;
+}
+
+/* Threads of one process share a header row; a task whose process the source does not
+ * know (pid < 0) stands alone, as does a process of one thread. */
+static void
+build_processes (TwTimelinePainter *self,
+                 GArray            *tasks)
+{
+  g_autoptr(GHashTable) by_pid = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  g_ptr_array_set_size (self->processes, 0);
+
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      guint32 task = g_array_index (tasks, guint32, i);
+      const TwTask *t = tw_trace_get_task (self->trace, task);
+      Process *p = t->pid >= 0 ? g_hash_table_lookup (by_pid, &t->pid) : NULL;
+
+      if (p == NULL)
+        {
+          p = g_new0 (Process, 1);
+          p->pid = t->pid;
+          p->leader = TW_TASK_NONE;
+          p->tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &t->pid);
+          g_ptr_array_add (self->processes, p);
+          if (t->pid >= 0)
+            g_hash_table_insert (by_pid, &p->pid, p);
+        }
+      if (t->tid == t->pid)
+        p->leader = task;
+      g_array_append_val (p->tasks, task);
+    }
+
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      Process *p = g_ptr_array_index (self->processes, i);
+      g_array_sort_with_data (p->tasks, compare_task_cb, self);
+    }
+  g_ptr_array_sort_with_data (self->processes, compare_process_cb, self);
+}
+
+static gboolean
+process_is_group (const Process *p)
+{
+  const guint32 *first = (const guint32 *) p->tasks->data;
+
+  return p->pid >= 0 && (p->tasks->len > 1 || first[0] != p->leader);
+}
+
+/**
+ * tw_timeline_painter_relayout:
+ *
+ * Rebuilds the rows: after loading, live growth, sorting, filtering or collapsing.
+ */
+void
+tw_timeline_painter_relayout (TwTimelinePainter *self)
+{
+  g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_tasks;
+  guint n_cpus;
+
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  n_tasks = tw_trace_get_n_tasks (self->trace);
+  for (guint32 k = self->colors->len; k < n_tasks; k++)
+    {
+      double rgb[3];
+
+      compute_task_color (tw_trace_get_task (self->trace, k), rgb);
+      g_array_append_vals (self->colors, rgb, 1);
+    }
+
+  g_array_set_size (self->rows, 0);
+  self->content_height = 0;
+
+  n_cpus = tw_state_model_get_n_cpus (self->model);
+  if (n_cpus > 0)
+    {
+      add_row (self, TW_TIMELINE_ROW_SECTION, 0, TW_TIMELINE_SECTION_HEIGHT, 0);
+      if (!self->cpus_collapsed)
+        for (guint c = 0; c < n_cpus; c++)
+          add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
+    }
+
+  for (guint32 k = 0; k < n_tasks; k++)
+    if (task_has_rows (self, k))
+      g_array_append_val (tasks, k);
+  if (tasks->len == 0)
+    return;
+
+  build_processes (self, tasks);
+  add_row (self, TW_TIMELINE_ROW_SECTION, 1, TW_TIMELINE_SECTION_HEIGHT, 0);
+  if (self->tasks_collapsed)
+    return;
+
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      Process *p = g_ptr_array_index (self->processes, i);
+      gboolean group = process_is_group (p);
+
+      if (group)
+        {
+          add_row (self, TW_TIMELINE_ROW_PROCESS, i, TW_TIMELINE_TASK_HEIGHT, 1);
+          if (p->collapsed)
+            continue;
+        }
+      for (guint j = 0; j < p->tasks->len; j++)
+        add_row (self, TW_TIMELINE_ROW_TASK, g_array_index (p->tasks, guint32, j),
+                 TW_TIMELINE_TASK_HEIGHT, group ? 2 : 1);
+    }
+}
+
+/**
+ * tw_timeline_painter_get_rows:
+ * @n_rows: (out): the number of rows
+ *
+ * Returns: (transfer none) (array length=n_rows): the rows, top to bottom
+ */
+const TwTimelineRow *
+tw_timeline_painter_get_rows (TwTimelinePainter *self,
+                              guint             *n_rows)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
+
+  *n_rows = self->rows->len;
+  return (const TwTimelineRow *) self->rows->data;
+}
+
+int
+tw_timeline_painter_get_content_height (TwTimelinePainter *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), 0);
+
+  return self->content_height;
+}
+
+/**
+ * tw_timeline_painter_find_row_at:
+ * @y_in_rows: px from the top of the rows area (scroll included)
+ *
+ * Returns: the row index, or -1
+ */
+int
+tw_timeline_painter_find_row_at (TwTimelinePainter *self,
+                                 double             y_in_rows)
+{
+  guint lo = 0;
+  guint hi;
+
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), -1);
+
+  hi = self->rows->len;
+  if (y_in_rows < 0)
+    return -1;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const TwTimelineRow *row = &g_array_index (self->rows, TwTimelineRow, mid);
+
+      if (y_in_rows < row->y)
+        hi = mid;
+      else if (y_in_rows >= row->y + row->height)
+        lo = mid + 1;
+      else
+        return mid;
+    }
+  return -1;
+}
+
+/**
+ * tw_timeline_painter_toggle_row:
+ *
+ * Collapses or expands a section or process header row; other rows are left alone.
+ */
+void
+tw_timeline_painter_toggle_row (TwTimelinePainter *self,
+                                guint              row)
+{
+  const TwTimelineRow *r;
+
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+  g_return_if_fail (row < self->rows->len);
+
+  r = &g_array_index (self->rows, TwTimelineRow, row);
+  if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 0)
+    self->cpus_collapsed = !self->cpus_collapsed;
+  else if (r->kind == TW_TIMELINE_ROW_SECTION)
+    self->tasks_collapsed = !self->tasks_collapsed;
+  else if (r->kind == TW_TIMELINE_ROW_PROCESS)
+    {
+      Process *p = g_ptr_array_index (self->processes, r->id);
+      gint64 *key = g_new (gint64, 1);
+
+      *key = p->pid;
+      if (!g_hash_table_remove (self->collapsed_pids, key))
+        g_hash_table_add (self->collapsed_pids, key);
+      else
+        g_free (key);
+    }
+  else
+    return;
+
+  tw_timeline_painter_relayout (self);
+}
+
+void
+tw_timeline_painter_set_task_sort (TwTimelinePainter *self,
+                                   TwTaskSort         sort)
+{
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  self->sort = sort;
+  tw_timeline_painter_relayout (self);
+}
+
+/**
+ * tw_timeline_painter_set_task_filter:
+ * @tasks: (array length=n_tasks) (nullable): the tasks to show, or %NULL for all
+ */
+void
+tw_timeline_painter_set_task_filter (TwTimelinePainter *self,
+                                     const guint32     *tasks,
+                                     guint              n_tasks)
+{
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  g_clear_pointer (&self->task_filter, g_hash_table_unref);
+  if (tasks != NULL)
+    {
+      self->task_filter = g_hash_table_new (NULL, NULL);
+      for (guint i = 0; i < n_tasks; i++)
+        g_hash_table_add (self->task_filter, GUINT_TO_POINTER (tasks[i]));
+    }
+  tw_timeline_painter_relayout (self);
+}
+
+/**
+ * tw_timeline_painter_dup_row_label:
+ *
+ * Returns: (transfer full): the text of the row's header
+ */
+char *
+tw_timeline_painter_dup_row_label (TwTimelinePainter   *self,
+                                   const TwTimelineRow *row)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
+
+  switch (row->kind)
+    {
+    case TW_TIMELINE_ROW_SECTION:
+      return g_strdup (row->id == 0 ? "CPUs" : "Tasks");
+    case TW_TIMELINE_ROW_CPU:
+      return g_strdup_printf ("CPU %u", row->id);
+    case TW_TIMELINE_ROW_PROCESS:
+      {
+        Process *p = g_ptr_array_index (self->processes, row->id);
+        const TwTask *leader = tw_trace_get_task (self->trace, p->leader);
+        const char *name = leader && leader->name ? leader->name : "process";
+
+        return g_strdup_printf ("%s (%" G_GINT64_FORMAT ", %u threads)", name, p->pid,
+                                p->tasks->len);
+      }
+    case TW_TIMELINE_ROW_TASK:
+    default:
+      return tw_trace_dup_task_label (self->trace, row->id);
+    }
+}
+
+/* ---------------------------------------------------------------- time and text */
+
+double
+tw_timeline_viewport_time_to_x (const TwTimelineViewport *vp,
+                                guint64                   time_ns)
+{
+  double plot = MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH);
+  double span = (double) MAX (vp->end_ns - vp->begin_ns, 1);
+
+  return TW_TIMELINE_LABEL_WIDTH + ((double) time_ns - (double) vp->begin_ns) * plot / span;
+}
+
+guint64
+tw_timeline_viewport_x_to_time (const TwTimelineViewport *vp,
+                                double                    x)
+{
+  double plot = MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH);
+  double span = (double) MAX (vp->end_ns - vp->begin_ns, 1);
+  double t = (double) vp->begin_ns + (x - TW_TIMELINE_LABEL_WIDTH) * span / plot;
+
+  return t <= 0 ? 0 : (guint64) llround (t);
+}
+
+/**
+ * tw_timeline_format_duration:
+ *
+ * Returns: (transfer full): "1.25 s", "12.5 ms", "250 µs", "42 ns": three significant
+ *   digits in the largest unit that keeps the number ≥ 1
+ */
+char *
+tw_timeline_format_duration (guint64 ns)
+{
+  static const struct { guint64 scale; const char *unit; } units[] = {
+    { G_GUINT64_CONSTANT (1000000000), "s" },
+    { 1000000, "ms" },
+    { 1000, "µs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (ns >= units[i].scale)
+      {
+        double v = (double) ns / units[i].scale;
+        int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+        g_autofree char *text = g_strdup_printf ("%.*f", decimals, v);
+        char *end = text + strlen (text) - 1;
+
+        /* "1.50" reads better as "1.5" */
+        if (decimals > 0)
+          {
+            while (*end == '0')
+              *end-- = '\0';
+            if (*end == '.')
+              *end = '\0';
+          }
+        return g_strdup_printf ("%s %s", text, units[i].unit);
+      }
+  return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
+}
+
+/**
+ * tw_timeline_format_time:
+ * @step_ns: the precision that matters (the ruler's tick step), ≥ 1
+ *
+ * Returns: (transfer full): @time_ns in seconds with as many decimals as @step_ns needs
+ */
+char *
+tw_timeline_format_time (guint64 time_ns,
+                         guint64 step_ns)
+{
+  guint64 sec = time_ns / G_GUINT64_CONSTANT (1000000000);
+  guint64 frac = time_ns % G_GUINT64_CONSTANT (1000000000);
+  int decimals = 0;
+  guint64 div = G_GUINT64_CONSTANT (1000000000);
+
+  while (decimals < 9 && step_ns % div != 0)
+    {
+      div /= 10;
+      decimals++;
+    }
+  if (decimals == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " s", sec);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT " s", sec, decimals,
+                          frac / div);
+}
+
+/* ---------------------------------------------------------------- drawing */
+
+/* Rectangles of one colour go into one path, and touching ones merge, so cairo sees a
+ * fill per colour change rather than per interval. */
+typedef struct {
+  cairo_t *cr;
+  double   rgba[4];
+  double   x0, x1, y, h;
+  gboolean pending;
+  gboolean in_path;
+} RectBatch;
+
+static void
+batch_flush_rect (RectBatch *b)
+{
+  if (!b->pending)
+    return;
+  cairo_rectangle (b->cr, b->x0, b->y, MAX (b->x1 - b->x0, 1.0), b->h);
+  b->pending = FALSE;
+  b->in_path = TRUE;
+}
+
+static void
+batch_flush (RectBatch *b)
+{
+  batch_flush_rect (b);
+  if (!b->in_path)
+    return;
+  cairo_set_source_rgba (b->cr, b->rgba[0], b->rgba[1], b->rgba[2], b->rgba[3]);
+  cairo_fill (b->cr);
+  b->in_path = FALSE;
+}
+
+static void
+batch_add (RectBatch    *b,
+           double        x0,
+           double        x1,
+           double        y,
+           double        h,
+           const double  rgba[4])
+{
+  x0 = floor (x0);
+  x1 = MAX (ceil (x1), x0 + 1);
+
+  if (memcmp (rgba, b->rgba, sizeof b->rgba) != 0)
+    {
+      batch_flush (b);
+      memcpy (b->rgba, rgba, sizeof b->rgba);
+    }
+  else if (b->pending && y == b->y && h == b->h && x0 <= b->x1)
+    {
+      b->x1 = MAX (b->x1, x1);
+      return;
+    }
+
+  batch_flush_rect (b);
+  b->x0 = x0;
+  b->x1 = x1;
+  b->y = y;
+  b->h = h;
+  b->pending = TRUE;
+}
+
+typedef struct {
+  TwTimelinePainter        *self;
+  const TwTimelineViewport *vp;
+  double                    plot_x0;
+  double                    plot_x1;
+  double                    ns_per_px;
+} Frame;
+
+static double
+frame_x (const Frame *f,
+         guint64      t)
+{
+  return CLAMP (tw_timeline_viewport_time_to_x (f->vp, t), f->plot_x0, f->plot_x1);
+}
+
+/* Time at the left edge of pixel column @col + 1: intervals starting at or after it
+ * belong to later columns. */
+static guint64
+frame_column_end (const Frame *f,
+                  double       col)
+{
+  double t = (double) f->vp->begin_ns + (col + 1 - f->plot_x0) * f->ns_per_px;
+
+  return t <= 0 ? 0 : (guint64) ceil (t);
+}
+
+/* First element of a series at or after @t, not before @lo. Rows are drawn left to
+ * right, so every search after the first gallops forward from the previous one. */
+static gsize
+series_at (const Frame *f,
+           TwSeries     series,
+           guint        id,
+           gsize        lo,
+           guint64      t)
+{
+  if (lo == 0)
+    return tw_state_model_lower_bound (f->self->model, series, id, t);
+  return tw_state_model_lower_bound_from (f->self->model, series, id, lo, t);
+}
+
+/* First interval of a non-overlapping series that ends after @t. */
+static gsize
+series_first_visible (TwStateModel *model,
+                      TwSeries      series,
+                      guint         id,
+                      const guint8 *base,
+                      gsize         stride,
+                      gsize         n,
+                      guint64       t)
+{
+  gsize i = tw_state_model_lower_bound (model, series, id, t);
+  guint64 end;
+
+  if (i == 0 || i > n)
+    return MIN (i, n);
+  memcpy (&end, base + (i - 1) * stride + sizeof (guint64), sizeof end);
+  return end > t ? i - 1 : i;
+}
+
+static gboolean
+task_is_idle (TwTimelinePainter *self,
+              guint32            task)
+{
+  const TwTask *t = tw_trace_get_task (self->trace, task);
+
+  return t == NULL || (t->flags & TW_TASK_FLAG_IDLE);
+}
+
+static void
+task_rgba (TwTimelinePainter *self,
+           guint32            task,
+           double             alpha,
+           double             rgba[4])
+{
+  tw_timeline_painter_get_task_color (self, task, rgba);
+  rgba[3] = alpha;
+}
+
+static const double idle_rgba[4] = { 0.75, 0.75, 0.75, 1.0 };
+static const double hardirq_rgba[4] = { 0.88, 0.11, 0.14, 1.0 };
+static const double softirq_rgba[4] = { 1.0, 0.47, 0.0, 1.0 };
+static const double blocked_rgba[4] = { 0.6, 0.6, 0.6, 1.0 };
+static const double unclosed_rgba[4] = { 0.55, 0.0, 0.05, 1.0 };
+
+static void
+draw_run (const Frame         *f,
+          RectBatch           *b,
+          const TwRunInterval *run,
+          double               x0,
+          double               x1,
+          double               y,
+          double               h)
+{
+  double rgba[4];
+
+  if (task_is_idle (f->self, run->task))
+    {
+      batch_add (b, x0, x1, y + h / 2 - 1, 2, idle_rgba);
+      return;
+    }
+  task_rgba (f->self, run->task, 1.0, rgba);
+  batch_add (b, x0, x1, y, h, rgba);
+}
+
+static void
+draw_cpu_runs (const Frame *f,
+               cairo_t     *cr,
+               guint        cpu,
+               double       y,
+               double       h)
+{
+  gsize n;
+  const TwRunInterval *runs = tw_state_model_get_cpu_runs (f->self->model, cpu, &n);
+  RectBatch b = { cr, { -1 } };
+  gsize i = series_first_visible (f->self->model, TW_SERIES_CPU_RUNS, cpu, (const guint8 *) runs, sizeof *runs, n,
+                                  f->vp->begin_ns);
+
+  while (i < n && runs[i].start < f->vp->end_ns)
+    {
+      double x0 = frame_x (f, runs[i].start);
+      double x1 = frame_x (f, runs[i].end);
+      double col;
+      guint64 col_end;
+      gsize j, shown;
+
+      if (x1 - x0 >= 1.0)
+        {
+          draw_run (f, &b, &runs[i], x0, x1, y, h);
+          i++;
+          continue;
+        }
+
+      /* Several runs in one pixel column: one mark in the colour of the first task that
+       * is not idle, so a busy CPU never looks idle at any zoom. */
+      col = floor (x0);
+      col_end = frame_column_end (f, col);
+      j = series_at (f, TW_SERIES_CPU_RUNS, cpu, i + 1, col_end);
+      shown = i;
+      for (gsize k = i; k < j && k < i + 8; k++)
+        if (!task_is_idle (f->self, runs[k].task))
+          {
+            shown = k;
+            break;
+          }
+      draw_run (f, &b, &runs[shown], col, col + 1, y, h);
+
+      if (j > i + 1 && runs[j - 1].end > col_end)
+        draw_run (f, &b, &runs[j - 1], col + 1, frame_x (f, runs[j - 1].end), y, h);
+      i = j;
+    }
+  batch_flush (&b);
+}
+
+static void
+draw_cpu_irqs (const Frame *f,
+               cairo_t     *cr,
+               guint        cpu,
+               double       y)
+{
+  gsize n;
+  const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (f->self->model, cpu, &n);
+  RectBatch b = { cr, { -1 } };
+  gsize i = series_at (f, TW_SERIES_CPU_IRQS, cpu, 0, f->vp->begin_ns);
+
+  /* Handlers that began before the view may still be running in it; they are short and
+   * nest shallowly, so a few steps back find them. */
+  for (gsize back = 0; back < 16 && i > 0 && irqs[i - 1].end > f->vp->begin_ns; back++)
+    i--;
+
+  for (; i < n && irqs[i].start < f->vp->end_ns; i++)
+    {
+      const TwIrqInterval *irq = &irqs[i];
+      double lane_y = y + 1 + (MIN (irq->depth, IRQ_MAX_LANES) - 1) * IRQ_LANE_HEIGHT;
+      const double *rgba = irq->unclosed ? unclosed_rgba
+                           : irq->kind == TW_IRQ_HARD ? hardirq_rgba : softirq_rgba;
+      double x0, x1;
+
+      if (irq->end <= f->vp->begin_ns)
+        continue;
+
+      x0 = frame_x (f, irq->start);
+      x1 = frame_x (f, irq->end);
+      batch_add (&b, x0, x1, lane_y, IRQ_LANE_HEIGHT - 1, rgba);
+
+      if (x1 - x0 < 1.0)
+        {
+          /* Skip the rest of this pixel column; the mark already says "something". */
+          guint64 col_end = frame_column_end (f, floor (x0));
+          gsize j = series_at (f, TW_SERIES_CPU_IRQS, cpu, i + 1, col_end);
+
+          i = MAX (i, j - 1);
+        }
+    }
+  batch_flush (&b);
+}
+
+static int
+state_rank (guint8 state)
+{
+  switch (state)
+    {
+    case TW_TASK_STATE_RUNNING: return 3;
+    case TW_TASK_STATE_READY:   return 2;
+    case TW_TASK_STATE_BLOCKED: return 1;
+    default:                    return 0;
+    }
+}
+
+static void
+draw_state (const Frame *f,
+            RectBatch   *b,
+            guint32      task,
+            guint8       state,
+            double       x0,
+            double       x1,
+            double       y,
+            double       h)
+{
+  double rgba[4];
+
+  switch (state)
+    {
+    case TW_TASK_STATE_RUNNING:
+      task_rgba (f->self, task, 1.0, rgba);
+      batch_add (b, x0, x1, y + 2, h - 4, rgba);
+      break;
+    case TW_TASK_STATE_READY:
+      task_rgba (f->self, task, 0.35, rgba);
+      batch_add (b, x0, x1, y + h / 2 - 3, 6, rgba);
+      break;
+    case TW_TASK_STATE_BLOCKED:
+      batch_add (b, x0, x1, y + h / 2, 1, blocked_rgba);
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+draw_task_states (const Frame *f,
+                  cairo_t     *cr,
+                  guint32      task,
+                  double       y,
+                  double       h)
+{
+  gsize n;
+  const TwTaskInterval *states = tw_state_model_get_task_states (f->self->model, task, &n);
+  RectBatch b = { cr, { -1 } };
+  gsize i = series_first_visible (f->self->model, TW_SERIES_TASK_STATES, task, (const guint8 *) states,
+                                  sizeof *states, n, f->vp->begin_ns);
+
+  while (i < n && states[i].start < f->vp->end_ns)
+    {
+      double x0 = frame_x (f, states[i].start);
+      double x1 = frame_x (f, states[i].end);
+      double col;
+      guint64 col_end;
+      gsize j, shown;
+
+      if (x1 - x0 >= 1.0)
+        {
+          draw_state (f, &b, task, states[i].state, x0, x1, y, h);
+          i++;
+          continue;
+        }
+
+      /* The most active state in the column wins: a task that ran at all shows it. */
+      col = floor (x0);
+      col_end = frame_column_end (f, col);
+      j = series_at (f, TW_SERIES_TASK_STATES, task, i + 1, col_end);
+      shown = i;
+      for (gsize k = i + 1; k < j && k < i + 8; k++)
+        if (state_rank (states[k].state) > state_rank (states[shown].state))
+          shown = k;
+      draw_state (f, &b, task, states[shown].state, col, col + 1, y, h);
+
+      if (j > i + 1 && states[j - 1].end > col_end)
+        draw_state (f, &b, task, states[j - 1].state, col + 1,
+                    frame_x (f, states[j - 1].end), y, h);
+      i = j;
+    }
+  batch_flush (&b);
+}
+
+static void
+mark_rgba (TwTimelinePainter *self,
+           guint64            index,
+           double             rgba[4])
+{
+  TwEvent ev;
+  const TwEventType *type;
+
+  rgba[3] = 1.0;
+  if (!tw_trace_get_event (self->trace, index, &ev)
+      || !(type = tw_trace_get_event_type (self->trace, ev.type)))
+    {
+      rgba[0] = rgba[1] = rgba[2] = 0.2;
+      return;
+    }
+  switch (type->kind)
+    {
+    case TW_EVENT_KIND_WAKEUP:
+      rgba[0] = 0.15; rgba[1] = 0.6; rgba[2] = 0.25;
+      break;
+    case TW_EVENT_KIND_MUTEX_LOCK:
+    case TW_EVENT_KIND_MUTEX_UNLOCK:
+    case TW_EVENT_KIND_MUTEX_WAIT:
+      rgba[0] = 0.55; rgba[1] = 0.35; rgba[2] = 0.1;
+      break;
+    default:
+      rgba[0] = 0.38; rgba[1] = 0.21; rgba[2] = 0.51;
+      break;
+    }
+}
+
+static void
+draw_task_marks (const Frame *f,
+                 cairo_t     *cr,
+                 guint32      task,
+                 double       y)
+{
+  gsize n;
+  const TwTaskMark *marks = tw_state_model_get_task_marks (f->self->model, task, &n);
+  RectBatch b = { cr, { -1 } };
+  gsize i = series_at (f, TW_SERIES_TASK_MARKS, task, 0, f->vp->begin_ns);
+
+  while (i < n && marks[i].time < f->vp->end_ns)
+    {
+      double x = frame_x (f, marks[i].time);
+      double rgba[4];
+
+      mark_rgba (f->self, marks[i].index, rgba);
+      batch_add (&b, x, x + 1, y, 5, rgba);
+      /* one mark per pixel column */
+      i = series_at (f, TW_SERIES_TASK_MARKS, task, i + 1, frame_column_end (f, floor (x)));
+    }
+  batch_flush (&b);
+}
+
+static void
+draw_text (PangoLayout *layout,
+           cairo_t     *cr,
+           const char  *text,
+           double       x,
+           double       y,
+           double       max_width)
+{
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static gboolean
+row_is_collapsed (TwTimelinePainter   *self,
+                  const TwTimelineRow *row)
+{
+  if (row->kind == TW_TIMELINE_ROW_SECTION)
+    return row->id == 0 ? self->cpus_collapsed : self->tasks_collapsed;
+  if (row->kind == TW_TIMELINE_ROW_PROCESS)
+    return ((Process *) g_ptr_array_index (self->processes, row->id))->collapsed;
+  return FALSE;
+}
+
+static void
+draw_row (const Frame         *f,
+          cairo_t             *cr,
+          PangoLayout         *layout,
+          const TwTimelineRow *row,
+          guint                index,
+          double               y)
+{
+  TwTimelinePainter *self = f->self;
+  g_autofree char *label = tw_timeline_painter_dup_row_label (self, row);
+  double label_x = 8 + row->indent * 12;
+  double text_y = y + (row->height - 14) / 2.0;
+
+  /* background: sections stand out, other rows alternate faintly */
+  if (row->kind == TW_TIMELINE_ROW_SECTION)
+    cairo_set_source_rgb (cr, 0.87, 0.87, 0.89);
+  else if (index % 2)
+    cairo_set_source_rgb (cr, 0.975, 0.975, 0.98);
+  else
+    cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, 0, y, f->vp->width, row->height);
+  cairo_fill (cr);
+
+  if (row->kind == TW_TIMELINE_ROW_SECTION || row->kind == TW_TIMELINE_ROW_PROCESS)
+    {
+      g_autofree char *with_arrow = g_strdup_printf ("%s %s",
+                                                     row_is_collapsed (self, row) ? "▸" : "▾",
+                                                     label);
+      g_clear_pointer (&label, g_free);
+      label = g_steal_pointer (&with_arrow);
+    }
+
+  if (row->kind == TW_TIMELINE_ROW_TASK)
+    {
+      double rgba[4];
+
+      task_rgba (self, row->id, 1.0, rgba);
+      cairo_set_source_rgb (cr, rgba[0], rgba[1], rgba[2]);
+      cairo_rectangle (cr, label_x, y + row->height / 2.0 - 4, 8, 8);
+      cairo_fill (cr);
+      label_x += 12;
+    }
+
+  cairo_set_source_rgb (cr, 0.14, 0.14, 0.16);
+  draw_text (layout, cr, label, label_x, text_y, TW_TIMELINE_LABEL_WIDTH - label_x - 6);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f->plot_x0, y, f->plot_x1 - f->plot_x0, row->height);
+  cairo_clip (cr);
+  switch (row->kind)
+    {
+    case TW_TIMELINE_ROW_CPU:
+      draw_cpu_runs (f, cr, row->id, y + IRQ_MAX_LANES * IRQ_LANE_HEIGHT + 2,
+                     row->height - IRQ_MAX_LANES * IRQ_LANE_HEIGHT - 4);
+      draw_cpu_irqs (f, cr, row->id, y);
+      break;
+    case TW_TIMELINE_ROW_TASK:
+      draw_task_states (f, cr, row->id, y, row->height);
+      draw_task_marks (f, cr, row->id, y);
+      break;
+    case TW_TIMELINE_ROW_SECTION:
+    case TW_TIMELINE_ROW_PROCESS:
+    default:
+      break;
+    }
+  cairo_restore (cr);
+
+  cairo_set_source_rgb (cr, 0.85, 0.85, 0.87);
+  cairo_rectangle (cr, 0, y + row->height - 1, f->vp->width, 1);
+  cairo_fill (cr);
+}
+
+/* 1, 2, 5 × 10^k ns: the smallest step that leaves @min_px between ticks. */
+static guint64
+ruler_step (const Frame *f,
+            double       min_px)
+{
+  double want = f->ns_per_px * min_px;
+  guint64 step = 1;
+
+  while ((double) step < want && step < G_GUINT64_CONSTANT (1000000000000000000))
+    {
+      if ((double) step * 2 >= want)
+        return step * 2;
+      if ((double) step * 5 >= want)
+        return step * 5;
+      step *= 10;
+    }
+  return step;
+}
+
+static void
+draw_ruler (const Frame *f,
+            cairo_t     *cr,
+            PangoLayout *layout)
+{
+  const TwTimelineViewport *vp = f->vp;
+  guint64 step = ruler_step (f, 110);
+  guint64 minor = step % 5 == 0 && step >= 5 ? step / 5 : step / 2 ? step / 2 : 1;
+  guint64 first = (vp->begin_ns / step) * step;
+  guint64 base = TW_TIME_NONE;
+
+  cairo_set_source_rgb (cr, 0.96, 0.96, 0.97);
+  cairo_rectangle (cr, 0, 0, vp->width, TW_TIMELINE_RULER_HEIGHT);
+  cairo_fill (cr);
+
+  cairo_set_source_rgb (cr, 0.55, 0.55, 0.58);
+  for (guint64 t = (vp->begin_ns / minor) * minor; t < vp->end_ns; t += minor)
+    {
+      double x = tw_timeline_viewport_time_to_x (vp, t);
+
+      if (x < f->plot_x0)
+        continue;
+      cairo_rectangle (cr, floor (x), TW_TIMELINE_RULER_HEIGHT - (t % step ? 5 : 11), 1,
+                       t % step ? 5 : 11);
+    }
+  cairo_fill (cr);
+
+  /* The first labelled tick shows absolute time; the others show the offset from it in
+   * the unit that fits the zoom ("+250 µs"), which stays readable at every zoom. */
+  cairo_set_source_rgb (cr, 0.14, 0.14, 0.16);
+  for (guint64 t = first; t < vp->end_ns; t += step)
+    {
+      double x = tw_timeline_viewport_time_to_x (vp, t);
+      g_autofree char *text = NULL;
+
+      if (x < f->plot_x0)
+        continue;
+      if (base == TW_TIME_NONE)
+        {
+          base = t;
+          text = tw_timeline_format_time (t, step);
+        }
+      else
+        {
+          g_autofree char *d = tw_timeline_format_duration (t - base);
+          text = g_strdup_printf ("+%s", d);
+        }
+      draw_text (layout, cr, text, x + 3, 4, -1);
+    }
+
+  cairo_set_source_rgb (cr, 0.75, 0.75, 0.78);
+  cairo_rectangle (cr, 0, TW_TIMELINE_RULER_HEIGHT - 1, vp->width, 1);
+  cairo_rectangle (cr, TW_TIMELINE_LABEL_WIDTH - 1, 0, 1, vp->height);
+  cairo_fill (cr);
+}
+
+static void
+draw_overlays (const Frame *f,
+               cairo_t     *cr,
+               PangoLayout *layout)
+{
+  const TwTimelineViewport *vp = f->vp;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f->plot_x0, 0, f->plot_x1 - f->plot_x0, vp->height);
+  cairo_clip (cr);
+
+  if (vp->selection_end > vp->selection_begin)
+    {
+      double x0 = tw_timeline_viewport_time_to_x (vp, vp->selection_begin);
+      double x1 = tw_timeline_viewport_time_to_x (vp, vp->selection_end);
+      g_autofree char *d = tw_timeline_format_duration (vp->selection_end - vp->selection_begin);
+
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.18);
+      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), vp->height);
+      cairo_fill (cr);
+      cairo_set_source_rgb (cr, 0.1, 0.3, 0.6);
+      draw_text (layout, cr, d, MAX (x0, f->plot_x0) + 4, 19, -1);
+    }
+
+  for (guint i = 0; i < vp->n_markers; i++)
+    {
+      double x = floor (tw_timeline_viewport_time_to_x (vp, vp->markers[i].time)) + 0.5;
+      const double dash[] = { 4, 3 };
+
+      cairo_set_source_rgb (cr, 0.1, 0.45, 0.3);
+      cairo_set_line_width (cr, 1);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_move_to (cr, x, TW_TIMELINE_RULER_HEIGHT);
+      cairo_line_to (cr, x, vp->height);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      if (vp->markers[i].name)
+        draw_text (layout, cr, vp->markers[i].name, x + 3, 19, -1);
+    }
+
+  if (vp->cursor_ns != TW_TIME_NONE)
+    {
+      double x = floor (tw_timeline_viewport_time_to_x (vp, vp->cursor_ns));
+
+      cairo_set_source_rgb (cr, 0.75, 0.11, 0.16);
+      cairo_rectangle (cr, x, 0, 1, vp->height);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+
+  if (vp->cursor_ns != TW_TIME_NONE)
+    {
+      g_autofree char *text = tw_timeline_format_time (vp->cursor_ns, 1);
+
+      cairo_set_source_rgb (cr, 0.75, 0.11, 0.16);
+      draw_text (layout, cr, text, 8, 10, TW_TIMELINE_LABEL_WIDTH - 12);
+    }
+}
+
+/**
+ * tw_timeline_painter_draw:
+ *
+ * Draws the ruler, the rows that intersect the viewport, the selection, markers and the
+ * cursor, into (0, 0) – (width, height) of @cr.
+ */
+void
+tw_timeline_painter_draw (TwTimelinePainter        *self,
+                          cairo_t                  *cr,
+                          const TwTimelineViewport *vp)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  PangoFontDescription *font;
+  Frame f = { self, vp };
+  double rows_top = TW_TIMELINE_RULER_HEIGHT;
+  int first;
+
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+  g_return_if_fail (vp->width > 0 && vp->height > 0);
+
+  f.plot_x0 = TW_TIMELINE_LABEL_WIDTH;
+  f.plot_x1 = MAX (vp->width, TW_TIMELINE_LABEL_WIDTH + 1);
+  f.ns_per_px = (double) MAX (vp->end_ns - vp->begin_ns, 1) / (f.plot_x1 - f.plot_x0);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, vp->width, vp->height);
+  cairo_clip (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+
+  layout = pango_cairo_create_layout (cr);
+  font = pango_font_description_from_string ("Sans 9");
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, rows_top, vp->width, vp->height - rows_top);
+  cairo_clip (cr);
+  first = tw_timeline_painter_find_row_at (self, vp->scroll_y);
+  for (guint i = MAX (first, 0); i < self->rows->len; i++)
+    {
+      const TwTimelineRow *row = &g_array_index (self->rows, TwTimelineRow, i);
+      double y = rows_top + row->y - vp->scroll_y;
+
+      if (y >= vp->height)
+        break;
+      draw_row (&f, cr, layout, row, i, y);
+    }
+  cairo_restore (cr);
+
+  draw_ruler (&f, cr, layout);
+  draw_overlays (&f, cr, layout);
+  cairo_restore (cr);
+}
+
+/* ---------------------------------------------------------------- hit testing */
+
+static guint64
+nearest_event (TwTimelinePainter *self,
+               guint64            time,
+               guint16            cpu,
+               guint32            task,
+               guint64            max_distance)
+{
+  guint64 n = tw_trace_get_n_events (self->trace);
+  guint64 center = tw_trace_find_first_at_or_after (self->trace, time);
+  guint64 best = TW_EVENT_NONE;
+  guint64 best_dist = max_distance + 1;
+
+  /* Walk out both ways from the time; the row's events are usually close by. */
+  for (guint64 step = 0; step < SCAN_LIMIT; step++)
+    {
+      gboolean any = FALSE;
+
+      for (int side = 0; side < 2; side++)
+        {
+          guint64 i;
+          TwEvent ev;
+          guint64 dist;
+
+          if (side == 0 ? center + step >= n : step + 1 > center)
+            continue;
+          i = side == 0 ? center + step : center - step - 1;
+          tw_trace_get_event (self->trace, i, &ev);
+          dist = ev.time > time ? ev.time - time : time - ev.time;
+          if (dist >= best_dist)
+            continue;
+          any = TRUE;
+          if ((cpu != TW_CPU_NONE && ev.cpu == cpu)
+              || (task != TW_TASK_NONE && (ev.task == task || ev.arg == task)))
+            {
+              best = i;
+              best_dist = dist;
+            }
+        }
+      if (!any)
+        break;
+    }
+  return best;
+}
+
+static char *
+describe_event (TwTimelinePainter *self,
+                guint64            index)
+{
+  g_autofree char *args = NULL;
+  g_autofree char *task = NULL;
+  g_autofree char *time = NULL;
+  TwEvent ev;
+
+  if (!tw_trace_get_event (self->trace, index, &ev))
+    return NULL;
+  args = tw_trace_format_args (self->trace, &ev);
+  task = tw_trace_dup_task_label (self->trace, ev.task);
+  time = tw_timeline_format_time (ev.time, 1);
+  return g_strdup_printf ("%s at %s\n%s%s%s", tw_trace_get_event_type (self->trace, ev.type)->name,
+                          time, task, *args ? "\n" : "", args);
+}
+
+static void
+describe_span (TwTimelineHit *hit,
+               const char    *what,
+               guint64        begin,
+               guint64        end)
+{
+  g_autofree char *d = tw_timeline_format_duration (end - begin);
+  g_autofree char *from = tw_timeline_format_time (begin, 1);
+
+  hit->span_begin = begin;
+  hit->span_end = end;
+  hit->description = g_strdup_printf ("%s\n%s from %s", what, d, from);
+}
+
+static void
+hit_cpu_row (TwTimelinePainter        *self,
+             const TwTimelineViewport *vp,
+             const TwTimelineRow      *row,
+             double                    y_in_row,
+             guint64                   slop,
+             TwTimelineHit            *hit)
+{
+  gsize n;
+  guint32 task;
+
+  if (y_in_row < IRQ_MAX_LANES * IRQ_LANE_HEIGHT + 1)
+    {
+      const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (self->model, row->id, &n);
+      gsize i = tw_state_model_lower_bound (self->model, TW_SERIES_CPU_IRQS, row->id, hit->time + 1);
+
+      /* innermost handler containing the time, widened by the slop for tiny ones */
+      while (i > 0)
+        {
+          const TwIrqInterval *irq = &irqs[--i];
+
+          if (irq->start + slop < hit->time && irq->end + slop < hit->time && irq->depth == 1)
+            break;
+          if (irq->start <= hit->time + slop && irq->end + slop >= hit->time)
+            {
+              g_autofree char *what = g_strdup_printf ("%s %u on CPU %u%s",
+                                                       irq->kind == TW_IRQ_HARD ? "irq" : "softirq",
+                                                       irq->number, row->id,
+                                                       irq->unclosed ? " (no exit seen)" : "");
+              describe_span (hit, what, irq->start, irq->end);
+              return;
+            }
+        }
+    }
+
+  task = tw_state_model_get_running_task (self->model, row->id, hit->time);
+  if (task != TW_TASK_NONE)
+    {
+      const TwRunInterval *runs = tw_state_model_get_cpu_runs (self->model, row->id, &n);
+      gsize i = series_first_visible (self->model, TW_SERIES_CPU_RUNS, row->id,
+                                      (const guint8 *) runs, sizeof *runs, n, hit->time);
+      g_autofree char *label = tw_trace_dup_task_label (self->trace, task);
+      g_autofree char *what = g_strdup_printf ("%s on CPU %u%s", label, row->id,
+                                               task_is_idle (self, task) ? " (idle)" : "");
+
+      if (i < n)
+        describe_span (hit, what, runs[i].start, runs[i].end);
+    }
+  hit->event = nearest_event (self, hit->time, row->id, TW_TASK_NONE, slop);
+}
+
+static void
+hit_task_row (TwTimelinePainter   *self,
+              const TwTimelineRow *row,
+              guint64              slop,
+              TwTimelineHit       *hit)
+{
+  gsize n;
+  const TwTaskMark *marks = tw_state_model_get_task_marks (self->model, row->id, &n);
+  gsize i = tw_state_model_lower_bound (self->model, TW_SERIES_TASK_MARKS, row->id,
+                                        hit->time > slop ? hit->time - slop : 0);
+  const TwTaskInterval *states;
+
+  if (i < n && marks[i].time <= hit->time + slop)
+    {
+      hit->event = marks[i].index;
+      hit->description = describe_event (self, marks[i].index);
+      return;
+    }
+
+  states = tw_state_model_get_task_states (self->model, row->id, &n);
+  i = series_first_visible (self->model, TW_SERIES_TASK_STATES, row->id,
+                            (const guint8 *) states, sizeof *states, n, hit->time);
+  if (i < n && states[i].start <= hit->time)
+    {
+      g_autofree char *label = tw_trace_dup_task_label (self->trace, row->id);
+      g_autofree char *what = NULL;
+
+      if (states[i].state == TW_TASK_STATE_RUNNING)
+        what = g_strdup_printf ("%s running on CPU %u", label, states[i].cpu);
+      else
+        what = g_strdup_printf ("%s %s", label, tw_task_state_to_string (states[i].state));
+      describe_span (hit, what, states[i].start, states[i].end);
+    }
+  hit->event = nearest_event (self, hit->time, TW_CPU_NONE, row->id, slop);
+}
+
+/**
+ * tw_timeline_painter_hit_test:
+ * @hit: (out): what lies at (@x, @y); free its description with tw_timeline_hit_clear()
+ */
+void
+tw_timeline_painter_hit_test (TwTimelinePainter        *self,
+                              const TwTimelineViewport *vp,
+                              double                    x,
+                              double                    y,
+                              TwTimelineHit            *hit)
+{
+  const TwTimelineRow *row;
+  guint64 slop;
+
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  hit->row = -1;
+  hit->time = tw_timeline_viewport_x_to_time (vp, MAX (x, TW_TIMELINE_LABEL_WIDTH));
+  hit->span_begin = hit->span_end = 0;
+  hit->event = TW_EVENT_NONE;
+  hit->description = NULL;
+
+  if (y < TW_TIMELINE_RULER_HEIGHT)
+    return;
+  hit->row = tw_timeline_painter_find_row_at (self, y - TW_TIMELINE_RULER_HEIGHT + vp->scroll_y);
+  if (hit->row < 0 || x < TW_TIMELINE_LABEL_WIDTH)
+    return;
+
+  row = &g_array_index (self->rows, TwTimelineRow, hit->row);
+  slop = (guint64) (HIT_SLOP_PX * (double) (vp->end_ns - vp->begin_ns)
+                    / MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH));
+
+  if (row->kind == TW_TIMELINE_ROW_CPU)
+    hit_cpu_row (self, vp, row,
+                 y - TW_TIMELINE_RULER_HEIGHT + vp->scroll_y - row->y, slop, hit);
+  else if (row->kind == TW_TIMELINE_ROW_TASK)
+    hit_task_row (self, row, slop, hit);
+}

@@ -1,0 +1,402 @@
+/* tw-view-state.c: what every view of one open trace shares
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-view-state.h"
+
+/*
+ * The timeline, the event list, the details and state-at-cursor panes never talk to each
+ * other: each binds to this object's properties and sets them. Times are ns in the
+ * trace's time base; TW_TIME_NONE / TW_EVENT_NONE mean "none".
+ */
+
+/* Never zoom in below this span: one nanosecond per ten pixels is already absurd. */
+#define MIN_SPAN_NS 10
+
+struct _TwViewState
+{
+  GObject       parent_instance;
+
+  TwStateModel *model;
+  guint64       visible_begin;
+  guint64       visible_end;
+  guint64       cursor;
+  guint64       selected_event;
+  guint64       selection_begin;
+  guint64       selection_end;
+};
+
+G_DEFINE_FINAL_TYPE (TwViewState, tw_view_state, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_VISIBLE_BEGIN,
+  PROP_VISIBLE_END,
+  PROP_CURSOR,
+  PROP_SELECTED_EVENT,
+  PROP_SELECTION_BEGIN,
+  PROP_SELECTION_END,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+tw_view_state_finalize (GObject *object)
+{
+  TwViewState *self = (TwViewState *)object;
+
+  g_clear_object (&self->model);
+
+  G_OBJECT_CLASS (tw_view_state_parent_class)->finalize (object);
+}
+
+static void
+tw_view_state_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TwViewState *self = TW_VIEW_STATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:           g_value_set_object (value, self->model); break;
+    case PROP_VISIBLE_BEGIN:   g_value_set_uint64 (value, self->visible_begin); break;
+    case PROP_VISIBLE_END:     g_value_set_uint64 (value, self->visible_end); break;
+    case PROP_CURSOR:          g_value_set_uint64 (value, self->cursor); break;
+    case PROP_SELECTED_EVENT:  g_value_set_uint64 (value, self->selected_event); break;
+    case PROP_SELECTION_BEGIN: g_value_set_uint64 (value, self->selection_begin); break;
+    case PROP_SELECTION_END:   g_value_set_uint64 (value, self->selection_end); break;
+    default:                   G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_view_state_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  TwViewState *self = TW_VIEW_STATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      self->model = g_value_dup_object (value);
+      break;
+    case PROP_CURSOR:
+      tw_view_state_set_cursor (self, g_value_get_uint64 (value));
+      break;
+    case PROP_SELECTED_EVENT:
+      tw_view_state_set_selected_event (self, g_value_get_uint64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tw_view_state_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (tw_view_state_parent_class)->constructed (object);
+  tw_view_state_zoom_to_fit (TW_VIEW_STATE (object));
+}
+
+static void
+tw_view_state_class_init (TwViewStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tw_view_state_finalize;
+  object_class->get_property = tw_view_state_get_property;
+  object_class->set_property = tw_view_state_set_property;
+  object_class->constructed = tw_view_state_constructed;
+
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, TW_TYPE_STATE_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VISIBLE_BEGIN] =
+    g_param_spec_uint64 ("visible-begin", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VISIBLE_END] =
+    g_param_spec_uint64 ("visible-end", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CURSOR] =
+    g_param_spec_uint64 ("cursor", NULL, NULL, 0, G_MAXUINT64, TW_TIME_NONE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_EVENT] =
+    g_param_spec_uint64 ("selected-event", NULL, NULL, 0, G_MAXUINT64, TW_EVENT_NONE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTION_BEGIN] =
+    g_param_spec_uint64 ("selection-begin", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTION_END] =
+    g_param_spec_uint64 ("selection-end", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tw_view_state_init (TwViewState *self)
+{
+  self->cursor = TW_TIME_NONE;
+  self->selected_event = TW_EVENT_NONE;
+}
+
+/**
+ * tw_view_state_new:
+ *
+ * Returns: (transfer full): a view state showing all of @model's trace
+ */
+TwViewState *
+tw_view_state_new (TwStateModel *model)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (model), NULL);
+
+  return g_object_new (TW_TYPE_VIEW_STATE, "model", model, NULL);
+}
+
+/**
+ * tw_view_state_get_model:
+ *
+ * Returns: (transfer none): the state model
+ */
+TwStateModel *
+tw_view_state_get_model (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), NULL);
+
+  return self->model;
+}
+
+/**
+ * tw_view_state_get_trace:
+ *
+ * Returns: (transfer none): the trace
+ */
+TwTrace *
+tw_view_state_get_trace (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), NULL);
+
+  return tw_state_model_get_trace (self->model);
+}
+
+void
+tw_view_state_get_visible_range (TwViewState *self,
+                                 guint64     *begin_ns,
+                                 guint64     *end_ns)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  *begin_ns = self->visible_begin;
+  *end_ns = self->visible_end;
+}
+
+/**
+ * tw_view_state_set_visible_range:
+ *
+ * Shows [@begin_ns, @end_ns); spans shorter than 10 ns grow around their middle.
+ */
+void
+tw_view_state_set_visible_range (TwViewState *self,
+                                 guint64      begin_ns,
+                                 guint64      end_ns)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (end_ns < begin_ns)
+    {
+      guint64 tmp = begin_ns;
+      begin_ns = end_ns;
+      end_ns = tmp;
+    }
+  if (end_ns - begin_ns < MIN_SPAN_NS)
+    {
+      guint64 mid = begin_ns + (end_ns - begin_ns) / 2;
+      begin_ns = mid > MIN_SPAN_NS / 2 ? mid - MIN_SPAN_NS / 2 : 0;
+      end_ns = begin_ns + MIN_SPAN_NS;
+    }
+
+  if (begin_ns == self->visible_begin && end_ns == self->visible_end)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (begin_ns != self->visible_begin)
+    {
+      self->visible_begin = begin_ns;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_BEGIN]);
+    }
+  if (end_ns != self->visible_end)
+    {
+      self->visible_end = end_ns;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_END]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+tw_view_state_zoom_to_fit (TwViewState *self)
+{
+  TwTrace *trace;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  trace = tw_state_model_get_trace (self->model);
+  tw_view_state_set_visible_range (self, tw_trace_get_first_time (trace),
+                                   tw_trace_get_last_time (trace) + 1);
+}
+
+/**
+ * tw_view_state_zoom:
+ * @factor: > 1 zooms in, < 1 zooms out
+ * @anchor_ns: the time that stays where it is on screen (under the pointer)
+ */
+void
+tw_view_state_zoom (TwViewState *self,
+                    double       factor,
+                    guint64      anchor_ns)
+{
+  double span;
+  double before;
+  double new_span;
+  double begin;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+  g_return_if_fail (factor > 0);
+
+  span = (double) (self->visible_end - self->visible_begin);
+  anchor_ns = CLAMP (anchor_ns, self->visible_begin, self->visible_end);
+  before = (double) (anchor_ns - self->visible_begin) / span;
+  new_span = MAX (span / factor, MIN_SPAN_NS);
+  begin = MAX (0.0, (double) anchor_ns - before * new_span);
+
+  tw_view_state_set_visible_range (self, (guint64) begin, (guint64) (begin + new_span));
+}
+
+/**
+ * tw_view_state_pan:
+ * @fraction: how far to move, in visible spans (negative goes back in time)
+ */
+void
+tw_view_state_pan (TwViewState *self,
+                   double       fraction)
+{
+  guint64 span;
+  gint64 delta;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  span = self->visible_end - self->visible_begin;
+  delta = (gint64) (fraction * (double) span);
+  if (delta < 0 && (guint64) -delta > self->visible_begin)
+    delta = -(gint64) self->visible_begin;
+  tw_view_state_set_visible_range (self, self->visible_begin + delta,
+                                   self->visible_begin + delta + span);
+}
+
+guint64
+tw_view_state_get_cursor (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), TW_TIME_NONE);
+
+  return self->cursor;
+}
+
+void
+tw_view_state_set_cursor (TwViewState *self,
+                          guint64      time_ns)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (self->cursor == time_ns)
+    return;
+  self->cursor = time_ns;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURSOR]);
+}
+
+guint64
+tw_view_state_get_selected_event (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), TW_EVENT_NONE);
+
+  return self->selected_event;
+}
+
+/**
+ * tw_view_state_set_selected_event:
+ *
+ * Selects an event (or none) and moves the cursor to its time.
+ */
+void
+tw_view_state_set_selected_event (TwViewState *self,
+                                  guint64      index)
+{
+  TwTrace *trace;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  trace = tw_state_model_get_trace (self->model);
+  if (index != TW_EVENT_NONE && index >= tw_trace_get_n_events (trace))
+    index = TW_EVENT_NONE;
+  if (self->selected_event == index)
+    return;
+
+  self->selected_event = index;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+  if (index != TW_EVENT_NONE)
+    tw_view_state_set_cursor (self, tw_trace_get_time (trace, index));
+}
+
+/**
+ * tw_view_state_get_selection:
+ *
+ * Returns: %TRUE when a time range is selected
+ */
+gboolean
+tw_view_state_get_selection (TwViewState *self,
+                             guint64     *begin_ns,
+                             guint64     *end_ns)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), FALSE);
+
+  *begin_ns = self->selection_begin;
+  *end_ns = self->selection_end;
+  return self->selection_end > self->selection_begin;
+}
+
+void
+tw_view_state_set_selection (TwViewState *self,
+                             guint64      begin_ns,
+                             guint64      end_ns)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (end_ns < begin_ns)
+    {
+      guint64 tmp = begin_ns;
+      begin_ns = end_ns;
+      end_ns = tmp;
+    }
+  if (self->selection_begin == begin_ns && self->selection_end == end_ns)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->selection_begin = begin_ns;
+  self->selection_end = end_ns;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_BEGIN]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_END]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+tw_view_state_clear_selection (TwViewState *self)
+{
+  tw_view_state_set_selection (self, 0, 0);
+}

@@ -1,0 +1,48 @@
+/* tw-view-state.h: what every view of one open trace shares
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+#define TW_TYPE_VIEW_STATE (tw_view_state_get_type ())
+G_DECLARE_FINAL_TYPE (TwViewState, tw_view_state, TW, VIEW_STATE, GObject)
+
+TwViewState  *tw_view_state_new                (TwStateModel *model);
+TwStateModel *tw_view_state_get_model          (TwViewState  *self);
+TwTrace      *tw_view_state_get_trace          (TwViewState  *self);
+
+void          tw_view_state_get_visible_range  (TwViewState  *self,
+                                                guint64      *begin_ns,
+                                                guint64      *end_ns);
+void          tw_view_state_set_visible_range  (TwViewState  *self,
+                                                guint64       begin_ns,
+                                                guint64       end_ns);
+void          tw_view_state_zoom_to_fit        (TwViewState  *self);
+void          tw_view_state_zoom               (TwViewState  *self,
+                                                double        factor,
+                                                guint64       anchor_ns);
+void          tw_view_state_pan                (TwViewState  *self,
+                                                double        fraction);
+
+guint64       tw_view_state_get_cursor         (TwViewState  *self);
+void          tw_view_state_set_cursor         (TwViewState  *self,
+                                                guint64       time_ns);
+
+guint64       tw_view_state_get_selected_event (TwViewState  *self);
+void          tw_view_state_set_selected_event (TwViewState  *self,
+                                                guint64       index);
+
+gboolean      tw_view_state_get_selection      (TwViewState  *self,
+                                                guint64      *begin_ns,
+                                                guint64      *end_ns);
+void          tw_view_state_set_selection      (TwViewState  *self,
+                                                guint64       begin_ns,
+                                                guint64       end_ns);
+void          tw_view_state_clear_selection    (TwViewState  *self);
+
+G_END_DECLS
