@@ -34,6 +34,14 @@ struct _TwDesignerWindow
   GtkWidget         *canvas_slot;
   GtkWidget         *summary;
   GtkWidget         *list;
+  GtkWidget         *step_task;
+  GtkWidget         *step_label;
+
+  /* step mode: an interpreter of its own, fed up to step_position */
+  TwAutomatonInterp *step_interp;
+  guint64            step_position;
+  GArray            *step_tasks;     /* guint32: what the dropdown lists */
+  GArray            *step_counts;    /* guint: steps that ended in each state */
 
   TwAutomatonCanvas *canvas;
   TwViewState       *state;          /* nullable: no trace open */
@@ -257,9 +265,17 @@ preview_delay_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean step_reset (TwDesignerWindow *self);
+
 static void
 canvas_changed_cb (TwDesignerWindow *self)
 {
+  if (self->step_interp)
+    {
+      step_reset (self);
+      tw_automaton_canvas_set_step_view (self->canvas, -1, NULL, 0);
+      gtk_label_set_text (GTK_LABEL (self->step_label), "The automaton changed: stepping starts over.");
+    }
   g_clear_handle_id (&self->delay_id, g_source_remove);
   self->delay_id = g_timeout_add (PREVIEW_DELAY_MS, preview_delay_cb, self);
 }
@@ -316,6 +332,203 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 {
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
                       gtk_string_object_get_string (gtk_list_item_get_item (item)));
+}
+
+/* ---------------------------------------------------------------- step mode */
+
+static guint32
+step_selected_task (TwDesignerWindow *self)
+{
+  guint index = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->step_task));
+
+  if (self->step_tasks == NULL || index >= self->step_tasks->len)
+    return TW_TASK_NONE;
+  return g_array_index (self->step_tasks, guint32, index);
+}
+
+static void
+step_show (TwDesignerWindow *self,
+           const char       *what)
+{
+  guint32 task = step_selected_task (self);
+  TwInstanceInfo info;
+  g_autofree char *text = NULL;
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+
+  if (self->step_interp == NULL || task == TW_TASK_NONE
+      || !tw_automaton_interp_get_instance (self->step_interp, task, &info))
+    {
+      tw_automaton_canvas_set_step_view (self->canvas, -1, NULL, 0);
+      gtk_label_set_text (GTK_LABEL (self->step_label), what ? what : "");
+      return;
+    }
+
+  if (info.state < self->step_counts->len)
+    g_array_index (self->step_counts, guint, info.state)++;
+  tw_automaton_canvas_set_step_view (self->canvas, info.state, (const guint *) self->step_counts->data,
+                                     self->step_counts->len);
+  text = g_strdup_printf ("%s · in %s%s%s · segment visits %" G_GUINT64_FORMAT
+                          "%s · %" G_GSIZE_FORMAT " measurements so far",
+                          what ? what : "", tw_automaton_get_state (automaton, info.state)->id,
+                          info.has_measurement ? " · measuring" : "",
+                          info.has_segment ? " · segment open" : "",
+                          info.has_segment ? info.segment_visits : (guint64) 0,
+                          info.has_run ? " · cond run pending" : "",
+                          tw_automaton_interp_get_n_measurements (self->step_interp));
+  gtk_label_set_text (GTK_LABEL (self->step_label), text);
+}
+
+/* Steps run over the automaton as drawn now; an edit starts them over. */
+static gboolean
+step_reset (TwDesignerWindow *self)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+
+  g_clear_object (&self->step_interp);
+  self->step_position = 0;
+  g_array_set_size (self->step_counts, 0);
+
+  if (self->state == NULL)
+    return FALSE;
+  problems = tw_automaton_validate (automaton);
+  if (problems->len > 0)
+    {
+      step_show (self, "Fix the design errors to step.");
+      return FALSE;
+    }
+  if (!(self->step_interp = tw_automaton_interp_new (automaton, tw_view_state_get_trace (self->state), &error)))
+    {
+      step_show (self, error->message);
+      return FALSE;
+    }
+  g_array_set_size (self->step_counts, tw_automaton_get_n_states (automaton));
+  return TRUE;
+}
+
+/**
+ * tw_designer_window_step:
+ * @n: how many of the task's events to step over
+ *
+ * Feeds events, in trace order to every instance, up to and including the selected
+ * task's next @n events, then shows where the task's instance is.
+ *
+ * Returns: %FALSE when the trace has no further event of the task
+ */
+gboolean
+tw_designer_window_step (TwDesignerWindow *self,
+                         guint             n)
+{
+  TwTrace *trace;
+  guint32 task = step_selected_task (self);
+  guint64 n_events;
+  TwEvent ev;
+  g_autofree char *what = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  if (n == 0 || task == TW_TASK_NONE || (self->step_interp == NULL && !step_reset (self)))
+    return FALSE;
+
+  trace = tw_view_state_get_trace (self->state);
+  n_events = tw_trace_get_n_events (trace);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 next = self->step_position;
+
+      while (next < n_events && tw_trace_get_event (trace, next, &ev) && ev.task != task)
+        next++;
+      if (next >= n_events)
+        {
+          step_show (self, "End of the trace.");
+          return FALSE;
+        }
+      if (!tw_automaton_interp_feed (self->step_interp, self->step_position, next + 1, &error))
+        {
+          step_show (self, error->message);
+          return FALSE;
+        }
+      self->step_position = next + 1;
+    }
+
+  {
+    g_autofree char *time = tw_timeline_format_time (ev.time, 1);
+    what = g_strdup_printf ("#%" G_GUINT64_FORMAT " %s at %s", ev.index,
+                            tw_trace_get_event_type (trace, ev.type)->name, time);
+  }
+  tw_view_state_set_selected_event (self->state, ev.index);
+  step_show (self, what);
+  return TRUE;
+}
+
+/**
+ * tw_designer_window_get_step_state:
+ *
+ * Returns: the index of the state the selected task's instance is in after the last
+ *   step, or -1
+ */
+int
+tw_designer_window_get_step_state (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), -1);
+
+  if (self->step_interp == NULL)
+    return -1;
+  return tw_automaton_interp_get_instance_state (self->step_interp, step_selected_task (self));
+}
+
+/**
+ * tw_designer_window_set_step_task:
+ *
+ * Follows @task's instance from the start of the trace.
+ */
+void
+tw_designer_window_set_step_task (TwDesignerWindow *self,
+                                  guint32           task)
+{
+  g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
+
+  for (guint i = 0; self->step_tasks && i < self->step_tasks->len; i++)
+    if (g_array_index (self->step_tasks, guint32, i) == task)
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_task), i);
+}
+
+static void
+step_task_changed_cb (TwDesignerWindow *self)
+{
+  step_reset (self);
+  step_show (self, NULL);
+}
+
+static void
+fill_step_tasks (TwDesignerWindow *self)
+{
+  TwTrace *trace;
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  if (self->state == NULL)
+    {
+      gtk_widget_set_sensitive (self->step_task, FALSE);
+      return;
+    }
+
+  trace = tw_view_state_get_trace (self->state);
+  self->step_tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      const TwTask *t = tw_trace_get_task (trace, k);
+      g_autofree char *label = NULL;
+
+      if (t->flags & TW_TASK_FLAG_IDLE)
+        continue;
+      label = tw_trace_dup_task_label (trace, k);
+      gtk_string_list_append (names, label);
+      g_array_append_val (self->step_tasks, k);
+    }
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->step_task), G_LIST_MODEL (names));
+  g_signal_connect_swapped (self->step_task, "notify::selected", G_CALLBACK (step_task_changed_cb), self);
 }
 
 /* ---------------------------------------------------------------- files */
@@ -485,6 +698,13 @@ designer_action (GtkWidget  *widget,
       tw_automaton_canvas_set_automaton (self->canvas, automaton);
       g_clear_pointer (&self->path, g_free);
     }
+  else if (g_str_equal (action_name, "designer.step"))
+    tw_designer_window_step (self, g_variant_get_int32 (parameter));
+  else if (g_str_equal (action_name, "designer.step-reset"))
+    {
+      step_reset (self);
+      step_show (self, "At the start of the trace.");
+    }
   else if (g_str_equal (action_name, "designer.template")
            && !tw_designer_window_open_template (self, g_variant_get_string (parameter, NULL), &error))
     report_error (self, error);
@@ -503,6 +723,9 @@ tw_designer_window_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->path, g_free);
+  g_clear_object (&self->step_interp);
+  g_clear_pointer (&self->step_tasks, g_array_unref);
+  g_clear_pointer (&self->step_counts, g_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_DESIGNER_WINDOW);
 
   G_OBJECT_CLASS (tw_designer_window_parent_class)->dispose (object);
@@ -521,11 +744,16 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_label);
 
   gtk_widget_class_install_action (widget_class, "designer.open", NULL, designer_action);
   gtk_widget_class_install_action (widget_class, "designer.save", NULL, designer_action);
   gtk_widget_class_install_action (widget_class, "designer.new", NULL, designer_action);
   gtk_widget_class_install_action (widget_class, "designer.template", "s", designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.step", "i", designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.step-reset", NULL, designer_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, 0, "designer.step", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "designer.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "designer.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
@@ -538,6 +766,7 @@ tw_designer_window_init (TwDesignerWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->n_measurements = -1;
+  self->step_counts = g_array_new (FALSE, TRUE, sizeof (guint));
 
   self->canvas = TW_AUTOMATON_CANVAS (tw_automaton_canvas_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->canvas), TRUE);
@@ -575,6 +804,7 @@ tw_designer_window_new (GtkWindow   *parent,
     gtk_window_set_transient_for (GTK_WINDOW (self), parent);
   g_set_object (&self->state, state);
   set_event_names (self);
+  fill_step_tasks (self);
   tw_designer_window_open_template (self, "user-metric", NULL);
   return self;
 }

@@ -27,5 +27,10 @@ gint64             tw_designer_window_get_n_measurements (TwDesignerWindow *self
 const char        *tw_designer_window_get_summary        (TwDesignerWindow *self);
 void               tw_designer_window_select_measurement (TwDesignerWindow *self,
                                                           guint             index);
+void               tw_designer_window_set_step_task      (TwDesignerWindow *self,
+                                                          guint32           task);
+gboolean           tw_designer_window_step               (TwDesignerWindow *self,
+                                                          guint             n);
+int                tw_designer_window_get_step_state     (TwDesignerWindow *self);
 
 G_END_DECLS

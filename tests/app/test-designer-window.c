@@ -127,6 +127,46 @@ test_design_error_stops_preview (Fixture       *f,
 }
 
 static void
+test_step_mode (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *path = g_strdup_printf ("%s/data/automata/user-metric.json", TW_SOURCE_DIR);
+  g_autoptr(TwAutomaton) automaton = tw_automaton_load (path, NULL);
+  g_autoptr(TwAutomatonInterp) reference = tw_automaton_interp_new (automaton, f->trace, NULL);
+  guint32 task = tw_trace_lookup_task (f->trace, "264");
+  guint64 position = 0;
+  gboolean saw_measuring = FALSE;
+
+  g_assert_cmpuint (task, !=, TW_TASK_NONE);
+  tw_designer_window_set_step_task (f->designer, task);
+
+  /* every step ends at the task's next event; the window's instance agrees with an
+   * interpreter fed to the same event here */
+  for (guint step = 0; step < 40; step++)
+    {
+      guint64 selected;
+      TwInstanceInfo info;
+
+      g_assert_true (tw_designer_window_step (f->designer, 1));
+      selected = tw_view_state_get_selected_event (f->state);
+      g_assert_cmpuint (selected, >=, position);
+      {
+        TwEvent ev;
+
+        g_assert_true (tw_trace_get_event (f->trace, selected, &ev));
+        g_assert_cmpuint (ev.task, ==, task);
+      }
+      g_assert_true (tw_automaton_interp_feed (reference, position, selected + 1, NULL));
+      position = selected + 1;
+      g_assert_cmpint (tw_designer_window_get_step_state (f->designer), ==,
+                       tw_automaton_interp_get_instance_state (reference, task));
+      g_assert_true (tw_automaton_interp_get_instance (reference, task, &info));
+      saw_measuring |= info.has_measurement;
+    }
+  g_assert_true (saw_measuring);
+}
+
+static void
 test_missing_template (Fixture       *f,
                        gconstpointer  data)
 {
@@ -150,6 +190,7 @@ main (int   argc,
   ADD ("/tw/app/designer/preview-matches-interpreter", test_preview_matches_interpreter);
   ADD ("/tw/app/designer/design-error-stops-preview", test_design_error_stops_preview);
   ADD ("/tw/app/designer/missing-template", test_missing_template);
+  ADD ("/tw/app/designer/step-mode", test_step_mode);
 #undef ADD
 
   return g_test_run ();
