@@ -1,4 +1,4 @@
-/* tw-evaluators.h: the evaluator layer, for the layers above it
+/* tw-evaluators.h: the evaluators layer, for the layers above it
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,4 +8,12 @@
 #include "tw-automaton.h"
 #include "tw-automaton-file.h"
 #include "tw-automaton-interp.h"
+#include "tw-evaluation.h"
+#include "tw-evaluator.h"
+#include "tw-histogram.h"
 #include "tw-jcs.h"
+#include "tw-measurement-table.h"
+#include "tw-metrics.h"
+#include "tw-plugin.h"
+#include "tw-update.h"
+#include "tw-worst-case.h"
