@@ -255,6 +255,9 @@ tw_test_trace_from_script (const char *script)
   g_assert_true (tw_trace_seal (trace, NULL, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&trace);
+}
+
+/**
  * tw_test_add_kind_types:
  * @types: (out): the new types: "switch" (with prev_state), "wakeup", "irq_entry",
  *   "irq_exit", "softirq_entry", "softirq_exit", of the canonical kinds of their names
