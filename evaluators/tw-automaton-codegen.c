@@ -280,13 +280,13 @@ append_table_u8 (GString      *out,
 }
 
 static const char runtime[] =
-  "#define TASK_NONE TW_EVALUATOR_TASK_NONE\n"
-  "#define STATE_NONE UINT32_MAX\n"
-  "#define POS_NONE UINT32_MAX\n"
-  "#define STRIDE ((size_t) N_SYMS * 4u)\n"
+  "#define $TASK_NONE TW_EVALUATOR_TASK_NONE\n"
+  "#define $STATE_NONE UINT32_MAX\n"
+  "#define $POS_NONE UINT32_MAX\n"
+  "#define $STRIDE ((size_t) $N_SYMS * 4u)\n"
   "\n"
-  "enum { HAS_MEASUREMENT = 1, HAS_SEGMENT = 2, HAS_RUN = 4 };\n"
-  "enum { K_BEGIN, K_END, K_CANCEL, K_IN, K_OUT, K_COND };\n"
+  "enum { $HAS_MEASUREMENT = 1, $HAS_SEGMENT = 2, $HAS_RUN = 4 };\n"
+  "enum { $K_BEGIN, $K_END, $K_CANCEL, $K_IN, $K_OUT, $K_COND };\n"
   "\n"
   "typedef struct {\n"
   "  uint32_t state;\n"
@@ -297,40 +297,40 @@ static const char runtime[] =
   "  uint64_t meas_begin, meas_length, meas_events;\n"
   "  uint64_t seg_first, seg_last, seg_visits;\n"
   "  uint64_t run_first, run_visits;\n"
-  "} Instance;\n"
+  "} $Instance;\n"
   "\n"
   "typedef struct {\n"
   "  uint32_t *items;\n"
   "  uint32_t len, cap;\n"
-  "} MemberList;\n"
+  "} $MemberList;\n"
   "\n"
   "typedef struct {\n"
   "  const TwEvaluatorHost *host;\n"
-  "  uint32_t ids[N_SELECTORS + 1];\n"
+  "  uint32_t ids[$N_SELECTORS + 1];\n"
   "  uint16_t *id_sym;\n"
   "  uint32_t n_id_sym;\n"
   "  bool failed;\n"
-  "  Instance *inst;\n"
+  "  $Instance *inst;\n"
   "  uint32_t n_inst;\n"
-  "  MemberList members[N_STATES];\n"
+  "  $MemberList members[$N_STATES];\n"
   "  uint64_t pos;\n"
   "  TwEvaluatorMeasurement *out;\n"
   "  uint32_t n_out, cap_out;\n"
   "  uint64_t ev_time;\n"
   "  uint32_t ev_task, ev_arg, ev_sym;\n"
-  "} Context;\n"
+  "} $Context;\n"
   "\n"
-  "static void *context_new (void)\n"
+  "static void *$context_new (void)\n"
   "{\n"
-  "  return calloc (1, sizeof (Context));\n"
+  "  return calloc (1, sizeof ($Context));\n"
   "}\n"
   "\n"
-  "static void context_free (void *data)\n"
+  "static void $context_free (void *data)\n"
   "{\n"
-  "  Context *c = data;\n"
+  "  $Context *c = data;\n"
   "  if (c == NULL)\n"
   "    return;\n"
-  "  for (unsigned s = 0; s < N_STATES; s++)\n"
+  "  for (unsigned s = 0; s < $N_STATES; s++)\n"
   "    free (c->members[s].items);\n"
   "  free (c->inst);\n"
   "  free (c->id_sym);\n"
@@ -338,20 +338,20 @@ static const char runtime[] =
   "  free (c);\n"
   "}\n"
   "\n"
-  "static bool bind (void *data, const TwEvaluatorHost *host, const uint32_t *ids)\n"
+  "static bool $bind (void *data, const TwEvaluatorHost *host, const uint32_t *ids)\n"
   "{\n"
-  "  Context *c = data;\n"
+  "  $Context *c = data;\n"
   "  uint32_t max_id = 0;\n"
   "  if (c == NULL)\n"
   "    return false;\n"
   "  c->host = host;\n"
-  "  for (unsigned i = 0; i < N_SELECTORS; i++)\n"
+  "  for (unsigned i = 0; i < $N_SELECTORS; i++)\n"
   "    {\n"
   "      c->ids[i] = ids[i];\n"
   "      if (ids[i] == TW_EVALUATOR_EVENT_ABSENT)\n"
   "        continue;\n"
   "      /* the interpreter refuses such a trace too */\n"
-  "      if (selector_refuse[i])\n"
+  "      if ($selector_refuse[i])\n"
   "        return false;\n"
   "      if (ids[i] < 65536u && ids[i] + 1 > max_id)\n"
   "        max_id = ids[i] + 1;\n"
@@ -362,41 +362,41 @@ static const char runtime[] =
   "    return false;\n"
   "  c->n_id_sym = max_id;\n"
   "  /* an event gets the id of its first matching name: keep the first */\n"
-  "  for (unsigned i = N_SELECTORS; i-- > 0;)\n"
+  "  for (unsigned i = $N_SELECTORS; i-- > 0;)\n"
   "    if (ids[i] < max_id)\n"
-  "      c->id_sym[ids[i]] = selector_sym[i];\n"
+  "      c->id_sym[ids[i]] = $selector_sym[i];\n"
   "  return true;\n"
   "}\n"
   "\n"
-  "static uint32_t symbol_of (const Context *c, uint32_t id)\n"
+  "static uint32_t $symbol_of (const $Context *c, uint32_t id)\n"
   "{\n"
   "  if (id == TW_EVALUATOR_EVENT_OTHER)\n"
   "    return 0;\n"
   "  if (id < c->n_id_sym)\n"
   "    return c->id_sym[id];\n"
-  "  for (unsigned i = 0; i < N_SELECTORS; i++)\n"
+  "  for (unsigned i = 0; i < $N_SELECTORS; i++)\n"
   "    if (c->ids[i] == id)\n"
-  "      return selector_sym[i];\n"
+  "      return $selector_sym[i];\n"
   "  return 0;\n"
   "}\n"
   "\n"
-  "static bool prepare (void *data, const TwEvaluatorEvent *event)\n"
+  "static bool $prepare (void *data, const TwEvaluatorEvent *event)\n"
   "{\n"
-  "  Context *c = data;\n"
+  "  $Context *c = data;\n"
   "  c->ev_time = event->time_ns;\n"
   "  c->ev_task = event->task;\n"
   "  c->ev_arg = event->arg;\n"
-  "  c->ev_sym = symbol_of (c, event->event_id);\n"
+  "  c->ev_sym = $symbol_of (c, event->event_id);\n"
   "  return true;\n"
   "}\n"
   "\n"
-  "static bool add_member (Context *c, uint32_t task)\n"
+  "static bool $add_member ($Context *c, uint32_t task)\n"
   "{\n"
-  "  Instance *inst = &c->inst[task];\n"
-  "  MemberList *list;\n"
-  "  if (!watched[inst->state])\n"
+  "  $Instance *inst = &c->inst[task];\n"
+  "  $MemberList *list;\n"
+  "  if (!$watched[inst->state])\n"
   "    {\n"
-  "      inst->member_pos = POS_NONE;\n"
+  "      inst->member_pos = $POS_NONE;\n"
   "      return true;\n"
   "    }\n"
   "  list = &c->members[inst->state];\n"
@@ -414,63 +414,63 @@ static const char runtime[] =
   "  return true;\n"
   "}\n"
   "\n"
-  "static void remove_member (Context *c, uint32_t task)\n"
+  "static void $remove_member ($Context *c, uint32_t task)\n"
   "{\n"
-  "  Instance *inst = &c->inst[task];\n"
-  "  MemberList *list;\n"
+  "  $Instance *inst = &c->inst[task];\n"
+  "  $MemberList *list;\n"
   "  uint32_t last;\n"
-  "  if (inst->member_pos == POS_NONE)\n"
+  "  if (inst->member_pos == $POS_NONE)\n"
   "    return;\n"
   "  list = &c->members[inst->state];\n"
   "  last = list->items[--list->len];\n"
   "  list->items[inst->member_pos] = last;\n"
   "  c->inst[last].member_pos = inst->member_pos;\n"
-  "  inst->member_pos = POS_NONE;\n"
+  "  inst->member_pos = $POS_NONE;\n"
   "}\n"
   "\n"
-  "static bool ensure_instance (Context *c, uint32_t task)\n"
+  "static bool $ensure_instance ($Context *c, uint32_t task)\n"
   "{\n"
   "  if (task >= c->n_inst)\n"
   "    {\n"
   "      uint64_t want = (uint64_t) task + 1u;\n"
   "      uint64_t n = (uint64_t) c->n_inst * 2u > want ? (uint64_t) c->n_inst * 2u : want;\n"
-  "      Instance *inst;\n"
+  "      $Instance *inst;\n"
   "      if (n < 64u)\n"
   "        n = 64u;\n"
   "      if (n > UINT32_MAX)\n"
   "        n = UINT32_MAX;\n"
-  "      inst = realloc (c->inst, (size_t) n * sizeof (Instance));\n"
+  "      inst = realloc (c->inst, (size_t) n * sizeof ($Instance));\n"
   "      if (inst == NULL)\n"
   "        return false;\n"
-  "      memset (inst + c->n_inst, 0, (size_t) (n - c->n_inst) * sizeof (Instance));\n"
+  "      memset (inst + c->n_inst, 0, (size_t) (n - c->n_inst) * sizeof ($Instance));\n"
   "      for (uint64_t i = c->n_inst; i < n; i++)\n"
   "        {\n"
-  "          inst[i].state = STATE_NONE;\n"
-  "          inst[i].member_pos = POS_NONE;\n"
+  "          inst[i].state = $STATE_NONE;\n"
+  "          inst[i].member_pos = $POS_NONE;\n"
   "          inst[i].stamp = UINT64_MAX;\n"
   "        }\n"
   "      c->inst = inst;\n"
   "      c->n_inst = (uint32_t) n;\n"
   "    }\n"
-  "  if (c->inst[task].state != STATE_NONE)\n"
+  "  if (c->inst[task].state != $STATE_NONE)\n"
   "    return true;\n"
-  "  c->inst[task].state = INITIAL;\n"
-  "  return add_member (c, task);\n"
+  "  c->inst[task].state = $INITIAL;\n"
+  "  return $add_member (c, task);\n"
   "}\n"
   "\n"
-  "static void close_segment (Instance *inst)\n"
+  "static void $close_segment ($Instance *inst)\n"
   "{\n"
-  "  if (!(inst->flags & HAS_SEGMENT))\n"
+  "  if (!(inst->flags & $HAS_SEGMENT))\n"
   "    return;\n"
-  "  inst->flags &= ~(uint32_t) HAS_SEGMENT;\n"
-  "  if (inst->flags & HAS_MEASUREMENT)\n"
+  "  inst->flags &= ~(uint32_t) $HAS_SEGMENT;\n"
+  "  if (inst->flags & $HAS_MEASUREMENT)\n"
   "    {\n"
   "      inst->meas_length += inst->seg_last - inst->seg_first;\n"
   "      inst->meas_events += inst->seg_visits - 1u;\n"
   "    }\n"
   "}\n"
   "\n"
-  "static void report (Context *c, Instance *inst, uint32_t task, uint64_t time)\n"
+  "static void $report ($Context *c, $Instance *inst, uint32_t task, uint64_t time)\n"
   "{\n"
   "  TwEvaluatorMeasurement *m;\n"
   "  if (c->n_out == c->cap_out)\n"
@@ -492,59 +492,59 @@ static const char runtime[] =
   "  m->begin_ns = inst->meas_begin;\n"
   "  m->end_ns = time;\n"
   "  m->length_ns = inst->meas_length;\n"
-  "  inst->flags &= ~(uint32_t) HAS_MEASUREMENT;\n"
+  "  inst->flags &= ~(uint32_t) $HAS_MEASUREMENT;\n"
   "}\n"
   "\n"
-  "static void visit (Context *c, Instance *inst, uint32_t task, uint32_t state, uint64_t time)\n"
+  "static void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state, uint64_t time)\n"
   "{\n"
-  "  switch (state_kind[state])\n"
+  "  switch ($state_kind[state])\n"
   "    {\n"
-  "    case K_BEGIN:\n"
-  "      inst->flags = HAS_MEASUREMENT;\n"
+  "    case $K_BEGIN:\n"
+  "      inst->flags = $HAS_MEASUREMENT;\n"
   "      inst->meas_begin = time;\n"
   "      inst->meas_length = 0;\n"
   "      inst->meas_events = 0;\n"
   "      break;\n"
-  "    case K_IN:\n"
-  "      if (inst->flags & HAS_RUN)\n"
+  "    case $K_IN:\n"
+  "      if (inst->flags & $HAS_RUN)\n"
   "        {\n"
-  "          inst->flags = (inst->flags & ~(uint32_t) HAS_RUN) | HAS_SEGMENT;\n"
+  "          inst->flags = (inst->flags & ~(uint32_t) $HAS_RUN) | $HAS_SEGMENT;\n"
   "          inst->seg_first = inst->run_first;\n"
   "          inst->seg_last = time;\n"
   "          inst->seg_visits = inst->run_visits + 1u;\n"
   "        }\n"
-  "      else if (inst->flags & HAS_SEGMENT)\n"
+  "      else if (inst->flags & $HAS_SEGMENT)\n"
   "        {\n"
   "          inst->seg_last = time;\n"
   "          inst->seg_visits++;\n"
   "        }\n"
   "      else\n"
   "        {\n"
-  "          inst->flags |= HAS_SEGMENT;\n"
+  "          inst->flags |= $HAS_SEGMENT;\n"
   "          inst->seg_first = inst->seg_last = time;\n"
   "          inst->seg_visits = 1;\n"
   "        }\n"
   "      break;\n"
-  "    case K_COND:\n"
-  "      close_segment (inst);\n"
-  "      if (inst->flags & HAS_RUN)\n"
+  "    case $K_COND:\n"
+  "      $close_segment (inst);\n"
+  "      if (inst->flags & $HAS_RUN)\n"
   "        inst->run_visits++;\n"
   "      else\n"
   "        {\n"
-  "          inst->flags |= HAS_RUN;\n"
+  "          inst->flags |= $HAS_RUN;\n"
   "          inst->run_first = time;\n"
   "          inst->run_visits = 1;\n"
   "        }\n"
   "      break;\n"
-  "    case K_OUT:\n"
-  "      close_segment (inst);\n"
-  "      inst->flags &= ~(uint32_t) HAS_RUN;\n"
+  "    case $K_OUT:\n"
+  "      $close_segment (inst);\n"
+  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
   "      break;\n"
-  "    case K_END:\n"
-  "      close_segment (inst);\n"
-  "      inst->flags &= ~(uint32_t) HAS_RUN;\n"
-  "      if (inst->flags & HAS_MEASUREMENT)\n"
-  "        report (c, inst, task, time);\n"
+  "    case $K_END:\n"
+  "      $close_segment (inst);\n"
+  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
+  "      if (inst->flags & $HAS_MEASUREMENT)\n"
+  "        $report (c, inst, task, time);\n"
   "      break;\n"
   "    default:\n"
   "      inst->flags = 0;\n"
@@ -553,27 +553,27 @@ static const char runtime[] =
   "}\n"
   "\n"
   "/* visits the target of the winning transition and its lambda chain */\n"
-  "static void take (Context *c, uint32_t task, int32_t target, uint64_t time)\n"
+  "static void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
   "{\n"
-  "  Instance *inst = &c->inst[task];\n"
+  "  $Instance *inst = &c->inst[task];\n"
   "  inst->stamp = c->pos;\n"
   "  for (;;)\n"
   "    {\n"
-  "      visit (c, inst, task, (uint32_t) target, time);\n"
-  "      if (lambda_next[target] < 0)\n"
+  "      $visit (c, inst, task, (uint32_t) target, time);\n"
+  "      if ($lambda_next[target] < 0)\n"
   "        break;\n"
-  "      target = lambda_next[target];\n"
+  "      target = $lambda_next[target];\n"
   "    }\n"
   "  if ((uint32_t) target != inst->state)\n"
   "    {\n"
-  "      remove_member (c, task);\n"
+  "      $remove_member (c, task);\n"
   "      inst->state = (uint32_t) target;\n"
-  "      if (!add_member (c, task))\n"
+  "      if (!$add_member (c, task))\n"
   "        c->failed = true;\n"
   "    }\n"
   "}\n"
   "\n"
-  "static void flush (Context *c)\n"
+  "static void $flush ($Context *c)\n"
   "{\n"
   "  /* reports of one event in task order (stable), as the interpreter gives them */\n"
   "  for (uint32_t i = 1; i < c->n_out; i++)\n"
@@ -589,59 +589,59 @@ static const char runtime[] =
   "  c->n_out = 0;\n"
   "}\n"
   "\n"
-  "static void commit (void *data, bool ok)\n"
+  "static void $commit (void *data, bool ok)\n"
   "{\n"
-  "  Context *c = data;\n"
+  "  $Context *c = data;\n"
   "  const uint32_t sym = c->ev_sym, task = c->ev_task;\n"
-  "  const uint32_t arg_task = sym_arg_task[sym] ? c->ev_arg : TASK_NONE;\n"
+  "  const uint32_t arg_task = $sym_arg_task[sym] ? c->ev_arg : $TASK_NONE;\n"
   "  const uint64_t time = c->ev_time;\n"
-  "  const int32_t *column = next_state + (size_t) sym * 4u;\n"
+  "  const int32_t *column = $next_state + (size_t) sym * 4u;\n"
   "  int32_t target;\n"
   "  if (!ok || c->failed)\n"
   "    return;\n"
-  "  if (task != TASK_NONE)\n"
+  "  if (task != $TASK_NONE)\n"
   "    {\n"
-  "      if (task >= c->n_inst || c->inst[task].state == STATE_NONE)\n"
+  "      if (task >= c->n_inst || c->inst[task].state == $STATE_NONE)\n"
   "        {\n"
-  "          if (!ensure_instance (c, task))\n"
+  "          if (!$ensure_instance (c, task))\n"
   "            {\n"
   "              c->failed = true;\n"
   "              return;\n"
   "            }\n"
   "        }\n"
-  "      target = column[c->inst[task].state * STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
+  "      target = column[c->inst[task].state * $STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
   "      if (target >= 0)\n"
-  "        take (c, task, target, time);\n"
+  "        $take (c, task, target, time);\n"
   "    }\n"
-  "  if (arg_task != TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
-  "      c->inst[arg_task].state != STATE_NONE)\n"
+  "  if (arg_task != $TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
+  "      c->inst[arg_task].state != $STATE_NONE)\n"
   "    {\n"
-  "      target = column[c->inst[arg_task].state * STRIDE + 2u];\n"
+  "      target = column[c->inst[arg_task].state * $STRIDE + 2u];\n"
   "      if (target >= 0)\n"
-  "        take (c, arg_task, target, time);\n"
+  "        $take (c, arg_task, target, time);\n"
   "    }\n"
   "  /* Each list backwards: one that leaves is replaced by the last, already walked;\n"
   "   * one that moved to a list walked later carries this event's stamp. */\n"
-  "  for (uint32_t k = interest_start[sym]; k < interest_start[sym + 1u]; k++)\n"
+  "  for (uint32_t k = $interest_start[sym]; k < $interest_start[sym + 1u]; k++)\n"
   "    {\n"
-  "      MemberList *list = &c->members[interest_states[k]];\n"
+  "      $MemberList *list = &c->members[$interest_states[k]];\n"
   "      for (uint32_t p = list->len; p-- > 0;)\n"
   "        {\n"
   "          uint32_t other = list->items[p];\n"
-  "          Instance *inst = &c->inst[other];\n"
+  "          $Instance *inst = &c->inst[other];\n"
   "          if (other == task || other == arg_task || inst->stamp == c->pos)\n"
   "            continue;\n"
-  "          target = column[inst->state * STRIDE];\n"
+  "          target = column[inst->state * $STRIDE];\n"
   "          if (target >= 0)\n"
-  "            take (c, other, target, time);\n"
+  "            $take (c, other, target, time);\n"
   "        }\n"
   "    }\n"
   "  c->pos++;\n"
   "  if (c->n_out > 0)\n"
-  "    flush (c);\n"
+  "    $flush (c);\n"
   "}\n"
   "\n"
-  "static void finish (void *data)\n"
+  "static void $finish (void *data)\n"
   "{\n"
   "  (void) data;\n"
   "}\n"
@@ -682,6 +682,8 @@ is_c_identifier (const char *s)
  * @entry_symbol: (nullable): the name of the exported entry point; %NULL for
  *   `tw_evaluator_module_get` (another name lets several modules share one shared
  *   object, as the differential test does)
+ * @prefix: (nullable): put before every other file-scope name, so that several
+ *   generated modules can be pasted into one translation unit; %NULL for none
  *
  * Emits one self-contained C11 source file that includes only `tw-evaluator.h` (and
  * the C library's headers) and implements the evaluation module ABI with the exact
@@ -693,6 +695,7 @@ is_c_identifier (const char *s)
 char *
 tw_automaton_codegen_generate (TwAutomaton  *automaton,
                                const char   *entry_symbol,
+                               const char   *prefix,
                                GError      **error)
 {
   g_auto(Tables) t = { 0 };
@@ -708,6 +711,7 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
 
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
   g_return_val_if_fail (entry_symbol == NULL || is_c_identifier (entry_symbol), NULL);
+  g_return_val_if_fail (prefix == NULL || prefix[0] == '\0' || is_c_identifier (prefix), NULL);
 
   if (!build_tables (automaton, &t, error))
     return NULL;
@@ -732,17 +736,17 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                    "#include <stdlib.h>\n"
                    "#include <string.h>\n"
                    "\n");
-  g_string_append_printf (out, "#define N_STATES %uu\n", t.n_states);
-  g_string_append_printf (out, "#define N_SYMS %uu\n", t.n_syms);
-  g_string_append_printf (out, "#define N_SELECTORS %uu\n", t.selectors->len);
-  g_string_append_printf (out, "#define INITIAL %uu\n\n", t.initial);
+  g_string_append_printf (out, "#define $N_STATES %uu\n", t.n_states);
+  g_string_append_printf (out, "#define $N_SYMS %uu\n", t.n_syms);
+  g_string_append_printf (out, "#define $N_SELECTORS %uu\n", t.selectors->len);
+  g_string_append_printf (out, "#define $INITIAL %uu\n\n", t.initial);
 
-  g_string_append (out, "static const char module_name[] = ");
+  g_string_append (out, "static const char $module_name[] = ");
   append_c_string (out, name);
-  g_string_append (out, ";\n\nstatic const char module_description[] = ");
+  g_string_append (out, ";\n\nstatic const char $module_description[] = ");
   append_c_string (out, description);
   g_string_append (out, ";\n\n/* raw names first, then canonical kinds */\n"
-                        "static const char *const event_names[N_SELECTORS + 1] = {\n");
+                        "static const char *const $event_names[$N_SELECTORS + 1] = {\n");
   for (guint i = 0; i < t.selectors->len; i++)
     {
       g_string_append (out, "  ");
@@ -754,20 +758,20 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   values = g_new (gint64, MAX ((gsize) t.n_states * t.n_syms * 4, t.selectors->len) + 1);
   for (guint i = 0; i < t.selectors->len; i++)
     values[i] = g_array_index (t.selector_sym, guint16, i);
-  append_int_array (out, "uint16_t", "selector_sym", values, t.selectors->len);
-  append_table_u8 (out, "selector_refuse", (const guint8 *) t.selector_refuse->data,
+  append_int_array (out, "uint16_t", "$selector_sym", values, t.selectors->len);
+  append_table_u8 (out, "$selector_refuse", (const guint8 *) t.selector_refuse->data,
                    t.selector_refuse->len);
-  append_table_u8 (out, "sym_arg_task", t.sym_arg_task, t.n_syms);
-  append_table_u8 (out, "state_kind", t.kind, t.n_states);
+  append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
+  append_table_u8 (out, "$state_kind", t.kind, t.n_states);
   for (guint s = 0; s < t.n_states; s++)
     values[s] = t.lambda_next[s];
-  append_int_array (out, "int32_t", "lambda_next", values, t.n_states);
+  append_int_array (out, "int32_t", "$lambda_next", values, t.n_states);
   n_next = (gsize) t.n_states * t.n_syms * 4;
   for (gsize i = 0; i < n_next; i++)
     values[i] = t.next[i];
   g_string_append (out, "/* [(state * N_SYMS + symbol) * 4 + class]; class bit 0: the event's task is\n"
                         " * the instance's, bit 1: its arg is */\n");
-  append_int_array (out, "int32_t", "next_state", values, n_next);
+  append_int_array (out, "int32_t", "$next_state", values, n_next);
 
   /* the states class 0 of a symbol can change, as in the interpreter */
   watched = g_new0 (guint8, t.n_states);
@@ -785,31 +789,31 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
           }
     }
   interest_start[t.n_syms] = interest->len;
-  append_int_array (out, "uint32_t", "interest_start", interest_start, t.n_syms + 1);
-  append_int_array (out, "uint32_t", "interest_states", (const gint64 *) interest->data,
+  append_int_array (out, "uint32_t", "$interest_start", interest_start, t.n_syms + 1);
+  append_int_array (out, "uint32_t", "$interest_states", (const gint64 *) interest->data,
                     interest->len);
-  append_table_u8 (out, "watched", watched, t.n_states);
+  append_table_u8 (out, "$watched", watched, t.n_states);
 
   g_string_append (out, runtime);
 
   g_string_append_printf (out,
-                          "static const TwEvaluatorModule module = {\n"
+                          "static const TwEvaluatorModule $module = {\n"
                           "  TW_EVALUATOR_ABI_VERSION,\n"
                           "  sizeof (TwEvaluatorModule),\n"
-                          "  module_name,\n"
-                          "  module_description,\n"
-                          "  event_names,\n"
-                          "  N_SELECTORS,\n"
+                          "  $module_name,\n"
+                          "  $module_description,\n"
+                          "  $event_names,\n"
+                          "  $N_SELECTORS,\n"
                           "  %s,\n"
                           "  NULL,\n"
                           "  0,\n"
                           "  0,\n"
-                          "  context_new,\n"
-                          "  context_free,\n"
-                          "  bind,\n"
-                          "  prepare,\n"
-                          "  commit,\n"
-                          "  finish,\n"
+                          "  $context_new,\n"
+                          "  $context_free,\n"
+                          "  $bind,\n"
+                          "  $prepare,\n"
+                          "  $commit,\n"
+                          "  $finish,\n"
                           "};\n"
                           "\n"
                           "#if defined(__GNUC__)\n"
@@ -823,11 +827,13 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                           "const TwEvaluatorModule *\n"
                           "%s (unsigned abi_version)\n"
                           "{\n"
-                          "  return abi_version == TW_EVALUATOR_ABI_VERSION ? &module : NULL;\n"
+                          "  return abi_version == TW_EVALUATOR_ABI_VERSION ? &$module : NULL;\n"
                           "}\n",
                           t.needs_all ? "TW_EVALUATOR_FLAG_ALL_EVENTS" : "0",
                           entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL,
                           entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL);
+  /* '$' marks every file-scope name; escaped strings never hold one */
+  g_string_replace (out, "$", prefix ? prefix : "", 0);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -850,7 +856,7 @@ tw_automaton_codegen_write (TwAutomaton    *automaton,
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  source = tw_automaton_codegen_generate (automaton, NULL, error);
+  source = tw_automaton_codegen_generate (automaton, NULL, NULL, error);
   return source != NULL &&
          g_output_stream_write_all (stream, source, strlen (source), NULL, cancellable, error);
 }

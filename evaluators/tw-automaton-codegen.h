@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 
 char     *tw_automaton_codegen_generate (TwAutomaton   *automaton,
                                          const char    *entry_symbol,
+                                         const char    *prefix,
                                          GError       **error);
 gboolean  tw_automaton_codegen_write    (TwAutomaton   *automaton,
                                          GOutputStream *stream,

@@ -144,7 +144,7 @@ automaton_export_c (int    argc,
     }
   if (!(automaton = tw_automaton_load (argv[1], &error)))
     return tw_cli_fail ("automaton export-c", error);
-  if (!(source = tw_automaton_codegen_generate (automaton, NULL, &error)))
+  if (!(source = tw_automaton_codegen_generate (automaton, NULL, NULL, &error)))
     {
       g_prefix_error (&error, "%s: ", argv[1]);
       return tw_cli_fail ("automaton export-c", error);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <gmodule.h>
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
@@ -73,8 +74,25 @@ have_compiler (void)
   return TRUE;
 }
 
+/* Removes a directory the test made, with the files in it. */
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 /* One shared object holding many modules. */
 typedef struct {
+  char     *dir;
   char     *path;
   GModule  *module;
   guint    *select;
@@ -85,52 +103,53 @@ static void
 batch_free (Batch *b)
 {
   g_clear_pointer (&b->module, g_module_close);
+  remove_dir (b->dir);
+  g_free (b->dir);
   g_free (b->path);
   g_free (b);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Batch, batch_free)
 
+/* The modules go into one translation unit, each with its own prefix and entry point
+ * (one compiler run is what costs; the code itself compiles fast). */
 static Batch *
-build_batch (GPtrArray  *automata,
-             const char *name)
+build_batch (GPtrArray *automata)
 {
-  g_autofree char *dir = g_build_filename (g_get_tmp_dir (), name, NULL);
+  g_autoptr(GString) all = g_string_new (NULL);
   g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) wrapper = g_string_new ("#include \"tw-evaluator.h\"\n");
   g_autoptr(GError) error = NULL;
-  g_autofree char *wrapper_path = NULL;
+  char *source_path;
   Batch *b = g_new0 (Batch, 1);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  b->dir = g_dir_make_tmp ("tw-codegen-XXXXXX", &error);
+  g_assert_no_error (error);
   for (guint i = 0; i < automata->len; i++)
     {
       g_autofree char *symbol = g_strdup_printf ("tw_batch_get_%u", i);
+      g_autofree char *prefix = g_strdup_printf ("m%u_", i);
       g_autofree char *source = tw_automaton_codegen_generate (g_ptr_array_index (automata, i),
-                                                               symbol, &error);
-      char *path = g_strdup_printf ("%s/m%u.c", dir, i);
+                                                               symbol, prefix, &error);
 
       g_assert_no_error (error);
-      g_assert_true (g_file_set_contents (path, source, -1, &error));
-      g_assert_no_error (error);
-      g_ptr_array_add (sources, path);
-      g_string_append_printf (wrapper, "const TwEvaluatorModule *%s (unsigned);\n", symbol);
+      g_string_append (all, source);
     }
-  g_string_append (wrapper, "unsigned tw_batch_select;\n"
-                            "static const TwEvaluatorModule *(*const getters[]) (unsigned) = {\n");
+  g_string_append (all, "unsigned tw_batch_select;\n"
+                        "static const TwEvaluatorModule *(*const getters[]) (unsigned) = {\n");
   for (guint i = 0; i < automata->len; i++)
-    g_string_append_printf (wrapper, "  tw_batch_get_%u,\n", i);
-  g_string_append_printf (wrapper, "};\n"
+    g_string_append_printf (all, "  tw_batch_get_%u,\n", i);
+  g_string_append_printf (all, "};\n"
                           "const TwEvaluatorModule *tw_evaluator_module_get (unsigned v);\n"
                           "const TwEvaluatorModule *tw_evaluator_module_get (unsigned v)\n"
                           "{\n"
                           "  return tw_batch_select < %u ? getters[tw_batch_select] (v) : 0;\n"
                           "}\n", automata->len);
-  wrapper_path = g_strdup_printf ("%s/wrapper.c", dir);
-  g_assert_true (g_file_set_contents (wrapper_path, wrapper->str, -1, &error));
-  g_ptr_array_add (sources, g_steal_pointer (&wrapper_path));
+  source_path = g_build_filename (b->dir, "batch.c", NULL);
+  g_assert_true (g_file_set_contents (source_path, all->str, -1, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (sources, source_path);
 
-  b->path = g_strdup_printf ("%s/%s.so", dir, name);
+  b->path = g_build_filename (b->dir, "batch.so", NULL);
   b->n = automata->len;
   compile (sources, b->path);
   b->module = g_module_open (b->path, G_MODULE_BIND_LOCAL);
@@ -241,7 +260,7 @@ test_shipped (void)
       g_assert_no_error (error);
     }
   g_assert_cmpuint (automata->len, >=, 6);
-  batch = build_batch (automata, "tw-codegen-shipped");
+  batch = build_batch (automata);
 
   g_ptr_array_add (traces, load_trace (demo, "shark"));
   if (ftrace)
@@ -365,7 +384,6 @@ run_differential (guint   n_automata,
     {
       g_autoptr(GPtrArray) automata = g_ptr_array_new_with_free_func (g_object_unref);
       g_autoptr(Batch) batch = NULL;
-      g_autofree char *name = g_strdup_printf ("tw-codegen-diff-%u", n_done / per_batch);
 
       while (automata->len < MIN (per_batch, n_automata - n_done))
         {
@@ -375,7 +393,7 @@ run_differential (guint   n_automata,
           if (problems->len == 0)
             g_ptr_array_add (automata, g_steal_pointer (&a));
         }
-      batch = build_batch (automata, name);
+      batch = build_batch (automata);
       for (guint i = 0; i < automata->len; i++)
         {
           g_autoptr(TwPlugin) plugin = batch_load (batch, i);
@@ -466,7 +484,7 @@ test_hostile_strings (void)
 
     g_assert_cmpuint (problems->len, ==, 0);
   }
-  source = tw_automaton_codegen_generate (a, NULL, NULL);
+  source = tw_automaton_codegen_generate (a, NULL, NULL, NULL);
   /* no user byte outside a string literal: nothing but escapes of the specials */
   g_assert_null (strstr (source, "rm -rf /\""));
   g_assert_null (strstr (source, "?" "?"));
@@ -474,7 +492,7 @@ test_hostile_strings (void)
   g_assert_null (strstr (source, "\\\\"));
 
   g_ptr_array_add (automata, a);
-  batch = build_batch (automata, "tw-codegen-hostile");
+  batch = build_batch (automata);
   plugin = batch_load (batch, 0);
   module = tw_plugin_get_module (plugin);
   g_assert_cmpstr (module->name, ==, tw_automaton_get_name (a));
@@ -509,7 +527,7 @@ test_cli (void)
   g_autofree char *um = g_build_filename (TW_SOURCE_DIR, "data", "automata",
                                           "user-metric.json", NULL);
   g_autofree char *demo = g_build_filename (TW_SOURCE_DIR, "data", "demo", "demo.shark", NULL);
-  g_autofree char *dir = g_build_filename (g_get_tmp_dir (), "tw-codegen-cli", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tw-codegen-cli-XXXXXX", NULL);
   g_autofree char *c_path = g_build_filename (dir, "um.c", NULL);
   g_autofree char *so_path = g_build_filename (dir, "um.so", NULL);
   g_autofree char *bad = NULL;
@@ -521,7 +539,7 @@ test_cli (void)
 
   if (!have_compiler ())
     return;
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_nonnull (dir);
 
   g_assert_true (tw_test_run_cli ((const char *const[]) { "automaton", "check", um, NULL },
                                   &out, &err, &status));
@@ -611,6 +629,7 @@ test_cli (void)
                                   &hist_plugin, &err, &status));
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (hist_plugin, ==, hist_interp);
+  remove_dir (dir);
 }
 
 int
