@@ -170,9 +170,14 @@ main (int   argc,
   model = tw_state_model_new (trace);
   {
     double start = now_s ();
+    double start_cpu = cpu_s ();
+    double wall, cpu;
 
     tw_state_model_update (model, NULL, NULL);
-    g_print ("state model     %.3f s (%.1f M events/s)\n", now_s () - start, n / (now_s () - start) / 1e6);
+    wall = now_s () - start;
+    cpu = cpu_s () - start_cpu;
+    g_print ("state model     %.3f s = %.1f M events/s (thread CPU %.3f s = %.1f M events/s)\n",
+             wall, n / wall / 1e6, cpu, n / cpu / 1e6);
   }
   rss_model = resident_bytes ();
 

@@ -1,4 +1,4 @@
-/* tw-evaluators.h: the evaluators layer, for the layers above it
+/* tw-evaluators.h: the evaluator layer, for the layers above it
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

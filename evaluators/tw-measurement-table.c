@@ -16,7 +16,7 @@ struct _TwMeasurementTable {
   char    *name;
   GStrv    column_names;
   guint    n_columns;
-  GArray  *rows;      /* TwMeasurement */
+  GArray  *rows;      /* TwMeasurementRow */
   GArray  *columns;   /* double, n_columns per row, row-major */
   guint64  generation;
 };
@@ -45,7 +45,7 @@ tw_measurement_table_class_init (TwMeasurementTableClass *klass)
 static void
 tw_measurement_table_init (TwMeasurementTable *self)
 {
-  self->rows = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
+  self->rows = g_array_new (FALSE, FALSE, sizeof (TwMeasurementRow));
   self->columns = g_array_new (FALSE, FALSE, sizeof (double));
 }
 
@@ -143,7 +143,7 @@ tw_measurement_table_lookup_column (TwMeasurementTable *self,
  */
 void
 tw_measurement_table_append (TwMeasurementTable  *self,
-                             const TwMeasurement *row,
+                             const TwMeasurementRow *row,
                              const double        *columns)
 {
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
@@ -192,13 +192,13 @@ tw_measurement_table_get_n_rows (TwMeasurementTable *self)
  *
  * Returns: (transfer none): the row; valid until the next append
  */
-const TwMeasurement *
+const TwMeasurementRow *
 tw_measurement_table_get_row (TwMeasurementTable *self,
                               gsize               row)
 {
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
   g_return_val_if_fail (row < self->rows->len, NULL);
-  return &g_array_index (self->rows, TwMeasurement, row);
+  return &g_array_index (self->rows, TwMeasurementRow, row);
 }
 
 /**
@@ -277,7 +277,7 @@ append_rows (TwMeasurementTable *self,
 {
   for (gsize r = first; r < end; r++)
     {
-      const TwMeasurement *m = &g_array_index (self->rows, TwMeasurement, r);
+      const TwMeasurementRow *m = &g_array_index (self->rows, TwMeasurementRow, r);
       g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
 
       append_csv_field (out, label);

@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 /**
- * TwMeasurement:
+ * TwMeasurementRow:
  *
  * One result element of a metric (seed 000 §2, the Fig. 1 table). Every producer
  * (built-in metrics, automaton interpreter, plugins) fills this same struct.
@@ -22,9 +22,9 @@ typedef struct {
   guint64 begin;               /* ns, the trace's time base */
   guint64 end;                 /* ns, ≥ begin */
   guint64 length;              /* ns, the measured time (≤ end − begin for most metrics) */
-} TwMeasurement;
+} TwMeasurementRow;
 
-G_STATIC_ASSERT (sizeof (TwMeasurement) == 32);
+G_STATIC_ASSERT (sizeof (TwMeasurementRow) == 32);
 
 #define TW_TYPE_MEASUREMENT_TABLE (tw_measurement_table_get_type ())
 G_DECLARE_FINAL_TYPE (TwMeasurementTable, tw_measurement_table, TW, MEASUREMENT_TABLE, GObject)
@@ -40,12 +40,12 @@ int                  tw_measurement_table_lookup_column (TwMeasurementTable *sel
                                                         const char         *name);
 
 void                 tw_measurement_table_append       (TwMeasurementTable  *self,
-                                                        const TwMeasurement *row,
+                                                        const TwMeasurementRow *row,
                                                         const double        *columns);
 void                 tw_measurement_table_clear        (TwMeasurementTable  *self);
 
 gsize                tw_measurement_table_get_n_rows   (TwMeasurementTable *self);
-const TwMeasurement *tw_measurement_table_get_row      (TwMeasurementTable *self,
+const TwMeasurementRow *tw_measurement_table_get_row      (TwMeasurementTable *self,
                                                         gsize               row);
 double               tw_measurement_table_get_value    (TwMeasurementTable *self,
                                                         gsize               row,

@@ -14,6 +14,10 @@
 /* Nesting deeper than this is a trace that lost exits: the oldest entry is dropped. */
 #define MAX_IRQ_DEPTH 32
 
+/* Activations pending behind an overrunning job (S.Ha.R.K. keeps them); more than this
+ * and the oldest pending one is dropped. */
+#define MAX_QUEUED_JOBS 8
+
 typedef enum {
   METRIC_IRQ,
   METRIC_SOFTIRQ,
@@ -419,6 +423,9 @@ typedef struct {
   guint8   running;
   guint64  wake_time;
   guint64  wake_index;
+  guint8   n_queued;           /* STARTs that came while a job was open */
+  guint64  queued_time[MAX_QUEUED_JOBS];
+  guint64  queued_index[MAX_QUEUED_JOBS];
 } TaskState;
 
 typedef struct {
@@ -466,7 +473,7 @@ metric_eval_free (gpointer data)
 
 static void
 emit (MetricEval          *me,
-      const TwMeasurement *m,
+      const TwMeasurementRow *m,
       const double        *columns)
 {
   if (me->table)
@@ -625,7 +632,7 @@ handler_commit (gpointer context,
         if (cs->stack[d].number == me->ev.arg)
           {
             const OpenHandler *h = &cs->stack[d];
-            TwMeasurement m = {
+            TwMeasurementRow m = {
               .task = h->task,
               .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - h->count_at - 1),
               .begin = h->begin,
@@ -660,7 +667,7 @@ run_slice_commit (gpointer context,
 
       if (cs->since_valid && cs->current == prev && !is_idle (me, prev))
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = prev,
             .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
             .begin = cs->since,
@@ -714,7 +721,7 @@ wakeup_latency_commit (gpointer context,
 
       if (ts->waiting)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->ev.arg,
             .intermediate_events = (guint32) (me->ev.index - ts->wake_index - 1),
             .begin = ts->wake_time,
@@ -764,7 +771,7 @@ wakeup_handler_commit (gpointer context,
       if (--cs->depth == 0 && cs->woken)
         for (guint i = 0; i < cs->woken->len; i++)
           {
-            TwMeasurement m = {
+            TwMeasurementRow m = {
               .task = g_array_index (cs->woken, guint32, i),
               .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
               .begin = cs->since,
@@ -789,6 +796,39 @@ wakeup_handler_commit (gpointer context,
     }
 }
 
+/* A START while the task's job is still open queues a job: it begins when the open one
+ * ends (the task works through its pending activations in order). */
+static void
+queue_job (TaskState *ts,
+           guint64    time,
+           guint64    index)
+{
+  if (ts->n_queued == MAX_QUEUED_JOBS)
+    {
+      memmove (ts->queued_time, ts->queued_time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (ts->queued_index, ts->queued_index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      ts->n_queued--;
+    }
+  ts->queued_time[ts->n_queued] = time;
+  ts->queued_index[ts->n_queued] = index;
+  ts->n_queued++;
+}
+
+static gboolean
+dequeue_job (TaskState *ts,
+             guint64   *time,
+             guint64   *index)
+{
+  if (ts->n_queued == 0)
+    return FALSE;
+  *time = ts->queued_time[0];
+  *index = ts->queued_index[0];
+  ts->n_queued--;
+  memmove (ts->queued_time, ts->queued_time + 1, ts->n_queued * sizeof (guint64));
+  memmove (ts->queued_index, ts->queued_index + 1, ts->n_queued * sizeof (guint64));
+  return TRUE;
+}
+
 /* response-time: selectors START, END; the task is the events' subject. */
 static void
 response_commit (gpointer context,
@@ -804,14 +844,18 @@ response_commit (gpointer context,
 
   if (me->selector == 0)
     {
-      /* A new activation before the previous job ended restarts the measurement. */
+      if (ts->open)
+        {
+          queue_job (ts, me->ev.time, me->ev.index);
+          return;
+        }
       ts->open = TRUE;
       ts->begin = me->ev.time;
       ts->begin_index = me->ev.index;
     }
   else if (ts->open)
     {
-      TwMeasurement m = {
+      TwMeasurementRow m = {
         .task = me->subject,
         .intermediate_events = (guint32) (me->ev.index - ts->begin_index - 1),
         .begin = ts->begin,
@@ -820,7 +864,8 @@ response_commit (gpointer context,
       };
 
       emit (me, &m, NULL);
-      ts->open = FALSE;
+      /* a pending job's response time counts from its own activation */
+      ts->open = dequeue_job (ts, &ts->begin, &ts->begin_index);
     }
 }
 
@@ -842,7 +887,7 @@ arrival_commit (gpointer context,
       delta = me->ev.time - me->prev_time;
       if (me->type == METRIC_INTER_ARRIVAL)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
@@ -854,7 +899,7 @@ arrival_commit (gpointer context,
         }
       else if (me->have_delta)
         {
-          TwMeasurement m = {
+          TwMeasurementRow m = {
             .task = me->subject,
             .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
             .begin = me->prev_time,
@@ -972,6 +1017,11 @@ user_commit (gpointer context,
       guint32 task = me->subject;
 
       ts = get_task (me, task);
+      if (ts->open)
+        {
+          queue_job (ts, ev->time, ev->index);
+          return;
+        }
       memset (ts, 0, sizeof *ts);
       ts->open = TRUE;
       ts->begin = ev->time;
@@ -1015,7 +1065,7 @@ user_commit (gpointer context,
 
       guint64 elapsed;
       double cols[3];
-      TwMeasurement m;
+      TwMeasurementRow m;
 
       user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
       user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
@@ -1023,7 +1073,7 @@ user_commit (gpointer context,
       cols[0] = ts->own;
       cols[1] = ts->sys;
       cols[2] = elapsed - MIN (elapsed, ts->own + ts->sys);
-      m = (TwMeasurement) {
+      m = (TwMeasurementRow) {
         .task = task,
         .intermediate_events = me->include_system ? ts->cur_count : ts->own_count,
         .begin = ts->begin,
@@ -1032,6 +1082,37 @@ user_commit (gpointer context,
       };
       emit (me, &m, cols);
       ts->open = FALSE;
+      ts->current = FALSE;
+
+      /* The next pending job starts now, where this one ended, with the task as it
+       * is (running here unless the END came from someone else). */
+      {
+        guint64 begin, begin_index;
+
+        if (dequeue_job (ts, &begin, &begin_index))
+          {
+            guint8 n_queued = ts->n_queued;
+            guint64 queued_time[MAX_QUEUED_JOBS], queued_index[MAX_QUEUED_JOBS];
+
+            memcpy (queued_time, ts->queued_time, sizeof queued_time);
+            memcpy (queued_index, ts->queued_index, sizeof queued_index);
+            memset (ts, 0, sizeof *ts);
+            ts->n_queued = n_queued;
+            memcpy (ts->queued_time, queued_time, sizeof queued_time);
+            memcpy (ts->queued_index, queued_index, sizeof queued_index);
+            ts->open = TRUE;
+            ts->begin = begin;
+            ts->begin_index = begin_index;
+            ts->cur_cpu = TW_CPU_NONE;
+            if (cs != NULL && cs->current == task)
+              {
+                /* counted like a START here: the END itself is not inside it */
+                user_enter (me, task, ev->cpu);
+                if (cs->depth == 0)
+                  user_resume (me, task, ev->cpu, ev->time);
+              }
+          }
+      }
       return;
     }
 

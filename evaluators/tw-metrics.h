@@ -39,7 +39,7 @@ typedef struct {
 const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
 
 /*
- * Results are TwMeasurement rows (task, begin, end, length, intermediate events: the
+ * Results are TwMeasurementRow rows (task, begin, end, length, intermediate events: the
  * paper's Fig. 1). Intermediate events, as the paper means them ("number of trace
  * events detected while making the measure", the tracing overhead inside Length),
  * count the events strictly between the measurement's begin and end event (those two
@@ -65,7 +65,9 @@ const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
  * The task of response-time, inter-arrival, jitter and user-metric measurements is the
  * event's subject: the woken / created / switched-in task (arg column) for wakeup,
  * task_create and switch events, else the task that logged it (S.Ha.R.K.'s
- * task_activate is a wakeup of the activated task logged by the activator).
+ * task_activate is a wakeup of the activated task logged by the activator). A START
+ * while the task's job is still open queues the next job, which begins when the open
+ * one ends (response time counted from its own START).
  */
 
 #define TW_TYPE_METRIC (tw_metric_get_type ())

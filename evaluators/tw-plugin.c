@@ -345,7 +345,7 @@ host_emit_measurement (const TwEvaluatorHost        *host,
 {
   const PluginEval *pe = (const PluginEval *) host;
   guint n_columns = pe->plugin->desc->n_columns;
-  TwMeasurement m;
+  TwMeasurementRow m;
 
   if (measurement == NULL)
     return;

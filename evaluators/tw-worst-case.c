@@ -122,7 +122,7 @@ tw_worst_case_add_column (TwWorstCase        *self,
   n = tw_measurement_table_get_n_rows (table);
   for (gsize r = 0; r < n; r++)
     {
-      const TwMeasurement *m = tw_measurement_table_get_row (table, r);
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
       double v = free_column < 0 ? (double) m->length
                                  : tw_measurement_table_get_value (table, r, free_column);
       double *cell;

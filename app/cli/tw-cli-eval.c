@@ -207,7 +207,7 @@ automaton_evaluate (CliEval      *self,
   for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (interp); i++)
     {
       const TwAutomatonMeasurement *am = tw_automaton_interp_get_measurement (interp, i);
-      TwMeasurement m = {
+      TwMeasurementRow m = {
         .task = am->task,
         .intermediate_events = (guint32) MIN (am->intermediate_events, G_MAXUINT32),
         .begin = am->begin_ns,

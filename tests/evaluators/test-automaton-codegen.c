@@ -193,7 +193,7 @@ compare (TwAutomaton *automaton,
   for (gsize i = 0; i < n; i++)
     {
       const TwAutomatonMeasurement *want = tw_automaton_interp_get_measurement (interp, i);
-      const TwMeasurement *got = tw_measurement_table_get_row (table, i);
+      const TwMeasurementRow *got = tw_measurement_table_get_row (table, i);
 
       g_assert_cmpuint (got->task, ==, want->task);
       g_assert_cmpuint (got->begin, ==, want->begin_ns);

@@ -18,9 +18,9 @@ test_rows_and_csv (void)
   g_autoptr(TwMeasurementTable) table = tw_measurement_table_new (columns);
   guint32 plain = tw_trace_add_task (trace, "4711", "worker", 4711, 4711);
   guint32 odd = tw_trace_add_task (trace, "a,\"b\"", NULL, -1, -1);
-  TwMeasurement m1 = { plain, 3, 1000, 1500, 400 };
-  TwMeasurement m2 = { odd, 0, G_GUINT64_CONSTANT (18446744073709551000), G_MAXUINT64, 615 };
-  TwMeasurement m3 = { TW_TASK_NONE, 1, 7, 9, 2 };
+  TwMeasurementRow m1 = { plain, 3, 1000, 1500, 400 };
+  TwMeasurementRow m2 = { odd, 0, G_GUINT64_CONSTANT (18446744073709551000), G_MAXUINT64, 615 };
+  TwMeasurementRow m3 = { TW_TASK_NONE, 1, 7, 9, 2 };
   double c1[] = { 42, 0.5 };
   double c2[] = { NAN, -1 };
   g_autofree char *csv = NULL;
@@ -71,7 +71,7 @@ test_write_file (void)
   /* more rows than one write batch */
   for (guint i = 0; i < 10000; i++)
     {
-      TwMeasurement m = { TW_TASK_NONE, i % 7, i * 10, i * 10 + 5, 5 };
+      TwMeasurementRow m = { TW_TASK_NONE, i % 7, i * 10, i * 10 + 5, 5 };
 
       tw_measurement_table_append (table, &m, NULL);
     }

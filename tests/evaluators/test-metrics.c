@@ -72,7 +72,7 @@ assert_row (TwMeasurementTable *table,
             guint64             length,
             guint32             intermediate)
 {
-  const TwMeasurement *m;
+  const TwMeasurementRow *m;
 
   g_assert_cmpuint (row, <, tw_measurement_table_get_n_rows (table));
   m = tw_measurement_table_get_row (table, row);
@@ -227,16 +227,19 @@ test_response_time (Fixture       *f,
   tw_trace_append (f->trace, 80, 1, end, f->b, 0, NULL);
   tw_trace_append (f->trace, 100, 0, act, f->a, 0, NULL);
   tw_trace_append (f->trace, 160, 0, end, f->a, 0, NULL);
-  tw_trace_append (f->trace, 200, 0, act, f->a, 0, NULL);  /* overrun: restarted at 300 */
-  tw_trace_append (f->trace, 300, 0, act, f->a, 0, NULL);
+  tw_trace_append (f->trace, 200, 0, act, f->a, 0, NULL);  /* overruns past 300 */
+  tw_trace_append (f->trace, 300, 0, act, f->a, 0, NULL);  /* pending behind it */
   tw_trace_append (f->trace, 310, 0, end, f->a, 0, NULL);
+  tw_trace_append (f->trace, 350, 0, end, f->a, 0, NULL);
+  tw_trace_append (f->trace, 360, 0, end, f->a, 0, NULL);  /* no job open */
   t = evaluate (f->trace, "response-time");
 
-  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 4);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 5);
   assert_row (t, 0, f->a, 0, 30, 30, 2);
   assert_row (t, 1, f->b, 10, 80, 70, 1);
   assert_row (t, 2, f->a, 100, 160, 60, 0);
-  assert_row (t, 3, f->a, 300, 310, 10, 0);
+  assert_row (t, 3, f->a, 200, 310, 110, 1);
+  assert_row (t, 4, f->a, 300, 350, 50, 1);
 
   {
     g_autoptr(TwMeasurementTable) missing = evaluate (f->trace, "response-time:job_start,job_end");
@@ -332,6 +335,39 @@ test_user_metric (Fixture       *f,
 
   g_assert_cmpuint (tw_measurement_table_get_n_rows (t2), ==, 1);
   assert_row (t2, 0, f->a, 10, 100, 90, 7);
+}
+
+/* A START while the job is still open (an overrun) queues the next job: it begins when
+ * the open one ends, its elapsed time counts from its own START. */
+static void
+test_user_metric_overrun (Fixture       *f,
+                          gconstpointer  data)
+{
+  guint16 start = tw_test_add_simple_type (f->trace, "job_start", TW_EVENT_KIND_USER);
+  guint16 end = tw_test_add_simple_type (f->trace, "job_end", TW_EVENT_KIND_USER);
+  g_autoptr(TwMetric) job = tw_metric_new_user ("job", "job_start", "job_end", FALSE);
+  g_autoptr(TwMeasurementTable) t = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tw_test_append_switch (f->trace, f->k.sw, 0, 0, f->idle0, f->a, "R");
+  tw_trace_append (f->trace, 10, 0, start, f->a, 0, NULL);
+  tw_trace_append (f->trace, 20, 0, start, f->a, 0, NULL);
+  tw_trace_append (f->trace, 30, 0, f->k.irq_in, f->a, 9, NULL);
+  tw_trace_append (f->trace, 35, 0, f->k.irq_out, f->a, 9, NULL);
+  tw_trace_append (f->trace, 50, 0, end, f->a, 0, NULL);
+  tw_trace_append (f->trace, 55, 0, f->x, f->a, 0, NULL);
+  tw_trace_append (f->trace, 60, 0, end, f->a, 0, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  t = tw_metric_evaluate (job, f->trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 2);
+  /* 10–50 minus the irq 30–35; inside it ran the queued START and the irq entry */
+  assert_row (t, 0, f->a, 10, 50, 35, 2);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 5);
+  /* runs 50–60 behind the first; waited 20–50 */
+  assert_row (t, 1, f->a, 20, 60, 10, 1);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 1, 2), ==, 30);
 }
 
 /* S.Ha.R.K. logs task_activate as a wakeup of the activated task (arg), logged by the
@@ -508,7 +544,7 @@ append_rows (TwMeasurementTable *table,
 {
   for (guint i = 0; i < n; i++)
     {
-      TwMeasurement m = { task, 0, begins[i], begins[i] + lengths[i], lengths[i] };
+      TwMeasurementRow m = { task, 0, begins[i], begins[i] + lengths[i], lengths[i] };
 
       tw_measurement_table_append (table, &m, NULL);
     }
@@ -872,6 +908,7 @@ main (int   argc,
   ADD ("inter-arrival-jitter", test_inter_arrival_jitter);
   ADD ("user-metric", test_user_metric);
   ADD ("activation-subject", test_activation_subject);
+  ADD ("user-metric-overrun", test_user_metric_overrun);
   ADD ("required-events", test_required_events);
   ADD ("one-pass-csv", test_one_pass_and_csv);
   ADD ("worst-case", test_worst_case);

@@ -67,8 +67,8 @@ assert_same_as_builtin (TwPlugin *plugin)
   g_assert_cmpstr (tw_measurement_table_get_column_name (got, 0), ==, "irq");
   for (gsize r = 0; r < n; r++)
     {
-      const TwMeasurement *x = tw_measurement_table_get_row (got, r);
-      const TwMeasurement *y = tw_measurement_table_get_row (builtin, r);
+      const TwMeasurementRow *x = tw_measurement_table_get_row (got, r);
+      const TwMeasurementRow *y = tw_measurement_table_get_row (builtin, r);
 
       g_assert_cmpuint (x->task, ==, y->task);
       g_assert_cmpuint (x->begin, ==, y->begin);

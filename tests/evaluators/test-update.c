@@ -458,7 +458,7 @@ static void
 test_add_remove_other_thread (void)
 {
   guint16 a, b;
-  g_autoptr(TwTrace) trace = new_ab_trace (64 * TW_CHUNK_SIZE, &a, &b);
+  g_autoptr(TwTrace) trace = new_ab_trace (8 * TW_CHUNK_SIZE, &a, &b);
   g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
   static const char *const all[] = { "*", NULL };
   Counter c = { .in_order = TRUE };
@@ -471,13 +471,13 @@ test_add_remove_other_thread (void)
   g_assert_true (tw_evaluation_add_update (evaluation, base, NULL));
   thread = g_thread_new ("run", run_thread, &rd);
   g_assert_true (tw_evaluation_add_update (evaluation, late, NULL));
-  while (!g_atomic_int_get (&st.started) && tw_evaluation_get_position (evaluation) < 60 * TW_CHUNK_SIZE)
+  while (!g_atomic_int_get (&st.started) && tw_evaluation_get_position (evaluation) < 6 * TW_CHUNK_SIZE)
     g_thread_yield ();
   tw_evaluation_remove_update (evaluation, late);
   g_thread_join (thread);
 
   g_assert_true (rd.ok);
-  g_assert_cmpuint (c.prepared, ==, 64 * TW_CHUNK_SIZE);
+  g_assert_cmpuint (c.prepared, ==, 8 * TW_CHUNK_SIZE);
   g_assert_true (c.in_order);
   g_assert_true (st.consecutive);
   if (st.n > 0)

@@ -111,6 +111,44 @@ tw_test_append_switch (TwTrace    *trace,
   tw_trace_append (trace, time_ns, cpu, type, prev, next, payload);
 }
 
+static gboolean
+wait_timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * tw_test_wait_until:
+ * @condition: checked after every main-loop iteration
+ * @timeout_ms: how long to wait at most
+ *
+ * Spins the default main context until @condition holds (threads finish, idles run,
+ * frames get drawn).
+ *
+ * Returns: %TRUE when @condition held, %FALSE on timeout
+ */
+gboolean
+tw_test_wait_until (TwTestCondition condition,
+                    gpointer        data,
+                    guint           timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint source = g_timeout_add (timeout_ms, wait_timeout_cb, &timed_out);
+
+  while (!condition (data))
+    {
+      if (timed_out)
+        return FALSE;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (!timed_out)
+    g_source_remove (source);
+  return TRUE;
+}
+
 /**
  * tw_test_dup_event_field:
  *

@@ -34,6 +34,12 @@ guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
 
+typedef gboolean (*TwTestCondition) (gpointer data);
+
+gboolean tw_test_wait_until          (TwTestCondition condition,
+                                      gpointer        data,
+                                      guint           timeout_ms);
+
 /* One type per canonical scheduling kind, for traces built in tests. */
 typedef struct {
   guint16 sw;
