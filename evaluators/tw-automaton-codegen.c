@@ -500,7 +500,8 @@ static const char runtime[] =
   "  inst->flags &= ~(uint32_t) $HAS_MEASUREMENT;\n"
   "}\n"
   "\n"
-  "static void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state, uint64_t time)\n"
+  "static inline void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state,\n"
+  "                           uint64_t time)\n"
   "{\n"
   "  switch ($state_kind[state])\n"
   "    {\n"
@@ -557,27 +558,10 @@ static const char runtime[] =
   "    }\n"
   "}\n"
   "\n"
-  "/* visits the target of the winning transition and its lambda chain */\n"
-  "static void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
-  "{\n"
-  "  $Instance *inst = &c->inst[task];\n"
-  "  inst->stamp = c->pos;\n"
-  "  for (;;)\n"
-  "    {\n"
-  "      $visit (c, inst, task, (uint32_t) target, time);\n"
-  "      if ($lambda_next[target] < 0)\n"
-  "        break;\n"
-  "      target = $lambda_next[target];\n"
-  "    }\n"
-  "  if ((uint32_t) target != inst->state)\n"
-  "    {\n"
-  "      $remove_member (c, task);\n"
-  "      inst->state = (uint32_t) target;\n"
-  "      if (!$add_member (c, task))\n"
-  "        c->failed = true;\n"
-  "    }\n"
-  "}\n"
-  "\n"
+  ;
+
+/* after the generated $take () */
+static const char runtime_tail[] =
   "static void $flush ($Context *c)\n"
   "{\n"
   "  /* reports of one event in task order (stable), as the interpreter gives them */\n"
@@ -651,6 +635,50 @@ static const char runtime[] =
   "  (void) data;\n"
   "}\n"
   "\n";
+
+/* $take (): visits the target of the winning transition and its λ chain. The chains
+ * are known (validation forbids λ cycles), so each target is one case that visits its
+ * chain with constant states: the compiler folds each visit to its kind's code. */
+static void
+append_take (GString      *out,
+             const Tables *t)
+{
+  g_string_append (out,
+                   "static void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
+                   "{\n"
+                   "  $Instance *inst = &c->inst[task];\n"
+                   "  uint32_t last;\n"
+                   "  inst->stamp = c->pos;\n"
+                   "  switch (target)\n"
+                   "    {\n");
+  for (guint s = 0; s < t->n_states; s++)
+    {
+      gint32 state = s;
+
+      g_string_append_printf (out, "    case %u:\n", s);
+      for (;;)
+        {
+          g_string_append_printf (out, "      $visit (c, inst, task, %du, time);\n", state);
+          if (t->lambda_next[state] < 0)
+            break;
+          state = t->lambda_next[state];
+        }
+      g_string_append_printf (out, "      last = %du;\n      break;\n", state);
+    }
+  g_string_append (out,
+                   "    default:\n"
+                   "      return;\n"
+                   "    }\n"
+                   "  if (last != inst->state)\n"
+                   "    {\n"
+                   "      $remove_member (c, task);\n"
+                   "      inst->state = last;\n"
+                   "      if (!$add_member (c, task))\n"
+                   "        c->failed = true;\n"
+                   "    }\n"
+                   "}\n"
+                   "\n");
+}
 
 /**
  * tw_automaton_codegen_needs_all_events:
@@ -768,9 +796,6 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                    t.selector_refuse->len);
   append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
   append_table_u8 (out, "$state_kind", t.kind, t.n_states);
-  for (guint s = 0; s < t.n_states; s++)
-    values[s] = t.lambda_next[s];
-  append_int_array (out, "int32_t", "$lambda_next", values, t.n_states);
   n_next = (gsize) t.n_states * t.n_syms * 4;
   for (gsize i = 0; i < n_next; i++)
     values[i] = t.next[i];
@@ -800,6 +825,8 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   append_table_u8 (out, "$watched", watched, t.n_states);
 
   g_string_append (out, runtime);
+  append_take (out, &t);
+  g_string_append (out, runtime_tail);
 
   g_string_append_printf (out,
                           "static const TwEvaluatorModule $module = {\n"
