@@ -538,6 +538,57 @@ test_hostile_strings (void)
   g_assert_cmpuint (n, >, 10);
 }
 
+/* ---------------------------------------------------------------------- API */
+
+/* Which automata need every event: instances are created at a task's first event of
+ * any type, which only matters when a state reacts to others' or unnamed events. */
+static void
+test_needs_all_events (void)
+{
+  g_autoptr(TwAutomaton) own = tw_automaton_new ("own events only");
+  g_autoptr(TwAutomaton) broken = tw_automaton_new ("broken");
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = NULL;
+
+  tw_automaton_add_state (own, "idle", TW_STATE_KIND_OUT, 0, 0);
+  tw_automaton_add_state (own, "b", TW_STATE_KIND_BEGIN, 0, 0);
+  tw_automaton_add_state (own, "e", TW_STATE_KIND_END, 0, 0);
+  tw_automaton_set_initial (own, "idle");
+  tw_automaton_add_event (own, "idle", "b", "A", TW_TASK_MATCH_SAME);
+  tw_automaton_add_event (own, "b", "e", "B", TW_TASK_MATCH_SAME);
+  tw_automaton_add_lambda (own, "e", "idle");
+  g_assert_false (tw_automaton_codegen_needs_all_events (own));
+
+  /* a `*` self-loop on an out state changes nothing: still not needed */
+  tw_automaton_add_any (own, "idle", "idle");
+  g_assert_false (tw_automaton_codegen_needs_all_events (own));
+  /* another task's event moves an instance */
+  tw_automaton_add_event (own, "b", "idle", "C", TW_TASK_MATCH_OTHER);
+  g_assert_true (tw_automaton_codegen_needs_all_events (own));
+  tw_automaton_remove_transition (own, tw_automaton_get_n_transitions (own) - 1);
+  g_assert_false (tw_automaton_codegen_needs_all_events (own));
+  /* an unnamed event does */
+  tw_automaton_add_any (own, "b", "b");
+  g_assert_true (tw_automaton_codegen_needs_all_events (own));
+
+  /* the stream variant writes what generate returns */
+  source = tw_automaton_codegen_generate (own, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tw_automaton_codegen_write (own, stream, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (stream)),
+                   g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (stream)),
+                   source, strlen (source));
+
+  /* design errors are refused with the validation's error */
+  tw_automaton_add_state (broken, "s", TW_STATE_KIND_IN, 0, 0);
+  tw_automaton_set_initial (broken, "s");
+  g_assert_false (tw_automaton_codegen_needs_all_events (broken));
+  g_assert_null (tw_automaton_codegen_generate (broken, NULL, NULL, &error));
+  g_assert_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_INVALID);
+}
+
 /* ---------------------------------------------------------------------- CLI */
 
 static void
@@ -660,6 +711,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton-codegen/shipped", test_shipped);
   g_test_add_func ("/tw/evaluators/automaton-codegen/hostile-strings", test_hostile_strings);
   g_test_add_func ("/tw/evaluators/automaton-codegen/cli", test_cli);
+  g_test_add_func ("/tw/evaluators/automaton-codegen/needs-all-events", test_needs_all_events);
   if (g_test_slow ())
     g_test_add_func ("/tw/evaluators/automaton-codegen/differential-2000",
                      test_differential_slow);
