@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tw-automaton.h"
+#include "tw-automaton-codegen.h"
 #include "tw-automaton-file.h"
 #include "tw-automaton-interp.h"
 #include "tw-evaluation.h"

@@ -18,6 +18,7 @@ typedef struct {
   char     *metric_name;
   char     *user_metric;
   char     *plugin_path;
+  char     *automaton_path;
   char     *csv;
   char     *rta_csv;
   gboolean  hist;
@@ -28,6 +29,7 @@ typedef struct {
   /* what the chosen source opened before the trace is read */
   TwMetric *metric;
   TwPlugin *plugin;
+  TwAutomaton *automaton;
 } CliEval;
 
 static void
@@ -37,10 +39,12 @@ cli_eval_clear (CliEval *self)
   g_clear_pointer (&self->metric_name, g_free);
   g_clear_pointer (&self->user_metric, g_free);
   g_clear_pointer (&self->plugin_path, g_free);
+  g_clear_pointer (&self->automaton_path, g_free);
   g_clear_pointer (&self->csv, g_free);
   g_clear_pointer (&self->rta_csv, g_free);
   g_clear_object (&self->metric);
   g_clear_object (&self->plugin);
+  g_clear_object (&self->automaton);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliEval, cli_eval_clear)
@@ -54,6 +58,9 @@ typedef struct {
   gboolean  (*open)      (CliEval *self, GError **error);
   TwUpdate *(*create)    (CliEval *self, TwMeasurementTable **table, TwHistogram *histogram);
   const char *(*name)    (CliEval *self);
+  /* instead of create: a source that reads the trace itself */
+  TwMeasurementTable *(*evaluate) (CliEval *self, TwTrace *trace, TwHistogram *histogram,
+                                   GError **error);
 } EvalSource;
 
 static gboolean
@@ -150,10 +157,75 @@ plugin_name (CliEval *self)
   return tw_plugin_get_name (self->plugin);
 }
 
+static gboolean
+automaton_is_chosen (CliEval *self)
+{
+  return self->automaton_path != NULL;
+}
+
+static gboolean
+automaton_open (CliEval  *self,
+                GError  **error)
+{
+  self->automaton = tw_automaton_load (self->automaton_path, error);
+  if (self->automaton == NULL)
+    return FALSE;
+  if (!tw_automaton_check (self->automaton, error))
+    {
+      g_prefix_error (error, "%s: ", self->automaton_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The name its exported module carries, so that --plugin prints the same. */
+static const char *
+automaton_name (CliEval *self)
+{
+  const char *name = tw_automaton_get_name (self->automaton);
+
+  return name && name[0] ? name : "automaton";
+}
+
+/* The interpreter, its measurements in the order it completed them. */
+static TwMeasurementTable *
+automaton_evaluate (CliEval      *self,
+                    TwTrace      *trace,
+                    TwHistogram  *histogram,
+                    GError      **error)
+{
+  g_autoptr(TwAutomatonInterp) interp = tw_automaton_interp_new (self->automaton, trace, error);
+  g_autoptr(TwMeasurementTable) table = NULL;
+
+  if (interp == NULL || !tw_automaton_interp_run (interp, error))
+    {
+      g_prefix_error (error, "%s: ", self->automaton_path);
+      return NULL;
+    }
+  table = tw_measurement_table_new ((const char *const[]) { NULL });
+  tw_measurement_table_set_name (table, automaton_name (self));
+  for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (interp); i++)
+    {
+      const TwAutomatonMeasurement *am = tw_automaton_interp_get_measurement (interp, i);
+      TwMeasurementRow m = {
+        .task = am->task,
+        .intermediate_events = (guint32) MIN (am->intermediate_events, G_MAXUINT32),
+        .begin = am->begin_ns,
+        .end = am->end_ns,
+        .length = am->length_ns,
+      };
+
+      tw_measurement_table_append (table, &m, NULL);
+      tw_histogram_insert (histogram, (double) m.length);
+    }
+  return g_steal_pointer (&table);
+}
+
 static const EvalSource sources[] = {
   { "--metric", metric_is_chosen, metric_open, metric_create, metric_name },
   { "--user-metric", user_metric_is_chosen, user_metric_open, metric_create, metric_name },
   { "--plugin", plugin_is_chosen, plugin_open, plugin_create, plugin_name },
+  { "--automaton", automaton_is_chosen, automaton_open, NULL, automaton_name, automaton_evaluate },
 };
 
 static void
@@ -232,12 +304,20 @@ run_source (CliEval          *self,
 
   histogram = tw_histogram_new_auto (self->bins, self->log_bins ? TW_HISTOGRAM_SCALE_LOG
                                                                 : TW_HISTOGRAM_SCALE_LINEAR);
-  update = source->create (self, &table, histogram);
-  evaluation = tw_evaluation_new (trace);
-  if (!tw_evaluation_add_update (evaluation, update, &error) ||
-      !tw_evaluation_run (evaluation, progress_func (), NULL, NULL, &error))
-    return tw_cli_fail ("eval", error);
-  tw_evaluation_finish (evaluation);
+  if (source->evaluate)
+    {
+      if (!(table = source->evaluate (self, trace, histogram, &error)))
+        return tw_cli_fail ("eval", error);
+    }
+  else
+    {
+      update = source->create (self, &table, histogram);
+      evaluation = tw_evaluation_new (trace);
+      if (!tw_evaluation_add_update (evaluation, update, &error) ||
+          !tw_evaluation_run (evaluation, progress_func (), NULL, NULL, &error))
+        return tw_cli_fail ("eval", error);
+      tw_evaluation_finish (evaluation);
+    }
 
   if (self->csv && !write_table_csv (table, trace, self->csv, &error))
     return tw_cli_fail ("eval", error);
@@ -345,7 +425,7 @@ tw_cli_eval (int    argc,
              char **argv)
 {
   g_autoptr(GOptionContext) context =
-    g_option_context_new ("FILE — evaluate a metric, a user metric or a plugin over a trace");
+    g_option_context_new ("FILE — evaluate a metric, a user metric, a plugin or an automaton over a trace");
   g_auto(CliEval) self = { .bins = 32 };
   const EvalSource *chosen = NULL;
   guint n_chosen = 0;
@@ -357,6 +437,8 @@ tw_cli_eval (int    argc,
       "preemption time", "START,END[,--no-system]" },
     { "plugin", 'p', 0, G_OPTION_ARG_FILENAME, &self.plugin_path,
       "An evaluation module (tw-evaluator.h)", "X.so" },
+    { "automaton", 'a', 0, G_OPTION_ARG_FILENAME, &self.automaton_path,
+      "A metric automaton file, run by the interpreter (docs/automata.md)", "A.json" },
     { "worst-case", 'w', 0, G_OPTION_ARG_NONE, &self.worst_case,
       "Per-task worst cases and the response-time analysis of seed 000 eq. (1); jobs from "
       "--user-metric START,END (default task_activate,task_end_cycle)", NULL },
@@ -387,7 +469,7 @@ tw_cli_eval (int    argc,
       self.bins < 2 || self.bins > 100000)
     {
       g_printerr ("usage: tracewb-cli eval FILE (--metric NAME | --user-metric START,END[,--no-system]"
-                  " | --plugin X.so) [--csv OUT|-] [--hist] [--log] [--bins N]\n"
+                  " | --plugin X.so | --automaton A.json) [--csv OUT|-] [--hist] [--log] [--bins N]\n"
                   "       tracewb-cli eval FILE --worst-case [--user-metric START,END] "
                   "[--csv OUT|-] [--rta-csv OUT|-]\n");
       return 2;

@@ -5,7 +5,10 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <tw-evaluators.h>
+#include <tw-ingest.h>
 
 #include "tw-test-utils.h"
 
@@ -949,6 +952,92 @@ test_shipped_wakeup_latency (void)
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
 }
 
+/* Seed 000 Fig. 3 on S.Ha.R.K. event names: the timer handler that activates task i. */
+static void
+test_shipped_delay_until_wakeup (void)
+{
+  g_autoptr(TwAutomaton) a = load_shipped ("delay-until-wakeup.json");
+  g_autoptr(TwTrace) trace = tw_test_trace_from_script (
+    "0 x 0; 1 x 1; 2 x 2;"
+    "10 timer_wakeup_start/irq_entry 0; 11 task_activate/wakeup 0 1; 12 timer_post 0;"
+    "14 timer_wakeup_end/irq_exit 0;"
+    "20 timer_wakeup_start 1; 21 task_activate 1 2; 22 task_activate 1 0;"
+    "25 timer_wakeup_end 1; 30 timer_wakeup_start 0; 32 timer_wakeup_end 0");
+  g_autoptr(TwAutomatonInterp) interp = run (a, trace);
+  /* the handler 10..14 woke task 1 (visits at 10, 11, 12, 14); 20..25 woke 2 and 0,
+   * reported in task order; 30..32 woke nobody */
+  static const Expected expected[] = {
+    { 1, 10, 14, 4, 3 }, { 0, 20, 25, 5, 3 }, { 2, 20, 25, 5, 3 },
+  };
+
+  assert_measurements (interp, expected, G_N_ELEMENTS (expected));
+}
+
+/* On the demo trace, against a scan of its timer handlers: every task activated in a
+ * handler whose instance existed when the handler began is measured, from the
+ * handler's start to its end, with the events inside it plus its end. */
+static void
+test_shipped_delay_until_wakeup_demo (void)
+{
+  g_autofree char *path = g_build_filename (TW_SOURCE_DIR, "data", "demo", "demo.shark", NULL);
+  g_autoptr(TwAutomaton) a = load_shipped ("delay-until-wakeup.json");
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (path, "shark", NULL, NULL, NULL, NULL);
+  g_autoptr(TwAutomatonInterp) interp = NULL;
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (Expected));
+  g_autofree gboolean *seen = NULL;
+  g_autofree gboolean *at_start = NULL;
+  g_autoptr(GArray) woken = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean in_handler = FALSE;
+  guint64 start = 0, inside = 0;
+  guint32 n_tasks;
+
+  g_assert_nonnull (trace);
+  n_tasks = tw_trace_get_n_tasks (trace);
+  seen = g_new0 (gboolean, n_tasks);
+  at_start = g_new0 (gboolean, n_tasks);
+  for (guint64 k = 0; k < tw_trace_get_n_events (trace); k++)
+    {
+      TwEvent ev;
+      const char *name;
+
+      g_assert_true (tw_trace_get_event (trace, k, &ev));
+      name = tw_trace_get_event_type (trace, ev.type)->name;
+      if (ev.task != TW_TASK_NONE)
+        seen[ev.task] = TRUE;
+      if (in_handler && g_str_equal (name, "timer_wakeup_end"))
+        {
+          /* task order, as the interpreter reports one event's measurements */
+          for (guint32 t = 0; t < n_tasks; t++)
+            for (guint w = 0; w < woken->len; w++)
+              if (g_array_index (woken, guint32, w) == t)
+                {
+                  Expected e = { t, start, ev.time, ev.time - start, inside + 1 };
+
+                  g_array_append_val (want, e);
+                  break;
+                }
+          in_handler = FALSE;
+        }
+      else if (in_handler)
+        {
+          inside++;
+          if (g_str_equal (name, "task_activate") && ev.arg < n_tasks && at_start[ev.arg])
+            g_array_append_val (woken, ev.arg);
+        }
+      else if (g_str_equal (name, "timer_wakeup_start"))
+        {
+          in_handler = TRUE;
+          start = ev.time;
+          inside = 0;
+          g_array_set_size (woken, 0);
+          memcpy (at_start, seen, n_tasks * sizeof (gboolean));
+        }
+    }
+  g_assert_cmpuint (want->len, >, 300);
+  interp = run (a, trace);
+  assert_measurements (interp, (const Expected *) want->data, want->len);
+}
+
 
 /* ---- differential: the tables and member lists against a plain reading of §4 ---- */
 
@@ -1347,6 +1436,10 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/shipped/irq-duration", test_shipped_irq_duration);
   g_test_add_func ("/tw/evaluators/automaton/shipped/wakeup-latency",
                    test_shipped_wakeup_latency);
+  g_test_add_func ("/tw/evaluators/automaton/shipped/delay-until-wakeup",
+                   test_shipped_delay_until_wakeup);
+  g_test_add_func ("/tw/evaluators/automaton/shipped/delay-until-wakeup-demo",
+                   test_shipped_delay_until_wakeup_demo);
 
   return g_test_run ();
 }

@@ -1,0 +1,894 @@
+/* tw-automaton-codegen.c: a metric automaton as a C evaluation module (tw-evaluator.h)
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The generated file mirrors the interpreter (tw-automaton-interp.c, docs/automata.md
+ * "The tables, for the C generator"): the same next[state][symbol][class] and λ tables,
+ * the same per-state member lists, the same visit rules, the same report order. The
+ * difference is what a symbol is. The interpreter sees the trace's type table and gives
+ * every set of label names that match one type a symbol; a module only learns, per
+ * event, the first of its event names that matched (tw-evaluator.h). So a module's
+ * symbol is one label name: raw names are listed first, then `kind:NAME` for the label
+ * names that are canonical kinds, and both map to the label name's symbol.
+ *
+ * Strings from the JSON only ever appear inside C string literals, escaped byte by
+ * byte; identifiers come from indexes, and comments carry no user text.
+ */
+#include "config.h"
+
+#include "tw-automaton-codegen.h"
+
+#include <tw-data.h>
+
+#include "tw-evaluator.h"
+
+#include <string.h>
+
+typedef struct {
+  guint       n_states;
+  guint       initial;
+  GPtrArray  *names;          /* distinct label names, in transition order */
+  guint       n_syms;         /* names->len + 1; symbol 0: no name */
+  gint32     *next;           /* [(state * n_syms + sym) * 4 + class] */
+  gint32     *lambda_next;
+  guint8     *kind;
+  guint8     *sym_arg_task;
+  GPtrArray  *selectors;      /* event names given to the host */
+  GArray     *selector_sym;   /* guint16 */
+  GArray     *selector_refuse;/* guint8: the interpreter refuses a trace that has it */
+  gboolean    needs_all;
+} Tables;
+
+static void
+tables_clear (Tables *t)
+{
+  g_clear_pointer (&t->names, g_ptr_array_unref);
+  g_clear_pointer (&t->next, g_free);
+  g_clear_pointer (&t->lambda_next, g_free);
+  g_clear_pointer (&t->kind, g_free);
+  g_clear_pointer (&t->sym_arg_task, g_free);
+  g_clear_pointer (&t->selectors, g_ptr_array_unref);
+  g_clear_pointer (&t->selector_sym, g_array_unref);
+  g_clear_pointer (&t->selector_refuse, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
+
+static gboolean
+kind_has_task_arg (TwEventKind kind)
+{
+  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
+         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
+}
+
+static int
+name_index (GPtrArray  *names,
+            const char *name)
+{
+  for (guint n = 0; n < names->len; n++)
+    if (strcmp (g_ptr_array_index (names, n), name) == 0)
+      return n;
+  return -1;
+}
+
+/* The interpreter's binding (tw-automaton-interp.c bind_tables), over symbols that
+ * are single label names. */
+static gboolean
+build_tables (TwAutomaton  *automaton,
+              Tables       *t,
+              GError      **error)
+{
+  guint n_trans = tw_automaton_get_n_transitions (automaton);
+  g_autofree int *from = g_new (int, n_trans + 1);
+  g_autofree int *to = g_new (int, n_trans + 1);
+  g_autofree int *tname = g_new (int, n_trans + 1);
+  g_autofree guint8 *arg_refuse = NULL;
+
+  if (!tw_automaton_check (automaton, error))
+    return FALSE;
+
+  t->n_states = tw_automaton_get_n_states (automaton);
+  t->initial = tw_automaton_find_state (automaton, tw_automaton_get_initial (automaton));
+  t->names = g_ptr_array_new ();
+  t->kind = g_new (guint8, t->n_states);
+  t->lambda_next = g_new (gint32, t->n_states);
+  for (guint s = 0; s < t->n_states; s++)
+    {
+      t->kind[s] = tw_automaton_get_state (automaton, s)->kind;
+      t->lambda_next[s] = -1;
+    }
+  for (guint i = 0; i < n_trans; i++)
+    {
+      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+
+      from[i] = tw_automaton_find_state (automaton, tr->from);
+      to[i] = tw_automaton_find_state (automaton, tr->to);
+      tname[i] = -1;
+      if (tr->label == TW_LABEL_LAMBDA)
+        t->lambda_next[from[i]] = to[i];
+      if (tr->label != TW_LABEL_EVENT)
+        continue;
+      tname[i] = name_index (t->names, tr->event);
+      if (tname[i] < 0)
+        {
+          tname[i] = t->names->len;
+          g_ptr_array_add (t->names, tr->event);
+        }
+    }
+  t->n_syms = t->names->len + 1;
+
+  /* which symbols use the arg column as a task, and which names the interpreter would
+   * refuse to bind (a task_field arg label on a kind whose arg is no task) */
+  t->sym_arg_task = g_new0 (guint8, t->n_syms);
+  arg_refuse = g_new0 (guint8, t->n_syms);
+  for (guint i = 0; i < n_trans; i++)
+    {
+      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+      TwEventKind kind;
+
+      if (tname[i] < 0 || tr->task_field != TW_TASK_FIELD_ARG || tr->task == TW_TASK_MATCH_ANY)
+        continue;
+      t->sym_arg_task[tname[i] + 1] = 1;
+      if (tw_event_kind_from_string (tr->event, &kind) && !kind_has_task_arg (kind))
+        arg_refuse[tname[i] + 1] = 1;
+    }
+
+  t->next = g_new (gint32, (gsize) t->n_states * t->n_syms * 4);
+  for (guint s = 0; s < t->n_states; s++)
+    for (guint sym = 0; sym < t->n_syms; sym++)
+      for (guint c = 0; c < 4; c++)
+        {
+          int best = -1, best_spec = -1, tie = -1;
+
+          for (guint i = 0; i < n_trans; i++)
+            {
+              const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+              int spec;
+
+              if (from[i] != (int) s || tr->label == TW_LABEL_LAMBDA)
+                continue;
+              if (tr->label == TW_LABEL_ANY)
+                spec = 0;
+              else if (tname[i] + 1 != (int) sym)
+                continue;
+              else if (tr->task == TW_TASK_MATCH_ANY)
+                spec = 1;
+              else
+                {
+                  gboolean is_i = tr->task_field == TW_TASK_FIELD_ARG ? (c >> 1) & 1 : c & 1;
+
+                  if (is_i != (tr->task == TW_TASK_MATCH_SAME))
+                    continue;
+                  spec = 2;
+                }
+              if (spec > best_spec)
+                {
+                  best = i;
+                  best_spec = spec;
+                  tie = -1;
+                }
+              else if (spec == best_spec)
+                tie = i;
+            }
+          /* validation rejects every overlap of one name, and a symbol is one name */
+          g_assert (tie < 0);
+          if (best >= 0 && to[best] == (int) s &&
+              (t->kind[s] == TW_STATE_KIND_OUT || t->kind[s] == TW_STATE_KIND_END ||
+               t->kind[s] == TW_STATE_KIND_CANCEL))
+            best = -1;
+          t->next[((gsize) s * t->n_syms + sym) * 4 + c] = best >= 0 ? to[best] : -1;
+        }
+
+  /* An instance exists from its task's first event of any type. A module that only
+   * sees its named events creates it later; that is the same only when no state
+   * reacts to an event of another task (class 0, 2) nor to an unnamed one (`*`). */
+  t->needs_all = FALSE;
+  for (guint s = 0; s < t->n_states; s++)
+    for (guint sym = 0; sym < t->n_syms; sym++)
+      for (guint c = 0; c < 4; c++)
+        if (t->next[((gsize) s * t->n_syms + sym) * 4 + c] >= 0 &&
+            (sym == 0 || c == 0 || c == 2))
+          t->needs_all = TRUE;
+
+  t->selectors = g_ptr_array_new_with_free_func (g_free);
+  t->selector_sym = g_array_new (FALSE, FALSE, sizeof (guint16));
+  t->selector_refuse = g_array_new (FALSE, FALSE, sizeof (guint8));
+  /* The host reads a selector "*" as every event and "kind:…" as a kind: a type
+   * whose raw name looks like that cannot be named (docs/automata.md). */
+  for (guint n = 0; n < t->names->len; n++)
+    {
+      const char *name = g_ptr_array_index (t->names, n);
+      guint16 sym = n + 1;
+      guint8 refuse = 0;
+
+      if (strcmp (name, "*") == 0 || g_str_has_prefix (name, "kind:"))
+        continue;
+      g_ptr_array_add (t->selectors, g_strdup (name));
+      g_array_append_val (t->selector_sym, sym);
+      g_array_append_val (t->selector_refuse, refuse);
+    }
+  for (guint n = 0; n < t->names->len; n++)
+    {
+      const char *name = g_ptr_array_index (t->names, n);
+      TwEventKind kind;
+      guint16 sym = n + 1;
+
+      if (!tw_event_kind_from_string (name, &kind))
+        continue;
+      g_ptr_array_add (t->selectors, g_strconcat ("kind:", name, NULL));
+      g_array_append_val (t->selector_sym, sym);
+      g_array_append_val (t->selector_refuse, arg_refuse[sym]);
+    }
+  if (t->selectors->len == 0)
+    t->needs_all = TRUE;   /* the host wants something to feed */
+  return TRUE;
+}
+
+/* A C string literal that no byte of @s can break out of: only [A-Za-z0-9 _.-] pass
+ * as they are, everything else is a three-digit octal escape (so no trigraph, quote,
+ * backslash, newline or comment opener survives); long strings are cut into pieces. */
+static void
+append_c_string (GString    *out,
+                 const char *s)
+{
+  guint col = 0;
+
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) s; *p; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == ' ' || *p == '_' || *p == '.' || *p == '-')
+        g_string_append_c (out, *p);
+      else
+        g_string_append_printf (out, "\\%03o", *p);
+      if (++col == 60 && p[1])
+        {
+          g_string_append (out, "\"\n  \"");
+          col = 0;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_int_array (GString      *out,
+                  const char   *type,
+                  const char   *ident,
+                  const gint64 *values,
+                  gsize         n)
+{
+  /* one extra entry: C has no empty arrays */
+  g_string_append_printf (out, "static const %s %s[%" G_GSIZE_FORMAT "] = {", type, ident,
+                          n + 1);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT ",", i % 16 == 0 ? "\n  " : " ",
+                            values[i]);
+  g_string_append (out, "\n  0\n};\n\n");
+}
+
+static void
+append_table_u8 (GString      *out,
+                 const char   *ident,
+                 const guint8 *v,
+                 gsize         n)
+{
+  g_autofree gint64 *values = g_new (gint64, n + 1);
+
+  for (gsize i = 0; i < n; i++)
+    values[i] = v[i];
+  append_int_array (out, "uint8_t", ident, values, n);
+}
+
+static const char runtime[] =
+  "#define $TASK_NONE TW_EVALUATOR_TASK_NONE\n"
+  "#define $STATE_NONE UINT32_MAX\n"
+  "#define $POS_NONE UINT32_MAX\n"
+  "#define $STRIDE ((size_t) $N_SYMS * 4u)\n"
+  "\n"
+  "/* a variable, not a constant: with no selector a loop up to 0 draws -Wtype-limits */\n"
+  "static const unsigned $n_selectors = $N_SELECTORS;\n"
+  "\n"
+  "enum { $HAS_MEASUREMENT = 1, $HAS_SEGMENT = 2, $HAS_RUN = 4 };\n"
+  "enum { $K_BEGIN, $K_END, $K_CANCEL, $K_IN, $K_OUT, $K_COND };\n"
+  "\n"
+  "typedef struct {\n"
+  "  uint32_t state;\n"
+  "  uint32_t flags;\n"
+  "  uint32_t member_pos;\n"
+  "  uint32_t pad;\n"
+  "  uint64_t stamp;\n"
+  "  uint64_t meas_begin, meas_length, meas_events;\n"
+  "  uint64_t seg_first, seg_last, seg_visits;\n"
+  "  uint64_t run_first, run_visits;\n"
+  "} $Instance;\n"
+  "\n"
+  "typedef struct {\n"
+  "  uint32_t *items;\n"
+  "  uint32_t len, cap;\n"
+  "} $MemberList;\n"
+  "\n"
+  "typedef struct {\n"
+  "  const TwEvaluatorHost *host;\n"
+  "  uint32_t ids[$N_SELECTORS + 1];\n"
+  "  uint16_t *id_sym;\n"
+  "  uint32_t n_id_sym;\n"
+  "  bool failed;\n"
+  "  $Instance *inst;\n"
+  "  uint32_t n_inst;\n"
+  "  $MemberList members[$N_STATES];\n"
+  "  uint64_t pos;\n"
+  "  TwEvaluatorMeasurement *out;\n"
+  "  uint32_t n_out, cap_out;\n"
+  "  uint64_t ev_time;\n"
+  "  uint32_t ev_task, ev_arg, ev_sym;\n"
+  "} $Context;\n"
+  "\n"
+  "static void *$context_new (void)\n"
+  "{\n"
+  "  return calloc (1, sizeof ($Context));\n"
+  "}\n"
+  "\n"
+  "static void $context_free (void *data)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  if (c == NULL)\n"
+  "    return;\n"
+  "  for (unsigned s = 0; s < $N_STATES; s++)\n"
+  "    free (c->members[s].items);\n"
+  "  free (c->inst);\n"
+  "  free (c->id_sym);\n"
+  "  free (c->out);\n"
+  "  free (c);\n"
+  "}\n"
+  "\n"
+  "static bool $bind (void *data, const TwEvaluatorHost *host, const uint32_t *ids)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  uint32_t max_id = 0;\n"
+  "  if (c == NULL)\n"
+  "    return false;\n"
+  "  c->host = host;\n"
+  "  for (unsigned i = 0; i < $n_selectors; i++)\n"
+  "    {\n"
+  "      c->ids[i] = ids[i];\n"
+  "      if (ids[i] == TW_EVALUATOR_EVENT_ABSENT)\n"
+  "        continue;\n"
+  "      /* the interpreter refuses such a trace too */\n"
+  "      if ($selector_refuse[i])\n"
+  "        return false;\n"
+  "      if (ids[i] < 65536u && ids[i] + 1 > max_id)\n"
+  "        max_id = ids[i] + 1;\n"
+  "    }\n"
+  "  free (c->id_sym);\n"
+  "  c->id_sym = calloc (max_id + 1, sizeof (uint16_t));\n"
+  "  if (c->id_sym == NULL)\n"
+  "    return false;\n"
+  "  c->n_id_sym = max_id;\n"
+  "  /* an event gets the id of its first matching name: keep the first */\n"
+  "  for (unsigned i = $N_SELECTORS; i-- > 0;)\n"
+  "    if (ids[i] < max_id)\n"
+  "      c->id_sym[ids[i]] = $selector_sym[i];\n"
+  "  return true;\n"
+  "}\n"
+  "\n"
+  "static uint32_t $symbol_of (const $Context *c, uint32_t id)\n"
+  "{\n"
+  "  if (id == TW_EVALUATOR_EVENT_OTHER)\n"
+  "    return 0;\n"
+  "  if (id < c->n_id_sym)\n"
+  "    return c->id_sym[id];\n"
+  "  for (unsigned i = 0; i < $n_selectors; i++)\n"
+  "    if (c->ids[i] == id)\n"
+  "      return $selector_sym[i];\n"
+  "  return 0;\n"
+  "}\n"
+  "\n"
+  "static bool $prepare (void *data, const TwEvaluatorEvent *event)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  c->ev_time = event->time_ns;\n"
+  "  c->ev_task = event->task;\n"
+  "  c->ev_arg = event->arg;\n"
+  "  c->ev_sym = $symbol_of (c, event->event_id);\n"
+  "  return true;\n"
+  "}\n"
+  "\n"
+  "static bool $add_member ($Context *c, uint32_t task)\n"
+  "{\n"
+  "  $Instance *inst = &c->inst[task];\n"
+  "  $MemberList *list;\n"
+  "  if (!$watched[inst->state])\n"
+  "    {\n"
+  "      inst->member_pos = $POS_NONE;\n"
+  "      return true;\n"
+  "    }\n"
+  "  list = &c->members[inst->state];\n"
+  "  if (list->len == list->cap)\n"
+  "    {\n"
+  "      uint32_t cap = list->cap ? list->cap * 2u : 16u;\n"
+  "      uint32_t *items = realloc (list->items, cap * sizeof (uint32_t));\n"
+  "      if (items == NULL)\n"
+  "        return false;\n"
+  "      list->items = items;\n"
+  "      list->cap = cap;\n"
+  "    }\n"
+  "  inst->member_pos = list->len;\n"
+  "  list->items[list->len++] = task;\n"
+  "  return true;\n"
+  "}\n"
+  "\n"
+  "static void $remove_member ($Context *c, uint32_t task)\n"
+  "{\n"
+  "  $Instance *inst = &c->inst[task];\n"
+  "  $MemberList *list;\n"
+  "  uint32_t last;\n"
+  "  if (inst->member_pos == $POS_NONE)\n"
+  "    return;\n"
+  "  list = &c->members[inst->state];\n"
+  "  last = list->items[--list->len];\n"
+  "  list->items[inst->member_pos] = last;\n"
+  "  c->inst[last].member_pos = inst->member_pos;\n"
+  "  inst->member_pos = $POS_NONE;\n"
+  "}\n"
+  "\n"
+  "static bool $ensure_instance ($Context *c, uint32_t task)\n"
+  "{\n"
+  "  if (task >= c->n_inst)\n"
+  "    {\n"
+  "      uint64_t want = (uint64_t) task + 1u;\n"
+  "      uint64_t n = (uint64_t) c->n_inst * 2u > want ? (uint64_t) c->n_inst * 2u : want;\n"
+  "      $Instance *inst;\n"
+  "      if (n < 64u)\n"
+  "        n = 64u;\n"
+  "      if (n > UINT32_MAX)\n"
+  "        n = UINT32_MAX;\n"
+  "      inst = realloc (c->inst, (size_t) n * sizeof ($Instance));\n"
+  "      if (inst == NULL)\n"
+  "        return false;\n"
+  "      memset (inst + c->n_inst, 0, (size_t) (n - c->n_inst) * sizeof ($Instance));\n"
+  "      for (uint64_t i = c->n_inst; i < n; i++)\n"
+  "        {\n"
+  "          inst[i].state = $STATE_NONE;\n"
+  "          inst[i].member_pos = $POS_NONE;\n"
+  "          inst[i].stamp = UINT64_MAX;\n"
+  "        }\n"
+  "      c->inst = inst;\n"
+  "      c->n_inst = (uint32_t) n;\n"
+  "    }\n"
+  "  if (c->inst[task].state != $STATE_NONE)\n"
+  "    return true;\n"
+  "  c->inst[task].state = $INITIAL;\n"
+  "  return $add_member (c, task);\n"
+  "}\n"
+  "\n"
+  "static void $close_segment ($Instance *inst)\n"
+  "{\n"
+  "  if (!(inst->flags & $HAS_SEGMENT))\n"
+  "    return;\n"
+  "  inst->flags &= ~(uint32_t) $HAS_SEGMENT;\n"
+  "  if (inst->flags & $HAS_MEASUREMENT)\n"
+  "    {\n"
+  "      inst->meas_length += inst->seg_last - inst->seg_first;\n"
+  "      inst->meas_events += inst->seg_visits - 1u;\n"
+  "    }\n"
+  "}\n"
+  "\n"
+  "static void $report ($Context *c, $Instance *inst, uint32_t task, uint64_t time)\n"
+  "{\n"
+  "  TwEvaluatorMeasurement *m;\n"
+  "  if (c->n_out == c->cap_out)\n"
+  "    {\n"
+  "      uint32_t cap = c->cap_out ? c->cap_out * 2u : 16u;\n"
+  "      TwEvaluatorMeasurement *out = realloc (c->out, cap * sizeof (TwEvaluatorMeasurement));\n"
+  "      if (out == NULL)\n"
+  "        {\n"
+  "          c->failed = true;\n"
+  "          return;\n"
+  "        }\n"
+  "      c->out = out;\n"
+  "      c->cap_out = cap;\n"
+  "    }\n"
+  "  m = &c->out[c->n_out++];\n"
+  "  memset (m, 0, sizeof *m);\n"
+  "  m->task = task;\n"
+  "  /* the ABI's field is 32 bits: saturate, as tracewb-cli eval --automaton does */\n"
+  "  m->intermediate_events = inst->meas_events > UINT32_MAX ? UINT32_MAX\n"
+  "                                                          : (uint32_t) inst->meas_events;\n"
+  "  m->begin_ns = inst->meas_begin;\n"
+  "  m->end_ns = time;\n"
+  "  m->length_ns = inst->meas_length;\n"
+  "  inst->flags &= ~(uint32_t) $HAS_MEASUREMENT;\n"
+  "}\n"
+  "\n"
+  "static inline void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state,\n"
+  "                           uint64_t time)\n"
+  "{\n"
+  "  switch ($state_kind[state])\n"
+  "    {\n"
+  "    case $K_BEGIN:\n"
+  "      inst->flags = $HAS_MEASUREMENT;\n"
+  "      inst->meas_begin = time;\n"
+  "      inst->meas_length = 0;\n"
+  "      inst->meas_events = 0;\n"
+  "      break;\n"
+  "    case $K_IN:\n"
+  "      if (inst->flags & $HAS_RUN)\n"
+  "        {\n"
+  "          inst->flags = (inst->flags & ~(uint32_t) $HAS_RUN) | $HAS_SEGMENT;\n"
+  "          inst->seg_first = inst->run_first;\n"
+  "          inst->seg_last = time;\n"
+  "          inst->seg_visits = inst->run_visits + 1u;\n"
+  "        }\n"
+  "      else if (inst->flags & $HAS_SEGMENT)\n"
+  "        {\n"
+  "          inst->seg_last = time;\n"
+  "          inst->seg_visits++;\n"
+  "        }\n"
+  "      else\n"
+  "        {\n"
+  "          inst->flags |= $HAS_SEGMENT;\n"
+  "          inst->seg_first = inst->seg_last = time;\n"
+  "          inst->seg_visits = 1;\n"
+  "        }\n"
+  "      break;\n"
+  "    case $K_COND:\n"
+  "      $close_segment (inst);\n"
+  "      if (inst->flags & $HAS_RUN)\n"
+  "        inst->run_visits++;\n"
+  "      else\n"
+  "        {\n"
+  "          inst->flags |= $HAS_RUN;\n"
+  "          inst->run_first = time;\n"
+  "          inst->run_visits = 1;\n"
+  "        }\n"
+  "      break;\n"
+  "    case $K_OUT:\n"
+  "      $close_segment (inst);\n"
+  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
+  "      break;\n"
+  "    case $K_END:\n"
+  "      $close_segment (inst);\n"
+  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
+  "      if (inst->flags & $HAS_MEASUREMENT)\n"
+  "        $report (c, inst, task, time);\n"
+  "      break;\n"
+  "    default:\n"
+  "      inst->flags = 0;\n"
+  "      break;\n"
+  "    }\n"
+  "}\n"
+  "\n"
+  ;
+
+/* after the generated $take () */
+static const char runtime_tail[] =
+  "static void $flush ($Context *c)\n"
+  "{\n"
+  "  /* reports of one event in task order (stable), as the interpreter gives them */\n"
+  "  for (uint32_t i = 1; i < c->n_out; i++)\n"
+  "    {\n"
+  "      TwEvaluatorMeasurement m = c->out[i];\n"
+  "      uint32_t j = i;\n"
+  "      for (; j > 0 && c->out[j - 1].task > m.task; j--)\n"
+  "        c->out[j] = c->out[j - 1];\n"
+  "      c->out[j] = m;\n"
+  "    }\n"
+  "  for (uint32_t i = 0; i < c->n_out; i++)\n"
+  "    c->host->emit_measurement (c->host, &c->out[i]);\n"
+  "  c->n_out = 0;\n"
+  "}\n"
+  "\n"
+  "static void $commit (void *data, bool ok)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  const uint32_t sym = c->ev_sym, task = c->ev_task;\n"
+  "  const uint32_t arg_task = $sym_arg_task[sym] ? c->ev_arg : $TASK_NONE;\n"
+  "  const uint64_t time = c->ev_time;\n"
+  "  const int32_t *column = $next_state + (size_t) sym * 4u;\n"
+  "  int32_t target;\n"
+  "  if (!ok || c->failed)\n"
+  "    return;\n"
+  "  if (task != $TASK_NONE)\n"
+  "    {\n"
+  "      if (task >= c->n_inst || c->inst[task].state == $STATE_NONE)\n"
+  "        {\n"
+  "          if (!$ensure_instance (c, task))\n"
+  "            {\n"
+  "              c->failed = true;\n"
+  "              return;\n"
+  "            }\n"
+  "        }\n"
+  "      target = column[c->inst[task].state * $STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
+  "      if (target >= 0)\n"
+  "        $take (c, task, target, time);\n"
+  "    }\n"
+  "  if (arg_task != $TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
+  "      c->inst[arg_task].state != $STATE_NONE)\n"
+  "    {\n"
+  "      target = column[c->inst[arg_task].state * $STRIDE + 2u];\n"
+  "      if (target >= 0)\n"
+  "        $take (c, arg_task, target, time);\n"
+  "    }\n"
+  "  /* Each list backwards: one that leaves is replaced by the last, already walked;\n"
+  "   * one that moved to a list walked later carries this event's stamp. */\n"
+  "  for (uint32_t k = $interest_start[sym]; k < $interest_start[sym + 1u]; k++)\n"
+  "    {\n"
+  "      $MemberList *list = &c->members[$interest_states[k]];\n"
+  "      for (uint32_t p = list->len; p-- > 0;)\n"
+  "        {\n"
+  "          uint32_t other = list->items[p];\n"
+  "          $Instance *inst = &c->inst[other];\n"
+  "          if (other == task || other == arg_task || inst->stamp == c->pos)\n"
+  "            continue;\n"
+  "          target = column[inst->state * $STRIDE];\n"
+  "          if (target >= 0)\n"
+  "            $take (c, other, target, time);\n"
+  "        }\n"
+  "    }\n"
+  "  c->pos++;\n"
+  "  if (c->n_out > 0)\n"
+  "    $flush (c);\n"
+  "}\n"
+  "\n"
+  "static void $finish (void *data)\n"
+  "{\n"
+  "  (void) data;\n"
+  "}\n"
+  "\n";
+
+/* $take (): visits the target of the winning transition and its λ chain. The chains
+ * are known (validation forbids λ cycles), so each target is one case that visits its
+ * chain with constant states: the compiler folds each visit to its kind's code. */
+static void
+append_take (GString      *out,
+             const Tables *t)
+{
+  g_string_append (out,
+                   "static void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
+                   "{\n"
+                   "  $Instance *inst = &c->inst[task];\n"
+                   "  uint32_t last;\n"
+                   "  inst->stamp = c->pos;\n"
+                   "  switch (target)\n"
+                   "    {\n");
+  for (guint s = 0; s < t->n_states; s++)
+    {
+      gint32 state = s;
+
+      g_string_append_printf (out, "    case %u:\n", s);
+      for (;;)
+        {
+          g_string_append_printf (out, "      $visit (c, inst, task, %du, time);\n", state);
+          if (t->lambda_next[state] < 0)
+            break;
+          state = t->lambda_next[state];
+        }
+      g_string_append_printf (out, "      last = %du;\n      break;\n", state);
+    }
+  g_string_append (out,
+                   "    default:\n"
+                   "      return;\n"
+                   "    }\n"
+                   "  if (last != inst->state)\n"
+                   "    {\n"
+                   "      $remove_member (c, task);\n"
+                   "      inst->state = last;\n"
+                   "      if (!$add_member (c, task))\n"
+                   "        c->failed = true;\n"
+                   "    }\n"
+                   "}\n"
+                   "\n");
+}
+
+/**
+ * tw_automaton_codegen_needs_all_events:
+ * @automaton: a valid automaton
+ *
+ * Returns: whether its module asks for every event (TW_EVALUATOR_FLAG_ALL_EVENTS):
+ *   when a `*` label or a reaction to another task's event makes instance creation at
+ *   a task's first event of any type matter; %FALSE also for an invalid automaton
+ */
+gboolean
+tw_automaton_codegen_needs_all_events (TwAutomaton *automaton)
+{
+  g_auto(Tables) t = { 0 };
+
+  g_return_val_if_fail (TW_IS_AUTOMATON (automaton), FALSE);
+
+  return build_tables (automaton, &t, NULL) && t.needs_all;
+}
+
+static gboolean
+is_c_identifier (const char *s)
+{
+  if (s == NULL || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
+    return FALSE;
+  for (; *s; s++)
+    if (!(g_ascii_isalnum (*s) || *s == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * tw_automaton_codegen_generate:
+ * @automaton: the automaton (it must validate)
+ * @entry_symbol: (nullable): the name of the exported entry point; %NULL for
+ *   `tw_evaluator_module_get` (another name lets several modules share one shared
+ *   object, as the differential test does)
+ * @prefix: (nullable): put before every other file-scope name, so that several
+ *   generated modules can be pasted into one translation unit; %NULL for none
+ *
+ * Emits one self-contained C11 source file that includes only `tw-evaluator.h` (and
+ * the C library's headers) and implements the evaluation module ABI with the exact
+ * semantics of the interpreter (docs/automata.md, "C export").
+ *
+ * Returns: (transfer full) (nullable): the source, or %NULL with @error set when the
+ *   automaton has design errors
+ */
+char *
+tw_automaton_codegen_generate (TwAutomaton  *automaton,
+                               const char   *entry_symbol,
+                               const char   *prefix,
+                               GError      **error)
+{
+  g_auto(Tables) t = { 0 };
+  g_autoptr(GString) out = NULL;
+  g_autofree gint64 *values = NULL;
+  g_autoptr(GArray) interest = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree gint64 *interest_start = NULL;
+  g_autofree guint8 *watched = NULL;
+  JsonObject *extra;
+  const char *name = tw_automaton_get_name (automaton);
+  const char *description = "";
+  gsize n_next;
+
+  g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
+  g_return_val_if_fail (entry_symbol == NULL || is_c_identifier (entry_symbol), NULL);
+  g_return_val_if_fail (prefix == NULL || prefix[0] == '\0' || is_c_identifier (prefix), NULL);
+
+  if (!build_tables (automaton, &t, error))
+    return NULL;
+  if (name == NULL || name[0] == '\0')
+    name = "automaton";
+  extra = tw_automaton_get_extra (automaton);
+  if (extra && json_object_has_member (extra, "description") &&
+      JSON_NODE_HOLDS_VALUE (json_object_get_member (extra, "description")) &&
+      json_node_get_value_type (json_object_get_member (extra, "description")) == G_TYPE_STRING)
+    description = json_object_get_string_member (extra, "description");
+
+  out = g_string_new (NULL);
+  g_string_append (out,
+                   "/* Evaluation module generated by Trace Workbench from a metric automaton\n"
+                   " * (DESIGN 4, docs/automata.md). It implements the tw-evaluator.h ABI\n"
+                   " * and gives the same measurements as the interpreter. */\n"
+                   "#include \"tw-evaluator.h\"\n"
+                   "\n"
+                   "#include <stdbool.h>\n"
+                   "#include <stddef.h>\n"
+                   "#include <stdint.h>\n"
+                   "#include <stdlib.h>\n"
+                   "#include <string.h>\n"
+                   "\n");
+  g_string_append_printf (out, "#define $N_STATES %uu\n", t.n_states);
+  g_string_append_printf (out, "#define $N_SYMS %uu\n", t.n_syms);
+  g_string_append_printf (out, "#define $N_SELECTORS %uu\n", t.selectors->len);
+  g_string_append_printf (out, "#define $INITIAL %uu\n\n", t.initial);
+
+  g_string_append (out, "static const char $module_name[] = ");
+  append_c_string (out, name);
+  g_string_append (out, ";\n\nstatic const char $module_description[] = ");
+  append_c_string (out, description);
+  g_string_append (out, ";\n\n/* raw names first, then canonical kinds */\n"
+                        "static const char *const $event_names[$N_SELECTORS + 1] = {\n");
+  for (guint i = 0; i < t.selectors->len; i++)
+    {
+      g_string_append (out, "  ");
+      append_c_string (out, g_ptr_array_index (t.selectors, i));
+      g_string_append (out, ",\n");
+    }
+  g_string_append (out, "  NULL\n};\n\n");
+
+  values = g_new (gint64, MAX ((gsize) t.n_states * t.n_syms * 4, t.selectors->len) + 1);
+  for (guint i = 0; i < t.selectors->len; i++)
+    values[i] = g_array_index (t.selector_sym, guint16, i);
+  append_int_array (out, "uint16_t", "$selector_sym", values, t.selectors->len);
+  append_table_u8 (out, "$selector_refuse", (const guint8 *) t.selector_refuse->data,
+                   t.selector_refuse->len);
+  append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
+  append_table_u8 (out, "$state_kind", t.kind, t.n_states);
+  n_next = (gsize) t.n_states * t.n_syms * 4;
+  for (gsize i = 0; i < n_next; i++)
+    values[i] = t.next[i];
+  g_string_append (out, "/* [(state * N_SYMS + symbol) * 4 + class]; class bit 0: the event's task is\n"
+                        " * the instance's, bit 1: its arg is */\n");
+  append_int_array (out, "int32_t", "$next_state", values, n_next);
+
+  /* the states class 0 of a symbol can change, as in the interpreter */
+  watched = g_new0 (guint8, t.n_states);
+  interest_start = g_new (gint64, t.n_syms + 1);
+  for (guint sym = 0; sym < t.n_syms; sym++)
+    {
+      interest_start[sym] = interest->len;
+      for (guint s = 0; s < t.n_states; s++)
+        if (t.next[((gsize) s * t.n_syms + sym) * 4] >= 0)
+          {
+            gint64 v = s;
+
+            g_array_append_val (interest, v);
+            watched[s] = 1;
+          }
+    }
+  interest_start[t.n_syms] = interest->len;
+  append_int_array (out, "uint32_t", "$interest_start", interest_start, t.n_syms + 1);
+  append_int_array (out, "uint32_t", "$interest_states", (const gint64 *) interest->data,
+                    interest->len);
+  append_table_u8 (out, "$watched", watched, t.n_states);
+
+  g_string_append (out, runtime);
+  append_take (out, &t);
+  g_string_append (out, runtime_tail);
+
+  g_string_append_printf (out,
+                          "static const TwEvaluatorModule $module = {\n"
+                          "  TW_EVALUATOR_ABI_VERSION,\n"
+                          "  sizeof (TwEvaluatorModule),\n"
+                          "  $module_name,\n"
+                          "  $module_description,\n"
+                          "  $event_names,\n"
+                          "  $N_SELECTORS,\n"
+                          "  %s,\n"
+                          "  NULL,\n"
+                          "  0,\n"
+                          "  0,\n"
+                          "  $context_new,\n"
+                          "  $context_free,\n"
+                          "  $bind,\n"
+                          "  $prepare,\n"
+                          "  $commit,\n"
+                          "  $finish,\n"
+                          "};\n"
+                          "\n"
+                          "#if defined(__GNUC__)\n"
+                          "__attribute__ ((visibility (\"default\")))\n"
+                          "#endif\n"
+                          "const TwEvaluatorModule *%s (unsigned abi_version);\n"
+                          "\n"
+                          "#if defined(__GNUC__)\n"
+                          "__attribute__ ((visibility (\"default\")))\n"
+                          "#endif\n"
+                          "const TwEvaluatorModule *\n"
+                          "%s (unsigned abi_version)\n"
+                          "{\n"
+                          "  return abi_version == TW_EVALUATOR_ABI_VERSION ? &$module : NULL;\n"
+                          "}\n",
+                          t.needs_all ? "TW_EVALUATOR_FLAG_ALL_EVENTS" : "0",
+                          entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL,
+                          entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL);
+  /* '$' marks every file-scope name; escaped strings never hold one */
+  g_string_replace (out, "$", prefix ? prefix : "", 0);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/**
+ * tw_automaton_codegen_write:
+ * @stream: where the source goes
+ *
+ * tw_automaton_codegen_generate() with the standard entry point, written to @stream.
+ *
+ * Returns: %FALSE with @error set when the automaton has design errors or writing fails
+ */
+gboolean
+tw_automaton_codegen_write (TwAutomaton    *automaton,
+                            GOutputStream  *stream,
+                            GCancellable   *cancellable,
+                            GError        **error)
+{
+  g_autofree char *source = NULL;
+
+  g_return_val_if_fail (TW_IS_AUTOMATON (automaton), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  source = tw_automaton_codegen_generate (automaton, NULL, NULL, error);
+  return source != NULL &&
+         g_output_stream_write_all (stream, source, strlen (source), NULL, cancellable, error);
+}
