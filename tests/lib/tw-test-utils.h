@@ -39,5 +39,21 @@ typedef gboolean (*TwTestCondition) (gpointer data);
 gboolean tw_test_wait_until          (TwTestCondition condition,
                                       gpointer        data,
                                       guint           timeout_ms);
+/* One type per canonical scheduling kind, for traces built in tests. */
+typedef struct {
+  guint16 sw;
+  guint16 wake;
+  guint16 irq_in;
+  guint16 irq_out;
+  guint16 soft_in;
+  guint16 soft_out;
+} TwTestKindTypes;
+
+void     tw_test_add_kind_types       (TwTrace         *trace,
+                                       TwTestKindTypes *types);
+gboolean tw_test_run_cli              (const char *const *args,
+                                       char           **out,
+                                       char           **err,
+                                       int             *status);
 
 G_END_DECLS
