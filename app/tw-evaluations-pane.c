@@ -61,6 +61,7 @@ struct _TwEvaluationsPane
   GtkWidget    *initial_entry;
   GtkWidget    *final_entry;
   GtkWidget    *include_system;
+  GtkWidget    *log_bins;
   GtkWidget    *message;
   GtkListStore *type_names;
 
@@ -397,7 +398,7 @@ start_job (TwEvaluationsPane *self,
            GError           **error)
 {
   EvalPage *p;
-  GtkWidget *header, *paned;
+  GtkWidget *header, *stack, *switcher;
   g_autoptr(GTask) task = NULL;
   g_autofree char *text = NULL;
 
@@ -409,7 +410,8 @@ start_job (TwEvaluationsPane *self,
   p->running = TRUE;
   job->page_id = p->id;
   job->trace = g_object_ref (tw_view_state_get_trace (self->view_state));
-  job->histogram = tw_histogram_new_auto (50, TW_HISTOGRAM_SCALE_LINEAR);
+  job->histogram = tw_histogram_new_auto (50, gtk_check_button_get_active (GTK_CHECK_BUTTON (self->log_bins))
+                                              ? TW_HISTOGRAM_SCALE_LOG : TW_HISTOGRAM_SCALE_LINEAR);
   tw_histogram_set_unit (job->histogram, "ns");
 
   p->page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
@@ -431,17 +433,18 @@ start_job (TwEvaluationsPane *self,
   page_button (self, header, "_Remove", p->id, G_CALLBACK (remove_clicked), 0);
   gtk_box_append (GTK_BOX (p->page), header);
 
-  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_widget_set_vexpand (paned, TRUE);
+  /* the histogram (with its bin's measurements) and the whole table, one at a time */
+  stack = gtk_stack_new ();
+  gtk_widget_set_vexpand (stack, TRUE);
   p->hist_view = tw_histogram_view_new ();
   tw_histogram_view_set_view_state (TW_HISTOGRAM_VIEW (p->hist_view), self->view_state);
-  gtk_widget_set_size_request (p->hist_view, 420, -1);
-  gtk_paned_set_start_child (GTK_PANED (paned), p->hist_view);
+  gtk_stack_add_titled (GTK_STACK (stack), p->hist_view, "histogram", "Histogram");
   p->table_scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_size_request (p->table_scrolled, 300, -1);
-  gtk_paned_set_end_child (GTK_PANED (paned), p->table_scrolled);
-  gtk_paned_set_position (GTK_PANED (paned), 560);
-  gtk_box_append (GTK_BOX (p->page), paned);
+  gtk_stack_add_titled (GTK_STACK (stack), p->table_scrolled, "table", "Measurements");
+  switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (stack));
+  gtk_box_insert_child_after (GTK_BOX (header), switcher, p->status);
+  gtk_box_append (GTK_BOX (p->page), stack);
 
   g_ptr_array_add (self->pages, p);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook),
@@ -1308,6 +1311,10 @@ tw_evaluations_pane_init (TwEvaluationsPane *self)
   button = button_in (row1, "A_utomaton…", G_CALLBACK (open_clicked), self);
   g_object_set_data (G_OBJECT (button), "tw-automaton", GINT_TO_POINTER (TRUE));
   gtk_widget_set_tooltip_text (button, "Evaluate with a metric automaton (JSON)");
+  self->log_bins = gtk_check_button_new_with_mnemonic ("_Log bins");
+  gtk_widget_set_tooltip_text (self->log_bins, "Bins of equal width in log(value), for long tails "
+                                               "(applies to evaluations added next)");
+  gtk_box_append (GTK_BOX (row1), self->log_bins);
   self->message = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->message, "error");
   gtk_label_set_ellipsize (GTK_LABEL (self->message), PANGO_ELLIPSIZE_END);
@@ -1334,6 +1341,19 @@ tw_evaluations_pane_init (TwEvaluationsPane *self)
   gtk_notebook_set_scrollable (GTK_NOTEBOOK (self->notebook), TRUE);
   gtk_widget_set_vexpand (self->notebook, TRUE);
   gtk_widget_set_parent (self->notebook, GTK_WIDGET (self));
+}
+
+/**
+ * tw_evaluations_pane_set_log_bins:
+ * @log_bins: histograms of evaluations added from now on get bins of equal width in
+ *   log10(value)
+ */
+void
+tw_evaluations_pane_set_log_bins (TwEvaluationsPane *self,
+                                  gboolean           log_bins)
+{
+  g_return_if_fail (TW_IS_EVALUATIONS_PANE (self));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->log_bins), log_bins);
 }
 
 /**

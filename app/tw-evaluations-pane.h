@@ -15,6 +15,8 @@ G_DECLARE_FINAL_TYPE (TwEvaluationsPane, tw_evaluations_pane, TW, EVALUATIONS_PA
 GtkWidget          *tw_evaluations_pane_new                (void);
 void                tw_evaluations_pane_set_view_state     (TwEvaluationsPane  *self,
                                                             TwViewState        *view_state);
+void                tw_evaluations_pane_set_log_bins       (TwEvaluationsPane  *self,
+                                                            gboolean            log_bins);
 
 gboolean            tw_evaluations_pane_add_system_metric  (TwEvaluationsPane  *self,
                                                             const char         *name,

@@ -61,7 +61,8 @@ estimate_percentile (const TwHistogramSnapshot *s,
  * @exact_percentiles: compute exact percentiles (O(values) the first time after an
  *   insert); %FALSE estimates them from the bins
  *
- * Returns: (transfer full): a copy of @histogram's bins and statistics
+ * Returns: (transfer full): a copy of @histogram's occupied bins (from the first to the
+ *   last non-empty one) and its statistics
  */
 TwHistogramSnapshot *
 tw_histogram_snapshot_new (TwHistogram *histogram,
@@ -71,8 +72,26 @@ tw_histogram_snapshot_new (TwHistogram *histogram,
 
   g_return_val_if_fail (TW_IS_HISTOGRAM (histogram), NULL);
 
+  guint n_all = tw_histogram_get_n_bins (histogram);
+  guint first = n_all, last = 0;
+
+  /* Empty bins at both ends are left out: an automatic log histogram spans whole
+   * decades, and the data may sit in a few of its bins. */
+  for (guint b = 0; b < n_all; b++)
+    if (tw_histogram_get_bin (histogram, b, NULL, NULL) > 0)
+      {
+        first = MIN (first, b);
+        last = b;
+      }
+  if (first == n_all)
+    {
+      first = 0;
+      last = n_all > 0 ? n_all - 1 : 0;
+    }
+
   s = g_new0 (TwHistogramSnapshot, 1);
-  s->n_bins = tw_histogram_get_n_bins (histogram);
+  s->first_bin = first;
+  s->n_bins = n_all > 0 ? last - first + 1 : 0;
   s->bins = g_new0 (guint64, MAX (s->n_bins, 1));
   s->edges = g_new0 (double, s->n_bins + 1);
   s->scale = tw_histogram_get_scale (histogram);
@@ -88,7 +107,7 @@ tw_histogram_snapshot_new (TwHistogram *histogram,
     {
       double lower = 0, upper = 0;
 
-      s->bins[b] = tw_histogram_get_bin (histogram, b, &lower, &upper);
+      s->bins[b] = tw_histogram_get_bin (histogram, first + b, &lower, &upper);
       s->edges[b] = lower;
       s->edges[b + 1] = upper;
     }
@@ -173,17 +192,27 @@ pick_unit (const TwHistogramSnapshot *s)
  * @snapshot: a snapshot
  * @value: a value in the histogram's unit
  *
- * Returns: (transfer full): @value in the unit the axis uses
+ * Returns: (transfer full): @value with its unit (ns, µs, ms or s by its magnitude for a
+ *   histogram of nanoseconds)
  */
 char *
 tw_histogram_painter_format_value (const TwHistogramSnapshot *snapshot,
                                    double                     value)
 {
-  AxisUnit u = pick_unit (snapshot);
+  static const struct { double scale; const char *name; } ns_units[] = {
+    { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" },
+  };
 
   if (isnan (value))
     return g_strdup ("–");
-  return g_strdup_printf ("%.4g%s%s", value / u.divisor, u.name[0] ? " " : "", u.name);
+  if (g_strcmp0 (snapshot->unit, "ns") != 0)
+    return g_strdup_printf ("%.4g%s%s", value, snapshot->unit && snapshot->unit[0] ? " " : "",
+                            snapshot->unit ? snapshot->unit : "");
+  /* each value in its own unit: a statistic of 9 µs reads badly as 0.009 ms */
+  for (guint i = 0; i < G_N_ELEMENTS (ns_units); i++)
+    if (fabs (value) >= ns_units[i].scale)
+      return g_strdup_printf ("%.4g %s", value / ns_units[i].scale, ns_units[i].name);
+  return g_strdup_printf ("%.4g ns", value);
 }
 
 /* ------------------------------------------------------------------ painter */

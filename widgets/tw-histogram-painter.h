@@ -22,8 +22,10 @@ G_BEGIN_DECLS
  * What the painter draws: a copy of a histogram's bins and statistics, O(bins) to take
  * (percentiles excepted when @exact_percentiles), so a live view never touches values.
  * @edges has @n_bins + 1 entries. Percentiles are NaN when the histogram is empty.
+ * Only the occupied bins are kept: snapshot bin b is histogram bin @first_bin + b.
  */
 typedef struct {
+  guint             first_bin;
   guint             n_bins;
   guint64          *bins;
   double           *edges;

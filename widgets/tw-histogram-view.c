@@ -206,7 +206,7 @@ static void
 tw_histogram_view_init (TwHistogramView *self)
 {
   GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *lower = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkGesture *click = gtk_gesture_click_new ();
@@ -236,17 +236,20 @@ tw_histogram_view_init (TwHistogramView *self)
 
   self->bin_label = gtk_label_new ("Click a bar to list its measurements");
   gtk_label_set_xalign (GTK_LABEL (self->bin_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->bin_label), TRUE);
   gtk_widget_add_css_class (self->bin_label, "dim-label");
   gtk_box_append (GTK_BOX (lower), self->bin_label);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_set_size_request (scrolled, -1, 80);
+  gtk_widget_set_size_request (scrolled, 260, 80);
+  gtk_widget_set_hexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (lower), scrolled);
 
   gtk_paned_set_start_child (GTK_PANED (paned), self->plot);
   gtk_paned_set_end_child (GTK_PANED (paned), lower);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_widget_set_parent (paned, GTK_WIDGET (self));
   g_object_set_data (G_OBJECT (self), "tw-bin-scrolled", scrolled);

@@ -82,7 +82,7 @@ fixture_setup (Fixture       *fx,
     return;
   keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1200, 900);
+  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
   gtk_window_present (GTK_WINDOW (fx->window));
   wait_frames (GTK_WIDGET (fx->window), 2);
 }
@@ -101,14 +101,25 @@ fixture_teardown (Fixture       *fx,
     }
 }
 
+static gboolean
+no_transition (gpointer data)
+{
+  return !gtk_stack_get_transition_running (data);
+}
+
 static void
 open_path (Fixture    *fx,
            const char *path)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (tw_window_get_evaluations_pane (fx->window)),
+                                              GTK_TYPE_STACK);
 
   tw_window_open_file (fx->window, file);
   g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  /* the loading page fades out */
+  g_assert_nonnull (stack);
+  g_assert_true (tw_test_wait_until (no_transition, stack, WAIT_MS));
 }
 
 static TwEvaluationsPane *
@@ -377,7 +388,11 @@ test_real_trace (Fixture       *fx,
     }
   open_path (fx, path);
   pane = show_pane (fx);
+  /* room for the pane; latencies have a long tail: log bins */
+  gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_PANED)), 120);
+  tw_evaluations_pane_set_log_bins (pane, TRUE);
   g_assert_true (tw_evaluations_pane_add_system_metric (pane, "wakeup-latency", &error));
+  tw_evaluations_pane_set_log_bins (pane, FALSE);
   g_assert_true (tw_evaluations_pane_add_system_metric (pane, "irq-duration", &error));
   g_assert_true (tw_evaluations_pane_add_automaton (pane, automaton, &error));
   g_assert_no_error (error);
@@ -426,6 +441,8 @@ test_real_trace (Fixture       *fx,
         if (snapshot->bins[b] > snapshot->bins[tallest])
           tallest = b;
       tw_histogram_view_select_bin (view, tallest);
+      if (i == 1)
+        tw_histogram_view_set_y_scale (view, TW_HISTOGRAM_Y_LOG);   /* the tail shows */
       tw_evaluations_pane_show_page (pane, tw_evaluations_pane_get_page (pane, i));
       wait_frames (GTK_WIDGET (fx->window), 4);
       save_screenshot (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
