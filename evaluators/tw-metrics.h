@@ -65,7 +65,9 @@ const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
  * The task of response-time, inter-arrival, jitter and user-metric measurements is the
  * event's subject: the woken / created / switched-in task (arg column) for wakeup,
  * task_create and switch events, else the task that logged it (S.Ha.R.K.'s
- * task_activate is a wakeup of the activated task logged by the activator).
+ * task_activate is a wakeup of the activated task logged by the activator). A START
+ * while the task's job is still open queues the next job, which begins when the open
+ * one ends (response time counted from its own START).
  */
 
 #define TW_TYPE_METRIC (tw_metric_get_type ())

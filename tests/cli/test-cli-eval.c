@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
@@ -253,6 +254,90 @@ test_worst_case_shark (void)
   }
 }
 
+/* Against the simulator's ground truth: jobs (task_activate → task_end_cycle) per task
+ * exactly, and their running + irq time within 0.1 % of the CPU time it gave each
+ * task (the rest is the system work after task_end_cycle, outside any job). */
+static void
+test_user_metric_simulated (void)
+{
+  g_autofree char *dump = g_build_filename (g_get_tmp_dir (), "sim.shark", NULL);
+  g_autofree char *truth = g_build_filename (g_get_tmp_dir (), "sim.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) busy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *per_task;
+  int status;
+  guint checked = 0;
+
+  {
+    const char *const args[] = { "simulate", "-o", dump, "--events", "12000", "--seed", "5",
+                                 "--tasks", "4", "--utilization", "0.75", "--overrun", "0.03",
+                                 "--truth", truth, NULL };
+
+    run_cli (args, &out, &err, &status);
+    if (status != 0 && strstr (err, "unknown command") != NULL)
+      {
+        g_test_skip ("tracewb-cli has no simulate command");
+        return;
+      }
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *const args[] = { "eval", dump, "--user-metric",
+                                 "task_activate,task_end_cycle,--no-system", "--csv", "-", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+  }
+
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "task,begin_ns,end_ns,length_ns,intermediate_events,"
+                                 "running_ns,irq_ns,preempted_ns");
+  for (guint i = 1; lines[i] && lines[i][0]; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+      guint64 *sum;
+
+      g_assert_cmpuint (g_strv_length (cells), ==, 8);
+      g_hash_table_insert (jobs, g_strdup (cells[0]),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (jobs, cells[0])) + 1));
+      if ((sum = g_hash_table_lookup (busy, cells[0])) == NULL)
+        {
+          sum = g_new0 (guint64, 1);
+          g_hash_table_insert (busy, g_strdup (cells[0]), sum);
+        }
+      *sum += g_ascii_strtoull (cells[5], NULL, 10) + g_ascii_strtoull (cells[6], NULL, 10);
+    }
+
+  g_assert_true (json_parser_load_from_file (parser, truth, &error));
+  g_assert_no_error (error);
+  per_task = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "per_task");
+  for (guint i = 0; i < json_array_get_length (per_task); i++)
+    {
+      JsonObject *t = json_array_get_object_element (per_task, i);
+      g_autofree char *ctx = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (t, "ctx"));
+      gint64 completed = json_object_get_int_member (t, "jobs_completed");
+      double cpu = json_object_get_int_member (t, "cpu_time_ns");
+      guint64 *sum = g_hash_table_lookup (busy, ctx);
+
+      if (completed == 0)
+        continue;
+      g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (jobs, ctx)), ==, completed);
+      g_assert_nonnull (sum);
+      g_assert_cmpfloat (*sum, <=, cpu);
+      g_assert_cmpfloat (*sum, >=, cpu * 0.999);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -265,6 +350,7 @@ main (int   argc,
   g_test_add_func ("/tw/cli/eval/ftrace", test_eval_ftrace);
   g_test_add_func ("/tw/cli/eval/plugin-ftrace", test_eval_plugin_ftrace);
   g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
+  g_test_add_func ("/tw/cli/eval/user-metric-simulated", test_user_metric_simulated);
 
   return g_test_run ();
 }

@@ -39,6 +39,7 @@ typedef gboolean (*TwTestCondition) (gpointer data);
 gboolean tw_test_wait_until          (TwTestCondition condition,
                                       gpointer        data,
                                       guint           timeout_ms);
+
 /* One type per canonical scheduling kind, for traces built in tests. */
 typedef struct {
   guint16 sw;
