@@ -83,15 +83,10 @@ tw_histogram_snapshot_new (TwHistogram *histogram,
         first = MIN (first, b);
         last = b;
       }
-  if (first == n_all)
-    {
-      first = 0;
-      last = n_all > 0 ? n_all - 1 : 0;
-    }
-
   s = g_new0 (TwHistogramSnapshot, 1);
-  s->first_bin = first;
-  s->n_bins = n_all > 0 ? last - first + 1 : 0;
+  /* nothing in range: no bins (an automatic histogram has no edges yet) */
+  s->first_bin = first == n_all ? 0 : first;
+  s->n_bins = first == n_all ? 0 : last - first + 1;
   s->bins = g_new0 (guint64, MAX (s->n_bins, 1));
   s->edges = g_new0 (double, s->n_bins + 1);
   s->scale = tw_histogram_get_scale (histogram);

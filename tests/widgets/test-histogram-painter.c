@@ -276,6 +276,33 @@ test_export (void)
   g_assert_nonnull (strstr (error->message, "/nonexistent/dir/x.png"));
 }
 
+/* An automatic histogram without values has no edges: no bins, no bars. */
+static void
+test_empty (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_auto (10, TW_HISTOGRAM_SCALE_LOG);
+  g_autoptr(TwHistogramSnapshot) s = tw_histogram_snapshot_new (h, TRUE);
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  cairo_surface_t *surface;
+  guint n_bar = 0;
+
+  g_assert_cmpuint (s->n_bins, ==, 0);
+  g_assert_cmpuint (s->count, ==, 0);
+  g_assert_true (isnan (s->percentiles[0]));
+  surface = render (painter, s);
+  for (int y = 0; y < HEIGHT; y += 4)
+    for (int x = 0; x < WIDTH; x += 4)
+      {
+        double px[3];
+
+        tw_test_surface_get_rgb (surface, x, y, px);
+        n_bar += tw_test_rgb_near (px, BAR_RGB);
+      }
+  g_assert_cmpuint (n_bar, ==, 0);
+  g_assert_cmpint (tw_histogram_painter_bin_at (painter, s, WIDTH, HEIGHT, WIDTH / 2, HEIGHT / 2), ==, -1);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -289,5 +316,6 @@ main (int   argc,
   g_test_add_func ("/tw/widgets/histogram-painter/bins", test_bins);
   g_test_add_func ("/tw/widgets/histogram-painter/units", test_units);
   g_test_add_func ("/tw/widgets/histogram-painter/export", test_export);
+  g_test_add_func ("/tw/widgets/histogram-painter/empty", test_empty);
   return g_test_run ();
 }
