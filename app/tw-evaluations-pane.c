@@ -9,8 +9,9 @@
 
 #include <math.h>
 
-/* events fed to an automaton between two looks at the cancellable */
-#define AUTOMATON_CHUNK (1u << 18)
+/* events evaluated between two batches of values sent to the live histogram (and two
+ * looks at the cancellable) */
+#define EVENT_CHUNK (1u << 18)
 
 typedef enum {
   JOB_METRIC,
@@ -32,7 +33,16 @@ typedef struct {
   char         *initial_event;
   char         *final_event;
   gint          permille;
+  TwEvaluationsPane *pane;     /* owned by the task, for the batches it sends */
 } Job;
+
+/* New measurement lengths for the page's live histogram, rows [@first, @first + n). */
+typedef struct {
+  TwEvaluationsPane *pane;
+  guint              page_id;
+  gsize              first;
+  GArray            *lengths;   /* double */
+} Batch;
 
 typedef struct {
   guint               id;
@@ -48,7 +58,8 @@ typedef struct {
   GtkWidget          *cancel;
   GtkWidget          *hist_view;
   GtkWidget          *table_scrolled;
-  TwHistogram        *histogram;
+  TwHistogram        *histogram;   /* main thread only; the plugin's comes at the end */
+  gsize               rows_fed;    /* rows whose lengths are in @histogram */
   TwMeasurementTable *table;
 } EvalPage;
 
@@ -111,10 +122,95 @@ job_progress (double   fraction,
   g_atomic_int_set (&job->permille, (int) (CLAMP (fraction, 0, 1) * 1000));
 }
 
-/* The automaton interpreter's measurements as table rows, their lengths in @histogram. */
+static EvalPage *find_page (TwEvaluationsPane *self,
+                            guint              id,
+                            guint             *index);
+
+static gboolean
+batch_arrived (gpointer data)
+{
+  Batch *batch = data;
+  EvalPage *p = find_page (batch->pane, batch->page_id, NULL);
+
+  /* a batch the page already has (the evaluation ended meanwhile) is dropped */
+  if (p && p->running && batch->first == p->rows_fed)
+    {
+      tw_histogram_insert_many (p->histogram, (const double *) batch->lengths->data,
+                                batch->lengths->len);
+      p->rows_fed += batch->lengths->len;
+      tw_histogram_view_changed (TW_HISTOGRAM_VIEW (p->hist_view));
+    }
+  g_object_unref (batch->pane);
+  g_array_unref (batch->lengths);
+  g_free (batch);
+  return G_SOURCE_REMOVE;
+}
+
+/* Sends the lengths of rows [*sent, n) to the main thread (worker side). */
+static void
+send_batch (Job                *job,
+            GArray             *lengths,
+            gsize              *sent)
+{
+  Batch *batch;
+
+  if (lengths->len == 0)
+    return;
+  batch = g_new0 (Batch, 1);
+  batch->pane = g_object_ref (job->pane);
+  batch->page_id = job->page_id;
+  batch->first = *sent;
+  batch->lengths = g_array_ref (lengths);
+  *sent += lengths->len;
+  g_idle_add (batch_arrived, batch);
+}
+
+static void
+send_table_rows (Job                *job,
+                 TwMeasurementTable *table,
+                 gsize              *sent)
+{
+  gsize n = tw_measurement_table_get_n_rows (table);
+  g_autoptr(GArray) lengths = g_array_sized_new (FALSE, FALSE, sizeof (double), n - *sent);
+
+  for (gsize r = *sent; r < n; r++)
+    {
+      double v = (double) tw_measurement_table_get_row (table, r)->length;
+      g_array_append_val (lengths, v);
+    }
+  send_batch (job, lengths, sent);
+}
+
+/* A built-in or user metric, chunk by chunk, its rows sent to the live histogram. */
 static TwMeasurementTable *
-table_from_automaton (TwAutomatonInterp *interp,
-                      TwHistogram       *histogram)
+run_metric (Job           *job,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  g_autoptr(TwMeasurementTable) table = tw_metric_new_table (job->metric);
+  g_autoptr(TwUpdate) update = tw_metric_create_update (job->metric, table, NULL);
+  g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (job->trace);
+  guint64 n = tw_trace_get_n_events (job->trace);
+  gsize sent = 0;
+
+  if (!tw_evaluation_add_update (evaluation, update, error))
+    return NULL;
+  for (guint64 first = 0; first < n; first += EVENT_CHUNK)
+    {
+      if (!tw_evaluation_run_to (evaluation, MIN (n, first + EVENT_CHUNK), NULL, NULL,
+                                 cancellable, error))
+        return NULL;
+      job_progress ((double) MIN (n, first + EVENT_CHUNK) / n, job);
+      send_table_rows (job, table, &sent);
+    }
+  tw_evaluation_finish (evaluation);
+  send_table_rows (job, table, &sent);
+  return g_steal_pointer (&table);
+}
+
+/* The automaton interpreter's measurements as table rows. */
+static TwMeasurementTable *
+table_from_automaton (TwAutomatonInterp *interp)
 {
   TwMeasurementTable *table = tw_measurement_table_new (NULL);
   gsize n = tw_automaton_interp_get_n_measurements (interp);
@@ -131,7 +227,6 @@ table_from_automaton (TwAutomatonInterp *interp,
       };
 
       tw_measurement_table_append (table, &row, NULL);
-      tw_histogram_insert (histogram, (double) row.length);
     }
   return table;
 }
@@ -143,18 +238,27 @@ run_automaton (Job           *job,
 {
   g_autoptr(TwAutomatonInterp) interp = tw_automaton_interp_new (job->automaton, job->trace, error);
   guint64 n = tw_trace_get_n_events (job->trace);
+  gsize sent = 0;
 
   if (interp == NULL)
     return NULL;
-  for (guint64 first = 0; first < n; first += AUTOMATON_CHUNK)
+  for (guint64 first = 0; first < n; first += EVENT_CHUNK)
     {
+      g_autoptr(GArray) lengths = g_array_new (FALSE, FALSE, sizeof (double));
+
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (!tw_automaton_interp_feed (interp, first, MIN (n, first + AUTOMATON_CHUNK), error))
+      if (!tw_automaton_interp_feed (interp, first, MIN (n, first + EVENT_CHUNK), error))
         return NULL;
-      job_progress ((double) first / n, job);
+      job_progress ((double) MIN (n, first + EVENT_CHUNK) / n, job);
+      for (gsize i = sent; i < tw_automaton_interp_get_n_measurements (interp); i++)
+        {
+          double v = (double) tw_automaton_interp_get_measurement (interp, i)->length_ns;
+          g_array_append_val (lengths, v);
+        }
+      send_batch (job, lengths, &sent);
     }
-  return table_from_automaton (interp, job->histogram);
+  return table_from_automaton (interp);
 }
 
 static void
@@ -170,10 +274,10 @@ run_job (GTask        *task,
   switch (job->kind)
     {
     case JOB_METRIC:
-      result = tw_metric_evaluate (job->metric, job->trace, job->histogram, job_progress, job,
-                                   cancellable, &error);
+      result = run_metric (job, cancellable, &error);
       break;
     case JOB_PLUGIN:
+      /* a module may put other values than lengths in its histogram: not live */
       result = tw_plugin_evaluate (job->plugin, job->trace, job->histogram, job_progress, job,
                                    cancellable, &error);
       break;
@@ -275,7 +379,17 @@ job_done (GObject      *source,
     }
   trace = p->job->trace;
   p->table = g_steal_pointer (&table);
-  p->histogram = g_object_ref (p->job->histogram);
+  if (p->job->kind == JOB_PLUGIN)
+    g_set_object (&p->histogram, p->job->histogram);
+  else
+    {
+      /* the batches still queued are dropped: the rows they carry are fed from here */
+      gsize n = tw_measurement_table_get_n_rows (p->table);
+
+      for (gsize r = p->rows_fed; r < n; r++)
+        tw_histogram_insert (p->histogram, (double) tw_measurement_table_get_row (p->table, r)->length);
+      p->rows_fed = n;
+    }
   text = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " measurements", p->name,
                           tw_measurement_table_get_n_rows (p->table));
   gtk_label_set_text (GTK_LABEL (p->status), text);
@@ -410,9 +524,15 @@ start_job (TwEvaluationsPane *self,
   p->running = TRUE;
   job->page_id = p->id;
   job->trace = g_object_ref (tw_view_state_get_trace (self->view_state));
-  job->histogram = tw_histogram_new_auto (50, gtk_check_button_get_active (GTK_CHECK_BUTTON (self->log_bins))
-                                              ? TW_HISTOGRAM_SCALE_LOG : TW_HISTOGRAM_SCALE_LINEAR);
-  tw_histogram_set_unit (job->histogram, "ns");
+  job->pane = self;
+  p->histogram = tw_histogram_new_auto (50, gtk_check_button_get_active (GTK_CHECK_BUTTON (self->log_bins))
+                                            ? TW_HISTOGRAM_SCALE_LOG : TW_HISTOGRAM_SCALE_LINEAR);
+  tw_histogram_set_unit (p->histogram, "ns");
+  if (job->kind == JOB_PLUGIN)
+    {
+      job->histogram = tw_histogram_new_auto (50, tw_histogram_get_scale (p->histogram));
+      tw_histogram_set_unit (job->histogram, "ns");
+    }
 
   p->page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -438,6 +558,8 @@ start_job (TwEvaluationsPane *self,
   gtk_widget_set_vexpand (stack, TRUE);
   p->hist_view = tw_histogram_view_new ();
   tw_histogram_view_set_view_state (TW_HISTOGRAM_VIEW (p->hist_view), self->view_state);
+  /* live while the thread runs; the measurements (bin lists) come with the result */
+  tw_histogram_view_set_histogram (TW_HISTOGRAM_VIEW (p->hist_view), p->histogram, NULL, NULL);
   gtk_stack_add_titled (GTK_STACK (stack), p->hist_view, "histogram", "Histogram");
   p->table_scrolled = gtk_scrolled_window_new ();
   gtk_stack_add_titled (GTK_STACK (stack), p->table_scrolled, "table", "Measurements");
