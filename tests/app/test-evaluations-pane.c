@@ -362,6 +362,59 @@ test_user_metric_and_worst_case (Fixture       *fx,
   wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
+/* A big trace: the evaluation runs in its thread while the main loop keeps turning; a
+ * cancelled one says so and has no table; the next one runs to the end, and its
+ * live-fed histogram counts every row. */
+static void
+test_cancel_and_live (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 irq_in = tw_test_add_simple_type (trace, "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY);
+  guint16 irq_out = tw_test_add_simple_type (trace, "irq_handler_exit", TW_EVENT_KIND_IRQ_EXIT);
+  guint32 task = tw_trace_add_task (trace, "1", "worker", 1, 1);
+  const guint n_irqs = 2000000;
+  g_autoptr(GError) error = NULL;
+  TwEvaluationsPane *pane;
+  TwHistogramView *view;
+  GtkWidget *stack;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  for (guint i = 0; i < n_irqs; i++)
+    {
+      tw_trace_append (trace, 1000 * (guint64) i, 0, irq_in, task, 5, NULL);
+      tw_trace_append (trace, 1000 * (guint64) i + 100 + i % 400, 0, irq_out, task, 5, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  tw_window_load_trace (fx->window, trace, "big");
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  stack = gtk_widget_get_ancestor (GTK_WIDGET (tw_window_get_evaluations_pane (fx->window)), GTK_TYPE_STACK);
+  g_assert_true (tw_test_wait_until (no_transition, stack, WAIT_MS));
+  pane = show_pane (fx);
+
+  g_assert_true (tw_evaluations_pane_add_system_metric (pane, "irq-duration", &error));
+  g_assert_true (tw_evaluations_pane_is_running (pane, 0));
+  tw_evaluations_pane_cancel (pane, 0);
+  {
+    Running r = { pane, 0 };
+    g_assert_true (tw_test_wait_until (evaluation_done, &r, WAIT_MS));
+  }
+  g_assert_nonnull (tw_evaluations_pane_get_error_message (pane, 0));
+  g_assert_null (tw_evaluations_pane_get_table (pane, 0));
+
+  g_assert_true (tw_evaluations_pane_add_system_metric (pane, "irq-duration", &error));
+  wait_evaluation (pane, 1);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (tw_evaluations_pane_get_table (pane, 1)), ==, n_irqs);
+  view = tw_evaluations_pane_get_histogram_view (pane, 1);
+  g_assert_cmpuint (tw_histogram_get_count (tw_histogram_view_get_histogram (view)), ==, n_irqs);
+  g_assert_cmpfloat (tw_histogram_get_min (tw_histogram_view_get_histogram (view)), ==, 100);
+  g_assert_cmpfloat (tw_histogram_get_max (tw_histogram_view_get_histogram (view)), ==, 499);
+}
+
 /* The real ftrace recording: irq handler durations and wakeup latencies, as the docs
  * show them; the counts agree with the CLI. */
 static void
@@ -480,6 +533,7 @@ main (int    argc,
 #define ADD(path, func) g_test_add ("/tw/app/evaluations/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("irq-duration", test_irq_duration);
   ADD ("user-metric-and-worst-case", test_user_metric_and_worst_case);
+  ADD ("cancel-and-live", test_cancel_and_live);
   ADD ("real-trace", test_real_trace);
 #undef ADD
 
