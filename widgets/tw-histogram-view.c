@@ -55,13 +55,22 @@ take_snapshot (TwHistogramView *self,
   gtk_widget_queue_draw (self->plot);
 }
 
+/* Exact percentiles sort the values, a one-off O(n log n) on this thread: past a size
+ * where that would stall the window they stay estimated from the bins. */
+static gboolean
+exact_allowed (TwHistogramView *self)
+{
+  return self->histogram == NULL
+         || tw_histogram_get_count (self->histogram) <= TW_HISTOGRAM_VIEW_EXACT_LIMIT;
+}
+
 static gboolean
 settle_cb (gpointer data)
 {
   TwHistogramView *self = data;
 
   self->settle_id = 0;
-  take_snapshot (self, TRUE);
+  take_snapshot (self, exact_allowed (self));
   return G_SOURCE_REMOVE;
 }
 
@@ -304,7 +313,7 @@ tw_histogram_view_set_histogram (TwHistogramView    *self,
   tw_histogram_painter_set_selected_bin (self->painter, -1);
   g_clear_handle_id (&self->refresh_id, g_source_remove);
   g_clear_handle_id (&self->settle_id, g_source_remove);
-  take_snapshot (self, TRUE);
+  take_snapshot (self, exact_allowed (self));
 }
 
 /**

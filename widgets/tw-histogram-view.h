@@ -16,6 +16,8 @@ G_BEGIN_DECLS
 
 /* at most this many redraws per second while values stream in */
 #define TW_HISTOGRAM_VIEW_MAX_FPS 30
+/* up to this many values, exact percentiles once the values settle (else estimated) */
+#define TW_HISTOGRAM_VIEW_EXACT_LIMIT 1000000
 
 #define TW_TYPE_HISTOGRAM_VIEW (tw_histogram_view_get_type ())
 G_DECLARE_FINAL_TYPE (TwHistogramView, tw_histogram_view, TW, HISTOGRAM_VIEW, GtkWidget)
