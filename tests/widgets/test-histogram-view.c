@@ -102,16 +102,23 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->trace);
 }
 
-/* one value per call, each followed by a change notification, as a sensor would */
+#define BURST 25
+
+/* BURST values per call, each followed by a change notification, as a sensor would */
 static gboolean
 insert_cb (gpointer data)
 {
   Fixture *f = data;
-  guint64 length = 10 + (f->inserted * 37) % 380;
 
-  append (f, 0, 1000 + f->inserted, 1000 + f->inserted + length);
-  tw_histogram_view_changed (f->view);
-  return ++f->inserted < N_LIVE ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+  for (guint i = 0; i < BURST; i++)
+    {
+      guint64 length = 10 + (f->inserted * 37) % 380;
+
+      append (f, 0, 1000 + f->inserted, 1000 + f->inserted + length);
+      tw_histogram_view_changed (f->view);
+      f->inserted++;
+    }
+  return f->inserted < N_LIVE ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -132,16 +139,17 @@ test_live (Fixture       *f,
   guint refreshes;
   const TwHistogramSnapshot *s;
 
-  g_timeout_add (1, insert_cb, f);
+  g_timeout_add (5, insert_cb, f);
   while (f->inserted < N_LIVE)
     g_main_context_iteration (NULL, TRUE);
   seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
   refreshes = tw_histogram_view_get_n_refreshes (f->view) - before;
   g_test_message ("%u values in %.2f s, %u redraws", N_LIVE, seconds, refreshes);
-  /* many more notifications than redraws, and no more than 30 redraws a second */
+  /* no more than 30 redraws a second, and at most one per burst of notifications
+   * however slow the machine (a redraw never runs inside a burst) */
   g_assert_cmpuint (refreshes, >=, 1);
   g_assert_cmpuint (refreshes, <=, (guint) (seconds * TW_HISTOGRAM_VIEW_MAX_FPS) + 2);
-  g_assert_cmpuint (refreshes, <, N_LIVE / 4);
+  g_assert_cmpuint (refreshes, <=, N_LIVE / BURST + 1);
 
   g_assert_true (tw_test_wait_until (settled, f->view, 5000));
   s = tw_histogram_view_get_snapshot (f->view);
