@@ -317,6 +317,9 @@ find_page (TwEvaluationsPane *self,
            guint              id,
            guint             *index)
 {
+  /* NULL once disposed: a thread's last batch or result may still arrive */
+  if (self->pages == NULL)
+    return NULL;
   for (guint i = 0; i < self->pages->len; i++)
     {
       EvalPage *p = g_ptr_array_index (self->pages, i);

@@ -304,6 +304,23 @@ test_irq_duration (Fixture       *fx,
   g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
   cairo_surface_destroy (png);
 
+  {
+    g_autofree char *bins_path = g_build_filename (g_get_tmp_dir (), "bins.csv", NULL);
+    g_autofree char *bins = NULL;
+    g_autofree char *expected_bins = NULL;
+    g_autoptr(TwHistogramSnapshot) s = tw_histogram_snapshot_new (tw_histogram_view_get_histogram (view), FALSE);
+    guint64 total = 0;
+
+    g_assert_true (tw_evaluations_pane_export_bins_csv (pane, 0, bins_path, &error));
+    g_assert_true (g_file_get_contents (bins_path, &bins, NULL, NULL));
+    expected_bins = tw_histogram_snapshot_to_csv (s);
+    g_assert_cmpstr (bins, ==, expected_bins);
+    g_assert_true (g_str_has_prefix (bins, "lower,upper,count\nunderflow,,0\n"));
+    for (guint b = 0; b < s->n_bins; b++)
+      total += s->bins[b];
+    g_assert_cmpuint (total, ==, 5);
+  }
+
   tw_evaluations_pane_remove (pane, 0);
   g_assert_cmpuint (tw_evaluations_pane_get_n_evaluations (pane), ==, 0);
 }
