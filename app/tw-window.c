@@ -58,6 +58,7 @@ struct _TwWindow
   GtkWidget            *event_list;
   GtkWidget            *details_pane;
   GtkWidget            *cursor_state_pane;
+  GtkWidget            *evaluations_pane;
   GtkWidget            *timeline;        /* in timeline_slot */
 
   TwViewState          *view_state;
@@ -154,6 +155,7 @@ install_view_state (TwWindow     *self,
   tw_event_list_set_view_state (TW_EVENT_LIST (self->event_list), view_state);
   tw_details_pane_set_view_state (TW_DETAILS_PANE (self->details_pane), view_state);
   tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
+  tw_evaluations_pane_set_view_state (TW_EVALUATIONS_PANE (self->evaluations_pane), view_state);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }
@@ -888,6 +890,7 @@ tw_window_class_init (TwWindowClass *klass)
   g_type_ensure (TW_TYPE_EVENT_LIST);
   g_type_ensure (TW_TYPE_DETAILS_PANE);
   g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
+  g_type_ensure (TW_TYPE_EVALUATIONS_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);
@@ -907,6 +910,7 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, cursor_state_pane);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, evaluations_pane);
   gtk_widget_class_bind_template_callback (widget_class, go_to_time_activate_cb);
 }
 
@@ -1032,6 +1036,19 @@ tw_window_get_cursor_state_pane (TwWindow *self)
   g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
 
   return self->cursor_state_pane;
+}
+
+/**
+ * tw_window_get_evaluations_pane:
+ *
+ * Returns: (transfer none): the Evaluations tab
+ */
+TwEvaluationsPane *
+tw_window_get_evaluations_pane (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return TW_EVALUATIONS_PANE (self->evaluations_pane);
 }
 
 /**

@@ -7,6 +7,8 @@
 
 #include <tw-widgets.h>
 
+#include "tw-evaluations-pane.h"
+
 G_BEGIN_DECLS
 
 #define TW_TYPE_WINDOW (tw_window_get_type ())
@@ -26,6 +28,7 @@ const char  *tw_window_get_error_message  (TwWindow       *self);
 TwEventList *tw_window_get_event_list     (TwWindow       *self);
 GtkWidget   *tw_window_get_details_pane   (TwWindow       *self);
 GtkWidget   *tw_window_get_cursor_state_pane (TwWindow    *self);
+TwEvaluationsPane *tw_window_get_evaluations_pane (TwWindow *self);
 GtkWidget   *tw_window_get_timeline       (TwWindow       *self);
 GtkWidget   *tw_window_get_timeline_slot  (TwWindow       *self);
 void         tw_window_go_to_time         (TwWindow       *self,

@@ -6,6 +6,10 @@
 #pragma once
 
 #include "tw-event-list.h"
+#include "tw-histogram-painter.h"
+#include "tw-histogram-view.h"
+#include "tw-measurement-item.h"
+#include "tw-measurement-list.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-automaton-painter.h"

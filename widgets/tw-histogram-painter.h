@@ -1,0 +1,105 @@
+/* tw-histogram-painter.h: draws a histogram with axes and statistics on any cairo_t
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+#include <gio/gio.h>
+#include <tw-evaluators.h>
+
+G_BEGIN_DECLS
+
+#define TW_HISTOGRAM_MARGIN_LEFT   64
+#define TW_HISTOGRAM_MARGIN_RIGHT  16
+#define TW_HISTOGRAM_MARGIN_TOP    16
+#define TW_HISTOGRAM_MARGIN_BOTTOM 40
+
+/**
+ * TwHistogramSnapshot:
+ *
+ * What the painter draws: a copy of a histogram's bins and statistics, O(bins) to take
+ * (percentiles excepted when @exact_percentiles), so a live view never touches values.
+ * @edges has @n_bins + 1 entries. Percentiles are NaN when the histogram is empty.
+ * Only the occupied bins are kept: snapshot bin b is histogram bin @first_bin + b.
+ */
+typedef struct {
+  guint             first_bin;
+  guint             n_bins;
+  guint64          *bins;
+  double           *edges;
+  TwHistogramScale  scale;
+  char             *unit;
+  guint64           count;
+  guint64           underflow;
+  guint64           overflow;
+  double            min;
+  double            max;
+  double            mean;
+  double            percentiles[4];      /* p50, p90, p99, p99.9 */
+  gboolean          exact_percentiles;   /* FALSE: estimated from the bins */
+  guint64           generation;
+} TwHistogramSnapshot;
+
+TwHistogramSnapshot *tw_histogram_snapshot_new   (TwHistogram         *histogram,
+                                                  gboolean             exact_percentiles);
+void                 tw_histogram_snapshot_free  (TwHistogramSnapshot *snapshot);
+char                *tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwHistogramSnapshot, tw_histogram_snapshot_free)
+
+typedef enum {
+  TW_HISTOGRAM_Y_LINEAR,
+  TW_HISTOGRAM_Y_LOG,
+} TwHistogramYScale;
+
+typedef enum {
+  TW_HISTOGRAM_EXPORT_PNG,
+  TW_HISTOGRAM_EXPORT_SVG,
+} TwHistogramExportFormat;
+
+#define TW_TYPE_HISTOGRAM_PAINTER (tw_histogram_painter_get_type ())
+G_DECLARE_FINAL_TYPE (TwHistogramPainter, tw_histogram_painter, TW, HISTOGRAM_PAINTER, GObject)
+
+TwHistogramPainter *tw_histogram_painter_new            (void);
+void                tw_histogram_painter_set_y_scale    (TwHistogramPainter        *self,
+                                                         TwHistogramYScale          scale);
+TwHistogramYScale   tw_histogram_painter_get_y_scale    (TwHistogramPainter        *self);
+void                tw_histogram_painter_set_cumulative (TwHistogramPainter        *self,
+                                                         gboolean                   cumulative);
+gboolean            tw_histogram_painter_get_cumulative (TwHistogramPainter        *self);
+void                tw_histogram_painter_set_show_stats (TwHistogramPainter        *self,
+                                                         gboolean                   show);
+void                tw_histogram_painter_set_selected_bin (TwHistogramPainter      *self,
+                                                         int                        bin);
+void                tw_histogram_painter_draw           (TwHistogramPainter        *self,
+                                                         cairo_t                   *cr,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         int                        width,
+                                                         int                        height);
+gboolean            tw_histogram_painter_get_bar        (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         int                        width,
+                                                         int                        height,
+                                                         guint                      bin,
+                                                         cairo_rectangle_t         *bar);
+int                 tw_histogram_painter_bin_at         (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         int                        width,
+                                                         int                        height,
+                                                         double                     x,
+                                                         double                     y);
+char               *tw_histogram_painter_dup_bin_text   (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         guint                      bin);
+char               *tw_histogram_painter_format_value   (const TwHistogramSnapshot *snapshot,
+                                                         double                     value);
+gboolean            tw_histogram_painter_export         (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         TwHistogramExportFormat    format,
+                                                         const char                *path,
+                                                         int                        width,
+                                                         int                        height,
+                                                         GError                   **error);
+
+G_END_DECLS
