@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "tw-designer-window.h"
+#include "tw-evaluations-pane.h"
+#include "tw-window.h"
 
 #include <tw-evaluators.h>
 
@@ -651,6 +653,82 @@ save_response_cb (GtkNativeDialog  *dialog,
   g_object_unref (dialog);
 }
 
+/**
+ * tw_designer_window_export_c:
+ * @path: where to write the module's C source (its .so goes beside it)
+ *
+ * Writes the automaton as a C evaluation module, then, where a C compiler exists,
+ * builds it and adds it to the main window's Evaluations tab as a plugin over the open
+ * trace (its results equal the preview's).
+ *
+ * Returns: %FALSE with @error set; a missing compiler is not an error (the C file stays)
+ */
+gboolean
+tw_designer_window_export_c (TwDesignerWindow  *self,
+                             const char        *path,
+                             GError           **error)
+{
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+  g_autofree char *source = NULL;
+  g_autofree char *module = NULL;
+  g_autofree char *messages = NULL;
+  g_autofree char *stem = NULL;
+  g_autofree char *compiler = NULL;
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  if (!(source = tw_automaton_codegen_generate (automaton, NULL, NULL, error)))
+    return FALSE;
+  if (!g_file_set_contents (path, source, -1, error))
+    return FALSE;
+
+  compiler = g_find_program_in_path (g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc");
+  if (compiler == NULL)
+    {
+      text = g_strdup_printf ("Wrote %s; no C compiler here to build it.", path);
+      set_summary (self, text);
+      return TRUE;
+    }
+
+  stem = g_str_has_suffix (path, ".c") ? g_strndup (path, strlen (path) - 2) : g_strdup (path);
+  module = g_strconcat (stem, ".so", NULL);
+  if (!tw_automaton_codegen_build (path, module, &messages, error))
+    {
+      if (messages && *messages)
+        g_prefix_error (error, "%s\n", messages);
+      return FALSE;
+    }
+
+  if (TW_IS_WINDOW (parent) && self->state != NULL
+      && !tw_evaluations_pane_add_plugin (tw_window_get_evaluations_pane (TW_WINDOW (parent)),
+                                          module, error))
+    return FALSE;
+
+  text = g_strdup_printf ("Wrote %s and built %s%s.", path, module,
+                          TW_IS_WINDOW (parent) && self->state ? "; it runs in the Evaluations tab" : "");
+  set_summary (self, text);
+  return TRUE;
+}
+
+static void
+export_response_cb (GtkNativeDialog  *dialog,
+                    int               response,
+                    TwDesignerWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file))
+      && !tw_designer_window_export_c (self, path, &error))
+    report_error (self, error);
+  g_object_unref (dialog);
+}
+
 static void
 file_dialog (TwDesignerWindow     *self,
              GtkFileChooserAction  action,
@@ -697,6 +775,21 @@ designer_action (GtkWidget  *widget,
 
       tw_automaton_canvas_set_automaton (self->canvas, automaton);
       g_clear_pointer (&self->path, g_free);
+    }
+  else if (g_str_equal (action_name, "designer.export-c"))
+    {
+      GtkFileChooserNative *dialog;
+      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+      dialog = gtk_file_chooser_native_new ("Export as C", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                            "_Export", "_Cancel");
+      gtk_file_filter_set_name (filter, "C source");
+      gtk_file_filter_add_suffix (filter, "c");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "metric.c");
+      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+      g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
     }
   else if (g_str_equal (action_name, "designer.step"))
     tw_designer_window_step (self, g_variant_get_int32 (parameter));
@@ -752,6 +845,7 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "designer.new", NULL, designer_action);
   gtk_widget_class_install_action (widget_class, "designer.template", "s", designer_action);
   gtk_widget_class_install_action (widget_class, "designer.step", "i", designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.export-c", NULL, designer_action);
   gtk_widget_class_install_action (widget_class, "designer.step-reset", NULL, designer_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, 0, "designer.step", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "designer.save", NULL);

@@ -32,5 +32,8 @@ void               tw_designer_window_set_step_task      (TwDesignerWindow *self
 gboolean           tw_designer_window_step               (TwDesignerWindow *self,
                                                           guint             n);
 int                tw_designer_window_get_step_state     (TwDesignerWindow *self);
+gboolean           tw_designer_window_export_c           (TwDesignerWindow *self,
+                                                          const char       *path,
+                                                          GError          **error);
 
 G_END_DECLS

@@ -892,3 +892,76 @@ tw_automaton_codegen_write (TwAutomaton    *automaton,
   return source != NULL &&
          g_output_stream_write_all (stream, source, strlen (source), NULL, cancellable, error);
 }
+
+/* The directory of tw-evaluator.h: the installed one when pkg-config knows it, else
+ * the source tree this tracewb-cli was built from. */
+static char *
+dup_evaluator_cflags (void)
+{
+  g_autofree char *out = NULL;
+  int status = 0;
+  const char *argv[] = { "pkg-config", "--cflags", "tracewb-evaluator", NULL };
+
+  if (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                    NULL, NULL, &out, NULL, &status, NULL) &&
+      g_spawn_check_wait_status (status, NULL) && out != NULL && strstr (out, "-I") != NULL)
+    return g_strdup (g_strstrip (out));
+  return g_strdup_printf ("-I%s/evaluators", TW_SOURCE_DIR);
+}
+
+/**
+ * tw_automaton_codegen_build:
+ * @source: an exported module's C file
+ * @output: the shared object to write
+ * @messages: (out) (optional) (transfer full): what the compiler printed
+ *
+ * Compiles an exported module with $CC (or cc) against the installed tw-evaluator.h
+ * (pkg-config tracewb-evaluator) or, without it, the source tree's.
+ *
+ * Returns: %FALSE with @error set when the compiler cannot run or fails
+ */
+gboolean
+tw_automaton_codegen_build (const char  *source,
+                            const char  *output,
+                            char       **messages,
+                            GError     **error)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) cc = NULL;
+  g_auto(GStrv) cflags = NULL;
+  g_autofree char *flags = dup_evaluator_cflags ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *cc_env = g_getenv ("CC");
+  int status = 0;
+
+  if (!g_shell_parse_argv (cc_env && cc_env[0] ? cc_env : "cc", NULL, &cc, error) ||
+      !g_shell_parse_argv (flags, NULL, &cflags, error))
+    return FALSE;
+  for (guint i = 0; cc[i]; i++)
+    g_ptr_array_add (args, g_strdup (cc[i]));
+  for (guint i = 0; cflags[i]; i++)
+    g_ptr_array_add (args, g_strdup (cflags[i]));
+  for (const char *const *a = (const char *const[]) { "-std=c11", "-Wall", "-Wextra", "-O2",
+                                                       "-shared", "-fPIC", "-o", NULL };
+       *a; a++)
+    g_ptr_array_add (args, g_strdup (*a));
+  g_ptr_array_add (args, g_strdup (output));
+  g_ptr_array_add (args, g_strdup (source));
+  g_ptr_array_add (args, NULL);
+  if (!g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                     &out, &err, &status, error))
+    {
+      g_prefix_error (error, "cannot run the C compiler “%s”: ", cc[0]);
+      return FALSE;
+    }
+  if (messages)
+    *messages = g_steal_pointer (&err);
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
+                   "%s: the C compiler “%s” failed", source, cc[0]);
+      return FALSE;
+    }
+  return TRUE;
+}

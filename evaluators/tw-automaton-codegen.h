@@ -20,5 +20,9 @@ gboolean  tw_automaton_codegen_write    (TwAutomaton   *automaton,
                                          GCancellable  *cancellable,
                                          GError       **error);
 gboolean  tw_automaton_codegen_needs_all_events (TwAutomaton *automaton);
+gboolean  tw_automaton_codegen_build   (const char    *source,
+                                        const char    *output,
+                                        char         **messages,
+                                        GError       **error);
 
 G_END_DECLS

@@ -44,65 +44,18 @@ automaton_check (int    argc,
   return 0;
 }
 
-/* The directory of tw-evaluator.h: the installed one when pkg-config knows it, else
- * the source tree this tracewb-cli was built from. */
-static char *
-dup_evaluator_cflags (void)
-{
-  g_autofree char *out = NULL;
-  int status = 0;
-  const char *argv[] = { "pkg-config", "--cflags", "tracewb-evaluator", NULL };
-
-  if (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                    NULL, NULL, &out, NULL, &status, NULL) &&
-      g_spawn_check_wait_status (status, NULL) && out != NULL && strstr (out, "-I") != NULL)
-    return g_strdup (g_strstrip (out));
-  return g_strdup_printf ("-I%s/evaluators", TW_SOURCE_DIR);
-}
-
+/* The compiler's warnings and errors go to stderr, as a compiler's would. */
 static gboolean
-build_module (const char  *source,
-              const char  *output,
-              GError     **error)
+build_module_cli (const char  *source,
+                  const char  *output,
+                  GError     **error)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) cc = NULL;
-  g_auto(GStrv) cflags = NULL;
-  g_autofree char *flags = dup_evaluator_cflags ();
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  const char *cc_env = g_getenv ("CC");
-  int status = 0;
+  g_autofree char *messages = NULL;
+  gboolean ok = tw_automaton_codegen_build (source, output, &messages, error);
 
-  if (!g_shell_parse_argv (cc_env && cc_env[0] ? cc_env : "cc", NULL, &cc, error) ||
-      !g_shell_parse_argv (flags, NULL, &cflags, error))
-    return FALSE;
-  for (guint i = 0; cc[i]; i++)
-    g_ptr_array_add (args, g_strdup (cc[i]));
-  for (guint i = 0; cflags[i]; i++)
-    g_ptr_array_add (args, g_strdup (cflags[i]));
-  for (const char *const *a = (const char *const[]) { "-std=c11", "-Wall", "-Wextra", "-O2",
-                                                       "-shared", "-fPIC", "-o", NULL };
-       *a; a++)
-    g_ptr_array_add (args, g_strdup (*a));
-  g_ptr_array_add (args, g_strdup (output));
-  g_ptr_array_add (args, g_strdup (source));
-  g_ptr_array_add (args, NULL);
-  if (!g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                     &out, &err, &status, error))
-    {
-      g_prefix_error (error, "cannot run the C compiler “%s”: ", cc[0]);
-      return FALSE;
-    }
-  if (err && err[0])
-    fputs (err, stderr);
-  if (!g_spawn_check_wait_status (status, NULL))
-    {
-      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED,
-                   "%s: the C compiler “%s” failed (its messages are above)", source, cc[0]);
-      return FALSE;
-    }
-  return TRUE;
+  if (messages && messages[0])
+    fputs (messages, stderr);
+  return ok;
 }
 
 static char *
@@ -154,7 +107,7 @@ automaton_export_c (int    argc,
   if (!build)
     return 0;
   module = dup_module_path (output);
-  if (!build_module (output, module, &error))
+  if (!build_module_cli (output, module, &error))
     return tw_cli_fail ("automaton export-c", error);
   g_print ("%s\n", module);
   return 0;

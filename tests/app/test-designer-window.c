@@ -167,6 +167,36 @@ test_step_mode (Fixture       *f,
 }
 
 static void
+test_export_c (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "metric.c", NULL);
+  g_autofree char *module = g_build_filename (g_get_tmp_dir (), "metric.so", NULL);
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwPlugin) plugin = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
+
+  g_assert_true (tw_designer_window_export_c (f->designer, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  if (cc == NULL)
+    {
+      g_test_skip ("no C compiler: the module was written but not built");
+      return;
+    }
+
+  /* the exported module measures what the preview measured */
+  g_assert_true (g_file_test (module, G_FILE_TEST_IS_REGULAR));
+  plugin = tw_plugin_new_for_path (module, &error);
+  g_assert_no_error (error);
+  table = tw_plugin_evaluate (plugin, f->trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint ((gint64) tw_measurement_table_get_n_rows (table), ==,
+                   tw_designer_window_get_n_measurements (f->designer));
+}
+
+static void
 test_missing_template (Fixture       *f,
                        gconstpointer  data)
 {
@@ -191,6 +221,7 @@ main (int   argc,
   ADD ("/tw/app/designer/design-error-stops-preview", test_design_error_stops_preview);
   ADD ("/tw/app/designer/missing-template", test_missing_template);
   ADD ("/tw/app/designer/step-mode", test_step_mode);
+  ADD ("/tw/app/designer/export-c", test_export_c);
 #undef ADD
 
   return g_test_run ();
