@@ -780,7 +780,8 @@ retire_entry (TwMonitor *self,
           return;
         }
       entry->state = TW_MONITOR_SOURCE_GONE;
-      entry->source->klass->stop (entry->source);
+      if (entry->source->klass->stop)
+        entry->source->klass->stop (entry->source);
     }
 }
 

@@ -41,7 +41,8 @@ typedef struct {
  * @start: register event types and tasks in @trace; called once when the source is added
  * @poll: push every row available now into @queue, in the source's time order; a
  *   FALSE return (with @error) detaches the source, the monitor keeps serving the others
- * @stop: release what @start acquired (may be called without a prior successful @start)
+ * @stop: (nullable): release what @start acquired (may be called without a prior
+ *   successful @start)
  * @free: free the source
  *
  * The vtable of a custom live source. The monitor calls everything from one thread.
