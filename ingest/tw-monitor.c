@@ -215,6 +215,8 @@ typedef struct {
   guint8         *batch;
   gsize           batch_elements;
   gboolean        fast_copy;       /* the store's payload is the sensor payload's prefix */
+  TwMonitorElementFunc element_func;
+  gpointer        element_data;
 } SensorSource;
 
 static void
@@ -354,13 +356,10 @@ sensor_source_start (TwLiveSource *source,
   self->fast_copy = same_layout && type->presence_bytes == 0
                     && self->payload_size <= self->info.payload_size;
 
-  if (self->info.pid > 0)
-    source_id = g_strdup_printf ("%" G_GINT64_FORMAT, self->info.pid);
-  else
-    source_id = g_strdup_printf ("sensor:%s", self->info.task);
-  self->task = tw_trace_lookup_task (trace, source_id);
-  if (self->task == TW_TASK_NONE)
-    self->task = tw_trace_add_task (trace, source_id, self->info.task, self->info.pid, self->info.pid);
+  /* One task per (process, sensor task name): the threads of one program that name
+   * their sensors' tasks differently get a row each. */
+  source_id = g_strdup_printf ("sensor:%" G_GINT64_FORMAT ":%s", self->info.pid, self->info.task);
+  self->task = tw_trace_add_task (trace, source_id, self->info.task, self->info.pid, -1);
 
   self->batch_elements = MAX (16, BATCH_BYTES / self->info.element_size);
   self->batch = g_malloc (self->batch_elements * self->info.element_size);
@@ -418,7 +417,8 @@ sensor_source_poll (TwLiveSource *source,
 
   for (;;)
     {
-      int n = tw_sensor_reader_read_batch (self->reader, self->batch, self->batch_elements, NULL);
+      guint64 first_position = 0;
+      int n = tw_sensor_reader_read_batch (self->reader, self->batch, self->batch_elements, &first_position);
 
       if (n < 0)
         {
@@ -434,6 +434,8 @@ sensor_source_poll (TwLiveSource *source,
           guint64 timestamp;
 
           memcpy (&timestamp, element, sizeof timestamp);
+          if (self->element_func)
+            self->element_func (self->arg, first_position + (guint64) i, timestamp, self->element_data);
           if (self->fast_copy)
             tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
                                 element + 8, self->payload_size);
@@ -495,6 +497,8 @@ struct _TwMonitor
   guint64     last_scan_ns;
   guint64     emitted_until;
   guint64     last_emitted_time;
+  TwMonitorElementFunc element_func;
+  gpointer    element_data;
 };
 
 G_DEFINE_FINAL_TYPE (TwMonitor, tw_monitor, G_TYPE_OBJECT)
@@ -612,6 +616,23 @@ tw_monitor_set_scan_interval (TwMonitor *self,
 {
   g_return_if_fail (TW_IS_MONITOR (self));
   self->scan_interval_ns = interval_ns;
+}
+
+/**
+ * tw_monitor_set_element_func:
+ * @func: (nullable): called for every element a sensor delivers
+ *
+ * A hook for checks that need each element with its stream position (the stream check
+ * of the CLI and the GUI). Applies to sensors attached from now on.
+ */
+void
+tw_monitor_set_element_func (TwMonitor            *self,
+                             TwMonitorElementFunc  func,
+                             gpointer              user_data)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->element_func = func;
+  self->element_data = user_data;
 }
 
 /**
@@ -744,6 +765,8 @@ attach_sensor (TwMonitor        *self,
     }
   tw_live_source_init (&sensor->parent, &sensor_source_class, name);
   sensor->arg = self->entries->len;
+  sensor->element_func = self->element_func;
+  sensor->element_data = self->element_data;
 
   entry = add_entry (self, &sensor->parent, path);
   entry->sensor = sensor;

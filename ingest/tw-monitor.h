@@ -118,6 +118,21 @@ typedef struct {
   double                monitor_period_ns, deadline_ns;
 } TwMonitorSourceInfo;
 
+/**
+ * TwMonitorElementFunc:
+ * @source: the source index (tw_monitor_get_source_info; the `arg` of its SENSOR rows)
+ * @position: the element's stream position (0 = the first element its writer committed);
+ *   a jump means elements were missed in between
+ * @time_ns: its timestamp
+ *
+ * Called for every element a sensor source received, in stream order, while it is
+ * drained (before the merge releases it to the store).
+ */
+typedef void (*TwMonitorElementFunc) (guint    source,
+                                      guint64  position,
+                                      guint64  time_ns,
+                                      gpointer user_data);
+
 #define TW_TYPE_MONITOR (tw_monitor_get_type ())
 G_DECLARE_FINAL_TYPE (TwMonitor, tw_monitor, TW, MONITOR, GObject)
 
@@ -130,6 +145,9 @@ void       tw_monitor_set_scan_interval   (TwMonitor     *self,
                                            guint64        interval_ns);
 void       tw_monitor_set_watch_sensors   (TwMonitor     *self,
                                            gboolean       watch);
+void       tw_monitor_set_element_func    (TwMonitor            *self,
+                                           TwMonitorElementFunc  func,
+                                           gpointer              user_data);
 gboolean   tw_monitor_add_source          (TwMonitor     *self,
                                            TwLiveSource  *source,
                                            GError       **error);

@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
   { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
   { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
+  { "monitor", tw_cli_monitor, "Attach live to sensors (and the kernel); counts, dump, record" },
 };
 
 static void
