@@ -18,7 +18,8 @@
  * mapping, then marked GONE; the replacement is attached as a new source. A file that
  * fails validation (or later fails a read: a counter running backwards, ...) is marked
  * FAILED with the reader's message naming file and offset; the others keep being
- * served. A failed path is retried only when its inode, size or mtime changes.
+ * served. A failed path is retried only when another file takes its name (new inode):
+ * writers publish files atomically, so the same inode stays broken.
  *
  * Position. With from_start, sensors present at the first scan are read from stream
  * position 0 (received + missed = committed); otherwise from their current end.
@@ -784,8 +785,7 @@ static gboolean
 same_file (const struct stat *a,
            const struct stat *b)
 {
-  return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size
-         && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+  return a->st_ino == b->st_ino && a->st_dev == b->st_dev;
 }
 
 /* Drain what a sensor still holds (its mapping outlives the file's name), then retire. */
