@@ -52,6 +52,7 @@
 #define DEFAULT_WINDOW_NS      (5 * 1000 * 1000)
 #define DEFAULT_SCAN_NS        (100 * 1000 * 1000)
 #define BATCH_BYTES            (256 * 1024)
+#define QUOTA_BATCHES          4       /* per source and round: bounds the queues */
 #define MAX_STORE_FIELDS       512
 
 /* ---------------------------------------------------------------------------------------
@@ -113,7 +114,15 @@ tw_live_queue_push (TwLiveQueue  *queue,
       queue->blob_cap = MAX (queue->blob_len + payload_size, MAX (4096, queue->blob_cap * 2));
       queue->blob = g_realloc (queue->blob, queue->blob_cap);
     }
-  memcpy (queue->blob + queue->blob_len, payload, payload_size);
+  /* Small fixed sizes inline (the common sensor payloads); a libc call costs more. */
+  switch (payload_size)
+    {
+    case 8:  memcpy (queue->blob + queue->blob_len, payload, 8); break;
+    case 16: memcpy (queue->blob + queue->blob_len, payload, 16); break;
+    case 24: memcpy (queue->blob + queue->blob_len, payload, 24); break;
+    case 32: memcpy (queue->blob + queue->blob_len, payload, 32); break;
+    default: memcpy (queue->blob + queue->blob_len, payload, payload_size); break;
+    }
   queue->blob_len += payload_size;
 }
 
@@ -416,7 +425,8 @@ sensor_source_poll (TwLiveSource *source,
   gsize stride = self->info.element_size;
   TwSensorReaderCounts counts;
 
-  for (;;)
+  source->more = FALSE;
+  for (guint round = 0;; round++)
     {
       guint64 first_position = 0;
       int n = tw_sensor_reader_read_batch (self->reader, self->batch, self->batch_elements, &first_position);
@@ -449,6 +459,12 @@ sensor_source_poll (TwLiveSource *source,
         }
       if ((gsize) n < self->batch_elements)
         break;
+      if (round + 1 == QUOTA_BATCHES)
+        {
+          source->more = TRUE;
+          source->drained_until = queue->rows[queue->n_rows - 1].time;
+          break;
+        }
     }
 
   counts = tw_sensor_reader_get_counts (self->reader);
@@ -797,11 +813,13 @@ retire_entry (TwMonitor *self,
 
   if (entry->state == TW_MONITOR_SOURCE_ATTACHED)
     {
-      if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
-        {
-          entry_fail (entry, error);
-          return;
-        }
+      do
+        if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+          {
+            entry_fail (entry, error);
+            return;
+          }
+      while (entry->source->more);
       entry->state = TW_MONITOR_SOURCE_GONE;
       if (entry->source->klass->stop)
         entry->source->klass->stop (entry->source);
@@ -974,8 +992,8 @@ emit_until (TwMonitor *self,
 guint64
 tw_monitor_poll (TwMonitor *self)
 {
-  guint64 limit = G_MAXUINT64;
-  gboolean any = FALSE;
+  guint64 emitted = 0;
+  gboolean more = TRUE;
 
   g_return_val_if_fail (TW_IS_MONITOR (self), 0);
 
@@ -983,27 +1001,42 @@ tw_monitor_poll (TwMonitor *self)
       && (!self->scanned || tw_live_monotonic_ns () - self->last_scan_ns >= self->scan_interval_ns))
     tw_monitor_scan (self, NULL);
 
-  for (guint i = 0; i < self->entries->len; i++)
+  /* Rounds: a source with more than its quota (a backlog) is drained in slices, each
+   * merged into the store before the next, so the queues stay small whatever the
+   * backlog. Only sources with more to read take part in the later rounds. */
+  for (guint round = 0; more; round++)
     {
-      Entry *entry = self->entries->pdata[i];
-      g_autoptr (GError) error = NULL;
-      guint64 now;
+      guint64 limit = G_MAXUINT64;
+      gboolean any = FALSE;
 
-      if (entry->state != TW_MONITOR_SOURCE_ATTACHED)
-        continue;
-      now = tw_live_monotonic_ns ();
-      if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+      more = FALSE;
+      for (guint i = 0; i < self->entries->len; i++)
         {
-          entry_fail (entry, error);
-          continue;
+          Entry *entry = self->entries->pdata[i];
+          g_autoptr (GError) error = NULL;
+          guint64 now;
+
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED)
+            continue;
+          if (round == 0 || entry->source->more)
+            {
+              now = tw_live_monotonic_ns ();
+              if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+                {
+                  entry_fail (entry, error);
+                  continue;
+                }
+              entry->horizon = entry->source->more ? entry->source->drained_until : now;
+              more |= entry->source->more;
+            }
+          any = TRUE;
+          limit = MIN (limit, entry->horizon);
         }
-      entry->horizon = now;
-      any = TRUE;
-      limit = MIN (limit, now);
+      if (any)
+        limit = limit > self->window_ns ? limit - self->window_ns : 0;
+      emitted += emit_until (self, limit);
     }
-  if (any)
-    limit = limit > self->window_ns ? limit - self->window_ns : 0;
-  return emit_until (self, limit);
+  return emitted;
 }
 
 /**
@@ -1017,18 +1050,29 @@ tw_monitor_poll (TwMonitor *self)
 guint64
 tw_monitor_flush (TwMonitor *self)
 {
+  guint64 emitted = 0;
+  gboolean more = TRUE;
+
   g_return_val_if_fail (TW_IS_MONITOR (self), 0);
 
-  for (guint i = 0; i < self->entries->len; i++)
+  for (guint round = 0; more; round++)
     {
-      Entry *entry = self->entries->pdata[i];
-      g_autoptr (GError) error = NULL;
+      more = FALSE;
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          Entry *entry = self->entries->pdata[i];
+          g_autoptr (GError) error = NULL;
 
-      if (entry->state == TW_MONITOR_SOURCE_ATTACHED
-          && !entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
-        entry_fail (entry, error);
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED || (round > 0 && !entry->source->more))
+            continue;
+          if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+            entry_fail (entry, error);
+          else
+            more |= entry->source->more;
+        }
+      emitted += emit_until (self, G_MAXUINT64);
     }
-  return emit_until (self, G_MAXUINT64);
+  return emitted;
 }
 
 /**

@@ -69,6 +69,10 @@ struct _TwLiveSource {
   const TwLiveSourceClass *klass;
   char                    *name;     /* "task@sensor", "kernel", "gtop" */
   TwLiveCounts             counts;
+  /* Set by a poll that stopped at its quota with more to read; @drained_until is then
+   * the time of the last row it queued (the merge may not emit past it). */
+  gboolean                 more;
+  guint64                  drained_until;
 };
 
 void tw_live_source_init (TwLiveSource            *source,
