@@ -956,21 +956,52 @@ emit_until (TwMonitor *self,
         chunk = tw_trace_begin_append (self->trace);
       while (q->head < q->n_rows && q->rows[q->head].time <= until)
         {
-          const Row *row = &q->rows[q->head++];
+          gsize start = q->head, end = start, room, first_byte, bytes, base;
 
           if G_UNLIKELY (chunk->n == TW_CHUNK_SIZE)
             {
               tw_trace_end_append (self->trace);
               chunk = tw_trace_begin_append (self->trace);
             }
-          if G_UNLIKELY (row->time < self->last_emitted_time)
-            best->source->counts.late++;
-          else
-            self->last_emitted_time = row->time;
-          tw_event_chunk_push (chunk, row->time, row->cpu, row->type, row->task, row->arg,
-                               row->payload_size ? q->blob + row->payload_offset : NULL,
-                               row->payload_size);
-          emitted++;
+          /* A run's payloads are contiguous in the queue's blob: one copy for all of
+           * them, then the columns row by row (what tw_event_chunk_push does per row). */
+          room = TW_CHUNK_SIZE - chunk->n;
+          while (end < q->n_rows && end - start < room && q->rows[end].time <= until)
+            end++;
+          first_byte = q->rows[start].payload_offset;
+          bytes = q->rows[end - 1].payload_offset + q->rows[end - 1].payload_size - first_byte;
+          if (bytes > 0)
+            {
+              if (chunk->blob_len + bytes > chunk->blob_cap)
+                tw_event_chunk_reserve_blob (chunk, chunk->blob_len + bytes);
+              memcpy (chunk->blob + chunk->blob_len, q->blob + first_byte, bytes);
+            }
+          base = chunk->blob_len;
+          for (gsize r = start; r < end; r++)
+            {
+              const Row *row = &q->rows[r];
+              guint i = chunk->n++;
+
+              if G_UNLIKELY (row->time < self->last_emitted_time)
+                best->source->counts.late++;
+              else
+                self->last_emitted_time = row->time;
+              chunk->time[i] = row->time;
+              chunk->cpu[i] = row->cpu;
+              chunk->type[i] = row->type;
+              chunk->task[i] = row->task;
+              chunk->arg[i] = row->arg;
+              chunk->unsorted |= row->time < chunk->last_time;
+              chunk->last_time = row->time;
+              if (row->cpu != TW_CPU_NONE && row->cpu >= chunk->max_cpu_plus_one)
+                chunk->max_cpu_plus_one = row->cpu + 1;
+              chunk->payload[i] = row->payload_size
+                                  ? (guint32) (base + row->payload_offset - first_byte)
+                                  : TW_PAYLOAD_NONE;
+            }
+          chunk->blob_len += bytes;
+          emitted += end - start;
+          q->head = end;
         }
       queue_compact (q);
     }
