@@ -8,8 +8,8 @@
  * set to `mono`, the sensors' CLOCK_MONOTONIC, so both merge on one time axis. Events:
  * sched_switch, sched_wakeup, sched_wakeup_new, irq_handler_entry/exit,
  * softirq_entry/exit. Each poll consumes what the per-CPU buffers hold
- * (tracefs_iterate_raw_events reads every CPU's trace_pipe_raw until it is empty and
- * hands records over merged in time order). Stopping destroys the instance.
+ * (tracefs_iterate_raw_events reads every CPU's trace_pipe_raw until it is empty) and
+ * queues the records sorted by time. Stopping destroys the instance.
  *
  * The rows have the shape the ftrace text reader gives the same events
  * (tw-ftrace-text-reader.c): same raw type names and field schemas, canonical kinds,
@@ -104,10 +104,33 @@ typedef struct {
   struct trace_seq         seq;
   gboolean                 seq_ready;
   guint8                   payload[128];
-  /* per poll */
+  /* per poll: records as read, then sorted by time before they are queued */
   TwTrace                 *trace;
-  TwLiveQueue             *queue;
+  GArray                  *pending;       /* Pending */
+  GByteArray              *pending_blob;
 } KernelSource;
+
+typedef struct {
+  guint64 time;
+  guint32 seq;           /* arrival order: keeps the sort stable */
+  guint32 task;
+  guint32 arg;
+  guint32 payload_offset;
+  guint16 payload_size;
+  guint16 type;
+  guint16 cpu;
+} Pending;
+
+static int
+compare_pending (gconstpointer a,
+                 gconstpointer b)
+{
+  const Pending *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
 
 static guint32
 idle_task (KernelSource *self,
@@ -337,8 +360,13 @@ on_record (struct tep_event  *event,
       }
     }
 
-  tw_live_queue_push (self->queue, record->ts, (guint16) cpu, self->types[k], task, arg,
-                      payload, type->payload_size);
+  {
+    Pending row = { record->ts, self->pending->len, task, arg, self->pending_blob->len,
+                    type->payload_size, self->types[k], (guint16) cpu };
+
+    g_array_append_val (self->pending, row);
+    g_byte_array_append (self->pending_blob, payload, type->payload_size);
+  }
   return 0;
 }
 
@@ -366,6 +394,8 @@ kernel_free (TwLiveSource *source)
   if (self->seq_ready)
     trace_seq_destroy (&self->seq);
   g_clear_pointer (&self->idle_tasks, g_array_unref);
+  g_clear_pointer (&self->pending, g_array_unref);
+  g_clear_pointer (&self->pending_blob, g_byte_array_unref);
   g_clear_pointer (&self->tasks, g_hash_table_unref);
   g_free (self);
 }
@@ -445,14 +475,25 @@ kernel_poll (TwLiveSource *source,
   KernelSource *self = (KernelSource *) source;
 
   self->trace = trace;
-  self->queue = queue;
+  g_array_set_size (self->pending, 0);
+  g_byte_array_set_size (self->pending_blob, 0);
   if (tracefs_iterate_raw_events (self->tep, self->instance, NULL, 0, on_record, self) < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "reading the kernel trace buffer failed");
       return FALSE;
     }
   self->trace = NULL;
-  self->queue = NULL;
+
+  /* The per-CPU buffers are read page by page: a poll's records are not in one time
+   * order across CPUs. Sort them (stably) so the source's queue is. */
+  g_array_sort (self->pending, compare_pending);
+  for (guint i = 0; i < self->pending->len; i++)
+    {
+      const Pending *row = &g_array_index (self->pending, Pending, i);
+
+      tw_live_queue_push (queue, row->time, row->cpu, row->type, row->task, row->arg,
+                          self->pending_blob->data + row->payload_offset, row->payload_size);
+    }
   return TRUE;
 }
 
@@ -517,6 +558,8 @@ tw_live_kernel_new (GError **error)
   tw_live_source_init (&self->parent, &kernel_source_class, "kernel");
   self->idle_tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->tasks = g_hash_table_new (NULL, NULL);
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  self->pending_blob = g_byte_array_new ();
   return &self->parent;
 #else
   tw_live_kernel_is_supported (error);

@@ -93,18 +93,27 @@ check_sensor_rows (TwTrace *trace, guint16 type)
   return rows;
 }
 
-static void
-assert_time_order (TwTrace *trace)
+/* Rows earlier than a row before them: exactly the ones the monitor counted late. */
+static guint64
+count_out_of_order (TwTrace *trace)
 {
-  guint64 n = tw_trace_get_n_events (trace), last = 0;
+  guint64 n = tw_trace_get_n_events (trace), latest = 0, behind = 0;
 
   for (guint64 i = 0; i < n; i++)
     {
       guint64 t = tw_trace_get_time (trace, i);
 
-      g_assert_cmpuint (t, >=, last);
-      last = t;
+      if (t < latest)
+        behind++;
+      latest = MAX (latest, t);
     }
+  return behind;
+}
+
+static void
+assert_time_order (TwTrace *trace)
+{
+  g_assert_cmpuint (count_out_of_order (trace), ==, 0);
 }
 
 typedef struct {
@@ -495,14 +504,17 @@ test_kernel (void)
     {
       tw_monitor_get_source_info (monitor, i, &info);
       late += info.counts.late;
+      g_test_message ("%s: received %" G_GUINT64_FORMAT ", late %" G_GUINT64_FORMAT,
+                      info.name, info.counts.received, info.counts.late);
     }
   g_test_message ("%" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " switches (%" G_GUINT64_FORMAT
                   " of the child), %" G_GUINT64_FORMAT " late", n, switches, child_switches, late);
   /* The child slept 400 times: at least that many switches away from it. */
   g_assert_cmpuint (child_switches, >=, 400);
   g_assert_cmpuint (interleaved, >, 10);
-  if (late == 0)
-    assert_time_order (trace);
+  /* Kernel records can (rarely) surface after the window closed: stored, counted late. */
+  g_assert_cmpuint (count_out_of_order (trace), ==, late);
+  g_assert_cmpuint (late, <, n / 20 + 1);
 
   tw_sensor_free (sensor);
   tw_test_remove_sensor_dir (dir);
