@@ -9,7 +9,8 @@
  * sched_switch, sched_wakeup, sched_wakeup_new, irq_handler_entry/exit,
  * softirq_entry/exit. Each poll consumes what the per-CPU buffers hold
  * (tracefs_iterate_raw_events reads every CPU's trace_pipe_raw until it is empty) and
- * queues the records sorted by time. Stopping destroys the instance.
+ * queues the records sorted by time; `missed` is what the ring buffers report lost
+ * (overrun, commit overrun, dropped events of every CPU). Stopping destroys the instance.
  *
  * The rows have the shape the ftrace text reader gives the same events
  * (tw-ftrace-text-reader.c): same raw type names and field schemas, canonical kinds,
@@ -23,6 +24,7 @@
 #include "tw-live-kernel.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -370,6 +372,33 @@ on_record (struct tep_event  *event,
   return 0;
 }
 
+/* Events the kernel lost: the ring buffers' own counts, summed over CPUs. */
+static guint64
+kernel_lost (KernelSource *self)
+{
+  guint64 lost = 0;
+  long n_cpus = sysconf (_SC_NPROCESSORS_CONF);
+
+  for (long cpu = 0; cpu < n_cpus; cpu++)
+    {
+      g_autofree char *name = g_strdup_printf ("per_cpu/cpu%ld/stats", cpu);
+      char *text = tracefs_instance_file_read (self->instance, name, NULL);
+      static const char *const keys[] = { "\noverrun: ", "\ncommit overrun: ", "\ndropped events: " };
+
+      if (text == NULL)
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          const char *p = strstr (text, keys[k]);
+
+          if (p)
+            lost += g_ascii_strtoull (p + strlen (keys[k]), NULL, 10);
+        }
+      free (text);
+    }
+  return lost;
+}
+
 static void
 kernel_stop (TwLiveSource *source)
 {
@@ -483,6 +512,8 @@ kernel_poll (TwLiveSource *source,
       return FALSE;
     }
   self->trace = NULL;
+
+  self->parent.counts.missed = kernel_lost (self);
 
   /* The per-CPU buffers are read page by page: a poll's records are not in one time
    * order across CPUs. Sort them (stably) so the source's queue is. */
