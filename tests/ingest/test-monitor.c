@@ -153,6 +153,7 @@ test_merge (void)
   GThread *threads[3];
   gint done = 0;
   g_autoptr (TwMonitor) monitor = NULL;
+  g_autoptr (TwMonitor) second = NULL;
   TwTrace *trace;
   guint64 total_late = 0;
 
@@ -165,17 +166,24 @@ test_merge (void)
   monitor = tw_monitor_new (dir);
   tw_monitor_set_from_start (monitor, TRUE);
   tw_monitor_set_reorder_window (monitor, 50 * 1000 * 1000);
+  /* n:m: a second monitor reads the same sensors at its own pace. */
+  second = tw_monitor_new (dir);
+  tw_monitor_set_from_start (second, TRUE);
   tw_monitor_poll (monitor);
+  tw_monitor_poll (second);
   for (guint i = 0; i < 3; i++)
     threads[i] = g_thread_new ("writer", run_writer, &writers[i]);
-  while (g_atomic_int_get (&done) < 3)
+  for (guint round = 0; g_atomic_int_get (&done) < 3; round++)
     {
       tw_monitor_poll (monitor);
+      if (round % 4 == 0)
+        tw_monitor_poll (second);
       g_usleep (500);
     }
   for (guint i = 0; i < 3; i++)
     g_thread_join (threads[i]);
   tw_monitor_stop (monitor);
+  tw_monitor_stop (second);
 
   trace = tw_monitor_get_trace (monitor);
   for (guint i = 0; i < 3; i++)
@@ -194,6 +202,10 @@ test_merge (void)
       g_assert_cmpuint (info.counts.received, >, 0);
       g_assert_cmpstr (info.task, ==, "merge");
       total_late += info.counts.late;
+
+      g_assert_cmpuint (find_source (second, name, TW_MONITOR_SOURCE_GONE, &info), !=, G_MAXUINT);
+      g_assert_cmpuint (info.counts.received + info.counts.missed, ==, committed);
+      g_assert_cmpuint (check_sensor_rows (tw_monitor_get_trace (second), info.type), ==, info.counts.received);
     }
   g_assert_cmpuint (total_late, ==, 0);
   assert_time_order (trace);
