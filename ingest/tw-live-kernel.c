@@ -10,7 +10,8 @@
  * softirq_entry/exit. Each poll consumes what the per-CPU buffers hold
  * (tracefs_iterate_raw_events reads every CPU's trace_pipe_raw until it is empty) and
  * queues the records sorted by time; `missed` is what the ring buffers report lost
- * (overrun, commit overrun, dropped events of every CPU). Stopping destroys the instance.
+ * (overrun, commit overrun, dropped events of every CPU). Stopping destroys the instance;
+ * instances of monitors that were killed are removed at the next start.
  *
  * The rows have the shape the ftrace text reader gives the same events
  * (tw-ftrace-text-reader.c): same raw type names and field schemas, canonical kinds,
@@ -24,6 +25,8 @@
 #include "tw-live-kernel.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -429,6 +432,28 @@ kernel_free (TwLiveSource *source)
   g_free (self);
 }
 
+/* Instances left by monitors that were killed (no chance to destroy theirs): removing
+ * the directory is how tracefs destroys an instance. Only ours, only of dead pids. */
+static void
+remove_stale_instances (void)
+{
+  g_autofree char *dir = g_build_filename (tracefs_tracing_dir (), "instances", NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      int pid = 0, n = 0, end = 0;
+
+      if (sscanf (name, "tracewb-%d-%d%n", &pid, &n, &end) == 2 && name[end] == '\0' && pid > 0
+          && kill (pid, 0) < 0 && errno == ESRCH)
+        {
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+          rmdir (path);
+        }
+    }
+}
+
 static gboolean
 kernel_start (TwLiveSource *source,
               TwTrace      *trace,
@@ -441,6 +466,7 @@ kernel_start (TwLiveSource *source,
 
   if (!tw_live_kernel_is_supported (error))
     return FALSE;
+  remove_stale_instances ();
   self->instance = tracefs_instance_create (name);
   if (self->instance == NULL)
     {
