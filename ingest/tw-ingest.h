@@ -13,3 +13,6 @@
 #include "tw-shark-format.h"
 #include "tw-shark-reader.h"
 #include "tw-simulator.h"
+#include "tw-monitor.h"
+#include "tw-live-kernel.h"
+#include "tw-live-gtop.h"

@@ -21,6 +21,7 @@ int tw_cli_simulate (int argc, char **argv);
 int tw_cli_eval (int argc, char **argv);
 int tw_cli_metrics (int argc, char **argv);
 int tw_cli_automaton (int argc, char **argv);
+int tw_cli_monitor (int argc, char **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,

@@ -8,6 +8,7 @@
 #include "tw-test-utils.h"
 
 #include <sys/wait.h>
+#include <glib/gstdio.h>
 
 /**
  * tw_test_dup_fixture_path:
@@ -349,4 +350,48 @@ tw_test_run_cli (const char *const  *args,
     return FALSE;
   *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
   return TRUE;
+}
+
+/**
+ * tw_test_use_temp_sensor_dir:
+ *
+ * A fresh sensor directory for one test (not created yet: the sensor library creates it
+ * 0700), exported as `TRACEWB_SENSOR_DIR`.
+ *
+ * Returns: (transfer full): its path, for tw_test_remove_sensor_dir()
+ */
+char *
+tw_test_use_temp_sensor_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *parent = g_dir_make_tmp ("tw-sensors-XXXXXX", &error);
+  char *dir;
+
+  g_assert_no_error (error);
+  dir = g_build_filename (parent, "sensors", NULL);
+  g_setenv ("TRACEWB_SENSOR_DIR", dir, TRUE);
+  return dir;
+}
+
+/**
+ * tw_test_remove_sensor_dir:
+ * @dir: (transfer full): from tw_test_use_temp_sensor_dir()
+ *
+ * Removes the directory, its files and its temporary parent.
+ */
+void
+tw_test_remove_sensor_dir (char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree char *parent = g_path_get_dirname (dir);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  g_rmdir (parent);
+  g_free (dir);
 }

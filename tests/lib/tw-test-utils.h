@@ -33,6 +33,8 @@ const char *tw_test_get_task_source_id (TwTrace    *trace,
 guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
+char    *tw_test_use_temp_sensor_dir  (void);
+void     tw_test_remove_sensor_dir    (char       *dir);
 
 typedef gboolean (*TwTestCondition) (gpointer data);
 

@@ -1,0 +1,470 @@
+/* tw-cli-monitor.c: `tracewb-cli monitor`, attach live to sensors (and the kernel), report counts
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The stream check lives here, in app/, because it joins two layers that may not see
+ * each other: the monitor (ingest/) delivers elements, the jitter-constrained-stream
+ * math (evaluators/tw-jcs.h) judges them. The monitor's element hook hands over each
+ * element with its stream position (O(1) per element, tw_jcs_arrivals_add) for the
+ * sensors that declared a stream. Elements missed in between make the stream look
+ * denser than it was (the count j of elements since the first is too small), so a gap
+ * in positions restarts the check instead of raising a false alarm.
+ */
+#include "config.h"
+
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <tw-evaluators.h>
+#include <tw-ingest.h>
+
+#include "tw-cli.h"
+
+typedef struct {
+  gboolean       declared;
+  gboolean       valid;
+  TwJcs          jcs;
+  TwJcsArrivals  arrivals;
+  guint64        next_position;
+  guint64        restarts;
+  guint64        violations;
+  TwJcsArrival   first_violation;
+  char          *error;
+} StreamCheck;
+
+typedef struct {
+  TwMonitor  *monitor;
+  GMainLoop  *loop;
+  guint64     next_event;       /* rows below this were checked (and dumped) */
+  GArray     *checks;           /* StreamCheck per source index */
+  GHashTable *dumped_types;     /* types whose CSV header was printed */
+  gboolean    dump;
+  gint64      period_ns;
+} Session;
+
+static void
+stream_check_clear (gpointer data)
+{
+  StreamCheck *check = data;
+
+  g_free (check->error);
+}
+
+static StreamCheck *
+get_check (Session *session,
+           guint    source)
+{
+  if (source >= session->checks->len)
+    g_array_set_size (session->checks, source + 1);
+  return &g_array_index (session->checks, StreamCheck, source);
+}
+
+/* The first time a sensor shows up, its declared stream (if any) becomes a TwJcs. */
+static void
+init_check (Session                   *session,
+            StreamCheck               *check,
+            const TwMonitorSourceInfo *info)
+{
+  TwJcsStream stream = { llround (info->period_ns), llround (info->min_distance_ns),
+                         llround (info->earliness_ns) };
+  TwJcsMonitor monitor = { llround (info->monitor_period_ns), llround (info->deadline_ns) };
+  g_autoptr (GError) error = NULL;
+
+  check->declared = info->period_ns > 0;
+  if (!check->declared)
+    return;
+  /* A stream declared without a monitor: this command's own poll period serves. */
+  if (monitor.T_M <= 0)
+    monitor = (TwJcsMonitor) { session->period_ns, session->period_ns };
+  check->valid = tw_jcs_init (&check->jcs, &stream, &monitor, &error);
+  if (!check->valid)
+    check->error = g_strdup (error->message);
+  tw_jcs_arrivals_init (&check->arrivals);
+}
+
+static char *
+csv_quote (const char *text)
+{
+  GString *out;
+
+  if (strpbrk (text, ",\"\n\r") == NULL)
+    return g_strdup (text);
+  out = g_string_new ("\"");
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
+static void
+dump_event (Session           *session,
+            TwTrace           *trace,
+            const TwEventType *type,
+            const TwEvent     *event)
+{
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_autofree char *name = csv_quote (type->name);
+
+  if (!g_hash_table_contains (session->dumped_types, type->name))
+    {
+      g_hash_table_add (session->dumped_types, (gpointer) type->name);
+      g_string_append (line, "sensor,time_ns");
+      for (guint f = 0; f < type->n_fields; f++)
+        {
+          g_autofree char *field = csv_quote (type->fields[f].name);
+          g_string_append_printf (line, ",%s", field);
+        }
+      printf ("# %s\n", line->str);
+      g_string_truncate (line, 0);
+    }
+
+  g_string_append_printf (line, "%s,%" G_GUINT64_FORMAT, name, event->time);
+  for (guint f = 0; f < type->n_fields; f++)
+    {
+      TwValue value;
+
+      g_string_append_c (line, ',');
+      if (!tw_event_type_get_field (type, event->payload, f, &value))
+        continue;
+      switch (value.type)
+        {
+        case TW_FIELD_U8:
+        case TW_FIELD_U16:
+        case TW_FIELD_U32:
+        case TW_FIELD_U64:
+          g_string_append_printf (line, "%" G_GUINT64_FORMAT, value.u);
+          break;
+        case TW_FIELD_I32:
+        case TW_FIELD_I64:
+          g_string_append_printf (line, "%" G_GINT64_FORMAT, value.i);
+          break;
+        case TW_FIELD_F64:
+          {
+            char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+            g_string_append (line, g_ascii_dtostr (buffer, sizeof buffer, value.f));
+            break;
+          }
+        case TW_FIELD_STRING:
+        default:
+          {
+            g_autofree char *text = csv_quote (tw_trace_get_string (trace, value.str));
+            g_string_append (line, text);
+            break;
+          }
+        }
+    }
+  printf ("%s\n", line->str);
+}
+
+static void
+on_element (guint    source,
+            guint64  position,
+            guint64  time_ns,
+            gpointer data)
+{
+  Session *session = data;
+  StreamCheck *check = get_check (session, source);
+  TwJcsArrival arrival;
+
+  if (!check->declared && !check->valid && check->error == NULL)
+    {
+      TwMonitorSourceInfo info;
+
+      if (!tw_monitor_get_source_info (session->monitor, source, &info))
+        return;
+      init_check (session, check, &info);
+    }
+  if (!check->valid)
+    return;
+  if (position != check->next_position && check->arrivals.n > 0)
+    {
+      tw_jcs_arrivals_init (&check->arrivals);
+      check->restarts++;
+    }
+  check->next_position = position + 1;
+  arrival = tw_jcs_arrivals_add (&check->arrivals, &check->jcs, (gint64) time_ns);
+  if (arrival != TW_JCS_ARRIVAL_OK && check->violations++ == 0)
+    check->first_violation = arrival;
+}
+
+/* Dumps the rows the last poll appended. */
+static void
+walk_new_rows (Session *session)
+{
+  TwTrace *trace = tw_monitor_get_trace (session->monitor);
+  guint64 n = tw_trace_get_n_events (trace);
+
+  for (guint64 i = session->next_event; i < n; i++)
+    {
+      TwEvent event;
+      const TwEventType *type;
+
+      tw_trace_get_event (trace, i, &event);
+      type = tw_trace_get_event_type (trace, event.type);
+      if (type->kind != TW_EVENT_KIND_SENSOR)
+        continue;
+      if (session->dump)
+        dump_event (session, trace, type, &event);
+    }
+  session->next_event = n;
+  if (session->dump)
+    fflush (stdout);
+}
+
+static gboolean
+on_poll (gpointer data)
+{
+  Session *session = data;
+
+  tw_monitor_poll (session->monitor);
+  walk_new_rows (session);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_stop (gpointer data)
+{
+  Session *session = data;
+
+  g_main_loop_quit (session->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static const char *
+state_name (TwMonitorSourceState state)
+{
+  switch (state)
+    {
+    case TW_MONITOR_SOURCE_ATTACHED: return "attached";
+    case TW_MONITOR_SOURCE_GONE:     return "gone";
+    case TW_MONITOR_SOURCE_FAILED:
+    default:                         return "failed";
+    }
+}
+
+static void
+add_uint (JsonBuilder *builder,
+          const char  *name,
+          guint64      value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, (gint64) value);
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+print_json (Session *session)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  guint n = tw_monitor_get_n_sources (session->monitor);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n; i++)
+    {
+      TwMonitorSourceInfo info;
+      StreamCheck *check = get_check (session, i);
+
+      tw_monitor_get_source_info (session->monitor, i, &info);
+      json_builder_begin_object (builder);
+      add_string (builder, "kind", info.kind);
+      add_string (builder, "task", info.task);
+      add_string (builder, "sensor", info.sensor);
+      add_string (builder, "name", info.name);
+      add_string (builder, "path", info.path);
+      add_string (builder, "schema", info.schema);
+      add_string (builder, "state", state_name (info.state));
+      add_string (builder, "error", info.error);
+      add_uint (builder, "received", info.counts.received);
+      add_uint (builder, "missed", info.counts.missed);
+      add_uint (builder, "inconsistent", info.counts.inconsistent);
+      add_uint (builder, "nonmonotonic", info.counts.nonmonotonic);
+      add_uint (builder, "late", info.counts.late);
+      /* stream_ok: null when the sensor declared no stream (nothing to check). */
+      if (!check->declared && !check->valid && check->error == NULL && info.period_ns > 0)
+        init_check (session, check, &info);
+      json_builder_set_member_name (builder, "stream_ok");
+      if (check->valid)
+        json_builder_add_boolean_value (builder, check->violations == 0);
+      else
+        json_builder_add_null_value (builder);
+      add_uint (builder, "stream_violations", check->violations);
+      add_uint (builder, "stream_restarts", check->restarts);
+      add_string (builder, "stream_error",
+                  check->error ? check->error
+                  : check->violations ? tw_jcs_arrival_to_string (check->first_violation) : NULL);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  printf ("%s\n", text);
+}
+
+static void
+print_text (Session *session)
+{
+  guint n = tw_monitor_get_n_sources (session->monitor);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TwMonitorSourceInfo info;
+
+      tw_monitor_get_source_info (session->monitor, i, &info);
+      g_printerr ("%-40s %-8s received %" G_GUINT64_FORMAT "  missed %" G_GUINT64_FORMAT
+                  "  inconsistent %" G_GUINT64_FORMAT "  nonmonotonic %" G_GUINT64_FORMAT "%s%s\n",
+                  info.name, state_name (info.state), info.counts.received, info.counts.missed,
+                  info.counts.inconsistent, info.counts.nonmonotonic,
+                  info.error ? "  " : "", info.error ? info.error : "");
+    }
+}
+
+static gboolean
+record (TwTrace     *trace,
+        const char  *path,
+        GError     **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr (GFileOutputStream) stream = NULL;
+
+  if (!tw_trace_seal (trace, NULL, error))
+    return FALSE;
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+  if (!tw_csv_writer_write (trace, G_OUTPUT_STREAM (stream), NULL, error))
+    {
+      g_autoptr (GCancellable) abandon = g_cancellable_new ();
+
+      /* A cancelled close drops the temporary file: no partial recording at @path. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}
+
+int
+tw_cli_monitor (int    argc,
+                char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("— attach live to sensors and report what arrives");
+  g_autofree char *sensor_dir = NULL;
+  g_autofree char *record_path = NULL;
+  g_autoptr (TwMonitor) monitor = NULL;
+  g_autoptr (GMainLoop) loop = NULL;
+  g_autoptr (GArray) checks = NULL;
+  g_autoptr (GHashTable) dumped = NULL;
+  gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
+  double duration = 0, period_ms = 10, window_ms = 5;
+  GError *error = NULL;
+  Session session = { 0 };
+  guint timers[4] = { 0 };
+  const GOptionEntry entries[] = {
+    { "sensor-dir", 0, 0, G_OPTION_ARG_FILENAME, &sensor_dir,
+      "Sensor directory (default: $TRACEWB_SENSOR_DIR, else /dev/shm/tracewb-UID)", "DIR" },
+    { "from-start", 0, 0, G_OPTION_ARG_NONE, &from_start,
+      "Read the sensors present at start from stream position 0 (received + missed = committed)", NULL },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after S seconds (default: at SIGINT/SIGTERM)", "S" },
+    { "period", 0, 0, G_OPTION_ARG_DOUBLE, &period_ms, "Poll every MS milliseconds (default 10)", "MS" },
+    { "window", 0, 0, G_OPTION_ARG_DOUBLE, &window_ms, "Reorder window of the merge, ms (default 5)", "MS" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object per source at the end", NULL },
+    { "dump", 0, 0, G_OPTION_ARG_NONE, &dump, "Print every received sensor element as CSV, decoded by its schema", NULL },
+    { "kernel", 0, 0, G_OPTION_ARG_NONE, &kernel, "Also read the kernel trace buffer live (root, tracefs)", NULL },
+    { "gtop", 0, 0, G_OPTION_ARG_NONE, &gtop, "Also sample CPU load, memory and process CPU time (libgtop)", NULL },
+    { "record", 0, 0, G_OPTION_ARG_FILENAME, &record_path, "Save the merged session as CSV events at the end", "FILE" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!tw_cli_parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 1)
+    {
+      g_printerr ("tracewb-cli monitor: unexpected argument “%s”\n", argv[1]);
+      return 2;
+    }
+  if (!(duration >= 0 && duration < 1e9) || !(period_ms >= 0.1 && period_ms <= 60000)
+      || !(window_ms >= 0 && window_ms <= 60000))
+    {
+      g_printerr ("tracewb-cli monitor: --duration must be ≥ 0, --period within 0.1..60000 ms, "
+                  "--window within 0..60000 ms\n");
+      return 2;
+    }
+
+  checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
+  g_array_set_clear_func (checks, stream_check_clear);
+  session.checks = checks;
+  session.period_ns = llround (period_ms * 1e6);
+  monitor = tw_monitor_new (sensor_dir);
+  session.monitor = monitor;
+  tw_monitor_set_from_start (monitor, from_start);
+  tw_monitor_set_element_func (monitor, on_element, &session);
+  tw_monitor_set_reorder_window (monitor, (guint64) llround (window_ms * 1e6));
+  if (!tw_monitor_scan (monitor, &error))
+    return tw_cli_fail ("monitor", error);
+  if (kernel)
+    {
+      TwLiveSource *source = tw_live_kernel_new (&error);
+
+      if (source == NULL || !tw_monitor_add_source (monitor, source, &error))
+        return tw_cli_fail ("monitor --kernel", error);
+    }
+  if (gtop)
+    {
+      TwLiveSource *source = tw_live_gtop_new (0, &error);
+
+      if (source == NULL || !tw_monitor_add_source (monitor, source, &error))
+        return tw_cli_fail ("monitor --gtop", error);
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  dumped = g_hash_table_new (NULL, NULL);
+  session.loop = loop;
+  session.dumped_types = dumped;
+  session.dump = dump;
+
+  on_poll (&session);
+  timers[0] = g_timeout_add (MAX (1, (guint) llround (period_ms)), on_poll, &session);
+  timers[1] = g_unix_signal_add (SIGINT, on_stop, &session);
+  timers[2] = g_unix_signal_add (SIGTERM, on_stop, &session);
+  if (duration > 0)
+    timers[3] = g_timeout_add ((guint) llround (duration * 1000), on_stop, &session);
+  g_main_loop_run (loop);
+  for (guint i = 0; i < G_N_ELEMENTS (timers); i++)
+    if (timers[i])
+      g_source_remove (timers[i]);
+
+  tw_monitor_stop (monitor);
+  walk_new_rows (&session);
+
+  if (json)
+    print_json (&session);
+  else
+    print_text (&session);
+  if (record_path && !record (tw_monitor_get_trace (monitor), record_path, &error))
+    return tw_cli_fail ("monitor --record", error);
+  return 0;
+}

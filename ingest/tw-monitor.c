@@ -1,0 +1,1206 @@
+/* tw-monitor.c: attach live to sensors (and custom live sources), merge them in time order
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Sources. Every sensor file `<task>@<sensor>.tws` of the sensor directory gets its own
+ * read-only reader (tw-sensor.h), so any number of monitors can read the same sensor
+ * and one monitor reads any number of sensors. Custom sources (the kernel trace buffer,
+ * the libgtop sampler) implement TwLiveSourceClass and are polled the same way.
+ *
+ * Discovery. The directory is rescanned at most every `scan_interval` (100 ms default)
+ * from tw_monitor_poll(). Polling rather than inotify: the monitor already wakes up
+ * periodically to drain the buffers (seed 004 §4.2: a monitor reads every T_M), a scan
+ * of a tmpfs directory of a few dozen entries costs microseconds, and polling also
+ * notices a file replaced by a restarted writer (same name, new inode), which the
+ * reader reports (tw_sensor_reader_file_replaced) without any extra machinery. A file
+ * that disappeared or was replaced is drained to its end through the still-valid
+ * mapping, then marked GONE; the replacement is attached as a new source. A file that
+ * fails validation (or later fails a read: a counter running backwards, ...) is marked
+ * FAILED with the reader's message naming file and offset; the others keep being
+ * served. A failed path is retried only when another file takes its name (new inode):
+ * writers publish files atomically, so the same inode stays broken.
+ *
+ * Position. With from_start, sensors present at the first scan are read from stream
+ * position 0 (received + missed = committed); otherwise from their current end.
+ * Sensors that appear later are always read from position 0: all they hold was
+ * committed after the monitor started looking.
+ *
+ * Merge. Each source pushes rows into its own queue, in its own order. Before polling a
+ * source the monitor reads CLOCK_MONOTONIC (t_poll); after the poll drained the source,
+ * every element the source can still deliver was (for sensors) stamped after t_poll,
+ * up to clock skew between CPUs and a concurrent writer still in flight between
+ * stamping and publishing. So the source's horizon is t_poll, and the monitor emits, in
+ * time order, every queued row with time ≤ T = min over attached sources of
+ * (horizon − W), where W is the reorder window (default 5 ms) covering that skew and
+ * the kernel's per-CPU buffers. Rows are held back until every attached source has been
+ * drained past T + W. A row that nevertheless arrives with a time before the last
+ * emitted one is stored anyway (never lost) and counted in `late`; the store then
+ * knows it is unsorted (tw_trace_seal sorts it). tw_monitor_flush() emits everything.
+ */
+#include "config.h"
+
+#include "tw-monitor.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <tw-sensor.h>
+
+#define DEFAULT_WINDOW_NS      (5 * 1000 * 1000)
+#define DEFAULT_SCAN_NS        (100 * 1000 * 1000)
+#define BATCH_BYTES            (256 * 1024)
+#define QUOTA_BATCHES          4       /* per source and round: bounds the queues */
+#define MAX_STORE_FIELDS       512
+
+/* ---------------------------------------------------------------------------------------
+ * Queues
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct {
+  guint64 time;
+  guint32 task;
+  guint32 arg;
+  guint32 payload_offset;
+  guint32 payload_size;
+  guint16 type;
+  guint16 cpu;
+} Row;
+
+struct _TwLiveQueue {
+  Row    *rows;
+  gsize   n_rows, cap_rows, head;
+  guint8 *blob;
+  gsize   blob_len, blob_cap;
+};
+
+/**
+ * tw_live_queue_push:
+ * @payload: (nullable): the packed payload of @type (its payload_size bytes)
+ *
+ * Queues one row for the merge. Sources call it from their poll, in their time order.
+ */
+void
+tw_live_queue_push (TwLiveQueue  *queue,
+                    guint64       time_ns,
+                    guint16       cpu,
+                    guint16       type,
+                    guint32       task,
+                    guint32       arg,
+                    const guint8 *payload,
+                    guint         payload_size)
+{
+  Row *row;
+
+  if G_UNLIKELY (queue->n_rows == queue->cap_rows)
+    {
+      queue->cap_rows = MAX (1024, queue->cap_rows * 2);
+      queue->rows = g_renew (Row, queue->rows, queue->cap_rows);
+    }
+  row = &queue->rows[queue->n_rows++];
+  row->time = time_ns;
+  row->cpu = cpu;
+  row->type = type;
+  row->task = task;
+  row->arg = arg;
+  row->payload_size = payload_size;
+  row->payload_offset = (guint32) queue->blob_len;
+  if (payload_size == 0)
+    return;
+  if G_UNLIKELY (queue->blob_len + payload_size > queue->blob_cap)
+    {
+      queue->blob_cap = MAX (queue->blob_len + payload_size, MAX (4096, queue->blob_cap * 2));
+      queue->blob = g_realloc (queue->blob, queue->blob_cap);
+    }
+  /* Small fixed sizes inline (the common sensor payloads); a libc call costs more. */
+  switch (payload_size)
+    {
+    case 8:  memcpy (queue->blob + queue->blob_len, payload, 8); break;
+    case 16: memcpy (queue->blob + queue->blob_len, payload, 16); break;
+    case 24: memcpy (queue->blob + queue->blob_len, payload, 24); break;
+    case 32: memcpy (queue->blob + queue->blob_len, payload, 32); break;
+    default: memcpy (queue->blob + queue->blob_len, payload, payload_size); break;
+    }
+  queue->blob_len += payload_size;
+}
+
+static void
+queue_compact (TwLiveQueue *queue)
+{
+  gsize blob_start;
+
+  if (queue->head == queue->n_rows)
+    {
+      queue->head = queue->n_rows = queue->blob_len = 0;
+      return;
+    }
+  if (queue->head < 4096 || queue->head < queue->n_rows / 2)
+    return;
+  /* Payloads are pushed in row order: everything before the head row's is dead. */
+  blob_start = queue->rows[queue->head].payload_offset;
+  memmove (queue->blob, queue->blob + blob_start, queue->blob_len - blob_start);
+  queue->blob_len -= blob_start;
+  memmove (queue->rows, queue->rows + queue->head, (queue->n_rows - queue->head) * sizeof (Row));
+  queue->n_rows -= queue->head;
+  queue->head = 0;
+  for (gsize i = 0; i < queue->n_rows; i++)
+    queue->rows[i].payload_offset -= (guint32) blob_start;
+}
+
+static void
+queue_clear (TwLiveQueue *queue)
+{
+  g_clear_pointer (&queue->rows, g_free);
+  g_clear_pointer (&queue->blob, g_free);
+  queue->n_rows = queue->cap_rows = queue->head = queue->blob_len = queue->blob_cap = 0;
+}
+
+/**
+ * tw_live_monotonic_ns:
+ *
+ * Returns: CLOCK_MONOTONIC in ns, the time base of sensors and of the kernel's `mono`
+ */
+guint64
+tw_live_monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+}
+
+/**
+ * tw_live_source_init:
+ *
+ * Fills the common head of a custom source.
+ */
+void
+tw_live_source_init (TwLiveSource            *source,
+                     const TwLiveSourceClass *klass,
+                     const char              *name)
+{
+  memset (source, 0, sizeof *source);
+  source->klass = klass;
+  source->name = g_strdup (name);
+}
+
+static void
+live_source_free (TwLiveSource *source)
+{
+  char *name;
+
+  if (source == NULL)
+    return;
+  name = source->name;
+  source->klass->free (source);
+  g_free (name);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Sensor sources
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct {
+  guint32           src_offset;
+  guint32           dst_offset;
+  TwSensorFieldType src_type;
+  guint32           string_size;   /* char[N]: N */
+} FieldPlan;
+
+typedef struct {
+  TwLiveSource    parent;
+  TwSensorReader *reader;
+  TwSensorInfo    info;
+  char           *path;
+  char           *schema;
+  guint16         type;
+  guint32         task;
+  guint32         arg;
+  FieldPlan      *plan;
+  guint           n_plan;
+  guint           payload_size;    /* of the store's type */
+  guint8         *payload;         /* scratch, payload_size bytes */
+  guint8         *batch;
+  gsize           batch_elements;
+  gboolean        fast_copy;       /* the store's payload is the sensor payload's prefix */
+  TwMonitorElementFunc element_func;
+  gpointer        element_data;
+} SensorSource;
+
+static void
+sensor_source_stop (TwLiveSource *source)
+{
+  SensorSource *self = (SensorSource *) source;
+
+  g_clear_pointer (&self->reader, tw_sensor_reader_free);
+}
+
+static void
+sensor_source_free (TwLiveSource *source)
+{
+  SensorSource *self = (SensorSource *) source;
+
+  sensor_source_stop (source);
+  g_free (self->path);
+  g_free (self->schema);
+  g_free (self->plan);
+  g_free (self->payload);
+  g_free (self->batch);
+  g_free (self);
+}
+
+static TwFieldType
+store_field_type (TwSensorFieldType type)
+{
+  switch (type)
+    {
+    case TW_SENSOR_FIELD_U8:  return TW_FIELD_U8;
+    case TW_SENSOR_FIELD_U16: return TW_FIELD_U16;
+    case TW_SENSOR_FIELD_U32: return TW_FIELD_U32;
+    case TW_SENSOR_FIELD_U64: return TW_FIELD_U64;
+    case TW_SENSOR_FIELD_I8:
+    case TW_SENSOR_FIELD_I16:
+    case TW_SENSOR_FIELD_I32: return TW_FIELD_I32;
+    case TW_SENSOR_FIELD_I64: return TW_FIELD_I64;
+    case TW_SENSOR_FIELD_F32:
+    case TW_SENSOR_FIELD_F64: return TW_FIELD_F64;
+    case TW_SENSOR_FIELD_CHAR:
+    default:                  return TW_FIELD_STRING;
+    }
+}
+
+/* The sensor's schema → the store type `<task>@<sensor>`: one field per scalar, one per
+ * array element (`name[i]`), char[N] as an interned string. */
+static gboolean
+sensor_source_start (TwLiveSource *source,
+                     TwTrace      *trace,
+                     GError      **error)
+{
+  SensorSource *self = (SensorSource *) source;
+  const TwSensorSchema *schema = tw_sensor_reader_get_schema (self->reader);
+  gsize n_schema = tw_sensor_schema_get_n_fields (schema), n_fields = 0;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree TwFieldSpec *specs = NULL;
+  g_autofree char *source_id = NULL;
+  const TwEventType *type;
+  gboolean same_layout = TRUE;
+
+  for (gsize i = 0; i < n_schema; i++)
+    {
+      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
+      n_fields += f->type == TW_SENSOR_FIELD_CHAR ? 1 : f->count;
+    }
+  if (n_fields > MAX_STORE_FIELDS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s: the schema has %" G_GSIZE_FORMAT " scalar fields; the store holds at most %u per event type",
+                   self->path, n_fields, MAX_STORE_FIELDS);
+      return FALSE;
+    }
+
+  specs = g_new0 (TwFieldSpec, MAX (n_fields, 1));
+  self->plan = g_new0 (FieldPlan, MAX (n_fields, 1));
+  n_fields = 0;
+  for (gsize i = 0; i < n_schema; i++)
+    {
+      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
+
+      if (f->type == TW_SENSOR_FIELD_CHAR)
+        {
+          specs[n_fields] = (TwFieldSpec) { f->name, TW_FIELD_STRING, TW_FIELD_FLAG_NONE };
+          self->plan[n_fields] = (FieldPlan) { f->offset, 0, f->type, f->count };
+          same_layout = FALSE;
+          n_fields++;
+          continue;
+        }
+      for (guint32 k = 0; k < f->count; k++)
+        {
+          const char *name = f->name;
+
+          if (f->count > 1)
+            {
+              char *indexed = g_strdup_printf ("%s[%u]", f->name, k);
+              g_ptr_array_add (names, indexed);
+              name = indexed;
+            }
+          specs[n_fields] = (TwFieldSpec) { name, store_field_type (f->type), TW_FIELD_FLAG_NONE };
+          self->plan[n_fields] = (FieldPlan) { f->offset + k * (f->size / f->count), 0, f->type, 0 };
+          n_fields++;
+        }
+    }
+  self->n_plan = (guint) n_fields;
+
+  self->type = tw_trace_add_event_type (trace, source->name, "sensor", TW_EVENT_KIND_SENSOR,
+                                        specs, (guint) n_fields, NULL);
+  /* A restarted writer with another schema: keep both, the new one suffixed. */
+  for (guint attempt = 2; self->type == TW_TYPE_NONE && attempt < 1000; attempt++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s#%u", source->name, attempt);
+      g_autoptr (GError) local = NULL;
+
+      self->type = tw_trace_add_event_type (trace, name, "sensor", TW_EVENT_KIND_SENSOR,
+                                            specs, (guint) n_fields, &local);
+      if (self->type == TW_TYPE_NONE && attempt == 999)
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", self->path);
+          return FALSE;
+        }
+    }
+  /* ≤ 512 fields of at most 8 bytes: the payload always fits the store's 16 bits. */
+  type = tw_trace_get_event_type (trace, self->type);
+  self->payload_size = type->payload_size;
+  self->payload = g_malloc0 (MAX (self->payload_size, 1));
+  for (guint i = 0; i < self->n_plan; i++)
+    {
+      TwSensorFieldType t = self->plan[i].src_type;
+
+      self->plan[i].dst_offset = type->offsets[i];
+      if (self->plan[i].dst_offset != self->plan[i].src_offset
+          || t == TW_SENSOR_FIELD_I8 || t == TW_SENSOR_FIELD_I16 || t == TW_SENSOR_FIELD_F32)
+        same_layout = FALSE;
+    }
+  /* Numbers at their width in declaration order, no strings: the store's payload is
+   * byte for byte the sensor's payload (up to its size), one memcpy per element. */
+  self->fast_copy = same_layout && type->presence_bytes == 0
+                    && self->payload_size <= self->info.payload_size;
+
+  /* One task per (process, sensor task name): the threads of one program that name
+   * their sensors' tasks differently get a row each. */
+  source_id = g_strdup_printf ("sensor:%" G_GINT64_FORMAT ":%s", self->info.pid, self->info.task);
+  self->task = tw_trace_add_task (trace, source_id, self->info.task, self->info.pid, -1);
+
+  self->batch_elements = MAX (16, BATCH_BYTES / self->info.element_size);
+  self->batch = g_malloc (self->batch_elements * self->info.element_size);
+  return TRUE;
+}
+
+static void
+sensor_source_decode (SensorSource  *self,
+                      TwTrace       *trace,
+                      const guint8  *payload)
+{
+  guint8 *out = self->payload;
+
+  for (guint i = 0; i < self->n_plan; i++)
+    {
+      const FieldPlan *p = &self->plan[i];
+      const guint8 *src = payload + p->src_offset;
+      guint8 *dst = out + p->dst_offset;
+
+      switch (p->src_type)
+        {
+        case TW_SENSOR_FIELD_U8:  memcpy (dst, src, 1); break;
+        case TW_SENSOR_FIELD_U16: memcpy (dst, src, 2); break;
+        case TW_SENSOR_FIELD_U32: memcpy (dst, src, 4); break;
+        case TW_SENSOR_FIELD_U64:
+        case TW_SENSOR_FIELD_I64:
+        case TW_SENSOR_FIELD_F64: memcpy (dst, src, 8); break;
+        case TW_SENSOR_FIELD_I8:  { gint32 v = *(const gint8 *) src; memcpy (dst, &v, 4); break; }
+        case TW_SENSOR_FIELD_I16: { gint16 s; gint32 v; memcpy (&s, src, 2); v = s; memcpy (dst, &v, 4); break; }
+        case TW_SENSOR_FIELD_I32: memcpy (dst, src, 4); break;
+        case TW_SENSOR_FIELD_F32: { float s; double v; memcpy (&s, src, 4); v = s; memcpy (dst, &v, 8); break; }
+        case TW_SENSOR_FIELD_CHAR:
+        default:
+          {
+            /* Untrusted bytes: bounded, and only valid UTF-8 reaches the store. */
+            gsize len = strnlen ((const char *) src, p->string_size);
+            g_autofree char *text = g_utf8_make_valid ((const char *) src, (gssize) len);
+            guint32 id = tw_trace_intern_string (trace, text);
+            memcpy (dst, &id, 4);
+            break;
+          }
+        }
+    }
+}
+
+static gboolean
+sensor_source_poll (TwLiveSource *source,
+                    TwTrace      *trace,
+                    TwLiveQueue  *queue,
+                    GError      **error)
+{
+  SensorSource *self = (SensorSource *) source;
+  gsize stride = self->info.element_size;
+  TwSensorReaderCounts counts;
+
+  source->more = FALSE;
+  for (guint round = 0;; round++)
+    {
+      guint64 first_position = 0;
+      int n = tw_sensor_reader_read_batch (self->reader, self->batch, self->batch_elements, &first_position);
+
+      if (n < 0)
+        {
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-n), "%s",
+                       tw_sensor_reader_get_error (self->reader));
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      for (int i = 0; i < n; i++)
+        {
+          const guint8 *element = self->batch + (gsize) i * stride;
+          guint64 timestamp;
+
+          memcpy (&timestamp, element, sizeof timestamp);
+          if (self->element_func)
+            self->element_func (self->arg, first_position + (guint64) i, timestamp, self->element_data);
+          if (self->fast_copy)
+            tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
+                                element + 8, self->payload_size);
+          else
+            {
+              sensor_source_decode (self, trace, element + 8);
+              tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
+                                  self->payload, self->payload_size);
+            }
+        }
+      if ((gsize) n < self->batch_elements)
+        break;
+      if (round + 1 == QUOTA_BATCHES)
+        {
+          source->more = TRUE;
+          source->drained_until = queue->rows[queue->n_rows - 1].time;
+          break;
+        }
+    }
+
+  counts = tw_sensor_reader_get_counts (self->reader);
+  source->counts.received = counts.received;
+  source->counts.missed = counts.missed;
+  source->counts.inconsistent = counts.inconsistent;
+  source->counts.nonmonotonic = counts.nonmonotonic;
+  return TRUE;
+}
+
+static const TwLiveSourceClass sensor_source_class = {
+  .kind = "sensor",
+  .start = sensor_source_start,
+  .poll = sensor_source_poll,
+  .stop = sensor_source_stop,
+  .free = sensor_source_free,
+};
+
+/* ---------------------------------------------------------------------------------------
+ * The monitor
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct {
+  TwLiveSource         *source;
+  SensorSource         *sensor;    /* the same pointer when it is a sensor, else NULL */
+  TwLiveQueue           queue;
+  guint64               horizon;
+  TwMonitorSourceState  state;
+  char                 *error;
+  char                 *path;      /* sensors and failed files */
+  struct stat           st;        /* failed files: retried when this changes */
+} Entry;
+
+struct _TwMonitor
+{
+  GObject     parent_instance;
+
+  char       *sensor_dir;
+  TwTrace    *trace;
+  GPtrArray  *entries;         /* Entry */
+  GHashTable *by_path;         /* path → Entry being read or failed (not gone) */
+  gboolean    from_start;
+  gboolean    watch;
+  gboolean    scanned;
+  guint64     window_ns;
+  guint64     scan_interval_ns;
+  guint64     last_scan_ns;
+  guint64     emitted_until;
+  guint64     last_emitted_time;
+  TwMonitorElementFunc element_func;
+  gpointer    element_data;
+};
+
+G_DEFINE_FINAL_TYPE (TwMonitor, tw_monitor, G_TYPE_OBJECT)
+
+static void
+entry_free (gpointer data)
+{
+  Entry *entry = data;
+
+  if (entry->source)
+    {
+      if (entry->source->klass->stop)
+        entry->source->klass->stop (entry->source);
+      live_source_free (entry->source);
+    }
+  queue_clear (&entry->queue);
+  g_free (entry->error);
+  g_free (entry->path);
+  g_free (entry);
+}
+
+static void
+tw_monitor_finalize (GObject *object)
+{
+  TwMonitor *self = TW_MONITOR (object);
+
+  g_clear_pointer (&self->by_path, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_object (&self->trace);
+  g_free (self->sensor_dir);
+
+  G_OBJECT_CLASS (tw_monitor_parent_class)->finalize (object);
+}
+
+static void
+tw_monitor_class_init (TwMonitorClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_monitor_finalize;
+}
+
+static void
+tw_monitor_init (TwMonitor *self)
+{
+  self->entries = g_ptr_array_new_with_free_func (entry_free);
+  self->by_path = g_hash_table_new (g_str_hash, g_str_equal);
+  self->window_ns = DEFAULT_WINDOW_NS;
+  self->scan_interval_ns = DEFAULT_SCAN_NS;
+  self->watch = TRUE;
+  self->trace = tw_trace_new ();
+  tw_trace_set_metadata (self->trace, "format", "live");
+  tw_trace_set_metadata (self->trace, "clock", "mono");
+}
+
+/**
+ * tw_monitor_new:
+ * @sensor_dir: (nullable): the sensor directory; %NULL: `$TRACEWB_SENSOR_DIR`, else the
+ *   per-user default (tw_sensor_dir_get_path)
+ *
+ * Returns: (transfer full): a monitor with an empty live store
+ */
+TwMonitor *
+tw_monitor_new (const char *sensor_dir)
+{
+  TwMonitor *self = g_object_new (TW_TYPE_MONITOR, NULL);
+
+  if (sensor_dir)
+    self->sensor_dir = g_strdup (sensor_dir);
+  else
+    {
+      char path[4096];
+
+      if (tw_sensor_dir_get_path (path, sizeof path) >= 0)
+        self->sensor_dir = g_strdup (path);
+    }
+  if (self->sensor_dir)
+    tw_trace_set_metadata (self->trace, "sensor_dir", self->sensor_dir);
+  return self;
+}
+
+/**
+ * tw_monitor_set_from_start:
+ *
+ * Read the sensors present at the first scan from stream position 0 (default: from
+ * their current end). Call before the first poll.
+ */
+void
+tw_monitor_set_from_start (TwMonitor *self,
+                           gboolean   from_start)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->from_start = from_start;
+}
+
+/**
+ * tw_monitor_set_reorder_window:
+ *
+ * W of the merge rule (see the top of tw-monitor.c); default 5 ms.
+ */
+void
+tw_monitor_set_reorder_window (TwMonitor *self,
+                               guint64    window_ns)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->window_ns = window_ns;
+}
+
+/**
+ * tw_monitor_set_scan_interval:
+ *
+ * How often tw_monitor_poll() rescans the sensor directory; default 100 ms.
+ */
+void
+tw_monitor_set_scan_interval (TwMonitor *self,
+                              guint64    interval_ns)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->scan_interval_ns = interval_ns;
+}
+
+/**
+ * tw_monitor_set_element_func:
+ * @func: (nullable): called for every element a sensor delivers
+ *
+ * A hook for checks that need each element with its stream position (the stream check
+ * of the CLI and the GUI). Applies to sensors attached from now on.
+ */
+void
+tw_monitor_set_element_func (TwMonitor            *self,
+                             TwMonitorElementFunc  func,
+                             gpointer              user_data)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->element_func = func;
+  self->element_data = user_data;
+}
+
+/**
+ * tw_monitor_set_watch_sensors:
+ *
+ * %FALSE: do not read the sensor directory at all (custom sources only).
+ */
+void
+tw_monitor_set_watch_sensors (TwMonitor *self,
+                              gboolean   watch)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->watch = watch;
+}
+
+/**
+ * tw_monitor_get_trace:
+ *
+ * Returns: (transfer none): the live store; rows are published by every poll
+ */
+TwTrace *
+tw_monitor_get_trace (TwMonitor *self)
+{
+  g_return_val_if_fail (TW_IS_MONITOR (self), NULL);
+  return self->trace;
+}
+
+/**
+ * tw_monitor_get_sensor_dir:
+ *
+ * Returns: (nullable): the directory watched
+ */
+const char *
+tw_monitor_get_sensor_dir (TwMonitor *self)
+{
+  g_return_val_if_fail (TW_IS_MONITOR (self), NULL);
+  return self->sensor_dir;
+}
+
+static Entry *
+add_entry (TwMonitor    *self,
+           TwLiveSource *source,
+           const char   *path)
+{
+  Entry *entry = g_new0 (Entry, 1);
+
+  entry->source = source;
+  entry->path = g_strdup (path);
+  entry->state = TW_MONITOR_SOURCE_ATTACHED;
+  g_ptr_array_add (self->entries, entry);
+  return entry;
+}
+
+static void
+entry_fail (Entry  *entry,
+            GError *error)
+{
+  entry->state = TW_MONITOR_SOURCE_FAILED;
+  g_free (entry->error);
+  entry->error = g_strdup (error ? error->message : "failed");
+  if (entry->source && entry->source->klass->stop)
+    entry->source->klass->stop (entry->source);
+}
+
+/**
+ * tw_monitor_add_source:
+ * @source: (transfer full): a custom live source
+ *
+ * Starts @source and polls it from now on. On failure the source is kept, FAILED, so
+ * that its error shows beside the others.
+ *
+ * Returns: %FALSE when @source did not start
+ */
+gboolean
+tw_monitor_add_source (TwMonitor     *self,
+                       TwLiveSource  *source,
+                       GError       **error)
+{
+  Entry *entry;
+  g_autoptr (GError) local = NULL;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), FALSE);
+  g_return_val_if_fail (source != NULL, FALSE);
+
+  entry = add_entry (self, source, NULL);
+  if (!source->klass->start (source, self->trace, &local))
+    {
+      entry_fail (entry, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+attach_sensor (TwMonitor        *self,
+               const char       *path,
+               const struct stat *st,
+               gboolean          from_start)
+{
+  char message[512] = "";
+  TwSensorReader *reader = tw_sensor_reader_open (path, message, sizeof message);
+  SensorSource *sensor;
+  Entry *entry;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+
+  if (reader == NULL)
+    {
+      entry = add_entry (self, NULL, path);
+      entry->st = *st;
+      entry->state = TW_MONITOR_SOURCE_FAILED;
+      entry->error = g_strdup (message[0] ? message : g_strerror (errno));
+      g_hash_table_replace (self->by_path, entry->path, entry);
+      return;
+    }
+
+  sensor = g_new0 (SensorSource, 1);
+  sensor->reader = reader;
+  sensor->path = g_strdup (path);
+  if (tw_sensor_reader_get_info (reader, &sensor->info) < 0)
+    {
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", tw_sensor_reader_get_error (reader));
+      name = g_path_get_basename (path);
+    }
+  else
+    {
+      sensor->schema = g_strdup (sensor->info.schema_text);
+      name = g_strdup_printf ("%s@%s", sensor->info.task, sensor->info.sensor);
+    }
+  tw_live_source_init (&sensor->parent, &sensor_source_class, name);
+  sensor->arg = self->entries->len;
+  sensor->element_func = self->element_func;
+  sensor->element_data = self->element_data;
+
+  entry = add_entry (self, &sensor->parent, path);
+  entry->sensor = sensor;
+  entry->st = *st;
+  g_hash_table_replace (self->by_path, entry->path, entry);
+  if (error == NULL && from_start && tw_sensor_reader_seek_start (reader) < 0)
+    g_set_error (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", tw_sensor_reader_get_error (reader));
+  if (error == NULL)
+    sensor_source_start (&sensor->parent, self->trace, &error);
+  if (error)
+    entry_fail (entry, error);
+}
+
+static gboolean
+same_file (const struct stat *a,
+           const struct stat *b)
+{
+  return a->st_ino == b->st_ino && a->st_dev == b->st_dev;
+}
+
+/* Drain what a sensor still holds (its mapping outlives the file's name), then retire. */
+static void
+retire_entry (TwMonitor *self,
+              Entry     *entry)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (entry->state == TW_MONITOR_SOURCE_ATTACHED)
+    {
+      do
+        if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+          {
+            entry_fail (entry, error);
+            return;
+          }
+      while (entry->source->more);
+      entry->state = TW_MONITOR_SOURCE_GONE;
+      if (entry->source->klass->stop)
+        entry->source->klass->stop (entry->source);
+    }
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+/**
+ * tw_monitor_scan:
+ *
+ * Reads the sensor directory now: attaches new sensor files, retires those that
+ * disappeared or were replaced (after draining them) and attaches replacements.
+ * Also called by tw_monitor_poll() every scan interval.
+ *
+ * Returns: %FALSE when the directory cannot be read
+ */
+gboolean
+tw_monitor_scan (TwMonitor  *self,
+                 GError    **error)
+{
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (GHashTable) seen = NULL;
+  g_autoptr (GPtrArray) paths = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  const char *name;
+  gboolean first = !self->scanned;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), FALSE);
+
+  self->scanned = TRUE;
+  self->last_scan_ns = tw_live_monotonic_ns ();
+  if (self->sensor_dir == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no sensor directory");
+      return FALSE;
+    }
+  dir = g_dir_open (self->sensor_dir, 0, error);
+  if (dir == NULL)
+    return FALSE;
+
+  /* Sorted, so sources get their indexes in a reproducible order. */
+  paths = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (dir)))
+    if (name[0] != '.' && g_str_has_suffix (name, ".tws"))
+      g_ptr_array_add (paths, g_build_filename (self->sensor_dir, name, NULL));
+  g_ptr_array_sort (paths, compare_paths);
+
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = paths->pdata[i];
+      Entry *entry = g_hash_table_lookup (self->by_path, path);
+      struct stat st;
+
+      if (stat (path, &st) < 0 || !S_ISREG (st.st_mode))
+        continue;
+      g_hash_table_add (seen, (gpointer) path);
+      if (entry == NULL)
+        {
+          attach_sensor (self, path, &st, first ? self->from_start : TRUE);
+          continue;
+        }
+      if (entry->state == TW_MONITOR_SOURCE_FAILED)
+        {
+          if (same_file (&entry->st, &st))
+            continue;
+        }
+      else if (entry->sensor == NULL || entry->sensor->reader == NULL
+               || !tw_sensor_reader_file_replaced (entry->sensor->reader))
+        continue;
+      /* Replaced by a restarted writer (or a failed file changed): a new source. */
+      retire_entry (self, entry);
+      g_hash_table_remove (self->by_path, path);
+      attach_sensor (self, path, &st, TRUE);
+    }
+
+  g_hash_table_iter_init (&iter, self->by_path);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (seen, key))
+      {
+        retire_entry (self, value);
+        g_hash_table_iter_remove (&iter);
+      }
+  return TRUE;
+}
+
+/* Emits every queued row with time ≤ limit, in time order. */
+static guint64
+emit_until (TwMonitor *self,
+            guint64    limit)
+{
+  TwEventChunk *chunk = NULL;
+  guint64 emitted = 0;
+  guint n_entries = self->entries->len;
+  Entry **entries = (Entry **) self->entries->pdata;
+
+  for (;;)
+    {
+      Entry *best = NULL;
+      guint64 best_time = G_MAXUINT64, second = G_MAXUINT64, until;
+      TwLiveQueue *q;
+
+      for (guint i = 0; i < n_entries; i++)
+        {
+          TwLiveQueue *e = &entries[i]->queue;
+          guint64 t;
+
+          if (e->head == e->n_rows)
+            continue;
+          t = e->rows[e->head].time;
+          if (t < best_time)
+            {
+              second = best_time;
+              best_time = t;
+              best = entries[i];
+            }
+          else if (t < second)
+            second = t;
+        }
+      if (best == NULL || best_time > limit)
+        break;
+
+      /* A run of the earliest queue up to the next queue's head (or the limit). */
+      until = MIN (second, limit);
+      q = &best->queue;
+      if (chunk == NULL)
+        chunk = tw_trace_begin_append (self->trace);
+      while (q->head < q->n_rows && q->rows[q->head].time <= until)
+        {
+          gsize start = q->head, end = start, room, first_byte, bytes, base;
+
+          if G_UNLIKELY (chunk->n == TW_CHUNK_SIZE)
+            {
+              tw_trace_end_append (self->trace);
+              chunk = tw_trace_begin_append (self->trace);
+            }
+          /* A run's payloads are contiguous in the queue's blob: one copy for all of
+           * them, then the columns row by row (what tw_event_chunk_push does per row). */
+          room = TW_CHUNK_SIZE - chunk->n;
+          while (end < q->n_rows && end - start < room && q->rows[end].time <= until)
+            end++;
+          first_byte = q->rows[start].payload_offset;
+          bytes = q->rows[end - 1].payload_offset + q->rows[end - 1].payload_size - first_byte;
+          if (bytes > 0)
+            {
+              if (chunk->blob_len + bytes > chunk->blob_cap)
+                tw_event_chunk_reserve_blob (chunk, chunk->blob_len + bytes);
+              memcpy (chunk->blob + chunk->blob_len, q->blob + first_byte, bytes);
+            }
+          base = chunk->blob_len;
+          for (gsize r = start; r < end; r++)
+            {
+              const Row *row = &q->rows[r];
+              guint i = chunk->n++;
+
+              if G_UNLIKELY (row->time < self->last_emitted_time)
+                best->source->counts.late++;
+              else
+                self->last_emitted_time = row->time;
+              chunk->time[i] = row->time;
+              chunk->cpu[i] = row->cpu;
+              chunk->type[i] = row->type;
+              chunk->task[i] = row->task;
+              chunk->arg[i] = row->arg;
+              chunk->unsorted |= row->time < chunk->last_time;
+              chunk->last_time = row->time;
+              if (row->cpu != TW_CPU_NONE && row->cpu >= chunk->max_cpu_plus_one)
+                chunk->max_cpu_plus_one = row->cpu + 1;
+              chunk->payload[i] = row->payload_size
+                                  ? (guint32) (base + row->payload_offset - first_byte)
+                                  : TW_PAYLOAD_NONE;
+            }
+          chunk->blob_len += bytes;
+          emitted += end - start;
+          q->head = end;
+        }
+      queue_compact (q);
+    }
+  if (chunk)
+    tw_trace_end_append (self->trace);
+  if (limit != G_MAXUINT64 && limit > self->emitted_until)
+    self->emitted_until = limit;
+  return emitted;
+}
+
+/**
+ * tw_monitor_poll:
+ *
+ * Rescans the directory when the scan interval passed, drains every attached source,
+ * and appends (and publishes) the rows the merge rule releases.
+ *
+ * Returns: the number of rows appended to the store
+ */
+guint64
+tw_monitor_poll (TwMonitor *self)
+{
+  guint64 emitted = 0;
+  gboolean more = TRUE;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), 0);
+
+  if (self->watch && self->sensor_dir
+      && (!self->scanned || tw_live_monotonic_ns () - self->last_scan_ns >= self->scan_interval_ns))
+    tw_monitor_scan (self, NULL);
+
+  /* Rounds: a source with more than its quota (a backlog) is drained in slices, each
+   * merged into the store before the next, so the queues stay small whatever the
+   * backlog. Only sources with more to read take part in the later rounds. */
+  for (guint round = 0; more; round++)
+    {
+      guint64 limit = G_MAXUINT64;
+      gboolean any = FALSE;
+
+      more = FALSE;
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          Entry *entry = self->entries->pdata[i];
+          g_autoptr (GError) error = NULL;
+          guint64 now;
+
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED)
+            continue;
+          if (round == 0 || entry->source->more)
+            {
+              now = tw_live_monotonic_ns ();
+              if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+                {
+                  entry_fail (entry, error);
+                  continue;
+                }
+              entry->horizon = entry->source->more ? entry->source->drained_until : now;
+              more |= entry->source->more;
+            }
+          any = TRUE;
+          limit = MIN (limit, entry->horizon);
+        }
+      if (any)
+        limit = limit > self->window_ns ? limit - self->window_ns : 0;
+      emitted += emit_until (self, limit);
+    }
+  return emitted;
+}
+
+/**
+ * tw_monitor_flush:
+ *
+ * Drains every attached source once more and emits everything queued, whatever the
+ * reorder window (at the end of a session).
+ *
+ * Returns: the number of rows appended
+ */
+guint64
+tw_monitor_flush (TwMonitor *self)
+{
+  guint64 emitted = 0;
+  gboolean more = TRUE;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), 0);
+
+  for (guint round = 0; more; round++)
+    {
+      more = FALSE;
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          Entry *entry = self->entries->pdata[i];
+          g_autoptr (GError) error = NULL;
+
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED || (round > 0 && !entry->source->more))
+            continue;
+          if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
+            entry_fail (entry, error);
+          else
+            more |= entry->source->more;
+        }
+      emitted += emit_until (self, G_MAXUINT64);
+    }
+  return emitted;
+}
+
+/**
+ * tw_monitor_stop:
+ *
+ * Flushes, then stops every source (the kernel source restores the tracing it changed).
+ * The store and the counts stay available.
+ */
+void
+tw_monitor_stop (TwMonitor *self)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+
+  tw_monitor_flush (self);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = self->entries->pdata[i];
+
+      if (entry->state == TW_MONITOR_SOURCE_ATTACHED && entry->source->klass->stop)
+        entry->source->klass->stop (entry->source);
+      if (entry->state == TW_MONITOR_SOURCE_ATTACHED)
+        entry->state = TW_MONITOR_SOURCE_GONE;
+    }
+}
+
+/**
+ * tw_monitor_get_n_sources:
+ *
+ * Returns: how many sources (attached, gone or failed) the monitor has seen
+ */
+guint
+tw_monitor_get_n_sources (TwMonitor *self)
+{
+  g_return_val_if_fail (TW_IS_MONITOR (self), 0);
+  return self->entries->len;
+}
+
+/**
+ * tw_monitor_get_source_info:
+ * @info: (out): strings point into the monitor and stay valid while it lives
+ *
+ * Returns: %FALSE when @index is out of range
+ */
+gboolean
+tw_monitor_get_source_info (TwMonitor           *self,
+                            guint                index,
+                            TwMonitorSourceInfo *info)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  memset (info, 0, sizeof *info);
+  if (index >= self->entries->len)
+    return FALSE;
+  entry = self->entries->pdata[index];
+  info->state = entry->state;
+  info->error = entry->error;
+  info->path = entry->path;
+  info->type = TW_TYPE_NONE;
+  info->pid = -1;
+  if (entry->source == NULL)
+    {
+      info->kind = "sensor";
+      info->name = entry->path;
+      return TRUE;
+    }
+  info->name = entry->source->name;
+  info->kind = entry->source->klass->kind;
+  info->counts = entry->source->counts;
+  if (entry->sensor)
+    {
+      const TwSensorInfo *si = &entry->sensor->info;
+
+      info->task = si->task;
+      info->sensor = si->sensor;
+      info->schema = entry->sensor->schema;
+      info->pid = si->pid;
+      info->type = entry->sensor->type;
+      info->period_ns = si->params.period_ns;
+      info->min_distance_ns = si->params.min_distance_ns;
+      info->earliness_ns = si->params.earliness_ns;
+      info->monitor_period_ns = si->params.monitor_period_ns;
+      info->deadline_ns = si->params.deadline_ns;
+    }
+  return TRUE;
+}
+
+/**
+ * tw_monitor_get_emitted_until:
+ *
+ * Returns: T of the last merge: every row up to this time is in the store
+ */
+guint64
+tw_monitor_get_emitted_until (TwMonitor *self)
+{
+  g_return_val_if_fail (TW_IS_MONITOR (self), 0);
+  return self->emitted_until;
+}
