@@ -787,6 +787,22 @@ dat_reader_clear (DatReader *self)
   _tw_string_cache_clear (&self->strings);
 }
 
+/* libtracecmd 1.3's tracecmd_close() crashes on a handle whose tracecmd_init_data()
+ * failed. Such a handle is kept, reachable, for the life of the process instead: a few
+ * kB per broken file a user tried to open. */
+static void
+keep_broken_handle (struct tracecmd_input *handle)
+{
+  static GPtrArray *broken;
+  G_LOCK_DEFINE_STATIC (broken);
+
+  G_LOCK (broken);
+  if (broken == NULL)
+    broken = g_ptr_array_new ();
+  g_ptr_array_add (broken, handle);
+  G_UNLOCK (broken);
+}
+
 /* libtracecmd reports what it cannot read on stderr and returns NULL; say what we know. */
 static gboolean
 check_header (const char  *path,
@@ -834,7 +850,9 @@ read_trace_dat (const char      *path,
   struct tracecmd_input *handle;
   struct stat st;
   const char *clock;
+  g_autoptr(GString) buffers = g_string_new (NULL);
   char version[16];
+  int n_buffers;
   int n_cpus;
   int status;
   gboolean ok = FALSE;
@@ -844,12 +862,22 @@ read_trace_dat (const char      *path,
 
   tracecmd_set_loglevel (TEP_LOG_NONE);
   tep_set_loglevel (TEP_LOG_NONE);
-  handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+  handle = tracecmd_open_head (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
   if (handle == NULL)
     {
       tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
                                      "libtracecmd cannot open this trace.dat (its headers are "
                                      "truncated or corrupt, or its version is unknown)");
+      return FALSE;
+    }
+  /* tracecmd_open() would do this too, but crashes closing the handle when it fails */
+  if (tracecmd_init_data (handle) < 0)
+    {
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_TRUNCATED, path, 0,
+                                     "libtracecmd cannot find the event data this trace.dat "
+                                     "announces (the file is truncated or its CPU sections are "
+                                     "corrupt)");
+      keep_broken_handle (handle);
       return FALSE;
     }
 
@@ -873,7 +901,32 @@ read_trace_dat (const char      *path,
 
   self.chunk = tw_trace_begin_append (trace);
   status = tracecmd_iterate_events (handle, NULL, 0, handle_record, &self);
+
+  /* `trace-cmd record/extract -B NAME` puts tracefs instances in buffers of their own,
+   * often with nothing in the top one: their events join the same store */
+  n_buffers = tracecmd_buffer_instances (handle);
+  for (int i = 0; i < n_buffers && status >= 0 && !self.cancelled && self.error == NULL; i++)
+    {
+      struct tracecmd_input *buffer = tracecmd_buffer_instance_handle (handle, i);
+      const char *name = tracecmd_buffer_instance_name (handle, i);
+
+      if (buffer == NULL)
+        {
+          tw_trace_end_append (trace);
+          tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
+                                         "libtracecmd cannot open the buffer “%s” of this trace.dat",
+                                         name ? name : "?");
+          goto out;
+        }
+      if (buffers->len)
+        g_string_append (buffers, ", ");
+      g_string_append (buffers, name ? name : "?");
+      status = tracecmd_iterate_events (buffer, NULL, 0, handle_record, &self);
+      tracecmd_close (buffer);
+    }
   tw_trace_end_append (trace);
+  if (buffers->len)
+    tw_trace_set_metadata (trace, "trace_dat_buffers", buffers->str);
 
   if (self.error != NULL)
     {
