@@ -170,6 +170,7 @@ typedef struct {
   GString               *text;
   TwEventChunk          *chunk;
   guint64                lost;
+  guint64                rec_offset; /* of the record being read, for messages */
   guint64                n_events;
   guint                  since_check;
   gint64                 file_size;
@@ -380,7 +381,7 @@ create_type (DatReader    *self,
 
   if (event == NULL)
     {
-      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, self->path, 0,
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, self->path, self->rec_offset,
                                      "an event of id %d that the file does not describe", id);
       return NULL;
     }
@@ -626,6 +627,7 @@ handle_record (struct tracecmd_input *handle,
   if (rec->missed_events > 0)
     self->lost += rec->missed_events;
 
+  self->rec_offset = rec->offset;
   t = lookup_type (self, (int) read_raw (self, rec->data, 2));
   if (t == NULL)
     return 1;

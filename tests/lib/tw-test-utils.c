@@ -254,3 +254,32 @@ tw_test_trace_from_script (const char *script)
   g_assert_no_error (error);
   return g_steal_pointer (&trace);
 }
+
+/**
+ * tw_test_run_tool:
+ * @argv: (array zero-terminated=1): a reference tool and its arguments, found in PATH
+ * @status: (out) (optional): its wait status
+ *
+ * Runs a reference tool (trace-cmd, babeltrace2) to compare against.
+ *
+ * Returns: (transfer full) (nullable): its standard output, or %NULL when the tool is
+ *   not installed (the caller skips with g_test_skip)
+ */
+char *
+tw_test_run_tool (const char *const *argv,
+                  int               *status)
+{
+  g_autofree char *found = g_find_program_in_path (argv[0]);
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int wait_status = 0;
+
+  if (found == NULL)
+    return NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &wait_status, &error))
+    g_error ("running %s: %s", argv[0], error->message);
+  if (status)
+    *status = wait_status;
+  return out;
+}

@@ -33,5 +33,7 @@ const char *tw_test_get_task_source_id (TwTrace    *trace,
 guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
+char    *tw_test_run_tool             (const char *const *argv,
+                                       int               *status);
 
 G_END_DECLS
