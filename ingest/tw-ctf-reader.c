@@ -856,28 +856,29 @@ sink_finalize (bt_self_component_sink *self_component)
 
 /* ---------------------------------------------------------------- the graph */
 
-/* The causes babeltrace2 left in the thread's error, most specific last, as one line. */
+/* The causes babeltrace2 left in the thread's error, as one line: the most specific
+ * first, without the graph plumbing ones (component and iterator addresses). */
 static char *
 take_bt_error (void)
 {
   const bt_error *error = bt_current_thread_take_error ();
   GString *out = g_string_new (NULL);
+  guint64 n;
 
   if (error == NULL)
     return g_string_free (out, FALSE);
-  for (guint64 i = bt_error_get_cause_count (error); i > 0; i--)
+  n = bt_error_get_cause_count (error);
+  for (guint64 i = 0; i < n && out->len < 300; i++)
     {
-      const char *msg = bt_error_cause_get_message (bt_error_borrow_cause_by_index (error, i - 1));
+      const char *msg = bt_error_cause_get_message (bt_error_borrow_cause_by_index (error, i));
       const char *nl;
 
-      if (msg == NULL || *msg == '\0')
+      if (msg == NULL || *msg == '\0' || strstr (msg, "comp-addr=") || strstr (msg, "iter-addr="))
         continue;
       if (out->len)
         g_string_append (out, ": ");
       nl = strchr (msg, '\n');
       g_string_append_len (out, msg, nl ? nl - msg : (gssize) strlen (msg));
-      if (out->len > 400)
-        break;
     }
   bt_error_release (error);
   return g_string_free (out, FALSE);
