@@ -768,7 +768,11 @@ handle_record (struct tracecmd_input *handle,
     }
 
   if (self->chunk->n == TW_CHUNK_SIZE)
-    self->chunk = tw_trace_begin_append (self->trace);
+    {
+      /* a second chunk means a big trace: one blob of huge pages for all its payloads */
+      self->chunk = tw_trace_begin_append (self->trace);
+      tw_event_chunk_reserve_blob (self->chunk, TW_CHUNK_SIZE * 32);
+    }
   tw_event_chunk_push (self->chunk, rec->ts, cpu, t->type, task, arg, payload,
                        t->info->payload_size);
   self->n_events++;
