@@ -18,10 +18,11 @@
 
 /*
  * A trace directory (or its `metadata` file) goes through babeltrace2's `src.ctf.fs`
- * into a sink of ours with one input port per stream. There is no muxer: every stream
- * is read in its own order and the store sorts on sealing, which is cheaper than
- * babeltrace2's muxer and keeps working on traces whose packets overlap in time (the
- * muxer stops on them; metadata `ctf_overlapping_packets` counts them).
+ * into a sink of ours with one input port per stream, which merges the streams' message
+ * batches by event time itself instead of through babeltrace2's muxer: cheaper, and it
+ * keeps working on traces whose packets overlap in time (the muxer stops on them;
+ * metadata `ctf_overlapping_packets` counts them). Should a stream's events go back in
+ * time, the store sorts them when sealed.
  *
  * Time: each event's default clock snapshot in ns from the clock's origin (for LTTng,
  * the Unix epoch), what `babeltrace2 --clock-seconds` prints.
@@ -140,6 +141,16 @@ typedef struct {
   gboolean ctx_checked;
 } StreamState;
 
+/* One stream's message iterator and the batch it last gave, consumed in time order
+ * against the other streams' batches. */
+typedef struct {
+  bt_message_iterator    *iter;    /* NULL once ended */
+  bt_message_array_const  msgs;
+  guint64                 count;
+  guint64                 pos;
+  gint64                  head_ns; /* time of msgs[pos]; G_MININT64: no time, take now */
+} Upstream;
+
 typedef struct {
   TwTrace         *trace;
   const char      *path;
@@ -153,7 +164,7 @@ typedef struct {
   gsize            payload_cap;
   GString         *text;
   TwEventChunk    *chunk;
-  GPtrArray       *iterators;  /* bt_message_iterator *, NULL once ended */
+  GArray          *upstreams;  /* Upstream, one per stream */
   guint            n_live;
   guint64          n_events;
   guint64          n_clockless;
@@ -543,12 +554,12 @@ check_context (StreamState    *state,
 
 static gboolean
 handle_event (CtfReader        *self,
-              const bt_message *msg)
+              const bt_message *msg,
+              gint64            time_ns)
 {
   const bt_event *event = bt_message_event_borrow_event_const (msg);
   const bt_event_class *ec = bt_event_borrow_class_const (event);
   const bt_field *payload = bt_event_borrow_payload_field_const (event);
-  const bt_clock_snapshot *snap;
   StreamState *state = stream_state (self, bt_event_borrow_stream_const (event));
   CtfType *t = g_hash_table_lookup (self->types, ec);
   guint8 *buf;
@@ -556,26 +567,17 @@ handle_event (CtfReader        *self,
   guint32 task;
   guint32 arg = 0;
   guint32 id;
-  gint64 time_ns = 0;
   gint64 v;
 
   if (t == NULL && (t = create_type (self, ec)) == NULL)
     return FALSE;
   buf = self->payload;
 
-  if (bt_stream_class_borrow_default_clock_class_const (
-        bt_stream_borrow_class_const (bt_event_borrow_stream_const (event))) != NULL)
+  if (time_ns == G_MININT64)
     {
-      snap = bt_message_event_borrow_default_clock_snapshot_const (msg);
-      if (bt_clock_snapshot_get_ns_from_origin (snap, &time_ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
-          || time_ns < 0)
-        {
-          time_ns = 0;
-          self->n_clockless++;
-        }
+      time_ns = 0;
+      self->n_clockless++;
     }
-  else
-    self->n_clockless++;
 
   cpu = packet_cpu (state, bt_event_borrow_packet_const (event));
   if (!state->ctx_checked)
@@ -719,14 +721,15 @@ handle_packet (CtfReader        *self,
 
 static gboolean
 handle_message (CtfReader        *self,
-                const bt_message *msg)
+                const bt_message *msg,
+                gint64            time_ns)
 {
   guint64 count;
 
   switch (bt_message_get_type (msg))
     {
     case BT_MESSAGE_TYPE_EVENT:
-      return handle_event (self, msg);
+      return handle_event (self, msg, time_ns);
     case BT_MESSAGE_TYPE_PACKET_BEGINNING:
       handle_packet (self, msg, TRUE);
       break;
@@ -788,63 +791,118 @@ sink_graph_is_configured (bt_self_component_sink *self_component)
   for (guint64 i = 0; i < n; i++)
     {
       bt_self_component_port_input *port = bt_self_component_sink_borrow_input_port_by_index (self_component, i);
-      bt_message_iterator *iter = NULL;
+      Upstream up = { 0 };
 
       if (!bt_port_is_connected (bt_port_input_as_port_const (
             bt_self_component_port_input_as_port_input (port))))
         continue;
-      if (bt_message_iterator_create_from_sink_component (self_component, port, &iter)
+      if (bt_message_iterator_create_from_sink_component (self_component, port, &up.iter)
           != BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
         return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
-      g_ptr_array_add (self->iterators, iter);
+      g_array_append_val (self->upstreams, up);
       self->n_live++;
     }
   return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
 }
 
-/* One batch from every live stream per call; streams end independently. */
+/* The time that orders @msg against the other streams: an event's time; anything else
+ * goes first (it only changes per-stream state). */
+static gint64
+message_time (const bt_message *msg)
+{
+  const bt_event *event;
+  const bt_clock_snapshot *snap;
+  gint64 ns;
+
+  if (bt_message_get_type (msg) != BT_MESSAGE_TYPE_EVENT)
+    return G_MININT64;
+  event = bt_message_event_borrow_event_const (msg);
+  if (bt_stream_class_borrow_default_clock_class_const (
+        bt_stream_borrow_class_const (bt_event_borrow_stream_const (event))) == NULL)
+    return G_MININT64;
+  snap = bt_message_event_borrow_default_clock_snapshot_const (msg);
+  if (bt_clock_snapshot_get_ns_from_origin (snap, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
+      || ns < 0)
+    return G_MININT64;
+  return ns;
+}
+
+/* Refills @up's batch when it is used up. */
+static bt_component_class_sink_consume_method_status
+refill (CtfReader *self,
+        Upstream  *up)
+{
+  if (up->iter == NULL || up->pos < up->count)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+  up->pos = up->count = 0;
+  switch (bt_message_iterator_next (up->iter, &up->msgs, &up->count))
+    {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+      up->head_ns = message_time (up->msgs[0]);
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+      g_clear_pointer (&up->iter, bt_message_iterator_put_ref);
+      self->n_live--;
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
+    default:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+    }
+}
+
+/* Merges the streams by time, batch by batch, so the store comes out sorted and sealing
+ * has nothing to sort (cheaper than babeltrace2's muxer, which also stops on streams
+ * whose packets overlap; a stream going back in time just leaves the store to sort). */
 static bt_component_class_sink_consume_method_status
 sink_consume (bt_self_component_sink *self_component)
 {
   CtfReader *self = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_component));
+  Upstream *ups = (Upstream *) (gpointer) self->upstreams->data;
+  guint n = self->upstreams->len;
+  Upstream *first = NULL;
+  gint64 second = G_MAXINT64;
 
-  for (guint i = 0; i < self->iterators->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      bt_message_iterator *iter = self->iterators->pdata[i];
-      bt_message_array_const msgs;
-      guint64 count = 0;
-      gboolean ok = TRUE;
+      bt_component_class_sink_consume_method_status status = refill (self, &ups[i]);
 
-      if (iter == NULL)
-        continue;
-      switch (bt_message_iterator_next (iter, &msgs, &count))
-        {
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-          for (guint64 m = 0; m < count; m++)
-            {
-              if (ok)
-                ok = handle_message (self, msgs[m]);
-              bt_message_put_ref (msgs[m]);
-            }
-          if (!ok)
-            return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-          bt_message_iterator_put_ref (iter);
-          self->iterators->pdata[i] = NULL;
-          self->n_live--;
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-          return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
-        default:
-          return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
-        }
+      if (status != BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK)
+        return status;
     }
-  return self->n_live == 0 ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END
-                           : BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+  if (self->n_live == 0)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (ups[i].iter == NULL)
+        continue;
+      if (first == NULL || ups[i].head_ns < first->head_ns)
+        {
+          if (first)
+            second = MIN (second, first->head_ns);
+          first = &ups[i];
+        }
+      else
+        second = MIN (second, ups[i].head_ns);
+    }
+
+  /* the earliest stream runs until it passes the next one or its batch ends */
+  while (first->pos < first->count && first->head_ns <= second)
+    {
+      const bt_message *msg = first->msgs[first->pos++];
+      gboolean ok = handle_message (self, msg, first->head_ns);
+
+      bt_message_put_ref (msg);
+      if (!ok)
+        return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+      if (first->pos < first->count)
+        first->head_ns = message_time (first->msgs[first->pos]);
+    }
+  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
 }
 
 static void
@@ -852,10 +910,16 @@ sink_finalize (bt_self_component_sink *self_component)
 {
   CtfReader *self = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_component));
 
-  for (guint i = 0; i < self->iterators->len; i++)
-    if (self->iterators->pdata[i])
-      bt_message_iterator_put_ref (self->iterators->pdata[i]);
-  g_ptr_array_set_size (self->iterators, 0);
+  for (guint i = 0; i < self->upstreams->len; i++)
+    {
+      Upstream *up = &g_array_index (self->upstreams, Upstream, i);
+
+      /* a batch cut short by an error still holds references */
+      for (; up->pos < up->count; up->pos++)
+        bt_message_put_ref (up->msgs[up->pos]);
+      g_clear_pointer (&up->iter, bt_message_iterator_put_ref);
+    }
+  g_array_set_size (self->upstreams, 0);
 }
 
 /* ---------------------------------------------------------------- the graph */
@@ -912,7 +976,7 @@ ctf_reader_clear (CtfReader *self)
   g_clear_pointer (&self->types, g_hash_table_unref);
   g_clear_pointer (&self->streams, g_hash_table_unref);
   g_clear_pointer (&self->payload, g_free);
-  g_clear_pointer (&self->iterators, g_ptr_array_unref);
+  g_clear_pointer (&self->upstreams, g_array_unref);
   if (self->text)
     g_string_free (g_steal_pointer (&self->text), TRUE);
   _tw_kernel_tasks_clear (&self->tasks);
@@ -951,7 +1015,7 @@ read_ctf (const char      *path,
   self.path = path;
   self.types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self.streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
-  self.iterators = g_ptr_array_new ();
+  self.upstreams = g_array_new (FALSE, TRUE, sizeof (Upstream));
   self.payload_cap = 64;
   self.payload = g_malloc0 (self.payload_cap);
   self.text = g_string_sized_new (64);
@@ -1061,8 +1125,8 @@ read_ctf (const char      *path,
       tw_trace_set_metadata (trace, "ctf_overlapping_packets", n);
       tw_trace_set_metadata (trace, "ctf_note",
                              "some packets begin before the previous packet of their stream "
-                             "ends; every stream was read whole in its own order and the "
-                             "events sorted by time (babeltrace2's muxer stops on such traces)");
+                             "ends; every stream was read whole and the events merged and "
+                             "sorted by time (babeltrace2's muxer stops on such traces)");
     }
   if (progress)
     progress (1.0, progress_data);
