@@ -172,20 +172,13 @@ print_ratio (const char   *what,
            ours->cpu / peer->cpu <= target ? "met on CPU time" : "NOT met on CPU time");
 }
 
-int
-main (int    argc,
-      char **argv)
+static void
+bench_trace_dat (const char *dat,
+                 guint       runs)
 {
-  const char *dat = argc > 1 ? argv[1] : "/tmp/big.dat";
-  g_autofree char *ctf = argc > 2 ? g_strdup (argv[2])
-                                  : g_build_filename (TW_SOURCE_DIR, "..", "shared", "traces", "ctf",
-                                                      "lttng-kernel-many-threads", "trace", NULL);
-  guint runs = argc > 3 ? MAX (1, atoi (argv[3])) : 3;
+#if HAVE_LIBTRACECMD
   const Timing worst = { G_MAXDOUBLE, G_MAXDOUBLE };
 
-  g_print ("bench-formats: best of %u runs; the machine may be loaded, so compare CPU times\n\n", runs);
-
-#if HAVE_LIBTRACECMD
   if (!g_file_test (dat, G_FILE_TEST_EXISTS))
     g_print ("trace.dat: %s is missing. Record one (about 80 MB, 30 s) with\n"
              "  unshare -m ../shared/tools/ns-wrap.sh trace-cmd record --file-version 6 -b 16384 "
@@ -226,10 +219,17 @@ main (int    argc,
       g_print ("\n");
     }
 #else
-  g_print ("trace.dat: support not built (libtracecmd-dev missing)\n\n");
+  g_print ("trace.dat: support not built (libtracecmd-dev missing), %s not read\n\n", dat);
 #endif
+}
 
+static void
+bench_ctf (const char *ctf,
+           guint       runs)
+{
 #if HAVE_BABELTRACE
+  const Timing worst = { G_MAXDOUBLE, G_MAXDOUBLE };
+
   if (!g_file_test (ctf, G_FILE_TEST_IS_DIR))
     g_print ("CTF: %s is missing\n", ctf);
   else
@@ -258,7 +258,22 @@ main (int    argc,
       print_ratio ("ours / babeltrace2 dummy sink", &t_ours, &t_dummy, 1.3);
     }
 #else
-  g_print ("CTF: support not built (libbabeltrace2-dev missing)\n");
+  g_print ("CTF: support not built (libbabeltrace2-dev missing), %s not read\n", ctf);
 #endif
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *dat = argc > 1 ? argv[1] : "/tmp/big.dat";
+  g_autofree char *ctf = argc > 2 ? g_strdup (argv[2])
+                                  : g_build_filename (TW_SOURCE_DIR, "..", "shared", "traces", "ctf",
+                                                      "lttng-kernel-many-threads", "trace", NULL);
+  guint runs = argc > 3 ? MAX (1, atoi (argv[3])) : 3;
+
+  g_print ("bench-formats: best of %u runs; the machine may be loaded, so compare CPU times\n\n", runs);
+  bench_trace_dat (dat, runs);
+  bench_ctf (ctf, runs);
   return 0;
 }
