@@ -170,6 +170,7 @@ typedef struct {
   GString               *text;
   TwEventChunk          *chunk;
   guint64                lost;
+  guint64                skipped;
   guint64                rec_offset; /* of the record being read, for messages */
   guint64                n_events;
   guint                  since_check;
@@ -594,6 +595,14 @@ fill_generic (DatReader               *self,
     }
 }
 
+/* A record too short for its own format: counted (metadata `skipped_records`), not kept. */
+static int
+skip_record (DatReader *self)
+{
+  self->skipped++;
+  return 0;
+}
+
 static int
 handle_record (struct tracecmd_input *handle,
                struct tep_record     *rec,
@@ -623,7 +632,7 @@ handle_record (struct tracecmd_input *handle,
     }
 
   if (rec->size < 8 || cpu < 0 || cpu >= TW_CPU_NONE)
-    return 0;
+    return skip_record (self);
   if (rec->missed_events > 0)
     self->lost += rec->missed_events;
 
@@ -647,7 +656,7 @@ handle_record (struct tracecmd_input *handle,
         gboolean have_next_comm = read_string (self, rec, &t->next_comm, &next_comm);
 
         if (!read_number (self, rec, &t->pid, &pid) || !read_number (self, rec, &t->next_pid, &next_pid))
-          return 0;
+          return skip_record (self);
         if (have_prev_comm)
           set_str (t->info, payload, 0, prev_comm);
         set_i64 (t->info, payload, 1, pid);
@@ -687,7 +696,7 @@ handle_record (struct tracecmd_input *handle,
         gboolean have_comm = read_string (self, rec, &t->comm, &id);
 
         if (!read_number (self, rec, &t->pid, &pid))
-          return 0;
+          return skip_record (self);
         if (have_comm)
           set_str (t->info, payload, 0, id);
         set_i64 (t->info, payload, 1, pid);
@@ -709,7 +718,7 @@ handle_record (struct tracecmd_input *handle,
     case DECODE_IRQ_ENTRY:
     case DECODE_IRQ_EXIT:
       if (!read_number (self, rec, &t->irq, &v) || v < 0 || v > G_MAXUINT32)
-        return 0;
+        return skip_record (self);
       arg = v;
       set_i64 (t->info, payload, 0, v);
       if (t->decode == DECODE_IRQ_ENTRY && read_string (self, rec, &t->name, &id))
@@ -727,7 +736,7 @@ handle_record (struct tracecmd_input *handle,
         const char *action;
 
         if (!read_number (self, rec, &t->vec, &v) || v < 0 || v > G_MAXUINT32)
-          return 0;
+          return skip_record (self);
         arg = v;
         set_i64 (t->info, payload, 0, v);
         if ((action = _tw_kernel_softirq_name (v)))
@@ -962,6 +971,12 @@ read_trace_dat (const char      *path,
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.lost);
 
       tw_trace_set_metadata (trace, "lost_events", n);
+    }
+  if (self.skipped > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.skipped);
+
+      tw_trace_set_metadata (trace, "skipped_records", n);
     }
   if (progress)
     progress (1.0, progress_data);
