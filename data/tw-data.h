@@ -8,3 +8,7 @@
 #include "tw-types.h"
 #include "tw-trace.h"
 #include "tw-state-model.h"
+#include "tw-event-filter.h"
+#include "tw-event-item.h"
+#include "tw-mutex-tracker.h"
+#include "tw-trace-model.h"

@@ -32,16 +32,21 @@
 #define L2_SHIFT 6
 #define L2_MASK  ((1u << L2_SHIFT) - 1)
 
-/* A growable array: malloc while small, then an anonymous mapping grown with mremap, so
- * growing a 100 MB interval array moves page tables instead of copying bytes. */
-#define VEC_MAP_BYTES (256u << 10)
+/* A growable array. Small ones live in malloc; past 4 MiB the array moves once into a
+ * reservation of 16 GiB of address space (MAP_NORESERVE: only touched pages count),
+ * 2 MiB aligned and advised as huge pages, where it grows without copying and takes
+ * one page fault per 2 MiB instead of one per 4 KiB. First touch of fresh memory is
+ * most of the cost of building the model on virtual machines. */
+#define VEC_HUGE_BYTES   (4u << 20)
+#define VEC_RESERVE      (G_GUINT64_CONSTANT (16) << 30)
+#define VEC_ALIGN        (2u << 20)
 
 typedef struct {
   guint8   *data;
   gsize     len;        /* elements */
   gsize     cap;        /* bytes */
   guint     size;       /* bytes per element */
-  gboolean  mapped;
+  gboolean  mapped;     /* data is a reservation of cap bytes */
 } Vec;
 
 typedef struct {
@@ -83,6 +88,24 @@ struct _TwStateModel
 
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
 
+static guint8 *
+map_reservation (gsize size)
+{
+  gsize len = size + VEC_ALIGN;
+  guint8 *raw = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  guint8 *aligned;
+
+  if (raw == MAP_FAILED)
+    return NULL;
+  aligned = (guint8 *) (((guintptr) raw + VEC_ALIGN - 1) & ~(guintptr) (VEC_ALIGN - 1));
+  if (aligned > raw)
+    munmap (raw, aligned - raw);
+  munmap (aligned + size, (raw + len) - (aligned + size));
+  madvise (aligned, size, MADV_HUGEPAGE);
+  return aligned;
+}
+
 static void
 vec_reserve (Vec   *vec,
              gsize  n)
@@ -95,27 +118,30 @@ vec_reserve (Vec   *vec,
     return;
 
   cap = MAX (MAX (need, vec->cap * 2), 16 * vec->size);
-  if (cap < VEC_MAP_BYTES)
+  if (!vec->mapped && cap < VEC_HUGE_BYTES)
     {
       vec->data = g_realloc (vec->data, cap);
       vec->cap = cap;
       return;
     }
 
-  cap = (cap + 4095) & ~(gsize) 4095;
-  if (!vec->mapped)
+  if (vec->mapped)
     {
-      data = mmap (NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (data == MAP_FAILED)
-        g_error ("tw-state-model: out of memory mapping %" G_GSIZE_FORMAT " bytes", cap);
+      /* past the reservation (16 GiB of one series): move page tables, not bytes */
+      cap = (cap + VEC_ALIGN - 1) & ~(gsize) (VEC_ALIGN - 1);
+      if ((data = mremap (vec->data, vec->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
+        g_error ("tw-state-model: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
+    }
+  else
+    {
+      cap = MAX ((gsize) VEC_RESERVE, (cap + VEC_ALIGN - 1) & ~(gsize) (VEC_ALIGN - 1));
+      if ((data = map_reservation (cap)) == NULL)
+        g_error ("tw-state-model: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", cap);
       memcpy (data, vec->data, vec->len * vec->size);
       g_free (vec->data);
       vec->mapped = TRUE;
     }
-  else if ((data = mremap (vec->data, vec->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
-    g_error ("tw-state-model: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
 
-  madvise (data, cap, MADV_HUGEPAGE);
   vec->data = data;
   vec->cap = cap;
 }
@@ -465,6 +491,14 @@ handle_switch (TwStateModel       *self,
       if (cs->run_open)
         {
           TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
+
+          /* The CPU was running another task than the one switched out: the trace lost
+           * that task's switch-out. It stopped running here at the latest; what it did
+           * since is unknown, not "running until the end of the trace". */
+          if (last->task != prev && is_tracked_task (self, last->task)
+              && task_current_state (self, last->task) == TW_TASK_STATE_RUNNING
+              && VEC_LAST (task_at (self, last->task)->states.items, TwTaskInterval).cpu == cpu)
+            task_enter (self, last->task, TW_TASK_STATE_UNKNOWN, TW_CPU_NONE, t);
 
           last->end = t;
           if (last->start == t)

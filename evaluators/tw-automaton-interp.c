@@ -76,7 +76,7 @@ typedef struct {
 #define FIRST_SEGMENTS          256u
 #define SEGMENT_BLOCK           (BLOCK_BYTES / sizeof (TwSegment))
 
-G_STATIC_ASSERT (MEASUREMENT_BLOCK * sizeof (TwMeasurement) <= BLOCK_BYTES);
+G_STATIC_ASSERT (MEASUREMENT_BLOCK * sizeof (TwAutomatonMeasurement) <= BLOCK_BYTES);
 
 typedef struct {
   TwSegment *items;
@@ -118,7 +118,7 @@ struct _TwAutomatonInterp
   /* run */
   Instance    *instances;
   guint32      n_instances;
-  GPtrArray   *measurement_blocks; /* TwMeasurement[MEASUREMENT_BLOCK] */
+  GPtrArray   *measurement_blocks; /* TwAutomatonMeasurement[MEASUREMENT_BLOCK] */
   gsize        n_measurements;
   GArray      *segment_blocks;     /* SegmentBlock */
   guint64      position;
@@ -640,7 +640,7 @@ locate_measurement (gsize  index,
     }
 }
 
-static TwMeasurement *
+static TwAutomatonMeasurement *
 measurement_at (TwAutomatonInterp *self,
                 gsize              index)
 {
@@ -648,7 +648,7 @@ measurement_at (TwAutomatonInterp *self,
   gsize offset;
 
   locate_measurement (index, &block, &offset);
-  return &((TwMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
+  return &((TwAutomatonMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
 }
 
 /* copies the segments of a measurement where they will stay, contiguous */
@@ -686,7 +686,7 @@ report (TwAutomatonInterp *self,
         guint64            time,
         guint64            event)
 {
-  TwMeasurement *m;
+  TwAutomatonMeasurement *m;
   guint block;
   gsize offset;
 
@@ -695,11 +695,11 @@ report (TwAutomatonInterp *self,
     {
       gsize n = block < N_GROWING_BLOCKS ? FIRST_MEASUREMENTS << block : MEASUREMENT_BLOCK;
 
-      g_ptr_array_add (self->measurement_blocks, alloc_block (n * sizeof (TwMeasurement)));
+      g_ptr_array_add (self->measurement_blocks, alloc_block (n * sizeof (TwAutomatonMeasurement)));
     }
-  m = &((TwMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
+  m = &((TwAutomatonMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
   self->n_measurements++;
-  *m = (TwMeasurement) {
+  *m = (TwAutomatonMeasurement) {
     .task = task,
     .n_segments = inst->n_closed,
     .begin_ns = inst->meas_begin,
@@ -810,7 +810,7 @@ static int
 compare_by_task (gconstpointer a,
                  gconstpointer b)
 {
-  const TwMeasurement *ma = a, *mb = b;
+  const TwAutomatonMeasurement *ma = a, *mb = b;
 
   return ma->task < mb->task ? -1 : ma->task > mb->task;
 }
@@ -822,11 +822,11 @@ order_by_task (TwAutomatonInterp *self,
                gsize              first)
 {
   gsize n = self->n_measurements - first;
-  g_autofree TwMeasurement *tail = g_new (TwMeasurement, n);
+  g_autofree TwAutomatonMeasurement *tail = g_new (TwAutomatonMeasurement, n);
 
   for (gsize i = 0; i < n; i++)
     tail[i] = *measurement_at (self, first + i);
-  qsort (tail, n, sizeof (TwMeasurement), compare_by_task);
+  qsort (tail, n, sizeof (TwAutomatonMeasurement), compare_by_task);
   for (gsize i = 0; i < n; i++)
     *measurement_at (self, first + i) = tail[i];
 }
@@ -989,7 +989,7 @@ tw_automaton_interp_get_n_measurements (TwAutomatonInterp *self)
  * Returns: (transfer none): the measurement, with its segments; both stay valid until
  *   the interpreter is reset or freed, whatever is fed meanwhile
  */
-const TwMeasurement *
+const TwAutomatonMeasurement *
 tw_automaton_interp_get_measurement (TwAutomatonInterp *self,
                                      gsize              index)
 {

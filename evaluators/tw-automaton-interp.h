@@ -24,7 +24,7 @@ typedef struct {
 } TwSegment;
 
 /**
- * TwMeasurement:
+ * TwAutomatonMeasurement:
  * @task: task index of the instance that measured it
  * @n_segments: how many closed segments it has
  * @begin_ns: time of the visit of the `begin` state
@@ -44,7 +44,7 @@ typedef struct {
   guint64          intermediate_events;
   guint64          end_event;
   const TwSegment *segments;
-} TwMeasurement;
+} TwAutomatonMeasurement;
 
 /**
  * TwInstanceInfo:
@@ -88,7 +88,7 @@ gboolean             tw_automaton_interp_run              (TwAutomatonInterp  *s
 guint64              tw_automaton_interp_get_position     (TwAutomatonInterp  *self);
 
 gsize                tw_automaton_interp_get_n_measurements (TwAutomatonInterp *self);
-const TwMeasurement *tw_automaton_interp_get_measurement  (TwAutomatonInterp  *self,
+const TwAutomatonMeasurement *tw_automaton_interp_get_measurement  (TwAutomatonInterp  *self,
                                                            gsize               index);
 
 int                  tw_automaton_interp_get_instance_state (TwAutomatonInterp *self,

@@ -12,4 +12,7 @@
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"
+#include "tw-shark-format.h"
+#include "tw-shark-reader.h"
+#include "tw-simulator.h"
 #include "tw-tracecmd-reader.h"

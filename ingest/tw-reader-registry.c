@@ -10,15 +10,18 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
+
 #include "tw-csv-reader.h"
 #include "tw-ctf-reader.h"
 #include "tw-ftrace-text-reader.h"
+#include "tw-shark-reader.h"
 #include "tw-tracecmd-reader.h"
 
 #define PROBE_BYTES (64 * 1024)
 
 static GType
 (*const reader_types[]) (void) = {
+  tw_shark_reader_get_type,
   tw_csv_reader_get_type,
   tw_ftrace_text_reader_get_type,
   tw_tracecmd_reader_get_type,

@@ -73,6 +73,10 @@ tw_reader_read (TwReader        *self,
                                            cancellable, error);
 }
 
+static void set_error_at (GError **error, TwReaderError code, const char *path,
+                          const char *where, guint64 position, const char *format,
+                          va_list args) G_GNUC_PRINTF (6, 0);
+
 static void
 set_error_at (GError        **error,
               TwReaderError   code,

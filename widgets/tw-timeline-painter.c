@@ -513,6 +513,33 @@ tw_timeline_painter_set_task_filter (TwTimelinePainter *self,
 }
 
 /**
+ * tw_timeline_painter_dup_row_tasks:
+ *
+ * Returns: (transfer full) (element-type guint32): the tasks a task row or a process row
+ *   stands for; empty for other rows
+ */
+GArray *
+tw_timeline_painter_dup_row_tasks (TwTimelinePainter *self,
+                                   guint              row)
+{
+  GArray *tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const TwTimelineRow *r;
+
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), tasks);
+  g_return_val_if_fail (row < self->rows->len, tasks);
+
+  r = &g_array_index (self->rows, TwTimelineRow, row);
+  if (r->kind == TW_TIMELINE_ROW_TASK)
+    g_array_append_val (tasks, r->id);
+  else if (r->kind == TW_TIMELINE_ROW_PROCESS)
+    {
+      Process *p = g_ptr_array_index (self->processes, r->id);
+      g_array_append_vals (tasks, p->tasks->data, p->tasks->len);
+    }
+  return tasks;
+}
+
+/**
  * tw_timeline_painter_dup_row_label:
  *
  * Returns: (transfer full): the text of the row's header

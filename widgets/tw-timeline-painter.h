@@ -87,6 +87,8 @@ void                 tw_timeline_painter_set_task_sort   (TwTimelinePainter     
 void                 tw_timeline_painter_set_task_filter (TwTimelinePainter        *self,
                                                           const guint32            *tasks,
                                                           guint                     n_tasks);
+GArray              *tw_timeline_painter_dup_row_tasks   (TwTimelinePainter        *self,
+                                                          guint                     row);
 char                *tw_timeline_painter_dup_row_label   (TwTimelinePainter        *self,
                                                           const TwTimelineRow      *row);
 void                 tw_timeline_painter_get_task_color  (TwTimelinePainter        *self,

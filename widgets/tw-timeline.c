@@ -44,6 +44,10 @@ struct _TwTimeline
   guint              vscroll_policy : 1;
 
   GArray            *markers;        /* Marker, sorted by time */
+  GtkWidget         *context_menu;   /* GtkPopoverMenu on row labels */
+  GtkWidget         *marker_popover;
+  GtkWidget         *marker_entry;
+  guint64            marker_editing; /* time of the marker being named */
 
   double             pointer_x;
   double             pointer_y;
@@ -156,7 +160,14 @@ tw_timeline_size_allocate (GtkWidget *widget,
                            int        height,
                            int        baseline)
 {
-  update_vadjustment (TW_TIMELINE (widget));
+  TwTimeline *self = TW_TIMELINE (widget);
+
+  update_vadjustment (self);
+  /* popovers parented to a custom widget are placed by it */
+  if (self->context_menu)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
+  if (self->marker_popover)
+    gtk_popover_present (GTK_POPOVER (self->marker_popover));
 }
 
 static void
@@ -332,6 +343,82 @@ jump_to_marker (TwTimeline *self,
                                     / (double) (end - begin));
 }
 
+/**
+ * tw_timeline_rename_marker:
+ *
+ * Gives the marker at @index a new name; markers stay sorted by time.
+ */
+void
+tw_timeline_rename_marker (TwTimeline *self,
+                           guint       index,
+                           const char *name)
+{
+  Marker *marker;
+
+  g_return_if_fail (TW_IS_TIMELINE (self));
+  g_return_if_fail (index < self->markers->len);
+  g_return_if_fail (name != NULL);
+
+  marker = &g_array_index (self->markers, Marker, index);
+  g_free (marker->name);
+  marker->name = g_strdup (name);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static int
+find_marker_near (TwTimeline *self,
+                  double      x)
+{
+  TwTimelineViewport vp;
+
+  tw_timeline_get_viewport (self, &vp);
+  for (guint i = 0; i < self->markers->len; i++)
+    if (fabs (tw_timeline_viewport_time_to_x (&vp, g_array_index (self->markers, Marker, i).time) - x) <= 4)
+      return i;
+  return -1;
+}
+
+static int
+find_marker_at_time (TwTimeline *self,
+                     guint64     time)
+{
+  for (guint i = 0; i < self->markers->len; i++)
+    if (g_array_index (self->markers, Marker, i).time == time)
+      return i;
+  return -1;
+}
+
+static void
+marker_entry_activate_cb (TwTimeline *self)
+{
+  int index = find_marker_at_time (self, self->marker_editing);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->marker_entry));
+
+  if (index >= 0 && *text)
+    tw_timeline_rename_marker (self, index, text);
+  gtk_popover_popdown (GTK_POPOVER (self->marker_popover));
+}
+
+/* A popover under the marker in the ruler, to name it. */
+static void
+edit_marker (TwTimeline *self,
+             guint       index)
+{
+  const Marker *marker = &g_array_index (self->markers, Marker, index);
+  TwTimelineViewport vp;
+  GdkRectangle rect;
+
+  tw_timeline_get_viewport (self, &vp);
+  rect = (GdkRectangle) { (int) tw_timeline_viewport_time_to_x (&vp, marker->time), 4, 1,
+                          TW_TIMELINE_RULER_HEIGHT - 8 };
+  self->marker_editing = marker->time;
+  gtk_editable_set_text (GTK_EDITABLE (self->marker_entry), marker->name);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->marker_popover), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->marker_popover));
+  gtk_widget_grab_focus (self->marker_entry);
+  gtk_editable_select_region (GTK_EDITABLE (self->marker_entry), 0, -1);
+}
+
 /* ---------------------------------------------------------------- actions */
 
 static guint64
@@ -379,7 +466,34 @@ timeline_action (GtkWidget  *widget,
     gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment)
                                                  + 3 * TW_TIMELINE_TASK_HEIGHT);
   else if (g_str_equal (action_name, "timeline.add-marker"))
-    tw_timeline_add_marker (self, zoom_anchor (self), NULL);
+    {
+      guint64 t = zoom_anchor (self);
+
+      tw_timeline_add_marker (self, t, NULL);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        edit_marker (self, find_marker_at_time (self, t));
+    }
+  else if (g_str_equal (action_name, "timeline.filter-tasks"))
+    {
+      g_autoptr(GArray) tasks = tw_timeline_painter_dup_row_tasks (self->painter,
+                                                                    g_variant_get_uint32 (parameter));
+
+      tw_timeline_painter_set_task_filter (self->painter, (const guint32 *) tasks->data, tasks->len);
+      update_vadjustment (self);
+      gtk_widget_queue_draw (widget);
+    }
+  else if (g_str_equal (action_name, "timeline.show-all-tasks"))
+    {
+      tw_timeline_painter_set_task_filter (self->painter, NULL, 0);
+      update_vadjustment (self);
+      gtk_widget_queue_draw (widget);
+    }
+  else if (g_str_equal (action_name, "timeline.toggle-row"))
+    {
+      tw_timeline_painter_toggle_row (self->painter, g_variant_get_uint32 (parameter));
+      update_vadjustment (self);
+      gtk_widget_queue_draw (widget);
+    }
   else if (g_str_equal (action_name, "timeline.next-marker"))
     jump_to_marker (self, TRUE);
   else if (g_str_equal (action_name, "timeline.previous-marker"))
@@ -513,6 +627,72 @@ drag_end_cb (GtkGestureDrag *gesture,
   self->drag_mode = DRAG_NONE;
 }
 
+static GMenuModel *
+build_row_menu (TwTimeline *self,
+                int         row)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenu) sort = g_menu_new ();
+  g_autoptr(GMenu) filter = g_menu_new ();
+  guint n_rows;
+  const TwTimelineRow *rows = tw_timeline_painter_get_rows (self->painter, &n_rows);
+
+  g_menu_append (sort, "Sort Tasks by _Name", "timeline.sort::name");
+  g_menu_append (sort, "Sort Tasks by _Id", "timeline.sort::id");
+  g_menu_append (sort, "Sort Tasks by _CPU Time", "timeline.sort::cpu-time");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (sort));
+
+  if (row >= 0 && (guint) row < n_rows)
+    {
+      if (rows[row].kind == TW_TIMELINE_ROW_TASK)
+        {
+          g_autoptr(GMenuItem) item = g_menu_item_new ("Show _Only This Task", NULL);
+          g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
+          g_menu_append_item (filter, item);
+        }
+      else if (rows[row].kind == TW_TIMELINE_ROW_PROCESS)
+        {
+          g_autoptr(GMenuItem) item = g_menu_item_new ("Show _Only This Process", NULL);
+          g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
+          g_menu_append_item (filter, item);
+        }
+      if (rows[row].kind == TW_TIMELINE_ROW_SECTION || rows[row].kind == TW_TIMELINE_ROW_PROCESS)
+        {
+          g_autoptr(GMenuItem) item = g_menu_item_new ("_Collapse or Expand", NULL);
+          g_menu_item_set_action_and_target_value (item, "timeline.toggle-row", g_variant_new_uint32 (row));
+          g_menu_append_item (filter, item);
+        }
+    }
+  g_menu_append (filter, "Show _All Tasks", "timeline.show-all-tasks");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (filter));
+  return G_MENU_MODEL (menu);
+}
+
+static void
+context_click_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  TwTimeline      *self)
+{
+  g_autoptr(GMenuModel) menu = NULL;
+  TwTimelineViewport vp;
+  TwTimelineHit hit;
+  GdkRectangle rect = { (int) x, (int) y, 1, 1 };
+
+  if (self->state == NULL)
+    return;
+
+  tw_timeline_get_viewport (self, &vp);
+  tw_timeline_painter_hit_test (self->painter, &vp, x, y, &hit);
+  menu = build_row_menu (self, x < TW_TIMELINE_LABEL_WIDTH ? hit.row : -1);
+  tw_timeline_hit_clear (&hit);
+
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), menu);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
 static void
 click_cb (GtkGestureClick *gesture,
           int              n_press,
@@ -522,11 +702,20 @@ click_cb (GtkGestureClick *gesture,
 {
   TwTimelineViewport vp;
   TwTimelineHit hit;
+  int marker;
 
   if (self->state == NULL || self->dragged)
     return;
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  /* double-click on a marker in the ruler names it */
+  if (n_press == 2 && y < TW_TIMELINE_RULER_HEIGHT && (marker = find_marker_near (self, x)) >= 0)
+    {
+      edit_marker (self, marker);
+      return;
+    }
+
   tw_timeline_get_viewport (self, &vp);
   tw_timeline_painter_hit_test (self->painter, &vp, x, y, &hit);
 
@@ -688,6 +877,8 @@ tw_timeline_dispose (GObject *object)
   TwTimeline *self = (TwTimeline *)object;
 
   tw_timeline_set_view_state (self, NULL);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->marker_popover, gtk_widget_unparent);
   set_adjustment (self, &self->hadjustment, NULL);
   set_adjustment (self, &self->vadjustment, NULL);
 
@@ -783,6 +974,9 @@ tw_timeline_class_init (TwTimelineClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, timeline_action);
   gtk_widget_class_install_action (widget_class, "timeline.sort", "s", timeline_action);
+  gtk_widget_class_install_action (widget_class, "timeline.filter-tasks", "u", timeline_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-row", "u", timeline_action);
+  gtk_widget_class_install_action (widget_class, "timeline.show-all-tasks", NULL, timeline_action);
 
   /* Keys as KernelShark, Perfetto and Trace Compass users expect them. */
   add_key (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in");
@@ -838,6 +1032,22 @@ tw_timeline_init (TwTimeline *self)
   gesture = gtk_gesture_click_new ();
   g_signal_connect (gesture, "released", G_CALLBACK (click_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (context_click_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  self->context_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+
+  self->marker_entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->marker_entry), "Marker name");
+  g_signal_connect_swapped (self->marker_entry, "activate", G_CALLBACK (marker_entry_activate_cb), self);
+  self->marker_popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (self->marker_popover), self->marker_entry);
+  gtk_widget_set_parent (self->marker_popover, GTK_WIDGET (self));
 
   gesture = gtk_gesture_zoom_new ();
   g_signal_connect (gesture, "begin", G_CALLBACK (pinch_begin_cb), self);

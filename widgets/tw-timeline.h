@@ -25,6 +25,9 @@ void               tw_timeline_get_viewport    (TwTimeline         *self,
 void               tw_timeline_add_marker      (TwTimeline         *self,
                                                 guint64             time_ns,
                                                 const char         *name);
+void               tw_timeline_rename_marker   (TwTimeline         *self,
+                                                guint               index,
+                                                const char         *name);
 guint              tw_timeline_get_n_markers   (TwTimeline         *self);
 const TwTimelineMarker *tw_timeline_get_marker (TwTimeline         *self,
                                                 guint               index);

@@ -5,6 +5,10 @@
  */
 #pragma once
 
+#include "tw-event-list.h"
+#include "tw-time-text.h"
 #include "tw-view-state.h"
+#include "tw-automaton-painter.h"
+#include "tw-automaton-canvas.h"
 #include "tw-timeline-painter.h"
 #include "tw-timeline.h"

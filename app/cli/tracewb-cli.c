@@ -24,6 +24,9 @@ static const Command commands[] = {
 #endif
   { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
   { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
+  { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
+  { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
+  { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
 };
 
 static void

@@ -17,6 +17,9 @@ int tw_cli_render (int argc, char **argv);
 #endif
 int tw_cli_jcs (int argc, char **argv);
 int tw_cli_convert (int argc, char **argv);
+int tw_cli_simulate (int argc, char **argv);
+int tw_cli_eval (int argc, char **argv);
+int tw_cli_metrics (int argc, char **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,

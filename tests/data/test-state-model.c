@@ -118,6 +118,31 @@ test_switches (Fixture       *f,
 }
 
 static void
+test_lost_switch_out (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwTaskInterval *states;
+  gsize n;
+
+  /* a runs on CPU 0 from 100; the trace lost its switch-out: at 300 the CPU switches
+   * from b (not a) to idle. a stops running at 300, state unknown after. */
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 300, 0, f->b, f->idle, "S");
+  tw_test_append_switch (f->trace, f->sw, 900, 0, f->idle, f->idle, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  states = tw_state_model_get_task_states (model, f->a, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (states[0].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[0].end, ==, 300);
+  g_assert_cmpuint (states[1].state, ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, f->a), ==, 200);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 500), ==, TW_TASK_STATE_UNKNOWN);
+}
+
+static void
 test_irq_nesting (Fixture       *f,
                   gconstpointer  data)
 {
@@ -265,6 +290,7 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("/tw/data/state-model/switches", test_switches);
   ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
+  ADD ("/tw/data/state-model/lost-switch-out", test_lost_switch_out);
   ADD ("/tw/data/state-model/incremental", test_incremental);
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
   ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);

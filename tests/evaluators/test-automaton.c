@@ -103,7 +103,7 @@ assert_measurements (TwAutomatonInterp *interp,
   g_assert_cmpuint (n, ==, n_expected);
   for (gsize i = 0; i < n; i++)
     {
-      const TwMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
+      const TwAutomatonMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
 
       g_test_message ("measurement %zu: task %u %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
                       " length %" G_GUINT64_FORMAT " events %" G_GUINT64_FORMAT,
@@ -123,7 +123,7 @@ assert_segments (TwAutomatonInterp *interp,
                  const guint64     *triples,
                  gsize              n_segments)
 {
-  const TwMeasurement *m;
+  const TwAutomatonMeasurement *m;
 
   g_assert_cmpuint (measurement, <, tw_automaton_interp_get_n_measurements (interp));
   m = tw_automaton_interp_get_measurement (interp, measurement);
@@ -585,7 +585,7 @@ test_many_measurements (void)
   g_autoptr(TwAutomatonInterp) interp = NULL;
   const guint n = 150000;
   guint16 start, irq, irq_exit, stop;
-  const TwMeasurement *first;
+  const TwAutomatonMeasurement *first;
 
   tw_test_ensure_tasks (trace, 3);
   start = tw_test_add_simple_type (trace, "start", TW_EVENT_KIND_USER);
@@ -624,7 +624,7 @@ test_many_measurements (void)
   g_assert_cmpuint (tw_automaton_interp_get_n_measurements (interp), ==, n);
   for (guint k = 0; k < n; k++)
     {
-      const TwMeasurement *m = tw_automaton_interp_get_measurement (interp, k);
+      const TwAutomatonMeasurement *m = tw_automaton_interp_get_measurement (interp, k);
       guint64 t = 100 * (guint64) k;
 
       g_assert_cmpuint (m->task, ==, k % 3);
@@ -1045,7 +1045,7 @@ ref_visit (TwStateKind  kind,
       in->run = FALSE;
       if (in->meas)
         {
-          TwMeasurement m = { .task = task, .begin_ns = in->meas_begin, .end_ns = time,
+          TwAutomatonMeasurement m = { .task = task, .begin_ns = in->meas_begin, .end_ns = time,
                               .length_ns = in->meas_length,
                               .intermediate_events = in->meas_events,
                               .n_segments = in->closed->len,
@@ -1244,7 +1244,7 @@ test_differential (void)
       g_autoptr(GPtrArray) problems = tw_automaton_validate (a);
       g_autoptr(TwTrace) trace = NULL;
       g_autoptr(TwAutomatonInterp) interp = NULL;
-      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (TwMeasurement));
+      g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (TwAutomatonMeasurement));
       g_autoptr(GArray) want_segments = g_array_new (FALSE, FALSE, sizeof (TwSegment));
       g_autoptr(GError) error = NULL;
       gsize n;
@@ -1270,8 +1270,8 @@ test_differential (void)
       g_assert_cmpuint (n, ==, want->len);
       for (gsize i = 0; i < n; i++)
         {
-          const TwMeasurement *got = tw_automaton_interp_get_measurement (interp, i);
-          const TwMeasurement *w = &g_array_index (want, TwMeasurement, i);
+          const TwAutomatonMeasurement *got = tw_automaton_interp_get_measurement (interp, i);
+          const TwAutomatonMeasurement *w = &g_array_index (want, TwAutomatonMeasurement, i);
 
           g_assert_cmpuint (got->task, ==, w->task);
           g_assert_cmpuint (got->begin_ns, ==, w->begin_ns);

@@ -7,6 +7,8 @@
 
 #include "tw-test-utils.h"
 
+#include <sys/wait.h>
+
 /**
  * tw_test_dup_fixture_path:
  *
@@ -107,6 +109,44 @@ tw_test_append_switch (TwTrace    *trace,
       tw_event_type_set_field (t, payload, 0, &v);
     }
   tw_trace_append (trace, time_ns, cpu, type, prev, next, payload);
+}
+
+static gboolean
+wait_timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * tw_test_wait_until:
+ * @condition: checked after every main-loop iteration
+ * @timeout_ms: how long to wait at most
+ *
+ * Spins the default main context until @condition holds (threads finish, idles run,
+ * frames get drawn).
+ *
+ * Returns: %TRUE when @condition held, %FALSE on timeout
+ */
+gboolean
+tw_test_wait_until (TwTestCondition condition,
+                    gpointer        data,
+                    guint           timeout_ms)
+{
+  gboolean timed_out = FALSE;
+  guint source = g_timeout_add (timeout_ms, wait_timeout_cb, &timed_out);
+
+  while (!condition (data))
+    {
+      if (timed_out)
+        return FALSE;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (!timed_out)
+    g_source_remove (source);
+  return TRUE;
 }
 
 /**
@@ -253,6 +293,62 @@ tw_test_trace_from_script (const char *script)
   g_assert_true (tw_trace_seal (trace, NULL, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&trace);
+}
+
+/**
+ * tw_test_add_kind_types:
+ * @types: (out): the new types: "switch" (with prev_state), "wakeup", "irq_entry",
+ *   "irq_exit", "softirq_entry", "softirq_exit", of the canonical kinds of their names
+ */
+void
+tw_test_add_kind_types (TwTrace         *trace,
+                        TwTestKindTypes *types)
+{
+  types->sw = tw_test_add_switch_type (trace);
+  types->wake = tw_test_add_simple_type (trace, "wakeup", TW_EVENT_KIND_WAKEUP);
+  types->irq_in = tw_test_add_simple_type (trace, "irq_entry", TW_EVENT_KIND_IRQ_ENTRY);
+  types->irq_out = tw_test_add_simple_type (trace, "irq_exit", TW_EVENT_KIND_IRQ_EXIT);
+  types->soft_in = tw_test_add_simple_type (trace, "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY);
+  types->soft_out = tw_test_add_simple_type (trace, "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT);
+}
+
+/**
+ * tw_test_run_cli:
+ * @args: (array zero-terminated=1): arguments after the program name
+ * @out: (out) (transfer full): its standard output
+ * @err: (out) (transfer full): its standard error
+ * @status: (out): its exit status (-1 when it did not exit normally)
+ *
+ * Runs the tracewb-cli named by $TW_CLI (tests/meson.build sets it).
+ *
+ * Returns: %FALSE when $TW_CLI is unset or the program could not be started
+ */
+gboolean
+tw_test_run_cli (const char *const  *args,
+                 char              **out,
+                 char              **err,
+                 int                *status)
+{
+  const char *cli = g_getenv ("TW_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  *out = NULL;
+  *err = NULL;
+  *status = -1;
+  if (cli == NULL)
+    return FALSE;
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                     out, err, &wait_status, &error))
+    return FALSE;
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  return TRUE;
 }
 
 /**

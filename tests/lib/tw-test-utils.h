@@ -36,4 +36,27 @@ TwTrace *tw_test_trace_from_script    (const char *script);
 char    *tw_test_run_tool             (const char *const *argv,
                                        int               *status);
 
+typedef gboolean (*TwTestCondition) (gpointer data);
+
+gboolean tw_test_wait_until          (TwTestCondition condition,
+                                      gpointer        data,
+                                      guint           timeout_ms);
+
+/* One type per canonical scheduling kind, for traces built in tests. */
+typedef struct {
+  guint16 sw;
+  guint16 wake;
+  guint16 irq_in;
+  guint16 irq_out;
+  guint16 soft_in;
+  guint16 soft_out;
+} TwTestKindTypes;
+
+void     tw_test_add_kind_types       (TwTrace         *trace,
+                                       TwTestKindTypes *types);
+gboolean tw_test_run_cli              (const char *const *args,
+                                       char           **out,
+                                       char           **err,
+                                       int             *status);
+
 G_END_DECLS

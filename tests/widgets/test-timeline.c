@@ -192,6 +192,63 @@ test_markers (Fixture       *f,
   g_assert_cmpuint (tw_view_state_get_cursor (f->state), ==, 1000);
 }
 
+static int
+find_task_row (Fixture *f,
+               guint32  task)
+{
+  guint n;
+  const TwTimelineRow *rows = tw_timeline_painter_get_rows (tw_timeline_get_painter (f->timeline), &n);
+
+  for (guint i = 0; i < n; i++)
+    if (rows[i].kind == TW_TIMELINE_ROW_TASK && rows[i].id == task)
+      return i;
+  return -1;
+}
+
+static void
+test_row_actions (Fixture       *f,
+                  gconstpointer  data)
+{
+  TwTimelinePainter *painter = tw_timeline_get_painter (f->timeline);
+  int row = find_task_row (f, f->a);
+  guint n_before, n;
+
+  g_assert_cmpint (row, >=, 0);
+  tw_timeline_painter_get_rows (painter, &n_before);
+
+  /* collapse the CPU section from its row, then expand it again */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.toggle-row", "u", 0));
+  tw_timeline_painter_get_rows (painter, &n);
+  g_assert_cmpuint (n, ==, n_before - 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.toggle-row", "u", 0));
+
+  /* only a's row, then all again */
+  row = find_task_row (f, f->a);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.filter-tasks", "u", row));
+  g_assert_cmpint (find_task_row (f, f->a), >=, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.show-all-tasks", NULL));
+  tw_timeline_painter_get_rows (painter, &n);
+  g_assert_cmpuint (n, ==, n_before);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.sort", "s", "name"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.sort", "s", "cpu-time"));
+  g_assert_cmpint (find_task_row (f, f->a), >=, 0);
+}
+
+static void
+test_marker_naming (Fixture       *f,
+                    gconstpointer  data)
+{
+  tw_view_state_set_cursor (f->state, 4000);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->timeline), "timeline.add-marker", NULL));
+  g_assert_cmpuint (tw_timeline_get_n_markers (f->timeline), ==, 1);
+  g_assert_cmpstr (tw_timeline_get_marker (f->timeline, 0)->name, ==, "M1");
+
+  tw_timeline_rename_marker (f->timeline, 0, "irq storm");
+  g_assert_cmpstr (tw_timeline_get_marker (f->timeline, 0)->name, ==, "irq storm");
+  g_assert_cmpuint (tw_timeline_get_marker (f->timeline, 0)->time, ==, 4000);
+}
+
 static void
 test_export (Fixture       *f,
              gconstpointer  data)
@@ -236,6 +293,8 @@ main (int   argc,
   ADD ("/tw/widgets/timeline/actions-zoom-around-cursor", test_actions_zoom_around_cursor);
   ADD ("/tw/widgets/timeline/markers", test_markers);
   ADD ("/tw/widgets/timeline/export", test_export);
+  ADD ("/tw/widgets/timeline/row-actions", test_row_actions);
+  ADD ("/tw/widgets/timeline/marker-naming", test_marker_naming);
 #undef ADD
 
   return g_test_run ();

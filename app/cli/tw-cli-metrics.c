@@ -1,0 +1,67 @@
+/* tw-cli-metrics.c: `tracewb-cli metrics`: the system metrics and what they need
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <tw-evaluators.h>
+
+#include "tw-cli.h"
+
+int
+tw_cli_metrics (int    argc,
+                char **argv)
+{
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("[FILE] — list the system metrics, or the events one requires");
+  g_autofree char *required = NULL;
+  g_autofree char *format = NULL;
+  const GOptionEntry entries[] = {
+    { "required", 'r', 0, G_OPTION_ARG_STRING, &required,
+      "Print the events METRIC requires (the types of FILE, or the selectors)", "METRIC" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
+    { NULL }
+  };
+  GError *error = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!tw_cli_parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2 || (argc == 2 && required == NULL))
+    {
+      g_printerr ("usage: tracewb-cli metrics [--required METRIC [FILE]]\n");
+      return 2;
+    }
+
+  if (required != NULL)
+    {
+      g_autoptr(TwMetric) metric = tw_metric_new_system (required, &error);
+      g_autoptr(TwTrace) trace = NULL;
+      g_auto(GStrv) events = NULL;
+
+      if (metric == NULL)
+        return tw_cli_fail ("metrics", error);
+      if (argc == 2 && !(trace = tw_cli_load_trace (argv[1], format, &error)))
+        return tw_cli_fail ("metrics", error);
+      events = tw_metric_dup_required_events (metric, trace);
+      for (guint i = 0; events[i]; i++)
+        g_print ("%s\n", events[i]);
+      return 0;
+    }
+
+  {
+    guint n;
+    const TwMetricInfo *infos = tw_metrics_get_system_metrics (&n);
+
+    for (guint i = 0; i < n; i++)
+      {
+        g_autofree char *name = infos[i].parameter
+                                ? g_strdup_printf ("%s:%s", infos[i].name, infos[i].parameter)
+                                : g_strdup (infos[i].name);
+
+        g_print ("%-28s %s\n", name, infos[i].description);
+      }
+  }
+  return 0;
+}

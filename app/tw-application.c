@@ -1,0 +1,386 @@
+/* tw-application.c: the tracewb GtkApplication
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-application.h"
+#include "tw-app-resources.h"
+#include "tw-window.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define RESOURCE_BASE "/org/tracewb/Workbench"
+#define DEMO_RESOURCE RESOURCE_BASE "/demo/demo.shark"
+
+struct _TwApplication
+{
+  GtkApplication  parent_instance;
+
+  gboolean        exit_after_startup;  /* smoke tests: quit once the windows settled */
+  gboolean        open_demo;           /* --demo: open the embedded demo trace at start */
+  guint           n_pending_loads;
+  gboolean        load_failed;
+};
+
+G_DEFINE_FINAL_TYPE (TwApplication, tw_application, GTK_TYPE_APPLICATION)
+
+static TwWindow *
+get_window (TwApplication *self,
+            gboolean       want_empty)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  /* a window already showing a trace keeps it: a new trace gets a new window */
+  if (TW_IS_WINDOW (window)
+      && (!want_empty || (tw_window_get_view_state (TW_WINDOW (window)) == NULL
+                          && !tw_window_get_loading (TW_WINDOW (window)))))
+    return TW_WINDOW (window);
+  return tw_window_new (GTK_APPLICATION (self));
+}
+
+static gboolean
+quit_idle_cb (gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+maybe_quit_after_startup (TwApplication *self)
+{
+  if (self->exit_after_startup && self->n_pending_loads == 0)
+    g_idle_add_full (G_PRIORITY_LOW, quit_idle_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+load_finished_cb (TwWindow      *window,
+                  gboolean       success,
+                  TwApplication *self)
+{
+  g_signal_handlers_disconnect_by_func (window, load_finished_cb, self);
+  if (!success)
+    {
+      const char *message = tw_window_get_error_message (window);
+      if (message)
+        g_printerr ("tracewb: %s\n", message);
+      self->load_failed = TRUE;
+    }
+  self->n_pending_loads--;
+  maybe_quit_after_startup (self);
+}
+
+static void
+open_in_window (TwApplication *self,
+                TwWindow      *window,
+                GFile         *file)
+{
+  if (self->exit_after_startup)
+    {
+      self->n_pending_loads++;
+      g_signal_connect (window, "load-finished", G_CALLBACK (load_finished_cb), self);
+    }
+  tw_window_open_file (window, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+tw_application_activate (GApplication *app)
+{
+  TwApplication *self = TW_APPLICATION (app);
+
+  gtk_window_present (GTK_WINDOW (get_window (self, FALSE)));
+  if (self->open_demo)
+    {
+      self->open_demo = FALSE;
+      g_action_group_activate_action (G_ACTION_GROUP (app), "open-demo", NULL);
+    }
+  maybe_quit_after_startup (self);
+}
+
+static void
+tw_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  TwApplication *self = TW_APPLICATION (app);
+
+  for (int i = 0; i < n_files; i++)
+    open_in_window (self, get_window (self, TRUE), files[i]);
+  maybe_quit_after_startup (self);
+}
+
+static int
+tw_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  TwApplication *self = TW_APPLICATION (app);
+
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("tracewb %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  self->open_demo = g_variant_dict_contains (options, "demo");
+  if (g_variant_dict_contains (options, "exit-after-startup"))
+    {
+      /* a smoke test wants its own instance, not a running one to forward to */
+      self->exit_after_startup = TRUE;
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+  return -1;
+}
+
+static int
+tw_application_command_line_status (TwApplication *self)
+{
+  return self->load_failed ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ actions */
+
+static void
+file_chooser_response_cb (GtkNativeDialog *dialog,
+                          int              response,
+                          gpointer         user_data)
+{
+  TwApplication *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      GtkWindow *parent = gtk_native_dialog_get_transient_for (dialog);
+
+      if (file)
+        open_in_window (self, TW_IS_WINDOW (parent) ? TW_WINDOW (parent) : get_window (self, FALSE), file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwApplication *self = user_data;
+  GtkWindow *parent = GTK_WINDOW (get_window (self, FALSE));
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_window_present (parent);
+  dialog = gtk_file_chooser_native_new ("Open Trace", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        "_Open", "_Cancel");
+  gtk_file_filter_set_name (traces, "Traces (ftrace text, S.Ha.R.K., CSV)");
+  gtk_file_filter_add_suffix (traces, "txt");
+  gtk_file_filter_add_suffix (traces, "report");
+  gtk_file_filter_add_suffix (traces, "trace");
+  gtk_file_filter_add_suffix (traces, "dat");
+  gtk_file_filter_add_suffix (traces, "shark");
+  gtk_file_filter_add_suffix (traces, "csv");
+  gtk_file_filter_set_name (all, "All files");
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (file_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/**
+ * tw_application_dup_demo_path:
+ *
+ * The demo trace is embedded in the program; readers take paths (they mmap), so it is
+ * written once to the user's cache directory.
+ *
+ * Returns: (transfer full) (nullable): the path of a file holding the demo trace
+ */
+char *
+tw_application_dup_demo_path (GError **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", NULL);
+  g_autofree char *path = g_build_filename (dir, "demo.shark", NULL);
+  g_autofree char *existing = NULL;
+  gsize existing_len = 0;
+  gconstpointer data;
+  gsize len;
+
+  bytes = g_resources_lookup_data (DEMO_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return NULL;
+  data = g_bytes_get_data (bytes, &len);
+
+  if (g_file_get_contents (path, &existing, &existing_len, NULL)
+      && existing_len == len && memcmp (existing, data, len) == 0)
+    return g_steal_pointer (&path);
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      return NULL;
+    }
+  if (!g_file_set_contents (path, data, len, error))
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
+static void
+open_demo_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = tw_application_dup_demo_path (&error);
+  g_autoptr(GFile) file = NULL;
+
+  if (path == NULL)
+    {
+      g_warning ("No demo trace: %s", error->message);
+      return;
+    }
+  file = g_file_new_for_path (path);
+  open_in_window (self, get_window (self, TRUE), file);
+}
+
+static void
+quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+shortcuts_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  if (window)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static void
+about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  static const char *authors[] = { "The Trace Workbench authors", NULL };
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_show_about_dialog (window,
+                         "program-name", "Trace Workbench",
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", "Timelines of context switches and interrupts, histograms and metric automata for real-time and OS engineers",
+                         "copyright", "Copyright 2026 The Trace Workbench authors",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "open", open_action },
+  { "open-demo", open_demo_action },
+  { "quit", quit_action },
+  { "shortcuts", shortcuts_action },
+  { "about", about_action },
+};
+
+static void
+tw_application_startup (GApplication *app)
+{
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.open", { "<Control>o", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.show-help-overlay", { "<Control>question", "F1", NULL } },
+    { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.go-to-time", { "<Control>g", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.export-timeline", { "<Control>e", NULL } },
+    { "win.designer", { "<Control>d", NULL } },
+  };
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  GAction *demo;
+
+  G_APPLICATION_CLASS (tw_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  /* the demo is embedded only when the build had it */
+  demo = g_action_map_lookup_action (G_ACTION_MAP (app), "open-demo");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (demo),
+                               g_resources_get_info (DEMO_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                                     NULL, NULL, NULL));
+
+  gtk_css_provider_load_from_resource (css, RESOURCE_BASE "/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name (APP_ID);
+}
+
+static void
+tw_application_class_init (TwApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = tw_application_activate;
+  app_class->open = tw_application_open;
+  app_class->startup = tw_application_startup;
+  app_class->handle_local_options = tw_application_handle_local_options;
+}
+
+static void
+tw_application_init (TwApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the embedded demo trace", NULL },
+    { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+      "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
+    { NULL }
+  };
+
+  static gsize registered = 0;
+
+  /* manual registration: a static library's constructor would not be linked in */
+  if (g_once_init_enter (&registered))
+    {
+      tw_app_register_resource ();
+      g_once_init_leave (&registered, 1);
+    }
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+}
+
+/**
+ * tw_application_new:
+ *
+ * Returns: (transfer full): the application
+ */
+TwApplication *
+tw_application_new (void)
+{
+  return g_object_new (TW_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       /* not derived from the id: a .Devel id keeps the same resources */
+                       "resource-base-path", RESOURCE_BASE,
+                       NULL);
+}
+
+/**
+ * tw_application_run:
+ *
+ * Returns: the process exit status (1 when a file given with --exit-after-startup failed)
+ */
+int
+tw_application_run (TwApplication  *self,
+                    int             argc,
+                    char          **argv)
+{
+  int status = g_application_run (G_APPLICATION (self), argc, argv);
+
+  return status != 0 ? status : tw_application_command_line_status (self);
+}

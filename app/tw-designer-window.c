@@ -1,0 +1,852 @@
+/* tw-designer-window.c: draw a metric automaton and see it measure the open trace
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-designer-window.h"
+
+#include <tw-evaluators.h>
+
+/*
+ * Every edit re-runs the automaton over the open trace (seed 000 §3, DESIGN §4) after a
+ * short pause, in a worker thread on a copy of the automaton: the canvas keeps editing
+ * the original on the main thread meanwhile, and a newer edit cancels the older run.
+ * Picking a measurement selects its [begin, end) in the main window's timeline.
+ */
+
+#define PREVIEW_DELAY_MS 200
+#define MAX_LISTED       10000
+
+typedef struct {
+  guint32 task;
+  guint64 begin;
+  guint64 end;
+  guint64 length;
+  guint64 intermediate;
+} Row;
+
+struct _TwDesignerWindow
+{
+  GtkWindow          parent_instance;
+
+  GtkWidget         *canvas_slot;
+  GtkWidget         *summary;
+  GtkWidget         *list;
+  GtkWidget         *step_task;
+  GtkWidget         *step_label;
+
+  /* step mode: an interpreter of its own, fed up to step_position */
+  TwAutomatonInterp *step_interp;
+  guint64            step_position;
+  GArray            *step_tasks;     /* guint32: what the dropdown lists */
+  GArray            *step_counts;    /* guint: steps that ended in each state */
+
+  TwAutomatonCanvas *canvas;
+  TwViewState       *state;          /* nullable: no trace open */
+  GtkStringList     *strings;        /* owned by selection */
+  GtkSingleSelection *selection;     /* owned by list */
+  GArray            *rows;           /* Row, what the list shows */
+  gint64             n_measurements; /* of the last finished preview, -1 none */
+  GCancellable      *running;
+  guint              delay_id;
+  char              *path;
+};
+
+G_DEFINE_FINAL_TYPE (TwDesignerWindow, tw_designer_window, GTK_TYPE_WINDOW)
+
+typedef struct {
+  TwAutomaton *automaton;
+  TwTrace     *trace;
+} PreviewJob;
+
+typedef struct {
+  GArray  *rows;       /* Row, at most MAX_LISTED */
+  gsize    n;
+  guint64  total;
+  guint64  max;
+} PreviewResult;
+
+static void
+preview_job_free (PreviewJob *job)
+{
+  g_clear_object (&job->automaton);
+  g_clear_object (&job->trace);
+  g_free (job);
+}
+
+static void
+preview_result_free (PreviewResult *result)
+{
+  g_clear_pointer (&result->rows, g_array_unref);
+  g_free (result);
+}
+
+static void
+preview_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  PreviewJob *job = task_data;
+  g_autoptr(TwAutomatonInterp) interp = NULL;
+  PreviewResult *result;
+  GError *error = NULL;
+  guint64 n_events = tw_trace_get_n_events (job->trace);
+  const guint64 step = 1 << 20;
+
+  if (!(interp = tw_automaton_interp_new (job->automaton, job->trace, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* in slices, so a newer edit stops a long run quickly */
+  for (guint64 first = 0; first < n_events; first += step)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (!tw_automaton_interp_feed (interp, first, MIN (first + step, n_events), &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+
+  result = g_new0 (PreviewResult, 1);
+  result->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  result->n = tw_automaton_interp_get_n_measurements (interp);
+  for (gsize i = 0; i < result->n; i++)
+    {
+      const TwAutomatonMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
+      Row row = { m->task, m->begin_ns, m->end_ns, m->length_ns, m->intermediate_events };
+
+      result->total += m->length_ns;
+      result->max = MAX (result->max, m->length_ns);
+      if (i < MAX_LISTED)
+        g_array_append_val (result->rows, row);
+    }
+  g_task_return_pointer (task, result, (GDestroyNotify) preview_result_free);
+}
+
+static void
+set_summary (TwDesignerWindow *self,
+             const char       *text)
+{
+  gtk_label_set_text (GTK_LABEL (self->summary), text);
+}
+
+static void
+show_rows (TwDesignerWindow *self,
+           GArray           *rows)
+{
+  TwTrace *trace = tw_view_state_get_trace (self->state);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) lines = NULL;
+
+  g_clear_pointer (&self->rows, g_array_unref);
+  self->rows = g_array_ref (rows);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *row = &g_array_index (rows, Row, i);
+      g_autofree char *task = tw_trace_dup_task_label (trace, row->task);
+      g_autofree char *begin = tw_timeline_format_time (row->begin, 1000);
+      g_autofree char *length = tw_timeline_format_duration (row->length);
+      g_autofree char *line = g_strdup_printf ("%-22s %s  %10s  %" G_GUINT64_FORMAT " events",
+                                               task, begin, length, row->intermediate);
+
+      g_strv_builder_add (builder, line);
+    }
+  lines = g_strv_builder_end (builder);
+  gtk_string_list_splice (self->strings, 0, g_list_model_get_n_items (G_LIST_MODEL (self->strings)),
+                          (const char * const *) lines);
+}
+
+static void
+preview_done_cb (GObject      *object,
+                 GAsyncResult *res,
+                 gpointer      user_data)
+{
+  g_autoptr(TwDesignerWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  PreviewResult *result = g_task_propagate_pointer (G_TASK (res), &error);
+  g_autofree char *text = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->running);
+
+  if (result == NULL)
+    {
+      text = g_strdup_printf ("Cannot run over this trace: %s", error->message);
+      set_summary (self, text);
+      self->n_measurements = -1;
+      return;
+    }
+
+  self->n_measurements = result->n;
+  if (result->n == 0)
+    text = g_strdup ("No measurement: no task's events take the automaton from its begin "
+                     "state to an end state in this trace.");
+  else
+    {
+      g_autofree char *mean = tw_timeline_format_duration (result->total / result->n);
+      g_autofree char *max = tw_timeline_format_duration (result->max);
+
+      text = g_strdup_printf ("%" G_GSIZE_FORMAT " measurements · mean %s · max %s%s",
+                              result->n, mean, max,
+                              result->n > MAX_LISTED ? " · the first 10 000 are listed" : "");
+    }
+  set_summary (self, text);
+  show_rows (self, result->rows);
+  preview_result_free (result);
+}
+
+/**
+ * tw_designer_window_update_preview:
+ *
+ * Runs the automaton over the trace now (edits schedule this after a short pause).
+ */
+void
+tw_designer_window_update_preview (TwDesignerWindow *self)
+{
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  PreviewJob *job;
+  gsize length;
+
+  g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
+
+  g_clear_handle_id (&self->delay_id, g_source_remove);
+  g_cancellable_cancel (self->running);
+  g_clear_object (&self->running);
+  self->n_measurements = -1;
+
+  if (self->state == NULL)
+    {
+      set_summary (self, "Open a trace in the main window to see this automaton measure it.");
+      return;
+    }
+
+  problems = tw_automaton_validate (automaton);
+  if (problems->len > 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%u design error%s, marked on the canvas: %s",
+                                               problems->len, problems->len == 1 ? "" : "s",
+                                               ((TwAutomatonProblem *) problems->pdata[0])->message);
+      set_summary (self, text);
+      return;
+    }
+
+  job = g_new0 (PreviewJob, 1);
+  data = tw_automaton_to_data (automaton, &length);
+  job->automaton = tw_automaton_load_from_data (data, length, "automaton", &error);
+  job->trace = g_object_ref (tw_view_state_get_trace (self->state));
+  g_assert_no_error (error);
+
+  set_summary (self, "Measuring…");
+  self->running = g_cancellable_new ();
+  task = g_task_new (NULL, self->running, preview_done_cb, g_object_ref (self));
+  g_task_set_task_data (task, job, (GDestroyNotify) preview_job_free);
+  g_task_run_in_thread (task, preview_thread);
+}
+
+static gboolean
+preview_delay_cb (gpointer user_data)
+{
+  TwDesignerWindow *self = user_data;
+
+  self->delay_id = 0;
+  tw_designer_window_update_preview (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean step_reset (TwDesignerWindow *self);
+
+static void
+canvas_changed_cb (TwDesignerWindow *self)
+{
+  if (self->step_interp)
+    {
+      step_reset (self);
+      tw_automaton_canvas_set_step_view (self->canvas, -1, NULL, 0);
+      gtk_label_set_text (GTK_LABEL (self->step_label), "The automaton changed: stepping starts over.");
+    }
+  g_clear_handle_id (&self->delay_id, g_source_remove);
+  self->delay_id = g_timeout_add (PREVIEW_DELAY_MS, preview_delay_cb, self);
+}
+
+/**
+ * tw_designer_window_select_measurement:
+ *
+ * Selects the listed measurement's time range in the main window's timeline and shows it.
+ */
+void
+tw_designer_window_select_measurement (TwDesignerWindow *self,
+                                       guint             index)
+{
+  const Row *row;
+  guint64 span, margin;
+
+  g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
+
+  if (self->state == NULL || self->rows == NULL || index >= self->rows->len)
+    return;
+
+  row = &g_array_index (self->rows, Row, index);
+  span = MAX (row->end - row->begin, 1);
+  margin = span / 4 + 1;
+  tw_view_state_set_selection (self->state, row->begin, row->end);
+  tw_view_state_set_visible_range (self->state, row->begin > margin ? row->begin - margin : 0,
+                                   row->end + margin);
+  tw_view_state_set_cursor (self->state, row->begin);
+}
+
+static void
+selection_changed_cb (TwDesignerWindow *self)
+{
+  guint index = gtk_single_selection_get_selected (self->selection);
+
+  if (index != GTK_INVALID_LIST_POSITION)
+    tw_designer_window_select_measurement (self, index);
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
+{
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (gtk_list_item_get_item (item)));
+}
+
+/* ---------------------------------------------------------------- step mode */
+
+static guint32
+step_selected_task (TwDesignerWindow *self)
+{
+  guint index = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->step_task));
+
+  if (self->step_tasks == NULL || index >= self->step_tasks->len)
+    return TW_TASK_NONE;
+  return g_array_index (self->step_tasks, guint32, index);
+}
+
+static void
+step_show (TwDesignerWindow *self,
+           const char       *what)
+{
+  guint32 task = step_selected_task (self);
+  TwInstanceInfo info;
+  g_autofree char *text = NULL;
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+
+  if (self->step_interp == NULL || task == TW_TASK_NONE
+      || !tw_automaton_interp_get_instance (self->step_interp, task, &info))
+    {
+      tw_automaton_canvas_set_step_view (self->canvas, -1, NULL, 0);
+      gtk_label_set_text (GTK_LABEL (self->step_label), what ? what : "");
+      return;
+    }
+
+  if (info.state < self->step_counts->len)
+    g_array_index (self->step_counts, guint, info.state)++;
+  tw_automaton_canvas_set_step_view (self->canvas, info.state, (const guint *) self->step_counts->data,
+                                     self->step_counts->len);
+  text = g_strdup_printf ("%s · in %s%s%s · segment visits %" G_GUINT64_FORMAT
+                          "%s · %" G_GSIZE_FORMAT " measurements so far",
+                          what ? what : "", tw_automaton_get_state (automaton, info.state)->id,
+                          info.has_measurement ? " · measuring" : "",
+                          info.has_segment ? " · segment open" : "",
+                          info.has_segment ? info.segment_visits : (guint64) 0,
+                          info.has_run ? " · cond run pending" : "",
+                          tw_automaton_interp_get_n_measurements (self->step_interp));
+  gtk_label_set_text (GTK_LABEL (self->step_label), text);
+}
+
+/* Steps run over the automaton as drawn now; an edit starts them over. */
+static gboolean
+step_reset (TwDesignerWindow *self)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
+
+  g_clear_object (&self->step_interp);
+  self->step_position = 0;
+  g_array_set_size (self->step_counts, 0);
+
+  if (self->state == NULL)
+    return FALSE;
+  problems = tw_automaton_validate (automaton);
+  if (problems->len > 0)
+    {
+      step_show (self, "Fix the design errors to step.");
+      return FALSE;
+    }
+  if (!(self->step_interp = tw_automaton_interp_new (automaton, tw_view_state_get_trace (self->state), &error)))
+    {
+      step_show (self, error->message);
+      return FALSE;
+    }
+  g_array_set_size (self->step_counts, tw_automaton_get_n_states (automaton));
+  return TRUE;
+}
+
+/**
+ * tw_designer_window_step:
+ * @n: how many of the task's events to step over
+ *
+ * Feeds events, in trace order to every instance, up to and including the selected
+ * task's next @n events, then shows where the task's instance is.
+ *
+ * Returns: %FALSE when the trace has no further event of the task
+ */
+gboolean
+tw_designer_window_step (TwDesignerWindow *self,
+                         guint             n)
+{
+  TwTrace *trace;
+  guint32 task = step_selected_task (self);
+  guint64 n_events;
+  TwEvent ev;
+  g_autofree char *what = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  if (n == 0 || task == TW_TASK_NONE || (self->step_interp == NULL && !step_reset (self)))
+    return FALSE;
+
+  trace = tw_view_state_get_trace (self->state);
+  n_events = tw_trace_get_n_events (trace);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 next = self->step_position;
+
+      while (next < n_events && tw_trace_get_event (trace, next, &ev) && ev.task != task)
+        next++;
+      if (next >= n_events)
+        {
+          step_show (self, "End of the trace.");
+          return FALSE;
+        }
+      if (!tw_automaton_interp_feed (self->step_interp, self->step_position, next + 1, &error))
+        {
+          step_show (self, error->message);
+          return FALSE;
+        }
+      self->step_position = next + 1;
+    }
+
+  {
+    g_autofree char *time = tw_timeline_format_time (ev.time, 1);
+    what = g_strdup_printf ("#%" G_GUINT64_FORMAT " %s at %s", ev.index,
+                            tw_trace_get_event_type (trace, ev.type)->name, time);
+  }
+  tw_view_state_set_selected_event (self->state, ev.index);
+  step_show (self, what);
+  return TRUE;
+}
+
+/**
+ * tw_designer_window_get_step_state:
+ *
+ * Returns: the index of the state the selected task's instance is in after the last
+ *   step, or -1
+ */
+int
+tw_designer_window_get_step_state (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), -1);
+
+  if (self->step_interp == NULL)
+    return -1;
+  return tw_automaton_interp_get_instance_state (self->step_interp, step_selected_task (self));
+}
+
+/**
+ * tw_designer_window_set_step_task:
+ *
+ * Follows @task's instance from the start of the trace.
+ */
+void
+tw_designer_window_set_step_task (TwDesignerWindow *self,
+                                  guint32           task)
+{
+  g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
+
+  for (guint i = 0; self->step_tasks && i < self->step_tasks->len; i++)
+    if (g_array_index (self->step_tasks, guint32, i) == task)
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_task), i);
+}
+
+static void
+step_task_changed_cb (TwDesignerWindow *self)
+{
+  step_reset (self);
+  step_show (self, NULL);
+}
+
+static void
+fill_step_tasks (TwDesignerWindow *self)
+{
+  TwTrace *trace;
+  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
+
+  if (self->state == NULL)
+    {
+      gtk_widget_set_sensitive (self->step_task, FALSE);
+      return;
+    }
+
+  trace = tw_view_state_get_trace (self->state);
+  self->step_tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      const TwTask *t = tw_trace_get_task (trace, k);
+      g_autofree char *label = NULL;
+
+      if (t->flags & TW_TASK_FLAG_IDLE)
+        continue;
+      label = tw_trace_dup_task_label (trace, k);
+      gtk_string_list_append (names, label);
+      g_array_append_val (self->step_tasks, k);
+    }
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->step_task), G_LIST_MODEL (names));
+  g_signal_connect_swapped (self->step_task, "notify::selected", G_CALLBACK (step_task_changed_cb), self);
+}
+
+/* ---------------------------------------------------------------- files */
+
+static void
+set_event_names (TwDesignerWindow *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) names = NULL;
+  TwTrace *trace;
+
+  if (self->state == NULL)
+    return;
+
+  trace = tw_view_state_get_trace (self->state);
+  for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
+    g_strv_builder_add (builder, tw_trace_get_event_type (trace, t)->name);
+  for (guint k = TW_EVENT_KIND_OTHER + 1; k < TW_N_EVENT_KINDS; k++)
+    g_strv_builder_add (builder, tw_event_kind_to_string (k));
+  names = g_strv_builder_end (builder);
+  tw_automaton_canvas_set_event_names (self->canvas, (const char * const *) names);
+}
+
+/**
+ * tw_designer_window_open:
+ *
+ * Returns: %FALSE with @error set when the file cannot be read as an automaton
+ */
+gboolean
+tw_designer_window_open (TwDesignerWindow  *self,
+                         const char        *path,
+                         GError           **error)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  if (!tw_automaton_canvas_load (self->canvas, path, error))
+    return FALSE;
+  g_free (self->path);
+  self->path = g_strdup (path);
+  return TRUE;
+}
+
+/**
+ * tw_designer_window_open_template:
+ * @name: one of the ready-made automata shipped with the app ("fig2-user-metric", ...)
+ *
+ * Returns: %FALSE with @error set when there is no such automaton
+ */
+gboolean
+tw_designer_window_open_template (TwDesignerWindow  *self,
+                                  const char        *name,
+                                  GError           **error)
+{
+  g_autofree char *resource = g_strdup_printf ("/org/tracewb/Workbench/automata/%s.json", name);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TwAutomaton) automaton = NULL;
+
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  if (!(bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, error)))
+    return FALSE;
+  automaton = tw_automaton_load_from_data (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                           name, error);
+  if (automaton == NULL)
+    return FALSE;
+  if (tw_automaton_layout_needed (automaton))
+    tw_automaton_layout (automaton);
+  tw_automaton_canvas_set_automaton (self->canvas, automaton);
+  g_clear_pointer (&self->path, g_free);
+  return TRUE;
+}
+
+static void
+report_error (TwDesignerWindow *self,
+              GError           *error)
+{
+  g_autofree char *text = g_strdup_printf ("%s", error->message);
+
+  set_summary (self, text);
+}
+
+static void
+open_response_cb (GtkNativeDialog  *dialog,
+                  int               response,
+                  TwDesignerWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file))
+      && !tw_designer_window_open (self, path, &error))
+    report_error (self, error);
+  g_object_unref (dialog);
+}
+
+static void
+save_response_cb (GtkNativeDialog  *dialog,
+                  int               response,
+                  TwDesignerWindow *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file)))
+    {
+      if (tw_automaton_canvas_save (self->canvas, path, &error))
+        {
+          g_free (self->path);
+          self->path = g_steal_pointer (&path);
+        }
+      else
+        report_error (self, error);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+file_dialog (TwDesignerWindow     *self,
+             GtkFileChooserAction  action,
+             GCallback             response_cb)
+{
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (action == GTK_FILE_CHOOSER_ACTION_SAVE ? "Save Automaton"
+                                                                               : "Open Automaton",
+                                        GTK_WINDOW (self), action,
+                                        action == GTK_FILE_CHOOSER_ACTION_SAVE ? "_Save" : "_Open",
+                                        "_Cancel");
+  gtk_file_filter_set_name (filter, "Metric automata (JSON)");
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "metric.json");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", response_cb, self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+designer_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  TwDesignerWindow *self = TW_DESIGNER_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (action_name, "designer.open"))
+    file_dialog (self, GTK_FILE_CHOOSER_ACTION_OPEN, G_CALLBACK (open_response_cb));
+  else if (g_str_equal (action_name, "designer.save"))
+    {
+      if (self->path == NULL)
+        file_dialog (self, GTK_FILE_CHOOSER_ACTION_SAVE, G_CALLBACK (save_response_cb));
+      else if (!tw_automaton_canvas_save (self->canvas, self->path, &error))
+        report_error (self, error);
+    }
+  else if (g_str_equal (action_name, "designer.new"))
+    {
+      g_autoptr(TwAutomaton) automaton = tw_automaton_new ("metric");
+
+      tw_automaton_canvas_set_automaton (self->canvas, automaton);
+      g_clear_pointer (&self->path, g_free);
+    }
+  else if (g_str_equal (action_name, "designer.step"))
+    tw_designer_window_step (self, g_variant_get_int32 (parameter));
+  else if (g_str_equal (action_name, "designer.step-reset"))
+    {
+      step_reset (self);
+      step_show (self, "At the start of the trace.");
+    }
+  else if (g_str_equal (action_name, "designer.template")
+           && !tw_designer_window_open_template (self, g_variant_get_string (parameter, NULL), &error))
+    report_error (self, error);
+}
+
+/* ---------------------------------------------------------------- GObject */
+
+static void
+tw_designer_window_dispose (GObject *object)
+{
+  TwDesignerWindow *self = (TwDesignerWindow *)object;
+
+  g_clear_handle_id (&self->delay_id, g_source_remove);
+  g_cancellable_cancel (self->running);
+  g_clear_object (&self->running);
+  g_clear_object (&self->state);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_object (&self->step_interp);
+  g_clear_pointer (&self->step_tasks, g_array_unref);
+  g_clear_pointer (&self->step_counts, g_array_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_DESIGNER_WINDOW);
+
+  G_OBJECT_CLASS (tw_designer_window_parent_class)->dispose (object);
+}
+
+static void
+tw_designer_window_class_init (TwDesignerWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tw_designer_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/tracewb/Workbench/tw-designer-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_label);
+
+  gtk_widget_class_install_action (widget_class, "designer.open", NULL, designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.save", NULL, designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.new", NULL, designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.template", "s", designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.step", "i", designer_action);
+  gtk_widget_class_install_action (widget_class, "designer.step-reset", NULL, designer_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, 0, "designer.step", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "designer.save", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "designer.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+tw_designer_window_init (TwDesignerWindow *self)
+{
+  GtkListItemFactory *factory;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->n_measurements = -1;
+  self->step_counts = g_array_new (FALSE, TRUE, sizeof (guint));
+
+  self->canvas = TW_AUTOMATON_CANVAS (tw_automaton_canvas_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->canvas), TRUE);
+  gtk_box_append (GTK_BOX (self->canvas_slot), GTK_WIDGET (self->canvas));
+  g_signal_connect_swapped (self->canvas, "changed", G_CALLBACK (canvas_changed_cb), self);
+
+  self->strings = gtk_string_list_new (NULL);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->strings));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+  gtk_list_view_set_model (GTK_LIST_VIEW (self->list), GTK_SELECTION_MODEL (self->selection));
+  g_object_unref (self->selection);
+  gtk_list_view_set_factory (GTK_LIST_VIEW (self->list), factory);
+  g_object_unref (factory);
+}
+
+/**
+ * tw_designer_window_new:
+ * @parent: (nullable): the main window
+ * @state: (nullable): the open trace's view state; %NULL when no trace is open
+ *
+ * Returns: (transfer full): a designer with the user metric automaton loaded
+ */
+TwDesignerWindow *
+tw_designer_window_new (GtkWindow   *parent,
+                        TwViewState *state)
+{
+  TwDesignerWindow *self = g_object_new (TW_TYPE_DESIGNER_WINDOW, NULL);
+
+  if (parent)
+    gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+  g_set_object (&self->state, state);
+  set_event_names (self);
+  fill_step_tasks (self);
+  tw_designer_window_open_template (self, "user-metric", NULL);
+  return self;
+}
+
+/**
+ * tw_designer_window_get_canvas:
+ *
+ * Returns: (transfer none): the canvas
+ */
+TwAutomatonCanvas *
+tw_designer_window_get_canvas (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), NULL);
+
+  return self->canvas;
+}
+
+gboolean
+tw_designer_window_get_preview_running (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
+
+  return self->running != NULL || self->delay_id != 0;
+}
+
+/**
+ * tw_designer_window_get_n_measurements:
+ *
+ * Returns: what the last finished preview measured, or -1 when none finished
+ */
+gint64
+tw_designer_window_get_n_measurements (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), -1);
+
+  return self->n_measurements;
+}
+
+const char *
+tw_designer_window_get_summary (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->summary));
+}

@@ -1,0 +1,1061 @@
+/* tw-window.c: the main window: welcome, loading, and one trace's panes
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-window.h"
+#include "tw-designer-window.h"
+
+#include <tw-ingest.h>
+
+#include "tw-cursor-state-pane.h"
+#include "tw-details-pane.h"
+
+/*
+ * Loading runs in a GTask thread (read + seal, then the state model). The thread only
+ * stores its progress in an atomic; a 30 Hz timer on the main loop shows it, so a reader
+ * calling its progress function a million times costs a million atomic stores, not a
+ * million main-loop wakeups. Errors go to an in-window banner and leave whatever was
+ * shown before (the previous trace or the welcome page) usable.
+ */
+
+#define PROGRESS_INTERVAL_MS 33          /* ≈ 30 updates per second */
+#define READ_SHARE           0.9         /* of the bar; the state model gets the rest */
+#define ZOOM_STEP            2.0
+#define PAN_STEP             0.2         /* of the visible span */
+#define RECENT_APP_NAME      "tracewb"
+#define RECENT_MAX           10
+
+typedef struct {
+  char    *path;          /* NULL when the trace was handed in */
+  char    *title;         /* what the user calls it: file name, "Demo trace" */
+  TwTrace *trace;         /* handed in (programmatic), or read by the thread */
+  gint     permille;      /* atomic: progress, 0..1000 */
+  gint     stage;         /* atomic: 0 reading, 1 building the state model */
+} LoadJob;
+
+struct _TwWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* template children */
+  GtkWidget            *recent_button;
+  GtkWidget            *primary_button;
+  GtkWidget            *go_to_time_button;
+  GtkWidget            *go_to_time_popover;
+  GtkWidget            *go_to_time_entry;
+  GtkWidget            *go_to_time_error;
+  GtkWidget            *error_revealer;
+  GtkWidget            *error_label;
+  GtkWidget            *stack;
+  GtkWidget            *loading_label;
+  GtkWidget            *progress_bar;
+  GtkWidget            *trace_paned;
+  GtkWidget            *timeline_slot;
+  GtkWidget            *notebook;
+  GtkWidget            *event_list;
+  GtkWidget            *details_pane;
+  GtkWidget            *cursor_state_pane;
+  GtkWidget            *timeline;        /* in timeline_slot */
+
+  TwViewState          *view_state;
+  GCancellable         *load_cancellable;
+  LoadJob              *load_job;        /* borrowed from the running task */
+  guint                 progress_source;
+  char                 *previous_page;   /* shown again when loading fails or is cancelled */
+  GMenu                *recent_menu;
+  gulong                recent_changed_handler;
+};
+
+G_DEFINE_FINAL_TYPE (TwWindow, tw_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_VIEW_STATE,
+  PROP_LOADING,
+  N_PROPS
+};
+
+enum {
+  LOAD_FINISHED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static const char *trace_actions[] = {
+  "zoom-in", "zoom-out", "zoom-fit", "pan-left", "pan-right",
+  "next-event", "previous-event", "go-to-time", "find", "export-timeline",
+};
+
+static void
+load_job_free (LoadJob *job)
+{
+  g_free (job->path);
+  g_free (job->title);
+  g_clear_object (&job->trace);
+  g_free (job);
+}
+
+/* ------------------------------------------------------------------ state */
+
+static void
+set_action_enabled (TwWindow   *self,
+                    const char *name,
+                    gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+static void
+update_actions (TwWindow *self)
+{
+  gboolean has_trace = self->view_state != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (trace_actions); i++)
+    set_action_enabled (self, trace_actions[i], has_trace);
+  set_action_enabled (self, "cancel-load", self->load_cancellable != NULL);
+  gtk_widget_set_visible (self->go_to_time_button, has_trace);
+}
+
+static void
+show_error (TwWindow   *self,
+            const char *title,
+            GError     *error)
+{
+  g_autofree char *text = NULL;
+
+  /* Reader errors name the file and line/offset themselves; the title says which open
+   * failed even when a message does not. */
+  text = g_strdup_printf ("Could not open “%s”: %s", title, error->message);
+  gtk_label_set_text (GTK_LABEL (self->error_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+}
+
+static void
+dismiss_error (TwWindow *self)
+{
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), FALSE);
+}
+
+static void
+install_view_state (TwWindow     *self,
+                    TwStateModel *model)
+{
+  g_autoptr(TwViewState) view_state = tw_view_state_new (model);
+
+  g_set_object (&self->view_state, view_state);
+  tw_timeline_set_view_state (TW_TIMELINE (self->timeline), view_state);
+  tw_event_list_set_view_state (TW_EVENT_LIST (self->event_list), view_state);
+  tw_details_pane_set_view_state (TW_DETAILS_PANE (self->details_pane), view_state);
+  tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
+}
+
+/* ------------------------------------------------------------------ recent */
+
+static void
+add_to_recent (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = {
+    .display_name = NULL,
+    .description = NULL,
+    .mime_type = (char *) "application/octet-stream",
+    .app_name = (char *) RECENT_APP_NAME,
+    .app_exec = (char *) "tracewb %u",
+    .groups = NULL,
+    .is_private = FALSE,
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GDateTime *ta = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  GDateTime *tb = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+
+  return g_date_time_compare (tb, ta);
+}
+
+static void
+rebuild_recent_menu (TwWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  items = g_list_sort (items, compare_recent);
+  for (GList *l = items; l && n < RECENT_MAX; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!gtk_recent_info_has_application (info, RECENT_APP_NAME) || !gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new ("No recent traces", "win.no-recent");
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+/* ------------------------------------------------------------------ loading */
+
+static void
+load_progress_cb (double   fraction,
+                  gpointer user_data)
+{
+  LoadJob *job = user_data;
+
+  g_atomic_int_set (&job->permille, (gint) (CLAMP (fraction, 0.0, 1.0) * READ_SHARE * 1000));
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadJob *job = task_data;
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  GError *error = NULL;
+
+  if (job->trace)
+    trace = g_object_ref (job->trace);
+  else if (!(trace = tw_reader_registry_load_file (job->path, NULL, load_progress_cb, job,
+                                                   cancellable, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_atomic_int_set (&job->stage, 1);
+  g_atomic_int_set (&job->permille, (gint) (READ_SHARE * 1000));
+  model = tw_state_model_new (trace);
+  if (!tw_state_model_update (model, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_atomic_int_set (&job->permille, 1000);
+  g_task_return_pointer (task, g_steal_pointer (&model), g_object_unref);
+}
+
+static gboolean
+progress_tick_cb (gpointer user_data)
+{
+  TwWindow *self = user_data;
+  g_autofree char *text = NULL;
+  int permille;
+
+  if (self->load_job == NULL)
+    return G_SOURCE_CONTINUE;
+
+  permille = g_atomic_int_get (&self->load_job->permille);
+  text = g_strdup_printf ("%s %d %%", g_atomic_int_get (&self->load_job->stage) ? "Building states…" : "Reading…",
+                          permille / 10);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), permille / 1000.0);
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), text);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+finish_loading (TwWindow *self)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_object (&self->load_cancellable);
+  self->load_job = NULL;
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+load_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TwWindow *self = TW_WINDOW (object);
+  GTask *task = G_TASK (result);
+  LoadJob *job = g_task_get_task_data (task);
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+
+  /* a newer load replaced this one: it owns the page and the progress */
+  if (g_task_get_cancellable (task) != self->load_cancellable)
+    {
+      model = g_task_propagate_pointer (task, NULL);   /* dropped on return */
+      return;
+    }
+
+  model = g_task_propagate_pointer (task, &error);
+  finish_loading (self);
+
+  if (model == NULL)
+    {
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), self->previous_page);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, job->title, error);
+      g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
+      return;
+    }
+
+  install_view_state (self, model);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
+  title = g_strdup_printf ("%s — Trace Workbench", job->title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  if (job->path)
+    add_to_recent (job->path);
+  gtk_widget_grab_focus (GTK_WIDGET (tw_event_list_get_column_view (TW_EVENT_LIST (self->event_list))));
+  g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+}
+
+static void
+start_loading (TwWindow *self,
+               LoadJob  *job)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *label = NULL;
+  const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
+  else
+    {
+      g_free (self->previous_page);
+      self->previous_page = g_strdup (page ? page : "welcome");
+    }
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+  dismiss_error (self);
+
+  label = g_strdup_printf ("Opening %s", job->title);
+  gtk_label_set_text (GTK_LABEL (self->loading_label), label);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0.0);
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), "Reading…");
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
+
+  task = g_task_new (self, self->load_cancellable, load_done_cb, NULL);
+  g_task_set_source_tag (task, start_loading);
+  g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
+  self->load_job = job;
+  if (self->progress_source == 0)
+    self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/**
+ * tw_window_open_file:
+ *
+ * Reads @file in a thread, showing progress; on failure the error appears in the window
+ * and the previous trace (or the welcome page) stays.
+ */
+void
+tw_window_open_file (TwWindow *self,
+                     GFile    *file)
+{
+  LoadJob *job;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  job = g_new0 (LoadJob, 1);
+  job->path = g_file_get_path (file);
+  job->title = g_file_get_basename (file);
+  if (job->path == NULL)
+    {
+      g_autoptr(GError) error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                             "%s: only local files can be opened", job->title);
+      show_error (self, job->title, error);
+      load_job_free (job);
+      g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
+      return;
+    }
+  start_loading (self, job);
+}
+
+/**
+ * tw_window_load_trace:
+ * @trace: a sealed trace
+ * @title: what to call it in the window
+ *
+ * Shows @trace, building its state model in a thread as a file open does.
+ */
+void
+tw_window_load_trace (TwWindow   *self,
+                      TwTrace    *trace,
+                      const char *title)
+{
+  LoadJob *job;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (TW_IS_TRACE (trace));
+
+  job = g_new0 (LoadJob, 1);
+  job->trace = g_object_ref (trace);
+  job->title = g_strdup (title);
+  start_loading (self, job);
+}
+
+gboolean
+tw_window_get_loading (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), FALSE);
+
+  return self->load_cancellable != NULL;
+}
+
+void
+tw_window_cancel_loading (TwWindow *self)
+{
+  g_return_if_fail (TW_IS_WINDOW (self));
+
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
+}
+
+/* ------------------------------------------------------------------ navigation */
+
+static guint64
+zoom_anchor (TwWindow *self)
+{
+  guint64 begin, end;
+  guint64 cursor = tw_view_state_get_cursor (self->view_state);
+
+  tw_view_state_get_visible_range (self->view_state, &begin, &end);
+  if (cursor != TW_TIME_NONE && cursor >= begin && cursor <= end)
+    return cursor;
+  return begin + (end - begin) / 2;
+}
+
+/* Brings @time_ns into view, keeping the zoom, when it is outside. */
+static void
+reveal_time (TwWindow *self,
+             guint64   time_ns)
+{
+  guint64 begin, end, span;
+
+  tw_view_state_get_visible_range (self->view_state, &begin, &end);
+  if (time_ns >= begin && time_ns < end)
+    return;
+  span = end - begin;
+  begin = time_ns > span / 2 ? time_ns - span / 2 : 0;
+  tw_view_state_set_visible_range (self->view_state, begin, begin + span);
+}
+
+/* Scans the type column from @from in @direction (±1) for the next row of @type;
+ * memory-bound, no allocation. */
+static guint64
+find_event_of_type (TwTrace *trace,
+                    guint64  from,
+                    int      direction,
+                    guint16  type)
+{
+  guint64 n = tw_trace_get_n_events (trace);
+  guint64 i = from;
+
+  while (direction > 0 ? i + 1 < n : i > 0)
+    {
+      const TwEventChunk *chunk;
+
+      i = direction > 0 ? i + 1 : i - 1;
+      chunk = tw_trace_get_chunk (trace, i >> TW_CHUNK_SHIFT);
+      if (chunk->type[i & TW_CHUNK_MASK] == type)
+        return i;
+    }
+  return TW_EVENT_NONE;
+}
+
+static void
+step_event (TwWindow *self,
+            int       direction)
+{
+  TwTrace *trace = tw_view_state_get_trace (self->view_state);
+  guint64 selected = tw_view_state_get_selected_event (self->view_state);
+  guint64 next;
+  TwEvent event;
+
+  if (selected == TW_EVENT_NONE)
+    {
+      /* nothing selected yet: start from the event at the cursor (or the first one) */
+      guint64 cursor = tw_view_state_get_cursor (self->view_state);
+      next = cursor == TW_TIME_NONE ? 0 : tw_trace_find_event_at (trace, cursor);
+    }
+  else
+    {
+      tw_trace_get_event (trace, selected, &event);
+      next = find_event_of_type (trace, selected, direction, event.type);
+    }
+  if (next == TW_EVENT_NONE || next >= tw_trace_get_n_events (trace))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  tw_view_state_set_selected_event (self->view_state, next);
+  reveal_time (self, tw_trace_get_time (trace, next));
+}
+
+/**
+ * tw_window_go_to_time:
+ * @text: a time as the event list shows it (the trace's time base), as
+ *   tw_time_text_parse() reads it; with a leading "+", a time since the first event
+ *   (as the timeline's ruler counts)
+ *
+ * Selects the event nearest that time; a bad time is reported in the go-to popover.
+ */
+void
+tw_window_go_to_time (TwWindow   *self,
+                      const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  const char *p = text;
+  gboolean relative;
+  TwTrace *trace;
+  guint64 time_ns;
+  guint64 index;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+
+  if (self->view_state == NULL)
+    return;
+  trace = tw_view_state_get_trace (self->view_state);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  relative = *p == '+';
+  if (!tw_time_text_parse (relative ? p + 1 : p, &time_ns, &error))
+    {
+      gtk_label_set_text (GTK_LABEL (self->go_to_time_error), error->message);
+      gtk_widget_set_visible (self->go_to_time_error, TRUE);
+      return;
+    }
+  gtk_widget_set_visible (self->go_to_time_error, FALSE);
+  if (relative)
+    time_ns = tw_trace_get_first_time (trace) + MIN (time_ns, G_MAXUINT64 - tw_trace_get_first_time (trace));
+
+  index = tw_trace_find_event_at (trace, time_ns);
+  if (index != TW_EVENT_NONE)
+    {
+      tw_view_state_set_selected_event (self->view_state, index);
+      reveal_time (self, tw_trace_get_time (trace, index));
+    }
+  gtk_popover_popdown (GTK_POPOVER (self->go_to_time_popover));
+}
+
+static void
+go_to_time_activate_cb (TwWindow *self)
+{
+  tw_window_go_to_time (self, gtk_editable_get_text (GTK_EDITABLE (self->go_to_time_entry)));
+}
+
+/* ------------------------------------------------------------------ actions */
+
+static void
+zoom_in_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  tw_view_state_zoom (self->view_state, ZOOM_STEP, zoom_anchor (self));
+}
+
+static void
+zoom_out_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  tw_view_state_zoom (self->view_state, 1.0 / ZOOM_STEP, zoom_anchor (self));
+}
+
+static void
+zoom_fit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  tw_view_state_zoom_to_fit (self->view_state);
+}
+
+static void
+pan_left_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  tw_view_state_pan (self->view_state, -PAN_STEP);
+}
+
+static void
+pan_right_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  tw_view_state_pan (self->view_state, PAN_STEP);
+}
+
+static void
+next_event_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  step_event (user_data, +1);
+}
+
+static void
+previous_event_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  step_event (user_data, -1);
+}
+
+static void
+go_to_time_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+
+  gtk_widget_set_visible (self->go_to_time_error, FALSE);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (self->go_to_time_button));
+  gtk_widget_grab_focus (self->go_to_time_entry);
+}
+
+static void
+find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->event_list));
+  tw_event_list_focus_search (TW_EVENT_LIST (self->event_list));
+}
+
+static void
+dismiss_error_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  dismiss_error (user_data);
+}
+
+static void
+cancel_load_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  tw_window_cancel_loading (user_data);
+}
+
+static void
+export_timeline_response_cb (GtkNativeDialog *dialog,
+                             int              response,
+                             TwWindow        *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file))
+      && !tw_timeline_export (TW_TIMELINE (self->timeline), path, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Could not export the timeline: %s", error->message);
+
+      gtk_label_set_text (GTK_LABEL (self->error_label), text);
+      gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+    }
+  g_object_unref (dialog);
+}
+
+/* What the timeline shows now, at its size, as PNG or SVG by the file's extension. */
+static void
+export_timeline_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) svg = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new ("Export Timeline", GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
+  gtk_file_filter_set_name (png, "PNG image");
+  gtk_file_filter_add_suffix (png, "png");
+  gtk_file_filter_set_name (svg, "SVG image");
+  gtk_file_filter_add_suffix (svg, "svg");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), png);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), svg);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "timeline.png");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_timeline_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* The designer measures the trace open now; with none open it still edits and saves. */
+static void
+designer_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  TwDesignerWindow *designer = tw_designer_window_new (GTK_WINDOW (self),
+                                                       tw_window_get_view_state (self));
+
+  gtk_window_present (GTK_WINDOW (designer));
+}
+
+static void
+open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  tw_window_open_file (user_data, file);
+}
+
+static const GActionEntry window_actions[] = {
+  { "zoom-in", zoom_in_action },
+  { "zoom-out", zoom_out_action },
+  { "zoom-fit", zoom_fit_action },
+  { "pan-left", pan_left_action },
+  { "pan-right", pan_right_action },
+  { "next-event", next_event_action },
+  { "previous-event", previous_event_action },
+  { "go-to-time", go_to_time_action },
+  { "find", find_action },
+  { "dismiss-error", dismiss_error_action },
+  { "cancel-load", cancel_load_action },
+  { "open-recent", open_recent_action, "s" },
+  { "export-timeline", export_timeline_action },
+  { "designer", designer_action },
+};
+
+/* Plain keys only act while the trace view has the focus and nothing in it (an entry)
+ * took the key first: a bubble-phase controller on the paned, not application accels. */
+static void
+add_trace_shortcuts (TwWindow *self)
+{
+  static const struct {
+    const char *accels;
+    const char *action;
+  } keys[] = {
+    { "plus|equal|KP_Add|w", "win.zoom-in" },
+    { "minus|KP_Subtract|s", "win.zoom-out" },
+    { "Left|a", "win.pan-left" },
+    { "Right|d", "win.pan-right" },
+    { "n|<Control>Right", "win.next-event" },
+    { "<Shift>n|<Control>Left", "win.previous-event" },
+  };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_auto(GStrv) accels = g_strsplit (keys[i].accels, "|", -1);
+
+      for (guint a = 0; accels[a]; a++)
+        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                              gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accels[a]),
+                                                                gtk_named_action_new (keys[i].action)));
+    }
+  gtk_widget_add_controller (self->trace_paned, controller);
+}
+
+/* ------------------------------------------------------------------ drag and drop */
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         gpointer       user_data)
+{
+  TwWindow *self = user_data;
+  GSList *files;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  if (files == NULL)
+    return FALSE;
+
+  tw_window_open_file (self, files->data);
+  /* one trace per window: the others get windows of their own */
+  if (files->next && app)
+    {
+      g_autoptr(GPtrArray) rest = g_ptr_array_new ();
+
+      for (GSList *l = files->next; l; l = l->next)
+        g_ptr_array_add (rest, l->data);
+      g_application_open (G_APPLICATION (app), (GFile **) rest->pdata, rest->len, "");
+    }
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ GObject */
+
+static void
+tw_window_dispose (GObject *object)
+{
+  TwWindow *self = (TwWindow *)object;
+
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->load_job = NULL;
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_signal_handler (&self->recent_changed_handler, gtk_recent_manager_get_default ());
+  g_clear_object (&self->view_state);
+  g_clear_object (&self->recent_menu);
+
+  /* GTK 4.8: a focused widget deep in the template (a list row, the find entry) asks
+   * for the window's focus while being torn down; drop the focus first. */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (tw_window_parent_class)->dispose (object);
+}
+
+static void
+tw_window_finalize (GObject *object)
+{
+  TwWindow *self = (TwWindow *)object;
+
+  g_free (self->previous_page);
+
+  G_OBJECT_CLASS (tw_window_parent_class)->finalize (object);
+}
+
+static void
+tw_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  TwWindow *self = TW_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW_STATE: g_value_set_object (value, self->view_state); break;
+    case PROP_LOADING:    g_value_set_boolean (value, tw_window_get_loading (self)); break;
+    default:              G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* menus.ui is loaded by GtkApplication from the resource base path; "application" is
+ * set after construction, so the primary menu is picked up when it arrives. */
+static void
+application_changed_cb (TwWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GMenu *primary_menu = app ? gtk_application_get_menu_by_id (app, "primary_menu") : NULL;
+
+  if (primary_menu)
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->primary_button), G_MENU_MODEL (primary_menu));
+}
+
+static void
+tw_window_class_init (TwWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tw_window_dispose;
+  object_class->finalize = tw_window_finalize;
+  object_class->get_property = tw_window_get_property;
+
+  properties[PROP_VIEW_STATE] =
+    g_param_spec_object ("view-state", NULL, NULL, TW_TYPE_VIEW_STATE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TwWindow::load-finished:
+   * @success: whether a trace is now shown
+   *
+   * Emitted when a load ends: shown, failed (the error banner says why) or cancelled.
+   */
+  signals[LOAD_FINISHED] =
+    g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+
+  g_type_ensure (TW_TYPE_EVENT_LIST);
+  g_type_ensure (TW_TYPE_DETAILS_PANE);
+  g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, primary_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_popover);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_entry);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_error);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, trace_paned);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, event_list);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, details_pane);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, cursor_state_pane);
+  gtk_widget_class_bind_template_callback (widget_class, go_to_time_activate_cb);
+}
+
+static void
+tw_window_init (TwWindow *self)
+{
+  GtkDropTarget *drop;
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
+                                   G_N_ELEMENTS (window_actions), self);
+  add_trace_shortcuts (self);
+
+  self->timeline = tw_timeline_new ();
+  gtk_widget_set_vexpand (self->timeline, TRUE);
+  gtk_widget_set_hexpand (self->timeline, TRUE);
+  gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline);
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
+
+  self->recent_menu = g_menu_new ();
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->recent_button), G_MENU_MODEL (self->recent_menu));
+  self->recent_changed_handler = g_signal_connect_swapped (recent, "changed",
+                                                           G_CALLBACK (rebuild_recent_menu), self);
+  rebuild_recent_menu (self);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  self->previous_page = g_strdup ("welcome");
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "welcome");
+  update_actions (self);
+}
+
+/**
+ * tw_window_new:
+ *
+ * Returns: (transfer full): a window showing the welcome page
+ */
+TwWindow *
+tw_window_new (GtkApplication *application)
+{
+  return g_object_new (TW_TYPE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * tw_window_get_view_state:
+ *
+ * Returns: (transfer none) (nullable): the shown trace's view state
+ */
+TwViewState *
+tw_window_get_view_state (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->view_state;
+}
+
+/**
+ * tw_window_get_page:
+ *
+ * Returns: "welcome", "loading" or "trace"
+ */
+const char *
+tw_window_get_page (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+}
+
+/**
+ * tw_window_get_error_message:
+ *
+ * Returns: (nullable): the error banner's text while it is shown
+ */
+const char *
+tw_window_get_error_message (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  if (!gtk_revealer_get_reveal_child (GTK_REVEALER (self->error_revealer)))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (self->error_label));
+}
+
+/**
+ * tw_window_get_event_list:
+ *
+ * Returns: (transfer none): the event list
+ */
+TwEventList *
+tw_window_get_event_list (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return TW_EVENT_LIST (self->event_list);
+}
+
+/**
+ * tw_window_get_details_pane:
+ *
+ * Returns: (transfer none): the details pane
+ */
+GtkWidget *
+tw_window_get_details_pane (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->details_pane;
+}
+
+/**
+ * tw_window_get_cursor_state_pane:
+ *
+ * Returns: (transfer none): the state-at-cursor pane
+ */
+GtkWidget *
+tw_window_get_cursor_state_pane (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->cursor_state_pane;
+}
+
+/**
+ * tw_window_get_timeline:
+ *
+ * Returns: (transfer none): the timeline
+ */
+GtkWidget *
+tw_window_get_timeline (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->timeline;
+}
+
+/**
+ * tw_window_get_timeline_slot:
+ *
+ * Returns: (transfer none): the box above the notebook that holds the timeline
+ */
+GtkWidget *
+tw_window_get_timeline_slot (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+
+  return self->timeline_slot;
+}

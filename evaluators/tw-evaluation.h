@@ -1,0 +1,61 @@
+/* tw-evaluation.h: runs updates over a trace in strict time order
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <tw-data.h>
+
+#include "tw-update.h"
+
+G_BEGIN_DECLS
+
+#define TW_EVALUATION_ERROR (tw_evaluation_error_quark ())
+
+typedef enum {
+  TW_EVALUATION_ERROR_FAILED,
+  TW_EVALUATION_ERROR_BIND,
+} TwEvaluationError;
+
+GQuark tw_evaluation_error_quark (void);
+
+/* Whether the source still holds event @index as it was when it was prepared (a live
+ * sensor may have overwritten it meanwhile); called after prepare, before commit. */
+typedef gboolean (*TwEvaluationCheckFunc) (guint64  index,
+                                           gpointer user_data);
+
+#define TW_TYPE_EVALUATION (tw_evaluation_get_type ())
+G_DECLARE_FINAL_TYPE (TwEvaluation, tw_evaluation, TW, EVALUATION, GObject)
+
+TwEvaluation *tw_evaluation_new             (TwTrace        *trace);
+TwTrace      *tw_evaluation_get_trace       (TwEvaluation   *self);
+guint64       tw_evaluation_get_position    (TwEvaluation   *self);
+guint         tw_evaluation_get_n_updates   (TwEvaluation   *self);
+guint64       tw_evaluation_get_cpu_event_count (TwEvaluation *self,
+                                             guint16         cpu);
+
+void          tw_evaluation_set_check_func  (TwEvaluation   *self,
+                                             TwEvaluationCheckFunc check,
+                                             gpointer        user_data);
+gboolean      tw_evaluation_add_update      (TwEvaluation   *self,
+                                             TwUpdate       *update,
+                                             GError        **error);
+void          tw_evaluation_remove_update   (TwEvaluation   *self,
+                                             TwUpdate       *update);
+
+gboolean      tw_evaluation_run_to          (TwEvaluation   *self,
+                                             guint64         end,
+                                             TwProgressFunc  progress,
+                                             gpointer        progress_data,
+                                             GCancellable   *cancellable,
+                                             GError        **error);
+gboolean      tw_evaluation_run             (TwEvaluation   *self,
+                                             TwProgressFunc  progress,
+                                             gpointer        progress_data,
+                                             GCancellable   *cancellable,
+                                             GError        **error);
+void          tw_evaluation_finish          (TwEvaluation   *self);
+
+G_END_DECLS

@@ -1,0 +1,365 @@
+/* tw-measurement-table.c: measurement rows (task, begin, end, length, intermediate events)
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-measurement-table.h"
+
+#include <math.h>
+#include <string.h>
+
+struct _TwMeasurementTable {
+  GObject  parent_instance;
+
+  char    *name;
+  GStrv    column_names;
+  guint    n_columns;
+  GArray  *rows;      /* TwMeasurementRow */
+  GArray  *columns;   /* double, n_columns per row, row-major */
+  guint64  generation;
+};
+
+G_DEFINE_FINAL_TYPE (TwMeasurementTable, tw_measurement_table, G_TYPE_OBJECT)
+
+static void
+tw_measurement_table_finalize (GObject *object)
+{
+  TwMeasurementTable *self = TW_MEASUREMENT_TABLE (object);
+
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->column_names, g_strfreev);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->columns, g_array_unref);
+
+  G_OBJECT_CLASS (tw_measurement_table_parent_class)->finalize (object);
+}
+
+static void
+tw_measurement_table_class_init (TwMeasurementTableClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_measurement_table_finalize;
+}
+
+static void
+tw_measurement_table_init (TwMeasurementTable *self)
+{
+  self->rows = g_array_new (FALSE, FALSE, sizeof (TwMeasurementRow));
+  self->columns = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+/**
+ * tw_measurement_table_new:
+ * @column_names: (nullable) (array zero-terminated=1): names of free numeric columns
+ *   carried by each row beside the five fixed values (e.g. "irq")
+ *
+ * Returns: (transfer full): an empty table
+ */
+TwMeasurementTable *
+tw_measurement_table_new (const char *const *column_names)
+{
+  TwMeasurementTable *self = g_object_new (TW_TYPE_MEASUREMENT_TABLE, NULL);
+  static const char *const none[] = { NULL };
+
+  self->column_names = g_strdupv ((char **) (column_names ? column_names : none));
+  self->n_columns = g_strv_length (self->column_names);
+  return self;
+}
+
+/**
+ * tw_measurement_table_get_name:
+ *
+ * Returns: (transfer none) (nullable): what produced the rows (a metric's name)
+ */
+const char *
+tw_measurement_table_get_name (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+  return self->name;
+}
+
+/**
+ * tw_measurement_table_set_name:
+ *
+ * @name: (nullable): what produced the rows
+ */
+void
+tw_measurement_table_set_name (TwMeasurementTable *self,
+                               const char         *name)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
+/**
+ * tw_measurement_table_get_n_columns:
+ *
+ * Returns: the number of free columns
+ */
+guint
+tw_measurement_table_get_n_columns (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
+  return self->n_columns;
+}
+
+/**
+ * tw_measurement_table_get_column_name:
+ *
+ * Returns: (transfer none): the name of free column @column
+ */
+const char *
+tw_measurement_table_get_column_name (TwMeasurementTable *self,
+                                      guint               column)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+  g_return_val_if_fail (column < self->n_columns, NULL);
+  return self->column_names[column];
+}
+
+/**
+ * tw_measurement_table_lookup_column:
+ *
+ * Returns: the index of the free column @name, or -1
+ */
+int
+tw_measurement_table_lookup_column (TwMeasurementTable *self,
+                                    const char         *name)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), -1);
+
+  for (guint c = 0; c < self->n_columns; c++)
+    if (g_strcmp0 (self->column_names[c], name) == 0)
+      return c;
+  return -1;
+}
+
+/**
+ * tw_measurement_table_append:
+ * @row: the measurement (copied)
+ * @columns: (nullable) (array): one value per free column; %NULL leaves them NaN
+ */
+void
+tw_measurement_table_append (TwMeasurementTable  *self,
+                             const TwMeasurementRow *row,
+                             const double        *columns)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_return_if_fail (row != NULL);
+
+  g_array_append_vals (self->rows, row, 1);
+  if (self->n_columns > 0)
+    {
+      guint at = self->columns->len;
+
+      g_array_set_size (self->columns, at + self->n_columns);
+      for (guint c = 0; c < self->n_columns; c++)
+        g_array_index (self->columns, double, at + c) = columns ? columns[c] : NAN;
+    }
+  self->generation++;
+}
+
+/**
+ * tw_measurement_table_clear:
+ *
+ * Drops every row.
+ */
+void
+tw_measurement_table_clear (TwMeasurementTable *self)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_array_set_size (self->rows, 0);
+  g_array_set_size (self->columns, 0);
+  self->generation++;
+}
+
+/**
+ * tw_measurement_table_get_n_rows:
+ *
+ * Returns: the number of measurements
+ */
+gsize
+tw_measurement_table_get_n_rows (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
+  return self->rows->len;
+}
+
+/**
+ * tw_measurement_table_get_row:
+ *
+ * Returns: (transfer none): the row; valid until the next append
+ */
+const TwMeasurementRow *
+tw_measurement_table_get_row (TwMeasurementTable *self,
+                              gsize               row)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+  g_return_val_if_fail (row < self->rows->len, NULL);
+  return &g_array_index (self->rows, TwMeasurementRow, row);
+}
+
+/**
+ * tw_measurement_table_get_value:
+ *
+ * Returns: the free column @column of @row (NaN when the producer left it empty)
+ */
+double
+tw_measurement_table_get_value (TwMeasurementTable *self,
+                                gsize               row,
+                                guint               column)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NAN);
+  g_return_val_if_fail (row < self->rows->len && column < self->n_columns, NAN);
+  return g_array_index (self->columns, double, row * self->n_columns + column);
+}
+
+/**
+ * tw_measurement_table_get_generation:
+ *
+ * Returns: a number that changes with every append or clear (views poll it)
+ */
+guint64
+tw_measurement_table_get_generation (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
+  return self->generation;
+}
+
+/**
+ * tw_measurement_table_dup_task_label:
+ *
+ * How tables name a task: the task's id as its source names it (TwTask.source_id:
+ * the pid/tid for ftrace, the task number for S.Ha.R.K., the `task` cell for CSV), so
+ * that a CSV row can be matched against the source; empty for TW_TASK_NONE.
+ *
+ * Returns: (transfer full): the label
+ */
+char *
+tw_measurement_table_dup_task_label (TwTrace *trace,
+                                     guint32  task)
+{
+  const TwTask *t;
+
+  if (task == TW_TASK_NONE || trace == NULL || task >= tw_trace_get_n_tasks (trace))
+    return g_strdup ("");
+  t = tw_trace_get_task (trace, task);
+  return g_strdup (t->source_id ? t->source_id : "");
+}
+
+static void
+append_csv_field (GString    *out,
+                  const char *text)
+{
+  if (strpbrk (text, ",\"\n\r") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_rows (TwMeasurementTable *self,
+             TwTrace            *trace,
+             GString            *out,
+             gsize               first,
+             gsize               end)
+{
+  for (gsize r = first; r < end; r++)
+    {
+      const TwMeasurementRow *m = &g_array_index (self->rows, TwMeasurementRow, r);
+      g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
+
+      append_csv_field (out, label);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%u",
+                              m->begin, m->end, m->length, m->intermediate_events);
+      for (guint c = 0; c < self->n_columns; c++)
+        {
+          double v = g_array_index (self->columns, double, r * self->n_columns + c);
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_string_append_c (out, ',');
+          if (!isnan (v))
+            g_string_append (out, g_ascii_dtostr (buf, sizeof buf, v));
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
+static void
+append_header (TwMeasurementTable *self,
+               GString            *out)
+{
+  g_string_append (out, "task,begin_ns,end_ns,length_ns,intermediate_events");
+  for (guint c = 0; c < self->n_columns; c++)
+    {
+      g_string_append_c (out, ',');
+      append_csv_field (out, self->column_names[c]);
+    }
+  g_string_append_c (out, '\n');
+}
+
+/**
+ * tw_measurement_table_write_csv:
+ * @trace: (nullable): names the tasks (see tw_measurement_table_dup_task_label())
+ *
+ * Writes the header `task,begin_ns,end_ns,length_ns,intermediate_events` (then the
+ * free columns, if any) and one line per row. Times are integers in the trace's time
+ * base: for a CSV source exactly its `time_ns` values. Empty cells for NaN columns.
+ *
+ * Returns: %FALSE on a write error (@error set)
+ */
+gboolean
+tw_measurement_table_write_csv (TwMeasurementTable  *self,
+                                TwTrace             *trace,
+                                GOutputStream       *stream,
+                                GCancellable        *cancellable,
+                                GError             **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  append_header (self, out);
+  for (gsize r = 0; r < self->rows->len; r += 4096)
+    {
+      append_rows (self, trace, out, r, MIN (r + 4096, (gsize) self->rows->len));
+      if (!g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error))
+        return FALSE;
+      g_string_truncate (out, 0);
+    }
+  return out->len == 0 ||
+         g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error);
+}
+
+/**
+ * tw_measurement_table_to_csv:
+ * @trace: (nullable): names the tasks
+ *
+ * Returns: (transfer full): the CSV text of tw_measurement_table_write_csv()
+ */
+char *
+tw_measurement_table_to_csv (TwMeasurementTable *self,
+                             TwTrace            *trace)
+{
+  GString *out;
+
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+
+  out = g_string_new (NULL);
+  append_header (self, out);
+  append_rows (self, trace, out, 0, self->rows->len);
+  return g_string_free (out, FALSE);
+}

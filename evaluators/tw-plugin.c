@@ -1,0 +1,540 @@
+/* tw-plugin.c: evaluation modules loaded from shared objects (tw-evaluator.h ABI)
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-plugin.h"
+
+#include "tw-evaluation.h"
+
+#include <gmodule.h>
+#include <math.h>
+
+struct _TwPlugin {
+  GObject                  parent_instance;
+
+  char                    *path;
+  GModule                 *module;
+  const TwEvaluatorModule *desc;
+};
+
+G_DEFINE_FINAL_TYPE (TwPlugin, tw_plugin, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (tw-plugin-error-quark, tw_plugin_error)
+
+static void
+tw_plugin_finalize (GObject *object)
+{
+  TwPlugin *self = TW_PLUGIN (object);
+
+  /* Updates hold a reference to the plugin, so no module code can run past here. */
+  g_clear_pointer (&self->module, g_module_close);
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (tw_plugin_parent_class)->finalize (object);
+}
+
+static void
+tw_plugin_class_init (TwPluginClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_plugin_finalize;
+}
+
+static void
+tw_plugin_init (TwPlugin *self)
+{
+}
+
+static gboolean
+check_module (const TwEvaluatorModule  *desc,
+              const char               *path,
+              GError                  **error)
+{
+  if (desc->abi_version != TW_EVALUATOR_ABI_VERSION)
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_VERSION,
+                   "%s: built for evaluator ABI version %u, but this Trace Workbench speaks "
+                   "version %u: rebuild it against this tw-evaluator.h",
+                   path, desc->abi_version, TW_EVALUATOR_ABI_VERSION);
+      return FALSE;
+    }
+  if (desc->struct_size < sizeof (TwEvaluatorModule))
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID,
+                   "%s: module description has %u bytes, expected %zu", path,
+                   desc->struct_size, sizeof (TwEvaluatorModule));
+      return FALSE;
+    }
+  if (desc->name == NULL || desc->prepare == NULL || desc->commit == NULL ||
+      (desc->n_event_names > 0 && desc->event_names == NULL) ||
+      (desc->n_columns > 0 && desc->column_names == NULL) ||
+      (desc->n_event_names == 0 && !(desc->flags & TW_EVALUATOR_FLAG_ALL_EVENTS)) ||
+      desc->n_event_names >= G_MAXUINT16 - 1 || desc->n_columns > 4096)
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID,
+                   "%s: module description lacks a name, prepare/commit, or events to consume",
+                   path);
+      return FALSE;
+    }
+  for (guint i = 0; i < desc->n_event_names; i++)
+    if (desc->event_names[i] == NULL)
+      {
+        g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID,
+                     "%s: event name %u is NULL", path, i);
+        return FALSE;
+      }
+  for (guint i = 0; i < desc->n_columns; i++)
+    if (desc->column_names[i] == NULL)
+      {
+        g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID,
+                     "%s: column name %u is NULL", path, i);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/**
+ * tw_plugin_new_for_path:
+ * @path: a shared object exporting `tw_evaluator_module_get` (tw-evaluator.h)
+ *
+ * Loads the module and checks that it speaks this host's ABI version.
+ *
+ * Returns: (transfer full) (nullable): the plugin, or %NULL with @error naming @path
+ *   and what is wrong (not loadable, no entry point, other ABI version, incomplete)
+ */
+TwPlugin *
+tw_plugin_new_for_path (const char  *path,
+                        GError     **error)
+{
+  g_autoptr(TwPlugin) self = NULL;
+  TwEvaluatorModuleGetFunc get = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (TW_TYPE_PLUGIN, NULL);
+  self->path = g_strdup (path);
+  self->module = g_module_open (path, G_MODULE_BIND_LOCAL);
+  if (self->module == NULL)
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_OPEN,
+                   "cannot load evaluation module: %s", g_module_error ());
+      return NULL;
+    }
+  if (!g_module_symbol (self->module, TW_EVALUATOR_MODULE_SYMBOL, (gpointer *) &get) ||
+      get == NULL)
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_SYMBOL,
+                   "%s: exports no %s(): not a Trace Workbench evaluation module",
+                   path, TW_EVALUATOR_MODULE_SYMBOL);
+      return NULL;
+    }
+  self->desc = get (TW_EVALUATOR_ABI_VERSION);
+  if (self->desc == NULL)
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_VERSION,
+                   "%s: the module does not support evaluator ABI version %u",
+                   path, TW_EVALUATOR_ABI_VERSION);
+      return NULL;
+    }
+  if (!check_module (self->desc, path, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/**
+ * tw_plugin_get_path:
+ *
+ * Returns: (transfer none): the file the module was loaded from
+ */
+const char *
+tw_plugin_get_path (TwPlugin *self)
+{
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  return self->path;
+}
+
+/**
+ * tw_plugin_get_name:
+ *
+ * Returns: (transfer none): the module's name
+ */
+const char *
+tw_plugin_get_name (TwPlugin *self)
+{
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  return self->desc->name;
+}
+
+/**
+ * tw_plugin_get_description:
+ *
+ * Returns: (transfer none): the module's description ("" when it has none)
+ */
+const char *
+tw_plugin_get_description (TwPlugin *self)
+{
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  return self->desc->description ? self->desc->description : "";
+}
+
+/**
+ * tw_plugin_get_module:
+ *
+ * Returns: (transfer none): the module's description
+ */
+const TwEvaluatorModule *
+tw_plugin_get_module (TwPlugin *self)
+{
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  return self->desc;
+}
+
+/**
+ * tw_plugin_new_table:
+ *
+ * Returns: (transfer full): an empty table with the module's name and free columns
+ */
+TwMeasurementTable *
+tw_plugin_new_table (TwPlugin *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) names = NULL;
+  TwMeasurementTable *table;
+
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+
+  for (guint i = 0; i < self->desc->n_columns; i++)
+    g_strv_builder_add (b, self->desc->column_names[i]);
+  names = g_strv_builder_end (b);
+  table = tw_measurement_table_new ((const char *const *) names);
+  tw_measurement_table_set_name (table, self->desc->name);
+  return table;
+}
+
+/* ------------------------------------------------------------- the host side */
+
+typedef struct {
+  TwEvaluatorHost     host;      /* first: the module gets &host, we get back to us */
+  TwPlugin           *plugin;
+  void               *context;
+  TwTrace            *trace;
+  guint32            *ids;       /* per event name: its id or TW_EVALUATOR_EVENT_ABSENT */
+  double             *columns;   /* scratch, n_columns */
+  TwMeasurementTable *table;
+  TwHistogram        *histogram;
+  TwEvaluatorEvent    event;
+} PluginEval;
+
+static void
+plugin_eval_free (gpointer data)
+{
+  PluginEval *pe = data;
+
+  if (pe->plugin->desc->context_free != NULL)
+    pe->plugin->desc->context_free (pe->context);
+  g_free (pe->ids);
+  g_free (pe->columns);
+  g_clear_object (&pe->table);
+  g_clear_object (&pe->histogram);
+  g_clear_object (&pe->trace);
+  g_clear_object (&pe->plugin);
+  g_free (pe);
+}
+
+static gboolean
+to_evaluator_value (TwTrace          *trace,
+                    const TwValue    *in,
+                    TwEvaluatorValue *out)
+{
+  switch (in->type)
+    {
+    case TW_FIELD_U8:
+    case TW_FIELD_U16:
+    case TW_FIELD_U32:
+    case TW_FIELD_U64:
+      out->type = TW_EVALUATOR_VALUE_UINT;
+      out->v.u = in->u;
+      return TRUE;
+    case TW_FIELD_I32:
+    case TW_FIELD_I64:
+      out->type = TW_EVALUATOR_VALUE_INT;
+      out->v.i = in->i;
+      return TRUE;
+    case TW_FIELD_F64:
+      out->type = TW_EVALUATOR_VALUE_DOUBLE;
+      out->v.f = in->f;
+      return TRUE;
+    case TW_FIELD_STRING:
+      out->type = TW_EVALUATOR_VALUE_STRING;
+      out->v.s = tw_trace_get_string (trace, in->str);
+      return out->v.s != NULL;
+    default:
+      out->type = TW_EVALUATOR_VALUE_NONE;
+      return FALSE;
+    }
+}
+
+static bool
+host_get_field (const TwEvaluatorHost  *host,
+                const TwEvaluatorEvent *event,
+                const char             *name,
+                TwEvaluatorValue       *value)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+  TwValue v;
+
+  value->type = TW_EVALUATOR_VALUE_NONE;
+  if (event == NULL || event->host_event == NULL || name == NULL ||
+      !tw_trace_get_event_field (pe->trace, event->host_event, name, &v))
+    return false;
+  return to_evaluator_value (pe->trace, &v, value);
+}
+
+static bool
+host_get_field_at (const TwEvaluatorHost  *host,
+                   const TwEvaluatorEvent *event,
+                   unsigned                index,
+                   TwEvaluatorValue       *value)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+  const TwEvent *ev;
+  const TwEventType *type;
+  TwValue v;
+
+  value->type = TW_EVALUATOR_VALUE_NONE;
+  if (event == NULL || event->host_event == NULL)
+    return false;
+  ev = event->host_event;
+  type = tw_trace_get_event_type (pe->trace, ev->type);
+  if (type == NULL || index >= type->n_fields || ev->payload == NULL ||
+      !tw_event_type_get_field (type, ev->payload, index, &v))
+    return false;
+  return to_evaluator_value (pe->trace, &v, value);
+}
+
+static unsigned
+host_get_n_fields (const TwEvaluatorHost  *host,
+                   const TwEvaluatorEvent *event)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+  const TwEventType *type;
+
+  if (event == NULL || event->host_event == NULL)
+    return 0;
+  type = tw_trace_get_event_type (pe->trace, ((const TwEvent *) event->host_event)->type);
+  return type ? type->n_fields : 0;
+}
+
+static const char *
+host_task_label (const TwEvaluatorHost *host,
+                 uint32_t               task)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+
+  if (task >= tw_trace_get_n_tasks (pe->trace))
+    return "";
+  /* interned: lives with the trace */
+  return tw_trace_get_task (pe->trace, task)->source_id ? tw_trace_get_task (pe->trace, task)->source_id : "";
+}
+
+static void
+host_emit_measurement (const TwEvaluatorHost        *host,
+                       const TwEvaluatorMeasurement *measurement)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+  guint n_columns = pe->plugin->desc->n_columns;
+  TwMeasurementRow m;
+
+  if (measurement == NULL)
+    return;
+  m.task = measurement->task < tw_trace_get_n_tasks (pe->trace) ? measurement->task : TW_TASK_NONE;
+  m.intermediate_events = measurement->intermediate_events;
+  m.begin = measurement->begin_ns;
+  m.end = measurement->end_ns;
+  m.length = measurement->length_ns;
+  /* Columns the module did not fill stay empty rather than reading past its array. */
+  for (guint c = 0; c < n_columns; c++)
+    pe->columns[c] = measurement->columns != NULL && c < measurement->n_columns
+                     ? measurement->columns[c] : NAN;
+  if (pe->table)
+    tw_measurement_table_append (pe->table, &m, pe->columns);
+  if (pe->histogram)
+    tw_histogram_insert (pe->histogram, (double) m.length);
+}
+
+static void
+host_emit_value (const TwEvaluatorHost *host,
+                 double                 value)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+
+  if (pe->histogram && !isnan (value))
+    tw_histogram_insert (pe->histogram, value);
+}
+
+static gboolean
+plugin_bind (gpointer       context,
+             gpointer       func_data,
+             TwEvaluation  *evaluation,
+             GError       **error)
+{
+  PluginEval *pe = func_data;
+  const TwEvaluatorModule *desc = pe->plugin->desc;
+  TwTrace *trace = tw_evaluation_get_trace (evaluation);
+
+  g_set_object (&pe->trace, trace);
+  for (guint i = 0; i < desc->n_event_names; i++)
+    {
+      pe->ids[i] = TW_EVALUATOR_EVENT_ABSENT;
+      for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
+        if (tw_update_selector_matches (desc->event_names[i], tw_trace_get_event_type (trace, t)))
+          {
+            pe->ids[i] = i;
+            break;
+          }
+    }
+  if (desc->bind != NULL && !desc->bind (pe->context, &pe->host, pe->ids))
+    {
+      g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_BIND,
+                   "%s: module “%s” refused the trace (events it needs are missing?)",
+                   pe->plugin->path, desc->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+plugin_prepare (gpointer       context,
+                gpointer       func_data,
+                const TwEvent *event,
+                guint          selector)
+{
+  PluginEval *pe = func_data;
+  const TwEvaluatorModule *desc = pe->plugin->desc;
+
+  if (selector < desc->n_event_names)
+    {
+      /* A type that appeared after bind under a name the module was told is absent. */
+      if (pe->ids[selector] == TW_EVALUATOR_EVENT_ABSENT)
+        return FALSE;
+      pe->event.event_id = pe->ids[selector];
+    }
+  else
+    pe->event.event_id = TW_EVALUATOR_EVENT_OTHER;
+  pe->event.time_ns = event->time;
+  pe->event.task = event->task;
+  pe->event.arg = event->arg;
+  pe->event.cpu = event->cpu;
+  pe->event.host_event = event;
+  return desc->prepare (pe->context, &pe->event);
+}
+
+static void
+plugin_commit (gpointer context,
+               gpointer func_data,
+               gboolean ok)
+{
+  PluginEval *pe = func_data;
+
+  pe->plugin->desc->commit (pe->context, ok);
+  pe->event.host_event = NULL;
+}
+
+static void
+plugin_finish (gpointer context,
+               gpointer func_data)
+{
+  PluginEval *pe = func_data;
+
+  if (pe->plugin->desc->finish != NULL)
+    pe->plugin->desc->finish (pe->context);
+}
+
+static const TwUpdateFuncs plugin_funcs = {
+  plugin_bind, plugin_prepare, plugin_commit, plugin_finish,
+};
+
+/**
+ * tw_plugin_create_update:
+ * @table: (nullable): receives the module's measurements (tw_plugin_new_table())
+ * @histogram: (nullable): receives its values and measurement lengths
+ *
+ * A new instance of the module (its own context) as an update: the events it names
+ * are resolved when the update joins an evaluation.
+ *
+ * Returns: (transfer full): the update
+ */
+TwUpdate *
+tw_plugin_create_update (TwPlugin           *self,
+                         TwMeasurementTable *table,
+                         TwHistogram        *histogram)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) selectors = NULL;
+  PluginEval *pe;
+
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  g_return_val_if_fail (table == NULL ||
+                        tw_measurement_table_get_n_columns (table) == self->desc->n_columns, NULL);
+
+  pe = g_new0 (PluginEval, 1);
+  pe->host.struct_size = sizeof (TwEvaluatorHost);
+  pe->host.abi_version = TW_EVALUATOR_ABI_VERSION;
+  pe->host.host_data = pe;
+  pe->host.get_field = host_get_field;
+  pe->host.get_field_at = host_get_field_at;
+  pe->host.get_n_fields = host_get_n_fields;
+  pe->host.task_label = host_task_label;
+  pe->host.emit_measurement = host_emit_measurement;
+  pe->host.emit_value = host_emit_value;
+  pe->plugin = g_object_ref (self);
+  pe->context = self->desc->context_new ? self->desc->context_new () : NULL;
+  pe->ids = g_new0 (guint32, MAX (self->desc->n_event_names, 1));
+  pe->columns = g_new0 (double, MAX (self->desc->n_columns, 1));
+  pe->table = table ? g_object_ref (table) : NULL;
+  pe->histogram = histogram ? g_object_ref (histogram) : NULL;
+
+  for (guint i = 0; i < self->desc->n_event_names; i++)
+    g_strv_builder_add (b, self->desc->event_names[i]);
+  if (self->desc->flags & TW_EVALUATOR_FLAG_ALL_EVENTS)
+    g_strv_builder_add (b, "*");
+  selectors = g_strv_builder_end (b);
+  return tw_update_new (&plugin_funcs, pe, plugin_eval_free, NULL,
+                        (const char *const *) selectors);
+}
+
+/**
+ * tw_plugin_evaluate:
+ * @histogram: (nullable): also receives values
+ *
+ * Runs one instance of the module over @trace.
+ *
+ * Returns: (transfer full) (nullable): its measurements, or %NULL with @error set
+ */
+TwMeasurementTable *
+tw_plugin_evaluate (TwPlugin       *self,
+                    TwTrace        *trace,
+                    TwHistogram    *histogram,
+                    TwProgressFunc  progress,
+                    gpointer        progress_data,
+                    GCancellable   *cancellable,
+                    GError        **error)
+{
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(TwEvaluation) evaluation = NULL;
+  g_autoptr(TwUpdate) update = NULL;
+
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  table = tw_plugin_new_table (self);
+  update = tw_plugin_create_update (self, table, histogram);
+  evaluation = tw_evaluation_new (trace);
+  if (!tw_evaluation_add_update (evaluation, update, error) ||
+      !tw_evaluation_run (evaluation, progress, progress_data, cancellable, error))
+    return NULL;
+  tw_evaluation_finish (evaluation);
+  return g_steal_pointer (&table);
+}

@@ -1,0 +1,356 @@
+/* test-cli-eval.c: `tracewb-cli eval` and `tracewb-cli metrics`
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <tw-evaluators.h>
+#include <tw-ingest.h>
+
+#include "tw-test-utils.h"
+
+static void
+run_cli (const char *const *args,
+         char             **out,
+         char             **err,
+         int               *status)
+{
+  if (!tw_test_run_cli (args, out, err, status))
+    g_error ("cannot run tracewb-cli: is TW_CLI set?");
+}
+
+static void
+test_metrics_list (void)
+{
+  const char *const args[] = { "metrics", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+  guint n;
+  const TwMetricInfo *infos = tw_metrics_get_system_metrics (&n);
+
+  run_cli (args, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, n + 1);  /* the last one is empty */
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (g_str_has_prefix (lines[i], infos[i].name));
+      g_assert_true (g_str_has_suffix (lines[i], infos[i].description));
+    }
+}
+
+static void
+test_metrics_required (void)
+{
+  const char *const args[] = { "metrics", "--required", "irq-duration", NULL };
+  const char *const bad[] = { "metrics", "--required", "nope", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  run_cli (args, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, "kind:irq_entry\nkind:irq_exit\n");
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli (bad, &out, &err, &status);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "no system metric named “nope”"));
+}
+
+static void
+test_eval_errors (void)
+{
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "no-such-trace.txt", NULL);
+  g_autofree char *junk = tw_test_write_temp_file ("junk-trace.bin", "\x01\x02garbage", -1);
+  struct {
+    const char *args[8];
+    int status;
+    const char *message;
+  } cases[] = {
+    { { "eval", junk, NULL }, 2, "usage:" },
+    { { "eval", junk, "--metric", "irq-duration", "--plugin", "x.so", NULL }, 2, "usage:" },
+    { { "eval", "--metric", "irq-duration", NULL }, 2, "usage:" },
+    { { "eval", junk, "--metric", "no-such-metric", NULL }, 1, "no system metric named" },
+    { { "eval", junk, "--metric", "inter-arrival", NULL }, 1, "inter-arrival:EVENT" },
+    { { "eval", junk, "--user-metric", "start", NULL }, 1, "START,END" },
+    { { "eval", junk, "--plugin", "/nonexistent/x.so", NULL }, 1, "cannot load evaluation module" },
+    { { "eval", missing, "--metric", "irq-duration", NULL }, 1, "no-such-trace.txt" },
+    { { "eval", junk, "--metric", "irq-duration", NULL }, 1, "junk-trace.bin" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int status;
+
+      run_cli (cases[i].args, &out, &err, &status);
+      g_test_message ("case %u: %s", i, err);
+      g_assert_cmpint (status, ==, cases[i].status);
+      g_assert_nonnull (strstr (err, cases[i].message));
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
+/* On the real ftrace report (when its reader is there): the CLI writes exactly what
+ * the library computes, which test-metrics checks against the report itself. */
+static void
+test_eval_ftrace (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.report.txt");
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("ftrace-text");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwMetric) metric = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(TwHistogram) hist = tw_histogram_new_auto (32, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *stats = NULL;
+  int status;
+
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.report.txt is not there");
+      return;
+    }
+  if (reader == NULL)
+    {
+      g_test_skip ("no reader named “ftrace-text” is registered (not merged yet)");
+      return;
+    }
+
+  trace = tw_reader_registry_load_file (path, "ftrace-text", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  metric = tw_metric_new_system ("irq-duration", NULL);
+  table = tw_metric_evaluate (metric, trace, hist, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  expected = tw_measurement_table_to_csv (table, trace);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), >, 100);
+
+  {
+    const char *const args[] = { "eval", path, "--metric", "irq-duration", "--csv", "-", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_str_has_prefix (out, "task,begin_ns,end_ns,length_ns,intermediate_events"));
+    g_assert_cmpstr (out, ==, expected);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *const args[] = { "eval", path, "--metric", "irq-duration", "--hist", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    stats = g_strdup_printf ("count %" G_GSIZE_FORMAT " ", tw_measurement_table_get_n_rows (table));
+    g_assert_nonnull (strstr (out, stats));
+    g_assert_nonnull (strstr (out, "p99.9"));
+    g_assert_nonnull (strstr (out, "|#"));
+  }
+}
+
+/* The sample plugin through the CLI on the real report: the same rows as the built-in
+ * irq-duration metric (its CSV has the irq column only). */
+static void
+test_eval_plugin_ftrace (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.report.txt");
+  g_autofree char *module = g_test_build_filename (G_TEST_BUILT, "sample-module.so", NULL);
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("ftrace-text");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwMetric) metric = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) expected = g_string_new ("task,begin_ns,end_ns,length_ns,intermediate_events,irq\n");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (path == NULL || reader == NULL)
+    {
+      g_test_skip ("needs shared/traces/ftrace/recorded/sched_irq_5s.report.txt and the "
+                   "“ftrace-text” reader (not merged yet)");
+      return;
+    }
+  trace = tw_reader_registry_load_file (path, "ftrace-text", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  metric = tw_metric_new_system ("irq-duration", NULL);
+  table = tw_metric_evaluate (metric, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+      g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
+
+      g_string_append_printf (expected, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+                              G_GUINT64_FORMAT ",%u,%.0f\n", label, m->begin, m->end, m->length,
+                              m->intermediate_events, tw_measurement_table_get_value (table, r, 0));
+    }
+
+  {
+    const char *const args[] = { "eval", path, "--plugin", module, "--csv", "-", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, expected->str);
+  }
+}
+
+/* Fig. 4 and eq. (1) of a real S.Ha.R.K. run (when its reader is there): the CLI's CSVs
+ * are the library's tables. */
+static void
+test_worst_case_shark (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("shark/shark-newtracer-test.dump");
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("shark");
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwWorstCase) wc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *expected_rta = NULL;
+  g_autofree char *rta_path = g_build_filename (g_get_tmp_dir (), "rta.csv", NULL);
+  g_autofree char *rta = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/shark/shark-newtracer-test.dump is not there");
+      return;
+    }
+  if (reader == NULL)
+    {
+      g_test_skip ("no reader named “shark” is registered (not merged yet)");
+      return;
+    }
+
+  trace = tw_reader_registry_load_file (path, "shark", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  wc = tw_worst_case_evaluate (trace, "task_activate", "task_end_cycle", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_worst_case_get_n_rows (wc), >, 0);
+  expected = tw_worst_case_to_csv (wc, trace);
+  expected_rta = tw_worst_case_analysis_to_csv (wc, trace);
+
+  {
+    const char *const args[] = { "eval", path, "--worst-case", "--csv", "-", "--rta-csv",
+                                 rta_path, NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, expected);
+    g_assert_true (g_file_get_contents (rta_path, &rta, NULL, NULL));
+    g_assert_cmpstr (rta, ==, expected_rta);
+  }
+}
+
+/* Against the simulator's ground truth: jobs (task_activate → task_end_cycle) per task
+ * exactly, and their running + irq time within 0.1 % of the CPU time it gave each
+ * task (the rest is the system work after task_end_cycle, outside any job). */
+static void
+test_user_metric_simulated (void)
+{
+  g_autofree char *dump = g_build_filename (g_get_tmp_dir (), "sim.shark", NULL);
+  g_autofree char *truth = g_build_filename (g_get_tmp_dir (), "sim.json", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) busy = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *per_task;
+  int status;
+  guint checked = 0;
+
+  {
+    const char *const args[] = { "simulate", "-o", dump, "--events", "12000", "--seed", "5",
+                                 "--tasks", "4", "--utilization", "0.75", "--overrun", "0.03",
+                                 "--truth", truth, NULL };
+
+    run_cli (args, &out, &err, &status);
+    if (status != 0 && strstr (err, "unknown command") != NULL)
+      {
+        g_test_skip ("tracewb-cli has no simulate command");
+        return;
+      }
+    g_assert_cmpint (status, ==, 0);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *const args[] = { "eval", dump, "--user-metric",
+                                 "task_activate,task_end_cycle,--no-system", "--csv", "-", NULL };
+
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+  }
+
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "task,begin_ns,end_ns,length_ns,intermediate_events,"
+                                 "running_ns,irq_ns,preempted_ns");
+  for (guint i = 1; lines[i] && lines[i][0]; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+      guint64 *sum;
+
+      g_assert_cmpuint (g_strv_length (cells), ==, 8);
+      g_hash_table_insert (jobs, g_strdup (cells[0]),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (jobs, cells[0])) + 1));
+      if ((sum = g_hash_table_lookup (busy, cells[0])) == NULL)
+        {
+          sum = g_new0 (guint64, 1);
+          g_hash_table_insert (busy, g_strdup (cells[0]), sum);
+        }
+      *sum += g_ascii_strtoull (cells[5], NULL, 10) + g_ascii_strtoull (cells[6], NULL, 10);
+    }
+
+  g_assert_true (json_parser_load_from_file (parser, truth, &error));
+  g_assert_no_error (error);
+  per_task = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "per_task");
+  for (guint i = 0; i < json_array_get_length (per_task); i++)
+    {
+      JsonObject *t = json_array_get_object_element (per_task, i);
+      g_autofree char *ctx = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (t, "ctx"));
+      gint64 completed = json_object_get_int_member (t, "jobs_completed");
+      double cpu = json_object_get_int_member (t, "cpu_time_ns");
+      guint64 *sum = g_hash_table_lookup (busy, ctx);
+
+      if (completed == 0)
+        continue;
+      g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (jobs, ctx)), ==, completed);
+      g_assert_nonnull (sum);
+      g_assert_cmpfloat (*sum, <=, cpu);
+      g_assert_cmpfloat (*sum, >=, cpu * 0.999);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tw/cli/metrics/list", test_metrics_list);
+  g_test_add_func ("/tw/cli/metrics/required", test_metrics_required);
+  g_test_add_func ("/tw/cli/eval/errors", test_eval_errors);
+  g_test_add_func ("/tw/cli/eval/ftrace", test_eval_ftrace);
+  g_test_add_func ("/tw/cli/eval/plugin-ftrace", test_eval_plugin_ftrace);
+  g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
+  g_test_add_func ("/tw/cli/eval/user-metric-simulated", test_user_metric_simulated);
+
+  return g_test_run ();
+}
