@@ -226,7 +226,7 @@ static void
 test_cli (void)
 {
   g_autofree char *path = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-flipping-endianness/trace");
-  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "out.json", NULL);
+  g_autofree char *out = g_build_filename (tw_test_get_private_dir (), "out.json", NULL);
   const char *cli = g_getenv ("TW_CLI");
   const char *argv[] = { cli, "convert", path, "--to", "chrome-json", "-o", out, NULL };
   g_autoptr(JsonParser) parser = json_parser_new ();

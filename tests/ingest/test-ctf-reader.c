@@ -326,7 +326,7 @@ static char *
 copy_trace (const char *from,
             const char *name)
 {
-  g_autofree char *to = g_build_filename (g_get_tmp_dir (), name, NULL);
+  g_autofree char *to = g_build_filename (tw_test_get_private_dir (), name, NULL);
   g_autoptr(GDir) dir = g_dir_open (from, 0, NULL);
   const char *entry;
 
@@ -426,7 +426,7 @@ test_corrupt (void)
     assert_clean (d, FALSE);
   }
   {
-    g_autofree char *d = g_build_filename (g_get_tmp_dir (), "not-a-trace", NULL);
+    g_autofree char *d = g_build_filename (tw_test_get_private_dir (), "not-a-trace", NULL);
 
     g_assert_cmpint (g_mkdir_with_parents (d, 0755), ==, 0);
     assert_clean (d, TRUE);

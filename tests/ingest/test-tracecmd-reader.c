@@ -354,7 +354,7 @@ test_recorded_here (void)
   const char *tracing = "/sys/kernel/tracing";
   g_autofree char *name = g_strdup_printf ("tracewb-test-%d", (int) getpid ());
   g_autofree char *instance = g_build_filename (tracing, "instances", name, NULL);
-  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "recorded.dat", NULL);
+  g_autofree char *out = g_build_filename (tw_test_get_private_dir (), "recorded.dat", NULL);
   const char *events[] = { "sched/sched_switch", "sched/sched_wakeup", "irq/irq_handler_entry",
                            "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit" };
   const char *extract[] = { "trace-cmd", "extract", "-B", name, "-o", out, NULL };

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 
 char    *tw_test_dup_fixture_path     (const char *name);
 char    *tw_test_dup_shared_trace_path (const char *relative);
+const char *tw_test_get_private_dir  (void);
 char    *tw_test_write_temp_file      (const char *basename,
                                        const void *contents,
                                        gssize      length);
