@@ -675,9 +675,12 @@ handle_event (CtfReader        *self,
 
   if (self->chunk->n == TW_CHUNK_SIZE)
     {
-      /* a second chunk means a big trace: one blob of huge pages for all its payloads */
+      /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
+       * big), sized like the last chunk's, since untouched reserve costs clearing too */
+      gsize last = self->chunk->blob_len;
+
       self->chunk = tw_trace_begin_append (self->trace);
-      tw_event_chunk_reserve_blob (self->chunk, TW_CHUNK_SIZE * 32);
+      tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
     }
   tw_event_chunk_push (self->chunk, time_ns, cpu, t->type, task, arg, buf, t->info->payload_size);
   self->n_events++;

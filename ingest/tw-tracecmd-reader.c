@@ -154,6 +154,14 @@ typedef struct {
   FieldMap           irq, name, ret, vec;
 } DatType;
 
+#define COMM_BYTES  16
+#define STATE_CACHE 1024
+
+typedef struct {
+  guint8  bytes[COMM_BYTES];
+  guint32 id_plus_one;
+} PidComm;
+
 typedef struct {
   TwTrace               *trace;
   const char            *path;
@@ -164,6 +172,9 @@ typedef struct {
   TwKernelTasks          tasks;
   TwStringCache          strings;
   guint32               *line_comm; /* pid → string id + 1 of the comm the report shows */
+  PidComm               *pid_comms; /* pid → its last comm field, see read_comm() */
+  guint                  n_pid_comms;
+  guint32                state_ids[STATE_CACHE];
   guint                  n_line_comm;
   guint8                *payload;
   gsize                  payload_cap;
@@ -570,6 +581,58 @@ register_comm (DatReader *self,
     *slot = comm + 1;
 }
 
+/* A comm field (char[16]) of @pid: the last bytes seen for the pid are kept, so the
+ * usual case, the same comm again, costs one compare instead of a hash lookup. */
+static gboolean
+read_comm (DatReader               *self,
+           const struct tep_record *rec,
+           const FieldMap          *m,
+           gint64                   pid,
+           guint32                 *id)
+{
+  const guint8 *s;
+  gsize len;
+  PidComm *slot;
+
+  if (m->dynamic || m->size != COMM_BYTES || pid < 0 || pid >= (1 << 22))
+    return read_string (self, rec, m, id);
+  if (!field_span (self, rec, m, &s, &len))
+    return FALSE;
+  if ((guint64) pid >= self->n_pid_comms)
+    {
+      guint n = MAX ((guint) pid + 1, MIN (MAX (self->n_pid_comms, 256) * 2, 1u << 22));
+
+      self->pid_comms = g_renew (PidComm, self->pid_comms, n);
+      memset (self->pid_comms + self->n_pid_comms, 0, (n - self->n_pid_comms) * sizeof (PidComm));
+      self->n_pid_comms = n;
+    }
+  slot = &self->pid_comms[pid];
+  if (slot->id_plus_one == 0 || memcmp (slot->bytes, s, COMM_BYTES) != 0)
+    {
+      memcpy (slot->bytes, s, COMM_BYTES);
+      slot->id_plus_one = _tw_string_cache_get (&self->strings, (const char *) s,
+                                                strnlen ((const char *) s, COMM_BYTES)) + 1;
+    }
+  *id = slot->id_plus_one - 1;
+  return TRUE;
+}
+
+/* prev_state's letters, by raw value */
+static guint32
+state_id (DatReader *self,
+          gint64     value)
+{
+  char state[24];
+  gsize len;
+
+  if (value >= 0 && value < STATE_CACHE && self->state_ids[value])
+    return self->state_ids[value] - 1;
+  len = _tw_kernel_format_prev_state (value, state, sizeof state);
+  if (value >= 0 && value < STATE_CACHE)
+    return (self->state_ids[value] = _tw_string_cache_get (&self->strings, state, len) + 1) - 1;
+  return _tw_string_cache_get (&self->strings, state, len);
+}
+
 static void
 fill_generic (DatReader               *self,
               const DatType           *t,
@@ -652,23 +715,19 @@ handle_record (struct tracecmd_input *handle,
       {
         gint64 next_pid;
         guint32 prev_comm = 0, next_comm = 0;
-        gboolean have_prev_comm = read_string (self, rec, &t->comm, &prev_comm);
-        gboolean have_next_comm = read_string (self, rec, &t->next_comm, &next_comm);
+        gboolean have_prev_comm, have_next_comm;
 
         if (!read_number (self, rec, &t->pid, &pid) || !read_number (self, rec, &t->next_pid, &next_pid))
           return skip_record (self);
+        have_prev_comm = read_comm (self, rec, &t->comm, pid, &prev_comm);
+        have_next_comm = read_comm (self, rec, &t->next_comm, next_pid, &next_comm);
         if (have_prev_comm)
           set_str (t->info, payload, 0, prev_comm);
         set_i64 (t->info, payload, 1, pid);
         if (read_number (self, rec, &t->prio, &v))
           set_i64 (t->info, payload, 2, v);
         if (read_number (self, rec, &t->state, &v))
-          {
-            char state[24];
-            gsize len = _tw_kernel_format_prev_state (v, state, sizeof state);
-
-            set_str (t->info, payload, 3, _tw_string_cache_get (&self->strings, state, len));
-          }
+          set_str (t->info, payload, 3, state_id (self, v));
         if (have_next_comm)
           set_str (t->info, payload, 4, next_comm);
         set_i64 (t->info, payload, 5, next_pid);
@@ -693,10 +752,11 @@ handle_record (struct tracecmd_input *handle,
     case DECODE_WAKEUP:
       {
         gint64 target = cpu;
-        gboolean have_comm = read_string (self, rec, &t->comm, &id);
+        gboolean have_comm;
 
         if (!read_number (self, rec, &t->pid, &pid))
           return skip_record (self);
+        have_comm = read_comm (self, rec, &t->comm, pid, &id);
         if (have_comm)
           set_str (t->info, payload, 0, id);
         set_i64 (t->info, payload, 1, pid);
@@ -778,9 +838,12 @@ handle_record (struct tracecmd_input *handle,
 
   if (self->chunk->n == TW_CHUNK_SIZE)
     {
-      /* a second chunk means a big trace: one blob of huge pages for all its payloads */
+      /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
+       * big), sized like the last chunk's, since untouched reserve costs clearing too */
+      gsize last = self->chunk->blob_len;
+
       self->chunk = tw_trace_begin_append (self->trace);
-      tw_event_chunk_reserve_blob (self->chunk, TW_CHUNK_SIZE * 32);
+      tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
     }
   tw_event_chunk_push (self->chunk, rec->ts, cpu, t->type, task, arg, payload,
                        t->info->payload_size);
@@ -795,6 +858,7 @@ dat_reader_clear (DatReader *self)
     dat_type_free (self->types[i]);
   g_clear_pointer (&self->types, g_free);
   g_clear_pointer (&self->line_comm, g_free);
+  g_clear_pointer (&self->pid_comms, g_free);
   g_clear_pointer (&self->payload, g_free);
   if (self->text)
     g_string_free (g_steal_pointer (&self->text), TRUE);
