@@ -37,6 +37,7 @@
  */
 
 #define CHECK_EVERY 4096
+#define BIG_BLOB    (2u << 20)
 
 struct _TwCtfReader
 {
@@ -155,6 +156,8 @@ typedef struct {
   TwTrace         *trace;
   const char      *path;
   GHashTable      *types;      /* const bt_event_class * → CtfType */
+  const bt_event_class *last_class;
+  CtfType         *last_type;
   GHashTable      *streams;    /* const bt_stream * → StreamState */
   const bt_stream *last_stream;
   StreamState     *last_state;
@@ -561,7 +564,7 @@ handle_event (CtfReader        *self,
   const bt_event_class *ec = bt_event_borrow_class_const (event);
   const bt_field *payload = bt_event_borrow_payload_field_const (event);
   StreamState *state = stream_state (self, bt_event_borrow_stream_const (event));
-  CtfType *t = g_hash_table_lookup (self->types, ec);
+  CtfType *t = ec == self->last_class ? self->last_type : g_hash_table_lookup (self->types, ec);
   guint8 *buf;
   guint16 cpu;
   guint32 task;
@@ -571,6 +574,8 @@ handle_event (CtfReader        *self,
 
   if (t == NULL && (t = create_type (self, ec)) == NULL)
     return FALSE;
+  self->last_class = ec;
+  self->last_type = t;
   buf = self->payload;
 
   if (time_ns == G_MININT64)
@@ -1069,6 +1074,10 @@ read_ctf (const char      *path,
     }
 
   self.chunk = tw_trace_begin_append (trace);
+  /* LTTng kernel payloads take about as many bytes in the store as in the streams: a
+   * big trace gets its first blob at once (huge pages, no regrowth) */
+  if (self.size_estimate * 32 >= 2 * BIG_BLOB)
+    tw_event_chunk_reserve_blob (self.chunk, MIN (self.size_estimate * 32, (guint64) TW_CHUNK_SIZE * 32));
   for (;;)
     {
       bt_graph_run_once_status status = bt_graph_run_once (graph);
