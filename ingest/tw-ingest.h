@@ -7,8 +7,8 @@
 
 #include "tw-chrome-json-writer.h"
 #include "tw-csv-reader.h"
-#include "tw-ctf-reader.h"
 #include "tw-csv-writer.h"
+#include "tw-ctf-reader.h"
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"
