@@ -172,7 +172,9 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   gtk_window_present (parent);
   dialog = gtk_file_chooser_native_new ("Open Trace", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                         "_Open", "_Cancel");
-  gtk_file_filter_set_name (traces, "Traces (ftrace text, S.Ha.R.K., CSV)");
+  gtk_file_filter_set_name (traces, "Traces (trace.dat, CTF metadata, ftrace text, S.Ha.R.K., CSV)");
+  /* a CTF trace is a directory: its metadata file opens it */
+  gtk_file_filter_add_pattern (traces, "metadata");
   gtk_file_filter_add_suffix (traces, "txt");
   gtk_file_filter_add_suffix (traces, "report");
   gtk_file_filter_add_suffix (traces, "trace");

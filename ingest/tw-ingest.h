@@ -5,8 +5,10 @@
  */
 #pragma once
 
+#include "tw-chrome-json-writer.h"
 #include "tw-csv-reader.h"
 #include "tw-csv-writer.h"
+#include "tw-ctf-reader.h"
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-reader-registry.h"
@@ -16,3 +18,4 @@
 #include "tw-monitor.h"
 #include "tw-live-kernel.h"
 #include "tw-live-gtop.h"
+#include "tw-tracecmd-reader.h"

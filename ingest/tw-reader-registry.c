@@ -12,8 +12,10 @@
 #include "tw-reader-registry.h"
 
 #include "tw-csv-reader.h"
+#include "tw-ctf-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-shark-reader.h"
+#include "tw-tracecmd-reader.h"
 
 #define PROBE_BYTES (64 * 1024)
 
@@ -22,6 +24,8 @@ static GType
   tw_shark_reader_get_type,
   tw_csv_reader_get_type,
   tw_ftrace_text_reader_get_type,
+  tw_tracecmd_reader_get_type,
+  tw_ctf_reader_get_type,
   NULL,
 };
 
@@ -108,7 +112,15 @@ tw_reader_registry_probe_file (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!read_head (path, head, &len, error))
+  /* a trace that is a directory (CTF) shows what it is in its metadata file */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *metadata = g_build_filename (path, "metadata", NULL);
+
+      if (!read_head (metadata, head, &len, error))
+        return NULL;
+    }
+  else if (!read_head (path, head, &len, error))
     return NULL;
 
   readers = tw_reader_registry_dup_readers ();
@@ -127,7 +139,7 @@ tw_reader_registry_probe_file (const char  *path,
     {
       g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
                    "%s: not a trace format Trace Workbench knows "
-                   "(S.Ha.R.K. dump, CSV events, ftrace text)", path);
+                   "(S.Ha.R.K. dump, CSV events, ftrace text, trace.dat, CTF)", path);
       return NULL;
     }
   return g_object_ref (best);

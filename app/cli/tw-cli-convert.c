@@ -23,6 +23,8 @@ static const struct {
   WriteFunc   write;
 } targets[] = {
   { "csv", "CSV events, as the csv reader reads them (docs/csv-format.md)", tw_csv_writer_write },
+  { "chrome-json", "Chrome trace event JSON for Perfetto's UI (docs/chrome-json-export.md)",
+    tw_chrome_json_writer_write },
 };
 
 static void
@@ -77,7 +79,7 @@ tw_cli_convert (int    argc,
   WriteFunc write = NULL;
   GError *error = NULL;
   const GOptionEntry entries[] = {
-    { "to", 't', 0, G_OPTION_ARG_STRING, &to, "Output format (csv)", "FORMAT" },
+    { "to", 't', 0, G_OPTION_ARG_STRING, &to, "Output format (csv, chrome-json)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Output file (default: standard output)", "OUT" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
     { NULL }

@@ -7,6 +7,8 @@
 
 #include "tw-test-utils.h"
 
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 
@@ -46,11 +48,60 @@ tw_test_dup_shared_trace_path (const char *relative)
   return path;
 }
 
+static char *private_dir;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+remove_private_dir (void)
+{
+  remove_tree (private_dir);
+}
+
+/**
+ * tw_test_get_private_dir:
+ *
+ * G_TEST_OPTION_ISOLATE_DIRS does not isolate the temporary directory, and test programs
+ * run in parallel (and in several builds at once): scratch files go to a directory of
+ * this process, removed when it exits.
+ *
+ * Returns: (transfer none): the directory
+ */
+const char *
+tw_test_get_private_dir (void)
+{
+  if (private_dir == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      private_dir = g_dir_make_tmp ("tracewb-test-XXXXXX", &error);
+      g_assert_no_error (error);
+      atexit (remove_private_dir);
+    }
+  return private_dir;
+}
+
 /**
  * tw_test_write_temp_file:
  * @length: bytes, or -1 for a NUL-terminated string
  *
- * Returns: (transfer full): the path of a new file in the test's temporary directory
+ * Returns: (transfer full): the path of a new file in the test's private directory
  */
 char *
 tw_test_write_temp_file (const char *basename,
@@ -58,7 +109,7 @@ tw_test_write_temp_file (const char *basename,
                          gssize      length)
 {
   g_autoptr(GError) error = NULL;
-  char *path = g_build_filename (g_get_tmp_dir (), basename, NULL);
+  char *path = g_build_filename (tw_test_get_private_dir (), basename, NULL);
 
   g_file_set_contents (path, contents, length, &error);
   g_assert_no_error (error);
@@ -394,4 +445,33 @@ tw_test_remove_sensor_dir (char *dir)
   g_rmdir (dir);
   g_rmdir (parent);
   g_free (dir);
+}
+
+/**
+ * tw_test_run_tool:
+ * @argv: (array zero-terminated=1): a reference tool and its arguments, found in PATH
+ * @status: (out) (optional): its wait status
+ *
+ * Runs a reference tool (trace-cmd, babeltrace2) to compare against.
+ *
+ * Returns: (transfer full) (nullable): its standard output, or %NULL when the tool is
+ *   not installed (the caller skips with g_test_skip)
+ */
+char *
+tw_test_run_tool (const char *const *argv,
+                  int               *status)
+{
+  g_autofree char *found = g_find_program_in_path (argv[0]);
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int wait_status = 0;
+
+  if (found == NULL)
+    return NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &wait_status, &error))
+    g_error ("running %s: %s", argv[0], error->message);
+  if (status)
+    *status = wait_status;
+  return out;
 }

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 
 char    *tw_test_dup_fixture_path     (const char *name);
 char    *tw_test_dup_shared_trace_path (const char *relative);
+const char *tw_test_get_private_dir  (void);
 char    *tw_test_write_temp_file      (const char *basename,
                                        const void *contents,
                                        gssize      length);
@@ -35,6 +36,8 @@ guint32  tw_test_ensure_tasks         (TwTrace    *trace,
 TwTrace *tw_test_trace_from_script    (const char *script);
 char    *tw_test_use_temp_sensor_dir  (void);
 void     tw_test_remove_sensor_dir    (char       *dir);
+char    *tw_test_run_tool             (const char *const *argv,
+                                       int               *status);
 
 typedef gboolean (*TwTestCondition) (gpointer data);
 

@@ -1,0 +1,279 @@
+/* bench-formats.c: trace.dat and CTF ingest beside trace-cmd and babeltrace2, one run
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: bench-formats [TRACE.dat [CTF-DIR [RUNS]]]
+ *
+ * TRACE.dat defaults to /tmp/big.dat (record it as docs/trace-dat-and-ctf.md says; it is
+ * never committed), CTF-DIR to the largest shared LTTng trace (many-threads). Best of
+ * RUNS (3) for each, wall and CPU time (children's rusage for the tools, the process's
+ * CPU clock for in-process work), and the ratios the issue sets as targets.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <tw-ingest.h>
+
+#if HAVE_LIBTRACECMD
+#include <trace-cmd.h>
+#endif
+
+typedef struct {
+  double wall;
+  double cpu;
+} Timing;
+
+static double
+children_cpu (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_CHILDREN, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+static double
+self_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+keep_best (Timing       *best,
+           const Timing *t)
+{
+  best->wall = MIN (best->wall, t->wall);
+  best->cpu = MIN (best->cpu, t->cpu);
+}
+
+/* A reference tool with its output thrown away. */
+static Timing
+run_tool (const char *const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  double cpu0 = children_cpu ();
+  gint64 t0 = g_get_monotonic_time ();
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error))
+    g_error ("%s: %s", argv[0], error->message);
+  return (Timing) { (g_get_monotonic_time () - t0) / 1e6, children_cpu () - cpu0 };
+}
+
+static Timing
+run_ingest (const char *path,
+            const char *format,
+            guint64    *n_events)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  double cpu0 = self_cpu ();
+  gint64 t0 = g_get_monotonic_time ();
+  Timing t;
+
+  trace = tw_reader_registry_load_file (path, format, NULL, NULL, NULL, &error);
+  t = (Timing) { (g_get_monotonic_time () - t0) / 1e6, self_cpu () - cpu0 };
+  if (trace == NULL)
+    g_error ("%s", error->message);
+  *n_events = tw_trace_get_n_events (trace);
+  return t;
+}
+
+#if HAVE_LIBTRACECMD
+static int
+count_record (struct tracecmd_input *handle,
+              struct tep_record     *record,
+              int                    cpu,
+              void                  *data)
+{
+  (*(guint64 *) data)++;
+  return 0;
+}
+
+typedef struct {
+  const char *path;
+  int         cpu;    /* −1: every CPU */
+  guint64     n;
+} BareLoop;
+
+/* The peer's floor: open the file and count its records, nothing decoded. */
+static gpointer
+bare_loop (gpointer data)
+{
+  BareLoop *loop = data;
+  struct tracecmd_input *handle = tracecmd_open (loop->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+  cpu_set_t set;
+
+  if (handle == NULL)
+    g_error ("libtracecmd cannot open %s", loop->path);
+  CPU_ZERO (&set);
+  if (loop->cpu >= 0)
+    CPU_SET (loop->cpu, &set);
+  tracecmd_iterate_events (handle, loop->cpu >= 0 ? &set : NULL, loop->cpu >= 0 ? sizeof set : 0,
+                           count_record, &loop->n);
+  tracecmd_close (handle);
+  return NULL;
+}
+
+static Timing
+run_bare (const char *path,
+          guint       n_threads,
+          guint64    *n)
+{
+  double cpu0 = self_cpu ();
+  gint64 t0 = g_get_monotonic_time ();
+  BareLoop loops[2] = { { path, n_threads > 1 ? 0 : -1, 0 }, { path, 1, 0 } };
+  GThread *threads[2] = { NULL, NULL };
+
+  if (n_threads == 1)
+    bare_loop (&loops[0]);
+  else
+    {
+      for (guint i = 0; i < 2; i++)
+        threads[i] = g_thread_new ("bare", bare_loop, &loops[i]);
+      for (guint i = 0; i < 2; i++)
+        g_thread_join (threads[i]);
+    }
+  *n = loops[0].n + (n_threads > 1 ? loops[1].n : 0);
+  return (Timing) { (g_get_monotonic_time () - t0) / 1e6, self_cpu () - cpu0 };
+}
+#endif
+
+static void
+print_row (const char   *what,
+           const Timing *t,
+           guint64       n_events)
+{
+  g_print ("  %-44s %8.3f s wall %8.3f s CPU", what, t->wall, t->cpu);
+  if (n_events)
+    g_print ("  %6.2f M events/s CPU", n_events / t->cpu / 1e6);
+  g_print ("\n");
+}
+
+static void
+print_ratio (const char   *what,
+             const Timing *ours,
+             const Timing *peer,
+             double        target)
+{
+  g_print ("  %-44s %8.3f x wall %8.3f x CPU   (target <= %.2fx: %s)\n", what,
+           ours->wall / peer->wall, ours->cpu / peer->cpu, target,
+           ours->cpu / peer->cpu <= target ? "met on CPU time" : "NOT met on CPU time");
+}
+
+static void
+bench_trace_dat (const char *dat,
+                 guint       runs)
+{
+#if HAVE_LIBTRACECMD
+  const Timing worst = { G_MAXDOUBLE, G_MAXDOUBLE };
+
+  if (!g_file_test (dat, G_FILE_TEST_EXISTS))
+    g_print ("trace.dat: %s is missing. Record one (about 80 MB, 30 s) with\n"
+             "  unshare -m ../shared/tools/ns-wrap.sh trace-cmd record --file-version 6 -b 16384 "
+             "-o %s -e sched -e irq ../shared/tools/workload.sh 30 1 30000\n"
+             "and run again (see docs/trace-dat-and-ctf.md).\n\n", dat, dat);
+  else
+    {
+      const char *report[] = { "trace-cmd", "report", dat, NULL };
+      Timing t_report = worst, t_bare = worst, t_bare2 = worst, t_ours = worst;
+      guint64 n_bare = 0, n_bare2 = 0, n_ours = 0;
+      GStatBuf st;
+
+      g_stat (dat, &st);
+      for (guint i = 0; i < runs; i++)
+        {
+          Timing t;
+
+          t = run_tool (report);
+          keep_best (&t_report, &t);
+          t = run_bare (dat, 1, &n_bare);
+          keep_best (&t_bare, &t);
+          t = run_bare (dat, 2, &n_bare2);
+          keep_best (&t_bare2, &t);
+          t = run_ingest (dat, "trace-dat", &n_ours);
+          keep_best (&t_ours, &t);
+        }
+      g_print ("trace.dat %s (%.1f MB, %" G_GUINT64_FORMAT " events)\n", dat,
+               st.st_size / 1e6, n_ours);
+      print_row ("trace-cmd report > /dev/null", &t_report, n_ours);
+      print_row ("bare tracecmd_iterate_events count", &t_bare, n_bare);
+      print_row ("bare count, 2 threads, one handle per CPU", &t_bare2, n_bare2);
+      print_row ("tracewb trace-dat reader -> sealed store", &t_ours, n_ours);
+      print_ratio ("ours / trace-cmd report", &t_ours, &t_report, 0.15);
+      print_ratio ("ours / bare iteration loop", &t_ours, &t_bare, 1.5);
+      if (n_bare != n_ours || n_bare2 != n_ours)
+        g_print ("  WARNING: counts differ (bare %" G_GUINT64_FORMAT ", 2 threads %" G_GUINT64_FORMAT
+                 ", ours %" G_GUINT64_FORMAT ")\n", n_bare, n_bare2, n_ours);
+      g_print ("\n");
+    }
+#else
+  g_print ("trace.dat: support not built (libtracecmd-dev missing), %s not read\n\n", dat);
+#endif
+}
+
+static void
+bench_ctf (const char *ctf,
+           guint       runs)
+{
+#if HAVE_BABELTRACE
+  const Timing worst = { G_MAXDOUBLE, G_MAXDOUBLE };
+
+  if (!g_file_test (ctf, G_FILE_TEST_IS_DIR))
+    g_print ("CTF: %s is missing\n", ctf);
+  else
+    {
+      const char *text[] = { "babeltrace2", ctf, NULL };
+      const char *dummy[] = { "babeltrace2", "-o", "dummy", ctf, NULL };
+      Timing t_text = worst, t_dummy = worst, t_ours = worst;
+      guint64 n_ours = 0;
+
+      for (guint i = 0; i < runs; i++)
+        {
+          Timing t;
+
+          t = run_tool (text);
+          keep_best (&t_text, &t);
+          t = run_tool (dummy);
+          keep_best (&t_dummy, &t);
+          t = run_ingest (ctf, "ctf", &n_ours);
+          keep_best (&t_ours, &t);
+        }
+      g_print ("CTF %s (%" G_GUINT64_FORMAT " events)\n", ctf, n_ours);
+      print_row ("babeltrace2 DIR > /dev/null (text)", &t_text, n_ours);
+      print_row ("babeltrace2 -o dummy DIR", &t_dummy, n_ours);
+      print_row ("tracewb ctf reader -> sealed store", &t_ours, n_ours);
+      print_ratio ("ours / babeltrace2 text", &t_ours, &t_text, 0.6);
+      print_ratio ("ours / babeltrace2 dummy sink", &t_ours, &t_dummy, 1.3);
+    }
+#else
+  g_print ("CTF: support not built (libbabeltrace2-dev missing), %s not read\n", ctf);
+#endif
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *dat = argc > 1 ? argv[1] : "/tmp/big.dat";
+  g_autofree char *ctf = argc > 2 ? g_strdup (argv[2])
+                                  : g_build_filename (TW_SOURCE_DIR, "..", "shared", "traces", "ctf",
+                                                      "lttng-kernel-many-threads", "trace", NULL);
+  guint runs = argc > 3 ? MAX (1, atoi (argv[3])) : 3;
+
+  g_print ("bench-formats: best of %u runs; the machine may be loaded, so compare CPU times\n\n", runs);
+  bench_trace_dat (dat, runs);
+  bench_ctf (ctf, runs);
+  return 0;
+}

@@ -1,0 +1,1242 @@
+/* tw-ctf-reader.c: reads CTF traces (LTTng) through libbabeltrace2
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-ctf-reader.h"
+#include "tw-kernel-common-private.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#if HAVE_BABELTRACE
+#include <babeltrace2/babeltrace.h>
+#endif
+
+/*
+ * A trace directory (or its `metadata` file) goes through babeltrace2's `src.ctf.fs`
+ * into a sink of ours with one input port per stream, which merges the streams' message
+ * batches by event time itself instead of through babeltrace2's muxer: cheaper, and it
+ * keeps working on traces whose packets overlap in time (the muxer stops on them;
+ * metadata `ctf_overlapping_packets` counts them). Should a stream's events go back in
+ * time, the store sorts them when sealed.
+ *
+ * Time: each event's default clock snapshot in ns from the clock's origin (for LTTng,
+ * the Unix epoch), what `babeltrace2 --clock-seconds` prints.
+ * CPU: the packet context's `cpu_id`.
+ * Tasks: as the ftrace readers key them (TwKernelTasks), by tid. A kernel event's task is
+ * the one sched_switch last switched in on its stream (LTTng kernel streams are per
+ * CPU), unless the event carries a `tid`/`vtid` context.
+ * Kinds: sched_switch (prev_tid → next_tid; prev_state as letters), sched_wakeup(_new),
+ * irq_handler_entry/exit, softirq_entry/exit (irq_softirq_* in LTTng 2.8+),
+ * sched_process_fork/exit; every other event (syscalls included) keeps its payload as
+ * fields: integers at their width, reals, strings, and compound fields as text.
+ */
+
+#define CHECK_EVERY 4096
+#define BIG_BLOB    (2u << 20)
+
+struct _TwCtfReader
+{
+  GObject parent_instance;
+};
+
+static void tw_ctf_reader_iface_init (TwReaderInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwCtfReader, tw_ctf_reader, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_ctf_reader_iface_init))
+
+/* The first bytes of a CTF metadata file: TSDL text, or packetized metadata whose
+ * packets start with 0x75D11D57 in the trace's byte order. */
+static gboolean
+is_ctf_metadata (const guint8 *head,
+                 gsize         len)
+{
+  static const guint8 magic_be[] = { 0x75, 0xd1, 0x1d, 0x57 };
+  static const guint8 magic_le[] = { 0x57, 0x1d, 0xd1, 0x75 };
+
+  if (len >= 4 && (memcmp (head, magic_be, 4) == 0 || memcmp (head, magic_le, 4) == 0))
+    return TRUE;
+  return len >= 9 && memcmp (head, "/* CTF 1.", 9) == 0;
+}
+
+/* The trace directory of @path: @path itself, or the folder of its `metadata` file. */
+static char *
+dup_trace_dir (const char *path)
+{
+  g_autofree char *base = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_strdup (path);
+  base = g_path_get_basename (path);
+  if (strcmp (base, "metadata") == 0)
+    return g_path_get_dirname (path);
+  return NULL;
+}
+
+#if HAVE_BABELTRACE
+
+typedef enum {
+  DECODE_GENERIC = 0,
+  DECODE_SWITCH,
+  DECODE_WAKEUP,
+  DECODE_IRQ,
+  DECODE_SOFTIRQ,
+  DECODE_FORK,
+  DECODE_EXIT,
+} Decode;
+
+static const struct {
+  const char  *name;
+  TwEventKind  kind;
+  Decode       decode;
+} known_events[] = {
+  { "sched_switch",       TW_EVENT_KIND_SWITCH,        DECODE_SWITCH },
+  { "sched_wakeup",       TW_EVENT_KIND_WAKEUP,        DECODE_WAKEUP },
+  { "sched_wakeup_new",   TW_EVENT_KIND_WAKEUP,        DECODE_WAKEUP },
+  { "irq_handler_entry",  TW_EVENT_KIND_IRQ_ENTRY,     DECODE_IRQ },
+  { "irq_handler_exit",   TW_EVENT_KIND_IRQ_EXIT,      DECODE_IRQ },
+  { "softirq_entry",      TW_EVENT_KIND_SOFTIRQ_ENTRY, DECODE_SOFTIRQ },
+  { "softirq_exit",       TW_EVENT_KIND_SOFTIRQ_EXIT,  DECODE_SOFTIRQ },
+  { "irq_softirq_entry",  TW_EVENT_KIND_SOFTIRQ_ENTRY, DECODE_SOFTIRQ },
+  { "irq_softirq_exit",   TW_EVENT_KIND_SOFTIRQ_EXIT,  DECODE_SOFTIRQ },
+  { "sched_process_fork", TW_EVENT_KIND_TASK_CREATE,   DECODE_FORK },
+  { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT,     DECODE_EXIT },
+};
+
+/* Roles the canonical decoders read, as payload member indexes (−1: absent). */
+enum {
+  ROLE_PREV_COMM, ROLE_PREV_TID, ROLE_PREV_STATE, ROLE_NEXT_COMM, ROLE_NEXT_TID,
+  ROLE_COMM, ROLE_TID, ROLE_TARGET_CPU, ROLE_IRQ, ROLE_VEC,
+  ROLE_CHILD_COMM, ROLE_CHILD_TID, ROLE_CHILD_PID,
+  N_ROLES
+};
+
+static const char *const role_names[N_ROLES] = {
+  "prev_comm", "prev_tid", "prev_state", "next_comm", "next_tid",
+  "comm", "tid", "target_cpu", "irq", "vec",
+  "child_comm", "child_tid", "child_pid",
+};
+
+typedef struct {
+  guint16            type;
+  const TwEventType *info;
+  TwEventKind        kind;
+  Decode             decode;
+  guint              n_members;
+  int                role[N_ROLES];
+  int                state_field;   /* prev_state stored as letters, or −1 */
+} CtfType;
+
+typedef struct {
+  guint32  current;     /* the task last switched in on this stream */
+  guint16  cpu;
+  const bt_packet *packet;  /* whose cpu_id @cpu is (borrowed, only compared) */
+  gboolean have_end;
+  gint64   last_end_ns;
+  int      ctx_tid;     /* member index of a tid/vtid common context, −1 when none */
+  int      ctx_name;    /* … of a procname context */
+  gboolean ctx_checked;
+} StreamState;
+
+/* One stream's message iterator and the batch it last gave, consumed in time order
+ * against the other streams' batches. */
+typedef struct {
+  bt_message_iterator    *iter;    /* NULL once ended */
+  bt_message_array_const  msgs;
+  guint64                 count;
+  guint64                 pos;
+  gint64                  head_ns; /* time of msgs[pos]; G_MININT64: no time, take now */
+} Upstream;
+
+typedef struct {
+  TwTrace         *trace;
+  const char      *path;
+  GHashTable      *types;      /* const bt_event_class * → CtfType */
+  const bt_event_class *last_class;
+  CtfType         *last_type;
+  GHashTable      *streams;    /* const bt_stream * → StreamState */
+  const bt_stream *last_stream;
+  StreamState     *last_state;
+  TwKernelTasks    tasks;
+  TwStringCache    strings;
+  guint8          *payload;
+  gsize            payload_cap;
+  GString         *text;
+  TwEventChunk    *chunk;
+  GArray          *upstreams;  /* Upstream, one per stream */
+  guint            n_live;
+  guint64          n_events;
+  guint64          n_clockless;
+  guint64          discarded;
+  guint64          overlapping_packets;
+  guint64          size_estimate;
+  guint            since_check;
+  TwProgressFunc   progress;
+  gpointer         progress_data;
+  GCancellable    *cancellable;
+  GError          *error;
+} CtfReader;
+
+static void
+stream_state_free (gpointer data)
+{
+  g_free (data);
+}
+
+/* ---------------------------------------------------------------- field schemas */
+
+static gboolean
+is_int_class (const bt_field_class *fc,
+              gboolean             *is_signed)
+{
+  bt_field_class_type t = bt_field_class_get_type (fc);
+
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+    {
+      *is_signed = TRUE;
+      return TRUE;
+    }
+  if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+    {
+      *is_signed = FALSE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static TwFieldSpec
+spec_for_class (const char           *name,
+                const bt_field_class *fc)
+{
+  TwFieldSpec spec = { .name = name, .type = TW_FIELD_STRING, .flags = TW_FIELD_FLAG_OPTIONAL };
+  bt_field_class_type t = bt_field_class_get_type (fc);
+  gboolean is_signed;
+
+  if (is_int_class (fc, &is_signed))
+    {
+      guint64 bits = bt_field_class_integer_get_field_value_range (fc);
+
+      if (is_signed)
+        spec.type = bits <= 32 ? TW_FIELD_I32 : TW_FIELD_I64;
+      else
+        spec.type = bits <= 8 ? TW_FIELD_U8 : bits <= 16 ? TW_FIELD_U16
+                    : bits <= 32 ? TW_FIELD_U32 : TW_FIELD_U64;
+      if (bt_field_class_integer_get_preferred_display_base (fc)
+          == BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL)
+        spec.flags |= TW_FIELD_FLAG_HEX;
+    }
+  else if (t == BT_FIELD_CLASS_TYPE_BOOL)
+    spec.type = TW_FIELD_U8;
+  else if (t == BT_FIELD_CLASS_TYPE_BIT_ARRAY)
+    {
+      spec.type = TW_FIELD_U64;
+      spec.flags |= TW_FIELD_FLAG_HEX;
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_REAL))
+    spec.type = TW_FIELD_F64;
+  return spec;
+}
+
+static void
+append_field_text (GString        *out,
+                   const bt_field *f)
+{
+  const bt_field_class *fc = bt_field_borrow_class_const (f);
+  bt_field_class_type t = bt_field_get_class_type (f);
+  gboolean is_signed;
+
+  if (is_int_class (fc, &is_signed))
+    {
+      if (is_signed)
+        g_string_append_printf (out, "%" G_GINT64_FORMAT, bt_field_integer_signed_get_value (f));
+      else if (bt_field_class_integer_get_preferred_display_base (fc)
+               == BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL)
+        g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", bt_field_integer_unsigned_get_value (f));
+      else
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT, bt_field_integer_unsigned_get_value (f));
+    }
+  else if (t == BT_FIELD_CLASS_TYPE_BOOL)
+    g_string_append (out, bt_field_bool_get_value (f) ? "true" : "false");
+  else if (t == BT_FIELD_CLASS_TYPE_BIT_ARRAY)
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", bt_field_bit_array_get_value_as_integer (f));
+  else if (t == BT_FIELD_CLASS_TYPE_SINGLE_PRECISION_REAL)
+    g_string_append_printf (out, "%g", bt_field_real_single_precision_get_value (f));
+  else if (t == BT_FIELD_CLASS_TYPE_DOUBLE_PRECISION_REAL)
+    g_string_append_printf (out, "%g", bt_field_real_double_precision_get_value (f));
+  else if (t == BT_FIELD_CLASS_TYPE_STRING)
+    g_string_append_len (out, bt_field_string_get_value (f), bt_field_string_get_length (f));
+  else if (t == BT_FIELD_CLASS_TYPE_STRUCTURE)
+    {
+      guint64 n = bt_field_class_structure_get_member_count (fc);
+
+      g_string_append_c (out, '{');
+      for (guint64 i = 0; i < n; i++)
+        {
+          const bt_field_class_structure_member *m =
+            bt_field_class_structure_borrow_member_by_index_const (fc, i);
+
+          g_string_append_printf (out, "%s%s=", i ? ", " : "",
+                                  bt_field_class_structure_member_get_name (m));
+          append_field_text (out, bt_field_structure_borrow_member_field_by_index_const (f, i));
+        }
+      g_string_append_c (out, '}');
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_ARRAY))
+    {
+      guint64 n = bt_field_array_get_length (f);
+
+      g_string_append_c (out, '[');
+      for (guint64 i = 0; i < n; i++)
+        {
+          if (i)
+            g_string_append (out, ", ");
+          append_field_text (out, bt_field_array_borrow_element_field_by_index_const (f, i));
+        }
+      g_string_append_c (out, ']');
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_OPTION))
+    {
+      const bt_field *inner = bt_field_option_borrow_field_const (f);
+
+      if (inner)
+        append_field_text (out, inner);
+    }
+  else if (bt_field_class_type_is (t, BT_FIELD_CLASS_TYPE_VARIANT))
+    append_field_text (out, bt_field_variant_borrow_selected_option_field_const (f));
+}
+
+static CtfType *
+create_type (CtfReader            *self,
+             const bt_event_class *ec)
+{
+  const bt_field_class *payload_fc = bt_event_class_borrow_payload_field_class_const (ec);
+  const char *name = bt_event_class_get_name (ec);
+  g_autofree TwFieldSpec *specs = NULL;
+  CtfType *t = g_new0 (CtfType, 1);
+  guint n = 0;
+
+  if (name == NULL)
+    name = "(unnamed)";
+  for (guint i = 0; i < G_N_ELEMENTS (known_events); i++)
+    if (strcmp (known_events[i].name, name) == 0)
+      {
+        t->kind = known_events[i].kind;
+        t->decode = known_events[i].decode;
+      }
+  for (guint r = 0; r < N_ROLES; r++)
+    t->role[r] = -1;
+  t->state_field = -1;
+
+  if (payload_fc && bt_field_class_get_type (payload_fc) == BT_FIELD_CLASS_TYPE_STRUCTURE)
+    n = bt_field_class_structure_get_member_count (payload_fc);
+  specs = g_new0 (TwFieldSpec, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const bt_field_class_structure_member *m =
+        bt_field_class_structure_borrow_member_by_index_const (payload_fc, i);
+      const char *member = bt_field_class_structure_member_get_name (m);
+
+      specs[i] = spec_for_class (member, bt_field_class_structure_member_borrow_field_class_const (m));
+      for (guint r = 0; r < N_ROLES; r++)
+        if (strcmp (member, role_names[r]) == 0)
+          t->role[r] = i;
+      if (t->decode == DECODE_SWITCH && strcmp (member, "prev_state") == 0)
+        {
+          /* as letters, the way the ftrace readers keep it for the state model */
+          specs[i].type = TW_FIELD_STRING;
+          specs[i].flags = TW_FIELD_FLAG_OPTIONAL;
+          t->state_field = i;
+        }
+    }
+  t->n_members = n;
+  t->type = tw_trace_add_event_type (self->trace, name, NULL, t->kind, specs, n, &self->error);
+  if (t->type == TW_TYPE_NONE)
+    {
+      g_free (t);
+      return NULL;
+    }
+  t->info = tw_trace_get_event_type (self->trace, t->type);
+  if (t->info->payload_size > self->payload_cap)
+    {
+      self->payload_cap = t->info->payload_size;
+      self->payload = g_realloc (self->payload, self->payload_cap);
+    }
+  g_hash_table_insert (self->types, (gpointer) ec, t);
+  return t;
+}
+
+/* ---------------------------------------------------------------- events */
+
+static StreamState *
+stream_state (CtfReader       *self,
+              const bt_stream *stream)
+{
+  StreamState *state;
+
+  if (stream == self->last_stream)
+    return self->last_state;
+  state = g_hash_table_lookup (self->streams, stream);
+  if (state == NULL)
+    {
+      state = g_new0 (StreamState, 1);
+      state->current = TW_TASK_NONE;
+      state->cpu = TW_CPU_NONE;
+      state->ctx_tid = -1;
+      state->ctx_name = -1;
+      g_hash_table_insert (self->streams, (gpointer) stream, state);
+    }
+  self->last_stream = stream;
+  self->last_state = state;
+  return state;
+}
+
+static guint16
+packet_cpu (StreamState     *state,
+            const bt_packet *packet)
+{
+  const bt_field *ctx;
+  const bt_field *cpu;
+
+  if (packet == NULL || packet == state->packet)
+    return state->cpu;
+  state->packet = packet;
+  state->cpu = TW_CPU_NONE;
+  ctx = bt_packet_borrow_context_field_const (packet);
+  if (ctx && (cpu = bt_field_structure_borrow_member_field_by_name_const (ctx, "cpu_id")))
+    {
+      gboolean is_signed;
+
+      if (is_int_class (bt_field_borrow_class_const (cpu), &is_signed))
+        {
+          guint64 v = is_signed ? (guint64) bt_field_integer_signed_get_value (cpu)
+                                : bt_field_integer_unsigned_get_value (cpu);
+
+          if (v < TW_CPU_NONE)
+            state->cpu = v;
+        }
+    }
+  return state->cpu;
+}
+
+static gboolean
+member_i64 (const bt_field *payload,
+            int             index,
+            gint64         *out)
+{
+  const bt_field *f;
+  gboolean is_signed;
+
+  if (index < 0)
+    return FALSE;
+  f = bt_field_structure_borrow_member_field_by_index_const (payload, index);
+  if (!is_int_class (bt_field_borrow_class_const (f), &is_signed))
+    return FALSE;
+  *out = is_signed ? bt_field_integer_signed_get_value (f)
+                   : (gint64) bt_field_integer_unsigned_get_value (f);
+  return TRUE;
+}
+
+static gboolean
+member_string (CtfReader      *self,
+               const bt_field *payload,
+               int             index,
+               guint32        *id)
+{
+  const bt_field *f;
+
+  if (index < 0)
+    return FALSE;
+  f = bt_field_structure_borrow_member_field_by_index_const (payload, index);
+  if (bt_field_get_class_type (f) != BT_FIELD_CLASS_TYPE_STRING)
+    return FALSE;
+  *id = _tw_string_cache_get (&self->strings, bt_field_string_get_value (f),
+                              bt_field_string_get_length (f));
+  return TRUE;
+}
+
+static void
+fill_payload (CtfReader      *self,
+              const CtfType  *t,
+              const bt_field *payload)
+{
+  for (guint i = 0; i < t->n_members; i++)
+    {
+      const bt_field *f = bt_field_structure_borrow_member_field_by_index_const (payload, i);
+      TwValue v = { .type = t->info->fields[i].type };
+
+      if ((int) i == t->state_field)
+        {
+          char state[24];
+          gint64 raw;
+          gsize len;
+
+          if (!member_i64 (payload, i, &raw))
+            continue;
+          len = _tw_kernel_format_prev_state (raw, state, sizeof state);
+          v.str = _tw_string_cache_get (&self->strings, state, len);
+        }
+      else
+        switch (v.type)
+          {
+          case TW_FIELD_I32:
+          case TW_FIELD_I64:
+            v.i = bt_field_integer_signed_get_value (f);
+            break;
+          case TW_FIELD_U8:
+            if (bt_field_get_class_type (f) == BT_FIELD_CLASS_TYPE_BOOL)
+              {
+                v.u = bt_field_bool_get_value (f);
+                break;
+              }
+            v.u = bt_field_integer_unsigned_get_value (f);
+            break;
+          case TW_FIELD_U64:
+            if (bt_field_get_class_type (f) == BT_FIELD_CLASS_TYPE_BIT_ARRAY)
+              {
+                v.u = bt_field_bit_array_get_value_as_integer (f);
+                break;
+              }
+            v.u = bt_field_integer_unsigned_get_value (f);
+            break;
+          case TW_FIELD_U16:
+          case TW_FIELD_U32:
+            v.u = bt_field_integer_unsigned_get_value (f);
+            break;
+          case TW_FIELD_F64:
+            v.f = bt_field_get_class_type (f) == BT_FIELD_CLASS_TYPE_SINGLE_PRECISION_REAL
+                  ? bt_field_real_single_precision_get_value (f)
+                  : bt_field_real_double_precision_get_value (f);
+            break;
+          case TW_FIELD_STRING:
+          default:
+            if (bt_field_get_class_type (f) == BT_FIELD_CLASS_TYPE_STRING)
+              v.str = _tw_string_cache_get (&self->strings, bt_field_string_get_value (f),
+                                            bt_field_string_get_length (f));
+            else
+              {
+                g_string_truncate (self->text, 0);
+                append_field_text (self->text, f);
+                v.str = _tw_string_cache_get (&self->strings, self->text->str, self->text->len);
+              }
+            break;
+          }
+      tw_event_type_set_field (t->info, self->payload, i, &v);
+    }
+}
+
+/* A `tid`/`vtid` (and `procname`) in the event's common context names its task. */
+static void
+check_context (StreamState    *state,
+               const bt_event *event)
+{
+  const bt_field *ctx = bt_event_borrow_common_context_field_const (event);
+
+  state->ctx_checked = TRUE;
+  if (ctx == NULL)
+    return;
+  {
+    const bt_field_class *fc = bt_field_borrow_class_const (ctx);
+    guint64 n = bt_field_class_structure_get_member_count (fc);
+
+    for (guint64 i = 0; i < n; i++)
+      {
+        const char *name = bt_field_class_structure_member_get_name (
+          bt_field_class_structure_borrow_member_by_index_const (fc, i));
+
+        if (strcmp (name, "tid") == 0 || (strcmp (name, "vtid") == 0 && state->ctx_tid < 0))
+          state->ctx_tid = i;
+        else if (strcmp (name, "procname") == 0)
+          state->ctx_name = i;
+      }
+  }
+}
+
+static gboolean
+handle_event (CtfReader        *self,
+              const bt_message *msg,
+              gint64            time_ns)
+{
+  const bt_event *event = bt_message_event_borrow_event_const (msg);
+  const bt_event_class *ec = bt_event_borrow_class_const (event);
+  const bt_field *payload = bt_event_borrow_payload_field_const (event);
+  StreamState *state = stream_state (self, bt_event_borrow_stream_const (event));
+  CtfType *t = ec == self->last_class ? self->last_type : g_hash_table_lookup (self->types, ec);
+  guint8 *buf;
+  guint16 cpu;
+  guint32 task;
+  guint32 arg = 0;
+  guint32 id;
+  gint64 v;
+
+  if (t == NULL && (t = create_type (self, ec)) == NULL)
+    return FALSE;
+  self->last_class = ec;
+  self->last_type = t;
+  buf = self->payload;
+
+  if (time_ns == G_MININT64)
+    {
+      time_ns = 0;
+      self->n_clockless++;
+    }
+
+  cpu = packet_cpu (state, bt_event_borrow_packet_const (event));
+  if (!state->ctx_checked)
+    check_context (state, event);
+  task = state->current;
+  if (state->ctx_tid >= 0)
+    {
+      const bt_field *ctx = bt_event_borrow_common_context_field_const (event);
+
+      if (member_i64 (ctx, state->ctx_tid, &v))
+        {
+          task = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          if (state->ctx_name >= 0 && member_string (self, ctx, state->ctx_name, &id))
+            _tw_kernel_tasks_rename (&self->tasks, task, id);
+        }
+    }
+
+  memset (buf, 0, t->info->payload_size);
+  if (payload)
+    fill_payload (self, t, payload);
+
+  switch (t->decode)
+    {
+    case DECODE_SWITCH:
+      {
+        gint64 prev, next;
+        guint c = cpu == TW_CPU_NONE ? 0 : cpu;
+
+        if (!member_i64 (payload, t->role[ROLE_PREV_TID], &prev)
+            || !member_i64 (payload, t->role[ROLE_NEXT_TID], &next))
+          break;
+        task = _tw_kernel_tasks_get (&self->tasks, prev, c);
+        if (member_string (self, payload, t->role[ROLE_PREV_COMM], &id))
+          _tw_kernel_tasks_rename (&self->tasks, task, id);
+        arg = _tw_kernel_tasks_get (&self->tasks, next, c);
+        if (member_string (self, payload, t->role[ROLE_NEXT_COMM], &id))
+          _tw_kernel_tasks_rename (&self->tasks, arg, id);
+        state->current = arg;
+      }
+      break;
+
+    case DECODE_WAKEUP:
+      {
+        gint64 target = cpu == TW_CPU_NONE ? 0 : cpu;
+
+        if (!member_i64 (payload, t->role[ROLE_TID], &v))
+          break;
+        if (!member_i64 (payload, t->role[ROLE_TARGET_CPU], &target) || target < 0
+            || target >= TW_CPU_NONE)
+          target = cpu == TW_CPU_NONE ? 0 : cpu;
+        arg = _tw_kernel_tasks_get (&self->tasks, v, target);
+        if (member_string (self, payload, t->role[ROLE_COMM], &id))
+          _tw_kernel_tasks_rename (&self->tasks, arg, id);
+      }
+      break;
+
+    case DECODE_IRQ:
+      if (member_i64 (payload, t->role[ROLE_IRQ], &v) && v >= 0 && v <= G_MAXUINT32)
+        arg = v;
+      break;
+
+    case DECODE_SOFTIRQ:
+      if (member_i64 (payload, t->role[ROLE_VEC], &v) && v >= 0 && v <= G_MAXUINT32)
+        arg = v;
+      break;
+
+    case DECODE_FORK:
+      arg = TW_TASK_NONE;
+      if (member_i64 (payload, t->role[ROLE_CHILD_TID], &v))
+        {
+          gint64 child_pid;
+
+          arg = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          if (member_i64 (payload, t->role[ROLE_CHILD_PID], &child_pid) && v != 0)
+            tw_trace_set_task_ids (self->trace, arg, child_pid, v);
+          if (member_string (self, payload, t->role[ROLE_CHILD_COMM], &id))
+            _tw_kernel_tasks_rename (&self->tasks, arg, id);
+        }
+      break;
+
+    case DECODE_EXIT:
+      if (member_i64 (payload, t->role[ROLE_TID], &v))
+        {
+          task = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          if (member_string (self, payload, t->role[ROLE_COMM], &id))
+            _tw_kernel_tasks_rename (&self->tasks, task, id);
+        }
+      arg = task;
+      break;
+
+    case DECODE_GENERIC:
+    default:
+      break;
+    }
+
+  if (self->chunk->n == TW_CHUNK_SIZE)
+    {
+      /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
+       * big), sized like the last chunk's, since untouched reserve costs clearing too */
+      gsize last = self->chunk->blob_len;
+
+      self->chunk = tw_trace_begin_append (self->trace);
+      tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
+    }
+  tw_event_chunk_push (self->chunk, time_ns, cpu, t->type, task, arg, buf, t->info->payload_size);
+  self->n_events++;
+  return TRUE;
+}
+
+static void
+handle_packet (CtfReader        *self,
+               const bt_message *msg,
+               gboolean          beginning)
+{
+  const bt_packet *packet = beginning ? bt_message_packet_beginning_borrow_packet_const (msg)
+                                      : bt_message_packet_end_borrow_packet_const (msg);
+  const bt_stream *stream = bt_packet_borrow_stream_const (packet);
+  const bt_stream_class *sc = bt_stream_borrow_class_const (stream);
+  StreamState *state = stream_state (self, stream);
+  const bt_clock_snapshot *snap;
+  gint64 ns;
+
+  if (beginning)
+    {
+      if (!bt_stream_class_packets_have_beginning_default_clock_snapshot (sc))
+        return;
+      snap = bt_message_packet_beginning_borrow_default_clock_snapshot_const (msg);
+      if (bt_clock_snapshot_get_ns_from_origin (snap, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
+          && state->have_end && ns < state->last_end_ns)
+        self->overlapping_packets++;
+    }
+  else
+    {
+      if (!bt_stream_class_packets_have_end_default_clock_snapshot (sc))
+        return;
+      snap = bt_message_packet_end_borrow_default_clock_snapshot_const (msg);
+      if (bt_clock_snapshot_get_ns_from_origin (snap, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+        {
+          state->have_end = TRUE;
+          state->last_end_ns = ns;
+        }
+    }
+}
+
+static gboolean
+handle_message (CtfReader        *self,
+                const bt_message *msg,
+                gint64            time_ns)
+{
+  guint64 count;
+
+  switch (bt_message_get_type (msg))
+    {
+    case BT_MESSAGE_TYPE_EVENT:
+      return handle_event (self, msg, time_ns);
+    case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+      handle_packet (self, msg, TRUE);
+      break;
+    case BT_MESSAGE_TYPE_PACKET_END:
+      handle_packet (self, msg, FALSE);
+      break;
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+      if (bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+        self->discarded += count;
+      break;
+    case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+    case BT_MESSAGE_TYPE_STREAM_END:
+    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
+    default:
+      break;
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------- the sink */
+
+static bt_component_class_initialize_method_status
+sink_initialize (bt_self_component_sink               *self_component,
+                 bt_self_component_sink_configuration *configuration,
+                 const bt_value                       *params,
+                 void                                 *data)
+{
+  bt_self_component_set_data (bt_self_component_sink_as_self_component (self_component), data);
+  if (bt_self_component_sink_add_input_port (self_component, "in0", NULL, NULL)
+      != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+    return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+  return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+/* One more free port each time one gets connected: one per stream of the source. */
+static bt_component_class_port_connected_method_status
+sink_input_port_connected (bt_self_component_sink       *self_component,
+                           bt_self_component_port_input *self_port,
+                           const bt_port_output         *other_port)
+{
+  const bt_component_sink *comp = bt_self_component_sink_as_component_sink (self_component);
+  char name[32];
+
+  g_snprintf (name, sizeof name, "in%" G_GUINT64_FORMAT, bt_component_sink_get_input_port_count (comp));
+  if (bt_self_component_sink_add_input_port (self_component, name, NULL, NULL)
+      != BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+    return BT_COMPONENT_CLASS_PORT_CONNECTED_METHOD_STATUS_MEMORY_ERROR;
+  return BT_COMPONENT_CLASS_PORT_CONNECTED_METHOD_STATUS_OK;
+}
+
+static bt_component_class_sink_graph_is_configured_method_status
+sink_graph_is_configured (bt_self_component_sink *self_component)
+{
+  CtfReader *self = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_component));
+  const bt_component_sink *comp = bt_self_component_sink_as_component_sink (self_component);
+  guint64 n = bt_component_sink_get_input_port_count (comp);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      bt_self_component_port_input *port = bt_self_component_sink_borrow_input_port_by_index (self_component, i);
+      Upstream up = { 0 };
+
+      if (!bt_port_is_connected (bt_port_input_as_port_const (
+            bt_self_component_port_input_as_port_input (port))))
+        continue;
+      if (bt_message_iterator_create_from_sink_component (self_component, port, &up.iter)
+          != BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+        return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+      g_array_append_val (self->upstreams, up);
+      self->n_live++;
+    }
+  return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+/* The time that orders @msg against the other streams: an event's time; anything else
+ * goes first (it only changes per-stream state). */
+static gint64
+message_time (const bt_message *msg)
+{
+  const bt_event *event;
+  const bt_clock_snapshot *snap;
+  gint64 ns;
+
+  if (bt_message_get_type (msg) != BT_MESSAGE_TYPE_EVENT)
+    return G_MININT64;
+  event = bt_message_event_borrow_event_const (msg);
+  if (bt_stream_class_borrow_default_clock_class_const (
+        bt_stream_borrow_class_const (bt_event_borrow_stream_const (event))) == NULL)
+    return G_MININT64;
+  snap = bt_message_event_borrow_default_clock_snapshot_const (msg);
+  if (bt_clock_snapshot_get_ns_from_origin (snap, &ns) != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
+      || ns < 0)
+    return G_MININT64;
+  return ns;
+}
+
+/* Refills @up's batch when it is used up. */
+static bt_component_class_sink_consume_method_status
+refill (CtfReader *self,
+        Upstream  *up)
+{
+  if (up->iter == NULL || up->pos < up->count)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+  up->pos = up->count = 0;
+  switch (bt_message_iterator_next (up->iter, &up->msgs, &up->count))
+    {
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+      up->head_ns = message_time (up->msgs[0]);
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+      g_clear_pointer (&up->iter, bt_message_iterator_put_ref);
+      self->n_live--;
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+    case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
+    default:
+      return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+    }
+}
+
+/* Merges the streams by time, batch by batch, so the store comes out sorted and sealing
+ * has nothing to sort (cheaper than babeltrace2's muxer, which also stops on streams
+ * whose packets overlap; a stream going back in time just leaves the store to sort). */
+static bt_component_class_sink_consume_method_status
+sink_consume (bt_self_component_sink *self_component)
+{
+  CtfReader *self = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_component));
+  Upstream *ups = (Upstream *) (gpointer) self->upstreams->data;
+  guint n = self->upstreams->len;
+  Upstream *first = NULL;
+  gint64 second = G_MAXINT64;
+
+  for (guint i = 0; i < n; i++)
+    {
+      bt_component_class_sink_consume_method_status status = refill (self, &ups[i]);
+
+      if (status != BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK)
+        return status;
+    }
+  if (self->n_live == 0)
+    return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (ups[i].iter == NULL)
+        continue;
+      if (first == NULL || ups[i].head_ns < first->head_ns)
+        {
+          if (first)
+            second = MIN (second, first->head_ns);
+          first = &ups[i];
+        }
+      else
+        second = MIN (second, ups[i].head_ns);
+    }
+
+  /* the earliest stream runs until it passes the next one or its batch ends */
+  while (first->pos < first->count && first->head_ns <= second)
+    {
+      const bt_message *msg = first->msgs[first->pos++];
+      gboolean ok = handle_message (self, msg, first->head_ns);
+
+      bt_message_put_ref (msg);
+      if (!ok)
+        return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+      if (first->pos < first->count)
+        first->head_ns = message_time (first->msgs[first->pos]);
+    }
+  return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+static void
+sink_finalize (bt_self_component_sink *self_component)
+{
+  CtfReader *self = bt_self_component_get_data (bt_self_component_sink_as_self_component (self_component));
+
+  for (guint i = 0; i < self->upstreams->len; i++)
+    {
+      Upstream *up = &g_array_index (self->upstreams, Upstream, i);
+
+      /* a batch cut short by an error still holds references */
+      for (; up->pos < up->count; up->pos++)
+        bt_message_put_ref (up->msgs[up->pos]);
+      g_clear_pointer (&up->iter, bt_message_iterator_put_ref);
+    }
+  g_array_set_size (self->upstreams, 0);
+}
+
+/* ---------------------------------------------------------------- the graph */
+
+/* The causes babeltrace2 left in the thread's error, as one line: the most specific
+ * first, without the graph plumbing ones (component and iterator addresses). */
+static char *
+take_bt_error (void)
+{
+  const bt_error *error = bt_current_thread_take_error ();
+  GString *out = g_string_new (NULL);
+  guint64 n;
+
+  if (error == NULL)
+    return g_string_free (out, FALSE);
+  n = bt_error_get_cause_count (error);
+  for (guint64 i = 0; i < n && out->len < 300; i++)
+    {
+      const char *msg = bt_error_cause_get_message (bt_error_borrow_cause_by_index (error, i));
+      const char *nl;
+
+      if (msg == NULL || *msg == '\0' || strstr (msg, "comp-addr=") || strstr (msg, "iter-addr="))
+        continue;
+      if (out->len)
+        g_string_append (out, ": ");
+      nl = strchr (msg, '\n');
+      g_string_append_len (out, msg, nl ? nl - msg : (gssize) strlen (msg));
+    }
+  bt_error_release (error);
+  return g_string_free (out, FALSE);
+}
+
+static guint64
+dir_size (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+
+      if (g_stat (p, &st) == 0 && S_ISREG (st.st_mode) && strcmp (name, "metadata") != 0)
+        total += st.st_size;
+    }
+  return total;
+}
+
+static void
+ctf_reader_clear (CtfReader *self)
+{
+  g_clear_pointer (&self->types, g_hash_table_unref);
+  g_clear_pointer (&self->streams, g_hash_table_unref);
+  g_clear_pointer (&self->payload, g_free);
+  g_clear_pointer (&self->upstreams, g_array_unref);
+  if (self->text)
+    g_string_free (g_steal_pointer (&self->text), TRUE);
+  _tw_kernel_tasks_clear (&self->tasks);
+  _tw_string_cache_clear (&self->strings);
+}
+
+static gboolean
+read_ctf (const char      *path,
+          TwTrace         *trace,
+          TwProgressFunc   progress,
+          gpointer         progress_data,
+          GCancellable    *cancellable,
+          GError         **error)
+{
+  g_autofree char *dir = dup_trace_dir (path);
+  CtfReader self = { 0 };
+  const bt_plugin *plugin = NULL;
+  const bt_component_class_source *fs_class;
+  bt_component_class_sink *sink_class = NULL;
+  bt_graph *graph = NULL;
+  bt_value *params = NULL;
+  bt_value *inputs = NULL;
+  const bt_component_source *source = NULL;
+  const bt_component_sink *sink = NULL;
+  gboolean ok = FALSE;
+  char *why;
+
+  if (dir == NULL)
+    {
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
+                                     "not a CTF trace directory or its metadata file");
+      return FALSE;
+    }
+
+  self.trace = trace;
+  self.path = path;
+  self.types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self.streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
+  self.upstreams = g_array_new (FALSE, TRUE, sizeof (Upstream));
+  self.payload_cap = 64;
+  self.payload = g_malloc0 (self.payload_cap);
+  self.text = g_string_sized_new (64);
+  self.progress = progress;
+  self.progress_data = progress_data;
+  self.cancellable = cancellable;
+  /* a rough size of an LTTng kernel event record, for progress only */
+  self.size_estimate = MAX (dir_size (dir) / 32, 1);
+  _tw_kernel_tasks_init (&self.tasks, trace);
+  _tw_string_cache_init (&self.strings, trace);
+
+  if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &plugin)
+      != BT_PLUGIN_FIND_STATUS_OK
+      || !(fs_class = bt_plugin_borrow_source_component_class_by_name_const (plugin, "fs")))
+    {
+      g_free (take_bt_error ());
+      g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
+                   "%s: babeltrace2's ctf plugin (src.ctf.fs) was not found", path);
+      goto out;
+    }
+
+  sink_class = bt_component_class_sink_create ("tracewb-sink", sink_consume);
+  bt_component_class_sink_set_initialize_method (sink_class, sink_initialize);
+  bt_component_class_sink_set_input_port_connected_method (sink_class, sink_input_port_connected);
+  bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured);
+  bt_component_class_sink_set_finalize_method (sink_class, sink_finalize);
+
+  graph = bt_graph_create (0);
+  params = bt_value_map_create ();
+  bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
+  bt_value_array_append_string_element (inputs, dir);
+
+  if (bt_graph_add_source_component (graph, fs_class, "src", params, BT_LOGGING_LEVEL_NONE,
+                                     &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK
+      || bt_graph_add_sink_component_with_initialize_method_data (
+           graph, sink_class, "sink", NULL, &self, BT_LOGGING_LEVEL_NONE, &sink)
+         != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+    goto bt_failed;
+
+  for (guint64 i = 0; i < bt_component_source_get_output_port_count (source); i++)
+    {
+      const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (source, i);
+      guint64 n_in = bt_component_sink_get_input_port_count (sink);
+      const bt_port_input *in = bt_component_sink_borrow_input_port_by_index_const (sink, n_in - 1);
+
+      if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+        goto bt_failed;
+    }
+
+  self.chunk = tw_trace_begin_append (trace);
+  /* LTTng kernel payloads take about as many bytes in the store as in the streams: a
+   * big trace gets its first blob at once (huge pages, no regrowth) */
+  if (self.size_estimate * 32 >= 2 * BIG_BLOB)
+    tw_event_chunk_reserve_blob (self.chunk, MIN (self.size_estimate * 32, (guint64) TW_CHUNK_SIZE * 32));
+  for (;;)
+    {
+      bt_graph_run_once_status status = bt_graph_run_once (graph);
+
+      if (self.error)
+        {
+          tw_trace_end_append (trace);
+          g_free (take_bt_error ());
+          g_propagate_error (error, g_steal_pointer (&self.error));
+          goto out;
+        }
+      if (status == BT_GRAPH_RUN_ONCE_STATUS_END)
+        break;
+      if (status == BT_GRAPH_RUN_ONCE_STATUS_AGAIN)
+        continue;
+      if (status != BT_GRAPH_RUN_ONCE_STATUS_OK)
+        {
+          tw_trace_end_append (trace);
+          goto bt_failed;
+        }
+      if (self.n_events / CHECK_EVERY != self.since_check)
+        {
+          self.since_check = self.n_events / CHECK_EVERY;
+          tw_trace_end_append (trace);
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto out;
+          if (progress)
+            progress (MIN (0.99, (double) self.n_events / self.size_estimate), progress_data);
+        }
+    }
+  tw_trace_end_append (trace);
+
+  if (self.n_events == 0)
+    {
+      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
+                                     "the CTF trace holds no events");
+      goto out;
+    }
+  tw_trace_set_metadata (trace, "time_origin", "ns from the CTF clock's origin (LTTng: Unix epoch)");
+  tw_trace_set_metadata (trace, "clock", "CTF stream default clock");
+  if (self.discarded > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.discarded);
+
+      tw_trace_set_metadata (trace, "lost_events", n);
+    }
+  if (self.n_clockless > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.n_clockless);
+
+      tw_trace_set_metadata (trace, "ctf_events_without_time", n);
+    }
+  if (self.overlapping_packets > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.overlapping_packets);
+
+      tw_trace_set_metadata (trace, "ctf_overlapping_packets", n);
+      tw_trace_set_metadata (trace, "ctf_note",
+                             "some packets begin before the previous packet of their stream "
+                             "ends; every stream was read whole and the events merged and "
+                             "sorted by time (babeltrace2's muxer stops on such traces)");
+    }
+  if (progress)
+    progress (1.0, progress_data);
+  ok = TRUE;
+  goto out;
+
+bt_failed:
+  why = take_bt_error ();
+  tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
+                                 "babeltrace2 cannot read this CTF trace%s%s",
+                                 why[0] ? ": " : "", why);
+  g_free (why);
+
+out:
+  /* the graph owns the sink, whose finalize drops the iterators before @self goes */
+  bt_graph_put_ref (graph);
+  bt_value_put_ref (params);
+  bt_component_class_sink_put_ref (sink_class);
+  bt_plugin_put_ref (plugin);
+  ctf_reader_clear (&self);
+  return ok;
+}
+
+#endif /* HAVE_BABELTRACE */
+
+/* ---------------------------------------------------------------- TwReader */
+
+static const char *
+tw_ctf_reader_get_name (TwReader *reader)
+{
+  return "ctf";
+}
+
+static const char *
+tw_ctf_reader_get_description (TwReader *reader)
+{
+  return "CTF 1.8 traces (LTTng), a trace directory or its metadata file, through babeltrace2";
+}
+
+/* @head is the `metadata` file's head (the registry reads it for a directory). The
+ * magic is recognised even without babeltrace2, so the error can say what is missing. */
+static guint
+tw_ctf_reader_probe (TwReader     *reader,
+                     const char   *path,
+                     const guint8 *head,
+                     gsize         head_len)
+{
+  g_autofree char *dir = dup_trace_dir (path);
+
+  if (dir == NULL || !is_ctf_metadata (head, head_len))
+    return 0;
+  return 100;
+}
+
+static gboolean
+tw_ctf_reader_read (TwReader        *reader,
+                    const char      *path,
+                    TwTrace         *trace,
+                    TwProgressFunc   progress,
+                    gpointer         progress_data,
+                    GCancellable    *cancellable,
+                    GError         **error)
+{
+#if HAVE_BABELTRACE
+  return read_ctf (path, trace, progress, progress_data, cancellable, error);
+#else
+  g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
+               "%s: CTF support was not built (install libbabeltrace2-dev and rebuild)", path);
+  return FALSE;
+#endif
+}
+
+static void
+tw_ctf_reader_iface_init (TwReaderInterface *iface)
+{
+  iface->get_name = tw_ctf_reader_get_name;
+  iface->get_description = tw_ctf_reader_get_description;
+  iface->probe = tw_ctf_reader_probe;
+  iface->read = tw_ctf_reader_read;
+}
+
+static void
+tw_ctf_reader_class_init (TwCtfReaderClass *klass)
+{
+}
+
+static void
+tw_ctf_reader_init (TwCtfReader *self)
+{
+}
+
+/**
+ * tw_ctf_reader_new:
+ *
+ * Returns: (transfer full): a reader of CTF traces
+ */
+TwReader *
+tw_ctf_reader_new (void)
+{
+  return g_object_new (TW_TYPE_CTF_READER, NULL);
+}

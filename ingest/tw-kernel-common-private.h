@@ -1,0 +1,67 @@
+/* tw-kernel-common-private.h: what the binary kernel-trace readers (trace.dat, CTF) share
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+/* Span → string id of the trace, a reader-local cache in front of
+ * tw_trace_intern_string() (which copies, hashes and takes the trace's lock). */
+typedef struct {
+  TwTrace *trace;
+  struct _TwStringSlot *slots;
+  guint    mask;
+  guint    n;
+  GString *scratch;
+} TwStringCache;
+
+void     _tw_string_cache_init  (TwStringCache *self,
+                                 TwTrace       *trace);
+void     _tw_string_cache_clear (TwStringCache *self);
+guint32  _tw_string_cache_get   (TwStringCache *self,
+                                 const char    *s,
+                                 gsize          len);
+
+/* Kernel tasks as the ftrace text reader keys them: one task per pid (source id
+ * "<pid>", tid = pid), and pid 0 as one idle task per CPU (source id "0/<cpu>", named
+ * "swapper/<cpu>", flagged idle). The latest name given renames a task; idle tasks and
+ * unknown comms (`<...>`) never rename. */
+typedef struct {
+  TwTrace    *trace;
+  guint32    *pid_tasks;   /* pid → task, TW_TASK_NONE when not yet seen */
+  guint       n_pid_tasks;
+  GHashTable *big_pids;    /* pids beyond the direct table: gint64* → task + 1 */
+  guint32    *idle_tasks;  /* cpu → idle task */
+  guint       n_idle_tasks;
+  guint32    *names;       /* task → string id + 1 of its current name */
+  guint       n_names;
+} TwKernelTasks;
+
+void     _tw_kernel_tasks_init   (TwKernelTasks *self,
+                                  TwTrace       *trace);
+void     _tw_kernel_tasks_clear  (TwKernelTasks *self);
+guint32  _tw_kernel_tasks_get    (TwKernelTasks *self,
+                                  gint64         pid,
+                                  guint          cpu);
+void     _tw_kernel_tasks_rename (TwKernelTasks *self,
+                                  guint32        task,
+                                  guint32        name_id);
+
+gboolean _tw_kernel_comm_is_known (const char *comm,
+                                   gsize       len);
+
+/* A numeric sched_switch prev_state as the kernel's format prints it (≥ 4.14): bits
+ * S D T t X Z P I joined by '|', "R" when none is set, "+" when a bit above them says
+ * the task was preempted. Returns the length written to @buf (NUL-terminated). */
+gsize    _tw_kernel_format_prev_state (guint64 value,
+                                       char   *buf,
+                                       gsize   buf_len);
+
+/* Names of the softirq vectors as the kernel's softirq_entry format prints them. */
+const char *_tw_kernel_softirq_name (guint64 vec);
+
+G_END_DECLS
