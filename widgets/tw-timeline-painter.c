@@ -1185,6 +1185,7 @@ draw_ruler (const Frame *f,
   guint64 minor = step % 5 == 0 && step >= 5 ? step / 5 : step / 2 ? step / 2 : 1;
   guint64 first = (vp->begin_ns / step) * step;
   guint64 base = TW_TIME_NONE;
+  double label_end = 0;
 
   cairo_set_source_rgb (cr, 0.96, 0.96, 0.97);
   cairo_rectangle (cr, 0, 0, vp->width, TW_TIMELINE_RULER_HEIGHT);
@@ -1209,6 +1210,7 @@ draw_ruler (const Frame *f,
     {
       double x = tw_timeline_viewport_time_to_x (vp, t);
       g_autofree char *text = NULL;
+      int width;
 
       if (x < f->plot_x0)
         continue;
@@ -1222,7 +1224,14 @@ draw_ruler (const Frame *f,
           g_autofree char *d = tw_timeline_format_duration (t - base);
           text = g_strdup_printf ("+%s", d);
         }
+      /* a long absolute first label can reach over the next ticks: skip those labels */
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_set_width (layout, -1);
+      pango_layout_get_pixel_size (layout, &width, NULL);
+      if (x + 3 < label_end + 8)
+        continue;
       draw_text (layout, cr, text, x + 3, 4, -1);
+      label_end = x + 3 + width;
     }
 
   cairo_set_source_rgb (cr, 0.75, 0.75, 0.78);
