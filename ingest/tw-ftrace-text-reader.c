@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-ftrace-text-reader.h"
+#include "tw-kernel-common-private.h"
 #include "tw-ftrace-text-reader-private.h"
 
 #include <string.h>
@@ -450,53 +451,21 @@ typedef struct {
 
 #define OPT TW_FIELD_FLAG_OPTIONAL
 
-static const TwFieldSpec switch_fields[] = {
-  { "prev_comm",  TW_FIELD_STRING, OPT },
-  { "prev_pid",   TW_FIELD_I64,    OPT },
-  { "prev_prio",  TW_FIELD_I64,    OPT },
-  { "prev_state", TW_FIELD_STRING, OPT },
-  { "next_comm",  TW_FIELD_STRING, OPT },
-  { "next_pid",   TW_FIELD_I64,    OPT },
-  { "next_prio",  TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec wakeup_fields[] = {
-  { "comm",       TW_FIELD_STRING, OPT },
-  { "pid",        TW_FIELD_I64,    OPT },
-  { "prio",       TW_FIELD_I64,    OPT },
-  { "target_cpu", TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec irq_entry_fields[] = {
-  { "irq",  TW_FIELD_I64,    OPT },
-  { "name", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec irq_exit_fields[] = {
-  { "irq", TW_FIELD_I64,    OPT },
-  { "ret", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec softirq_fields[] = {
-  { "vec",    TW_FIELD_I64,    OPT },
-  { "action", TW_FIELD_STRING, OPT },
-};
-
 static const KnownEvent known_events[] = {
   { "sched_switch", TW_EVENT_KIND_SWITCH, DECODE_SWITCH, NULL,
-    switch_fields, G_N_ELEMENTS (switch_fields) },
+    _tw_kernel_switch_fields, G_N_ELEMENTS (_tw_kernel_switch_fields) },
   { "sched_wakeup", TW_EVENT_KIND_WAKEUP, DECODE_WAKEUP, NULL,
-    wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
+    _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
   { "sched_wakeup_new", TW_EVENT_KIND_WAKEUP, DECODE_WAKEUP, NULL,
-    wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
+    _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
   { "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY, DECODE_GENERIC, "irq",
-    irq_entry_fields, G_N_ELEMENTS (irq_entry_fields) },
+    _tw_kernel_irq_entry_fields, G_N_ELEMENTS (_tw_kernel_irq_entry_fields) },
   { "irq_handler_exit", TW_EVENT_KIND_IRQ_EXIT, DECODE_GENERIC, "irq",
-    irq_exit_fields, G_N_ELEMENTS (irq_exit_fields) },
+    _tw_kernel_irq_exit_fields, G_N_ELEMENTS (_tw_kernel_irq_exit_fields) },
   { "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY, DECODE_GENERIC, "vec",
-    softirq_fields, G_N_ELEMENTS (softirq_fields) },
+    _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
   { "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT, DECODE_GENERIC, "vec",
-    softirq_fields, G_N_ELEMENTS (softirq_fields) },
+    _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
   { "sched_process_fork", TW_EVENT_KIND_TASK_CREATE, DECODE_GENERIC, NULL, NULL, 0 },
   { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT, DECODE_GENERIC, NULL, NULL, 0 },
 };

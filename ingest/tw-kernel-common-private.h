@@ -64,4 +64,11 @@ gsize    _tw_kernel_format_prev_state (guint64 value,
 /* Names of the softirq vectors as the kernel's softirq_entry format prints them. */
 const char *_tw_kernel_softirq_name (guint64 vec);
 
+/* schemas of sched_switch, sched_wakeup(_new), irq_handler_entry/exit, softirq_* */
+extern const TwFieldSpec _tw_kernel_switch_fields[7];
+extern const TwFieldSpec _tw_kernel_wakeup_fields[4];
+extern const TwFieldSpec _tw_kernel_irq_entry_fields[2];
+extern const TwFieldSpec _tw_kernel_irq_exit_fields[2];
+extern const TwFieldSpec _tw_kernel_softirq_fields[2];
+
 G_END_DECLS

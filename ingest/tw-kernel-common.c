@@ -265,3 +265,37 @@ _tw_kernel_softirq_name (guint64 vec)
 
   return vec < G_N_ELEMENTS (names) ? names[vec] : NULL;
 }
+
+/* The canonical kernel events' schemas, one copy for every kernel source: a trace.dat,
+ * its trace-cmd report text and a live recording must give the same store. */
+const TwFieldSpec _tw_kernel_switch_fields[] = {
+  { "prev_comm",  TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+  { "prev_pid",   TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "prev_prio",  TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "prev_state", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+  { "next_comm",  TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+  { "next_pid",   TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "next_prio",  TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+};
+
+const TwFieldSpec _tw_kernel_wakeup_fields[] = {
+  { "comm",       TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+  { "pid",        TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "prio",       TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "target_cpu", TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+};
+
+const TwFieldSpec _tw_kernel_irq_entry_fields[] = {
+  { "irq",  TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "name", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+};
+
+const TwFieldSpec _tw_kernel_irq_exit_fields[] = {
+  { "irq", TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "ret", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+};
+
+const TwFieldSpec _tw_kernel_softirq_fields[] = {
+  { "vec",    TW_FIELD_I64,    TW_FIELD_FLAG_OPTIONAL },
+  { "action", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
+};

@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "tw-live-kernel.h"
+#include "tw-kernel-common-private.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -35,41 +36,7 @@
 #include <tracefs/tracefs.h>
 #endif
 
-#define OPT TW_FIELD_FLAG_OPTIONAL
-
 #if HAVE_LIBTRACEFS
-
-static const TwFieldSpec switch_fields[] = {
-  { "prev_comm",  TW_FIELD_STRING, OPT },
-  { "prev_pid",   TW_FIELD_I64,    OPT },
-  { "prev_prio",  TW_FIELD_I64,    OPT },
-  { "prev_state", TW_FIELD_STRING, OPT },
-  { "next_comm",  TW_FIELD_STRING, OPT },
-  { "next_pid",   TW_FIELD_I64,    OPT },
-  { "next_prio",  TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec wakeup_fields[] = {
-  { "comm",       TW_FIELD_STRING, OPT },
-  { "pid",        TW_FIELD_I64,    OPT },
-  { "prio",       TW_FIELD_I64,    OPT },
-  { "target_cpu", TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec irq_entry_fields[] = {
-  { "irq",  TW_FIELD_I64,    OPT },
-  { "name", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec irq_exit_fields[] = {
-  { "irq", TW_FIELD_I64,    OPT },
-  { "ret", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec softirq_fields[] = {
-  { "vec",    TW_FIELD_I64,    OPT },
-  { "action", TW_FIELD_STRING, OPT },
-};
 
 typedef enum {
   K_SWITCH,
@@ -89,13 +56,13 @@ static const struct {
   const TwFieldSpec *fields;
   guint              n_fields;
 } kernel_events[N_KERNEL_EVENTS] = {
-  { "sched", "sched_switch", TW_EVENT_KIND_SWITCH, switch_fields, G_N_ELEMENTS (switch_fields) },
-  { "sched", "sched_wakeup", TW_EVENT_KIND_WAKEUP, wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
-  { "sched", "sched_wakeup_new", TW_EVENT_KIND_WAKEUP, wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
-  { "irq", "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY, irq_entry_fields, G_N_ELEMENTS (irq_entry_fields) },
-  { "irq", "irq_handler_exit", TW_EVENT_KIND_IRQ_EXIT, irq_exit_fields, G_N_ELEMENTS (irq_exit_fields) },
-  { "irq", "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY, softirq_fields, G_N_ELEMENTS (softirq_fields) },
-  { "irq", "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT, softirq_fields, G_N_ELEMENTS (softirq_fields) },
+  { "sched", "sched_switch", TW_EVENT_KIND_SWITCH, _tw_kernel_switch_fields, G_N_ELEMENTS (_tw_kernel_switch_fields) },
+  { "sched", "sched_wakeup", TW_EVENT_KIND_WAKEUP, _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
+  { "sched", "sched_wakeup_new", TW_EVENT_KIND_WAKEUP, _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
+  { "irq", "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY, _tw_kernel_irq_entry_fields, G_N_ELEMENTS (_tw_kernel_irq_entry_fields) },
+  { "irq", "irq_handler_exit", TW_EVENT_KIND_IRQ_EXIT, _tw_kernel_irq_exit_fields, G_N_ELEMENTS (_tw_kernel_irq_exit_fields) },
+  { "irq", "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY, _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
+  { "irq", "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT, _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
 };
 
 typedef struct {

@@ -54,8 +54,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TwTracecmdReader, tw_tracecmd_reader, G_TYPE_OBJE
 /* Exported by libtracecmd 1.3 but missing from its public header. */
 const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
 
-#define OPT TW_FIELD_FLAG_OPTIONAL
-
 typedef enum {
   DECODE_GENERIC = 0,
   DECODE_SWITCH,
@@ -67,38 +65,6 @@ typedef enum {
   DECODE_EXIT,
 } Decode;
 
-static const TwFieldSpec switch_fields[] = {
-  { "prev_comm",  TW_FIELD_STRING, OPT },
-  { "prev_pid",   TW_FIELD_I64,    OPT },
-  { "prev_prio",  TW_FIELD_I64,    OPT },
-  { "prev_state", TW_FIELD_STRING, OPT },
-  { "next_comm",  TW_FIELD_STRING, OPT },
-  { "next_pid",   TW_FIELD_I64,    OPT },
-  { "next_prio",  TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec wakeup_fields[] = {
-  { "comm",       TW_FIELD_STRING, OPT },
-  { "pid",        TW_FIELD_I64,    OPT },
-  { "prio",       TW_FIELD_I64,    OPT },
-  { "target_cpu", TW_FIELD_I64,    OPT },
-};
-
-static const TwFieldSpec irq_entry_fields[] = {
-  { "irq",  TW_FIELD_I64,    OPT },
-  { "name", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec irq_exit_fields[] = {
-  { "irq", TW_FIELD_I64,    OPT },
-  { "ret", TW_FIELD_STRING, OPT },
-};
-
-static const TwFieldSpec softirq_fields[] = {
-  { "vec",    TW_FIELD_I64,    OPT },
-  { "action", TW_FIELD_STRING, OPT },
-};
-
 static const struct {
   const char        *name;
   TwEventKind        kind;
@@ -107,19 +73,19 @@ static const struct {
   guint              n_fields;
 } known_events[] = {
   { "sched_switch", TW_EVENT_KIND_SWITCH, DECODE_SWITCH,
-    switch_fields, G_N_ELEMENTS (switch_fields) },
+    _tw_kernel_switch_fields, G_N_ELEMENTS (_tw_kernel_switch_fields) },
   { "sched_wakeup", TW_EVENT_KIND_WAKEUP, DECODE_WAKEUP,
-    wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
+    _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
   { "sched_wakeup_new", TW_EVENT_KIND_WAKEUP, DECODE_WAKEUP,
-    wakeup_fields, G_N_ELEMENTS (wakeup_fields) },
+    _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields) },
   { "irq_handler_entry", TW_EVENT_KIND_IRQ_ENTRY, DECODE_IRQ_ENTRY,
-    irq_entry_fields, G_N_ELEMENTS (irq_entry_fields) },
+    _tw_kernel_irq_entry_fields, G_N_ELEMENTS (_tw_kernel_irq_entry_fields) },
   { "irq_handler_exit", TW_EVENT_KIND_IRQ_EXIT, DECODE_IRQ_EXIT,
-    irq_exit_fields, G_N_ELEMENTS (irq_exit_fields) },
+    _tw_kernel_irq_exit_fields, G_N_ELEMENTS (_tw_kernel_irq_exit_fields) },
   { "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY, DECODE_SOFTIRQ,
-    softirq_fields, G_N_ELEMENTS (softirq_fields) },
+    _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
   { "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT, DECODE_SOFTIRQ,
-    softirq_fields, G_N_ELEMENTS (softirq_fields) },
+    _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields) },
   { "sched_process_fork", TW_EVENT_KIND_TASK_CREATE, DECODE_FORK, NULL, 0 },
   { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT, DECODE_EXIT, NULL, 0 },
 };
