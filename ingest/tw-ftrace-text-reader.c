@@ -492,12 +492,6 @@ typedef struct {
 } TypeSlot;
 
 typedef struct {
-  guint32 hash;
-  guint32 len;      /* of the interned string (a span with a NUL inside never matches) */
-  guint32 id_plus_one;
-} StringSlot;
-
-typedef struct {
   const char *comm;
   guint       comm_len;
   gint64      pid;
@@ -521,9 +515,7 @@ typedef struct {
   guint32      *idle_tasks;   /* cpu → idle task index */
   guint         n_idle_tasks;
   TypeSlot      type_cache[TYPE_CACHE_SIZE]; /* by hash of the name, before `types` */
-  StringSlot   *strings;      /* span → string id, so hot strings skip the trace's lock */
-  guint         strings_mask;
-  guint         n_strings;
+  TwStringCache strings;      /* span → string id, so hot strings skip the trace's lock */
   GString      *scratch;      /* NUL-terminated copies of spans */
   GString      *overflow;     /* misfit pairs of the current line */
   guint8       *payload;
@@ -554,68 +546,6 @@ hash_span (const char *s,
 }
 
 static void
-strings_insert (StringSlot *slots,
-                guint       mask,
-                StringSlot  slot)
-{
-  guint i = slot.hash & mask;
-
-  while (slots[i].id_plus_one != 0)
-    i = (i + 1) & mask;
-  slots[i] = slot;
-}
-
-/* The string id of a span of the text; a reader-local open-addressing cache in front
- * of tw_trace_intern_string(), which copies, hashes and locks. */
-static guint32
-intern_span (Parser     *self,
-             const char *s,
-             gsize       len)
-{
-  guint32 hash = hash_span (s, len);
-  guint i = hash & self->strings_mask;
-  StringSlot slot;
-
-  for (; self->strings[i].id_plus_one != 0; i = (i + 1) & self->strings_mask)
-    {
-      const StringSlot *found = &self->strings[i];
-
-      if (found->hash == hash && found->len == len
-          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
-        return found->id_plus_one - 1;
-    }
-
-  g_string_truncate (self->scratch, 0);
-  g_string_append_len (self->scratch, s, len);
-  slot.hash = hash;
-  slot.len = strlen (self->scratch->str);
-  slot.id_plus_one = tw_trace_intern_string (self->trace, self->scratch->str) + 1;
-
-  if (++self->n_strings * 2 > self->strings_mask + 1)
-    {
-      guint mask = self->strings_mask * 2 + 1;
-      StringSlot *slots = g_new0 (StringSlot, mask + 1);
-
-      for (guint j = 0; j <= self->strings_mask; j++)
-        if (self->strings[j].id_plus_one != 0)
-          strings_insert (slots, mask, self->strings[j]);
-      g_free (self->strings);
-      self->strings = slots;
-      self->strings_mask = mask;
-    }
-  strings_insert (self->strings, self->strings_mask, slot);
-  return slot.id_plus_one - 1;
-}
-
-static gboolean
-comm_is_known (const char *comm,
-               gsize       len)
-{
-  /* `<...>`: the kernel had no comm saved for the pid; `<idle>`: the idle task */
-  return len > 0 && !(comm[0] == '<' && comm[len - 1] == '>');
-}
-
-static void
 maybe_rename (Parser     *self,
               guint32     task,
               const char *comm,
@@ -623,7 +553,7 @@ maybe_rename (Parser     *self,
 {
   const TwTask *t = tw_trace_get_task (self->trace, task);
 
-  if (t->flags & TW_TASK_FLAG_IDLE || !comm_is_known (comm, comm_len))
+  if (t->flags & TW_TASK_FLAG_IDLE || !_tw_kernel_comm_is_known (comm, comm_len))
     return;
   if (t->name != NULL && strlen (t->name) == comm_len && memcmp (t->name, comm, comm_len) == 0)
     return;
@@ -1072,7 +1002,7 @@ fill_payload (Parser           *self,
 
       if (text_end > text)
         {
-          v.str = intern_span (self, text, text_end - text);
+          v.str = _tw_string_cache_get (&self->strings, text, text_end - text);
           tw_event_type_set_field (t, payload, ft->text_field, &v);
         }
       return;
@@ -1108,7 +1038,7 @@ fill_payload (Parser           *self,
               ok = parse_hex (pair->val, pair->val_len, &v.u);
               break;
             case TW_FIELD_STRING:
-              v.str = intern_span (self, pair->val, pair->val_len);
+              v.str = _tw_string_cache_get (&self->strings, pair->val, pair->val_len);
               ok = TRUE;
               break;
             case TW_FIELD_U8:
@@ -1134,7 +1064,7 @@ fill_payload (Parser           *self,
   if (ft->text_field >= 0 && self->overflow->len > 0)
     {
       TwValue v = { .type = TW_FIELD_STRING,
-                    .str = intern_span (self, self->overflow->str, self->overflow->len) };
+                    .str = _tw_string_cache_get (&self->strings, self->overflow->str, self->overflow->len) };
       tw_event_type_set_field (t, payload, ft->text_field, &v);
     }
 }
@@ -1400,7 +1330,7 @@ parser_clear (Parser *self)
   g_clear_pointer (&self->pid_tasks, g_free);
   g_clear_pointer (&self->idle_tasks, g_free);
   g_clear_pointer (&self->payload, g_free);
-  g_clear_pointer (&self->strings, g_free);
+  _tw_string_cache_clear (&self->strings);
   if (self->scratch)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
   if (self->overflow)
@@ -1446,8 +1376,7 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
   self.overflow = g_string_sized_new (256);
   self.payload_cap = 64;
   self.payload = g_malloc (self.payload_cap);
-  self.strings_mask = 1023;
-  self.strings = g_new0 (StringSlot, self.strings_mask + 1);
+  _tw_string_cache_init (&self.strings, trace);
 
   chunk = tw_trace_begin_append (trace);
 
