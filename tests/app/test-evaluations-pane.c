@@ -9,6 +9,7 @@
 
 #include "tw-application.h"
 #include "tw-test-pixels.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -46,45 +47,16 @@ page_is_trace (gpointer data)
 }
 
 static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 counter = gdk_frame_clock_get_frame_counter (clock);
-      gint64 start = g_get_monotonic_time ();
-
-      gtk_widget_queue_draw (widget);
-      while (gdk_frame_clock_get_frame_counter (clock) == counter
-             && g_get_monotonic_time () - start < G_USEC_PER_SEC)
-        g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static void
-keep_recent_dir (void)
-{
-  g_autofree char *filename = NULL;
-  g_autofree char *dir = NULL;
-
-  g_object_get (gtk_recent_manager_get_default (), "filename", &filename, NULL);
-  dir = g_path_get_dirname (filename);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-}
-
-static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
   if (!have_display)
     return;
-  keep_recent_dir ();
+  tw_test_keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
   gtk_window_present (GTK_WINDOW (fx->window));
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
 static void
@@ -95,7 +67,7 @@ fixture_teardown (Fixture       *fx,
     gtk_window_destroy (GTK_WINDOW (fx->window));
   if (have_display)
     {
-      keep_recent_dir ();
+      tw_test_keep_recent_dir ();
       while (g_main_context_iteration (NULL, FALSE))
         ;
     }
@@ -267,7 +239,7 @@ test_irq_duration (Fixture       *fx,
   /* the histogram: bars where the painter puts them, in bar colour */
   view = tw_evaluations_pane_get_histogram_view (pane, 0);
   plot = tw_histogram_view_get_plot (view);
-  wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
   snapshot = tw_histogram_view_get_snapshot (view);
   g_assert_nonnull (snapshot);
   g_assert_cmpuint (snapshot->count, ==, 5);
@@ -376,7 +348,7 @@ test_user_metric_and_worst_case (Fixture       *fx,
     g_assert_cmpstr (a, ==, b);
     g_assert_cmpuint (tw_worst_case_get_n_rows (direct), >=, 1);
   }
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
 /* A big trace: the evaluation runs in its thread while the main loop keeps turning; a
@@ -514,7 +486,7 @@ test_real_trace (Fixture       *fx,
       if (i == 1)
         tw_histogram_view_set_y_scale (view, TW_HISTOGRAM_Y_LOG);   /* the tail shows */
       tw_evaluations_pane_show_page (pane, tw_evaluations_pane_get_page (pane, i));
-      wait_frames (GTK_WIDGET (fx->window), 4);
+      tw_test_wait_frames (GTK_WIDGET (fx->window), 4);
       save_screenshot (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
                                                        : "evaluations-irq-duration.png");
       tallest = 0;

@@ -9,6 +9,7 @@
 #include <tw-automaton-file.h>
 #include <tw-widgets.h>
 
+#include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
 
@@ -16,29 +17,7 @@ typedef struct {
   GtkWidget         *window;
   TwAutomatonCanvas *canvas;
   guint              changed;
-  guint              frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 changed_cb (TwAutomatonCanvas *canvas,
@@ -56,9 +35,8 @@ fixture_setup (Fixture       *f,
   f->canvas = TW_AUTOMATON_CANVAS (tw_automaton_canvas_new ());
   g_signal_connect (f->canvas, "changed", G_CALLBACK (changed_cb), f);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->canvas));
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->canvas), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
 }
 
 static void
@@ -423,7 +401,7 @@ test_label_popover (Fixture       *f,
   tr = tw_automaton_canvas_connect (f->canvas, s0, s1, TW_LABEL_ANY, NULL, TW_TASK_MATCH_ANY,
                                     TW_TASK_FIELD_TASK);
   f->changed = 0;
-  wait_for_frames (f, 1);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 1);
   tw_automaton_canvas_edit_transition (f->canvas, tr);
 
   for (GtkWidget *child = gtk_widget_get_first_child (area); child;
@@ -512,7 +490,7 @@ test_pixels (Fixture       *f,
   g_assert_true (tw_automaton_canvas_load (f->canvas, path, &error));
   g_assert_no_error (error);
   a = tw_automaton_canvas_get_automaton (f->canvas);
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
   save_screenshot (f, "automaton-designer.png");
 
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
@@ -536,7 +514,7 @@ test_pixels (Fixture       *f,
   /* a design error appears on the canvas as soon as it is made */
   lost = tw_automaton_canvas_add_state (f->canvas, TW_STATE_KIND_CANCEL, 700, 300);
   tw_automaton_canvas_select_state (f->canvas, -1);
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
   save_screenshot (f, "automaton-designer-error.png");
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
   surface = grab (tw_automaton_canvas_get_drawing_area (f->canvas));

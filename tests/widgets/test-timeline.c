@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <tw-widgets.h>
 
+#include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
 
@@ -18,29 +19,7 @@ typedef struct {
   GtkWidget    *window;
   TwTimeline   *timeline;
   guint32       a;
-  guint         frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 fixture_setup (Fixture       *f,
@@ -71,9 +50,8 @@ fixture_setup (Fixture       *f,
   tw_timeline_set_view_state (f->timeline, f->state);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
   gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->timeline), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 }
 
 static void
@@ -157,7 +135,7 @@ test_actions_zoom_around_cursor (Fixture       *f,
                            - tw_timeline_viewport_time_to_x (&before, 3000)), <, 1.5);
 
   /* the zoomed frame really shows a's span wider than before */
-  wait_for_frames (f, 1);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 1);
   surface = grab_widget (f);
   tw_timeline_painter_get_task_color (tw_timeline_get_painter (f->timeline), f->a, a_rgb);
   tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&after, 2100), cpu0_run_y (f), px);
