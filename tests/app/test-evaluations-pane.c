@@ -52,25 +52,16 @@ fixture_setup (Fixture       *fx,
 {
   if (!have_display)
     return;
-  tw_test_keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fx->window));
-  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    gtk_window_destroy (GTK_WINDOW (fx->window));
   if (have_display)
-    {
-      tw_test_keep_recent_dir ();
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+    tw_test_close_window (GTK_WINDOW (fx->window));
 }
 
 static gboolean
@@ -144,46 +135,6 @@ cli_csv (const char *path,
   return out;
 }
 
-static cairo_surface_t *
-grab (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  const char *dir = g_getenv ("TW_TEST_PNG_DIR");
-  g_autofree char *path = NULL;
-  cairo_surface_t *surface;
-
-  if (dir == NULL)
-    return;
-  path = g_build_filename (dir, name, NULL);
-  surface = grab (widget);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_destroy (surface);
-}
-
 static void
 test_irq_duration (Fixture       *fx,
                    gconstpointer  data)
@@ -249,7 +200,7 @@ test_irq_duration (Fixture       *fx,
     if (snapshot->bins[b] > 0 && (tallest < 0 || snapshot->bins[b] > snapshot->bins[tallest]))
       tallest = b;
   g_assert_cmpint (tallest, >=, 0);
-  surface = grab (plot);
+  surface = tw_test_grab_widget (plot);
   g_assert_true (tw_histogram_painter_get_bar (tw_histogram_view_get_painter (view), snapshot,
                                                gtk_widget_get_width (plot),
                                                gtk_widget_get_height (plot), tallest, &bar));
@@ -487,7 +438,7 @@ test_real_trace (Fixture       *fx,
         tw_histogram_view_set_y_scale (view, TW_HISTOGRAM_Y_LOG);   /* the tail shows */
       tw_evaluations_pane_show_page (pane, tw_evaluations_pane_get_page (pane, i));
       tw_test_wait_frames (GTK_WIDGET (fx->window), 4);
-      save_screenshot (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
+      tw_test_save_widget_png (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
                                                        : "evaluations-irq-duration.png");
       tallest = 0;
     }

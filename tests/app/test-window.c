@@ -91,26 +91,16 @@ fixture_setup (Fixture       *fx,
 {
   if (!have_display)
     return;
-  tw_test_keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fx->window));
-  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    gtk_window_destroy (GTK_WINDOW (fx->window));
   if (have_display)
-    {
-      tw_test_keep_recent_dir ();
-      /* let the recent manager's pending save run while its directory exists */
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+    tw_test_close_window (GTK_WINDOW (fx->window));
 }
 
 static void

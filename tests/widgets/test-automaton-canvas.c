@@ -433,47 +433,6 @@ test_label_popover (Fixture       *f,
   g_assert_cmpint (tw_automaton_get_transition (a, tr)->label, ==, TW_LABEL_ANY);
 }
 
-/* What the widget shows, rendered by the window's own renderer. */
-static cairo_surface_t *
-grab (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
-}
-
-static void
-save_screenshot (Fixture    *f,
-                 const char *name)
-{
-  const char *dir = g_getenv ("TW_TEST_PNG_DIR");
-  g_autofree char *path = NULL;
-  cairo_surface_t *surface;
-
-  if (dir == NULL)
-    return;
-  path = g_build_filename (dir, name, NULL);
-  surface = grab (GTK_WIDGET (f->canvas));
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_destroy (surface);
-}
-
 /* The loaded Fig. 2 fits the view and each state shows its kind where the viewport says. */
 static void
 test_pixels (Fixture       *f,
@@ -491,10 +450,10 @@ test_pixels (Fixture       *f,
   g_assert_no_error (error);
   a = tw_automaton_canvas_get_automaton (f->canvas);
   tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
-  save_screenshot (f, "automaton-designer.png");
+  tw_test_save_widget_png (GTK_WIDGET (f->canvas), "automaton-designer.png");
 
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
-  surface = grab (tw_automaton_canvas_get_drawing_area (f->canvas));
+  surface = tw_test_grab_widget (tw_automaton_canvas_get_drawing_area (f->canvas));
   for (guint i = 0; i < tw_automaton_get_n_states (a); i++)
     {
       const TwAutomatonState *s = tw_automaton_get_state (a, i);
@@ -515,9 +474,9 @@ test_pixels (Fixture       *f,
   lost = tw_automaton_canvas_add_state (f->canvas, TW_STATE_KIND_CANCEL, 700, 300);
   tw_automaton_canvas_select_state (f->canvas, -1);
   tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
-  save_screenshot (f, "automaton-designer-error.png");
+  tw_test_save_widget_png (GTK_WIDGET (f->canvas), "automaton-designer-error.png");
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
-  surface = grab (tw_automaton_canvas_get_drawing_area (f->canvas));
+  surface = tw_test_grab_widget (tw_automaton_canvas_get_drawing_area (f->canvas));
   tw_automaton_painter_get_error_color (err);
   {
     const TwAutomatonState *s = tw_automaton_get_state (a, lost);
