@@ -58,9 +58,9 @@ typedef struct {
  * element that meets it; summaries combine associatively (first task, OR of bits), so
  * the bins of a time range add up to exactly the summary of the range.
  *
- * Painters ask for pixel columns. When a level has bins of at most a quarter of a
- * column, each column boundary is rounded up to that level's grid (a shift of less than
- * a quarter pixel) and the column is the sum of its bins; the exact path computes the
+ * Painters ask for pixel columns. When a level has bins of at most half a column,
+ * each column boundary is rounded up to that level's grid (a shift of less than half a
+ * pixel) and the column is the sum of its bins; the exact path computes the
  * same rounded columns from the elements, so both agree to the bit.
  *
  * Bins are built at the end of tw_state_model_update() and stay valid before
@@ -82,10 +82,12 @@ typedef struct {
 } Bins;
 
 typedef struct {
-  Vec     items;
-  GArray *l1;         /* guint64 */
-  GArray *l2;         /* guint64 */
-  Bins   *bins;       /* NULL while the series is short */
+  Vec         items;
+  GArray     *l1;     /* guint64 */
+  GArray     *l2;     /* guint64 */
+  Bins       *bins;   /* NULL while the series is short */
+  GByteArray *kinds;  /* marks only: TW_SUMMARY_MARK_* of each, so that drawing them
+                       * never reads the event store */
 } Series;
 
 typedef struct {
@@ -214,6 +216,7 @@ static void
 series_clear (Series *series)
 {
   g_clear_pointer (&series->bins, bins_free);
+  g_clear_pointer (&series->kinds, g_byte_array_unref);
   vec_clear (&series->items);
   g_clear_pointer (&series->l1, g_array_unref);
   g_clear_pointer (&series->l2, g_array_unref);
@@ -402,6 +405,7 @@ task_at (TwStateModel *self,
 
       series_init (&state->states, sizeof (TwTaskInterval));
       series_init (&state->marks, sizeof (TwTaskMark));
+      state->marks.kinds = g_byte_array_new ();
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
@@ -613,13 +617,25 @@ static void
 add_mark (TwStateModel *self,
           guint32       task,
           guint64       time,
-          guint64       index)
+          guint64       index,
+          TwEventKind   kind)
 {
   TwTaskMark mark = { time, index };
+  Series *marks;
+  guint8 bits;
 
   if (task == TW_TASK_NONE)
     return;
-  series_append (&task_at (self, task)->marks, &mark);
+  if (kind == TW_EVENT_KIND_WAKEUP)
+    bits = TW_SUMMARY_MARK_WAKEUP;
+  else if (kind == TW_EVENT_KIND_MUTEX_LOCK || kind == TW_EVENT_KIND_MUTEX_UNLOCK
+           || kind == TW_EVENT_KIND_MUTEX_WAIT)
+    bits = TW_SUMMARY_MARK_MUTEX;
+  else
+    bits = TW_SUMMARY_MARK_OTHER;
+  marks = &task_at (self, task)->marks;
+  series_append (marks, &mark);
+  g_byte_array_append (marks->kinds, &bits, 1);
 }
 
 static void update_bins (TwStateModel *self);
@@ -690,7 +706,7 @@ tw_state_model_update (TwStateModel  *self,
               break;
 
             case TW_EVENT_KIND_WAKEUP:
-              add_mark (self, chunk->arg[row], t, base + row);
+              add_mark (self, chunk->arg[row], t, base + row, info->kind);
               if (is_tracked_task (self, chunk->arg[row]))
                 {
                   TwTaskState now = task_current_state (self, chunk->arg[row]);
@@ -726,7 +742,7 @@ tw_state_model_update (TwStateModel  *self,
             case TW_EVENT_KIND_MUTEX_UNLOCK:
             case TW_EVENT_KIND_MUTEX_WAIT:
             case TW_EVENT_KIND_SENSOR:
-              add_mark (self, chunk->task[row], t, base + row);
+              add_mark (self, chunk->task[row], t, base + row, info->kind);
               break;
 
             case TW_EVENT_KIND_OTHER:
@@ -984,8 +1000,10 @@ element_span (TwSeries      kind,
 static TwSummary
 element_summary (TwStateModel *self,
                  TwSeries      kind,
-                 const guint8 *item)
+                 const Series *series,
+                 gsize         i)
 {
+  const guint8 *item = series->items.data + i * series->items.size;
   TwSummary sum = { TW_TASK_NONE, 0 };
 
   switch (kind)
@@ -1020,20 +1038,7 @@ element_summary (TwStateModel *self,
       break;
 
     case TW_SERIES_TASK_MARKS:
-      {
-        guint64 index = ((const TwTaskMark *) item)->index;
-        const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, index >> TW_CHUNK_SHIFT);
-        TwEventKind ek = chunk ? type_info (self, chunk->type[index & TW_CHUNK_MASK])->kind
-                               : TW_EVENT_KIND_OTHER;
-
-        if (ek == TW_EVENT_KIND_WAKEUP)
-          sum.bits = TW_SUMMARY_MARK_WAKEUP;
-        else if (ek == TW_EVENT_KIND_MUTEX_LOCK || ek == TW_EVENT_KIND_MUTEX_UNLOCK
-                 || ek == TW_EVENT_KIND_MUTEX_WAIT)
-          sum.bits = TW_SUMMARY_MARK_MUTEX;
-        else
-          sum.bits = TW_SUMMARY_MARK_OTHER;
-      }
+      sum.bits = series->kinds->data[i];
       break;
 
     default:
@@ -1081,7 +1086,7 @@ bins_build (TwStateModel *self,
   for (gsize i = 0; i < items->len; i++)
     {
       const guint8 *item = items->data + i * items->size;
-      TwSummary sum = element_summary (self, kind, item);
+      TwSummary sum = element_summary (self, kind, series, i);
       gsize b0, b1;
 
       element_span (kind, item, &s, &e);
@@ -1213,7 +1218,7 @@ summarize_elements (TwStateModel   *self,
         c++;
       if (c < n && lo[c] >= e)
         continue;
-      sum = element_summary (self, kind, item);
+      sum = element_summary (self, kind, series, i);
       for (guint k = c; k < n && lo[k] < e; k++)
         summary_add (&out[k], &sum);
     }
@@ -1252,7 +1257,7 @@ grid_index (const Bins *bins,
  * Summarizes the elements of a series that meet each of @n_columns columns
  * [@begin_ns + c × @ns_per_column, @begin_ns + (c + 1) × @ns_per_column). On wide
  * views each column boundary is first rounded up to the series' bin grid when its bins
- * are at most a quarter of a column, and then a frame costs O(columns) whatever the
+ * are at most half a column, and then a frame costs O(columns) whatever the
  * number of elements. The result does not depend on %TW_SUMMARIZE_EXACT.
  */
 void
@@ -1285,7 +1290,7 @@ tw_state_model_summarize (TwStateModel     *self,
   if (bins != NULL)
     for (guint k = 0; k < bins->n_levels; k++)
       {
-        if ((double) (G_GUINT64_CONSTANT (1) << (bins->shift + 2 * k)) * 4 > ns_per_column)
+        if ((double) (G_GUINT64_CONSTANT (1) << (bins->shift + 2 * k)) * 2 > ns_per_column)
           break;
         level = k;
       }
