@@ -53,14 +53,14 @@ typedef struct {
 /*
  * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
  * wide view reads O(pixels) summaries in memory order instead of searching hundreds of
- * MB per pixel column. Level 0 has bins of 2^shift ns (about one bin per 8 elements),
+ * MB per pixel column. Level 0 has bins of 2^shift ns (one per 2 to 4 elements),
  * each level above combines 4 bins of the one below. A bin holds the summary of every
  * element that meets it; summaries combine associatively (first task, OR of bits), so
  * the bins of a time range add up to exactly the summary of the range.
  *
- * Painters ask for pixel columns. When a level has bins of at most half a column,
- * each column boundary is rounded up to that level's grid (a shift of less than half a
- * pixel) and the column is the sum of its bins; the exact path computes the
+ * Painters ask for pixel columns. When a level has bins no wider than a column, each
+ * column boundary is rounded up to that level's grid (a shift of less than a pixel,
+ * like the rounding of any edge to pixels) and the column is the sum of its bins; the exact path computes the
  * same rounded columns from the elements, so both agree to the bit.
  *
  * Bins are built at the end of tw_state_model_update() and stay valid before
@@ -69,7 +69,7 @@ typedef struct {
  * elements; the bins are rebuilt once that tail holds more than an eighth of them.
  */
 #define BINS_MIN_ELEMENTS 4096
-#define BINS_ELEMENT_SHIFT 3
+#define BINS_ELEMENT_SHIFT 1
 #define BINS_MAX_LEVELS   32
 
 typedef struct {
@@ -1257,7 +1257,7 @@ grid_index (const Bins *bins,
  * Summarizes the elements of a series that meet each of @n_columns columns
  * [@begin_ns + c × @ns_per_column, @begin_ns + (c + 1) × @ns_per_column). On wide
  * views each column boundary is first rounded up to the series' bin grid when its bins
- * are at most half a column, and then a frame costs O(columns) whatever the
+ * are no wider than a column, and then a frame costs O(columns) whatever the
  * number of elements. The result does not depend on %TW_SUMMARIZE_EXACT.
  */
 void
@@ -1290,7 +1290,7 @@ tw_state_model_summarize (TwStateModel     *self,
   if (bins != NULL)
     for (guint k = 0; k < bins->n_levels; k++)
       {
-        if ((double) (G_GUINT64_CONSTANT (1) << (bins->shift + 2 * k)) * 2 > ns_per_column)
+        if ((double) (G_GUINT64_CONSTANT (1) << (bins->shift + 2 * k)) > ns_per_column)
           break;
         level = k;
       }
