@@ -68,7 +68,7 @@ typedef struct {
  * or handler) or a later one can touch. Columns after it are computed from the
  * elements; the bins are rebuilt once that tail holds more than an eighth of them.
  */
-#define BINS_MIN_ELEMENTS 4096
+#define BINS_MIN_ELEMENTS 1024
 #define BINS_ELEMENT_SHIFT 1
 #define BINS_MAX_LEVELS   32
 
