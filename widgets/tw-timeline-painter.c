@@ -14,12 +14,11 @@
  * One painter serves the widget, `tracewb-cli render` and the pixel tests, so what a user
  * sees is what the tests check.
  *
- * Cost per frame is O(pixels), not O(events): every row's intervals are sorted by start,
- * so the painter walks them while they are wider than a pixel and, where several fall in
- * one pixel column, draws one mark for the column and binary-searches to the first
- * interval of the next column (on-demand bins, as libkshark does). Adjacent rectangles of
- * one colour are merged before they reach cairo, which keeps fills per row near the
- * number of visible colour changes.
+ * Cost per frame is O(pixels), not O(events): for each row the model summarizes what
+ * meets every pixel column (tw_state_model_summarize(), from pre-aggregated bins on wide
+ * views), the painter turns each column into one colour per lane, and runs of equal
+ * columns become one rectangle, written straight into image surfaces or, elsewhere,
+ * batched into one cairo fill per colour.
  */
 
 #define IRQ_LANE_HEIGHT 5
