@@ -88,6 +88,8 @@ typedef struct {
   Bins       *bins;   /* NULL while the series is short */
   GByteArray *kinds;  /* marks only: TW_SUMMARY_MARK_* of each, so that drawing them
                        * never reads the event store */
+  GArray     *parents; /* irqs only: guint32 index of the enclosing handler, or
+                        * G_MAXUINT32: finds the handlers open at a time in O(depth) */
 } Series;
 
 typedef struct {
@@ -217,6 +219,7 @@ series_clear (Series *series)
 {
   g_clear_pointer (&series->bins, bins_free);
   g_clear_pointer (&series->kinds, g_byte_array_unref);
+  g_clear_pointer (&series->parents, g_array_unref);
   vec_clear (&series->items);
   g_clear_pointer (&series->l1, g_array_unref);
   g_clear_pointer (&series->l2, g_array_unref);
@@ -389,6 +392,7 @@ cpu_at (TwStateModel *self,
 
       series_init (&state->runs, sizeof (TwRunInterval));
       series_init (&state->irqs, sizeof (TwIrqInterval));
+      state->irqs.parents = g_array_new (FALSE, FALSE, sizeof (guint32));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
@@ -570,6 +574,7 @@ handle_irq_entry (TwStateModel *self,
   CpuState *cs;
   TwIrqInterval irq = { time, time, number, 0, kind, 1 };
   guint index;
+  guint32 parent;
 
   if (cpu == TW_CPU_NONE)
     return;
@@ -577,7 +582,10 @@ handle_irq_entry (TwStateModel *self,
   cs = cpu_at (self, cpu);
   irq.depth = cs->irq_stack->len + 1;
   index = cs->irqs.items.len;
+  parent = cs->irq_stack->len > 0 ? g_array_index (cs->irq_stack, guint, cs->irq_stack->len - 1)
+                                  : G_MAXUINT32;
   series_append (&cs->irqs, &irq);
+  g_array_append_val (cs->irqs.parents, parent);
   g_array_append_val (cs->irq_stack, index);
 }
 
@@ -1190,18 +1198,25 @@ summarize_elements (TwStateModel   *self,
       if (i > 0)
         i--;
     }
-  else if (kind == TW_SERIES_CPU_IRQS)
+  else if (kind == TW_SERIES_CPU_IRQS && i > 0)
     {
-      /* a handler at depth 1 that ended before the range closes off all earlier ones */
-      while (i > 0)
+      /* Handlers open at @first enclose the last one that began before it (or are it):
+       * walk its parents. A handler whose exit was lost can be open since long ago. Irq
+       * summaries only OR bits, so these may come before the ones after them. */
+      for (guint32 j = (guint32) (i - 1); j != G_MAXUINT32;
+           j = g_array_index (series->parents, guint32, j))
         {
-          const TwIrqInterval *irq = (const TwIrqInterval *) (items->data + (i - 1) * items->size);
+          const guint8 *item = items->data + (gsize) j * items->size;
+          TwSummary sum;
           guint64 s, e;
+          guint k = c_from;
 
-          element_span (kind, (const guint8 *) irq, &s, &e);
-          if (irq->depth <= 1 && e <= first)
-            break;
-          i--;
+          element_span (kind, item, &s, &e);
+          if (e <= first)
+            continue;
+          sum = element_summary (self, kind, series, j);
+          for (; k < n && lo[k] < e; k++)
+            summary_add (&out[k], &sum);
         }
     }
 
