@@ -49,10 +49,10 @@ struct _TwEvaluation {
   guint     n_dispatch_types;
   gboolean  dispatch_stale;
   guint64   position;    /* next event index to evaluate */
-  guint64  *cpu_counts;  /* per CPU: events evaluated on it so far */
+  guint64  *cpu_counts;  /* per CPU number (TW_CPU_NONE's stays 0): events evaluated
+                          * on it so far; allocated whole, so it never moves */
   TwEvaluationCheckFunc check;
   gpointer  check_data;
-  guint     n_cpu_counts;
   GMutex    run_lock;    /* held by a run, and by whoever changes @entries */
 
   GMutex    lock;        /* guards @pending */
@@ -106,6 +106,9 @@ tw_evaluation_init (TwEvaluation *self)
   g_mutex_init (&self->lock);
   g_mutex_init (&self->run_lock);
   self->dispatch_stale = TRUE;
+  /* 512 KiB of address space; calloc maps it, and only the pages of CPUs that occur
+   * are ever touched */
+  self->cpu_counts = g_new0 (guint64, (gsize) TW_CPU_NONE + 1);
 }
 
 /**
@@ -192,22 +195,23 @@ tw_evaluation_get_cpu_event_count (TwEvaluation *self,
 {
   /* Called per measurement from hot loops: a NULL check, not a type check. */
   g_return_val_if_fail (self != NULL, 0);
-  return cpu < self->n_cpu_counts ? self->cpu_counts[cpu] : 0;
+  return self->cpu_counts[cpu];
 }
 
-static void
-count_cpu_event_slow (TwEvaluation *self,
-                      guint16       cpu)
+/**
+ * tw_evaluation_get_cpu_counts:
+ *
+ * The per-CPU event counts of tw_evaluation_get_cpu_event_count() as an array, for
+ * update functions that read them per event: element c is the count of CPU c (the one
+ * of %TW_CPU_NONE stays 0). The array never moves while the evaluation lives.
+ *
+ * Returns: (transfer none) (array fixed-size=65536): the counts
+ */
+const guint64 *
+tw_evaluation_get_cpu_counts (TwEvaluation *self)
 {
-  guint n;
-
-  if (cpu == TW_CPU_NONE)
-    return;
-  n = MAX ((guint) cpu + 1, self->n_cpu_counts * 2);
-  self->cpu_counts = g_renew (guint64, self->cpu_counts, n);
-  memset (self->cpu_counts + self->n_cpu_counts, 0, (n - self->n_cpu_counts) * sizeof (guint64));
-  self->n_cpu_counts = n;
-  self->cpu_counts[cpu]++;
+  g_return_val_if_fail (TW_IS_EVALUATION (self), NULL);
+  return self->cpu_counts;
 }
 
 static void
@@ -505,10 +509,8 @@ tw_evaluation_run_to (TwEvaluation   *self,
                 }
             }
 
-          if G_LIKELY (cpu < self->n_cpu_counts)
+          if G_LIKELY (cpu != TW_CPU_NONE)
             self->cpu_counts[cpu]++;
-          else
-            count_cpu_event_slow (self, cpu);
         }
 
       self->position = index;

@@ -408,6 +408,7 @@ typedef struct {
 } CpuState;
 
 typedef struct {
+  /* user metric and response-time; a new job clears the fields before n_queued */
   guint64  begin;
   guint64  begin_index;
   guint64  own;                /* running time outside handlers */
@@ -421,14 +422,18 @@ typedef struct {
   guint8   open;
   guint8   active;             /* in an own-running segment */
   guint8   current;            /* the current task of cur_cpu */
-  guint8   waiting;            /* wakeup-latency: woken, not yet switched in */
+  guint8   n_queued;           /* STARTs that came while a job was open */
+  /* wakeup-latency */
+  guint8   waiting;            /* woken, not yet switched in */
   guint8   running;
   guint64  wake_time;
   guint64  wake_index;
-  guint8   n_queued;           /* STARTs that came while a job was open */
   guint64  queued_time[MAX_QUEUED_JOBS];
   guint64  queued_index[MAX_QUEUED_JOBS];
 } TaskState;
+
+/* The job fields of a task (the user metric's state), without its queue. */
+#define JOB_FIELDS_SIZE G_STRUCT_OFFSET (TaskState, n_queued)
 
 typedef struct {
   MetricType          type;
@@ -436,7 +441,7 @@ typedef struct {
   TwMeasurementTable *table;
   TwHistogram        *histogram;
   TwTrace            *trace;
-  TwEvaluation       *evaluation; /* unowned: the one the update takes part in */
+  const guint64      *cpu_counts; /* of the evaluation the update takes part in */
 
   const TwUpdateDirectFunc *steps; /* per selector */
   TwEvent             ev;        /* prepared */
@@ -485,35 +490,45 @@ emit (MetricEval          *me,
     tw_histogram_insert (me->histogram, (double) m->length);
 }
 
-static CpuState *
+static G_NO_INLINE void
+grow_cpus (MetricEval *me,
+           guint16     cpu)
+{
+  guint n = MAX ((guint) cpu + 1, me->n_cpus * 2);
+
+  me->cpus = g_renew (CpuState, me->cpus, n);
+  memset (me->cpus + me->n_cpus, 0, (n - me->n_cpus) * sizeof (CpuState));
+  for (guint c = me->n_cpus; c < n; c++)
+    me->cpus[c].current = TW_TASK_NONE;
+  me->n_cpus = n;
+}
+
+static inline CpuState *
 get_cpu (MetricEval *me,
          guint16     cpu)
 {
   if G_UNLIKELY (cpu >= me->n_cpus)
-    {
-      guint n = MAX ((guint) cpu + 1, me->n_cpus * 2);
-
-      me->cpus = g_renew (CpuState, me->cpus, n);
-      memset (me->cpus + me->n_cpus, 0, (n - me->n_cpus) * sizeof (CpuState));
-      for (guint c = me->n_cpus; c < n; c++)
-        me->cpus[c].current = TW_TASK_NONE;
-      me->n_cpus = n;
-    }
+    grow_cpus (me, cpu);
   return &me->cpus[cpu];
 }
 
-static TaskState *
+static G_NO_INLINE void
+grow_tasks (MetricEval *me,
+            guint32     task)
+{
+  guint n = MAX ((guint) task + 1, me->n_tasks * 2);
+
+  me->tasks = g_renew (TaskState, me->tasks, n);
+  memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
+  me->n_tasks = n;
+}
+
+static inline TaskState *
 get_task (MetricEval *me,
           guint32     task)
 {
   if G_UNLIKELY (task >= me->n_tasks)
-    {
-      guint n = MAX ((guint) task + 1, me->n_tasks * 2);
-
-      me->tasks = g_renew (TaskState, me->tasks, n);
-      memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
-      me->n_tasks = n;
-    }
+    grow_tasks (me, task);
   return &me->tasks[task];
 }
 
@@ -537,7 +552,7 @@ metric_bind (gpointer       context,
 {
   MetricEval *me = func_data;
 
-  me->evaluation = evaluation;
+  me->cpu_counts = tw_evaluation_get_cpu_counts (evaluation);
   g_set_object (&me->trace, tw_evaluation_get_trace (evaluation));
   return TRUE;
 }
@@ -547,7 +562,7 @@ static inline guint64
 cpu_count (MetricEval *me,
            guint16     cpu)
 {
-  return tw_evaluation_get_cpu_event_count (me->evaluation, cpu);
+  return me->cpu_counts[cpu];
 }
 
 /* The task an event is about: the woken, created or switched-in task for the kinds
@@ -978,7 +993,7 @@ static const TwUpdateDirectFunc arrival_steps[] = { arrival_event };
  * task is the CPU's current task) or an own segment (it runs outside handlers) that
  * starts at event s and ends at event e counts the events after s up to e, e included
  * (the state before e was "running") unless e is the final event. */
-static TaskState *
+static inline TaskState *
 open_task (MetricEval *me,
            guint32     task)
 {
@@ -987,7 +1002,7 @@ open_task (MetricEval *me,
   return &me->tasks[task];
 }
 
-static void
+static inline void
 user_pause (MetricEval *me,
             guint32     task,
             guint16     cpu,
@@ -1005,7 +1020,7 @@ user_pause (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_resume (MetricEval *me,
              guint32     task,
              guint16     cpu,
@@ -1021,7 +1036,7 @@ user_resume (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_leave (MetricEval *me,
             guint32     task,
             guint16     cpu,
@@ -1036,7 +1051,7 @@ user_leave (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_enter (MetricEval *me,
             guint32     task,
             guint16     cpu)
@@ -1072,7 +1087,8 @@ user_start (gpointer       context,
       queue_job (ts, ev->time, ev->index);
       return;
     }
-  memset (ts, 0, sizeof *ts);
+  /* a closed task has no queued jobs (a job that ends with some queued stays open) */
+  memset (ts, 0, JOB_FIELDS_SIZE);
   ts->open = TRUE;
   ts->begin = ev->time;
   ts->begin_index = ev->index;
@@ -1149,15 +1165,7 @@ user_end (gpointer       context,
    * is (running here unless the END came from someone else). */
   if (dequeue_job (ts, &begin, &begin_index))
     {
-      guint8 n_queued = ts->n_queued;
-      guint64 queued_time[MAX_QUEUED_JOBS], queued_index[MAX_QUEUED_JOBS];
-
-      memcpy (queued_time, ts->queued_time, sizeof queued_time);
-      memcpy (queued_index, ts->queued_index, sizeof queued_index);
-      memset (ts, 0, sizeof *ts);
-      ts->n_queued = n_queued;
-      memcpy (ts->queued_time, queued_time, sizeof queued_time);
-      memcpy (ts->queued_index, queued_index, sizeof queued_index);
+      memset (ts, 0, JOB_FIELDS_SIZE);
       ts->open = TRUE;
       ts->begin = begin;
       ts->begin_index = begin_index;
