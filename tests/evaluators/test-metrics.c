@@ -1280,6 +1280,132 @@ test_ftrace_response_time (void)
   report_clear (&r);
 }
 
+/* ---------------------------------------------------------------- every built-in metric
+ * on a small CSV trace, against values computed by hand (in the comments). */
+
+static const char small_csv[] =
+  "time_ns,cpu,task,event,kind,next,prev_state,target,irq,vec\n"
+  "100,0,a,switch,,b,R,,,\n"            /* E0  cpu0: a → b */
+  "110,1,c,switch,,d,S,,,\n"            /* E1  cpu1: c → d */
+  "120,0,b,job_start,user,,,,,\n"       /* E2 */
+  "130,0,b,irq_entry,,,,,5,\n"          /* E3 */
+  "135,0,b,wakeup,,,,c,,\n"             /* E4  c woken inside irq 5 */
+  "140,0,b,softirq_entry,,,,,,3\n"      /* E5 */
+  "150,0,b,softirq_exit,,,,,,3\n"       /* E6 */
+  "160,0,b,irq_exit,,,,,5,\n"           /* E7 */
+  "170,1,d,tick,user,,,,,\n"            /* E8 */
+  "200,0,b,switch,,c,R,,,\n"            /* E9  b preempted by c */
+  "210,1,d,tick,,,,,,\n"                /* E10 */
+  "230,0,c,switch,,b,S,,,\n"            /* E11 */
+  "250,0,b,job_end,user,,,,,\n"         /* E12 */
+  "260,1,d,tick,,,,,,\n"                /* E13 */
+  "270,1,d,switch,,a,S,,,\n";           /* E14 */
+
+static guint32
+task_by_id (TwTrace    *trace,
+            const char *id)
+{
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    if (g_strcmp0 (tw_test_get_task_source_id (trace, t), id) == 0)
+      return t;
+  g_assert_not_reached ();
+}
+
+static void
+test_csv_hand_computed (void)
+{
+  g_autofree char *path = tw_test_write_temp_file ("small.csv", small_csv, -1);
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwMetric) user = NULL;
+  g_autoptr(TwMetric) user_own = NULL;
+  TwMeasurementTable *t;
+  guint32 b, c, d;
+
+  trace = tw_reader_registry_load_file (path, "csv", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 15);
+  b = task_by_id (trace, "b");
+  c = task_by_id (trace, "c");
+  d = task_by_id (trace, "d");
+
+  /* irq 5: E3 → E7 on cpu0, with E4, E5, E6 in between */
+  t = evaluate (trace, "irq-duration");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 130, 160, 30, 3);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 5);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 1);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 0);
+  g_object_unref (t);
+
+  /* vector 3 nested in irq 5: E5 → E6, nothing between, depth 1 of softirqs */
+  t = evaluate (trace, "softirq-duration");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 140, 150, 10, 0);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 3);
+  g_object_unref (t);
+
+  /* cpu0: b 100 → 200 (E2..E7 between), c 200 → 230; cpu1: d 110 → 270 (three ticks);
+   * the first slices of a and c have no known start */
+  t = evaluate (trace, "run-slice");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 3);
+  assert_row (t, 0, b, 100, 200, 100, 6);
+  assert_row (t, 1, c, 200, 230, 30, 0);
+  assert_row (t, 2, d, 110, 270, 160, 3);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 2, 0), ==, 1);
+  g_object_unref (t);
+
+  /* c woken at E4, switched in at E9: E5..E8 between, over the whole trace */
+  t = evaluate (trace, "wakeup-latency");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, c, 135, 200, 65, 4);
+  g_object_unref (t);
+
+  /* the outermost handler around the wakeup: irq 5, E3 → E7 */
+  t = evaluate (trace, "wakeup-handler");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, c, 130, 160, 30, 3);
+  g_object_unref (t);
+
+  /* b's job: E2 → E12, nine events between */
+  t = evaluate (trace, "response-time:job_start,job_end");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 130, 9);
+  g_object_unref (t);
+
+  /* ticks at 170 (E8), 210 (E10), 260 (E13): Δ 40 and 50, jitter 10 */
+  t = evaluate (trace, "inter-arrival:tick");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 2);
+  assert_row (t, 0, d, 170, 210, 40, 1);
+  assert_row (t, 1, d, 210, 260, 50, 2);
+  g_object_unref (t);
+  t = evaluate (trace, "jitter:tick");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, d, 210, 260, 10, 2);
+  g_object_unref (t);
+
+  /* b's job 120 → 250: runs 120–130, irq+softirq 130–160, runs 160–200, preempted by c
+   * 200–230, runs 230–250. Own time 10 + 40 + 20 = 70, handlers 30, preempted 30.
+   * Intermediate events with system time: on cpu0 while b was current, E3..E7 and the
+   * switch out E9 = 6; without: while it ran outside handlers, E3 (the entry that
+   * interrupts it) and E9 = 2. */
+  user = tw_metric_new_user ("job", "job_start", "job_end", TRUE);
+  user_own = tw_metric_new_user ("job-own", "job_start", "job_end", FALSE);
+  t = tw_metric_evaluate (user, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 130, 6);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 70);  /* running_ns */
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 30);  /* irq_ns */
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 30);  /* preempted_ns */
+  g_object_unref (t);
+  t = tw_metric_evaluate (user_own, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 70, 2);
+  g_object_unref (t);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1304,6 +1430,7 @@ main (int   argc,
   ADD ("worst-case-evaluate", test_worst_case_evaluate);
 #undef ADD
   g_test_add_func ("/tw/evaluators/metrics/bad-names", test_bad_names);
+  g_test_add_func ("/tw/evaluators/metrics/csv-hand-computed", test_csv_hand_computed);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-irq", test_ftrace_irq);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-softirq", test_ftrace_softirq);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-run-slice", test_ftrace_run_slice);
