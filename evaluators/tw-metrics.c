@@ -407,6 +407,13 @@ typedef struct {
   OpenHandler  stack[MAX_IRQ_DEPTH]; /* last: the fields above share a cache line */
 } CpuState;
 
+/* Out of TaskState, which stays small (a cache line and a half) for the common case
+ * of a task that never overruns. */
+typedef struct {
+  guint64  time[MAX_QUEUED_JOBS];
+  guint64  index[MAX_QUEUED_JOBS];
+} JobQueue;
+
 typedef struct {
   /* user metric and response-time; a new job clears the fields before n_queued */
   guint64  begin;
@@ -428,11 +435,9 @@ typedef struct {
   guint8   running;
   guint64  wake_time;
   guint64  wake_index;
-  guint64  queued_time[MAX_QUEUED_JOBS];
-  guint64  queued_index[MAX_QUEUED_JOBS];
+  JobQueue *queue;             /* n_queued pending STARTs; allocated at the first */
 } TaskState;
 
-/* The job fields of a task (the user metric's state), without its queue. */
 #define JOB_FIELDS_SIZE G_STRUCT_OFFSET (TaskState, n_queued)
 
 typedef struct {
@@ -471,6 +476,8 @@ metric_eval_free (gpointer data)
   for (guint c = 0; c < me->n_cpus; c++)
     g_free (me->cpus[c].woken);
   g_free (me->cpus);
+  for (guint t = 0; t < me->n_tasks; t++)
+    g_free (me->tasks[t].queue);
   g_free (me->tasks);
   g_free (me->kinds);
   g_clear_object (&me->table);
@@ -864,14 +871,18 @@ queue_job (TaskState *ts,
            guint64    time,
            guint64    index)
 {
+  JobQueue *q = ts->queue;
+
+  if (q == NULL)
+    q = ts->queue = g_new (JobQueue, 1);
   if (ts->n_queued == MAX_QUEUED_JOBS)
     {
-      memmove (ts->queued_time, ts->queued_time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
-      memmove (ts->queued_index, ts->queued_index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->time, q->time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->index, q->index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       ts->n_queued--;
     }
-  ts->queued_time[ts->n_queued] = time;
-  ts->queued_index[ts->n_queued] = index;
+  q->time[ts->n_queued] = time;
+  q->index[ts->n_queued] = index;
   ts->n_queued++;
 }
 
@@ -880,13 +891,15 @@ dequeue_job (TaskState *ts,
              guint64   *time,
              guint64   *index)
 {
+  JobQueue *q = ts->queue;
+
   if (ts->n_queued == 0)
     return FALSE;
-  *time = ts->queued_time[0];
-  *index = ts->queued_index[0];
+  *time = q->time[0];
+  *index = q->index[0];
   ts->n_queued--;
-  memmove (ts->queued_time, ts->queued_time + 1, ts->n_queued * sizeof (guint64));
-  memmove (ts->queued_index, ts->queued_index + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->time, q->time + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->index, q->index + 1, ts->n_queued * sizeof (guint64));
   return TRUE;
 }
 
