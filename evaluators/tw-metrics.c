@@ -575,19 +575,25 @@ cpu_count (MetricEval *me,
 /* The task an event is about: the woken, created or switched-in task for the kinds
  * whose arg column is a task (S.Ha.R.K.'s task_activate is a wakeup of the activated
  * task, logged by whoever activated it), else the task that logged it. */
-static guint32
+static G_NO_INLINE void
+grow_kinds (MetricEval *me)
+{
+  guint n = tw_trace_get_n_event_types (me->trace);
+
+  me->kinds = g_renew (guint8, me->kinds, MAX (n, 1));
+  for (guint t = me->n_kinds; t < n; t++)
+    me->kinds[t] = tw_trace_get_event_type (me->trace, t)->kind;
+  me->n_kinds = n;
+}
+
+static inline guint32
 subject (MetricEval    *me,
          const TwEvent *event)
 {
   if G_UNLIKELY (event->type >= me->n_kinds)
     {
-      guint n = tw_trace_get_n_event_types (me->trace);
-
-      me->kinds = g_renew (guint8, me->kinds, MAX (n, 1));
-      for (guint t = me->n_kinds; t < n; t++)
-        me->kinds[t] = tw_trace_get_event_type (me->trace, t)->kind;
-      me->n_kinds = n;
-      if (event->type >= n)
+      grow_kinds (me);
+      if (event->type >= me->n_kinds)
         return event->task;
     }
   switch (me->kinds[event->type])
