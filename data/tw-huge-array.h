@@ -6,7 +6,6 @@
 #pragma once
 
 #include <glib.h>
-#include <string.h>
 
 G_BEGIN_DECLS
 
