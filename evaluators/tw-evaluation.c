@@ -9,16 +9,25 @@
 
 #include <string.h>
 
-/* One active update, with what the hot loop needs copied out of it. */
+/* One active update. */
 typedef struct {
   TwUpdate  *update;
-  gboolean (*prepare) (gpointer, gpointer, const TwEvent *, guint);
-  void     (*commit)  (gpointer, gpointer, gboolean);
   gpointer   context;
   gpointer   func_data;
   guint16   *slots;     /* per type: 0 = skip, s = consumed through selector s − 1 */
   guint      n_types;   /* types resolved in @slots */
 } Entry;
+
+/* What the hot loop calls for one (update, selector): everything copied out of the
+ * update, so a consumed event costs loads from one array and the call. */
+typedef struct {
+  TwUpdateDirectFunc direct;  /* NULL: prepare then commit */
+  gboolean (*prepare) (gpointer, gpointer, const TwEvent *, guint);
+  void     (*commit)  (gpointer, gpointer, gboolean);
+  gpointer   context;
+  gpointer   func_data;
+  guint      selector;
+} Call;
 
 typedef struct {
   TwUpdate *update;
@@ -30,11 +39,20 @@ struct _TwEvaluation {
 
   TwTrace  *trace;
   GArray   *entries;     /* Entry, touched only under @run_lock */
+  /* The dispatch table, derived from @entries: the calls of type t are
+   * calls[type_first[t], type_first[t + 1]), in the order of @entries (updates that
+   * share a context see an event in the order they joined). One lookup per event, not
+   * one test per update. Rebuilt when @entries, the check function or the number of
+   * types change; touched only under @run_lock. */
+  Call     *calls;
+  guint32  *type_first;
+  guint     n_dispatch_types;
+  gboolean  dispatch_stale;
   guint64   position;    /* next event index to evaluate */
-  guint64  *cpu_counts;  /* per CPU: events evaluated on it so far */
+  guint64  *cpu_counts;  /* per CPU number (TW_CPU_NONE's stays 0): events evaluated
+                          * on it so far; allocated whole, so it never moves */
   TwEvaluationCheckFunc check;
   gpointer  check_data;
-  guint     n_cpu_counts;
   GMutex    run_lock;    /* held by a run, and by whoever changes @entries */
 
   GMutex    lock;        /* guards @pending */
@@ -61,6 +79,8 @@ tw_evaluation_finalize (GObject *object)
   for (guint i = 0; i < self->entries->len; i++)
     entry_clear (&g_array_index (self->entries, Entry, i));
   g_clear_pointer (&self->entries, g_array_unref);
+  g_clear_pointer (&self->calls, g_free);
+  g_clear_pointer (&self->type_first, g_free);
   for (guint i = 0; i < self->pending->len; i++)
     tw_update_unref (g_array_index (self->pending, PendingOp, i).update);
   g_clear_pointer (&self->pending, g_array_unref);
@@ -85,6 +105,10 @@ tw_evaluation_init (TwEvaluation *self)
   self->pending = g_array_new (FALSE, FALSE, sizeof (PendingOp));
   g_mutex_init (&self->lock);
   g_mutex_init (&self->run_lock);
+  self->dispatch_stale = TRUE;
+  /* 512 KiB of address space; calloc maps it, and only the pages of CPUs that occur
+   * are ever touched */
+  self->cpu_counts = g_new0 (guint64, (gsize) TW_CPU_NONE + 1);
 }
 
 /**
@@ -171,22 +195,23 @@ tw_evaluation_get_cpu_event_count (TwEvaluation *self,
 {
   /* Called per measurement from hot loops: a NULL check, not a type check. */
   g_return_val_if_fail (self != NULL, 0);
-  return cpu < self->n_cpu_counts ? self->cpu_counts[cpu] : 0;
+  return self->cpu_counts[cpu];
 }
 
-static void
-count_cpu_event_slow (TwEvaluation *self,
-                      guint16       cpu)
+/**
+ * tw_evaluation_get_cpu_counts:
+ *
+ * The per-CPU event counts of tw_evaluation_get_cpu_event_count() as an array, for
+ * update functions that read them per event: element c is the count of CPU c (the one
+ * of %TW_CPU_NONE stays 0). The array never moves while the evaluation lives.
+ *
+ * Returns: (transfer none) (array fixed-size=65536): the counts
+ */
+const guint64 *
+tw_evaluation_get_cpu_counts (TwEvaluation *self)
 {
-  guint n;
-
-  if (cpu == TW_CPU_NONE)
-    return;
-  n = MAX ((guint) cpu + 1, self->n_cpu_counts * 2);
-  self->cpu_counts = g_renew (guint64, self->cpu_counts, n);
-  memset (self->cpu_counts + self->n_cpu_counts, 0, (n - self->n_cpu_counts) * sizeof (guint64));
-  self->n_cpu_counts = n;
-  self->cpu_counts[cpu]++;
+  g_return_val_if_fail (TW_IS_EVALUATION (self), NULL);
+  return self->cpu_counts;
 }
 
 static void
@@ -223,8 +248,6 @@ apply_pending (TwEvaluation *self)
           Entry entry = { 0 };
 
           entry.update = op->update; /* the op's reference moves to the entry */
-          entry.prepare = tw_update_get_funcs (op->update)->prepare;
-          entry.commit = tw_update_get_funcs (op->update)->commit;
           entry.context = tw_update_context_get_data (tw_update_get_context (op->update));
           entry.func_data = tw_update_get_func_data (op->update);
           entry_extend_slots (self, &entry);
@@ -246,6 +269,55 @@ apply_pending (TwEvaluation *self)
         }
       tw_update_unref (op->update);
     }
+  self->dispatch_stale = TRUE;
+}
+
+/* Resolves every entry against the current type table into the dispatch table. */
+static void
+rebuild_dispatch (TwEvaluation *self)
+{
+  guint n_types = tw_trace_get_n_event_types (self->trace);
+  Entry *entries = (Entry *) (gpointer) self->entries->data;
+  guint n_entries = self->entries->len;
+  guint32 n_calls = 0;
+
+  for (guint e = 0; e < n_entries; e++)
+    {
+      entry_extend_slots (self, &entries[e]);
+      for (guint t = 0; t < n_types; t++)
+        n_calls += entries[e].slots[t] != 0;
+    }
+
+  self->type_first = g_renew (guint32, self->type_first, n_types + 1);
+  self->calls = g_renew (Call, self->calls, MAX (n_calls, 1));
+  n_calls = 0;
+  for (guint t = 0; t < n_types; t++)
+    {
+      self->type_first[t] = n_calls;
+      for (guint e = 0; e < n_entries; e++)
+        {
+          const Entry *entry = &entries[e];
+          const TwUpdateFuncs *funcs;
+          guint slot = entry->slots[t];
+          Call *call;
+
+          if (slot == 0)
+            continue;
+          funcs = tw_update_get_funcs (entry->update);
+          call = &self->calls[n_calls++];
+          /* a check function sits between prepare and commit: no shortcut then */
+          call->direct = self->check == NULL
+                         ? tw_update_get_direct_func (entry->update, slot - 1) : NULL;
+          call->prepare = funcs->prepare;
+          call->commit = funcs->commit;
+          call->context = entry->context;
+          call->func_data = entry->func_data;
+          call->selector = slot - 1;
+        }
+    }
+  self->type_first[n_types] = n_calls;
+  self->n_dispatch_types = n_types;
+  self->dispatch_stale = FALSE;
 }
 
 static void
@@ -288,6 +360,7 @@ tw_evaluation_set_check_func (TwEvaluation          *self,
   g_mutex_lock (&self->run_lock);
   self->check = check;
   self->check_data = user_data;
+  self->dispatch_stale = TRUE;
   g_mutex_unlock (&self->run_lock);
 }
 
@@ -374,6 +447,9 @@ tw_evaluation_run_to (TwEvaluation   *self,
   if (g_atomic_int_get (&self->has_pending))
     apply_pending (self);
 
+  if (self->dispatch_stale || tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
+    rebuild_dispatch (self);
+
   while (index < end)
     {
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, index >> TW_CHUNK_SHIFT);
@@ -386,58 +462,55 @@ tw_evaluation_run_to (TwEvaluation   *self,
           break;
         }
 
-      /* The entries only change in apply_pending(): keep them in locals meanwhile. */
-      Entry *entries = (Entry *) (gpointer) self->entries->data;
-      guint n_entries = self->entries->len;
-
       for (; row < rows; row++, index++)
         {
           guint16 type = chunk->type[row];
           guint16 cpu = chunk->cpu[row];
-          TwEvent event;
-          gboolean built = FALSE;
 
           if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
             {
               apply_pending (self);
-              entries = (Entry *) (gpointer) self->entries->data;
-              n_entries = self->entries->len;
+              rebuild_dispatch (self);
             }
+          /* a live trace registered a type after the table was built */
+          if G_UNLIKELY (type >= self->n_dispatch_types &&
+                         tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
+            rebuild_dispatch (self);
 
-          for (guint e = 0; e < n_entries; e++)
+          if (type < self->n_dispatch_types &&
+              self->type_first[type] != self->type_first[type + 1])
             {
-              Entry *entry = &entries[e];
-              guint slot;
-              gboolean prepared;
+              const Call *call = &self->calls[self->type_first[type]];
+              const Call *last = &self->calls[self->type_first[type + 1]];
+              TwEvent event;
 
-              if G_UNLIKELY (type >= entry->n_types)
-                entry_extend_slots (self, entry);
-              slot = type < entry->n_types ? entry->slots[type] : 0;
-              if (slot == 0)
-                continue;
-
-              if (!built)
+              event.index = index;
+              event.time = chunk->time[row];
+              event.task = chunk->task[row];
+              event.arg = chunk->arg[row];
+              event.type = type;
+              event.cpu = cpu;
+              event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
+                              ? NULL : chunk->blob + chunk->payload[row];
+              for (; call < last; call++)
                 {
-                  event.index = index;
-                  event.time = chunk->time[row];
-                  event.task = chunk->task[row];
-                  event.arg = chunk->arg[row];
-                  event.type = type;
-                  event.cpu = cpu;
-                  event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
-                                  ? NULL : chunk->blob + chunk->payload[row];
-                  built = TRUE;
+                  gboolean prepared;
+
+                  if (call->direct != NULL)
+                    {
+                      call->direct (call->context, call->func_data, &event);
+                      continue;
+                    }
+                  prepared = call->prepare (call->context, call->func_data, &event,
+                                            call->selector);
+                  if G_UNLIKELY (self->check != NULL && prepared)
+                    prepared = self->check (index, self->check_data);
+                  call->commit (call->context, call->func_data, prepared);
                 }
-              prepared = entry->prepare (entry->context, entry->func_data, &event, slot - 1);
-              if G_UNLIKELY (self->check != NULL && prepared)
-                prepared = self->check (index, self->check_data);
-              entry->commit (entry->context, entry->func_data, prepared);
             }
 
-          if G_LIKELY (cpu < self->n_cpu_counts)
+          if G_LIKELY (cpu != TW_CPU_NONE)
             self->cpu_counts[cpu]++;
-          else
-            count_cpu_event_slow (self, cpu);
         }
 
       self->position = index;

@@ -35,6 +35,7 @@ guint64       tw_evaluation_get_position    (TwEvaluation   *self);
 guint         tw_evaluation_get_n_updates   (TwEvaluation   *self);
 guint64       tw_evaluation_get_cpu_event_count (TwEvaluation *self,
                                              guint16         cpu);
+const guint64 *tw_evaluation_get_cpu_counts (TwEvaluation   *self);
 
 void          tw_evaluation_set_check_func  (TwEvaluation   *self,
                                              TwEvaluationCheckFunc check,

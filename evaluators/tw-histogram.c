@@ -7,6 +7,8 @@
 
 #include "tw-histogram.h"
 
+#include <tw-huge-array.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +32,16 @@ struct _TwHistogram {
   guint64          *bins;
   double            u_lo;
   double            width;
+  /* auto: the grid in the form the insert path uses (see auto_set_grid ()) */
+  double            u_hi;         /* u_lo + width · n_bins */
+  double            inv_width;    /* 1 / width, exact: width is a power of two */
   gboolean          has_range;    /* auto: set by the first value */
   guint64           underflow;
   guint64           overflow;
 
   /* Exact statistics over every value, inside the range or not. */
-  GArray           *values;       /* double, in arrival order then sorted lazily */
-  guint             n_sorted;     /* values[0, n_sorted) are sorted */
+  TwHugeArray       values;       /* double, in arrival order then sorted lazily */
+  gsize             n_sorted;     /* values[0, n_sorted) are sorted */
   double            min;
   double            max;
   double            sum;          /* Neumaier-compensated */
@@ -52,7 +57,7 @@ tw_histogram_finalize (GObject *object)
   TwHistogram *self = TW_HISTOGRAM (object);
 
   g_clear_pointer (&self->bins, g_free);
-  g_clear_pointer (&self->values, g_array_unref);
+  tw_huge_array_clear (&self->values);
   g_clear_pointer (&self->unit, g_free);
 
   G_OBJECT_CLASS (tw_histogram_parent_class)->finalize (object);
@@ -67,7 +72,7 @@ tw_histogram_class_init (TwHistogramClass *klass)
 static void
 tw_histogram_init (TwHistogram *self)
 {
-  self->values = g_array_new (FALSE, FALSE, sizeof (double));
+  tw_huge_array_init (&self->values, sizeof (double));
   self->unit = g_strdup ("ns");
   self->min = INFINITY;
   self->max = -INFINITY;
@@ -180,6 +185,20 @@ tw_histogram_is_auto (TwHistogram *self)
   return self->automatic;
 }
 
+/* Bins of auto histograms have power-of-two widths, so x / width and x · (1 / width)
+ * are the same correctly rounded number: the insert path multiplies instead of
+ * dividing (a division's latency is most of an insert). A width whose reciprocal
+ * is not a finite nonzero double keeps the division. */
+static void
+auto_set_grid (TwHistogram *self)
+{
+  double inv = 1.0 / self->width;
+
+  self->u_hi = self->u_lo + self->width * self->n_bins;
+  self->inv_width = isfinite (inv) && inv != 0 && frexp (self->width, &(int) { 0 }) == 0.5
+                    ? inv : 0;
+}
+
 static void
 auto_start (TwHistogram *self,
             double       u)
@@ -198,6 +217,7 @@ auto_start (TwHistogram *self,
     self->width = 1.0;
   self->u_lo = floor (u / (self->width * self->n_bins)) * self->width * self->n_bins;
   self->has_range = TRUE;
+  auto_set_grid (self);
 }
 
 /* Doubles the bin width so that the range grows towards @u; the old bins become one
@@ -229,6 +249,7 @@ auto_double (TwHistogram *self,
   self->bins = merged;
   self->u_lo = new_lo;
   self->width *= 2;
+  auto_set_grid (self);
 }
 
 static void
@@ -265,7 +286,7 @@ bin_value (TwHistogram *self,
 
       if (!self->has_range)
         auto_start (self, u);
-      while (u < self->u_lo || u >= self->u_lo + self->width * self->n_bins)
+      while (u < self->u_lo || u >= self->u_hi)
         {
           if (++doublings > MAX_DOUBLINGS)
             {
@@ -277,7 +298,8 @@ bin_value (TwHistogram *self,
             }
           auto_double (self, u);
         }
-      pos = (u - self->u_lo) / self->width;
+      pos = self->inv_width != 0 ? (u - self->u_lo) * self->inv_width
+                                 : (u - self->u_lo) / self->width;
       self->bins[MIN ((guint) pos, self->n_bins - 1)]++;
       return;
     }
@@ -307,7 +329,7 @@ tw_histogram_insert (TwHistogram *self,
   g_return_if_fail (TW_IS_HISTOGRAM (self));
   g_return_if_fail (!isnan (value));
 
-  g_array_append_val (self->values, value);
+  *(double *) tw_huge_array_push (&self->values) = value;
   if (value < self->min)
     self->min = value;
   if (value > self->max)
@@ -348,7 +370,7 @@ tw_histogram_clear (TwHistogram *self)
   g_return_if_fail (TW_IS_HISTOGRAM (self));
 
   memset (self->bins, 0, self->n_bins * sizeof (guint64));
-  g_array_set_size (self->values, 0);
+  self->values.len = 0;
   self->n_sorted = 0;
   self->underflow = self->overflow = 0;
   self->min = INFINITY;
@@ -380,7 +402,7 @@ guint64
 tw_histogram_get_count (TwHistogram *self)
 {
   g_return_val_if_fail (TW_IS_HISTOGRAM (self), 0);
-  return self->values->len;
+  return self->values.len;
 }
 
 /**
@@ -392,7 +414,7 @@ double
 tw_histogram_get_min (TwHistogram *self)
 {
   g_return_val_if_fail (TW_IS_HISTOGRAM (self), NAN);
-  return self->values->len ? self->min : NAN;
+  return self->values.len ? self->min : NAN;
 }
 
 /**
@@ -404,7 +426,7 @@ double
 tw_histogram_get_max (TwHistogram *self)
 {
   g_return_val_if_fail (TW_IS_HISTOGRAM (self), NAN);
-  return self->values->len ? self->max : NAN;
+  return self->values.len ? self->max : NAN;
 }
 
 /**
@@ -429,7 +451,7 @@ double
 tw_histogram_get_mean (TwHistogram *self)
 {
   g_return_val_if_fail (TW_IS_HISTOGRAM (self), NAN);
-  return self->values->len ? tw_histogram_get_sum (self) / self->values->len : NAN;
+  return self->values.len ? tw_histogram_get_sum (self) / self->values.len : NAN;
 }
 
 static int
@@ -445,11 +467,11 @@ compare_double (const void *a,
 static void
 ensure_sorted (TwHistogram *self)
 {
-  double *v = (double *) self->values->data;
-  guint n = self->values->len;
-  guint k = self->n_sorted;
+  double *v = (double *) (gpointer) self->values.data;
+  gsize n = self->values.len;
+  gsize k = self->n_sorted;
   double *merged;
-  guint i = 0, j = k, o = 0;
+  gsize i = 0, j = k, o = 0;
 
   if (k == n)
     return;
@@ -486,21 +508,21 @@ double
 tw_histogram_get_percentile (TwHistogram *self,
                              double       percent)
 {
-  guint n;
+  gsize n;
   double rank;
-  guint r;
+  gsize r;
 
   g_return_val_if_fail (TW_IS_HISTOGRAM (self), NAN);
   g_return_val_if_fail (percent >= 0 && percent <= 100, NAN);
 
-  n = self->values->len;
+  n = self->values.len;
   if (n == 0)
     return NAN;
   ensure_sorted (self);
   /* Round away the binary noise of percent/100·n (99.9 % of 1000 is rank 999). */
   rank = ceil (percent / 100.0 * n - 1e-9);
-  r = (guint) CLAMP (rank, 1.0, (double) n);
-  return g_array_index (self->values, double, r - 1);
+  r = (gsize) CLAMP (rank, 1.0, (double) n);
+  return TW_HUGE_ARRAY_AT (&self->values, double, r - 1);
 }
 
 /**

@@ -396,16 +396,26 @@ typedef struct {
 
 typedef struct {
   guint        depth;
-  OpenHandler  stack[MAX_IRQ_DEPTH];
   guint32      current;        /* task running here, TW_TASK_NONE when unknown */
   guint64      since;          /* run-slice: switch-in time */
   guint64      since_count;
   gboolean     since_valid;
   guint64      irq_start;      /* user metric: outermost handler entry */
-  GArray      *woken;          /* wakeup-handler: guint32 tasks woken in the handler */
+  guint32     *woken;          /* wakeup-handler: tasks woken in the handler */
+  guint        n_woken;
+  guint        woken_cap;
+  OpenHandler  stack[MAX_IRQ_DEPTH]; /* last: the fields above share a cache line */
 } CpuState;
 
+/* Out of TaskState, which stays small (a cache line and a half) for the common case
+ * of a task that never overruns. */
 typedef struct {
+  guint64  time[MAX_QUEUED_JOBS];
+  guint64  index[MAX_QUEUED_JOBS];
+} JobQueue;
+
+typedef struct {
+  /* user metric and response-time; a new job clears the fields before n_queued */
   guint64  begin;
   guint64  begin_index;
   guint64  own;                /* running time outside handlers */
@@ -419,14 +429,16 @@ typedef struct {
   guint8   open;
   guint8   active;             /* in an own-running segment */
   guint8   current;            /* the current task of cur_cpu */
-  guint8   waiting;            /* wakeup-latency: woken, not yet switched in */
+  guint8   n_queued;           /* STARTs that came while a job was open */
+  /* wakeup-latency */
+  guint8   waiting;            /* woken, not yet switched in */
   guint8   running;
   guint64  wake_time;
   guint64  wake_index;
-  guint8   n_queued;           /* STARTs that came while a job was open */
-  guint64  queued_time[MAX_QUEUED_JOBS];
-  guint64  queued_index[MAX_QUEUED_JOBS];
+  JobQueue *queue;             /* n_queued pending STARTs; allocated at the first */
 } TaskState;
+
+#define JOB_FIELDS_SIZE G_STRUCT_OFFSET (TaskState, n_queued)
 
 typedef struct {
   MetricType          type;
@@ -434,8 +446,9 @@ typedef struct {
   TwMeasurementTable *table;
   TwHistogram        *histogram;
   TwTrace            *trace;
-  TwEvaluation       *evaluation; /* unowned: the one the update takes part in */
+  const guint64      *cpu_counts; /* of the evaluation the update takes part in */
 
+  const TwUpdateDirectFunc *steps; /* per selector */
   TwEvent             ev;        /* prepared */
   guint               selector;
   guint32             subject;   /* commit: the prepared event's subject task */
@@ -461,8 +474,10 @@ metric_eval_free (gpointer data)
   MetricEval *me = data;
 
   for (guint c = 0; c < me->n_cpus; c++)
-    g_clear_pointer (&me->cpus[c].woken, g_array_unref);
+    g_free (me->cpus[c].woken);
   g_free (me->cpus);
+  for (guint t = 0; t < me->n_tasks; t++)
+    g_free (me->tasks[t].queue);
   g_free (me->tasks);
   g_free (me->kinds);
   g_clear_object (&me->table);
@@ -482,35 +497,45 @@ emit (MetricEval          *me,
     tw_histogram_insert (me->histogram, (double) m->length);
 }
 
-static CpuState *
+static G_NO_INLINE void
+grow_cpus (MetricEval *me,
+           guint16     cpu)
+{
+  guint n = MAX ((guint) cpu + 1, me->n_cpus * 2);
+
+  me->cpus = g_renew (CpuState, me->cpus, n);
+  memset (me->cpus + me->n_cpus, 0, (n - me->n_cpus) * sizeof (CpuState));
+  for (guint c = me->n_cpus; c < n; c++)
+    me->cpus[c].current = TW_TASK_NONE;
+  me->n_cpus = n;
+}
+
+static inline CpuState *
 get_cpu (MetricEval *me,
          guint16     cpu)
 {
   if G_UNLIKELY (cpu >= me->n_cpus)
-    {
-      guint n = MAX ((guint) cpu + 1, me->n_cpus * 2);
-
-      me->cpus = g_renew (CpuState, me->cpus, n);
-      memset (me->cpus + me->n_cpus, 0, (n - me->n_cpus) * sizeof (CpuState));
-      for (guint c = me->n_cpus; c < n; c++)
-        me->cpus[c].current = TW_TASK_NONE;
-      me->n_cpus = n;
-    }
+    grow_cpus (me, cpu);
   return &me->cpus[cpu];
 }
 
-static TaskState *
+static G_NO_INLINE void
+grow_tasks (MetricEval *me,
+            guint32     task)
+{
+  guint n = MAX ((guint) task + 1, me->n_tasks * 2);
+
+  me->tasks = g_renew (TaskState, me->tasks, n);
+  memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
+  me->n_tasks = n;
+}
+
+static inline TaskState *
 get_task (MetricEval *me,
           guint32     task)
 {
   if G_UNLIKELY (task >= me->n_tasks)
-    {
-      guint n = MAX ((guint) task + 1, me->n_tasks * 2);
-
-      me->tasks = g_renew (TaskState, me->tasks, n);
-      memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
-      me->n_tasks = n;
-    }
+    grow_tasks (me, task);
   return &me->tasks[task];
 }
 
@@ -534,7 +559,7 @@ metric_bind (gpointer       context,
 {
   MetricEval *me = func_data;
 
-  me->evaluation = evaluation;
+  me->cpu_counts = tw_evaluation_get_cpu_counts (evaluation);
   g_set_object (&me->trace, tw_evaluation_get_trace (evaluation));
   return TRUE;
 }
@@ -544,25 +569,31 @@ static inline guint64
 cpu_count (MetricEval *me,
            guint16     cpu)
 {
-  return tw_evaluation_get_cpu_event_count (me->evaluation, cpu);
+  return me->cpu_counts[cpu];
 }
 
 /* The task an event is about: the woken, created or switched-in task for the kinds
  * whose arg column is a task (S.Ha.R.K.'s task_activate is a wakeup of the activated
  * task, logged by whoever activated it), else the task that logged it. */
-static guint32
+static G_NO_INLINE void
+grow_kinds (MetricEval *me)
+{
+  guint n = tw_trace_get_n_event_types (me->trace);
+
+  me->kinds = g_renew (guint8, me->kinds, MAX (n, 1));
+  for (guint t = me->n_kinds; t < n; t++)
+    me->kinds[t] = tw_trace_get_event_type (me->trace, t)->kind;
+  me->n_kinds = n;
+}
+
+static inline guint32
 subject (MetricEval    *me,
          const TwEvent *event)
 {
   if G_UNLIKELY (event->type >= me->n_kinds)
     {
-      guint n = tw_trace_get_n_event_types (me->trace);
-
-      me->kinds = g_renew (guint8, me->kinds, MAX (n, 1));
-      for (guint t = me->n_kinds; t < n; t++)
-        me->kinds[t] = tw_trace_get_event_type (me->trace, t)->kind;
-      me->n_kinds = n;
-      if (event->type >= n)
+      grow_kinds (me);
+      if (event->type >= me->n_kinds)
         return event->task;
     }
   switch (me->kinds[event->type])
@@ -601,134 +632,154 @@ metric_prepare_cpu (gpointer       context,
   return event->cpu != TW_CPU_NONE && metric_prepare (context, func_data, event, selector);
 }
 
+/* Each metric is a list of steps, one per selector: a step applies one consumed event.
+ * The direct path calls a step with the store's event; the prepare/commit path calls
+ * the same step from commit with prepare's copy, so both compute the same thing. */
+static void
+metric_commit (gpointer context,
+               gpointer func_data,
+               gboolean ok)
+{
+  MetricEval *me = func_data;
+
+  if (ok)
+    me->steps[me->selector] (context, me, &me->ev);
+}
+
 /* irq-duration / softirq-duration: selectors entry, exit. */
 static void
-handler_commit (gpointer context,
-                gpointer func_data,
-                gboolean ok)
+handler_entry (gpointer       context,
+               gpointer       func_data,
+               const TwEvent *ev)
 {
   MetricEval *me = func_data;
   CpuState *cs;
 
-  if (!ok)
+  if (ev->cpu == TW_CPU_NONE)
     return;
-  cs = get_cpu (me, me->ev.cpu);
-
-  if (me->selector == 0)
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth == MAX_IRQ_DEPTH)
     {
-      if (cs->depth == MAX_IRQ_DEPTH)
-        {
-          memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
-          cs->depth--;
-        }
-      cs->stack[cs->depth++] = (OpenHandler) { me->ev.arg, me->ev.task, me->ev.time,
-                                               cpu_count (me, me->ev.cpu) };
+      memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
+      cs->depth--;
     }
-  else if (me->selector == 1)
-    {
-      /* Match the innermost open handler of the same number; handlers above it lost
-       * their exit and are dropped. An exit nobody entered is ignored. */
-      for (guint d = cs->depth; d-- > 0;)
-        if (cs->stack[d].number == me->ev.arg)
-          {
-            const OpenHandler *h = &cs->stack[d];
-            TwMeasurementRow m = {
-              .task = h->task,
-              .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - h->count_at - 1),
-              .begin = h->begin,
-              .end = me->ev.time,
-              .length = me->ev.time - h->begin,
-            };
-            double cols[3] = { h->number, d + 1, me->ev.cpu };
-
-            emit (me, &m, cols);
-            cs->depth = d;
-            break;
-          }
-    }
+  cs->stack[cs->depth++] = (OpenHandler) { ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu) };
 }
+
+static void
+handler_exit (gpointer       context,
+              gpointer       func_data,
+              const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+
+  /* Match the innermost open handler of the same number; handlers above it lost
+   * their exit and are dropped. An exit nobody entered is ignored. */
+  for (guint d = cs->depth; d-- > 0;)
+    if (cs->stack[d].number == ev->arg)
+      {
+        const OpenHandler *h = &cs->stack[d];
+        TwMeasurementRow m = {
+          .task = h->task,
+          .intermediate_events = (guint32) (cpu_count (me, ev->cpu) - h->count_at - 1),
+          .begin = h->begin,
+          .end = ev->time,
+          .length = ev->time - h->begin,
+        };
+        double cols[3] = { h->number, d + 1, ev->cpu };
+
+        emit (me, &m, cols);
+        cs->depth = d;
+        break;
+      }
+}
+
+static const TwUpdateDirectFunc handler_steps[] = { handler_entry, handler_exit };
 
 /* run-slice: selector switch. */
 static void
-run_slice_commit (gpointer context,
-                  gpointer func_data,
-                  gboolean ok)
+run_slice_switch (gpointer       context,
+                  gpointer       func_data,
+                  const TwEvent *ev)
 {
   MetricEval *me = func_data;
   CpuState *cs;
+  guint32 prev = ev->task;
 
-  if (!ok)
+  if (ev->cpu == TW_CPU_NONE)
     return;
-  cs = get_cpu (me, me->ev.cpu);
+  cs = get_cpu (me, ev->cpu);
 
-  if (me->selector == 0)
+  if (cs->since_valid && cs->current == prev && !is_idle (me, prev))
     {
-      guint32 prev = me->ev.task;
+      TwMeasurementRow m = {
+        .task = prev,
+        .intermediate_events = (guint32) (cpu_count (me, ev->cpu) - cs->since_count - 1),
+        .begin = cs->since,
+        .end = ev->time,
+        .length = ev->time - cs->since,
+      };
+      double cols[1] = { ev->cpu };
 
-      if (cs->since_valid && cs->current == prev && !is_idle (me, prev))
-        {
-          TwMeasurementRow m = {
-            .task = prev,
-            .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
-            .begin = cs->since,
-            .end = me->ev.time,
-            .length = me->ev.time - cs->since,
-          };
-          double cols[1] = { me->ev.cpu };
-
-          emit (me, &m, cols);
-        }
-      cs->current = me->ev.arg;
-      cs->since = me->ev.time;
-      cs->since_count = cpu_count (me, me->ev.cpu);
-      cs->since_valid = TRUE;
+      emit (me, &m, cols);
     }
+  cs->current = ev->arg;
+  cs->since = ev->time;
+  cs->since_count = cpu_count (me, ev->cpu);
+  cs->since_valid = TRUE;
 }
+
+static const TwUpdateDirectFunc run_slice_steps[] = { run_slice_switch };
 
 /* wakeup-latency: selectors wakeup, switch. */
 static void
-wakeup_latency_commit (gpointer context,
-                       gpointer func_data,
-                       gboolean ok)
+wakeup_latency_wakeup (gpointer       context,
+                       gpointer       func_data,
+                       const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  TaskState *ts;
+
+  if (ev->arg == TW_TASK_NONE)
+    return;
+  ts = get_task (me, ev->arg);
+  /* A wakeup of a running task, or a second one before it ran: the first counts. */
+  if (!ts->running && !ts->waiting)
+    {
+      ts->waiting = TRUE;
+      ts->wake_time = ev->time;
+      ts->wake_index = ev->index;
+    }
+}
+
+static void
+wakeup_latency_switch (gpointer       context,
+                       gpointer       func_data,
+                       const TwEvent *ev)
 {
   MetricEval *me = func_data;
 
-  if (!ok)
-    return;
-
-  if (me->selector == 0)
+  if (ev->task != TW_TASK_NONE)
+    get_task (me, ev->task)->running = FALSE;
+  if (ev->arg != TW_TASK_NONE)
     {
-      TaskState *ts;
-
-      if (me->ev.arg == TW_TASK_NONE)
-        return;
-      ts = get_task (me, me->ev.arg);
-      /* A wakeup of a running task, or a second one before it ran: the first counts. */
-      if (!ts->running && !ts->waiting)
-        {
-          ts->waiting = TRUE;
-          ts->wake_time = me->ev.time;
-          ts->wake_index = me->ev.index;
-        }
-      return;
-    }
-
-  if (me->ev.task != TW_TASK_NONE)
-    get_task (me, me->ev.task)->running = FALSE;
-  if (me->ev.arg != TW_TASK_NONE)
-    {
-      TaskState *ts = get_task (me, me->ev.arg);
+      TaskState *ts = get_task (me, ev->arg);
 
       if (ts->waiting)
         {
           TwMeasurementRow m = {
-            .task = me->ev.arg,
-            .intermediate_events = (guint32) (me->ev.index - ts->wake_index - 1),
+            .task = ev->arg,
+            .intermediate_events = (guint32) (ev->index - ts->wake_index - 1),
             .begin = ts->wake_time,
-            .end = me->ev.time,
-            .length = me->ev.time - ts->wake_time,
+            .end = ev->time,
+            .length = ev->time - ts->wake_time,
           };
-          double cols[1] = { me->ev.cpu == TW_CPU_NONE ? -1 : me->ev.cpu };
+          double cols[1] = { ev->cpu == TW_CPU_NONE ? -1 : ev->cpu };
 
           emit (me, &m, cols);
           ts->waiting = FALSE;
@@ -737,64 +788,87 @@ wakeup_latency_commit (gpointer context,
     }
 }
 
+static const TwUpdateDirectFunc wakeup_latency_steps[] = {
+  wakeup_latency_wakeup, wakeup_latency_switch,
+};
+
 /* wakeup-handler: selectors irq_entry, irq_exit, softirq_entry, softirq_exit, wakeup.
  * Hard and soft handlers share one nesting count per CPU: the outermost one is the
  * system activity that did the waking. */
 static void
-wakeup_handler_commit (gpointer context,
-                       gpointer func_data,
-                       gboolean ok)
+wakeup_handler_entry (gpointer       context,
+                      gpointer       func_data,
+                      const TwEvent *ev)
 {
   MetricEval *me = func_data;
   CpuState *cs;
 
-  if (!ok)
+  if (ev->cpu == TW_CPU_NONE)
     return;
-  cs = get_cpu (me, me->ev.cpu);
-
-  switch (me->selector)
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth++ == 0)
     {
-    case 0:
-    case 2:
-      if (cs->depth++ == 0)
-        {
-          cs->since = me->ev.time;
-          cs->since_count = cpu_count (me, me->ev.cpu);
-          if (cs->woken)
-            g_array_set_size (cs->woken, 0);
-        }
-      break;
-    case 1:
-    case 3:
-      if (cs->depth == 0)
-        break;
-      if (--cs->depth == 0 && cs->woken)
-        for (guint i = 0; i < cs->woken->len; i++)
-          {
-            TwMeasurementRow m = {
-              .task = g_array_index (cs->woken, guint32, i),
-              .intermediate_events = (guint32) (cpu_count (me, me->ev.cpu) - cs->since_count - 1),
-              .begin = cs->since,
-              .end = me->ev.time,
-              .length = me->ev.time - cs->since,
-            };
-            double cols[1] = { me->ev.cpu };
-
-            emit (me, &m, cols);
-          }
-      break;
-    case 4:
-      if (cs->depth > 0 && me->ev.arg != TW_TASK_NONE)
-        {
-          if (cs->woken == NULL)
-            cs->woken = g_array_new (FALSE, FALSE, sizeof (guint32));
-          g_array_append_val (cs->woken, me->ev.arg);
-        }
-      break;
-    default:
-      break;
+      cs->since = ev->time;
+      cs->since_count = cpu_count (me, ev->cpu);
+      cs->n_woken = 0;
     }
 }
+
+static void
+wakeup_handler_exit (gpointer       context,
+                     gpointer       func_data,
+                     const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth == 0)
+    return;
+  if (--cs->depth == 0)
+    for (guint i = 0; i < cs->n_woken; i++)
+      {
+        TwMeasurementRow m = {
+          .task = cs->woken[i],
+          .intermediate_events = (guint32) (cpu_count (me, ev->cpu) - cs->since_count - 1),
+          .begin = cs->since,
+          .end = ev->time,
+          .length = ev->time - cs->since,
+        };
+        double cols[1] = { ev->cpu };
+
+        emit (me, &m, cols);
+      }
+}
+
+static void
+wakeup_handler_wakeup (gpointer       context,
+                       gpointer       func_data,
+                       const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth > 0 && ev->arg != TW_TASK_NONE)
+    {
+      if G_UNLIKELY (cs->n_woken == cs->woken_cap)
+        {
+          cs->woken_cap = MAX (8, cs->woken_cap * 2);
+          cs->woken = g_renew (guint32, cs->woken, cs->woken_cap);
+        }
+      cs->woken[cs->n_woken++] = ev->arg;
+    }
+}
+
+static const TwUpdateDirectFunc wakeup_handler_steps[] = {
+  wakeup_handler_entry, wakeup_handler_exit, wakeup_handler_entry, wakeup_handler_exit,
+  wakeup_handler_wakeup,
+};
 
 /* A START while the task's job is still open queues a job: it begins when the open one
  * ends (the task works through its pending activations in order). */
@@ -803,14 +877,18 @@ queue_job (TaskState *ts,
            guint64    time,
            guint64    index)
 {
+  JobQueue *q = ts->queue;
+
+  if (q == NULL)
+    q = ts->queue = g_new (JobQueue, 1);
   if (ts->n_queued == MAX_QUEUED_JOBS)
     {
-      memmove (ts->queued_time, ts->queued_time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
-      memmove (ts->queued_index, ts->queued_index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->time, q->time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->index, q->index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       ts->n_queued--;
     }
-  ts->queued_time[ts->n_queued] = time;
-  ts->queued_index[ts->n_queued] = index;
+  q->time[ts->n_queued] = time;
+  q->index[ts->n_queued] = index;
   ts->n_queued++;
 }
 
@@ -819,48 +897,59 @@ dequeue_job (TaskState *ts,
              guint64   *time,
              guint64   *index)
 {
+  JobQueue *q = ts->queue;
+
   if (ts->n_queued == 0)
     return FALSE;
-  *time = ts->queued_time[0];
-  *index = ts->queued_index[0];
+  *time = q->time[0];
+  *index = q->index[0];
   ts->n_queued--;
-  memmove (ts->queued_time, ts->queued_time + 1, ts->n_queued * sizeof (guint64));
-  memmove (ts->queued_index, ts->queued_index + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->time, q->time + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->index, q->index + 1, ts->n_queued * sizeof (guint64));
   return TRUE;
 }
 
 /* response-time: selectors START, END; the task is the events' subject. */
 static void
-response_commit (gpointer context,
-                 gpointer func_data,
-                 gboolean ok)
+response_start (gpointer       context,
+                gpointer       func_data,
+                const TwEvent *ev)
 {
   MetricEval *me = func_data;
   TaskState *ts;
 
-  if (!ok || (me->subject = subject (me, &me->ev)) == TW_TASK_NONE)
+  if ((me->subject = subject (me, ev)) == TW_TASK_NONE)
     return;
   ts = get_task (me, me->subject);
-
-  if (me->selector == 0)
+  if (ts->open)
     {
-      if (ts->open)
-        {
-          queue_job (ts, me->ev.time, me->ev.index);
-          return;
-        }
-      ts->open = TRUE;
-      ts->begin = me->ev.time;
-      ts->begin_index = me->ev.index;
+      queue_job (ts, ev->time, ev->index);
+      return;
     }
-  else if (ts->open)
+  ts->open = TRUE;
+  ts->begin = ev->time;
+  ts->begin_index = ev->index;
+}
+
+static void
+response_end (gpointer       context,
+              gpointer       func_data,
+              const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  TaskState *ts;
+
+  if ((me->subject = subject (me, ev)) == TW_TASK_NONE)
+    return;
+  ts = get_task (me, me->subject);
+  if (ts->open)
     {
       TwMeasurementRow m = {
         .task = me->subject,
-        .intermediate_events = (guint32) (me->ev.index - ts->begin_index - 1),
+        .intermediate_events = (guint32) (ev->index - ts->begin_index - 1),
         .begin = ts->begin,
-        .end = me->ev.time,
-        .length = me->ev.time - ts->begin,
+        .end = ev->time,
+        .length = ev->time - ts->begin,
       };
 
       emit (me, &m, NULL);
@@ -869,29 +958,28 @@ response_commit (gpointer context,
     }
 }
 
+static const TwUpdateDirectFunc response_steps[] = { response_start, response_end };
+
 /* inter-arrival and jitter: selector EVENT. */
 static void
-arrival_commit (gpointer context,
-                gpointer func_data,
-                gboolean ok)
+arrival_event (gpointer       context,
+               gpointer       func_data,
+               const TwEvent *ev)
 {
   MetricEval *me = func_data;
   guint64 delta;
 
-  if (!ok)
-    return;
-
-  me->subject = subject (me, &me->ev);
+  me->subject = subject (me, ev);
   if (me->have_prev)
     {
-      delta = me->ev.time - me->prev_time;
+      delta = ev->time - me->prev_time;
       if (me->type == METRIC_INTER_ARRIVAL)
         {
           TwMeasurementRow m = {
             .task = me->subject,
-            .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
+            .intermediate_events = (guint32) (ev->index - me->prev_index - 1),
             .begin = me->prev_time,
-            .end = me->ev.time,
+            .end = ev->time,
             .length = delta,
           };
 
@@ -901,9 +989,9 @@ arrival_commit (gpointer context,
         {
           TwMeasurementRow m = {
             .task = me->subject,
-            .intermediate_events = (guint32) (me->ev.index - me->prev_index - 1),
+            .intermediate_events = (guint32) (ev->index - me->prev_index - 1),
             .begin = me->prev_time,
-            .end = me->ev.time,
+            .end = ev->time,
             .length = delta > me->prev_delta ? delta - me->prev_delta : me->prev_delta - delta,
           };
 
@@ -912,17 +1000,19 @@ arrival_commit (gpointer context,
       me->prev_delta = delta;
       me->have_delta = TRUE;
     }
-  me->prev_time = me->ev.time;
-  me->prev_index = me->ev.index;
+  me->prev_time = ev->time;
+  me->prev_index = ev->index;
   me->have_prev = TRUE;
 }
+
+static const TwUpdateDirectFunc arrival_steps[] = { arrival_event };
 
 /* user metric: selectors initial, final, switch, irq_entry, irq_exit, softirq_entry,
  * softirq_exit. Intermediate events come from the per-CPU event counts: a stretch (the
  * task is the CPU's current task) or an own segment (it runs outside handlers) that
  * starts at event s and ends at event e counts the events after s up to e, e included
  * (the state before e was "running") unless e is the final event. */
-static TaskState *
+static inline TaskState *
 open_task (MetricEval *me,
            guint32     task)
 {
@@ -931,7 +1021,7 @@ open_task (MetricEval *me,
   return &me->tasks[task];
 }
 
-static void
+static inline void
 user_pause (MetricEval *me,
             guint32     task,
             guint16     cpu,
@@ -949,7 +1039,7 @@ user_pause (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_resume (MetricEval *me,
              guint32     task,
              guint16     cpu,
@@ -965,7 +1055,7 @@ user_resume (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_leave (MetricEval *me,
             guint32     task,
             guint16     cpu,
@@ -980,7 +1070,7 @@ user_leave (MetricEval *me,
     }
 }
 
-static void
+static inline void
 user_enter (MetricEval *me,
             guint32     task,
             guint16     cpu)
@@ -995,193 +1085,197 @@ user_enter (MetricEval *me,
     }
 }
 
+
+/* START: a task starts a job (or queues one behind its open job). */
 static void
-user_commit (gpointer context,
-             gpointer func_data,
-             gboolean ok)
+user_start (gpointer       context,
+            gpointer       func_data,
+            const TwEvent *ev)
 {
   MetricEval *me = func_data;
-  const TwEvent *ev = &me->ev;
-  CpuState *cs = NULL;
+  CpuState *cs = ev->cpu != TW_CPU_NONE ? get_cpu (me, ev->cpu) : NULL;
+  guint32 task;
   TaskState *ts;
 
-  if (!ok)
+  if ((me->subject = subject (me, ev)) == TW_TASK_NONE)
     return;
-  if (ev->cpu != TW_CPU_NONE)
-    cs = get_cpu (me, ev->cpu);
-  if (me->selector <= 1)
-    me->subject = subject (me, ev);
-
-  if (me->selector == 0 && me->subject != TW_TASK_NONE)
+  task = me->subject;
+  ts = get_task (me, task);
+  if (ts->open)
     {
-      guint32 task = me->subject;
-
-      ts = get_task (me, task);
-      if (ts->open)
-        {
-          queue_job (ts, ev->time, ev->index);
-          return;
-        }
-      memset (ts, 0, sizeof *ts);
-      ts->open = TRUE;
-      ts->begin = ev->time;
-      ts->begin_index = ev->index;
-      ts->cur_cpu = TW_CPU_NONE;
-      /* An event about another task (an activation) says nothing about it running:
-       * its first switch in starts its time. */
-      if (task != ev->task)
-        {
-          if (cs != NULL && cs->current == task)
-            {
-              user_enter (me, task, ev->cpu);
-              if (cs->depth == 0)
-                user_resume (me, task, ev->cpu, ev->time);
-            }
-          return;
-        }
-      if (cs == NULL)
-        {
-          /* Without a CPU nothing can interrupt it as far as we can tell. */
-          ts->active = TRUE;
-          ts->seg_start = ev->time;
-          return;
-        }
-      /* The task logged the event, so it runs here now (whatever we believed). */
-      if (cs->current != task)
-        {
-          user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
-          user_leave (me, cs->current, ev->cpu, FALSE);
-          cs->current = task;
-        }
-      user_enter (me, task, ev->cpu);
-      if (cs->depth == 0)
-        user_resume (me, task, ev->cpu, ev->time);
+      queue_job (ts, ev->time, ev->index);
       return;
     }
-
-  if (me->selector == 1 && (ts = open_task (me, me->subject)) != NULL)
+  /* a closed task has no queued jobs (a job that ends with some queued stays open) */
+  memset (ts, 0, JOB_FIELDS_SIZE);
+  ts->open = TRUE;
+  ts->begin = ev->time;
+  ts->begin_index = ev->index;
+  ts->cur_cpu = TW_CPU_NONE;
+  /* An event about another task (an activation) says nothing about it running:
+   * its first switch in starts its time. */
+  if (task != ev->task)
     {
-      guint32 task = me->subject;
-
-      guint64 elapsed;
-      double cols[3];
-      TwMeasurementRow m;
-
-      user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
-      user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
-      elapsed = ev->time - ts->begin;
-      cols[0] = ts->own;
-      cols[1] = ts->sys;
-      cols[2] = elapsed - MIN (elapsed, ts->own + ts->sys);
-      m = (TwMeasurementRow) {
-        .task = task,
-        .intermediate_events = me->include_system ? ts->cur_count : ts->own_count,
-        .begin = ts->begin,
-        .end = ev->time,
-        .length = me->include_system ? elapsed : ts->own,
-      };
-      emit (me, &m, cols);
-      ts->open = FALSE;
-      ts->current = FALSE;
-
-      /* The next pending job starts now, where this one ended, with the task as it
-       * is (running here unless the END came from someone else). */
-      {
-        guint64 begin, begin_index;
-
-        if (dequeue_job (ts, &begin, &begin_index))
-          {
-            guint8 n_queued = ts->n_queued;
-            guint64 queued_time[MAX_QUEUED_JOBS], queued_index[MAX_QUEUED_JOBS];
-
-            memcpy (queued_time, ts->queued_time, sizeof queued_time);
-            memcpy (queued_index, ts->queued_index, sizeof queued_index);
-            memset (ts, 0, sizeof *ts);
-            ts->n_queued = n_queued;
-            memcpy (ts->queued_time, queued_time, sizeof queued_time);
-            memcpy (ts->queued_index, queued_index, sizeof queued_index);
-            ts->open = TRUE;
-            ts->begin = begin;
-            ts->begin_index = begin_index;
-            ts->cur_cpu = TW_CPU_NONE;
-            if (cs != NULL && cs->current == task)
-              {
-                /* counted like a START here: the END itself is not inside it */
-                user_enter (me, task, ev->cpu);
-                if (cs->depth == 0)
-                  user_resume (me, task, ev->cpu, ev->time);
-              }
-          }
-      }
+      if (cs != NULL && cs->current == task)
+        {
+          user_enter (me, task, ev->cpu);
+          if (cs->depth == 0)
+            user_resume (me, task, ev->cpu, ev->time);
+        }
       return;
     }
-
   if (cs == NULL)
-    return;
-
-  switch (me->selector)
     {
-    case 2: /* switch: prev out, next in */
-      {
-        guint32 prev = cs->current != TW_TASK_NONE ? cs->current : ev->task;
+      /* Without a CPU nothing can interrupt it as far as we can tell. */
+      ts->active = TRUE;
+      ts->seg_start = ev->time;
+      return;
+    }
+  /* The task logged the event, so it runs here now (whatever we believed). */
+  if (cs->current != task)
+    {
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+      user_leave (me, cs->current, ev->cpu, FALSE);
+      cs->current = task;
+    }
+  user_enter (me, task, ev->cpu);
+  if (cs->depth == 0)
+    user_resume (me, task, ev->cpu, ev->time);
+}
 
-        user_pause (me, prev, ev->cpu, ev->time, FALSE);
-        user_leave (me, prev, ev->cpu, FALSE);
-        if (ev->task != prev)
-          {
-            user_pause (me, ev->task, ev->cpu, ev->time, FALSE);
-            user_leave (me, ev->task, ev->cpu, FALSE);
-          }
-        cs->current = ev->arg;
-        user_enter (me, ev->arg, ev->cpu);
-        if (cs->depth == 0)
-          user_resume (me, ev->arg, ev->cpu, ev->time);
-      }
-      break;
+/* END: the task's open job ends; a queued one starts. */
+static void
+user_end (gpointer       context,
+          gpointer       func_data,
+          const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs = ev->cpu != TW_CPU_NONE ? get_cpu (me, ev->cpu) : NULL;
+  guint32 task;
+  TaskState *ts;
+  guint64 elapsed;
+  double cols[3];
+  TwMeasurementRow m;
+  guint64 begin, begin_index;
 
-    case 3:
-    case 5: /* handler entry */
-      if (cs->depth < G_MAXUINT / 2 && cs->depth++ == 0)
+  me->subject = subject (me, ev);
+  if ((ts = open_task (me, me->subject)) == NULL)
+    return;
+  task = me->subject;
+
+  user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
+  user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
+  elapsed = ev->time - ts->begin;
+  cols[0] = ts->own;
+  cols[1] = ts->sys;
+  cols[2] = elapsed - MIN (elapsed, ts->own + ts->sys);
+  m = (TwMeasurementRow) {
+    .task = task,
+    .intermediate_events = me->include_system ? ts->cur_count : ts->own_count,
+    .begin = ts->begin,
+    .end = ev->time,
+    .length = me->include_system ? elapsed : ts->own,
+  };
+  emit (me, &m, cols);
+  ts->open = FALSE;
+  ts->current = FALSE;
+
+  /* The next pending job starts now, where this one ended, with the task as it
+   * is (running here unless the END came from someone else). */
+  if (dequeue_job (ts, &begin, &begin_index))
+    {
+      memset (ts, 0, JOB_FIELDS_SIZE);
+      ts->open = TRUE;
+      ts->begin = begin;
+      ts->begin_index = begin_index;
+      ts->cur_cpu = TW_CPU_NONE;
+      if (cs != NULL && cs->current == task)
         {
-          cs->irq_start = ev->time;
-          user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+          /* counted like a START here: the END itself is not inside it */
+          user_enter (me, task, ev->cpu);
+          if (cs->depth == 0)
+            user_resume (me, task, ev->cpu, ev->time);
         }
-      break;
-
-    case 4:
-    case 6: /* handler exit; one nobody entered is ignored */
-      if (cs->depth > 0 && --cs->depth == 0 && (ts = open_task (me, cs->current)) != NULL)
-        {
-          ts->sys += ev->time - cs->irq_start;
-          user_resume (me, cs->current, ev->cpu, ev->time);
-        }
-      break;
-
-    default:
-      break;
     }
 }
 
-static const TwUpdateFuncs handler_funcs = {
-  metric_bind, metric_prepare_cpu, handler_commit, NULL,
+/* switch: prev out, next in. */
+static void
+user_switch (gpointer       context,
+             gpointer       func_data,
+             const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+  guint32 prev;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+  prev = cs->current != TW_TASK_NONE ? cs->current : ev->task;
+
+  user_pause (me, prev, ev->cpu, ev->time, FALSE);
+  user_leave (me, prev, ev->cpu, FALSE);
+  if (ev->task != prev)
+    {
+      user_pause (me, ev->task, ev->cpu, ev->time, FALSE);
+      user_leave (me, ev->task, ev->cpu, FALSE);
+    }
+  cs->current = ev->arg;
+  user_enter (me, ev->arg, ev->cpu);
+  if (cs->depth == 0)
+    user_resume (me, ev->arg, ev->cpu, ev->time);
+}
+
+/* irq or softirq entry */
+static void
+user_handler_entry (gpointer       context,
+                    gpointer       func_data,
+                    const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth < G_MAXUINT / 2 && cs->depth++ == 0)
+    {
+      cs->irq_start = ev->time;
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+    }
+}
+
+/* irq or softirq exit; one nobody entered is ignored */
+static void
+user_handler_exit (gpointer       context,
+                   gpointer       func_data,
+                   const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  CpuState *cs;
+  TaskState *ts;
+
+  if (ev->cpu == TW_CPU_NONE)
+    return;
+  cs = get_cpu (me, ev->cpu);
+  if (cs->depth > 0 && --cs->depth == 0 && (ts = open_task (me, cs->current)) != NULL)
+    {
+      ts->sys += ev->time - cs->irq_start;
+      user_resume (me, cs->current, ev->cpu, ev->time);
+    }
+}
+
+static const TwUpdateDirectFunc user_steps[] = {
+  user_start, user_end, user_switch, user_handler_entry, user_handler_exit,
+  user_handler_entry, user_handler_exit,
 };
-static const TwUpdateFuncs run_slice_funcs = {
-  metric_bind, metric_prepare_cpu, run_slice_commit, NULL,
+
+static const TwUpdateFuncs cpu_metric_funcs = {
+  metric_bind, metric_prepare_cpu, metric_commit, NULL,
 };
-static const TwUpdateFuncs wakeup_latency_funcs = {
-  metric_bind, metric_prepare, wakeup_latency_commit, NULL,
-};
-static const TwUpdateFuncs wakeup_handler_funcs = {
-  metric_bind, metric_prepare_cpu, wakeup_handler_commit, NULL,
-};
-static const TwUpdateFuncs response_funcs = {
-  metric_bind, metric_prepare, response_commit, NULL,
-};
-static const TwUpdateFuncs arrival_funcs = {
-  metric_bind, metric_prepare, arrival_commit, NULL,
-};
-static const TwUpdateFuncs user_funcs = {
-  metric_bind, metric_prepare, user_commit, NULL,
+static const TwUpdateFuncs metric_funcs = {
+  metric_bind, metric_prepare, metric_commit, NULL,
 };
 
 /**
@@ -1219,8 +1313,11 @@ tw_metric_create_update (TwMetric           *self,
                          TwHistogram        *histogram)
 {
   g_auto(GStrv) selectors = NULL;
-  const TwUpdateFuncs *funcs = NULL;
+  const TwUpdateFuncs *funcs = &metric_funcs;
+  const TwUpdateDirectFunc *steps = NULL;
+  guint n_steps = 0;
   MetricEval *me;
+  TwUpdate *update;
 
   g_return_val_if_fail (TW_IS_METRIC (self), NULL);
   g_return_val_if_fail (table == NULL || TW_IS_MEASUREMENT_TABLE (table), NULL);
@@ -1229,27 +1326,33 @@ tw_metric_create_update (TwMetric           *self,
                         g_strv_length ((char **) tw_metric_get_column_names (self)), NULL);
   g_return_val_if_fail (histogram == NULL || TW_IS_HISTOGRAM (histogram), NULL);
 
+#define SET_STEPS(array) (steps = (array), n_steps = G_N_ELEMENTS (array))
   switch (self->type)
     {
     case METRIC_IRQ:
-    case METRIC_SOFTIRQ:        funcs = &handler_funcs; break;
-    case METRIC_RUN_SLICE:      funcs = &run_slice_funcs; break;
-    case METRIC_WAKEUP_LATENCY: funcs = &wakeup_latency_funcs; break;
-    case METRIC_WAKEUP_HANDLER: funcs = &wakeup_handler_funcs; break;
-    case METRIC_RESPONSE_TIME:  funcs = &response_funcs; break;
+    case METRIC_SOFTIRQ:        SET_STEPS (handler_steps); funcs = &cpu_metric_funcs; break;
+    case METRIC_RUN_SLICE:      SET_STEPS (run_slice_steps); funcs = &cpu_metric_funcs; break;
+    case METRIC_WAKEUP_LATENCY: SET_STEPS (wakeup_latency_steps); break;
+    case METRIC_WAKEUP_HANDLER: SET_STEPS (wakeup_handler_steps); funcs = &cpu_metric_funcs; break;
+    case METRIC_RESPONSE_TIME:  SET_STEPS (response_steps); break;
     case METRIC_INTER_ARRIVAL:
-    case METRIC_JITTER:         funcs = &arrival_funcs; break;
-    case METRIC_USER:           funcs = &user_funcs; break;
+    case METRIC_JITTER:         SET_STEPS (arrival_steps); break;
+    case METRIC_USER:           SET_STEPS (user_steps); break;
     default:                    g_assert_not_reached ();
     }
+#undef SET_STEPS
 
   me = g_new0 (MetricEval, 1);
   me->type = self->type;
   me->include_system = self->include_system;
   me->table = table ? g_object_ref (table) : NULL;
   me->histogram = histogram ? g_object_ref (histogram) : NULL;
+  me->steps = steps;
   selectors = dup_selectors (self);
-  return tw_update_new (funcs, me, metric_eval_free, NULL, (const char *const *) selectors);
+  g_assert (g_strv_length (selectors) == n_steps);
+  update = tw_update_new (funcs, me, metric_eval_free, NULL, (const char *const *) selectors);
+  tw_update_set_direct_funcs (update, steps, n_steps);
+  return update;
 }
 
 /**

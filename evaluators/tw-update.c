@@ -20,6 +20,8 @@ struct _TwUpdate {
   GDestroyNotify       func_data_destroy;
   TwUpdateContext     *context;
   GStrv                selectors;
+  const TwUpdateDirectFunc *direct;
+  guint                n_direct;
 };
 
 G_DEFINE_BOXED_TYPE (TwUpdateContext, tw_update_context, tw_update_context_ref, tw_update_context_unref)
@@ -176,6 +178,42 @@ tw_update_get_funcs (TwUpdate *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return self->funcs;
+}
+
+/**
+ * tw_update_set_direct_funcs:
+ * @direct: (array length=n_direct) (transfer none) (nullable): per selector, a
+ *   #TwUpdateDirectFunc or %NULL (that selector keeps prepare/commit); must outlive the
+ *   update (usually static)
+ * @n_direct: entries in @direct (selectors beyond them keep prepare/commit)
+ *
+ * Gives the update direct functions besides prepare/commit. Set them before the update
+ * joins an evaluation.
+ */
+void
+tw_update_set_direct_funcs (TwUpdate                 *self,
+                            const TwUpdateDirectFunc *direct,
+                            guint                     n_direct)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (direct != NULL || n_direct == 0);
+
+  self->direct = direct;
+  self->n_direct = n_direct;
+}
+
+/**
+ * tw_update_get_direct_func:
+ * @selector: index of one of the update's selectors
+ *
+ * Returns: (nullable): the direct function of @selector, %NULL when it has none
+ */
+TwUpdateDirectFunc
+tw_update_get_direct_func (TwUpdate *self,
+                           guint     selector)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return selector < self->n_direct ? self->direct[selector] : NULL;
 }
 
 /**

@@ -46,6 +46,20 @@ typedef struct {
                        gpointer        func_data);
 } TwUpdateFuncs;
 
+/**
+ * TwUpdateDirectFunc:
+ *
+ * An optional second way into an update function, one per selector
+ * (tw_update_set_direct_funcs()): the effect of prepare (@context, @func_data, @event,
+ * selector) followed by commit (@context, @func_data, ok = what prepare returned), in
+ * one call. An evaluation without a check function calls it instead of the pair, so
+ * that a consumed event costs one indirect call and the function needs no branch on
+ * the selector.
+ */
+typedef void (*TwUpdateDirectFunc) (gpointer       context,
+                                    gpointer       func_data,
+                                    const TwEvent *event);
+
 typedef struct _TwUpdateContext TwUpdateContext;
 typedef struct _TwUpdate TwUpdate;
 
@@ -68,6 +82,11 @@ TwUpdate        *tw_update_new               (const TwUpdateFuncs *funcs,
 TwUpdate        *tw_update_ref               (TwUpdate          *self);
 void             tw_update_unref             (TwUpdate          *self);
 const TwUpdateFuncs *tw_update_get_funcs     (TwUpdate          *self);
+void             tw_update_set_direct_funcs  (TwUpdate          *self,
+                                              const TwUpdateDirectFunc *direct,
+                                              guint              n_direct);
+TwUpdateDirectFunc tw_update_get_direct_func (TwUpdate          *self,
+                                              guint              selector);
 gpointer         tw_update_get_func_data     (TwUpdate          *self);
 TwUpdateContext *tw_update_get_context       (TwUpdate          *self);
 const char *const *tw_update_get_selectors   (TwUpdate          *self);

@@ -892,6 +892,520 @@ test_ftrace_softirq (void)
   check_against_report ("softirq-duration", "softirq_entry", "softirq_exit", "vec");
 }
 
+/* ---------------------------------------------------------------- the other metrics on
+ * the real ftrace trace, each recomputed here from the report's lines, by rules written
+ * out again in this test (docs/evaluators.md), sharing no code with tw-metrics.c. */
+
+typedef struct {
+  guint    cpu;
+  guint64  time;
+  char    *name;
+  gint64   pid;       /* the logging task: comm-PID */
+  gint64   prev;      /* sched_switch: prev_pid; -1 otherwise */
+  gint64   next;      /* sched_switch: next_pid; sched_wakeup: the woken pid; -1 otherwise */
+} ReportEvent;
+
+/* A task as a number: the pid, except that the idle tasks (pid 0) are one per CPU. */
+static gint64
+report_task (gint64 pid,
+             guint  cpu)
+{
+  return pid == 0 ? -1 - (gint64) cpu : pid;
+}
+
+/* "comm:pid [prio]" → pid (a comm may hold ':' itself, the pid follows the last one). */
+static gint64
+parse_comm_pid (const char *text,
+                const char *end)
+{
+  const char *bracket = g_strstr_len (text, end - text, " [");
+  const char *colon = NULL;
+
+  g_assert_nonnull (bracket);
+  for (const char *p = text; p < bracket; p++)
+    if (*p == ':')
+      colon = p;
+  g_assert_nonnull (colon);
+  return (gint64) g_ascii_strtoll (colon + 1, NULL, 10);
+}
+
+static GArray *
+read_report_events (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (ReportEvent));
+  gsize length = 0;
+  char *next;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, &error));
+  g_assert_no_error (error);
+  for (char *line = text; line != NULL; line = next)
+    {
+      ReportEvent ev = { 0, 0, NULL, -1, -1, -1 };
+      const char *args;
+      const char *bracket;
+      const char *dash = NULL;
+
+      next = memchr (line, '\n', length - (line - text));
+      if (next != NULL)
+        *next++ = '\0';
+      if (!parse_report_line (line, &ev.cpu, &ev.time, &ev.name, &args))
+        continue;
+      /* the logging task: "comm-pid" before the CPU's bracket */
+      bracket = strchr (line, '[');
+      for (const char *p = line; p < bracket; p++)
+        if (*p == '-')
+          dash = p;
+      g_assert_nonnull (dash);
+      ev.pid = report_task (g_ascii_strtoll (dash + 1, NULL, 10), ev.cpu);
+      if (strcmp (ev.name, "sched_switch") == 0)
+        {
+          const char *arrow = strstr (args, " ==> ");
+
+          g_assert_nonnull (arrow);
+          ev.prev = report_task (parse_comm_pid (args, arrow), ev.cpu);
+          ev.next = report_task (parse_comm_pid (arrow + 5, arrow + strlen (arrow)), ev.cpu);
+        }
+      else if (strcmp (ev.name, "sched_wakeup") == 0)
+        ev.next = parse_comm_pid (args, args + strlen (args));
+      g_array_append_val (events, ev);
+    }
+  return events;
+}
+
+static void
+report_event_clear (gpointer data)
+{
+  g_free (((ReportEvent *) data)->name);
+}
+
+/* One expected measurement: the task as report_task() numbers it. */
+typedef struct {
+  gint64  task;
+  guint64 begin;
+  guint64 end;
+  guint64 length;
+  guint64 intermediate;
+} Expected;
+
+static void
+expect (GArray  *out,
+        gint64   task,
+        guint64  begin,
+        guint64  end,
+        guint64  length,
+        guint64  intermediate)
+{
+  Expected e = { task, begin, end, length, intermediate };
+
+  g_array_append_val (out, e);
+}
+
+/* The metric over the trace, compared row by row (both in trace order). */
+static void
+assert_metric_rows (TwTrace    *trace,
+                    const char *metric_name,
+                    GArray     *expected)
+{
+  g_autoptr(TwMeasurementTable) table = evaluate (trace, metric_name);
+
+  g_test_message ("%s: %u measurements", metric_name, expected->len);
+  g_assert_cmpuint (expected->len, >, 100);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, expected->len);
+  for (guint i = 0; i < expected->len; i++)
+    {
+      const Expected *e = &g_array_index (expected, Expected, i);
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, i);
+      const TwTask *task = tw_trace_get_task (trace, m->task);
+      gint64 pid = (gint64) g_ascii_strtoll (task->source_id, NULL, 10);
+
+      /* idle tasks are "0/CPU" in the store */
+      if (pid == 0)
+        pid = -1 - (gint64) g_ascii_strtoll (strchr (task->source_id, '/') + 1, NULL, 10);
+      g_assert_cmpint (pid, ==, e->task);
+      g_assert_cmpuint (m->begin, ==, e->begin);
+      g_assert_cmpuint (m->end, ==, e->end);
+      g_assert_cmpuint (m->length, ==, e->length);
+      g_assert_cmpuint (m->intermediate_events, ==, e->intermediate);
+    }
+}
+
+typedef struct {
+  char       *path;
+  TwTrace    *trace;
+  GArray     *events;     /* ReportEvent */
+} Report;
+
+static gboolean
+report_load (Report *r)
+{
+  g_autoptr(TwReader) reader = tw_reader_registry_find ("ftrace-text");
+  g_autoptr(GError) error = NULL;
+
+  r->path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.report.txt");
+  if (r->path == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.report.txt is not there");
+      return FALSE;
+    }
+  if (reader == NULL)
+    {
+      g_test_skip ("no reader named “ftrace-text” is registered");
+      return FALSE;
+    }
+  r->trace = tw_reader_registry_load_file (r->path, "ftrace-text", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  r->events = read_report_events (r->path);
+  g_array_set_clear_func (r->events, report_event_clear);
+  /* every line of the report is one event of the store */
+  g_assert_cmpuint (r->events->len, ==, tw_trace_get_n_events (r->trace));
+  return TRUE;
+}
+
+static void
+report_clear (Report *r)
+{
+  g_clear_pointer (&r->path, g_free);
+  g_clear_object (&r->trace);
+  g_clear_pointer (&r->events, g_array_unref);
+}
+
+#define REPORT_CPUS 64
+
+static void
+test_ftrace_run_slice (void)
+{
+  Report r = { 0 };
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (Expected));
+  gint64 current[REPORT_CPUS];
+  guint64 since[REPORT_CPUS] = { 0 }, since_at[REPORT_CPUS] = { 0 }, count[REPORT_CPUS] = { 0 };
+  gboolean valid[REPORT_CPUS] = { FALSE };
+
+  if (!report_load (&r))
+    return;
+  for (guint i = 0; i < r.events->len; i++)
+    {
+      const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
+
+      g_assert_cmpuint (ev->cpu, <, REPORT_CPUS);
+      if (strcmp (ev->name, "sched_switch") == 0)
+        {
+          /* a slice of a task that is not idle, whose switch in we saw */
+          if (valid[ev->cpu] && current[ev->cpu] == ev->prev && ev->prev > 0)
+            expect (expected, ev->prev, since[ev->cpu], ev->time, ev->time - since[ev->cpu],
+                    count[ev->cpu] - since_at[ev->cpu] - 1);
+          current[ev->cpu] = ev->next;
+          since[ev->cpu] = ev->time;
+          since_at[ev->cpu] = count[ev->cpu];
+          valid[ev->cpu] = TRUE;
+        }
+      count[ev->cpu]++;
+    }
+  assert_metric_rows (r.trace, "run-slice", expected);
+  report_clear (&r);
+}
+
+static void
+test_ftrace_wakeup_latency (void)
+{
+  Report r = { 0 };
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (Expected));
+  g_autoptr(GHashTable) running = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GHashTable) woken = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  if (!report_load (&r))
+    return;
+  for (guint i = 0; i < r.events->len; i++)
+    {
+      const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
+      gint64 *key;
+
+      if (strcmp (ev->name, "sched_wakeup") == 0)
+        {
+          /* the first wakeup of a task that is not running counts */
+          if (!g_hash_table_contains (running, &ev->next) &&
+              !g_hash_table_contains (woken, &ev->next))
+            {
+              guint64 *at = g_new (guint64, 2);
+
+              at[0] = ev->time;
+              at[1] = i;
+              g_hash_table_insert (woken, g_memdup2 (&ev->next, sizeof ev->next), at);
+            }
+        }
+      else if (strcmp (ev->name, "sched_switch") == 0)
+        {
+          const guint64 *at;
+
+          g_hash_table_remove (running, &ev->prev);
+          if ((at = g_hash_table_lookup (woken, &ev->next)) != NULL)
+            {
+              expect (expected, ev->next, at[0], ev->time, ev->time - at[0], i - at[1] - 1);
+              g_hash_table_remove (woken, &ev->next);
+            }
+          key = g_memdup2 (&ev->next, sizeof ev->next);
+          g_hash_table_add (running, key);
+        }
+    }
+  assert_metric_rows (r.trace, "wakeup-latency", expected);
+  report_clear (&r);
+}
+
+static gboolean
+is_handler (const char *name,
+            gboolean   *entry)
+{
+  *entry = strcmp (name, "irq_handler_entry") == 0 || strcmp (name, "softirq_entry") == 0;
+  return *entry || strcmp (name, "irq_handler_exit") == 0 || strcmp (name, "softirq_exit") == 0;
+}
+
+static void
+test_ftrace_wakeup_handler (void)
+{
+  Report r = { 0 };
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (Expected));
+  guint depth[REPORT_CPUS] = { 0 };
+  guint64 since[REPORT_CPUS] = { 0 }, since_at[REPORT_CPUS] = { 0 }, count[REPORT_CPUS] = { 0 };
+  GArray *woken[REPORT_CPUS];
+
+  if (!report_load (&r))
+    return;
+  for (guint c = 0; c < REPORT_CPUS; c++)
+    woken[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < r.events->len; i++)
+    {
+      const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
+      guint c = ev->cpu;
+      gboolean entry;
+
+      if (is_handler (ev->name, &entry))
+        {
+          /* hard and soft handlers nest in one count; the outermost is the one */
+          if (entry && depth[c]++ == 0)
+            {
+              since[c] = ev->time;
+              since_at[c] = count[c];
+              g_array_set_size (woken[c], 0);
+            }
+          else if (!entry && depth[c] > 0 && --depth[c] == 0)
+            for (guint w = 0; w < woken[c]->len; w++)
+              expect (expected, g_array_index (woken[c], gint64, w), since[c], ev->time,
+                      ev->time - since[c], count[c] - since_at[c] - 1);
+        }
+      else if (strcmp (ev->name, "sched_wakeup") == 0 && depth[c] > 0)
+        g_array_append_val (woken[c], ev->next);
+      count[c]++;
+    }
+  for (guint c = 0; c < REPORT_CPUS; c++)
+    g_array_unref (woken[c]);
+  assert_metric_rows (r.trace, "wakeup-handler", expected);
+  report_clear (&r);
+}
+
+static void
+test_ftrace_inter_arrival_jitter (void)
+{
+  Report r = { 0 };
+  g_autoptr(GArray) arrivals = g_array_new (FALSE, FALSE, sizeof (Expected));
+  g_autoptr(GArray) jitters = g_array_new (FALSE, FALSE, sizeof (Expected));
+  gboolean have_prev = FALSE, have_delta = FALSE;
+  guint64 prev = 0, prev_at = 0, prev_delta = 0;
+
+  if (!report_load (&r))
+    return;
+  for (guint i = 0; i < r.events->len; i++)
+    {
+      const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
+
+      if (strcmp (ev->name, "sched_wakeup") != 0)
+        continue;
+      if (have_prev)
+        {
+          guint64 delta = ev->time - prev;
+
+          expect (arrivals, ev->next, prev, ev->time, delta, i - prev_at - 1);
+          if (have_delta)
+            expect (jitters, ev->next, prev, ev->time,
+                    delta > prev_delta ? delta - prev_delta : prev_delta - delta, i - prev_at - 1);
+          prev_delta = delta;
+          have_delta = TRUE;
+        }
+      prev = ev->time;
+      prev_at = i;
+      have_prev = TRUE;
+    }
+  assert_metric_rows (r.trace, "inter-arrival:sched_wakeup", arrivals);
+  assert_metric_rows (r.trace, "jitter:kind:wakeup", jitters);
+  report_clear (&r);
+}
+
+/* response-time with START, END = softirq_entry, softirq_exit: per logging task, a
+ * START while a job is open queues the next one, which runs from that END. */
+static void
+test_ftrace_response_time (void)
+{
+  Report r = { 0 };
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (Expected));
+  g_autoptr(GHashTable) jobs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                      (GDestroyNotify) g_array_unref);
+
+  if (!report_load (&r))
+    return;
+  for (guint i = 0; i < r.events->len; i++)
+    {
+      const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
+      GArray *open = g_hash_table_lookup (jobs, &ev->pid);
+      guint64 start[2] = { ev->time, i };
+
+      if (strcmp (ev->name, "softirq_entry") == 0)
+        {
+          if (open == NULL)
+            {
+              open = g_array_new (FALSE, FALSE, sizeof start);
+              g_hash_table_insert (jobs, g_memdup2 (&ev->pid, sizeof ev->pid), open);
+            }
+          g_assert_cmpuint (open->len, <, 8);  /* the metric keeps at most 8 queued */
+          g_array_append_val (open, start);
+        }
+      else if (strcmp (ev->name, "softirq_exit") == 0 && open != NULL && open->len > 0)
+        {
+          const guint64 *job = &g_array_index (open, guint64, 0);
+
+          expect (expected, ev->pid, job[0], ev->time, ev->time - job[0], i - job[1] - 1);
+          g_array_remove_index (open, 0);
+        }
+    }
+  assert_metric_rows (r.trace, "response-time:softirq_entry,softirq_exit", expected);
+  report_clear (&r);
+}
+
+/* ---------------------------------------------------------------- every built-in metric
+ * on a small CSV trace, against values computed by hand (in the comments). */
+
+static const char small_csv[] =
+  "time_ns,cpu,task,event,kind,next,prev_state,target,irq,vec\n"
+  "100,0,a,switch,,b,R,,,\n"            /* E0  cpu0: a → b */
+  "110,1,c,switch,,d,S,,,\n"            /* E1  cpu1: c → d */
+  "120,0,b,job_start,user,,,,,\n"       /* E2 */
+  "130,0,b,irq_entry,,,,,5,\n"          /* E3 */
+  "135,0,b,wakeup,,,,c,,\n"             /* E4  c woken inside irq 5 */
+  "140,0,b,softirq_entry,,,,,,3\n"      /* E5 */
+  "150,0,b,softirq_exit,,,,,,3\n"       /* E6 */
+  "160,0,b,irq_exit,,,,,5,\n"           /* E7 */
+  "170,1,d,tick,user,,,,,\n"            /* E8 */
+  "200,0,b,switch,,c,R,,,\n"            /* E9  b preempted by c */
+  "210,1,d,tick,,,,,,\n"                /* E10 */
+  "230,0,c,switch,,b,S,,,\n"            /* E11 */
+  "250,0,b,job_end,user,,,,,\n"         /* E12 */
+  "260,1,d,tick,,,,,,\n"                /* E13 */
+  "270,1,d,switch,,a,S,,,\n";           /* E14 */
+
+static guint32
+task_by_id (TwTrace    *trace,
+            const char *id)
+{
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    if (g_strcmp0 (tw_test_get_task_source_id (trace, t), id) == 0)
+      return t;
+  g_assert_not_reached ();
+}
+
+static void
+test_csv_hand_computed (void)
+{
+  g_autofree char *path = tw_test_write_temp_file ("small.csv", small_csv, -1);
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwMetric) user = NULL;
+  g_autoptr(TwMetric) user_own = NULL;
+  TwMeasurementTable *t;
+  guint32 b, c, d;
+
+  trace = tw_reader_registry_load_file (path, "csv", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 15);
+  b = task_by_id (trace, "b");
+  c = task_by_id (trace, "c");
+  d = task_by_id (trace, "d");
+
+  /* irq 5: E3 → E7 on cpu0, with E4, E5, E6 in between */
+  t = evaluate (trace, "irq-duration");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 130, 160, 30, 3);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 5);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 1);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 0);
+  g_object_unref (t);
+
+  /* vector 3 nested in irq 5: E5 → E6, nothing between, depth 1 of softirqs */
+  t = evaluate (trace, "softirq-duration");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 140, 150, 10, 0);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 3);
+  g_object_unref (t);
+
+  /* cpu0: b 100 → 200 (E2..E7 between), c 200 → 230; cpu1: d 110 → 270 (three ticks);
+   * the first slices of a and c have no known start */
+  t = evaluate (trace, "run-slice");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 3);
+  assert_row (t, 0, b, 100, 200, 100, 6);
+  assert_row (t, 1, c, 200, 230, 30, 0);
+  assert_row (t, 2, d, 110, 270, 160, 3);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 2, 0), ==, 1);
+  g_object_unref (t);
+
+  /* c woken at E4, switched in at E9: E5..E8 between, over the whole trace */
+  t = evaluate (trace, "wakeup-latency");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, c, 135, 200, 65, 4);
+  g_object_unref (t);
+
+  /* the outermost handler around the wakeup: irq 5, E3 → E7 */
+  t = evaluate (trace, "wakeup-handler");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, c, 130, 160, 30, 3);
+  g_object_unref (t);
+
+  /* b's job: E2 → E12, nine events between */
+  t = evaluate (trace, "response-time:job_start,job_end");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 130, 9);
+  g_object_unref (t);
+
+  /* ticks at 170 (E8), 210 (E10), 260 (E13): Δ 40 and 50, jitter 10 */
+  t = evaluate (trace, "inter-arrival:tick");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 2);
+  assert_row (t, 0, d, 170, 210, 40, 1);
+  assert_row (t, 1, d, 210, 260, 50, 2);
+  g_object_unref (t);
+  t = evaluate (trace, "jitter:tick");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, d, 210, 260, 10, 2);
+  g_object_unref (t);
+
+  /* b's job 120 → 250: runs 120–130, irq+softirq 130–160, runs 160–200, preempted by c
+   * 200–230, runs 230–250. Own time 10 + 40 + 20 = 70, handlers 30, preempted 30.
+   * Intermediate events with system time: on cpu0 while b was current, E3..E7 and the
+   * switch out E9 = 6; without: while it ran outside handlers, E3 (the entry that
+   * interrupts it) and E9 = 2. */
+  user = tw_metric_new_user ("job", "job_start", "job_end", TRUE);
+  user_own = tw_metric_new_user ("job-own", "job_start", "job_end", FALSE);
+  t = tw_metric_evaluate (user, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 130, 6);
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 0), ==, 70);  /* running_ns */
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 30);  /* irq_ns */
+  g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 30);  /* preempted_ns */
+  g_object_unref (t);
+  t = tw_metric_evaluate (user_own, trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  assert_row (t, 0, b, 120, 250, 70, 2);
+  g_object_unref (t);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -916,8 +1430,15 @@ main (int   argc,
   ADD ("worst-case-evaluate", test_worst_case_evaluate);
 #undef ADD
   g_test_add_func ("/tw/evaluators/metrics/bad-names", test_bad_names);
+  g_test_add_func ("/tw/evaluators/metrics/csv-hand-computed", test_csv_hand_computed);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-irq", test_ftrace_irq);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-softirq", test_ftrace_softirq);
+  g_test_add_func ("/tw/evaluators/metrics/ftrace-run-slice", test_ftrace_run_slice);
+  g_test_add_func ("/tw/evaluators/metrics/ftrace-wakeup-latency", test_ftrace_wakeup_latency);
+  g_test_add_func ("/tw/evaluators/metrics/ftrace-wakeup-handler", test_ftrace_wakeup_handler);
+  g_test_add_func ("/tw/evaluators/metrics/ftrace-inter-arrival-jitter",
+                   test_ftrace_inter_arrival_jitter);
+  g_test_add_func ("/tw/evaluators/metrics/ftrace-response-time", test_ftrace_response_time);
 
   return g_test_run ();
 }

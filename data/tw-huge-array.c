@@ -1,0 +1,111 @@
+/* tw-huge-array.c: a growable array of fixed-size elements that moves to huge pages
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "tw-huge-array.h"
+
+#include <sys/mman.h>
+
+#define HUGE_FROM_BYTES (4u << 20)
+#define RESERVE_BYTES   (G_GUINT64_CONSTANT (16) << 30)
+#define HUGE_ALIGN      (2u << 20)
+
+/**
+ * tw_huge_array_init:
+ * @element_size: bytes per element, > 0
+ *
+ * Starts an empty array (no memory yet).
+ */
+void
+tw_huge_array_init (TwHugeArray *self,
+                    guint        element_size)
+{
+  g_return_if_fail (element_size > 0);
+  *self = (TwHugeArray) { NULL, 0, 0, element_size, FALSE };
+}
+
+static guint8 *
+map_reservation (gsize size)
+{
+  gsize len = size + HUGE_ALIGN;
+  guint8 *raw = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  guint8 *aligned;
+
+  if (raw == MAP_FAILED)
+    return NULL;
+  aligned = (guint8 *) (((guintptr) raw + HUGE_ALIGN - 1) & ~(guintptr) (HUGE_ALIGN - 1));
+  if (aligned > raw)
+    munmap (raw, aligned - raw);
+  munmap (aligned + size, (raw + len) - (aligned + size));
+  madvise (aligned, size, MADV_HUGEPAGE);
+  return aligned;
+}
+
+/**
+ * tw_huge_array_reserve:
+ * @n_elements: elements the array must have room for
+ *
+ * Grows the capacity (doubling) to at least @n_elements; elements keep their values.
+ * Running out of memory or address space aborts, as g_malloc() does.
+ */
+void
+tw_huge_array_reserve (TwHugeArray *self,
+                       gsize        n_elements)
+{
+  gsize need = n_elements * self->element_size;
+  gsize cap;
+  guint8 *data;
+
+  if (need <= self->cap)
+    return;
+
+  cap = MAX (MAX (need, self->cap * 2), 16 * self->element_size);
+  if (!self->mapped && cap < HUGE_FROM_BYTES)
+    {
+      self->data = g_realloc (self->data, cap);
+      self->cap = cap;
+      return;
+    }
+
+  if (self->mapped)
+    {
+      /* past the reservation: move page tables, not bytes */
+      cap = (cap + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1);
+      if ((data = mremap (self->data, self->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
+        g_error ("tw-huge-array: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
+    }
+  else
+    {
+      cap = MAX ((gsize) RESERVE_BYTES, (cap + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1));
+      if ((data = map_reservation (cap)) == NULL)
+        g_error ("tw-huge-array: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", cap);
+      if (self->len > 0)
+        memcpy (data, self->data, self->len * self->element_size);
+      g_free (self->data);
+      self->mapped = TRUE;
+    }
+
+  self->data = data;
+  self->cap = cap;
+}
+
+/**
+ * tw_huge_array_clear:
+ *
+ * Frees the elements; the array is empty again and can be reused.
+ */
+void
+tw_huge_array_clear (TwHugeArray *self)
+{
+  if (self->mapped)
+    munmap (self->data, self->cap);
+  else
+    g_free (self->data);
+  self->data = NULL;
+  self->len = self->cap = 0;
+  self->mapped = FALSE;
+}

@@ -1,0 +1,52 @@
+/* tw-huge-array.h: a growable array of fixed-size elements that moves to huge pages
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * TwHugeArray:
+ * @data: the elements
+ * @len: how many
+ * @cap: bytes available at @data
+ * @element_size: bytes per element
+ * @mapped: whether @data is an address-space reservation (else malloc memory)
+ *
+ * For arrays that grow to millions of elements one at a time (histogram values,
+ * per-event series). Small ones live in malloc; past 4 MiB the array moves once into a
+ * large reservation of address space (only touched pages count), 2 MiB aligned and
+ * advised as huge pages, where it grows without copying and takes one page fault per
+ * 2 MiB instead of one per 4 KiB: on virtual machines first touch of fresh memory
+ * costs more than the work that fills it. Append is inline.
+ */
+typedef struct {
+  guint8   *data;
+  gsize     len;
+  gsize     cap;
+  guint     element_size;
+  gboolean  mapped;
+} TwHugeArray;
+
+void tw_huge_array_init    (TwHugeArray *self,
+                            guint        element_size);
+void tw_huge_array_reserve (TwHugeArray *self,
+                            gsize        n_elements);
+void tw_huge_array_clear   (TwHugeArray *self);
+
+/* Room for one more element at the end; returns it (uninitialised). */
+static inline gpointer
+tw_huge_array_push (TwHugeArray *self)
+{
+  if G_UNLIKELY ((self->len + 1) * self->element_size > self->cap)
+    tw_huge_array_reserve (self, self->len + 1);
+  return self->data + self->len++ * self->element_size;
+}
+
+#define TW_HUGE_ARRAY_AT(array, type, i) (((type *) (gpointer) (array)->data)[i])
+
+G_END_DECLS
