@@ -162,6 +162,34 @@ tw_measurement_table_append (TwMeasurementTable  *self,
 }
 
 /**
+ * tw_measurement_table_append_rows:
+ * @rows: (array length=n_rows): rows in order
+ *
+ * Appends @n_rows rows at once; their free columns stay empty (NaN).
+ */
+void
+tw_measurement_table_append_rows (TwMeasurementTable     *self,
+                                  const TwMeasurementRow *rows,
+                                  gsize                   n_rows)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_return_if_fail (rows != NULL || n_rows == 0);
+
+  if (n_rows == 0)
+    return;
+  g_array_append_vals (self->rows, rows, n_rows);
+  if (self->n_columns > 0)
+    {
+      guint at = self->columns->len;
+
+      g_array_set_size (self->columns, at + n_rows * self->n_columns);
+      for (gsize c = 0; c < n_rows * self->n_columns; c++)
+        g_array_index (self->columns, double, at + c) = NAN;
+    }
+  self->generation++;
+}
+
+/**
  * tw_measurement_table_clear:
  *
  * Drops every row.

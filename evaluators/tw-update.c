@@ -20,6 +20,7 @@ struct _TwUpdate {
   GDestroyNotify       func_data_destroy;
   TwUpdateContext     *context;
   GStrv                selectors;
+  TwUpdateBatchFunc    batch;
 };
 
 G_DEFINE_BOXED_TYPE (TwUpdateContext, tw_update_context, tw_update_context_ref, tw_update_context_unref)
@@ -176,6 +177,33 @@ tw_update_get_funcs (TwUpdate *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return self->funcs;
+}
+
+/**
+ * tw_update_set_batch_func:
+ * @batch: (nullable): consumes runs of events (#TwUpdateBatchFunc); %NULL for none
+ *
+ * Gives the update a batch entry besides prepare/commit. Set it before the update
+ * joins an evaluation.
+ */
+void
+tw_update_set_batch_func (TwUpdate          *self,
+                          TwUpdateBatchFunc  batch)
+{
+  g_return_if_fail (self != NULL);
+  self->batch = batch;
+}
+
+/**
+ * tw_update_get_batch_func:
+ *
+ * Returns: (nullable): the batch entry, or %NULL when the update has none
+ */
+TwUpdateBatchFunc
+tw_update_get_batch_func (TwUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->batch;
 }
 
 /**
