@@ -33,6 +33,7 @@ typedef struct {
   gint32     *next;           /* [(state * n_syms + sym) * 4 + class] */
   gint32     *lambda_next;
   guint8     *kind;
+  guint8     *lazy;           /* per state: LAZY_* */
   guint8     *sym_arg_task;
   GPtrArray  *selectors;      /* event names given to the host */
   GArray     *selector_sym;   /* guint16 */
@@ -47,6 +48,7 @@ tables_clear (Tables *t)
   g_clear_pointer (&t->next, g_free);
   g_clear_pointer (&t->lambda_next, g_free);
   g_clear_pointer (&t->kind, g_free);
+  g_clear_pointer (&t->lazy, g_free);
   g_clear_pointer (&t->sym_arg_task, g_free);
   g_clear_pointer (&t->selectors, g_ptr_array_unref);
   g_clear_pointer (&t->selector_sym, g_array_unref);
@@ -54,6 +56,9 @@ tables_clear (Tables *t)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
+
+/* States whose self-loop visits the module counts instead of making (see build_tables) */
+enum { LAZY_NONE, LAZY_IN, LAZY_COND };
 
 static gboolean
 kind_has_task_arg (TwEventKind kind)
@@ -191,6 +196,28 @@ build_tables (TwAutomaton  *automaton,
             (sym == 0 || c == 0 || c == 2))
           t->needs_all = TRUE;
 
+  /* The idiom that counts time, an `in` state with a `*` self-loop, visits its instance
+   * at every event, and most events only do that. Such a state takes every event (`*`
+   * matches whatever nothing else does), and after its first visit a self-visit only
+   * extends the segment (`cond`: the run): n of them, up to the event that leaves, are
+   * one update of the counts then. So the module drops these self-loops from its
+   * tables and adds their visits when the instance leaves (the module gets every event
+   * here: the `*` loop made needs_all). */
+  t->lazy = g_new0 (guint8, t->n_states);
+  for (guint i = 0; i < n_trans; i++)
+    {
+      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+
+      if (tr->label == TW_LABEL_ANY && from[i] == to[i] &&
+          (t->kind[from[i]] == TW_STATE_KIND_IN || t->kind[from[i]] == TW_STATE_KIND_COND))
+        t->lazy[from[i]] = t->kind[from[i]] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
+    }
+  for (guint s = 0; s < t->n_states; s++)
+    if (t->lazy[s] != LAZY_NONE)
+      for (gsize k = (gsize) s * t->n_syms * 4; k < ((gsize) s + 1) * t->n_syms * 4; k++)
+        if (t->next[k] == (gint32) s)
+          t->next[k] = -1;
+
   t->selectors = g_ptr_array_new_with_free_func (g_free);
   t->selector_sym = g_array_new (FALSE, FALSE, sizeof (guint16));
   t->selector_refuse = g_array_new (FALSE, FALSE, sizeof (guint8));
@@ -306,6 +333,7 @@ static const char runtime[] =
   "  uint64_t meas_begin, meas_length, meas_events;\n"
   "  uint64_t seg_first, seg_last, seg_visits;\n"
   "  uint64_t run_first, run_visits;\n"
+  "  uint64_t lazy_from;   /* in a $lazy state: the event that visited it last */\n"
   "} $Instance;\n"
   "\n"
   "typedef struct {\n"
@@ -328,6 +356,7 @@ static const char runtime[] =
   "  uint64_t ev_time;\n"
   "  uint32_t ev_task, ev_arg, ev_sym;\n"
   "  uint32_t n_sorted;\n"
+  "  uint64_t prev_time;   /* of the last event fed */\n"
   "  uint16_t *type_sym;\n"
   "  uint32_t n_type_sym;\n"
   "} $Context;\n"
@@ -604,7 +633,7 @@ static const char runtime_tail[] =
   "\n"
   "/* One event (DESIGN 4), both for commit and for batches. False when out of memory. */\n"
   "$ALWAYS_INLINE bool $event ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
-  "                           uint64_t time)\n"
+  "                           uint64_t time, uint64_t pos, uint64_t prev_time)\n"
   "{\n"
   "  const uint32_t arg_task = $sym_arg_task[sym] ? arg : $TASK_NONE;\n"
   "  const int32_t *column = $next_state + (size_t) sym * 4u;\n"
@@ -620,15 +649,14 @@ static const char runtime_tail[] =
   "            }\n"
   "        }\n"
   "      target = column[c->inst[task].state * $STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
-  "      if (target >= 0)\n"
-  "        $take (c, task, target, time);\n"
+  "      $take (c, task, target, time, pos, false, prev_time);\n"
   "    }\n"
   "  if (arg_task != $TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
   "      c->inst[arg_task].state != $STATE_NONE)\n"
   "    {\n"
   "      target = column[c->inst[arg_task].state * $STRIDE + 2u];\n"
   "      if (target >= 0)\n"
-  "        $take (c, arg_task, target, time);\n"
+  "        $take (c, arg_task, target, time, pos, false, prev_time);\n"
   "    }\n"
   "  /* Each list backwards: one that leaves is replaced by the last, already walked;\n"
   "   * one that moved to a list walked later carries this event's stamp. */\n"
@@ -639,14 +667,13 @@ static const char runtime_tail[] =
   "        {\n"
   "          uint32_t other = list->items[p];\n"
   "          $Instance *inst = &c->inst[other];\n"
-  "          if (other == task || other == arg_task || inst->stamp == c->pos)\n"
+  "          if (other == task || other == arg_task || inst->stamp == pos)\n"
   "            continue;\n"
   "          target = column[inst->state * $STRIDE];\n"
   "          if (target >= 0)\n"
-  "            $take (c, other, target, time);\n"
+  "            $take (c, other, target, time, pos, true, prev_time);\n"
   "        }\n"
   "    }\n"
-  "  c->pos++;\n"
   "  return true;\n"
   "}\n"
   "\n"
@@ -655,8 +682,10 @@ static const char runtime_tail[] =
   "  $Context *c = data;\n"
   "  if (!ok || c->failed)\n"
   "    return;\n"
-  "  if (!$event (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time))\n"
+  "  if (!$event (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time, c->pos, c->prev_time))\n"
   "    return;\n"
+  "  c->pos++;\n"
+  "  c->prev_time = c->ev_time;\n"
   "  if (c->n_out > 0)\n"
   "    {\n"
   "      $sort_new (c);\n"
@@ -690,6 +719,8 @@ static const char runtime_tail[] =
   "  const uint32_t *task, *arg;\n"
   "  const uint16_t *type, *type_sym;\n"
   "  uint32_t n_type_sym;\n"
+  "  /* a local: in the context it would be reloaded and stored every event */\n"
+  "  uint64_t pos, prev_time;\n"
   "  if (c == NULL || batch == NULL || c->failed || c->host == NULL)\n"
   "    return;\n"
   "  if (!$extend_type_sym (c, batch))\n"
@@ -703,13 +734,17 @@ static const char runtime_tail[] =
   "  type = batch->type;\n"
   "  type_sym = c->type_sym;\n"
   "  n_type_sym = c->n_type_sym;\n"
+  "  pos = c->pos;\n"
+  "  prev_time = c->prev_time;\n"
   "  for (size_t k = 0; k < batch->n_events; k++)\n"
   "    {\n"
   "      const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] : 0u;\n"
   "      if (ts == 0)\n"
   "        continue;\n"
-  "      if (!$event (c, ts - 1u, task[k], arg[k], time[k]))\n"
+  "      if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
   "        break;\n"
+  "      pos++;\n"
+  "      prev_time = time[k];\n"
   "      if (c->n_out > c->n_sorted)\n"
   "        {\n"
   "          $sort_new (c);\n"
@@ -717,6 +752,8 @@ static const char runtime_tail[] =
   "            $emit (c, batch);\n"
   "        }\n"
   "    }\n"
+  "  c->pos = pos;\n"
+  "  c->prev_time = prev_time;\n"
   "  $emit (c, batch);\n"
   "}\n"
   "\n"
@@ -735,11 +772,29 @@ append_take (GString      *out,
              const Tables *t)
 {
   g_string_append (out,
-                   "$ALWAYS_INLINE void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
+                   "$ALWAYS_INLINE void $take ($Context *c, uint32_t task, int32_t target, uint64_t time,\n"
+                   "                           uint64_t pos, bool walked, uint64_t prev_time)\n"
                    "{\n"
                    "  $Instance *inst = &c->inst[task];\n"
                    "  uint32_t last;\n"
-                   "  inst->stamp = c->pos;\n"
+                   "  if (target < 0)\n"
+                   "    return;\n"
+                   "  /* the self-visits of the events since it came (all of them: `*`), the last\n"
+                   "   * one at prev_time */\n"
+                   "  if ($lazy[inst->state] != 0 && pos - inst->lazy_from > 1u)\n"
+                   "    {\n"
+                   "      if ($lazy[inst->state] == 1u)\n"
+                   "        {\n"
+                   "          inst->seg_last = prev_time;\n"
+                   "          inst->seg_visits += pos - inst->lazy_from - 1u;\n"
+                   "        }\n"
+                   "      else\n"
+                   "        inst->run_visits += pos - inst->lazy_from - 1u;\n"
+                   "    }\n"
+                   "  /* only the walk over the member lists reads stamps; it skips the event's\n"
+                   "   * own and arg instances by their task */\n"
+                   "  if (walked)\n"
+                   "    inst->stamp = pos;\n"
                    "  switch (target)\n"
                    "    {\n");
   for (guint s = 0; s < t->n_states; s++)
@@ -760,6 +815,8 @@ append_take (GString      *out,
                    "    default:\n"
                    "      return;\n"
                    "    }\n"
+                   "  if ($lazy[last] != 0)\n"
+                   "    inst->lazy_from = pos;\n"
                    "  if (last != inst->state)\n"
                    "    {\n"
                    "      $remove_member (c, task);\n"
@@ -889,6 +946,8 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                    t.selector_refuse->len);
   append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
   append_table_u8 (out, "$state_kind", t.kind, t.n_states);
+  g_string_append (out, "/* per state: 1 an `in`, 2 a `cond` whose `*` self-visits are counted, not made */\n");
+  append_table_u8 (out, "$lazy", t.lazy, t.n_states);
   n_next = (gsize) t.n_states * t.n_syms * 4;
   for (gsize i = 0; i < n_next; i++)
     values[i] = t.next[i];
