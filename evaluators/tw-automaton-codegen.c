@@ -12,6 +12,12 @@
  * symbol is one label name: raw names are listed first, then `kind:NAME` for the label
  * names that are canonical kinds, and both map to the label name's symbol.
  *
+ * Two things differ in how the work is done, not in what comes out: the module also
+ * exports the optional batch entry (tw-evaluator.h), a loop over a whole chunk that
+ * shares its per-event function with prepare/commit; and the self-visits of an `in`
+ * or `cond` state with a `*` self-loop are counted when the instance leaves rather
+ * than made one event at a time (build_tables, docs/automata.md).
+ *
  * Strings from the JSON only ever appear inside C string literals, escaped byte by
  * byte; identifiers come from indexes, and comments carry no user text.
  */
