@@ -35,6 +35,8 @@ struct _TwDesignerWindow
 
   GtkWidget         *canvas_slot;
   GtkWidget         *summary;
+  GtkWidget         *histogram_slot;
+  TwHistogramView   *histogram_view; /* lengths of the last finished preview */
   GtkWidget         *list;
   GtkWidget         *step_task;
   GtkWidget         *step_label;
@@ -64,10 +66,12 @@ typedef struct {
 } PreviewJob;
 
 typedef struct {
-  GArray  *rows;       /* Row, at most MAX_LISTED */
-  gsize    n;
-  guint64  total;
-  guint64  max;
+  GArray             *rows;       /* Row, at most MAX_LISTED */
+  gsize               n;
+  guint64             total;
+  guint64             max;
+  TwHistogram        *histogram;  /* every length */
+  TwMeasurementTable *table;      /* every measurement, for the bins' lists */
 } PreviewResult;
 
 static void
@@ -82,7 +86,27 @@ static void
 preview_result_free (PreviewResult *result)
 {
   g_clear_pointer (&result->rows, g_array_unref);
+  g_clear_object (&result->histogram);
+  g_clear_object (&result->table);
   g_free (result);
+}
+
+static TwHistogram *
+new_preview_histogram (void)
+{
+  TwHistogram *histogram = tw_histogram_new_auto (50, TW_HISTOGRAM_SCALE_LINEAR);
+
+  tw_histogram_set_unit (histogram, "ns");
+  return histogram;
+}
+
+/* An empty plot while the automaton cannot run, so no stale bars stay up. */
+static void
+clear_histogram (TwDesignerWindow *self)
+{
+  g_autoptr(TwHistogram) empty = new_preview_histogram ();
+
+  tw_histogram_view_set_histogram (self->histogram_view, empty, NULL, NULL);
 }
 
 static void
@@ -119,10 +143,19 @@ preview_thread (GTask        *task,
   result = g_new0 (PreviewResult, 1);
   result->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   result->n = tw_automaton_interp_get_n_measurements (interp);
+  result->histogram = new_preview_histogram ();
+  result->table = tw_measurement_table_new (NULL);
+  tw_measurement_table_set_name (result->table, tw_automaton_get_name (job->automaton));
   for (gsize i = 0; i < result->n; i++)
     {
       const TwAutomatonMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
       Row row = { m->task, m->begin_ns, m->end_ns, m->length_ns, m->intermediate_events };
+      /* the interpreter saturates nothing: the table's field is 32 bits */
+      TwMeasurementRow table_row = { m->task, (guint32) MIN (m->intermediate_events, G_MAXUINT32),
+                                     m->begin_ns, m->end_ns, m->length_ns };
+
+      tw_measurement_table_append (result->table, &table_row, NULL);
+      tw_histogram_insert (result->histogram, (double) m->length_ns);
 
       result->total += m->length_ns;
       result->max = MAX (result->max, m->length_ns);
@@ -183,11 +216,14 @@ preview_done_cb (GObject      *object,
     {
       text = g_strdup_printf ("Cannot run over this trace: %s", error->message);
       set_summary (self, text);
+      clear_histogram (self);
       self->n_measurements = -1;
       return;
     }
 
   self->n_measurements = result->n;
+  tw_histogram_view_set_histogram (self->histogram_view, result->histogram, result->table,
+                                   tw_view_state_get_trace (self->state));
   if (result->n == 0)
     text = g_strdup ("No measurement: no task's events take the automaton from its begin "
                      "state to an end state in this trace.");
@@ -241,6 +277,7 @@ tw_designer_window_update_preview (TwDesignerWindow *self)
                                                problems->len, problems->len == 1 ? "" : "s",
                                                ((TwAutomatonProblem *) problems->pdata[0])->message);
       set_summary (self, text);
+      clear_histogram (self);
       return;
     }
 
@@ -836,6 +873,7 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_label);
@@ -867,6 +905,11 @@ tw_designer_window_init (TwDesignerWindow *self)
   gtk_box_append (GTK_BOX (self->canvas_slot), GTK_WIDGET (self->canvas));
   g_signal_connect_swapped (self->canvas, "changed", G_CALLBACK (canvas_changed_cb), self);
 
+  self->histogram_view = TW_HISTOGRAM_VIEW (tw_histogram_view_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->histogram_view), TRUE);
+  gtk_box_append (GTK_BOX (self->histogram_slot), GTK_WIDGET (self->histogram_view));
+  clear_histogram (self);
+
   self->strings = gtk_string_list_new (NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->strings));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
@@ -897,6 +940,8 @@ tw_designer_window_new (GtkWindow   *parent,
   if (parent)
     gtk_window_set_transient_for (GTK_WINDOW (self), parent);
   g_set_object (&self->state, state);
+  /* picking a measurement of a bin selects it in the timeline, as the list below does */
+  tw_histogram_view_set_view_state (self->histogram_view, state);
   set_event_names (self);
   fill_step_tasks (self);
   tw_designer_window_open_template (self, "user-metric", NULL);
@@ -922,6 +967,19 @@ tw_designer_window_get_preview_running (TwDesignerWindow *self)
   g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
 
   return self->running != NULL || self->delay_id != 0;
+}
+
+/**
+ * tw_designer_window_get_histogram_view:
+ *
+ * Returns: (transfer none): the live preview's histogram of measurement lengths
+ */
+TwHistogramView *
+tw_designer_window_get_histogram_view (TwDesignerWindow *self)
+{
+  g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), NULL);
+
+  return self->histogram_view;
 }
 
 /**

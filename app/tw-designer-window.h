@@ -24,6 +24,7 @@ gboolean           tw_designer_window_open_template      (TwDesignerWindow *self
 void               tw_designer_window_update_preview     (TwDesignerWindow *self);
 gboolean           tw_designer_window_get_preview_running (TwDesignerWindow *self);
 gint64             tw_designer_window_get_n_measurements (TwDesignerWindow *self);
+TwHistogramView   *tw_designer_window_get_histogram_view (TwDesignerWindow *self);
 const char        *tw_designer_window_get_summary        (TwDesignerWindow *self);
 void               tw_designer_window_select_measurement (TwDesignerWindow *self,
                                                           guint             index);

@@ -4,15 +4,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Over a simulated uniprocessor trace with the Fig. 2 event names (bench-fig2-trace.h),
- * runs fig2-user-metric.json three ways and prints events/s, by wall clock and by
+ * runs fig2-user-metric.json four ways and prints events/s, by wall clock and by
  * thread CPU time (the machine may be shared):
  *   - the interpreter (tw-automaton-interp);
  *   - its exported C module, compiled with the system compiler (-O2) and run by the
- *     host as any plugin (TwEvaluation → tw-plugin → prepare/commit);
- *   - the same module fed directly by a minimal loop over the columns, which shows
- *     how much of the plugin path is the module and how much the host's per-event
- *     calls.
- * The three must give the same measurements; it says so.
+ *     host as any plugin (TwEvaluation → tw-plugin), which feeds it whole chunks
+ *     through its batch entry (tw_evaluator_module_get_batch) and stores the
+ *     measurements in a table, as `tracewb-cli eval --plugin` does;
+ *   - the same module's batch entry fed the chunks directly, measurements only
+ *     counted: the module's own cost;
+ *   - its prepare/commit entries fed directly by a minimal loop over the columns
+ *     (the ABI v1 path of modules without a batch entry).
+ * All must give the same measurements; it says so.
  *
  * usage: bench-automaton-export [N_EVENTS (default 100000000)] [N_TASKS (default 16)]
  */
@@ -54,7 +57,7 @@ print_rate (const char *what,
 {
   double cpu = t1.cpu - t0.cpu, wall = t1.wall - t0.wall;
 
-  printf ("%-34s %8.1f M events/s CPU  %8.1f M events/s wall  (%.2f ns/event",
+  printf ("%-38s %8.1f M events/s CPU  %8.1f M events/s wall  (%.2f ns/event",
           what, n_events / cpu / 1e6, n_events / wall / 1e6, cpu * 1e9 / n_events);
   if (cpu_mhz > 0)
     printf (", ~%.0f cycles", cpu * 1e9 / n_events * cpu_mhz / 1e3);
@@ -141,6 +144,70 @@ run_direct (const TwEvaluatorModule *module,
   module->context_free (context);
 }
 
+static void
+direct_emit_many (const TwEvaluatorHost        *host,
+                  const TwEvaluatorMeasurement *m,
+                  size_t                        n)
+{
+  DirectHost *h = (DirectHost *) host;
+
+  h->n += n;
+  for (size_t i = 0; i < n; i++)
+    h->sum += m[i].length_ns;
+}
+
+/* The batch entry fed the trace's chunks as they are: the module's own cost. */
+static void
+run_direct_batch (const TwEvaluatorModule     *module,
+                  const TwEvaluatorBatchFuncs *batch_funcs,
+                  TwTrace                     *trace,
+                  DirectHost                  *h)
+{
+  g_autofree guint32 *ids = g_new (guint32, module->n_event_names + 1);
+  g_autofree guint32 *type_id = NULL;
+  guint n_types = tw_trace_get_n_event_types (trace);
+  void *context = module->context_new ();
+  TwEvaluatorBatch batch = { 0 };
+
+  memset (h, 0, sizeof *h);
+  h->host.struct_size = sizeof (TwEvaluatorHost);
+  h->host.abi_version = TW_EVALUATOR_ABI_VERSION;
+  h->host.emit_measurement = direct_emit;
+  type_id = g_new (guint32, n_types);
+  for (guint i = 0; i < module->n_event_names; i++)
+    ids[i] = TW_EVALUATOR_EVENT_ABSENT;
+  for (guint t = 0; t < n_types; t++)
+    {
+      type_id[t] = module->flags & TW_EVALUATOR_FLAG_ALL_EVENTS ? TW_EVALUATOR_EVENT_OTHER
+                                                                : TW_EVALUATOR_EVENT_ABSENT;
+      for (guint i = 0; i < module->n_event_names; i++)
+        if (tw_update_selector_matches (module->event_names[i], tw_trace_get_event_type (trace, t)))
+          {
+            type_id[t] = ids[i] = i;
+            break;
+          }
+    }
+  if (!module->bind (context, &h->host, ids))
+    g_error ("the module refused the trace");
+  batch.type_ids = type_id;
+  batch.n_types = n_types;
+  batch.emit_measurements = direct_emit_many;
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      batch.n_events = chunk->n;
+      batch.time_ns = chunk->time;
+      batch.task = chunk->task;
+      batch.arg = chunk->arg;
+      batch.cpu = chunk->cpu;
+      batch.type = chunk->type;
+      batch_funcs->process (context, &batch);
+    }
+  module->finish (context);
+  module->context_free (context);
+}
+
 static char *
 build_module (TwAutomaton *automaton,
               char       **dir_out)
@@ -193,7 +260,7 @@ main (int   argc,
   g_autofree char *so_path = NULL;
   g_autofree char *dir = NULL;
   double cpu_mhz = read_cpu_mhz ();
-  DirectHost direct;
+  DirectHost direct, direct_batch;
   guint64 interp_sum = 0, plugin_sum = 0;
   gsize n_interp;
   Clock t0, t1;
@@ -243,14 +310,24 @@ main (int   argc,
     plugin_sum += tw_measurement_table_get_row (table, i)->length;
   print_rate ("exported module, host plugin path:", n_events, t0, t1, cpu_mhz);
 
+  if (tw_plugin_get_batch_funcs (plugin) == NULL)
+    g_error ("the exported module has no batch entry");
+  t0 = now ();
+  run_direct_batch (tw_plugin_get_module (plugin), tw_plugin_get_batch_funcs (plugin), trace,
+                    &direct_batch);
+  t1 = now ();
+  print_rate ("exported module, batches directly:", n_events, t0, t1, cpu_mhz);
+
   t0 = now ();
   run_direct (tw_plugin_get_module (plugin), trace, &direct);
   t1 = now ();
-  print_rate ("exported module, fed directly:", n_events, t0, t1, cpu_mhz);
+  print_rate ("exported module, per event directly:", n_events, t0, t1, cpu_mhz);
 
-  printf ("measurements: interpreter %zu, plugin %zu, direct %" G_GUINT64_FORMAT
-          "; total length %s\n", n_interp, tw_measurement_table_get_n_rows (table), direct.n,
-          interp_sum == plugin_sum && plugin_sum == direct.sum ? "identical" : "DIFFERS");
+  printf ("measurements: interpreter %zu, plugin %zu, batches %" G_GUINT64_FORMAT ", per event %"
+          G_GUINT64_FORMAT "; total length %s\n", n_interp, tw_measurement_table_get_n_rows (table),
+          direct_batch.n, direct.n,
+          interp_sum == plugin_sum && plugin_sum == direct.sum && plugin_sum == direct_batch.sum &&
+          n_interp == direct.n && n_interp == direct_batch.n ? "identical" : "DIFFERS");
   printf ("targets (DESIGN §7, issue 5): interpreter >= 30 M events/s, exported module >= 150 M "
           "events/s; GRTMon: ~400 cycles/element\n");
 

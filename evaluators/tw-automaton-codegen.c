@@ -12,6 +12,12 @@
  * symbol is one label name: raw names are listed first, then `kind:NAME` for the label
  * names that are canonical kinds, and both map to the label name's symbol.
  *
+ * Two things differ in how the work is done, not in what comes out: the module also
+ * exports the optional batch entry (tw-evaluator.h), a loop over a whole chunk that
+ * shares its per-event function with prepare/commit; and the self-visits of an `in`
+ * or `cond` state with a `*` self-loop are counted when the instance leaves rather
+ * than made one event at a time (build_tables, docs/automata.md).
+ *
  * Strings from the JSON only ever appear inside C string literals, escaped byte by
  * byte; identifiers come from indexes, and comments carry no user text.
  */
@@ -33,6 +39,7 @@ typedef struct {
   gint32     *next;           /* [(state * n_syms + sym) * 4 + class] */
   gint32     *lambda_next;
   guint8     *kind;
+  guint8     *lazy;           /* per state: LAZY_* */
   guint8     *sym_arg_task;
   GPtrArray  *selectors;      /* event names given to the host */
   GArray     *selector_sym;   /* guint16 */
@@ -47,6 +54,7 @@ tables_clear (Tables *t)
   g_clear_pointer (&t->next, g_free);
   g_clear_pointer (&t->lambda_next, g_free);
   g_clear_pointer (&t->kind, g_free);
+  g_clear_pointer (&t->lazy, g_free);
   g_clear_pointer (&t->sym_arg_task, g_free);
   g_clear_pointer (&t->selectors, g_ptr_array_unref);
   g_clear_pointer (&t->selector_sym, g_array_unref);
@@ -54,6 +62,9 @@ tables_clear (Tables *t)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
+
+/* States whose self-loop visits the module counts instead of making (see build_tables) */
+enum { LAZY_NONE, LAZY_IN, LAZY_COND };
 
 static gboolean
 kind_has_task_arg (TwEventKind kind)
@@ -191,6 +202,28 @@ build_tables (TwAutomaton  *automaton,
             (sym == 0 || c == 0 || c == 2))
           t->needs_all = TRUE;
 
+  /* The idiom that counts time, an `in` state with a `*` self-loop, visits its instance
+   * at every event, and most events only do that. Such a state takes every event (`*`
+   * matches whatever nothing else does), and after its first visit a self-visit only
+   * extends the segment (`cond`: the run): n of them, up to the event that leaves, are
+   * one update of the counts then. So the module drops these self-loops from its
+   * tables and adds their visits when the instance leaves (the module gets every event
+   * here: the `*` loop made needs_all). */
+  t->lazy = g_new0 (guint8, t->n_states);
+  for (guint i = 0; i < n_trans; i++)
+    {
+      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+
+      if (tr->label == TW_LABEL_ANY && from[i] == to[i] &&
+          (t->kind[from[i]] == TW_STATE_KIND_IN || t->kind[from[i]] == TW_STATE_KIND_COND))
+        t->lazy[from[i]] = t->kind[from[i]] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
+    }
+  for (guint s = 0; s < t->n_states; s++)
+    if (t->lazy[s] != LAZY_NONE)
+      for (gsize k = (gsize) s * t->n_syms * 4; k < ((gsize) s + 1) * t->n_syms * 4; k++)
+        if (t->next[k] == (gint32) s)
+          t->next[k] = -1;
+
   t->selectors = g_ptr_array_new_with_free_func (g_free);
   t->selector_sym = g_array_new (FALSE, FALSE, sizeof (guint16));
   t->selector_refuse = g_array_new (FALSE, FALSE, sizeof (guint8));
@@ -284,6 +317,12 @@ static const char runtime[] =
   "#define $STATE_NONE UINT32_MAX\n"
   "#define $POS_NONE UINT32_MAX\n"
   "#define $STRIDE ((size_t) $N_SYMS * 4u)\n"
+  "/* the per-event code folds into one loop only when inlined (GRTMon-like cost) */\n"
+  "#if defined(__GNUC__)\n"
+  "# define $ALWAYS_INLINE static inline __attribute__ ((always_inline))\n"
+  "#else\n"
+  "# define $ALWAYS_INLINE static inline\n"
+  "#endif\n"
   "\n"
   "/* a variable, not a constant: with no selector a loop up to 0 draws -Wtype-limits */\n"
   "static const unsigned $n_selectors = $N_SELECTORS;\n"
@@ -300,6 +339,7 @@ static const char runtime[] =
   "  uint64_t meas_begin, meas_length, meas_events;\n"
   "  uint64_t seg_first, seg_last, seg_visits;\n"
   "  uint64_t run_first, run_visits;\n"
+  "  uint64_t lazy_from;   /* in a $lazy state: the event that visited it last */\n"
   "} $Instance;\n"
   "\n"
   "typedef struct {\n"
@@ -321,6 +361,10 @@ static const char runtime[] =
   "  uint32_t n_out, cap_out;\n"
   "  uint64_t ev_time;\n"
   "  uint32_t ev_task, ev_arg, ev_sym;\n"
+  "  uint32_t n_sorted;\n"
+  "  uint64_t prev_time;   /* of the last event fed */\n"
+  "  uint16_t *type_sym;\n"
+  "  uint32_t n_type_sym;\n"
   "} $Context;\n"
   "\n"
   "static void *$context_new (void)\n"
@@ -338,6 +382,7 @@ static const char runtime[] =
   "  free (c->inst);\n"
   "  free (c->id_sym);\n"
   "  free (c->out);\n"
+  "  free (c->type_sym);\n"
   "  free (c);\n"
   "}\n"
   "\n"
@@ -360,6 +405,9 @@ static const char runtime[] =
   "        max_id = ids[i] + 1;\n"
   "    }\n"
   "  free (c->id_sym);\n"
+  "  free (c->type_sym);\n"
+  "  c->type_sym = NULL;\n"
+  "  c->n_type_sym = 0;\n"
   "  c->id_sym = calloc (max_id + 1, sizeof (uint16_t));\n"
   "  if (c->id_sym == NULL)\n"
   "    return false;\n"
@@ -500,7 +548,7 @@ static const char runtime[] =
   "  inst->flags &= ~(uint32_t) $HAS_MEASUREMENT;\n"
   "}\n"
   "\n"
-  "static inline void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state,\n"
+  "$ALWAYS_INLINE void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state,\n"
   "                           uint64_t time)\n"
   "{\n"
   "  switch ($state_kind[state])\n"
@@ -562,32 +610,40 @@ static const char runtime[] =
 
 /* after the generated $take () */
 static const char runtime_tail[] =
-  "static void $flush ($Context *c)\n"
+  "/* Reports of one event, in task order (stable), as the interpreter gives them: sorts\n"
+  " * the ones added since the last call. */\n"
+  "static void $sort_new ($Context *c)\n"
   "{\n"
-  "  /* reports of one event in task order (stable), as the interpreter gives them */\n"
-  "  for (uint32_t i = 1; i < c->n_out; i++)\n"
+  "  for (uint32_t i = c->n_sorted + 1u; i < c->n_out; i++)\n"
   "    {\n"
   "      TwEvaluatorMeasurement m = c->out[i];\n"
   "      uint32_t j = i;\n"
-  "      for (; j > 0 && c->out[j - 1].task > m.task; j--)\n"
+  "      for (; j > c->n_sorted && c->out[j - 1].task > m.task; j--)\n"
   "        c->out[j] = c->out[j - 1];\n"
   "      c->out[j] = m;\n"
   "    }\n"
-  "  for (uint32_t i = 0; i < c->n_out; i++)\n"
-  "    c->host->emit_measurement (c->host, &c->out[i]);\n"
-  "  c->n_out = 0;\n"
+  "  c->n_sorted = c->n_out;\n"
   "}\n"
   "\n"
-  "static void $commit (void *data, bool ok)\n"
+  "static void $emit ($Context *c, const TwEvaluatorBatch *batch)\n"
   "{\n"
-  "  $Context *c = data;\n"
-  "  const uint32_t sym = c->ev_sym, task = c->ev_task;\n"
-  "  const uint32_t arg_task = $sym_arg_task[sym] ? c->ev_arg : $TASK_NONE;\n"
-  "  const uint64_t time = c->ev_time;\n"
+  "  if (c->n_out == 0)\n"
+  "    return;\n"
+  "  if (batch != NULL && batch->emit_measurements != NULL)\n"
+  "    batch->emit_measurements (c->host, c->out, c->n_out);\n"
+  "  else\n"
+  "    for (uint32_t i = 0; i < c->n_out; i++)\n"
+  "      c->host->emit_measurement (c->host, &c->out[i]);\n"
+  "  c->n_out = c->n_sorted = 0;\n"
+  "}\n"
+  "\n"
+  "/* One event (DESIGN 4), both for commit and for batches. False when out of memory. */\n"
+  "$ALWAYS_INLINE bool $event ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
+  "                           uint64_t time, uint64_t pos, uint64_t prev_time)\n"
+  "{\n"
+  "  const uint32_t arg_task = $sym_arg_task[sym] ? arg : $TASK_NONE;\n"
   "  const int32_t *column = $next_state + (size_t) sym * 4u;\n"
   "  int32_t target;\n"
-  "  if (!ok || c->failed)\n"
-  "    return;\n"
   "  if (task != $TASK_NONE)\n"
   "    {\n"
   "      if (task >= c->n_inst || c->inst[task].state == $STATE_NONE)\n"
@@ -595,19 +651,18 @@ static const char runtime_tail[] =
   "          if (!$ensure_instance (c, task))\n"
   "            {\n"
   "              c->failed = true;\n"
-  "              return;\n"
+  "              return false;\n"
   "            }\n"
   "        }\n"
   "      target = column[c->inst[task].state * $STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
-  "      if (target >= 0)\n"
-  "        $take (c, task, target, time);\n"
+  "      $take (c, task, target, time, pos, false, prev_time);\n"
   "    }\n"
   "  if (arg_task != $TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
   "      c->inst[arg_task].state != $STATE_NONE)\n"
   "    {\n"
   "      target = column[c->inst[arg_task].state * $STRIDE + 2u];\n"
   "      if (target >= 0)\n"
-  "        $take (c, arg_task, target, time);\n"
+  "        $take (c, arg_task, target, time, pos, false, prev_time);\n"
   "    }\n"
   "  /* Each list backwards: one that leaves is replaced by the last, already walked;\n"
   "   * one that moved to a list walked later carries this event's stamp. */\n"
@@ -618,23 +673,102 @@ static const char runtime_tail[] =
   "        {\n"
   "          uint32_t other = list->items[p];\n"
   "          $Instance *inst = &c->inst[other];\n"
-  "          if (other == task || other == arg_task || inst->stamp == c->pos)\n"
+  "          if (other == task || other == arg_task || inst->stamp == pos)\n"
   "            continue;\n"
   "          target = column[inst->state * $STRIDE];\n"
   "          if (target >= 0)\n"
-  "            $take (c, other, target, time);\n"
+  "            $take (c, other, target, time, pos, true, prev_time);\n"
   "        }\n"
   "    }\n"
+  "  return true;\n"
+  "}\n"
+  "\n"
+  "static void $commit (void *data, bool ok)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  if (!ok || c->failed)\n"
+  "    return;\n"
+  "  if (!$event (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time, c->pos, c->prev_time))\n"
+  "    return;\n"
   "  c->pos++;\n"
+  "  c->prev_time = c->ev_time;\n"
   "  if (c->n_out > 0)\n"
-  "    $flush (c);\n"
+  "    {\n"
+  "      $sort_new (c);\n"
+  "      $emit (c, NULL);\n"
+  "    }\n"
+  "}\n"
+  "\n"
+  "/* The host's type numbers to symbols + 1 (0: not for this module), extended as the\n"
+  " * host's types grow. */\n"
+  "static bool $extend_type_sym ($Context *c, const TwEvaluatorBatch *batch)\n"
+  "{\n"
+  "  uint16_t *map;\n"
+  "  if (batch->n_types <= c->n_type_sym)\n"
+  "    return true;\n"
+  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint16_t));\n"
+  "  if (map == NULL)\n"
+  "    return false;\n"
+  "  for (uint32_t t = c->n_type_sym; t < batch->n_types; t++)\n"
+  "    map[t] = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
+  "             ? 0u : (uint16_t) ($symbol_of (c, batch->type_ids[t]) + 1u);\n"
+  "  c->type_sym = map;\n"
+  "  c->n_type_sym = batch->n_types;\n"
+  "  return true;\n"
+  "}\n"
+  "\n"
+  "/* tw-evaluator.h batches: the same as prepare/commit per event, in one loop. */\n"
+  "static void $process (void *data, const TwEvaluatorBatch *batch)\n"
+  "{\n"
+  "  $Context *c = data;\n"
+  "  const uint64_t *time;\n"
+  "  const uint32_t *task, *arg;\n"
+  "  const uint16_t *type, *type_sym;\n"
+  "  uint32_t n_type_sym;\n"
+  "  /* a local: in the context it would be reloaded and stored every event */\n"
+  "  uint64_t pos, prev_time;\n"
+  "  if (c == NULL || batch == NULL || c->failed || c->host == NULL)\n"
+  "    return;\n"
+  "  if (!$extend_type_sym (c, batch))\n"
+  "    {\n"
+  "      c->failed = true;\n"
+  "      return;\n"
+  "    }\n"
+  "  time = batch->time_ns;\n"
+  "  task = batch->task;\n"
+  "  arg = batch->arg;\n"
+  "  type = batch->type;\n"
+  "  type_sym = c->type_sym;\n"
+  "  n_type_sym = c->n_type_sym;\n"
+  "  pos = c->pos;\n"
+  "  prev_time = c->prev_time;\n"
+  "  for (size_t k = 0; k < batch->n_events; k++)\n"
+  "    {\n"
+  "      const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] : 0u;\n"
+  "      if (ts == 0)\n"
+  "        continue;\n"
+  "      if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
+  "        break;\n"
+  "      pos++;\n"
+  "      prev_time = time[k];\n"
+  "      if (c->n_out > c->n_sorted)\n"
+  "        {\n"
+  "          $sort_new (c);\n"
+  "          if (c->n_out >= 4096u)\n"
+  "            $emit (c, batch);\n"
+  "        }\n"
+  "    }\n"
+  "  c->pos = pos;\n"
+  "  c->prev_time = prev_time;\n"
+  "  $emit (c, batch);\n"
   "}\n"
   "\n"
   "static void $finish (void *data)\n"
   "{\n"
   "  (void) data;\n"
   "}\n"
-  "\n";
+  "\n"
+  ;
 
 /* $take (): visits the target of the winning transition and its λ chain. The chains
  * are known (validation forbids λ cycles), so each target is one case that visits its
@@ -644,11 +778,29 @@ append_take (GString      *out,
              const Tables *t)
 {
   g_string_append (out,
-                   "static void $take ($Context *c, uint32_t task, int32_t target, uint64_t time)\n"
+                   "$ALWAYS_INLINE void $take ($Context *c, uint32_t task, int32_t target, uint64_t time,\n"
+                   "                           uint64_t pos, bool walked, uint64_t prev_time)\n"
                    "{\n"
                    "  $Instance *inst = &c->inst[task];\n"
                    "  uint32_t last;\n"
-                   "  inst->stamp = c->pos;\n"
+                   "  if (target < 0)\n"
+                   "    return;\n"
+                   "  /* the self-visits of the events since it came (all of them: `*`), the last\n"
+                   "   * one at prev_time */\n"
+                   "  if ($lazy[inst->state] != 0 && pos - inst->lazy_from > 1u)\n"
+                   "    {\n"
+                   "      if ($lazy[inst->state] == 1u)\n"
+                   "        {\n"
+                   "          inst->seg_last = prev_time;\n"
+                   "          inst->seg_visits += pos - inst->lazy_from - 1u;\n"
+                   "        }\n"
+                   "      else\n"
+                   "        inst->run_visits += pos - inst->lazy_from - 1u;\n"
+                   "    }\n"
+                   "  /* only the walk over the member lists reads stamps; it skips the event's\n"
+                   "   * own and arg instances by their task */\n"
+                   "  if (walked)\n"
+                   "    inst->stamp = pos;\n"
                    "  switch (target)\n"
                    "    {\n");
   for (guint s = 0; s < t->n_states; s++)
@@ -669,6 +821,8 @@ append_take (GString      *out,
                    "    default:\n"
                    "      return;\n"
                    "    }\n"
+                   "  if ($lazy[last] != 0)\n"
+                   "    inst->lazy_from = pos;\n"
                    "  if (last != inst->state)\n"
                    "    {\n"
                    "      $remove_member (c, task);\n"
@@ -714,7 +868,8 @@ is_c_identifier (const char *s)
  * @automaton: the automaton (it must validate)
  * @entry_symbol: (nullable): the name of the exported entry point; %NULL for
  *   `tw_evaluator_module_get` (another name lets several modules share one shared
- *   object, as the differential test does)
+ *   object, as the differential test does). The batch entry is this name followed
+ *   by `_batch` (`tw_evaluator_module_get_batch`, tw-evaluator.h).
  * @prefix: (nullable): put before every other file-scope name, so that several
  *   generated modules can be pasted into one translation unit; %NULL for none
  *
@@ -741,6 +896,7 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   const char *name = tw_automaton_get_name (automaton);
   const char *description = "";
   gsize n_next;
+  const char *entry = entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL;
 
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
   g_return_val_if_fail (entry_symbol == NULL || is_c_identifier (entry_symbol), NULL);
@@ -796,6 +952,8 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                    t.selector_refuse->len);
   append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
   append_table_u8 (out, "$state_kind", t.kind, t.n_states);
+  g_string_append (out, "/* per state: 1 an `in`, 2 a `cond` whose `*` self-visits are counted, not made */\n");
+  append_table_u8 (out, "$lazy", t.lazy, t.n_states);
   n_next = (gsize) t.n_states * t.n_syms * 4;
   for (gsize i = 0; i < n_next; i++)
     values[i] = t.next[i];
@@ -860,10 +1018,31 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                           "%s (unsigned abi_version)\n"
                           "{\n"
                           "  return abi_version == TW_EVALUATOR_ABI_VERSION ? &$module : NULL;\n"
+                          "}\n"
+                          "\n"
+                          "static const TwEvaluatorBatchFuncs $batch_funcs = {\n"
+                          "  TW_EVALUATOR_ABI_VERSION,\n"
+                          "  sizeof (TwEvaluatorBatchFuncs),\n"
+                          "  $process,\n"
+                          "};\n"
+                          "\n"
+                          "#if defined(__GNUC__)\n"
+                          "__attribute__ ((visibility (\"default\")))\n"
+                          "#endif\n"
+                          "const TwEvaluatorBatchFuncs *%s_batch (const TwEvaluatorModule *which,\n"
+                          "                                      unsigned abi_version);\n"
+                          "\n"
+                          "#if defined(__GNUC__)\n"
+                          "__attribute__ ((visibility (\"default\")))\n"
+                          "#endif\n"
+                          "const TwEvaluatorBatchFuncs *\n"
+                          "%s_batch (const TwEvaluatorModule *which, unsigned abi_version)\n"
+                          "{\n"
+                          "  return which == &$module && abi_version == TW_EVALUATOR_ABI_VERSION\n"
+                          "         ? &$batch_funcs : NULL;\n"
                           "}\n",
                           t.needs_all ? "TW_EVALUATOR_FLAG_ALL_EVENTS" : "0",
-                          entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL,
-                          entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL);
+                          entry, entry, entry, entry);
   /* '$' marks every file-scope name; escaped strings never hold one */
   g_string_replace (out, "$", prefix ? prefix : "", 0);
   return g_string_free (g_steal_pointer (&out), FALSE);

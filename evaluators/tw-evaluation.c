@@ -16,6 +16,7 @@ typedef struct {
   gpointer   func_data;
   guint16   *slots;     /* per type: 0 = skip, s = consumed through selector s − 1 */
   guint      n_types;   /* types resolved in @slots */
+  TwUpdateBatchFunc batch; /* or NULL: per event only */
 } Entry;
 
 /* What the hot loop calls for one (update, selector): everything copied out of the
@@ -250,6 +251,7 @@ apply_pending (TwEvaluation *self)
           entry.update = op->update; /* the op's reference moves to the entry */
           entry.context = tw_update_context_get_data (tw_update_get_context (op->update));
           entry.func_data = tw_update_get_func_data (op->update);
+          entry.batch = tw_update_get_batch_func (op->update);
           entry_extend_slots (self, &entry);
           g_array_append_val (self->entries, entry);
           continue;
@@ -281,9 +283,12 @@ rebuild_dispatch (TwEvaluation *self)
   guint n_entries = self->entries->len;
   guint32 n_calls = 0;
 
+  /* without a check function, updates with a batch entry get runs, not calls */
   for (guint e = 0; e < n_entries; e++)
     {
       entry_extend_slots (self, &entries[e]);
+      if (self->check == NULL && entries[e].batch != NULL)
+        continue;
       for (guint t = 0; t < n_types; t++)
         n_calls += entries[e].slots[t] != 0;
     }
@@ -301,7 +306,7 @@ rebuild_dispatch (TwEvaluation *self)
           guint slot = entry->slots[t];
           Call *call;
 
-          if (slot == 0)
+          if (slot == 0 || (self->check == NULL && entry->batch != NULL))
             continue;
           funcs = tw_update_get_funcs (entry->update);
           call = &self->calls[n_calls++];
@@ -410,6 +415,66 @@ tw_evaluation_remove_update (TwEvaluation *self,
   schedule (self, update, FALSE);
 }
 
+/* Per-CPU event counts of rows [first, first + n) of a chunk, when no update needs them
+ * event by event. A uniprocessor trace bumps one counter per event, a chain of
+ * store-to-load dependencies; four lanes of local counters break it. */
+static void
+count_cpu_events (TwEvaluation       *self,
+                  const TwEventChunk *chunk,
+                  guint               first,
+                  guint               n)
+{
+  enum { N_LANE_CPUS = 256 };
+  guint32 lanes[4][N_LANE_CPUS + 1];
+  const guint16 *cpu = chunk->cpu + first;
+  guint i = 0;
+
+  memset (lanes, 0, sizeof lanes);
+  for (; i + 4 <= n; i += 4)
+    {
+      /* CPUs beyond the lanes (and TW_CPU_NONE) land in the spare counter */
+      lanes[0][MIN (cpu[i], N_LANE_CPUS)]++;
+      lanes[1][MIN (cpu[i + 1], N_LANE_CPUS)]++;
+      lanes[2][MIN (cpu[i + 2], N_LANE_CPUS)]++;
+      lanes[3][MIN (cpu[i + 3], N_LANE_CPUS)]++;
+    }
+  for (; i < n; i++)
+    lanes[0][MIN (cpu[i], N_LANE_CPUS)]++;
+
+  for (guint c = 0; c < N_LANE_CPUS; c++)
+    self->cpu_counts[c] += (guint64) lanes[0][c] + lanes[1][c] + lanes[2][c] + lanes[3][c];
+  if (lanes[0][N_LANE_CPUS] + lanes[1][N_LANE_CPUS] + lanes[2][N_LANE_CPUS] +
+      lanes[3][N_LANE_CPUS] > 0)
+    for (i = 0; i < n; i++)
+      if (cpu[i] >= N_LANE_CPUS && cpu[i] != TW_CPU_NONE)
+        self->cpu_counts[cpu[i]]++;
+}
+
+/* Feeds rows [first, first + n) of @chunk to every update with a batch entry. */
+static void
+run_batches (TwEvaluation       *self,
+             const TwEventChunk *chunk,
+             guint               first,
+             guint               n)
+{
+  Entry *entries = (Entry *) (gpointer) self->entries->data;
+  guint n_types = tw_trace_get_n_event_types (self->trace);
+
+  if (n == 0)
+    return;
+  for (guint e = 0; e < self->entries->len; e++)
+    {
+      Entry *entry = &entries[e];
+
+      if (entry->batch == NULL)
+        continue;
+      if G_UNLIKELY (n_types > entry->n_types)
+        entry_extend_slots (self, entry);
+      entry->batch (entry->context, entry->func_data, chunk, first, n, entry->slots,
+                    entry->n_types);
+    }
+}
+
 /**
  * tw_evaluation_run_to:
  * @end: stop before this event index (clamped to the trace's current length)
@@ -420,6 +485,11 @@ tw_evaluation_remove_update (TwEvaluation *self,
  * and each update that consumes its type, prepare then commit (with @ok = the result
  * of prepare, and of the check function if one is set). Called again later with a
  * larger @end it continues where it stopped, which is how a live trace is evaluated.
+ *
+ * Without a check function, updates with a batch entry (tw_update_set_batch_func())
+ * get runs of events at once instead: the run up to the end of a chunk, or up to the
+ * event after which an update was added or removed (the change still applies before
+ * the next event).
  *
  * One run at a time: a second thread's call waits for the first (an update function
  * must not call it).
@@ -455,11 +525,29 @@ tw_evaluation_run_to (TwEvaluation   *self,
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, index >> TW_CHUNK_SHIFT);
       guint row = index & TW_CHUNK_MASK;
       guint rows = (guint) MIN ((guint64) TW_CHUNK_SIZE, end - (index - row));
+      guint batch_from = row;
+      gboolean batching = self->check == NULL;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           ok = FALSE;
           break;
+        }
+
+      /* batches and per-event calls: the updates and types as of this chunk */
+      if (g_atomic_int_get (&self->has_pending))
+        apply_pending (self);
+      if (self->dispatch_stale || tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
+        rebuild_dispatch (self);
+
+      if (batching && self->type_first[self->n_dispatch_types] == 0)
+        {
+          /* nobody to call per event: the batches take the whole run */
+          count_cpu_events (self, chunk, row, rows - row);
+          run_batches (self, chunk, row, rows - row);
+          index += rows - row;
+          row = rows;
+          batch_from = rows;
         }
 
       for (; row < rows; row++, index++)
@@ -469,6 +557,10 @@ tw_evaluation_run_to (TwEvaluation   *self,
 
           if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
             {
+              /* the batches catch up to here, then the change applies */
+              if (batching)
+                run_batches (self, chunk, batch_from, row - batch_from);
+              batch_from = row;
               apply_pending (self);
               rebuild_dispatch (self);
             }
@@ -512,6 +604,8 @@ tw_evaluation_run_to (TwEvaluation   *self,
           if G_LIKELY (cpu != TW_CPU_NONE)
             self->cpu_counts[cpu]++;
         }
+      if (batching)
+        run_batches (self, chunk, batch_from, rows - batch_from);
 
       self->position = index;
       if (progress != NULL && end > start)

@@ -29,6 +29,23 @@
  * from the event and applies it only in commit (ok = true), or drops it (ok = false).
  * Events, fields and strings passed to prepare are valid only during that call.
  *
+ * Batches (optional, ABI v1): a module may also export
+ *
+ *     const TwEvaluatorBatchFuncs *tw_evaluator_module_get_batch (const TwEvaluatorModule *module,
+ *                                                                 unsigned abi_version);
+ *
+ * returning, for the description its tw_evaluator_module_get() gave, a process()
+ * function that consumes a whole run of events given as columns (TwEvaluatorBatch).
+ * When the module has it, the host may call process (context, batch) instead of
+ * prepare/commit for any run of events it does not need to check one by one (a trace;
+ * not a live sensor, whose elements may change while read). Between bind and
+ * context_free the host may mix both ways; the events stay in time order, and a batch
+ * must have exactly the effect of prepare then commit (ok = what prepare returned) of
+ * each of its events in turn, except that measurements may be emitted at the end of
+ * process (in the same order) through batch->emit_measurements. A batch carries no
+ * host_event, so a module that reads fields must not export it. Modules without the
+ * symbol keep working through prepare/commit.
+ *
  * Event names select what the module consumes. A name is either the raw name of an
  * event type as the source spells it ("sched_switch", "task_activate") or a canonical
  * kind written "kind:NAME" (kind:switch, kind:wakeup, kind:irq_entry, kind:irq_exit,
@@ -171,6 +188,44 @@ typedef struct {
 
 typedef const TwEvaluatorModule *(*TwEvaluatorModuleGetFunc) (unsigned abi_version);
 
+#define TW_EVALUATOR_BATCH_SYMBOL "tw_evaluator_module_get_batch"
+
+/* A run of input events as columns, valid during the process call. Event k has
+ * time_ns[k], task[k], arg[k], cpu[k] as in TwEvaluatorEvent, and the host's type
+ * number type[k] < n_types; type_ids[type[k]] is its event_id (an id given to bind or
+ * TW_EVALUATOR_EVENT_OTHER), or TW_EVALUATOR_EVENT_ABSENT when the event is not for
+ * this module (skip it: prepare would not have seen it). type_ids[t] never changes
+ * between bind and context_free; n_types only grows (a live source's new types), so
+ * a module may build its own lookup table from type_ids once and extend it. */
+typedef struct TwEvaluatorBatch TwEvaluatorBatch;
+
+struct TwEvaluatorBatch {
+  size_t          n_events;
+  const uint64_t *time_ns;
+  const uint32_t *task;
+  const uint32_t *arg;
+  const uint16_t *cpu;
+  const uint16_t *type;
+  const uint32_t *type_ids;      /* n_types entries */
+  uint32_t        n_types;
+  uint32_t        reserved;
+  /* (nullable) emits measurements[0 .. n) in order, as n emit_measurement calls would;
+   * without it, the module calls the host's emit_measurement */
+  void          (*emit_measurements) (const TwEvaluatorHost       *host,
+                                      const TwEvaluatorMeasurement *measurements,
+                                      size_t                        n);
+};
+
+typedef struct {
+  uint32_t abi_version;          /* TW_EVALUATOR_ABI_VERSION */
+  uint32_t struct_size;          /* sizeof (TwEvaluatorBatchFuncs) */
+  void   (*process) (void                   *context,
+                     const TwEvaluatorBatch *batch);
+} TwEvaluatorBatchFuncs;
+
+typedef const TwEvaluatorBatchFuncs *(*TwEvaluatorBatchGetFunc) (const TwEvaluatorModule *module,
+                                                                  unsigned                 abi_version);
+
 /* The layout is part of the ABI: a change here must bump TW_EVALUATOR_ABI_VERSION. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 # define TW_EVALUATOR_STATIC_ASSERT(e, m) static_assert (e, m)
@@ -190,6 +245,8 @@ TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorEvent) == 32, "TwEvaluatorEvent l
 TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorMeasurement) == 48, "TwEvaluatorMeasurement layout");
 TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorHost) == 64, "TwEvaluatorHost layout");
 TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorModule) == 104, "TwEvaluatorModule layout");
+TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorBatch) == 72, "TwEvaluatorBatch layout");
+TW_EVALUATOR_STATIC_ASSERT (sizeof (TwEvaluatorBatchFuncs) == 16, "TwEvaluatorBatchFuncs layout");
 #endif
 
 TW_END_DECLS

@@ -42,6 +42,9 @@ int                  tw_measurement_table_lookup_column (TwMeasurementTable *sel
 void                 tw_measurement_table_append       (TwMeasurementTable  *self,
                                                         const TwMeasurementRow *row,
                                                         const double        *columns);
+void                 tw_measurement_table_append_rows  (TwMeasurementTable  *self,
+                                                        const TwMeasurementRow *rows,
+                                                        gsize               n_rows);
 void                 tw_measurement_table_clear        (TwMeasurementTable  *self);
 
 gsize                tw_measurement_table_get_n_rows   (TwMeasurementTable *self);

@@ -18,6 +18,7 @@ struct _TwPlugin {
   char                    *path;
   GModule                 *module;
   const TwEvaluatorModule *desc;
+  const TwEvaluatorBatchFuncs *batch;  /* or NULL: prepare/commit only */
 };
 
 G_DEFINE_FINAL_TYPE (TwPlugin, tw_plugin, G_TYPE_OBJECT)
@@ -110,6 +111,7 @@ tw_plugin_new_for_path (const char  *path,
 {
   g_autoptr(TwPlugin) self = NULL;
   TwEvaluatorModuleGetFunc get = NULL;
+  TwEvaluatorBatchGetFunc get_batch = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -140,6 +142,24 @@ tw_plugin_new_for_path (const char  *path,
     }
   if (!check_module (self->desc, path, error))
     return NULL;
+
+  /* optional: a module without it runs through prepare/commit */
+  if (g_module_symbol (self->module, TW_EVALUATOR_BATCH_SYMBOL, (gpointer *) &get_batch) &&
+      get_batch != NULL)
+    {
+      self->batch = get_batch (self->desc, TW_EVALUATOR_ABI_VERSION);
+      if (self->batch != NULL &&
+          (self->batch->abi_version != TW_EVALUATOR_ABI_VERSION ||
+           self->batch->struct_size < sizeof (TwEvaluatorBatchFuncs) ||
+           self->batch->process == NULL))
+        {
+          g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID,
+                       "%s: %s() gave an incomplete batch description (ABI version %u, "
+                       "%u bytes)", path, TW_EVALUATOR_BATCH_SYMBOL,
+                       self->batch->abi_version, self->batch->struct_size);
+          return NULL;
+        }
+    }
   return g_steal_pointer (&self);
 }
 
@@ -192,6 +212,19 @@ tw_plugin_get_module (TwPlugin *self)
 }
 
 /**
+ * tw_plugin_get_batch_funcs:
+ *
+ * Returns: (transfer none) (nullable): the module's batch entry
+ *   (`tw_evaluator_module_get_batch`), or %NULL when it only has prepare/commit
+ */
+const TwEvaluatorBatchFuncs *
+tw_plugin_get_batch_funcs (TwPlugin *self)
+{
+  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
+  return self->batch;
+}
+
+/**
  * tw_plugin_new_table:
  *
  * Returns: (transfer full): an empty table with the module's name and free columns
@@ -225,6 +258,9 @@ typedef struct {
   TwMeasurementTable *table;
   TwHistogram        *histogram;
   TwEvaluatorEvent    event;
+  guint32            *type_ids;  /* batches: per trace type, what the module sees */
+  guint               n_type_ids;
+  GArray             *rows;      /* batches: TwMeasurementRow scratch */
 } PluginEval;
 
 static void
@@ -236,6 +272,8 @@ plugin_eval_free (gpointer data)
     pe->plugin->desc->context_free (pe->context);
   g_free (pe->ids);
   g_free (pe->columns);
+  g_free (pe->type_ids);
+  g_clear_pointer (&pe->rows, g_array_unref);
   g_clear_object (&pe->table);
   g_clear_object (&pe->histogram);
   g_clear_object (&pe->trace);
@@ -364,6 +402,42 @@ host_emit_measurement (const TwEvaluatorHost        *host,
     tw_histogram_insert (pe->histogram, (double) m.length);
 }
 
+/* A batch's measurements: the same rows as host_emit_measurement() would append one
+ * by one, in one append. */
+static void
+host_emit_measurements (const TwEvaluatorHost        *host,
+                        const TwEvaluatorMeasurement *measurements,
+                        size_t                        n)
+{
+  const PluginEval *pe = (const PluginEval *) host;
+  guint n_tasks = tw_trace_get_n_tasks (pe->trace);
+  TwMeasurementRow *rows;
+
+  if (measurements == NULL || n == 0)
+    return;
+  if (pe->plugin->desc->n_columns > 0)
+    {
+      for (size_t i = 0; i < n; i++)
+        host_emit_measurement (host, &measurements[i]);
+      return;
+    }
+  g_array_set_size (pe->rows, n);
+  rows = (TwMeasurementRow *) (gpointer) pe->rows->data;
+  for (size_t i = 0; i < n; i++)
+    {
+      rows[i].task = measurements[i].task < n_tasks ? measurements[i].task : TW_TASK_NONE;
+      rows[i].intermediate_events = measurements[i].intermediate_events;
+      rows[i].begin = measurements[i].begin_ns;
+      rows[i].end = measurements[i].end_ns;
+      rows[i].length = measurements[i].length_ns;
+    }
+  if (pe->table)
+    tw_measurement_table_append_rows (pe->table, rows, n);
+  if (pe->histogram)
+    for (size_t i = 0; i < n; i++)
+      tw_histogram_insert (pe->histogram, (double) rows[i].length);
+}
+
 static void
 host_emit_value (const TwEvaluatorHost *host,
                  double                 value)
@@ -452,6 +526,51 @@ plugin_finish (gpointer context,
     pe->plugin->desc->finish (pe->context);
 }
 
+/* Events [first, first + n_rows) of @chunk as one TwEvaluatorBatch (a module with
+ * tw_evaluator_module_get_batch). */
+static void
+plugin_batch (gpointer            context,
+              gpointer            func_data,
+              const TwEventChunk *chunk,
+              guint               first,
+              guint               n_rows,
+              const guint16      *slots,
+              guint               n_types)
+{
+  PluginEval *pe = func_data;
+  const TwEvaluatorModule *desc = pe->plugin->desc;
+  TwEvaluatorBatch batch = { 0 };
+
+  if (n_types > pe->n_type_ids)
+    {
+      /* the same ids prepare would get; a type that appeared after bind under a name
+       * the module was told is absent stays absent, as plugin_prepare() refuses it */
+      pe->type_ids = g_renew (guint32, pe->type_ids, n_types);
+      for (guint t = pe->n_type_ids; t < n_types; t++)
+        {
+          guint slot = slots[t];
+
+          if (slot == 0)
+            pe->type_ids[t] = TW_EVALUATOR_EVENT_ABSENT;
+          else if (slot - 1 < desc->n_event_names)
+            pe->type_ids[t] = pe->ids[slot - 1];
+          else
+            pe->type_ids[t] = TW_EVALUATOR_EVENT_OTHER;
+        }
+      pe->n_type_ids = n_types;
+    }
+  batch.n_events = n_rows;
+  batch.time_ns = chunk->time + first;
+  batch.task = chunk->task + first;
+  batch.arg = chunk->arg + first;
+  batch.cpu = chunk->cpu + first;
+  batch.type = chunk->type + first;
+  batch.type_ids = pe->type_ids;
+  batch.n_types = pe->n_type_ids;
+  batch.emit_measurements = host_emit_measurements;
+  pe->plugin->batch->process (pe->context, &batch);
+}
+
 static const TwUpdateFuncs plugin_funcs = {
   plugin_bind, plugin_prepare, plugin_commit, plugin_finish,
 };
@@ -462,7 +581,8 @@ static const TwUpdateFuncs plugin_funcs = {
  * @histogram: (nullable): receives its values and measurement lengths
  *
  * A new instance of the module (its own context) as an update: the events it names
- * are resolved when the update joins an evaluation.
+ * are resolved when the update joins an evaluation. A module with a batch entry gets
+ * runs of events through it where the evaluation allows (tw_update_set_batch_func()).
  *
  * Returns: (transfer full): the update
  */
@@ -474,6 +594,7 @@ tw_plugin_create_update (TwPlugin           *self,
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_auto(GStrv) selectors = NULL;
   PluginEval *pe;
+  TwUpdate *update;
 
   g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
   g_return_val_if_fail (table == NULL ||
@@ -495,14 +616,18 @@ tw_plugin_create_update (TwPlugin           *self,
   pe->columns = g_new0 (double, MAX (self->desc->n_columns, 1));
   pe->table = table ? g_object_ref (table) : NULL;
   pe->histogram = histogram ? g_object_ref (histogram) : NULL;
+  pe->rows = g_array_new (FALSE, FALSE, sizeof (TwMeasurementRow));
 
   for (guint i = 0; i < self->desc->n_event_names; i++)
     g_strv_builder_add (b, self->desc->event_names[i]);
   if (self->desc->flags & TW_EVALUATOR_FLAG_ALL_EVENTS)
     g_strv_builder_add (b, "*");
   selectors = g_strv_builder_end (b);
-  return tw_update_new (&plugin_funcs, pe, plugin_eval_free, NULL,
-                        (const char *const *) selectors);
+  update = tw_update_new (&plugin_funcs, pe, plugin_eval_free, NULL,
+                          (const char *const *) selectors);
+  if (self->batch != NULL)
+    tw_update_set_batch_func (update, plugin_batch);
+  return update;
 }
 
 /**

@@ -36,6 +36,7 @@ const char              *tw_plugin_get_path          (TwPlugin            *self)
 const char              *tw_plugin_get_name          (TwPlugin            *self);
 const char              *tw_plugin_get_description   (TwPlugin            *self);
 const TwEvaluatorModule *tw_plugin_get_module        (TwPlugin            *self);
+const TwEvaluatorBatchFuncs *tw_plugin_get_batch_funcs (TwPlugin          *self);
 
 TwMeasurementTable      *tw_plugin_new_table         (TwPlugin            *self);
 TwUpdate                *tw_plugin_create_update     (TwPlugin            *self,

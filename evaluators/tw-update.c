@@ -22,6 +22,7 @@ struct _TwUpdate {
   GStrv                selectors;
   const TwUpdateDirectFunc *direct;
   guint                n_direct;
+  TwUpdateBatchFunc    batch;
 };
 
 G_DEFINE_BOXED_TYPE (TwUpdateContext, tw_update_context, tw_update_context_ref, tw_update_context_unref)
@@ -214,6 +215,33 @@ tw_update_get_direct_func (TwUpdate *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   return selector < self->n_direct ? self->direct[selector] : NULL;
+}
+
+/**
+ * tw_update_set_batch_func:
+ * @batch: (nullable): consumes runs of events (#TwUpdateBatchFunc); %NULL for none
+ *
+ * Gives the update a batch entry besides prepare/commit. Set it before the update
+ * joins an evaluation.
+ */
+void
+tw_update_set_batch_func (TwUpdate          *self,
+                          TwUpdateBatchFunc  batch)
+{
+  g_return_if_fail (self != NULL);
+  self->batch = batch;
+}
+
+/**
+ * tw_update_get_batch_func:
+ *
+ * Returns: (nullable): the batch entry, or %NULL when the update has none
+ */
+TwUpdateBatchFunc
+tw_update_get_batch_func (TwUpdate *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->batch;
 }
 
 /**

@@ -60,6 +60,31 @@ typedef void (*TwUpdateDirectFunc) (gpointer       context,
                                     gpointer       func_data,
                                     const TwEvent *event);
 
+/**
+ * TwUpdateBatchFunc:
+ * @chunk: the trace's rows
+ * @first: the first row of the run
+ * @n_rows: how many rows, from @first on
+ * @slots: (array length=n_types): per event type, 0 when the update does not consume
+ *   it, else 1 + the index of its first selector that matched (every row's type is
+ *   below @n_types)
+ *
+ * An optional second way into an update function (tw_update_set_batch_func()): a run
+ * of consecutive events at once, with exactly the effect of prepare then commit (ok =
+ * what prepare returned) of each consumed one in turn. The evaluation uses it when
+ * it does not check events one by one (no check function); it runs the batches of an
+ * event range before or after the other updates' calls for the same events, so it
+ * suits updates that share no state with other updates and do not add or remove
+ * updates themselves.
+ */
+typedef void (*TwUpdateBatchFunc) (gpointer            context,
+                                   gpointer            func_data,
+                                   const TwEventChunk *chunk,
+                                   guint               first,
+                                   guint               n_rows,
+                                   const guint16      *slots,
+                                   guint               n_types);
+
 typedef struct _TwUpdateContext TwUpdateContext;
 typedef struct _TwUpdate TwUpdate;
 
@@ -87,6 +112,9 @@ void             tw_update_set_direct_funcs  (TwUpdate          *self,
                                               guint              n_direct);
 TwUpdateDirectFunc tw_update_get_direct_func (TwUpdate          *self,
                                               guint              selector);
+void             tw_update_set_batch_func    (TwUpdate          *self,
+                                              TwUpdateBatchFunc  batch);
+TwUpdateBatchFunc tw_update_get_batch_func   (TwUpdate          *self);
 gpointer         tw_update_get_func_data     (TwUpdate          *self);
 TwUpdateContext *tw_update_get_context       (TwUpdate          *self);
 const char *const *tw_update_get_selectors   (TwUpdate          *self);

@@ -126,6 +126,97 @@ test_design_error_stops_preview (Fixture       *f,
                    (gint64) count_directly (f, "user-metric", NULL));
 }
 
+/* What the interpreter measures with the canvas's automaton as it is now. */
+static TwAutomatonInterp *
+run_canvas_automaton (Fixture *f)
+{
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (tw_designer_window_get_canvas (f->designer));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwAutomatonInterp) interp = tw_automaton_interp_new (automaton, f->trace, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (tw_automaton_interp_run (interp, &error));
+  return g_steal_pointer (&interp);
+}
+
+typedef struct {
+  TwHistogramView *view;
+  guint64          count;
+} SnapshotWait;
+
+static gboolean
+snapshot_has_count (gpointer data)
+{
+  SnapshotWait *w = data;
+  const TwHistogramSnapshot *snapshot = tw_histogram_view_get_snapshot (w->view);
+
+  return snapshot != NULL && snapshot->count == w->count;
+}
+
+/* The view redraws at most 30 times a second: waits for the snapshot to catch up, then
+ * checks it against the interpreter's measurements (count, bins, max). */
+static void
+check_histogram (Fixture           *f,
+                 TwAutomatonInterp *interp)
+{
+  SnapshotWait w = { tw_designer_window_get_histogram_view (f->designer),
+                     tw_automaton_interp_get_n_measurements (interp) };
+  const TwHistogramSnapshot *snapshot;
+  guint64 in_bins = 0, max = 0;
+
+  g_assert_cmpint (tw_designer_window_get_n_measurements (f->designer), ==, (gint64) w.count);
+  g_assert_true (tw_test_wait_until (snapshot_has_count, &w, 10000));
+  snapshot = tw_histogram_view_get_snapshot (w.view);
+  for (guint b = 0; b < snapshot->n_bins; b++)
+    in_bins += snapshot->bins[b];
+  g_assert_cmpuint (in_bins, ==, w.count);
+  for (gsize i = 0; i < w.count; i++)
+    max = MAX (max, tw_automaton_interp_get_measurement (interp, i)->length_ns);
+  if (w.count > 0)
+    g_assert_cmpfloat (snapshot->max, ==, (double) max);
+}
+
+static void
+test_histogram_follows_edits (Fixture       *f,
+                              gconstpointer  data)
+{
+  TwAutomatonCanvas *canvas = tw_designer_window_get_canvas (f->designer);
+  TwAutomaton *automaton = tw_automaton_canvas_get_automaton (canvas);
+  g_autoptr(TwAutomatonInterp) before = run_canvas_automaton (f);
+  g_autoptr(TwAutomatonInterp) as_out = NULL;
+  g_autoptr(TwAutomatonInterp) cancelled = NULL;
+  int run = tw_automaton_find_state (automaton, "run");
+  int end = tw_automaton_find_state (automaton, "end");
+  guint64 max_before = 0, max_out = 0;
+
+  g_assert_cmpint (run, >=, 0);
+  g_assert_cmpint (end, >=, 0);
+  g_assert_cmpuint (tw_automaton_interp_get_n_measurements (before), >, 100);
+  check_histogram (f, before);
+
+  /* the running time no longer counts: as many measurements, shorter ones (a cond
+   * state would not do: the in state after it takes its run back) */
+  tw_automaton_canvas_set_state_kind (canvas, run, TW_STATE_KIND_OUT);
+  wait_for_preview (f);
+  as_out = run_canvas_automaton (f);
+  g_assert_cmpuint (tw_automaton_interp_get_n_measurements (as_out), ==,
+                    tw_automaton_interp_get_n_measurements (before));
+  for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (before); i++)
+    {
+      max_before = MAX (max_before, tw_automaton_interp_get_measurement (before, i)->length_ns);
+      max_out = MAX (max_out, tw_automaton_interp_get_measurement (as_out, i)->length_ns);
+    }
+  g_assert_cmpuint (max_out, <, max_before);
+  check_histogram (f, as_out);
+
+  /* the end state now cancels: nothing is reported, the histogram empties */
+  tw_automaton_canvas_set_state_kind (canvas, end, TW_STATE_KIND_CANCEL);
+  wait_for_preview (f);
+  cancelled = run_canvas_automaton (f);
+  g_assert_cmpuint (tw_automaton_interp_get_n_measurements (cancelled), ==, 0);
+  check_histogram (f, cancelled);
+}
+
 static void
 test_step_mode (Fixture       *f,
                 gconstpointer  data)
@@ -220,6 +311,7 @@ main (int   argc,
   ADD ("/tw/app/designer/preview-matches-interpreter", test_preview_matches_interpreter);
   ADD ("/tw/app/designer/design-error-stops-preview", test_design_error_stops_preview);
   ADD ("/tw/app/designer/missing-template", test_missing_template);
+  ADD ("/tw/app/designer/histogram-follows-edits", test_histogram_follows_edits);
   ADD ("/tw/app/designer/step-mode", test_step_mode);
   ADD ("/tw/app/designer/export-c", test_export_c);
 #undef ADD

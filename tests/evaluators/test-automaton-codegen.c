@@ -146,6 +146,19 @@ build_batch (GPtrArray  *automata,
                           "{\n"
                           "  return tw_batch_select < %u ? getters[tw_batch_select] (v) : 0;\n"
                           "}\n", automata->len);
+  /* the optional batch entry, named after each module's entry point */
+  g_string_append (all, "static const TwEvaluatorBatchFuncs *(*const batch_getters[]) "
+                        "(const TwEvaluatorModule *, unsigned) = {\n");
+  for (guint i = 0; i < automata->len; i++)
+    g_string_append_printf (all, "  tw_batch_get_%u_batch,\n", i);
+  g_string_append_printf (all, "};\n"
+                          "const TwEvaluatorBatchFuncs *tw_evaluator_module_get_batch "
+                          "(const TwEvaluatorModule *m, unsigned v);\n"
+                          "const TwEvaluatorBatchFuncs *tw_evaluator_module_get_batch "
+                          "(const TwEvaluatorModule *m, unsigned v)\n"
+                          "{\n"
+                          "  return tw_batch_select < %u ? batch_getters[tw_batch_select] (m, v) : 0;\n"
+                          "}\n", automata->len);
   source_path = g_build_filename (b->dir, "batch.c", NULL);
   g_assert_true (g_file_set_contents (source_path, all->str, -1, &error));
   g_assert_no_error (error);
@@ -173,7 +186,45 @@ batch_load (Batch *b,
   return plugin;
 }
 
-/* Runs both and compares every field of every measurement, in order. Returns how many. */
+/* A check function makes the evaluation call prepare/commit per event (no batches). */
+static gboolean
+event_intact (guint64  index,
+              gpointer user_data)
+{
+  return TRUE;
+}
+
+/* How the host feeds the module: batches over whole chunks (what tw_plugin_evaluate()
+ * does), prepare/commit per event, or batches cut where a live trace would stop. */
+typedef enum { FEED_BATCH, FEED_PER_EVENT, FEED_BATCH_STEPS, N_FEEDS } Feed;
+
+static TwMeasurementTable *
+run_plugin (TwPlugin *plugin,
+            TwTrace  *trace,
+            Feed      feed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwMeasurementTable) table = tw_plugin_new_table (plugin);
+  g_autoptr(TwUpdate) update = tw_plugin_create_update (plugin, table, NULL);
+  g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+  guint64 n = tw_trace_get_n_events (trace);
+
+  if (feed == FEED_PER_EVENT)
+    tw_evaluation_set_check_func (evaluation, event_intact, NULL);
+  g_assert_true (tw_evaluation_add_update (evaluation, update, &error));
+  g_assert_no_error (error);
+  if (feed == FEED_BATCH_STEPS)
+    for (guint64 end = n / 3; end < n; end += 1 + n / 3)
+      g_assert_true (tw_evaluation_run_to (evaluation, end, NULL, NULL, NULL, &error));
+  g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_evaluation_get_position (evaluation), ==, n);
+  tw_evaluation_finish (evaluation);
+  return g_steal_pointer (&table);
+}
+
+/* Runs the interpreter and the module fed each way, and compares every field of every
+ * measurement, in order. Returns how many. */
 static gsize
 compare (TwAutomaton *automaton,
          TwPlugin    *plugin,
@@ -181,25 +232,29 @@ compare (TwAutomaton *automaton,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TwAutomatonInterp) interp = tw_automaton_interp_new (automaton, trace, &error);
-  g_autoptr(TwMeasurementTable) table = NULL;
   gsize n;
 
   g_assert_no_error (error);
   g_assert_true (tw_automaton_interp_run (interp, &error));
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  /* generated modules have the batch entry, so FEED_BATCH is not prepare/commit again */
+  g_assert_nonnull (tw_plugin_get_batch_funcs (plugin));
   n = tw_automaton_interp_get_n_measurements (interp);
-  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, n);
-  for (gsize i = 0; i < n; i++)
+  for (Feed feed = 0; feed < N_FEEDS; feed++)
     {
-      const TwAutomatonMeasurement *want = tw_automaton_interp_get_measurement (interp, i);
-      const TwMeasurementRow *got = tw_measurement_table_get_row (table, i);
+      g_autoptr(TwMeasurementTable) table = run_plugin (plugin, trace, feed);
 
-      g_assert_cmpuint (got->task, ==, want->task);
-      g_assert_cmpuint (got->begin, ==, want->begin_ns);
-      g_assert_cmpuint (got->end, ==, want->end_ns);
-      g_assert_cmpuint (got->length, ==, want->length_ns);
-      g_assert_cmpuint (got->intermediate_events, ==, want->intermediate_events);
+      g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, n);
+      for (gsize i = 0; i < n; i++)
+        {
+          const TwAutomatonMeasurement *want = tw_automaton_interp_get_measurement (interp, i);
+          const TwMeasurementRow *got = tw_measurement_table_get_row (table, i);
+
+          g_assert_cmpuint (got->task, ==, want->task);
+          g_assert_cmpuint (got->begin, ==, want->begin_ns);
+          g_assert_cmpuint (got->end, ==, want->end_ns);
+          g_assert_cmpuint (got->length, ==, want->length_ns);
+          g_assert_cmpuint (got->intermediate_events, ==, want->intermediate_events);
+        }
     }
   return n;
 }
@@ -355,12 +410,12 @@ random_automaton (GRand *rand)
 /* Types matched by raw name, by kind, by both (a raw "user" of kind other and a
  * "wakeup" of kind wakeup), and by none. */
 static TwTrace *
-random_trace (GRand *rand)
+random_trace (GRand *rand,
+              guint  n)
 {
   g_autoptr(TwTrace) trace = tw_trace_new ();
   guint16 types[8];
   guint64 time = 0;
-  guint n = g_rand_int_range (rand, 1, 400);
 
   tw_test_ensure_tasks (trace, 6);
   types[0] = tw_test_add_simple_type (trace, "A", TW_EVENT_KIND_OTHER);
@@ -418,7 +473,10 @@ run_differential (guint       n_automata,
           n_all_events += (tw_plugin_get_module (plugin)->flags & TW_EVALUATOR_FLAG_ALL_EVENTS) != 0;
           for (guint t = 0; t < traces_per_automaton; t++)
             {
-              g_autoptr(TwTrace) trace = random_trace (rand);
+              /* now and then one across chunks, where batches are cut */
+              guint n_events = i == 0 && t == 0 ? TW_CHUNK_SIZE + g_rand_int_range (rand, 1, 5000)
+                                                : (guint) g_rand_int_range (rand, 1, 400);
+              g_autoptr(TwTrace) trace = random_trace (rand, n_events);
 
               n_measurements += compare (g_ptr_array_index (automata, i), plugin, trace);
             }

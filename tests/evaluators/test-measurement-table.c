@@ -5,10 +5,11 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <tw-evaluators.h>
 
 #include "tw-test-utils.h"
+
+#include <math.h>
 
 static void
 test_rows_and_csv (void)
@@ -57,6 +58,55 @@ test_rows_and_csv (void)
   g_assert_cmpstr (csv, ==, "task,begin_ns,end_ns,length_ns,intermediate_events,irq,\"note,x\"\n");
 }
 
+/* Past a few MiB the rows move to a mapping of their own: one by one and in blocks,
+ * every row keeps its values, the free columns follow, and clear starts over. */
+static void
+test_many_rows (void)
+{
+  const char *const columns[] = { "x", NULL };
+  g_autoptr(TwMeasurementTable) t = tw_measurement_table_new (columns);
+  TwMeasurementRow block[1000];
+  const gsize n = 600000;
+  gsize i = 0;
+
+  while (i < n)
+    {
+      if ((i / 1000) % 2 == 0)
+        {
+          for (guint k = 0; k < G_N_ELEMENTS (block); k++, i++)
+            block[k] = (TwMeasurementRow) { (guint32) (i % 7), (guint32) i, i, 2 * i, 3 * i };
+          tw_measurement_table_append_rows (t, block, G_N_ELEMENTS (block));
+        }
+      else
+        for (guint k = 0; k < 1000; k++, i++)
+          {
+            TwMeasurementRow row = { (guint32) (i % 7), (guint32) i, i, 2 * i, 3 * i };
+            double x = (double) i;
+
+            tw_measurement_table_append (t, &row, &x);
+          }
+    }
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, n);
+  for (i = 0; i < n; i += 997)
+    {
+      const TwMeasurementRow *row = tw_measurement_table_get_row (t, i);
+
+      g_assert_cmpuint (row->task, ==, i % 7);
+      g_assert_cmpuint (row->intermediate_events, ==, i);
+      g_assert_cmpuint (row->begin, ==, i);
+      g_assert_cmpuint (row->end, ==, 2 * i);
+      g_assert_cmpuint (row->length, ==, 3 * i);
+      if ((i / 1000) % 2 == 0)
+        g_assert_true (isnan (tw_measurement_table_get_value (t, i, 0)));
+      else
+        g_assert_cmpfloat (tw_measurement_table_get_value (t, i, 0), ==, (double) i);
+    }
+  tw_measurement_table_clear (t);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 0);
+  tw_measurement_table_append (t, &(TwMeasurementRow) { 1, 2, 3, 4, 1 }, NULL);
+  g_assert_cmpuint (tw_measurement_table_get_row (t, 0)->end, ==, 4);
+}
+
 static void
 test_write_file (void)
 {
@@ -94,6 +144,7 @@ main (int   argc,
 
   g_test_add_func ("/tw/evaluators/measurement-table/rows-and-csv", test_rows_and_csv);
   g_test_add_func ("/tw/evaluators/measurement-table/write-file", test_write_file);
+  g_test_add_func ("/tw/evaluators/measurement-table/many-rows", test_many_rows);
 
   return g_test_run ();
 }

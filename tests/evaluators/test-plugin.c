@@ -124,6 +124,24 @@ test_missing_symbol (void)
 }
 
 static void
+test_bad_batch (void)
+{
+  g_autofree char *path = module_path ("sample-module-badbatch.so");
+  g_autofree char *good_path = module_path ("sample-module.so");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwPlugin) plugin = tw_plugin_new_for_path (path, &error);
+  g_autoptr(TwPlugin) good = tw_plugin_new_for_path (good_path, NULL);
+
+  g_assert_null (plugin);
+  g_assert_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "tw_evaluator_module_get_batch"));
+  g_assert_nonnull (strstr (error->message, path));
+  /* the batch entry is optional: without it, a module loads and runs per event */
+  g_assert_nonnull (good);
+  g_assert_null (tw_plugin_get_batch_funcs (good));
+}
+
+static void
 test_not_a_module (void)
 {
   g_autofree char *path = tw_test_write_temp_file ("junk.so", "not an ELF file", -1);
@@ -259,6 +277,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/plugin/load-sample", test_load_sample);
   g_test_add_func ("/tw/evaluators/plugin/version-mismatch", test_version_mismatch);
   g_test_add_func ("/tw/evaluators/plugin/missing-symbol", test_missing_symbol);
+  g_test_add_func ("/tw/evaluators/plugin/bad-batch", test_bad_batch);
   g_test_add_func ("/tw/evaluators/plugin/not-a-module", test_not_a_module);
   g_test_add_func ("/tw/evaluators/plugin/bind-refused", test_bind_refused);
   g_test_add_func ("/tw/evaluators/plugin/fields", test_fields);

@@ -511,6 +511,180 @@ test_bind_refused (void)
   g_assert_cmpuint (c.prepared, ==, 0);
 }
 
+/* ------------------------------------------------------------------ batches */
+
+/* Sees events as runs (its batch entry) or one by one (prepare/commit); every event
+ * of the test trace carries its index in arg, so it checks that nothing is skipped
+ * or seen twice. */
+typedef struct {
+  guint64  n;
+  guint64  next_arg;
+  gboolean in_order;
+  guint    n_batches;
+} Seen;
+
+static void
+seen_one (Seen    *seen,
+          guint32  arg)
+{
+  if (seen->n > 0 && arg != seen->next_arg)
+    seen->in_order = FALSE;
+  seen->next_arg = (guint64) arg + 1;
+  seen->n++;
+}
+
+static gboolean
+seen_prepare (gpointer context, gpointer func_data, const TwEvent *event, guint selector)
+{
+  seen_one (func_data, event->arg);
+  return TRUE;
+}
+
+static void
+seen_commit (gpointer context, gpointer func_data, gboolean ok)
+{
+}
+
+static void
+seen_batch (gpointer            context,
+            gpointer            func_data,
+            const TwEventChunk *chunk,
+            guint               first,
+            guint               n_rows,
+            const guint16      *slots,
+            guint               n_types)
+{
+  Seen *seen = func_data;
+
+  seen->n_batches++;
+  for (guint r = first; r < first + n_rows; r++)
+    {
+      g_assert_cmpuint (chunk->type[r], <, n_types);
+      if (slots[chunk->type[r]] != 0)
+        seen_one (seen, chunk->arg[r]);
+    }
+}
+
+static const TwUpdateFuncs seen_funcs = { NULL, seen_prepare, seen_commit, NULL };
+
+/* Adds @late after event @add_at and removes it after event @remove_at. */
+typedef struct {
+  TwEvaluation *evaluation;
+  TwUpdate     *late;
+  guint32       add_at;
+  guint32       remove_at;
+} Switcher;
+
+static gboolean
+switcher_prepare (gpointer context, gpointer func_data, const TwEvent *event, guint selector)
+{
+  Switcher *s = func_data;
+
+  if (event->arg == s->add_at)
+    g_assert_true (tw_evaluation_add_update (s->evaluation, s->late, NULL));
+  if (event->arg == s->remove_at)
+    tw_evaluation_remove_update (s->evaluation, s->late);
+  return TRUE;
+}
+
+static const TwUpdateFuncs switcher_funcs = { NULL, switcher_prepare, seen_commit, NULL };
+
+/* Three chunks and a bit; CPUs 0–2, some events on no CPU and some on CPU 300. */
+static TwTrace *
+new_batch_trace (guint n)
+{
+  TwTrace *trace = tw_trace_new ();
+  guint32 task = tw_trace_add_task (trace, "1", "t", 1, 1);
+  guint16 a = tw_test_add_simple_type (trace, "a", TW_EVENT_KIND_USER);
+
+  for (guint i = 0; i < n; i++)
+    tw_trace_append (trace, 10 * (guint64) i, i % 7 == 0 ? TW_CPU_NONE : i % 11 == 0 ? 300 : i % 3,
+                     a, task, i, NULL);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  return trace;
+}
+
+static TwUpdate *
+new_seen_update (Seen *seen)
+{
+  static const char *const all[] = { "*", NULL };
+  TwUpdate *update = tw_update_new (&seen_funcs, seen, NULL, NULL, all);
+
+  *seen = (Seen) { .in_order = TRUE };
+  tw_update_set_batch_func (update, seen_batch);
+  g_assert_true (tw_update_get_batch_func (update) == seen_batch);
+  return update;
+}
+
+static void
+test_batches (void)
+{
+  const guint n = 3 * TW_CHUNK_SIZE + 1234;
+  g_autoptr(TwTrace) trace = new_batch_trace (n);
+  guint64 expected_cpu[4] = { 0 };   /* CPUs 0, 1, 2, 300 */
+  static const char *const all[] = { "*", NULL };
+
+  for (guint i = 0; i < n; i++)
+    if (i % 7 != 0)
+      expected_cpu[i % 11 == 0 ? 3 : i % 3]++;
+
+  /* only batch updates: whole chunks, and the per-CPU counts still kept */
+  {
+    g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+    Seen seen;
+    g_autoptr(TwUpdate) update = new_seen_update (&seen);
+
+    g_assert_true (tw_evaluation_add_update (evaluation, update, NULL));
+    g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+    g_assert_cmpuint (seen.n, ==, n);
+    g_assert_true (seen.in_order);
+    g_assert_cmpuint (seen.n_batches, ==, 4);
+    for (guint c = 0; c < 3; c++)
+      g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, c), ==, expected_cpu[c]);
+    g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 300), ==, expected_cpu[3]);
+    g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 299), ==, 0);
+  }
+
+  /* with a check function, the same update is fed one event at a time */
+  {
+    g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+    Seen seen;
+    g_autoptr(TwUpdate) update = new_seen_update (&seen);
+    guint n_checks = 0;
+
+    tw_evaluation_set_check_func (evaluation, reject_multiples_of_four, &n_checks);
+    g_assert_true (tw_evaluation_add_update (evaluation, update, NULL));
+    g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+    g_assert_cmpuint (seen.n, ==, n);
+    g_assert_true (seen.in_order);
+    g_assert_cmpuint (seen.n_batches, ==, 0);
+    g_assert_cmpuint (n_checks, ==, n);
+    g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 300), ==, expected_cpu[3]);
+  }
+
+  /* joining after event 1000 and leaving after the one in the middle of the third
+   * chunk, both in the middle of a run, while a per-event update takes part: it sees
+   * exactly the events between, in runs cut there; in steps as a live trace */
+  {
+    g_autoptr(TwEvaluation) evaluation = tw_evaluation_new (trace);
+    Seen late;
+    g_autoptr(TwUpdate) late_update = new_seen_update (&late);
+    Switcher switcher = { evaluation, late_update, 1000, 2 * TW_CHUNK_SIZE + 5000 };
+    g_autoptr(TwUpdate) switcher_update = tw_update_new (&switcher_funcs, &switcher, NULL, NULL, all);
+
+    g_assert_true (tw_evaluation_add_update (evaluation, switcher_update, NULL));
+    g_assert_true (tw_evaluation_run_to (evaluation, TW_CHUNK_SIZE + 77, NULL, NULL, NULL, NULL));
+    g_assert_cmpuint (late.n, ==, TW_CHUNK_SIZE + 77 - 1001);
+    g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, NULL));
+    g_assert_cmpuint (late.n, ==, switcher.remove_at - switcher.add_at);
+    g_assert_true (late.in_order);
+    g_assert_cmpuint (late.next_arg, ==, switcher.remove_at + 1);
+    /* chunk 0 from 1001, the step's end, the rest of chunk 1, chunk 2 up to the removal */
+    g_assert_cmpuint (late.n_batches, ==, 4);
+    g_assert_cmpuint (tw_evaluation_get_cpu_event_count (evaluation, 0), ==, expected_cpu[0]);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -526,6 +700,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/update/cancel", test_cancel);
   g_test_add_func ("/tw/evaluators/update/add-remove-other-thread", test_add_remove_other_thread);
   g_test_add_func ("/tw/evaluators/update/bind-refused", test_bind_refused);
+  g_test_add_func ("/tw/evaluators/update/batches", test_batches);
 
   return g_test_run ();
 }

@@ -174,6 +174,25 @@ tw_evaluator_module_get (unsigned abi_version)
    * what it was built for and lets the host decide (the tests rely on that). */
   return &sample_module;
 }
+
+#ifdef SAMPLE_BAD_BATCH
+/* The optional batch entry, broken: a description without its process function. */
+static const TwEvaluatorBatchFuncs sample_bad_batch = {
+  TW_EVALUATOR_ABI_VERSION,
+  sizeof (TwEvaluatorBatchFuncs),
+  NULL,
+};
+
+__attribute__ ((visibility ("default"))) const TwEvaluatorBatchFuncs *
+tw_evaluator_module_get_batch (const TwEvaluatorModule *module, unsigned abi_version);
+
+__attribute__ ((visibility ("default"))) const TwEvaluatorBatchFuncs *
+tw_evaluator_module_get_batch (const TwEvaluatorModule *module, unsigned abi_version)
+{
+  (void) abi_version;
+  return module == &sample_module ? &sample_bad_batch : NULL;
+}
+#endif
 #else
 __attribute__ ((visibility ("default"))) int sample_not_an_entry_point (void);
 
