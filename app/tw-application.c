@@ -463,6 +463,18 @@ tw_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (APP_ID);
 }
 
+/* Windows own live sessions, which own demo processes and tracefs instances: close them
+ * all, whatever ended the application (Quit, a signal, the last window). */
+static void
+tw_application_shutdown (GApplication *app)
+{
+  GList *windows;
+
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))))
+    gtk_window_destroy (windows->data);
+  G_APPLICATION_CLASS (tw_application_parent_class)->shutdown (app);
+}
+
 static void
 tw_application_finalize (GObject *object)
 {
@@ -484,6 +496,7 @@ tw_application_class_init (TwApplicationClass *klass)
   app_class->activate = tw_application_activate;
   app_class->open = tw_application_open;
   app_class->startup = tw_application_startup;
+  app_class->shutdown = tw_application_shutdown;
   app_class->handle_local_options = tw_application_handle_local_options;
 }
 

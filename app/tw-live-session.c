@@ -3,26 +3,29 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two main-loop timers drive a session:
+ * A poll thread and a main-loop timer drive a session:
  *
- * - the poll (every POLL_INTERVAL_MS, G_PRIORITY_HIGH, ahead of input and redraws)
- *   drains the sensors into the store through tw_monitor_poll();
- * - the display tick (~30 Hz, default priority) brings the state model up to the
- *   store (tw_state_model_update is incremental) and emits ::updated, on which the
- *   window moves the followed view, runs the open evaluations forward and refreshes
- *   the Sensors pane. A paused session skips the tick: the store keeps growing, the
- *   views stay as they are, and resuming catches up with everything at once.
+ * - the poll thread drains the sensors into the store every POLL_INTERVAL_MS through
+ *   tw_monitor_poll(); the store takes one writer and any number of readers (counts
+ *   published with release stores, tables that never move, and payload blobs reserved
+ *   whole: tw_trace_set_stable_payloads), so the main thread reads it without a lock;
+ * - the display tick (~30 Hz, main loop) brings the state model up to the store
+ *   (tw_state_model_update is incremental) and emits ::updated, on which the window
+ *   moves the followed view, runs the open evaluations forward and refreshes the
+ *   Sensors pane. A paused session skips the tick: the store keeps growing, the views
+ *   stay as they are, and resuming catches up with everything at once.
  *
- * Why the poll is not a thread: the store's payload blob grows with mremap and may
- * move, and the views, the evaluations and the tooltips read payloads on the main
- * thread at any time (painting, pointer motion). A polling thread would need a lock
- * around every one of those reads, i.e. it would wait for the main thread anyway. On
- * the main loop nothing is shared. It is measurably enough: the poll of the live demo
- * costs tens of µs, and tw_live_session_get_poll_stats() reports the largest gap
- * between two polls, which bench/bench-live-latency prints; a sensor loses nothing as
- * long as that gap stays below capacity / rate (the demo's JCS-sized buffers hold
- * hundreds of ms). Monitored programs are never blocked either way: writers are
- * wait-free and a late monitor only misses elements, which are counted.
+ * Why a thread: the first version polled on the main loop, and the live demo lost ~40 %
+ * of its job-start/job-end elements. Their buffers are sized by the JCS functions for a
+ * monitor that reads every 10 ms (a few elements, tens of ms of headroom), while one
+ * frame of a busy timeline with the kernel's context switches takes longer than that on
+ * this machine. The poll thread keeps its period whatever the main thread paints.
+ *
+ * The monitor itself is not thread-safe: @lock is held by every poll and by every
+ * main-thread call into it (source infos, detach, the stream checks and rates the
+ * element hook updates). A poll of the demo holds it for tens of µs. Monitored programs
+ * are never blocked either way: writers are wait-free and a late monitor only misses
+ * elements, which are counted.
  */
 #include "config.h"
 
@@ -68,10 +71,13 @@ struct _TwLiveSession
   GString       *notes;
   gboolean       running;
   gboolean       paused;
-  guint          poll_id;
   guint          tick_id;
   GSubprocess   *demo;
   char          *private_dir;   /* made for the demo, removed at stop */
+  GThread       *thread;
+  GMutex         lock;          /* the monitor and @sources: see the top of the file */
+  GCond          wake;
+  gboolean       stop_thread;   /* under @lock */
 
   guint64        n_polls;
   guint64        last_poll_ns;
@@ -189,20 +195,12 @@ update_rates (TwLiveSession *self,
     }
 }
 
-/**
- * tw_live_session_poll:
- *
- * Drains the sources into the store now (the poll timer does it every 10 ms).
- */
-void
-tw_live_session_poll (TwLiveSession *self)
+/* With @lock held. */
+static void
+poll_locked (TwLiveSession *self)
 {
   guint64 start, end;
 
-  g_return_if_fail (TW_IS_LIVE_SESSION (self));
-
-  if (!self->running)
-    return;
   start = tw_live_monotonic_ns ();
   if (self->last_poll_ns)
     self->max_gap_ns = MAX (self->max_gap_ns, start - self->last_poll_ns);
@@ -214,18 +212,51 @@ tw_live_session_poll (TwLiveSession *self)
   update_rates (self, end);
 }
 
-static gboolean
-poll_cb (gpointer data)
+/**
+ * tw_live_session_poll:
+ *
+ * Drains the sources into the store now (the poll thread does it every 10 ms).
+ */
+void
+tw_live_session_poll (TwLiveSession *self)
 {
-  tw_live_session_poll (data);
-  return G_SOURCE_CONTINUE;
+  g_return_if_fail (TW_IS_LIVE_SESSION (self));
+
+  g_mutex_lock (&self->lock);
+  if (self->running)
+    poll_locked (self);
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+poll_thread (gpointer data)
+{
+  TwLiveSession *self = data;
+  gint64 next = g_get_monotonic_time ();
+
+  g_mutex_lock (&self->lock);
+  while (!self->stop_thread)
+    {
+      gint64 now;
+
+      poll_locked (self);
+      /* a fixed period, not a fixed pause: a long poll does not push the next one */
+      next += POLL_INTERVAL_MS * 1000;
+      now = g_get_monotonic_time ();
+      if (next < now)
+        next = now;
+      while (!self->stop_thread && g_cond_wait_until (&self->wake, &self->lock, next))
+        ;
+    }
+  g_mutex_unlock (&self->lock);
+  return NULL;
 }
 
 /**
  * tw_live_session_update:
  *
  * Brings the state model up to the store and emits ::updated, unless paused (the tick
- * timer does it about 30 times a second).
+ * timer does it about 30 times a second). Main thread.
  */
 void
 tw_live_session_update (TwLiveSession *self)
@@ -277,12 +308,9 @@ stop_demo (TwLiveSession *self)
   /* SIGTERM lets it remove its sensor files; a demo that does not end in a second is
    * killed (it must never outlive the window) */
   g_subprocess_send_signal (self->demo, SIGTERM);
-  for (int i = 0; i < 100 && !g_subprocess_get_if_exited (self->demo)
-                          && !g_subprocess_get_if_signaled (self->demo); i++)
-    {
-      g_usleep (10000);
-      g_main_context_iteration (g_main_context_get_thread_default (), FALSE);
-    }
+  /* the identifier goes once GLib's worker thread reaped the process */
+  for (int i = 0; i < 100 && g_subprocess_get_identifier (self->demo) != NULL; i++)
+    g_usleep (10000);
   g_subprocess_force_exit (self->demo);
   g_subprocess_wait (self->demo, NULL, NULL);
   g_clear_object (&self->demo);
@@ -300,8 +328,15 @@ tw_live_session_stop (TwLiveSession *self)
 {
   g_return_if_fail (TW_IS_LIVE_SESSION (self));
 
-  g_clear_handle_id (&self->poll_id, g_source_remove);
   g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->thread)
+    {
+      g_mutex_lock (&self->lock);
+      self->stop_thread = TRUE;
+      g_cond_signal (&self->wake);
+      g_mutex_unlock (&self->lock);
+      g_clear_pointer (&self->thread, g_thread_join);
+    }
   stop_demo (self);
   if (self->running)
     {
@@ -331,6 +366,8 @@ tw_live_session_finalize (GObject *object)
   g_clear_object (&self->monitor);
   g_clear_pointer (&self->sources, g_array_unref);
   g_string_free (self->notes, TRUE);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->wake);
   g_free (self->sensor_dir);
   g_free (self->private_dir);
 
@@ -398,6 +435,8 @@ tw_live_session_init (TwLiveSession *self)
   self->sources = g_array_new (FALSE, TRUE, sizeof (SourceState));
   g_array_set_clear_func (self->sources, source_state_clear);
   self->notes = g_string_new (NULL);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->wake);
 }
 
 /**
@@ -413,6 +452,7 @@ tw_live_session_new (const char *sensor_dir)
   TwLiveSession *self = g_object_new (TW_TYPE_LIVE_SESSION, NULL);
 
   self->monitor = tw_monitor_new (sensor_dir);
+  tw_trace_set_stable_payloads (tw_monitor_get_trace (self->monitor));
   self->sensor_dir = g_strdup (tw_monitor_get_sensor_dir (self->monitor));
   self->model = tw_state_model_new (tw_monitor_get_trace (self->monitor));
   tw_trace_set_metadata (tw_monitor_get_trace (self->monitor), "format", "live session");
@@ -491,7 +531,7 @@ tw_live_session_start (TwLiveSession      *self,
 
   self->running = TRUE;
   tw_live_session_poll (self);
-  self->poll_id = g_timeout_add_full (G_PRIORITY_HIGH, POLL_INTERVAL_MS, poll_cb, self, NULL);
+  self->thread = g_thread_new ("tw-live-poll", poll_thread, self);
   self->tick_id = g_timeout_add (TICK_INTERVAL_MS, tick_cb, self);
   return TRUE;
 }
@@ -543,6 +583,7 @@ tw_live_session_spawn_demo (TwLiveSession  *self,
   g_clear_object (&self->model);
   g_array_set_size (self->sources, 0);
   self->monitor = tw_monitor_new (self->private_dir);
+  tw_trace_set_stable_payloads (tw_monitor_get_trace (self->monitor));
   g_free (self->sensor_dir);
   self->sensor_dir = g_strdup (self->private_dir);
   self->model = tw_state_model_new (tw_monitor_get_trace (self->monitor));
@@ -629,12 +670,15 @@ guint64
 tw_live_session_get_newest_time (TwLiveSession *self)
 {
   TwTrace *trace;
+  guint64 emitted;
 
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
 
   trace = tw_monitor_get_trace (self->monitor);
-  return MAX (tw_monitor_get_emitted_until (self->monitor),
-              tw_trace_get_n_events (trace) ? tw_trace_get_last_time (trace) : 0);
+  g_mutex_lock (&self->lock);
+  emitted = tw_monitor_get_emitted_until (self->monitor);
+  g_mutex_unlock (&self->lock);
+  return MAX (emitted, tw_trace_get_n_events (trace) ? tw_trace_get_last_time (trace) : 0);
 }
 
 gboolean
@@ -675,8 +719,13 @@ double
 tw_live_session_get_rate (TwLiveSession *self,
                           guint          source)
 {
+  double rate;
+
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
-  return source < self->sources->len ? g_array_index (self->sources, SourceState, source).rate : 0;
+  g_mutex_lock (&self->lock);
+  rate = source < self->sources->len ? g_array_index (self->sources, SourceState, source).rate : 0;
+  g_mutex_unlock (&self->lock);
+  return rate;
 }
 
 /**
@@ -687,15 +736,13 @@ tw_live_session_get_rate (TwLiveSession *self,
  *
  * Returns: whether @source's arrivals fit the jitter-constrained stream it declared
  */
-TwLiveStreamStatus
-tw_live_session_get_stream_status (TwLiveSession  *self,
-                                   guint           source,
-                                   const char    **detail)
+static TwLiveStreamStatus
+get_stream_status_locked (TwLiveSession  *self,
+                          guint           source,
+                          const char    **detail)
 {
   SourceState *state;
   TwMonitorSourceInfo info;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), TW_LIVE_STREAM_NONE);
 
   if (detail)
     *detail = NULL;
@@ -719,6 +766,61 @@ tw_live_session_get_stream_status (TwLiveSession  *self,
   return TW_LIVE_STREAM_BROKEN;
 }
 
+TwLiveStreamStatus
+tw_live_session_get_stream_status (TwLiveSession  *self,
+                                   guint           source,
+                                   const char    **detail)
+{
+  TwLiveStreamStatus status;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), TW_LIVE_STREAM_NONE);
+
+  g_mutex_lock (&self->lock);
+  status = get_stream_status_locked (self, source, detail);
+  g_mutex_unlock (&self->lock);
+  return status;
+}
+
+/**
+ * tw_live_session_get_n_sources:
+ *
+ * Returns: how many sources the monitor has seen (sensors, kernel, samplers)
+ */
+guint
+tw_live_session_get_n_sources (TwLiveSession *self)
+{
+  guint n;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
+  g_mutex_lock (&self->lock);
+  n = tw_monitor_get_n_sources (self->monitor);
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/**
+ * tw_live_session_get_source_info:
+ * @info: (out): a snapshot; its strings stay valid while the session lives
+ *
+ * tw_monitor_get_source_info() under the session's lock (the poll thread updates the
+ * counts).
+ *
+ * Returns: %FALSE when @source is out of range
+ */
+gboolean
+tw_live_session_get_source_info (TwLiveSession       *self,
+                                 guint                source,
+                                 TwMonitorSourceInfo *info)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
+  g_mutex_lock (&self->lock);
+  ok = tw_monitor_get_source_info (self->monitor, source, info);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
 /**
  * tw_live_session_set_source_attached:
  * @source: a sensor's monitor source index
@@ -735,16 +837,18 @@ tw_live_session_set_source_attached (TwLiveSession  *self,
                                      GError        **error)
 {
   SourceState *state;
+  gboolean ok;
 
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
 
-  if (!tw_monitor_set_source_detached (self->monitor, source, !attached, error))
-    return FALSE;
+  g_mutex_lock (&self->lock);
+  ok = tw_monitor_set_source_detached (self->monitor, source, !attached, error);
   /* the elements skipped while detached are not a gap in the stream */
   state = get_source_state (self, source);
-  if (state->valid)
+  if (ok && state->valid)
     tw_jcs_arrivals_init (&state->arrivals);
-  return TRUE;
+  g_mutex_unlock (&self->lock);
+  return ok;
 }
 
 /**
@@ -807,9 +911,11 @@ tw_live_session_get_poll_stats (TwLiveSession *self,
 {
   g_return_if_fail (TW_IS_LIVE_SESSION (self));
 
+  g_mutex_lock (&self->lock);
   *n_polls = self->n_polls;
   *max_gap_ns = self->max_gap_ns;
   *max_poll_ns = self->max_poll_ns;
+  g_mutex_unlock (&self->lock);
 }
 
 /**

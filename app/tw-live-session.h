@@ -55,6 +55,10 @@ double         tw_live_session_get_rate         (TwLiveSession  *self,
 TwLiveStreamStatus tw_live_session_get_stream_status (TwLiveSession *self,
                                                  guint           source,
                                                  const char    **detail);
+guint          tw_live_session_get_n_sources    (TwLiveSession  *self);
+gboolean       tw_live_session_get_source_info  (TwLiveSession  *self,
+                                                 guint           source,
+                                                 TwMonitorSourceInfo *info);
 gboolean       tw_live_session_set_source_attached (TwLiveSession *self,
                                                  guint           source,
                                                  gboolean        attached,

@@ -102,15 +102,13 @@ set_text (GtkWidget  *label,
 void
 tw_sensors_pane_refresh (TwSensorsPane *self)
 {
-  TwMonitor *monitor;
   guint n;
 
   g_return_if_fail (TW_IS_SENSORS_PANE (self));
 
   if (self->session == NULL)
     return;
-  monitor = tw_live_session_get_monitor (self->session);
-  n = tw_monitor_get_n_sources (monitor);
+  n = tw_live_session_get_n_sources (self->session);
   while (self->rows->len < n)
     add_row (self, self->rows->len);
 
@@ -124,7 +122,7 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       const char *state;
       gboolean is_sensor;
 
-      tw_monitor_get_source_info (monitor, i, &info);
+      tw_live_session_get_source_info (self->session, i, &info);
       is_sensor = info.sensor != NULL;
       g_signal_handler_block (row->check, row->toggled_handler);
       gtk_check_button_set_active (GTK_CHECK_BUTTON (row->check),
