@@ -315,7 +315,7 @@ eval_page_free (EvalPage *p)
   g_clear_object (&p->histogram);
   g_clear_object (&p->table);
   g_clear_object (&p->evaluation);
-  g_clear_object (&p->update);
+  g_clear_pointer (&p->update, tw_update_unref);
   g_clear_object (&p->interp);
   g_free (p->name);
   g_free (p->error_message);

@@ -29,6 +29,7 @@
 #define RECENT_APP_NAME      "tracewb"
 #define RECENT_MAX           10
 #define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
+#define LIVE_RELAYOUT_US     (250 * 1000)
 
 typedef struct {
   char    *path;          /* NULL when the trace was handed in */
@@ -43,7 +44,6 @@ struct _TwWindow
   GtkApplicationWindow  parent_instance;
 
   /* template children */
-  GtkWidget            *header_bar;
   GtkWidget            *recent_button;
   GtkWidget            *primary_button;
   GtkWidget            *go_to_time_button;
@@ -80,6 +80,8 @@ struct _TwWindow
   GtkWidget            *sensors_pane;
   guint                 live_n_tasks;
   guint                 live_n_cpus;
+  guint64               live_n_events;
+  gint64                live_relayout_us;
 };
 
 G_DEFINE_FINAL_TYPE (TwWindow, tw_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -793,16 +795,24 @@ static void
 live_updated_cb (TwWindow *self)
 {
   TwTrace *trace = tw_live_session_get_trace (self->live_session);
+  TwStateModel *model = tw_live_session_get_model (self->live_session);
   guint n_tasks = tw_trace_get_n_tasks (trace);
   guint n_cpus = tw_trace_get_n_cpus (trace);
+  guint64 n_events = tw_state_model_get_n_processed (model);
+  gint64 now = g_get_monotonic_time ();
 
-  /* rows appear with new tasks and CPUs (a sensor's writer, a CPU's first switch) */
-  if (n_tasks != self->live_n_tasks || n_cpus != self->live_n_cpus)
+  /* Rows appear with new tasks and CPUs, and with a task's first state or mark (a
+   * sensor's task exists before its first element): a relayout (cheap, a pass over
+   * the tasks) at once for new tasks and CPUs, at most 4 times a second otherwise. */
+  if (n_tasks != self->live_n_tasks || n_cpus != self->live_n_cpus
+      || (n_events != self->live_n_events && now - self->live_relayout_us >= LIVE_RELAYOUT_US))
     {
       TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (self->timeline));
 
       self->live_n_tasks = n_tasks;
       self->live_n_cpus = n_cpus;
+      self->live_n_events = n_events;
+      self->live_relayout_us = now;
       if (painter)
         tw_timeline_painter_relayout (painter);
       gtk_widget_queue_resize (self->timeline);
@@ -1033,7 +1043,9 @@ build_live_controls (TwWindow *self)
   gtk_actionable_set_action_name (GTK_ACTIONABLE (record), "win.record");
   gtk_box_append (GTK_BOX (self->live_controls), record);
   gtk_widget_set_visible (self->live_controls, FALSE);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (self->header_bar), self->live_controls);
+  /* not a bound template child: the window itself disposes its titlebar */
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
+                             self->live_controls);
 
   self->sensors_pane = g_object_ref_sink (tw_sensors_pane_new ());
 }
@@ -1222,7 +1234,6 @@ tw_window_class_init (TwWindowClass *klass)
   g_type_ensure (TW_TYPE_EVALUATIONS_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, TwWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, primary_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_button);
