@@ -30,6 +30,7 @@
 #define RECENT_MAX           10
 #define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
 #define LIVE_RELAYOUT_US     (250 * 1000)
+#define LIVE_TIMELINE_US     (30 * 1000)    /* the followed timeline moves at ~30 Hz */
 
 typedef struct {
   char    *path;          /* NULL when the trace was handed in */
@@ -82,6 +83,7 @@ struct _TwWindow
   guint                 live_n_cpus;
   guint64               live_n_events;
   gint64                live_relayout_us;
+  gint64                live_timeline_us;
 };
 
 G_DEFINE_FINAL_TYPE (TwWindow, tw_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -817,8 +819,14 @@ live_updated_cb (TwWindow *self)
         tw_timeline_painter_relayout (painter);
       gtk_widget_queue_resize (self->timeline);
     }
-  tw_view_state_follow (self->view_state, tw_live_session_get_newest_time (self->live_session));
-  gtk_widget_queue_draw (self->timeline);
+  /* Updates come at up to ~60 Hz when data arrives (histograms, counts); redrawing a
+   * busy timeline costs more, and 30 Hz scrolls smoothly enough. */
+  if (now - self->live_timeline_us >= LIVE_TIMELINE_US)
+    {
+      self->live_timeline_us = now;
+      tw_view_state_follow (self->view_state, tw_live_session_get_newest_time (self->live_session));
+      gtk_widget_queue_draw (self->timeline);
+    }
   tw_evaluations_pane_advance (TW_EVALUATIONS_PANE (self->evaluations_pane));
   tw_sensors_pane_refresh (TW_SENSORS_PANE (self->sensors_pane));
 }
