@@ -556,6 +556,28 @@ test_pixels (Fixture       *fx,
   g_rmdir (dir);
 }
 
+/* Attach to Sensors… and Record… have their keys; the live actions are off without a
+ * live session. */
+static void
+test_actions (Fixture       *fx,
+              gconstpointer  data)
+{
+  g_auto(GStrv) attach = NULL;
+  g_auto(GStrv) record = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  attach = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.attach-sensors");
+  record = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.record");
+  g_assert_true (g_strv_contains ((const char * const *) attach, "<Control>l"));
+  g_assert_true (g_strv_contains ((const char * const *) record, "<Control>r"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "attach-sensors"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx->window), "record"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx->window), "live-follow"));
+  start_session (fx);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx->window), "record"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx->window), "live-pause"));
+}
+
 /* tracewb --live-demo looks beside itself and in the bindir; a missing program is an
  * error that says where it looked. */
 static void
@@ -628,6 +650,7 @@ main (int    argc,
   ADD ("record", test_record, 0);
   ADD ("histogram", test_histogram, 0);
   ADD ("pixels", test_pixels, 0);
+  ADD ("actions", test_actions, 0);
 #undef ADD
   g_test_add_func ("/tw/app/live/demo-lookup", test_demo_lookup);
 
