@@ -28,6 +28,7 @@ struct _TwApplication
   gboolean        live_demo;           /* --live-demo: start the demo program and attach */
   char           *sensor_dir;          /* --sensor-dir */
   char           *demo_program;        /* found by handle_local_options */
+  gboolean        no_kernel;           /* --no-kernel */
   guint           signal_sources[2];
 };
 
@@ -99,7 +100,8 @@ open_in_window (TwApplication *self,
  * @demo_program: (nullable): a demo program to start first, writing into a private
  *   sensor directory (then @sensor_dir is not used)
  *
- * Starts a live session (with the kernel buffer and libgtop when available) and shows
+ * Starts a live session (with the kernel buffer, unless --no-kernel, and libgtop when
+ * available) and shows
  * it in a window; failures show in the window's error banner.
  *
  * Returns: (transfer none): the window
@@ -116,7 +118,8 @@ tw_application_start_live (TwApplication *self,
 
   gtk_window_present (GTK_WINDOW (window));
   if ((demo_program && !tw_live_session_spawn_demo (session, demo_program, &local))
-      || !tw_live_session_start (session, TW_LIVE_SESSION_KERNEL | TW_LIVE_SESSION_GTOP, &local))
+      || !tw_live_session_start (session, (self->no_kernel ? 0 : TW_LIVE_SESSION_KERNEL) | TW_LIVE_SESSION_GTOP,
+                                 &local))
     {
       tw_window_show_error_message (window, "Could not start the live session", local);
       g_propagate_error (error, g_steal_pointer (&local));
@@ -142,7 +145,10 @@ tw_application_activate (GApplication *app)
           g_printerr ("tracewb: %s\n", error->message);
           self->load_failed = TRUE;
         }
-      maybe_quit_after_startup (self);
+      /* a live window never settles (an idle could starve behind its updates): a
+       * smoke test quits after a second of it */
+      if (self->exit_after_startup)
+        g_timeout_add_full (G_PRIORITY_DEFAULT, 1000, quit_idle_cb, g_object_ref (self), g_object_unref);
       return;
     }
   gtk_window_present (GTK_WINDOW (get_window (self, FALSE)));
@@ -189,6 +195,7 @@ tw_application_handle_local_options (GApplication *app,
   self->live = g_variant_dict_contains (options, "live");
   self->live_demo = g_variant_dict_contains (options, "live-demo");
   g_variant_dict_lookup (options, "sensor-dir", "^ay", &self->sensor_dir);
+  self->no_kernel = g_variant_dict_contains (options, "no-kernel");
   if (self->sensor_dir && !self->live)
     {
       g_printerr ("tracewb: --sensor-dir goes with --live\n");
@@ -509,6 +516,8 @@ tw_application_init (TwApplication *self)
     { "live", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Attach live to the sensors of a sensor directory (default: $TRACEWB_SENSOR_DIR, else the per-user one)", NULL },
     { "sensor-dir", 0, 0, G_OPTION_ARG_FILENAME, NULL, "The sensor directory for --live", "DIR" },
+    { "no-kernel", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Live: do not read the kernel trace buffer, even where permitted (root, tracefs)", NULL },
     { "live-demo", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Start the live demo program (" TW_LIVE_DEMO_PROGRAM ") and attach to it", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
