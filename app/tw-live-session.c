@@ -82,6 +82,7 @@ struct _TwLiveSession
   gboolean       paused;
   guint          tick_id;
   GSubprocess   *demo;
+  char          *demo_program;  /* started by tw_live_session_start */
   char          *private_dir;   /* made for the demo, removed at stop */
   GThread       *thread;
   GMutex         lock;          /* the monitor and @sources: see the top of the file */
@@ -430,6 +431,7 @@ tw_live_session_finalize (GObject *object)
   g_cond_clear (&self->wake);
   g_free (self->sensor_dir);
   g_free (self->private_dir);
+  g_free (self->demo_program);
 
   G_OBJECT_CLASS (tw_live_session_parent_class)->finalize (object);
 }
@@ -599,6 +601,20 @@ tw_live_session_start (TwLiveSession      *self,
   tw_live_session_poll (self);
   self->thread = g_thread_new ("tw-live-poll", poll_thread, self);
   self->tick_id = g_timeout_add (TICK_INTERVAL_MS, tick_cb, self);
+
+  if (self->demo_program)
+    {
+      g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+
+      g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
+      self->demo = g_subprocess_launcher_spawn (launcher, error, self->demo_program, "--sensor-dir",
+                                                self->private_dir, "--duration", DEMO_DURATION, NULL);
+      if (self->demo == NULL)
+        {
+          tw_live_session_stop (self);
+          return FALSE;
+        }
+    }
   return TRUE;
 }
 
@@ -606,23 +622,24 @@ tw_live_session_start (TwLiveSession      *self,
  * tw_live_session_spawn_demo:
  * @program: the demo program (tw_live_find_demo_program)
  *
- * Starts @program writing its sensors into a private directory, which the session
- * uses from then on. Call before tw_live_session_start(); the session ends the demo
- * when it stops.
+ * Makes a private sensor directory, which the session uses from then on, for @program
+ * to write its sensors into. Call before tw_live_session_start(), which starts
+ * @program once the poll thread runs (setting up the kernel source takes seconds, and
+ * the demo's JCS-sized buffers would overflow before the first poll). The session ends
+ * the demo when it stops.
  *
- * Returns: %FALSE with @error set when the directory or the process cannot be made
+ * Returns: %FALSE with @error set when the directory cannot be made
  */
 gboolean
 tw_live_session_spawn_demo (TwLiveSession  *self,
                             const char     *program,
                             GError        **error)
 {
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autofree char *template = NULL;
   char *dir;
 
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  g_return_val_if_fail (!self->running && self->demo == NULL, FALSE);
+  g_return_val_if_fail (!self->running && self->demo_program == NULL, FALSE);
 
   /* tmpfs when there is a runtime directory, like the per-user sensor directory */
   template = g_build_filename (g_get_user_runtime_dir (), "tracewb-live-demo-XXXXXX", NULL);
@@ -634,16 +651,7 @@ tw_live_session_spawn_demo (TwLiveSession  *self,
       return FALSE;
     }
   self->private_dir = g_strdup (dir);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-  g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
-  self->demo = g_subprocess_launcher_spawn (launcher, error, program, "--sensor-dir",
-                                            self->private_dir, "--duration", DEMO_DURATION, NULL);
-  if (self->demo == NULL)
-    {
-      remove_private_dir (self);
-      return FALSE;
-    }
+  self->demo_program = g_strdup (program);
 
   g_clear_object (&self->monitor);
   g_clear_object (&self->model);
