@@ -604,7 +604,8 @@ tw_live_session_start (TwLiveSession      *self,
 
   if (self->demo_program)
     {
-      g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+      /* its per-sensor summary at exit is for terminals, not for the window */
+      g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
 
       g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
       self->demo = g_subprocess_launcher_spawn (launcher, error, self->demo_program, "--sensor-dir",
