@@ -12,6 +12,7 @@
 #include "tw-application.h"
 #include "tw-live-session.h"
 #include "tw-sensors-pane.h"
+#include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
@@ -31,24 +32,6 @@ typedef struct {
 } Fixture;
 
 /* ------------------------------------------------------------------ helpers */
-
-static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 counter = gdk_frame_clock_get_frame_counter (clock);
-      gint64 start = g_get_monotonic_time ();
-
-      gtk_widget_queue_draw (widget);
-      while (gdk_frame_clock_get_frame_counter (clock) == counter
-             && g_get_monotonic_time () - start < G_USEC_PER_SEC)
-        g_main_context_iteration (NULL, TRUE);
-    }
-}
 
 /* Runs the main loop for @ms (the session's ticks, the poll thread). */
 static void
@@ -96,9 +79,7 @@ fixture_setup (Fixture       *fx,
   g_assert_nonnull (fx->end);
 
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fx->window));
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
 }
 
 static void
@@ -120,15 +101,13 @@ static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    gtk_window_destroy (GTK_WINDOW (fx->window));
+  if (have_display)
+    tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
   g_clear_object (&fx->session);
   g_clear_pointer (&fx->start, tw_sensor_free);
   g_clear_pointer (&fx->end, tw_sensor_free);
   if (fx->sensor_dir)
     tw_test_remove_sensor_dir (g_steal_pointer (&fx->sensor_dir));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static TwSensorsPane *
@@ -528,7 +507,7 @@ test_pixels (Fixture       *fx,
   tw_view_state_set_visible_range (tw_window_get_view_state (fx->window), mark_time - 100000000,
                                    mark_time + 500000000);
   timeline = tw_window_get_timeline (fx->window);
-  wait_frames (timeline, 2);
+  tw_test_wait_frames (timeline, 2);
 
   painter = tw_timeline_get_painter (TW_TIMELINE (timeline));
   rows = tw_timeline_painter_get_rows (painter, &n_rows);
@@ -672,7 +651,7 @@ test_demo (Fixture       *fx,
   wait = (DemoWait) { fx->session, 7 };
   g_assert_true (tw_test_wait_until (demo_sensors_received, &wait, WAIT_MS));
 
-  gtk_window_destroy (GTK_WINDOW (g_steal_pointer (&fx->window)));
+  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
   g_clear_object (&fx->session);
   g_assert_false (process_with_argument (dir));
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
