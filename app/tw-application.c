@@ -10,6 +10,7 @@
 #include "tw-window.h"
 
 #include <errno.h>
+#include <glib-unix.h>
 #include <string.h>
 
 #define RESOURCE_BASE "/org/tracewb/Workbench"
@@ -23,6 +24,12 @@ struct _TwApplication
   gboolean        open_demo;           /* --demo: open the embedded demo trace at start */
   guint           n_pending_loads;
   gboolean        load_failed;
+  gboolean        live;                /* --live: attach to a sensor directory at start */
+  gboolean        live_demo;           /* --live-demo: start the demo program and attach */
+  char           *sensor_dir;          /* --sensor-dir */
+  char           *demo_program;        /* found by handle_local_options */
+  gboolean        no_kernel;           /* --no-kernel */
+  guint           signal_sources[2];
 };
 
 G_DEFINE_FINAL_TYPE (TwApplication, tw_application, GTK_TYPE_APPLICATION)
@@ -86,11 +93,64 @@ open_in_window (TwApplication *self,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/**
+ * tw_application_start_live:
+ * @sensor_dir: (nullable): the sensor directory (%NULL: `$TRACEWB_SENSOR_DIR`, else the
+ *   per-user one)
+ * @demo_program: (nullable): a demo program to start first, writing into a private
+ *   sensor directory (then @sensor_dir is not used)
+ *
+ * Starts a live session (with the kernel buffer, unless --no-kernel, and libgtop when
+ * available) and shows
+ * it in a window; failures show in the window's error banner.
+ *
+ * Returns: (transfer none): the window
+ */
+TwWindow *
+tw_application_start_live (TwApplication *self,
+                           const char    *sensor_dir,
+                           const char    *demo_program,
+                           GError       **error)
+{
+  TwWindow *window = get_window (self, TRUE);
+  g_autoptr(TwLiveSession) session = tw_live_session_new (sensor_dir);
+  g_autoptr(GError) local = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  if ((demo_program && !tw_live_session_spawn_demo (session, demo_program, &local))
+      || !tw_live_session_start (session, (self->no_kernel ? 0 : TW_LIVE_SESSION_KERNEL) | TW_LIVE_SESSION_GTOP,
+                                 &local))
+    {
+      tw_window_show_error_message (window, "Could not start the live session", local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return window;
+    }
+  tw_window_attach_live (window, session);
+  return window;
+}
+
 static void
 tw_application_activate (GApplication *app)
 {
   TwApplication *self = TW_APPLICATION (app);
 
+  if (self->live || self->live_demo)
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->live = self->live_demo = FALSE;
+      tw_application_start_live (self, self->sensor_dir, self->demo_program, &error);
+      if (error)
+        {
+          g_printerr ("tracewb: %s\n", error->message);
+          self->load_failed = TRUE;
+        }
+      /* a live window never settles (an idle could starve behind its updates): a
+       * smoke test quits after a second of it */
+      if (self->exit_after_startup)
+        g_timeout_add_full (G_PRIORITY_DEFAULT, 1000, quit_idle_cb, g_object_ref (self), g_object_unref);
+      return;
+    }
   gtk_window_present (GTK_WINDOW (get_window (self, FALSE)));
   if (self->open_demo)
     {
@@ -113,6 +173,13 @@ tw_application_open (GApplication  *app,
   maybe_quit_after_startup (self);
 }
 
+static gboolean
+quit_on_signal_cb (gpointer user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
 static int
 tw_application_handle_local_options (GApplication *app,
                                      GVariantDict *options)
@@ -125,6 +192,40 @@ tw_application_handle_local_options (GApplication *app,
       return 0;
     }
   self->open_demo = g_variant_dict_contains (options, "demo");
+  self->live = g_variant_dict_contains (options, "live");
+  self->live_demo = g_variant_dict_contains (options, "live-demo");
+  g_variant_dict_lookup (options, "sensor-dir", "^ay", &self->sensor_dir);
+  self->no_kernel = g_variant_dict_contains (options, "no-kernel");
+  if (self->sensor_dir && !self->live)
+    {
+      g_printerr ("tracewb: --sensor-dir goes with --live\n");
+      return 2;
+    }
+  if (self->live && self->live_demo)
+    {
+      g_printerr ("tracewb: --live and --live-demo exclude each other (the demo has its own sensor directory)\n");
+      return 2;
+    }
+  if (self->live_demo)
+    {
+      g_auto(GStrv) dirs = tw_live_dup_demo_search_dirs ();
+      g_autoptr(GError) error = NULL;
+
+      self->demo_program = tw_live_find_demo_program ((const char *const *) dirs, &error);
+      if (self->demo_program == NULL)
+        {
+          g_printerr ("tracewb: %s\n", error->message);
+          return 1;
+        }
+    }
+  if (self->live || self->live_demo)
+    {
+      /* a live window owns a session (and maybe the demo): its own instance, and a
+       * signal ends it cleanly so that the demo does not outlive it */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+      self->signal_sources[0] = g_unix_signal_add (SIGINT, quit_on_signal_cb, app);
+      self->signal_sources[1] = g_unix_signal_add (SIGTERM, quit_on_signal_cb, app);
+    }
   if (g_variant_dict_contains (options, "exit-after-startup"))
     {
       /* a smoke test wants its own instance, not a running one to forward to */
@@ -247,6 +348,49 @@ open_demo_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
+attach_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  TwApplication *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path)
+        tw_application_start_live (self, path, NULL, NULL);
+    }
+  g_object_unref (dialog);
+}
+
+/* Chooses the sensor directory, starting at the default one ($TRACEWB_SENSOR_DIR or
+ * the per-user directory). */
+static void
+attach_sensors_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autoptr(TwMonitor) probe = tw_monitor_new (NULL);
+  const char *dir = tw_monitor_get_sensor_dir (probe);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new ("Attach to Sensors", parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                        "_Attach", "_Cancel");
+  if (dir)
+    {
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+
+      g_mkdir_with_parents (dir, 0700);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (attach_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   g_application_quit (G_APPLICATION (user_data));
@@ -281,6 +425,7 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 static const GActionEntry app_actions[] = {
   { "open", open_action },
   { "open-demo", open_demo_action },
+  { "attach-sensors", attach_sensors_action },
   { "quit", quit_action },
   { "shortcuts", shortcuts_action },
   { "about", about_action },
@@ -294,6 +439,8 @@ tw_application_startup (GApplication *app)
     const char *accels[3];
   } accels[] = {
     { "app.open", { "<Control>o", NULL } },
+    { "app.attach-sensors", { "<Control>l", NULL } },
+    { "win.record", { "<Control>r", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "win.show-help-overlay", { "<Control>question", "F1", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
@@ -323,14 +470,40 @@ tw_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (APP_ID);
 }
 
+/* Windows own live sessions, which own demo processes and tracefs instances: close them
+ * all, whatever ended the application (Quit, a signal, the last window). */
+static void
+tw_application_shutdown (GApplication *app)
+{
+  GList *windows;
+
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))))
+    gtk_window_destroy (windows->data);
+  G_APPLICATION_CLASS (tw_application_parent_class)->shutdown (app);
+}
+
+static void
+tw_application_finalize (GObject *object)
+{
+  TwApplication *self = TW_APPLICATION (object);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->signal_sources); i++)
+    g_clear_handle_id (&self->signal_sources[i], g_source_remove);
+  g_free (self->sensor_dir);
+  g_free (self->demo_program);
+  G_OBJECT_CLASS (tw_application_parent_class)->finalize (object);
+}
+
 static void
 tw_application_class_init (TwApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = tw_application_finalize;
   app_class->activate = tw_application_activate;
   app_class->open = tw_application_open;
   app_class->startup = tw_application_startup;
+  app_class->shutdown = tw_application_shutdown;
   app_class->handle_local_options = tw_application_handle_local_options;
 }
 
@@ -340,6 +513,13 @@ tw_application_init (TwApplication *self)
   static const GOptionEntry entries[] = {
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
     { "demo", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the embedded demo trace", NULL },
+    { "live", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Attach live to the sensors of a sensor directory (default: $TRACEWB_SENSOR_DIR, else the per-user one)", NULL },
+    { "sensor-dir", 0, 0, G_OPTION_ARG_FILENAME, NULL, "The sensor directory for --live", "DIR" },
+    { "no-kernel", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Live: do not read the kernel trace buffer, even where permitted (root, tracefs)", NULL },
+    { "live-demo", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Start the live demo program (" TW_LIVE_DEMO_PROGRAM ") and attach to it", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
       "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
     { NULL }

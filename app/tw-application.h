@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tw-window.h"
+
 G_BEGIN_DECLS
 
 #define TW_TYPE_APPLICATION (tw_application_get_type ())
@@ -14,6 +16,10 @@ G_DECLARE_FINAL_TYPE (TwApplication, tw_application, TW, APPLICATION, GtkApplica
 
 TwApplication *tw_application_new            (void);
 char          *tw_application_dup_demo_path  (GError        **error);
+TwWindow      *tw_application_start_live     (TwApplication  *self,
+                                              const char     *sensor_dir,
+                                              const char     *demo_program,
+                                              GError        **error);
 int            tw_application_run            (TwApplication  *self,
                                               int             argc,
                                               char          **argv);

@@ -61,6 +61,11 @@ typedef struct {
   TwHistogram        *histogram;   /* main thread only; the plugin's comes at the end */
   gsize               rows_fed;    /* rows whose lengths are in @histogram */
   TwMeasurementTable *table;
+  /* live (tw_evaluations_pane_set_live): run forward on the main thread as data arrives */
+  gboolean            live;
+  TwEvaluation       *evaluation;
+  TwUpdate           *update;
+  TwAutomatonInterp  *interp;
 } EvalPage;
 
 struct _TwEvaluationsPane
@@ -79,6 +84,8 @@ struct _TwEvaluationsPane
   TwViewState  *view_state;
   GPtrArray    *pages;          /* EvalPage */
   guint         next_id;
+  gboolean      live;           /* the trace grows: evaluations follow it */
+  guint         n_type_names;   /* event types listed in @type_names */
 
   /* the worst-case page */
   GtkWidget    *wc_page;
@@ -307,6 +314,9 @@ eval_page_free (EvalPage *p)
   g_clear_pointer (&p->job, job_unref);
   g_clear_object (&p->histogram);
   g_clear_object (&p->table);
+  g_clear_object (&p->evaluation);
+  g_clear_pointer (&p->update, tw_update_unref);
+  g_clear_object (&p->interp);
   g_free (p->name);
   g_free (p->error_message);
   g_free (p);
@@ -508,6 +518,61 @@ page_button (TwEvaluationsPane *self,
   return button;
 }
 
+static void advance_page (TwEvaluationsPane *self,
+                          EvalPage          *p);
+
+/* A live page: the evaluation is kept and run forward on the main thread at every
+ * tw_evaluations_pane_advance() (display rate), from the rows the last call stopped at,
+ * so each arrival costs only its own events. Not in a thread: the live store's payload
+ * blob may move while the monitor appends (see tw-live-session.c). */
+static gboolean
+start_live (TwEvaluationsPane *self,
+            EvalPage          *p,
+            GError           **error)
+{
+  Job *job = p->job;
+  TwTrace *trace = job->trace;
+  guint index = 0;
+
+  p->live = TRUE;
+  gtk_widget_set_visible (p->progress, FALSE);
+  gtk_widget_set_tooltip_text (p->cancel, "Stop updating this evaluation");
+  switch (job->kind)
+    {
+    case JOB_METRIC:
+      p->table = tw_metric_new_table (job->metric);
+      p->update = tw_metric_create_update (job->metric, p->table, NULL);
+      break;
+    case JOB_PLUGIN:
+      /* the module's update fills the histogram itself (its values may not be lengths) */
+      p->table = tw_plugin_new_table (job->plugin);
+      p->update = tw_plugin_create_update (job->plugin, p->table, p->histogram);
+      break;
+    case JOB_AUTOMATON:
+      p->interp = tw_automaton_interp_new (job->automaton, trace, error);
+      break;
+    case JOB_WORST_CASE:
+    default:
+      g_assert_not_reached ();
+    }
+  if (p->update)
+    {
+      p->evaluation = tw_evaluation_new (trace);
+      if (!tw_evaluation_add_update (p->evaluation, p->update, error))
+        p->running = FALSE;
+    }
+  else if (p->interp == NULL)
+    p->running = FALSE;
+  if (!p->running)
+    {
+      find_page (self, p->id, &index);
+      tw_evaluations_pane_remove (self, index);
+      return FALSE;
+    }
+  advance_page (self, p);
+  return TRUE;
+}
+
 static gboolean
 start_job (TwEvaluationsPane *self,
            Job               *job,
@@ -575,6 +640,8 @@ start_job (TwEvaluationsPane *self,
   gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook),
                                  gtk_notebook_append_page (GTK_NOTEBOOK (self->notebook), p->page,
                                                            gtk_label_new (name)));
+  if (self->live)
+    return start_live (self, p, error);
   p->progress_id = g_timeout_add (100, progress_cb, p);
 
   task = g_task_new (self, p->cancellable, job_done, GUINT_TO_POINTER (p->id));
@@ -600,6 +667,107 @@ check_trace (TwEvaluationsPane *self,
     return TRUE;
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "No trace is open");
   return FALSE;
+}
+
+static void
+stop_live_page (EvalPage   *p,
+                const char *error_message)
+{
+  g_autofree char *text = NULL;
+
+  p->running = FALSE;
+  gtk_widget_set_visible (p->cancel, FALSE);
+  if (error_message)
+    {
+      p->error_message = g_strdup (error_message);
+      text = g_strdup_printf ("%s: %s", p->name, error_message);
+      gtk_label_set_text (GTK_LABEL (p->status), text);
+      gtk_widget_add_css_class (p->status, "error");
+    }
+}
+
+static void
+advance_page (TwEvaluationsPane *self,
+              EvalPage          *p)
+{
+  TwTrace *trace = p->job->trace;
+  guint64 n = tw_trace_get_n_events (trace);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize n_rows = p->rows_fed;
+
+  if (!p->live || !p->running)
+    return;
+  if (p->evaluation)
+    {
+      if (!tw_evaluation_run_to (p->evaluation, n, NULL, NULL, NULL, &error))
+        {
+          stop_live_page (p, error->message);
+          return;
+        }
+      n_rows = tw_measurement_table_get_n_rows (p->table);
+      if (p->job->kind == JOB_METRIC)
+        for (gsize r = p->rows_fed; r < n_rows; r++)
+          tw_histogram_insert (p->histogram, (double) tw_measurement_table_get_row (p->table, r)->length);
+    }
+  else
+    {
+      if (!tw_automaton_interp_feed (p->interp, tw_automaton_interp_get_position (p->interp), n, &error))
+        {
+          stop_live_page (p, error->message);
+          return;
+        }
+      n_rows = tw_automaton_interp_get_n_measurements (p->interp);
+      for (gsize r = p->rows_fed; r < n_rows; r++)
+        tw_histogram_insert (p->histogram, (double) tw_automaton_interp_get_measurement (p->interp, r)->length_ns);
+    }
+  if (n_rows != p->rows_fed || p->job->kind == JOB_PLUGIN)
+    tw_histogram_view_changed (TW_HISTOGRAM_VIEW (p->hist_view));
+  p->rows_fed = n_rows;
+  text = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " measurements (live)", p->name, n_rows);
+  gtk_label_set_text (GTK_LABEL (p->status), text);
+}
+
+static void
+add_new_type_names (TwEvaluationsPane *self)
+{
+  TwTrace *trace = self->view_state ? tw_view_state_get_trace (self->view_state) : NULL;
+  guint n = trace ? tw_trace_get_n_event_types (trace) : 0;
+
+  for (; self->n_type_names < n; self->n_type_names++)
+    gtk_list_store_insert_with_values (self->type_names, NULL, -1, 0,
+                                       tw_trace_get_event_type (trace, self->n_type_names)->name, -1);
+}
+
+/**
+ * tw_evaluations_pane_set_live:
+ * @live: whether the trace grows (a live session)
+ *
+ * Evaluations added to a live trace keep running as data arrives: call
+ * tw_evaluations_pane_advance() whenever the trace grew.
+ */
+void
+tw_evaluations_pane_set_live (TwEvaluationsPane *self,
+                              gboolean           live)
+{
+  g_return_if_fail (TW_IS_EVALUATIONS_PANE (self));
+  self->live = live;
+}
+
+/**
+ * tw_evaluations_pane_advance:
+ *
+ * Runs every live evaluation forward to the end of the trace and updates its
+ * histogram; lists event types that appeared since.
+ */
+void
+tw_evaluations_pane_advance (TwEvaluationsPane *self)
+{
+  g_return_if_fail (TW_IS_EVALUATIONS_PANE (self));
+
+  add_new_type_names (self);
+  for (guint i = 0; self->pages && i < self->pages->len; i++)
+    advance_page (self, g_ptr_array_index (self->pages, i));
 }
 
 /* ------------------------------------------------------------------ public: adding */
@@ -782,6 +950,8 @@ tw_evaluations_pane_cancel (TwEvaluationsPane *self,
                             guint              index)
 {
   g_return_if_fail (TW_IS_EVALUATIONS_PANE (self));
+  if (page_at (self, index)->live)
+    stop_live_page (page_at (self, index), NULL);
   g_cancellable_cancel (page_at (self, index)->cancellable);
 }
 
@@ -1523,9 +1693,8 @@ tw_evaluations_pane_set_view_state (TwEvaluationsPane *self,
   g_set_object (&self->view_state, view_state);
 
   gtk_list_store_clear (self->type_names);
+  self->n_type_names = 0;
   trace = view_state ? tw_view_state_get_trace (view_state) : NULL;
   if (trace)
-    for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
-      gtk_list_store_insert_with_values (self->type_names, NULL, -1,
-                                         0, tw_trace_get_event_type (trace, t)->name, -1);
+    add_new_type_names (self);
 }

@@ -15,6 +15,9 @@ G_DECLARE_FINAL_TYPE (TwEvaluationsPane, tw_evaluations_pane, TW, EVALUATIONS_PA
 GtkWidget          *tw_evaluations_pane_new                (void);
 void                tw_evaluations_pane_set_view_state     (TwEvaluationsPane  *self,
                                                             TwViewState        *view_state);
+void                tw_evaluations_pane_set_live           (TwEvaluationsPane  *self,
+                                                            gboolean            live);
+void                tw_evaluations_pane_advance            (TwEvaluationsPane  *self);
 void                tw_evaluations_pane_set_log_bins       (TwEvaluationsPane  *self,
                                                             gboolean            log_bins);
 

@@ -12,6 +12,7 @@
 
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
+#include "tw-sensors-pane.h"
 
 /*
  * Loading runs in a GTask thread (read + seal, then the state model). The thread only
@@ -27,6 +28,9 @@
 #define PAN_STEP             0.2         /* of the visible span */
 #define RECENT_APP_NAME      "tracewb"
 #define RECENT_MAX           10
+#define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
+#define LIVE_RELAYOUT_US     (250 * 1000)
+#define LIVE_TIMELINE_US     (30 * 1000)    /* the followed timeline moves at ~30 Hz */
 
 typedef struct {
   char    *path;          /* NULL when the trace was handed in */
@@ -68,6 +72,18 @@ struct _TwWindow
   char                 *previous_page;   /* shown again when loading fails or is cancelled */
   GMenu                *recent_menu;
   gulong                recent_changed_handler;
+
+  /* live mode (tw_window_attach_live) */
+  TwLiveSession        *live_session;
+  GtkWidget            *live_controls;   /* in the header bar */
+  GtkWidget            *follow_button;
+  GtkWidget            *pause_button;
+  GtkWidget            *sensors_pane;
+  guint                 live_n_tasks;
+  guint                 live_n_cpus;
+  guint64               live_n_events;
+  gint64                live_relayout_us;
+  gint64                live_timeline_us;
 };
 
 G_DEFINE_FINAL_TYPE (TwWindow, tw_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -91,6 +107,8 @@ static const char *trace_actions[] = {
   "zoom-in", "zoom-out", "zoom-fit", "pan-left", "pan-right",
   "next-event", "previous-event", "go-to-time", "find", "export-timeline",
 };
+
+static const char *live_actions[] = { "live-follow", "live-pause", "record" };
 
 static void
 load_job_free (LoadJob *job)
@@ -121,6 +139,8 @@ update_actions (TwWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (trace_actions); i++)
     set_action_enabled (self, trace_actions[i], has_trace);
   set_action_enabled (self, "cancel-load", self->load_cancellable != NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (live_actions); i++)
+    set_action_enabled (self, live_actions[i], self->live_session != NULL);
   gtk_widget_set_visible (self->go_to_time_button, has_trace);
 }
 
@@ -134,6 +154,14 @@ show_error (TwWindow   *self,
   /* Reader errors name the file and line/offset themselves; the title says which open
    * failed even when a message does not. */
   text = g_strdup_printf ("Could not open “%s”: %s", title, error->message);
+  gtk_label_set_text (GTK_LABEL (self->error_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+}
+
+static void
+show_error_text (TwWindow   *self,
+                 const char *text)
+{
   gtk_label_set_text (GTK_LABEL (self->error_label), text);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
@@ -220,6 +248,25 @@ rebuild_recent_menu (TwWindow *self)
 }
 
 /* ------------------------------------------------------------------ loading */
+
+static void detach_live (TwWindow *self);
+
+/* A file opened in a live window replaces the live session. */
+static void
+leave_live_mode (TwWindow *self)
+{
+  int page;
+
+  if (self->live_session == NULL)
+    return;
+  detach_live (self);
+  tw_sensors_pane_set_session (TW_SENSORS_PANE (self->sensors_pane), NULL);
+  page = gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->sensors_pane);
+  if (page >= 0)
+    gtk_notebook_remove_page (GTK_NOTEBOOK (self->notebook), page);
+  gtk_widget_set_visible (self->live_controls, FALSE);
+  tw_evaluations_pane_set_live (TW_EVALUATIONS_PANE (self->evaluations_pane), FALSE);
+}
 
 static void
 load_progress_cb (double   fraction,
@@ -321,6 +368,7 @@ load_done_cb (GObject      *object,
       return;
     }
 
+  leave_live_mode (self);
   install_view_state (self, model);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
   title = g_strdup_printf ("%s — Trace Workbench", job->title);
@@ -716,6 +764,300 @@ open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   tw_window_open_file (user_data, file);
 }
 
+/* ------------------------------------------------------------------ live mode */
+
+static void
+update_live_controls (TwWindow *self)
+{
+  gboolean following, paused;
+  GAction *pause;
+
+  if (self->live_session == NULL || self->view_state == NULL)
+    return;
+  following = tw_view_state_get_following (self->view_state);
+  paused = tw_live_session_get_paused (self->live_session);
+  gtk_button_set_label (GTK_BUTTON (self->follow_button),
+                        paused ? "Paused" : following ? "Following" : "Follow (End)");
+  gtk_widget_set_tooltip_text (self->follow_button,
+                               following ? "The view follows the newest data; pan or zoom back to stop"
+                                         : "Show the newest data and follow it (End)");
+  if (following && !paused)
+    gtk_widget_add_css_class (self->follow_button, "suggested-action");
+  else
+    gtk_widget_remove_css_class (self->follow_button, "suggested-action");
+  gtk_widget_set_sensitive (self->follow_button, !following || paused);
+  if (paused != gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->pause_button)))
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->pause_button), paused);
+  pause = g_action_map_lookup_action (G_ACTION_MAP (self), "live-pause");
+  g_simple_action_set_state (G_SIMPLE_ACTION (pause), g_variant_new_boolean (paused));
+}
+
+/* At display rate: the state model holds everything stored; show it. */
+static void
+live_updated_cb (TwWindow *self)
+{
+  TwTrace *trace = tw_live_session_get_trace (self->live_session);
+  TwStateModel *model = tw_live_session_get_model (self->live_session);
+  guint n_tasks = tw_trace_get_n_tasks (trace);
+  guint n_cpus = tw_trace_get_n_cpus (trace);
+  guint64 n_events = tw_state_model_get_n_processed (model);
+  gint64 now = g_get_monotonic_time ();
+
+  /* Rows appear with new tasks and CPUs, and with a task's first state or mark (a
+   * sensor's task exists before its first element): a relayout (cheap, a pass over
+   * the tasks) at once for new tasks and CPUs, at most 4 times a second otherwise. */
+  if (n_tasks != self->live_n_tasks || n_cpus != self->live_n_cpus
+      || (n_events != self->live_n_events && now - self->live_relayout_us >= LIVE_RELAYOUT_US))
+    {
+      TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (self->timeline));
+
+      self->live_n_tasks = n_tasks;
+      self->live_n_cpus = n_cpus;
+      self->live_n_events = n_events;
+      self->live_relayout_us = now;
+      if (painter)
+        tw_timeline_painter_relayout (painter);
+      gtk_widget_queue_resize (self->timeline);
+    }
+  /* Updates come at up to ~60 Hz when data arrives (histograms, counts); redrawing a
+   * busy timeline costs more, and 30 Hz scrolls smoothly enough. */
+  if (now - self->live_timeline_us >= LIVE_TIMELINE_US)
+    {
+      self->live_timeline_us = now;
+      tw_view_state_follow (self->view_state, tw_live_session_get_newest_time (self->live_session));
+      gtk_widget_queue_draw (self->timeline);
+    }
+  tw_evaluations_pane_advance (TW_EVALUATIONS_PANE (self->evaluations_pane));
+  tw_sensors_pane_refresh (TW_SENSORS_PANE (self->sensors_pane));
+}
+
+static void
+detach_live (TwWindow *self)
+{
+  if (self->live_session == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->live_session, self);
+  if (self->view_state)
+    g_signal_handlers_disconnect_by_func (self->view_state, update_live_controls, self);
+  tw_live_session_stop (self->live_session);
+  g_clear_object (&self->live_session);
+}
+
+/**
+ * tw_window_attach_live:
+ * @session: a started live session
+ *
+ * Shows @session live: the timeline follows the newest data, evaluations added from
+ * the Evaluations tab keep updating, the Sensors tab lists the sources; the header bar
+ * gets Follow, Pause and Record. The window stops the session when it closes.
+ */
+void
+tw_window_attach_live (TwWindow      *self,
+                       TwLiveSession *session)
+{
+  g_autofree char *title = NULL;
+  guint64 now = tw_live_monotonic_ns ();
+  int page;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+  g_return_if_fail (TW_IS_LIVE_SESSION (session));
+
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
+  detach_live (self);
+  dismiss_error (self);
+  self->live_session = g_object_ref (session);
+  tw_evaluations_pane_set_live (TW_EVALUATIONS_PANE (self->evaluations_pane), TRUE);
+  install_view_state (self, tw_live_session_get_model (session));
+  tw_view_state_set_visible_range (self->view_state, now > LIVE_SPAN_NS ? now - LIVE_SPAN_NS : 0, now);
+  tw_view_state_follow (self->view_state, MAX (now, tw_live_session_get_newest_time (session)));
+  tw_view_state_set_following (self->view_state, TRUE);
+  g_signal_connect_swapped (self->view_state, "notify::following", G_CALLBACK (update_live_controls), self);
+  g_signal_connect_swapped (session, "notify::paused", G_CALLBACK (update_live_controls), self);
+  g_signal_connect_swapped (session, "updated", G_CALLBACK (live_updated_cb), self);
+
+  tw_sensors_pane_set_session (TW_SENSORS_PANE (self->sensors_pane), session);
+  page = gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->sensors_pane);
+  if (page < 0)
+    page = gtk_notebook_append_page (GTK_NOTEBOOK (self->notebook), self->sensors_pane,
+                                     gtk_label_new ("Sensors"));
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), page);
+  gtk_widget_set_visible (self->live_controls, TRUE);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
+  title = g_strdup_printf ("Live: %s — Trace Workbench", tw_live_session_get_sensor_dir (session));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  update_actions (self);
+  update_live_controls (self);
+  live_updated_cb (self);
+}
+
+/**
+ * tw_window_show_error_message:
+ * @what: what failed, shown before the error's message
+ *
+ * Shows @error in the window's error banner.
+ */
+void
+tw_window_show_error_message (TwWindow   *self,
+                              const char *what,
+                              GError     *error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TW_IS_WINDOW (self));
+  text = g_strdup_printf ("%s: %s", what, error->message);
+  show_error_text (self, text);
+}
+
+/**
+ * tw_window_get_live_session:
+ *
+ * Returns: (transfer none) (nullable): the live session shown, if any
+ */
+TwLiveSession *
+tw_window_get_live_session (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  return self->live_session;
+}
+
+/**
+ * tw_window_get_sensors_pane:
+ *
+ * Returns: (transfer none): the Sensors pane (in the notebook while live)
+ */
+GtkWidget *
+tw_window_get_sensors_pane (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  return self->sensors_pane;
+}
+
+/**
+ * tw_window_record:
+ * @path: the file to write (CSV events)
+ *
+ * Saves what the live session stored so far; an error also shows in the window.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+tw_window_record (TwWindow    *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TW_IS_WINDOW (self), FALSE);
+
+  if (self->live_session == NULL)
+    g_set_error_literal (&local, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "No live session to record");
+  else if (tw_live_session_record (self->live_session, path, &local))
+    {
+      dismiss_error (self);
+      return TRUE;
+    }
+  text = g_strdup_printf ("Could not record the live session: %s", local->message);
+  show_error_text (self, text);
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
+static void
+live_follow_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+
+  if (self->live_session == NULL)
+    return;
+  tw_live_session_set_paused (self->live_session, FALSE);
+  tw_view_state_set_following (self->view_state, TRUE);
+}
+
+static void
+live_pause_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+
+  if (self->live_session)
+    tw_live_session_set_paused (self->live_session, !tw_live_session_get_paused (self->live_session));
+}
+
+static void
+pause_toggled_cb (GtkToggleButton *button,
+                  TwWindow        *self)
+{
+  if (self->live_session)
+    tw_live_session_set_paused (self->live_session, gtk_toggle_button_get_active (button));
+}
+
+static void
+record_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  TwWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path == NULL)
+        show_error_text (self, "Could not record the live session: only local files can be written");
+      else
+        tw_window_record (self, path, NULL);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwWindow *self = user_data;
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
+
+  if (self->live_session == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new ("Record Live Session", GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Record", "_Cancel");
+  gtk_file_filter_set_name (csv, "CSV events (opens again in Trace Workbench)");
+  gtk_file_filter_add_suffix (csv, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), csv);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "live-session.csv");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (record_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+build_live_controls (TwWindow *self)
+{
+  GtkWidget *record;
+
+  self->live_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->follow_button = gtk_button_new_with_label ("Following");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->follow_button), "win.live-follow");
+  gtk_box_append (GTK_BOX (self->live_controls), self->follow_button);
+  self->pause_button = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button), "media-playback-pause-symbolic");
+  gtk_widget_set_tooltip_text (self->pause_button, "Pause the display; data keeps being stored (P)");
+  g_signal_connect (self->pause_button, "toggled", G_CALLBACK (pause_toggled_cb), self);
+  gtk_box_append (GTK_BOX (self->live_controls), self->pause_button);
+  record = gtk_button_new_from_icon_name ("media-record-symbolic");
+  gtk_widget_set_tooltip_text (record, "Record what was received so far to a file (Ctrl+R)");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (record), "win.record");
+  gtk_box_append (GTK_BOX (self->live_controls), record);
+  gtk_widget_set_visible (self->live_controls, FALSE);
+  /* not a bound template child: the window itself disposes its titlebar */
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
+                             self->live_controls);
+
+  self->sensors_pane = g_object_ref_sink (tw_sensors_pane_new ());
+}
+
 static const GActionEntry window_actions[] = {
   { "zoom-in", zoom_in_action },
   { "zoom-out", zoom_out_action },
@@ -731,6 +1073,9 @@ static const GActionEntry window_actions[] = {
   { "open-recent", open_recent_action, "s" },
   { "export-timeline", export_timeline_action },
   { "designer", designer_action },
+  { "live-follow", live_follow_action },
+  { "live-pause", live_pause_action, NULL, "false" },
+  { "record", record_action },
 };
 
 /* Plain keys only act while the trace view has the focus and nothing in it (an entry)
@@ -748,6 +1093,8 @@ add_trace_shortcuts (TwWindow *self)
     { "Right|d", "win.pan-right" },
     { "n|<Control>Right", "win.next-event" },
     { "<Shift>n|<Control>Left", "win.previous-event" },
+    { "End|f", "win.live-follow" },
+    { "p|Pause", "win.live-pause" },
   };
   GtkEventController *controller = gtk_shortcut_controller_new ();
 
@@ -808,6 +1155,8 @@ tw_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_job = NULL;
+  detach_live (self);
+  g_clear_object (&self->sensors_pane);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_signal_handler (&self->recent_changed_handler, gtk_recent_manager_get_default ());
   g_clear_object (&self->view_state);
@@ -925,6 +1274,7 @@ tw_window_init (TwWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
                                    G_N_ELEMENTS (window_actions), self);
   add_trace_shortcuts (self);
+  build_live_controls (self);
 
   self->timeline = tw_timeline_new ();
   gtk_widget_set_vexpand (self->timeline, TRUE);

@@ -8,6 +8,7 @@
 #include <tw-widgets.h>
 
 #include "tw-evaluations-pane.h"
+#include "tw-live-session.h"
 
 G_BEGIN_DECLS
 
@@ -33,5 +34,15 @@ GtkWidget   *tw_window_get_timeline       (TwWindow       *self);
 GtkWidget   *tw_window_get_timeline_slot  (TwWindow       *self);
 void         tw_window_go_to_time         (TwWindow       *self,
                                            const char     *text);
+void         tw_window_attach_live        (TwWindow       *self,
+                                           TwLiveSession  *session);
+void         tw_window_show_error_message (TwWindow       *self,
+                                           const char     *what,
+                                           GError         *error);
+TwLiveSession *tw_window_get_live_session (TwWindow       *self);
+GtkWidget   *tw_window_get_sensors_pane   (TwWindow       *self);
+gboolean     tw_window_record             (TwWindow       *self,
+                                           const char     *path,
+                                           GError        **error);
 
 G_END_DECLS

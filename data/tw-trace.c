@@ -20,6 +20,8 @@
 #define HUGE_PAGE       (2u << 20)
 #define COLUMNS_BYTES   ((gsize) TW_CHUNK_SIZE * 24)
 #define BLOB_MIN        (64u << 10)
+/* payload offsets are 32-bit: no chunk's blob is ever larger */
+#define BLOB_RESERVE    ((gsize) G_MAXUINT32 + 1)
 #define TASK_PAGE_SHIFT 10
 #define MAX_TASK_PAGES  (1u << 14)   /* 16 Mi tasks */
 #define STR_PAGE_SHIFT  12
@@ -37,6 +39,7 @@ struct _TwTrace
   guint64        n_events;      /* published */
   guint          n_cpus;        /* published */
   gboolean       sealed;
+  gboolean       stable_blobs;  /* tw_trace_set_stable_payloads */
 
   /* strings: id → interned pointer */
   GMutex         lock;          /* writer-side: interning and table growth */
@@ -92,10 +95,21 @@ map_columns (gboolean huge)
 
 static TwEventChunk *
 chunk_new (gboolean huge,
-           gsize    blob_hint)
+           gsize    blob_hint,
+           gboolean stable_blob)
 {
   TwEventChunk *chunk = g_new0 (TwEventChunk, 1);
   guint8 *columns = map_columns (huge);
+
+  /* address space only (MAP_NORESERVE): pages count once touched */
+  if (stable_blob)
+    {
+      chunk->blob = mmap (NULL, BLOB_RESERVE, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (chunk->blob == MAP_FAILED)
+        g_error ("tw-trace: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", BLOB_RESERVE);
+      chunk->blob_cap = BLOB_RESERVE;
+    }
 
   chunk->time = (guint64 *) columns;
   chunk->task = (guint32 *) (columns + TW_CHUNK_SIZE * 8);
@@ -801,12 +815,30 @@ tw_trace_begin_append (TwTrace *self)
 
   /* The previous chunk's payload size is the best guess for this one's. */
   chunk = chunk_new (self->n_chunks > 0,
-                     self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->blob_len : 0);
+                     self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->blob_len : 0,
+                     self->stable_blobs);
   chunk->last_time = self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->last_time : 0;
   self->chunks[self->n_chunks] = chunk;
   g_atomic_int_set (&self->n_chunks, self->n_chunks + 1);
 
   return chunk;
+}
+
+/**
+ * tw_trace_set_stable_payloads:
+ *
+ * For a trace written by one thread while others read it (a live session): payload
+ * blobs are then reserved whole when their chunk is made (4 GiB of address space each,
+ * touched pages only), so they never move. Otherwise a growing blob may move (mremap)
+ * under a reader of an earlier payload of the same chunk. Call before appending.
+ */
+void
+tw_trace_set_stable_payloads (TwTrace *self)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (self->n_chunks == 0);
+
+  self->stable_blobs = TRUE;
 }
 
 /**

@@ -160,6 +160,7 @@ char               *tw_trace_dup_task_label       (TwTrace        *self,
 /* appending */
 TwEventChunk       *tw_trace_begin_append         (TwTrace        *self);
 void                tw_trace_end_append           (TwTrace        *self);
+void                tw_trace_set_stable_payloads  (TwTrace        *self);
 void                tw_trace_append               (TwTrace        *self,
                                                    guint64         time_ns,
                                                    guint16         cpu,

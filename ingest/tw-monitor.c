@@ -496,6 +496,7 @@ typedef struct {
   char                 *error;
   char                 *path;      /* sensors and failed files */
   struct stat           st;        /* failed files: retried when this changes */
+  gboolean              detached;  /* by tw_monitor_set_source_detached: not read */
 } Entry;
 
 struct _TwMonitor
@@ -811,7 +812,7 @@ retire_entry (TwMonitor *self,
 {
   g_autoptr (GError) error = NULL;
 
-  if (entry->state == TW_MONITOR_SOURCE_ATTACHED)
+  if (entry->state == TW_MONITOR_SOURCE_ATTACHED && !entry->detached)
     {
       do
         if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
@@ -1047,7 +1048,7 @@ tw_monitor_poll (TwMonitor *self)
           g_autoptr (GError) error = NULL;
           guint64 now;
 
-          if (entry->state != TW_MONITOR_SOURCE_ATTACHED)
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED || entry->detached)
             continue;
           if (round == 0 || entry->source->more)
             {
@@ -1094,7 +1095,8 @@ tw_monitor_flush (TwMonitor *self)
           Entry *entry = self->entries->pdata[i];
           g_autoptr (GError) error = NULL;
 
-          if (entry->state != TW_MONITOR_SOURCE_ATTACHED || (round > 0 && !entry->source->more))
+          if (entry->state != TW_MONITOR_SOURCE_ATTACHED || entry->detached
+              || (round > 0 && !entry->source->more))
             continue;
           if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
             entry_fail (entry, error);
@@ -1162,6 +1164,7 @@ tw_monitor_get_source_info (TwMonitor           *self,
     return FALSE;
   entry = self->entries->pdata[index];
   info->state = entry->state;
+  info->detached = entry->detached;
   info->error = entry->error;
   info->path = entry->path;
   info->type = TW_TYPE_NONE;
@@ -1203,4 +1206,48 @@ tw_monitor_get_emitted_until (TwMonitor *self)
 {
   g_return_val_if_fail (TW_IS_MONITOR (self), 0);
   return self->emitted_until;
+}
+
+/**
+ * tw_monitor_set_source_detached:
+ * @index: a source (tw_monitor_get_source_info)
+ * @detached: %TRUE to stop reading it, %FALSE to read it again
+ *
+ * Detaches a sensor without forgetting it: it is not read and does not hold the merge
+ * back. Attached again, it is read from the writer's current end: what it committed
+ * meanwhile was not wanted, so it is neither stored nor counted as missed (received +
+ * missed then no longer adds up to committed). Only sensor sources can be detached;
+ * the kernel buffer and samplers stay as they are.
+ *
+ * Returns: %FALSE with @error set when @index is not a sensor being read
+ */
+gboolean
+tw_monitor_set_source_detached (TwMonitor  *self,
+                                guint       index,
+                                gboolean    detached,
+                                GError    **error)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (TW_IS_MONITOR (self), FALSE);
+
+  entry = index < self->entries->len ? self->entries->pdata[index] : NULL;
+  if (entry == NULL || entry->sensor == NULL || entry->state != TW_MONITOR_SOURCE_ATTACHED)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "source %u is not a sensor being read", index);
+      return FALSE;
+    }
+  detached = !!detached;
+  if (entry->detached == detached)
+    return TRUE;
+  /* Rows it queued before detaching are still merged (they were received). */
+  if (!detached && entry->sensor->reader && tw_sensor_reader_seek_end (entry->sensor->reader) < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", entry->path,
+                   tw_sensor_reader_get_error (entry->sensor->reader));
+      return FALSE;
+    }
+  entry->detached = detached;
+  return TRUE;
 }

@@ -120,6 +120,8 @@ typedef struct {
   /* declared jitter-constrained stream, all 0 when the sensor declared none */
   double                period_ns, min_distance_ns, earliness_ns;
   double                monitor_period_ns, deadline_ns;
+  /* detached by tw_monitor_set_source_detached (still ATTACHED, but not read) */
+  gboolean              detached;
 } TwMonitorSourceInfo;
 
 /**
@@ -167,5 +169,9 @@ gboolean   tw_monitor_get_source_info     (TwMonitor           *self,
                                            guint                index,
                                            TwMonitorSourceInfo *info);
 guint64    tw_monitor_get_emitted_until   (TwMonitor     *self);
+gboolean   tw_monitor_set_source_detached (TwMonitor     *self,
+                                           guint          index,
+                                           gboolean       detached,
+                                           GError       **error);
 
 G_END_DECLS

@@ -27,6 +27,10 @@ struct _TwViewState
   guint64       selected_event;
   guint64       selection_begin;
   guint64       selection_end;
+  /* follow mode of a live trace: see tw_view_state_follow() */
+  gboolean      following;
+  gboolean      in_follow;
+  guint64       follow_end;
 };
 
 G_DEFINE_FINAL_TYPE (TwViewState, tw_view_state, G_TYPE_OBJECT)
@@ -40,6 +44,7 @@ enum {
   PROP_SELECTED_EVENT,
   PROP_SELECTION_BEGIN,
   PROP_SELECTION_END,
+  PROP_FOLLOWING,
   N_PROPS
 };
 
@@ -72,6 +77,7 @@ tw_view_state_get_property (GObject    *object,
     case PROP_SELECTED_EVENT:  g_value_set_uint64 (value, self->selected_event); break;
     case PROP_SELECTION_BEGIN: g_value_set_uint64 (value, self->selection_begin); break;
     case PROP_SELECTION_END:   g_value_set_uint64 (value, self->selection_end); break;
+    case PROP_FOLLOWING:       g_value_set_boolean (value, self->following); break;
     default:                   G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -94,6 +100,9 @@ tw_view_state_set_property (GObject      *object,
       break;
     case PROP_SELECTED_EVENT:
       tw_view_state_set_selected_event (self, g_value_get_uint64 (value));
+      break;
+    case PROP_FOLLOWING:
+      tw_view_state_set_following (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -138,6 +147,10 @@ tw_view_state_class_init (TwViewStateClass *klass)
   properties[PROP_SELECTION_END] =
     g_param_spec_uint64 ("selection-end", NULL, NULL, 0, G_MAXUINT64, 0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_FOLLOWING] =
+    g_param_spec_boolean ("following", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -228,6 +241,13 @@ tw_view_state_set_visible_range (TwViewState *self,
     return;
 
   g_object_freeze_notify (G_OBJECT (self));
+  /* Any change that leaves the newest data out of view (a pan or zoom back in time)
+   * stops following; zooming with the right edge kept, or panning forward, does not. */
+  if (self->following && !self->in_follow && end_ns < self->follow_end)
+    {
+      self->following = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOWING]);
+    }
   if (begin_ns != self->visible_begin)
     {
       self->visible_begin = begin_ns;
@@ -399,4 +419,64 @@ void
 tw_view_state_clear_selection (TwViewState *self)
 {
   tw_view_state_set_selection (self, 0, 0);
+}
+
+/**
+ * tw_view_state_get_following:
+ *
+ * Returns: whether the visible range follows the newest data of a live trace
+ */
+gboolean
+tw_view_state_get_following (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), FALSE);
+
+  return self->following;
+}
+
+/**
+ * tw_view_state_set_following:
+ *
+ * Starts or stops following; starting moves the view to the newest data at once (the
+ * span is kept).
+ */
+void
+tw_view_state_set_following (TwViewState *self,
+                             gboolean     following)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  following = !!following;
+  if (self->following == following)
+    return;
+  self->following = following;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOWING]);
+  if (following && self->follow_end)
+    tw_view_state_follow (self, self->follow_end);
+}
+
+/**
+ * tw_view_state_follow:
+ * @newest_ns: the end of the data a live trace holds now
+ *
+ * Called as a live trace grows. While following, the view's right edge moves to
+ * @newest_ns, its span kept; otherwise only remembered, so that a later change of the
+ * range that leaves @newest_ns out of view is known to be a look back in time.
+ */
+void
+tw_view_state_follow (TwViewState *self,
+                      guint64      newest_ns)
+{
+  guint64 span;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  self->follow_end = MAX (self->follow_end, newest_ns);
+  if (!self->following)
+    return;
+  span = self->visible_end - self->visible_begin;
+  self->in_follow = TRUE;
+  tw_view_state_set_visible_range (self, self->follow_end > span ? self->follow_end - span : 0,
+                                   MAX (self->follow_end, span));
+  self->in_follow = FALSE;
 }

@@ -45,4 +45,10 @@ void          tw_view_state_set_selection      (TwViewState  *self,
                                                 guint64       end_ns);
 void          tw_view_state_clear_selection    (TwViewState  *self);
 
+gboolean      tw_view_state_get_following      (TwViewState  *self);
+void          tw_view_state_set_following      (TwViewState  *self,
+                                                gboolean      following);
+void          tw_view_state_follow             (TwViewState  *self,
+                                                guint64       newest_ns);
+
 G_END_DECLS

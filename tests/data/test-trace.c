@@ -65,6 +65,45 @@ test_lookups (void)
   g_assert_cmpuint (first, ==, end);
 }
 
+/* A live trace's payload blobs never move while they grow (a reader on another thread
+ * may hold a pointer into one), and every payload reads back. */
+static void
+test_stable_payloads (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  const TwFieldSpec fields[] = { { "value", TW_FIELD_U64, TW_FIELD_FLAG_NONE } };
+  guint16 type;
+  const guint8 *blob = NULL;
+  const guint n = 100000;   /* 800 kB of payload: far past the first blob size */
+
+  tw_trace_set_stable_payloads (trace);
+  type = tw_trace_add_event_type (trace, "sample", NULL, TW_EVENT_KIND_OTHER, fields, 1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 value = (guint64) i * 3;
+      const TwEventChunk *chunk;
+
+      tw_trace_append (trace, 1000 + i, 0, type, TW_TASK_NONE, 0, (const guint8 *) &value);
+      tw_trace_end_append (trace);
+      chunk = tw_trace_get_chunk (trace, 0);
+      if (blob == NULL)
+        blob = chunk->blob;
+      g_assert_true (chunk->blob == blob);
+    }
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, n);
+  for (guint i = 0; i < n; i += 997)
+    {
+      TwEvent event;
+      TwValue value;
+
+      g_assert_true (tw_trace_get_event (trace, i, &event));
+      g_assert_true (tw_trace_get_event_field (trace, &event, "value", &value));
+      g_assert_cmpuint (value.u, ==, (guint64) i * 3);
+    }
+}
+
 static void
 test_empty (void)
 {
@@ -243,6 +282,7 @@ main (int   argc,
   g_test_add_func ("/tw/data/trace/append-across-chunks", test_append_across_chunks);
   g_test_add_func ("/tw/data/trace/lookups", test_lookups);
   g_test_add_func ("/tw/data/trace/empty", test_empty);
+  g_test_add_func ("/tw/data/trace/stable-payloads", test_stable_payloads);
   g_test_add_func ("/tw/data/trace/sort-is-stable", test_sort_is_stable);
   g_test_add_func ("/tw/data/trace/fields", test_fields);
   g_test_add_func ("/tw/data/trace/tasks-and-strings", test_tasks_and_strings);

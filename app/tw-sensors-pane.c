@@ -1,0 +1,346 @@
+/* tw-sensors-pane.c: the sources of a live session: sensors, kernel buffer, samplers, with their counts
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A grid, one row per monitor source in the order the monitor found them (indexes never
+ * change, so rows are only ever appended); the window refreshes it on the session's
+ * ::updated. A handful of sources at 30 Hz: labels are cheaper than a list model.
+ */
+#include "config.h"
+
+#include "tw-sensors-pane.h"
+
+
+typedef struct {
+  GtkWidget *check;
+  GtkWidget *labels[TW_SENSORS_N_COLUMNS];   /* [ATTACHED] is NULL: the check */
+  gulong     toggled_handler;
+} Row;
+
+struct _TwSensorsPane
+{
+  GtkWidget      parent_instance;
+
+  TwLiveSession *session;
+  GtkWidget     *box;
+  GtkWidget     *dir_label;
+  GtkWidget     *notes_label;
+  GtkWidget     *error_label;
+  GtkWidget     *grid;
+  GPtrArray     *rows;          /* Row */
+};
+
+G_DEFINE_FINAL_TYPE (TwSensorsPane, tw_sensors_pane, GTK_TYPE_WIDGET)
+
+static const char *const column_titles[TW_SENSORS_N_COLUMNS] = {
+  "Read", "Task", "Sensor", "Schema", "Rate", "Received", "Missed", "Stream", "State",
+};
+
+static void
+toggled_cb (GtkCheckButton *check,
+            TwSensorsPane  *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "tw-source"));
+  g_autoptr (GError) error = NULL;
+
+  if (self->session == NULL)
+    return;
+  if (!tw_live_session_set_source_attached (self->session, index,
+                                            gtk_check_button_get_active (check), &error))
+    gtk_label_set_text (GTK_LABEL (self->error_label), error->message);
+  else
+    gtk_label_set_text (GTK_LABEL (self->error_label), "");
+  tw_sensors_pane_refresh (self);
+}
+
+static void
+add_row (TwSensorsPane *self,
+         guint          index)
+{
+  Row *row = g_new0 (Row, 1);
+  int y = (int) index + 1;
+
+  row->check = gtk_check_button_new ();
+  gtk_widget_set_tooltip_text (row->check, "Read this sensor (detached sensors are not read)");
+  g_object_set_data (G_OBJECT (row->check), "tw-source", GUINT_TO_POINTER (index));
+  row->toggled_handler = g_signal_connect (row->check, "toggled", G_CALLBACK (toggled_cb), self);
+  gtk_grid_attach (GTK_GRID (self->grid), row->check, 0, y, 1, 1);
+  for (int c = 1; c < TW_SENSORS_N_COLUMNS; c++)
+    {
+      GtkWidget *label = gtk_label_new ("");
+
+      gtk_label_set_xalign (GTK_LABEL (label),
+                            c == TW_SENSORS_COLUMN_RATE || c == TW_SENSORS_COLUMN_RECEIVED
+                            || c == TW_SENSORS_COLUMN_MISSED ? 1.0 : 0.0);
+      if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STATE || c == TW_SENSORS_COLUMN_STREAM)
+        {
+          gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+        }
+      gtk_label_set_selectable (GTK_LABEL (label), c == TW_SENSORS_COLUMN_SCHEMA);
+      row->labels[c] = label;
+      gtk_grid_attach (GTK_GRID (self->grid), label, c, y, 1, 1);
+    }
+  g_ptr_array_add (self->rows, row);
+}
+
+static void
+set_text (GtkWidget  *label,
+          const char *text)
+{
+  /* skipping equal texts keeps the 30 Hz refresh from relayouting the grid */
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/**
+ * tw_sensors_pane_refresh:
+ *
+ * Shows the session's sources as they are now.
+ */
+void
+tw_sensors_pane_refresh (TwSensorsPane *self)
+{
+  guint n;
+
+  g_return_if_fail (TW_IS_SENSORS_PANE (self));
+
+  if (self->session == NULL)
+    return;
+  n = tw_live_session_get_n_sources (self->session);
+  while (self->rows->len < n)
+    add_row (self, self->rows->len);
+
+  for (guint i = 0; i < n; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+      TwMonitorSourceInfo info;
+      const char *detail = NULL;
+      TwLiveStreamStatus stream;
+      g_autofree char *rate = NULL, *received = NULL, *missed = NULL, *stream_text = NULL;
+      const char *state;
+      gboolean is_sensor;
+
+      tw_live_session_get_source_info (self->session, i, &info);
+      is_sensor = info.sensor != NULL;
+      g_signal_handler_block (row->check, row->toggled_handler);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (row->check),
+                                   info.state == TW_MONITOR_SOURCE_ATTACHED && !info.detached);
+      g_signal_handler_unblock (row->check, row->toggled_handler);
+      gtk_widget_set_sensitive (row->check, is_sensor && info.state == TW_MONITOR_SOURCE_ATTACHED);
+
+      rate = g_strdup_printf ("%.0f/s", tw_live_session_get_rate (self->session, i));
+      received = g_strdup_printf ("%" G_GUINT64_FORMAT, info.counts.received);
+      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, info.counts.missed);
+      stream = tw_live_session_get_stream_status (self->session, i, &detail);
+      switch (stream)
+        {
+        case TW_LIVE_STREAM_OK:      stream_text = g_strdup ("OK"); break;
+        case TW_LIVE_STREAM_BROKEN:  stream_text = g_strdup_printf ("broken: %s", detail); break;
+        case TW_LIVE_STREAM_INVALID: stream_text = g_strdup_printf ("invalid: %s", detail); break;
+        case TW_LIVE_STREAM_NONE:
+        default:                     stream_text = g_strdup ("—"); break;
+        }
+      switch (info.state)
+        {
+        case TW_MONITOR_SOURCE_ATTACHED: state = info.detached ? "detached" : "attached"; break;
+        case TW_MONITOR_SOURCE_GONE:     state = "gone"; break;
+        case TW_MONITOR_SOURCE_FAILED:
+        default:                         state = info.error ? info.error : "failed"; break;
+        }
+
+      set_text (row->labels[TW_SENSORS_COLUMN_TASK], is_sensor ? info.task : "—");
+      set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], is_sensor ? info.sensor : info.name);
+      set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], is_sensor ? info.schema : info.kind);
+      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], info.schema ? info.schema : info.path);
+      set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
+      set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
+      set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
+      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
+      set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
+      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
+      if (info.counts.missed > 0)
+        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
+      if (stream == TW_LIVE_STREAM_BROKEN || stream == TW_LIVE_STREAM_INVALID)
+        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STREAM], "error");
+      if (info.state == TW_MONITOR_SOURCE_FAILED)
+        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+    }
+}
+
+/**
+ * tw_sensors_pane_set_session:
+ * @session: (nullable): the live session to show
+ */
+void
+tw_sensors_pane_set_session (TwSensorsPane *self,
+                             TwLiveSession *session)
+{
+  g_autofree char *dir = NULL;
+  const char *notes;
+
+  g_return_if_fail (TW_IS_SENSORS_PANE (self));
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+
+      gtk_grid_remove (GTK_GRID (self->grid), row->check);
+      for (int c = 1; c < TW_SENSORS_N_COLUMNS; c++)
+        gtk_grid_remove (GTK_GRID (self->grid), row->labels[c]);
+    }
+  g_ptr_array_set_size (self->rows, 0);
+  g_set_object (&self->session, session);
+  if (session == NULL)
+    return;
+
+  dir = g_strdup_printf ("Sensor directory: %s", tw_live_session_get_sensor_dir (session));
+  gtk_label_set_text (GTK_LABEL (self->dir_label), dir);
+  notes = tw_live_session_get_notes (session);
+  gtk_label_set_text (GTK_LABEL (self->notes_label), notes);
+  gtk_widget_set_visible (self->notes_label, *notes != '\0');
+  tw_sensors_pane_refresh (self);
+}
+
+guint
+tw_sensors_pane_get_n_rows (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), 0);
+  return self->rows->len;
+}
+
+/**
+ * tw_sensors_pane_get_text:
+ * @row: a source
+ * @column: any column but the attach check
+ *
+ * Returns: (nullable): the cell's text as shown
+ */
+const char *
+tw_sensors_pane_get_text (TwSensorsPane   *self,
+                          guint            row,
+                          TwSensorsColumn  column)
+{
+  Row *r;
+
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  g_return_val_if_fail (row < self->rows->len, NULL);
+  g_return_val_if_fail (column > TW_SENSORS_COLUMN_ATTACHED && column < TW_SENSORS_N_COLUMNS, NULL);
+
+  r = g_ptr_array_index (self->rows, row);
+  return gtk_label_get_text (GTK_LABEL (r->labels[column]));
+}
+
+/**
+ * tw_sensors_pane_get_attach_button:
+ *
+ * Returns: (transfer none): the row's attach/detach check button
+ */
+GtkWidget *
+tw_sensors_pane_get_attach_button (TwSensorsPane *self,
+                                   guint          row)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  g_return_val_if_fail (row < self->rows->len, NULL);
+  return ((Row *) g_ptr_array_index (self->rows, row))->check;
+}
+
+/**
+ * tw_sensors_pane_get_notes:
+ *
+ * Returns: why optional sources (kernel, libgtop) are missing, "" when none is
+ */
+const char *
+tw_sensors_pane_get_notes (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->notes_label));
+}
+
+static void
+tw_sensors_pane_dispose (GObject *object)
+{
+  TwSensorsPane *self = TW_SENSORS_PANE (object);
+
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  G_OBJECT_CLASS (tw_sensors_pane_parent_class)->dispose (object);
+}
+
+static void
+tw_sensors_pane_finalize (GObject *object)
+{
+  TwSensorsPane *self = TW_SENSORS_PANE (object);
+
+  g_ptr_array_unref (self->rows);
+  G_OBJECT_CLASS (tw_sensors_pane_parent_class)->finalize (object);
+}
+
+static void
+tw_sensors_pane_class_init (TwSensorsPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tw_sensors_pane_dispose;
+  object_class->finalize = tw_sensors_pane_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+tw_sensors_pane_init (TwSensorsPane *self)
+{
+  GtkWidget *scroller;
+
+  self->rows = g_ptr_array_new_with_free_func (g_free);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (self->box, 6);
+  gtk_widget_set_margin_end (self->box, 6);
+  gtk_widget_set_margin_top (self->box, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  self->dir_label = gtk_label_new ("");
+  gtk_label_set_xalign (GTK_LABEL (self->dir_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->dir_label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (self->dir_label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_box_append (GTK_BOX (self->box), self->dir_label);
+  self->notes_label = gtk_label_new ("");
+  gtk_label_set_xalign (GTK_LABEL (self->notes_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->notes_label), TRUE);
+  gtk_widget_add_css_class (self->notes_label, "dim-label");
+  gtk_widget_set_visible (self->notes_label, FALSE);
+  gtk_box_append (GTK_BOX (self->box), self->notes_label);
+  self->error_label = gtk_label_new ("");
+  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_box_append (GTK_BOX (self->box), self->error_label);
+
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
+  for (int c = 0; c < TW_SENSORS_N_COLUMNS; c++)
+    {
+      GtkWidget *title = gtk_label_new (column_titles[c]);
+
+      gtk_widget_add_css_class (title, "heading");
+      gtk_label_set_xalign (GTK_LABEL (title), 0);
+      gtk_grid_attach (GTK_GRID (self->grid), title, c, 0, 1, 1);
+    }
+  scroller = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->grid);
+  gtk_box_append (GTK_BOX (self->box), scroller);
+}
+
+/**
+ * tw_sensors_pane_new:
+ *
+ * Returns: (transfer full): an empty Sensors pane
+ */
+GtkWidget *
+tw_sensors_pane_new (void)
+{
+  return g_object_new (TW_TYPE_SENSORS_PANE, NULL);
+}
