@@ -1688,8 +1688,22 @@ hit_task_row (TwTimelinePainter   *self,
 
   if (i < n && marks[i].time <= hit->time + slop)
     {
-      hit->event = marks[i].index;
-      hit->description = describe_event (self, marks[i].index);
+      /* the mark nearest the pointer: dense sensors put several within the slop */
+      gsize best = i;
+      guint64 best_dist = G_MAXUINT64;
+
+      for (gsize k = i; k < n && k < i + 256 && marks[k].time <= hit->time + slop; k++)
+        {
+          guint64 dist = marks[k].time > hit->time ? marks[k].time - hit->time
+                                                   : hit->time - marks[k].time;
+          if (dist < best_dist)
+            {
+              best = k;
+              best_dist = dist;
+            }
+        }
+      hit->event = marks[best].index;
+      hit->description = describe_event (self, marks[best].index);
       return;
     }
 
