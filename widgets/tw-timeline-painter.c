@@ -295,6 +295,31 @@ add_row (TwTimelinePainter *self,
   self->content_height += height;
 }
 
+/* A process whose main thread has no row of its own (the user-sensor tasks of a live
+ * session, whose program the libgtop sampler names by pid) still takes the main
+ * thread's name for its header when the trace knows that task. */
+static void
+find_row_less_leaders (TwTimelinePainter *self,
+                       GHashTable        *by_pid)
+{
+  guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
+  guint missing = 0;
+
+  for (guint i = 0; i < self->processes->len; i++)
+    missing += ((Process *) g_ptr_array_index (self->processes, i))->leader == TW_TASK_NONE;
+  for (guint32 k = 0; k < n_tasks && missing > 0; k++)
+    {
+      const TwTask *t = tw_trace_get_task (self->trace, k);
+      Process *p;
+
+      if (t->pid < 0 || t->tid != t->pid || t->name == NULL
+          || (p = g_hash_table_lookup (by_pid, &t->pid)) == NULL || p->leader != TW_TASK_NONE)
+        continue;
+      p->leader = k;
+      missing--;
+    }
+}
+
 /* Threads of one process share a header row; a task whose process the source does not
  * know (pid < 0) stands alone, as does a process of one thread. */
 static void
@@ -326,6 +351,7 @@ build_processes (TwTimelinePainter *self,
         p->leader = task;
       g_array_append_val (p->tasks, task);
     }
+  find_row_less_leaders (self, by_pid);
 
   for (guint i = 0; i < self->processes->len; i++)
     {
@@ -1227,7 +1253,9 @@ draw_counter_scale (const Frame         *f,
                     double               y)
 {
   const TwCounterTrack *track = tw_counter_tracks_get_track (f->self->counters, row->id);
-  g_autofree char *text = tw_counter_format_value (track, counter_scale (track));
+  g_autofree char *text = track->kind == TW_COUNTER_CPU_LOAD
+                          ? g_strdup_printf ("%g %%", counter_scale (track))
+                          : tw_counter_format_value (track, counter_scale (track));
   int width;
 
   pango_layout_set_text (layout, text, -1);
