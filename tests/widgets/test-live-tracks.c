@@ -107,6 +107,8 @@ fixture_setup (Fixture       *f,
   f->mem = tw_trace_add_task (f->trace, "gtop:memory", "memory", -1, -1);
   /* as the monitor names a sensor's task: one per (writer pid, task name) */
   f->sensor_task = tw_trace_add_task (f->trace, "sensor:42:job", "job", 42, -1);
+  /* the program itself, as the libgtop sampler names it; it has no row of its own */
+  tw_trace_add_task (f->trace, "42", "demo", 42, 42);
 
   tw_test_append_gtop_sample (f->trace, f->load, 1 * MS, 0, f->cpu0, 20, 0);
   tw_test_append_gtop_sample (f->trace, f->load, 1 * MS, 1, cpu1, 50, 0);
@@ -331,6 +333,18 @@ test_sensor_mark (Fixture       *f,
   g_assert_nonnull (strstr (tip, "seq=12 cpu=1 value=0.5 name=job"));
   /* what a click selects, so the details pane shows the element's fields */
   g_assert_cmpuint (event, ==, f->sensor_event);
+
+  /* the sensor's task sits under its writer's process, named after the program */
+  {
+    guint n;
+    const TwTimelineRow *rows = tw_timeline_painter_get_rows (tw_timeline_get_painter (f->timeline), &n);
+    g_autofree char *label = NULL;
+
+    g_assert_cmpint (row - rows, >, 0);
+    g_assert_cmpuint (row[-1].kind, ==, TW_TIMELINE_ROW_PROCESS);
+    label = tw_timeline_painter_dup_row_label (tw_timeline_get_painter (f->timeline), &row[-1]);
+    g_assert_cmpstr (label, ==, "demo (42, 1 threads)");
+  }
   cairo_surface_destroy (surface);
 }
 
