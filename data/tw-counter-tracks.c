@@ -107,7 +107,7 @@ tw_counter_tracks_init (TwCounterTracks *self)
 {
   self->types = g_array_new (FALSE, TRUE, sizeof (TypeInfo));
   self->tracks = g_ptr_array_new_with_free_func (track_free);
-  self->by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
+  self->by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 /**
