@@ -41,6 +41,7 @@ typedef struct {
   GArray        *events;   /* guint64 event index of each sample */
   GArray        *levels[MAX_LEVELS]; /* Extent; levels[k] summarises blocks of 16^(k+1) */
   guint          n_levels;
+  gsize          hint;     /* where the last search ended: painters search left to right */
 } Track;
 
 typedef enum {
@@ -496,12 +497,33 @@ tw_counter_tracks_get_sample (TwCounterTracks *self,
     *event = g_array_index (t->events, guint64, sample);
 }
 
+/* Searches gallop from where the previous one ended, so a painter's column after
+ * column costs O(log distance) each instead of a full binary search (over a long
+ * recording, each step of which is a cache miss). */
 static gsize
-lower_bound (const Track *t,
-             guint64      time_ns)
+lower_bound (Track   *t,
+             guint64  time_ns)
 {
   const guint64 *times = (const guint64 *) t->times->data;
-  gsize lo = 0, hi = t->times->len;
+  gsize n = t->times->len;
+  gsize lo = 0, hi = n;
+  gsize h = MIN (t->hint, n);
+
+  if (h < n && times[h] < time_ns)
+    {
+      gsize step = 1, bound = h + 1;
+
+      lo = h + 1;
+      while (bound < n && times[bound] < time_ns)
+        {
+          lo = bound + 1;
+          bound = lo + step;
+          step <<= 1;
+        }
+      hi = MIN (bound, n);
+    }
+  else if (h == 0 || times[h - 1] < time_ns)
+    return t->hint = h;
 
   while (lo < hi)
     {
@@ -512,7 +534,7 @@ lower_bound (const Track *t,
       else
         hi = mid;
     }
-  return lo;
+  return t->hint = lo;
 }
 
 /**
@@ -581,6 +603,41 @@ tw_counter_tracks_get_covering (TwCounterTracks *self,
   return TRUE;
 }
 
+/* Widens [*lo_v, *hi_v] by entries [a, b) of @level (0: the samples). */
+static void
+extent_add (const Track *t,
+            guint        level,
+            gsize        a,
+            gsize        b,
+            double      *lo_v,
+            double      *hi_v)
+{
+  double mn = *lo_v, mx = *hi_v;
+
+  if (level == 0)
+    {
+      const double *v = (const double *) t->values->data;
+
+      for (gsize i = a; i < b; i++)
+        {
+          mn = MIN (mn, v[i]);
+          mx = MAX (mx, v[i]);
+        }
+    }
+  else
+    {
+      const Extent *e = (const Extent *) t->levels[level - 1]->data;
+
+      for (gsize i = a; i < b; i++)
+        {
+          mn = MIN (mn, e[i].min);
+          mx = MAX (mx, e[i].max);
+        }
+    }
+  *lo_v = mn;
+  *hi_v = mx;
+}
+
 /**
  * tw_counter_tracks_get_extent:
  * @min: (out): the smallest value of samples [@first, @end)
@@ -613,27 +670,19 @@ tw_counter_tracks_get_extent (TwCounterTracks *self,
     {
       if (level < t->n_levels && hi - lo >= 2 * FANOUT)
         {
-          /* peel the unaligned ends at this level, then whole blocks one level up */
-          for (; lo & (FANOUT - 1); lo++)
-            {
-              lo_v = MIN (lo_v, level_value (t, level, lo, FALSE));
-              hi_v = MAX (hi_v, level_value (t, level, lo, TRUE));
-            }
-          for (; hi & (FANOUT - 1); hi--)
-            {
-              lo_v = MIN (lo_v, level_value (t, level, hi - 1, FALSE));
-              hi_v = MAX (hi_v, level_value (t, level, hi - 1, TRUE));
-            }
-          lo >>= FANOUT_SHIFT;
-          hi >>= FANOUT_SHIFT;
+          /* the unaligned ends at this level, then whole blocks one level up */
+          gsize lo_up = (lo + FANOUT - 1) & ~(gsize) (FANOUT - 1);
+          gsize hi_down = hi & ~(gsize) (FANOUT - 1);
+
+          extent_add (t, level, lo, lo_up, &lo_v, &hi_v);
+          extent_add (t, level, hi_down, hi, &lo_v, &hi_v);
+          lo = lo_up >> FANOUT_SHIFT;
+          hi = hi_down >> FANOUT_SHIFT;
           level++;
           continue;
         }
-      for (; lo < hi; lo++)
-        {
-          lo_v = MIN (lo_v, level_value (t, level, lo, FALSE));
-          hi_v = MAX (hi_v, level_value (t, level, lo, TRUE));
-        }
+      extent_add (t, level, lo, hi, &lo_v, &hi_v);
+      break;
     }
   *min = lo_v;
   *max = hi_v;

@@ -153,7 +153,8 @@ test_extent_matches_scan (void)
 
   while (n < n_total)
     {
-      gsize batch = MIN (n_total - n, (gsize) g_rand_int_range (rand, 1, 3000));
+      gsize want = (gsize) g_rand_int_range (rand, 1, 3000);   /* MIN evaluates twice */
+      gsize batch = MIN (n_total - n, want);
 
       for (gsize i = 0; i < batch; i++, n++)
         {
@@ -169,10 +170,16 @@ test_extent_matches_scan (void)
           gsize b = a + 1 + g_rand_int_range (rand, 0, (gint32) (n - a));
           double min, max, bmin, bmax;
 
+          /* samples are 1000 ns apart from 1000: the search's answer is known */
+          guint64 t = g_rand_int_range (rand, 0, (gint32) (1000 * (n + 2)));
+          gsize expected_lb = t <= 1000 ? 0 : MIN ((t - 1000 + 999) / 1000, n);
+
           g_assert_true (tw_counter_tracks_get_extent (tracks, 0, a, b, &min, &max));
           brute_extent (values, a, b, &bmin, &bmax);
           g_assert_cmpfloat (min, ==, bmin);
           g_assert_cmpfloat (max, ==, bmax);
+          /* searches in any order (they gallop from the previous one) */
+          g_assert_cmpuint (tw_counter_tracks_lower_bound (tracks, 0, t), ==, expected_lb);
           checks++;
         }
     }
