@@ -529,6 +529,20 @@ search_from (const guint64 *a,
     }
   else if (hint == 0 || a[hint - 1] < x)
     return hint;
+  else
+    {
+      /* the answer is before the hint: gallop backward */
+      gsize step = 1, bound = hint - 1;
+
+      hi = hint - 1;
+      while (bound > 0 && a[bound - 1] >= x)
+        {
+          hi = bound - 1;
+          bound = hi > step ? hi - step : 0;
+          step <<= 1;
+        }
+      lo = bound;
+    }
 
   while (lo < hi)
     {
@@ -608,10 +622,11 @@ tw_counter_tracks_get_covering (TwCounterTracks *self,
   if (t == NULL || (n = t->times->len) == 0 || end_ns <= begin_ns)
     return FALSE;
 
-  hi = lower_bound (t, end_ns);
+  /* begin before end: both searches then gallop forward from the previous column's */
   if (t->pub.hold == TW_COUNTER_HOLD_BACKWARD)
     {
       lo = lower_bound (t, begin_ns);
+      hi = lower_bound (t, end_ns);
       /* sample hi covers (time[hi - 1], time[hi]], which starts inside the range */
       if (hi > 0 && hi < n)
         hi++;
@@ -622,6 +637,7 @@ tw_counter_tracks_get_covering (TwCounterTracks *self,
 
       lo = lower_bound (t, begin_ns + 1);
       lo = lo > 0 ? lo - 1 : 0;
+      hi = lower_bound (t, end_ns);
       if (lo == n - 1 && begin_ns >= MAX (self->last_time, last + 1))
         return FALSE;
     }
