@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <sys/mman.h>
 
 #include "tw-state-model.h"
@@ -49,10 +50,46 @@ typedef struct {
   gboolean  mapped;     /* data is a reservation of cap bytes */
 } Vec;
 
+/*
+ * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
+ * wide view reads O(pixels) summaries in memory order instead of searching hundreds of
+ * MB per pixel column. Level 0 has bins of 2^shift ns (one per 2 to 4 elements),
+ * each level above combines 4 bins of the one below. A bin holds the summary of every
+ * element that meets it; summaries combine associatively (first task, OR of bits), so
+ * the bins of a time range add up to exactly the summary of the range.
+ *
+ * Painters ask for pixel columns. When a level has bins no wider than a column, each
+ * column boundary is rounded up to that level's grid (a shift of less than a pixel,
+ * like the rounding of any edge to pixels) and the column is the sum of its bins; the exact path computes the
+ * same rounded columns from the elements, so both agree to the bit.
+ *
+ * Bins are built at the end of tw_state_model_update() and stay valid before
+ * @valid_until: the first time an element that can still change (an open run, state
+ * or handler) or a later one can touch. Columns after it are computed from the
+ * elements; the bins are rebuilt once that tail holds more than an eighth of them.
+ */
+#define BINS_MIN_ELEMENTS 1024
+#define BINS_ELEMENT_SHIFT 1
+#define BINS_MAX_LEVELS   32
+
 typedef struct {
-  Vec     items;
-  GArray *l1;         /* guint64 */
-  GArray *l2;         /* guint64 */
+  guint64    origin;
+  guint64    valid_until;
+  guint      shift;
+  guint      n_levels;
+  gsize      len[BINS_MAX_LEVELS];
+  TwSummary *level[BINS_MAX_LEVELS];
+} Bins;
+
+typedef struct {
+  Vec         items;
+  GArray     *l1;     /* guint64 */
+  GArray     *l2;     /* guint64 */
+  Bins       *bins;   /* NULL while the series is short */
+  GByteArray *kinds;  /* marks only: TW_SUMMARY_MARK_* of each, so that drawing them
+                       * never reads the event store */
+  GArray     *parents; /* irqs only: guint32 index of the enclosing handler, or
+                        * G_MAXUINT32: finds the handlers open at a time in O(depth) */
 } Series;
 
 typedef struct {
@@ -170,8 +207,19 @@ series_init (Series *series,
 }
 
 static void
+bins_free (Bins *bins)
+{
+  for (guint k = 0; k < bins->n_levels; k++)
+    g_free (bins->level[k]);
+  g_free (bins);
+}
+
+static void
 series_clear (Series *series)
 {
+  g_clear_pointer (&series->bins, bins_free);
+  g_clear_pointer (&series->kinds, g_byte_array_unref);
+  g_clear_pointer (&series->parents, g_array_unref);
   vec_clear (&series->items);
   g_clear_pointer (&series->l1, g_array_unref);
   g_clear_pointer (&series->l2, g_array_unref);
@@ -344,6 +392,7 @@ cpu_at (TwStateModel *self,
 
       series_init (&state->runs, sizeof (TwRunInterval));
       series_init (&state->irqs, sizeof (TwIrqInterval));
+      state->irqs.parents = g_array_new (FALSE, FALSE, sizeof (guint32));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
@@ -360,6 +409,7 @@ task_at (TwStateModel *self,
 
       series_init (&state->states, sizeof (TwTaskInterval));
       series_init (&state->marks, sizeof (TwTaskMark));
+      state->marks.kinds = g_byte_array_new ();
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
@@ -524,6 +574,7 @@ handle_irq_entry (TwStateModel *self,
   CpuState *cs;
   TwIrqInterval irq = { time, time, number, 0, kind, 1 };
   guint index;
+  guint32 parent;
 
   if (cpu == TW_CPU_NONE)
     return;
@@ -531,7 +582,10 @@ handle_irq_entry (TwStateModel *self,
   cs = cpu_at (self, cpu);
   irq.depth = cs->irq_stack->len + 1;
   index = cs->irqs.items.len;
+  parent = cs->irq_stack->len > 0 ? g_array_index (cs->irq_stack, guint, cs->irq_stack->len - 1)
+                                  : G_MAXUINT32;
   series_append (&cs->irqs, &irq);
+  g_array_append_val (cs->irqs.parents, parent);
   g_array_append_val (cs->irq_stack, index);
 }
 
@@ -571,14 +625,28 @@ static void
 add_mark (TwStateModel *self,
           guint32       task,
           guint64       time,
-          guint64       index)
+          guint64       index,
+          TwEventKind   kind)
 {
   TwTaskMark mark = { time, index };
+  Series *marks;
+  guint8 bits;
 
   if (task == TW_TASK_NONE)
     return;
-  series_append (&task_at (self, task)->marks, &mark);
+  if (kind == TW_EVENT_KIND_WAKEUP)
+    bits = TW_SUMMARY_MARK_WAKEUP;
+  else if (kind == TW_EVENT_KIND_MUTEX_LOCK || kind == TW_EVENT_KIND_MUTEX_UNLOCK
+           || kind == TW_EVENT_KIND_MUTEX_WAIT)
+    bits = TW_SUMMARY_MARK_MUTEX;
+  else
+    bits = TW_SUMMARY_MARK_OTHER;
+  marks = &task_at (self, task)->marks;
+  series_append (marks, &mark);
+  g_byte_array_append (marks->kinds, &bits, 1);
 }
+
+static void update_bins (TwStateModel *self);
 
 static void
 extend_open_intervals (TwStateModel *self)
@@ -646,7 +714,7 @@ tw_state_model_update (TwStateModel  *self,
               break;
 
             case TW_EVENT_KIND_WAKEUP:
-              add_mark (self, chunk->arg[row], t, base + row);
+              add_mark (self, chunk->arg[row], t, base + row, info->kind);
               if (is_tracked_task (self, chunk->arg[row]))
                 {
                   TwTaskState now = task_current_state (self, chunk->arg[row]);
@@ -682,7 +750,7 @@ tw_state_model_update (TwStateModel  *self,
             case TW_EVENT_KIND_MUTEX_UNLOCK:
             case TW_EVENT_KIND_MUTEX_WAIT:
             case TW_EVENT_KIND_SENSOR:
-              add_mark (self, chunk->task[row], t, base + row);
+              add_mark (self, chunk->task[row], t, base + row, info->kind);
               break;
 
             case TW_EVENT_KIND_OTHER:
@@ -703,6 +771,7 @@ tw_state_model_update (TwStateModel  *self,
     cpu_at (self, tw_trace_get_n_cpus (self->trace) - 1);
 
   extend_open_intervals (self);
+  update_bins (self);
   return TRUE;
 }
 
@@ -915,6 +984,371 @@ tw_state_model_lower_bound_from (TwStateModel *self,
   return s ? series_lower_bound_from (s, from, time_ns) : 0;
 }
 
+
+/* ---------------------------------------------------------------- bins and summaries */
+
+/* An element's extent [*start, *end); an instant (or empty interval) covers its ns. */
+static inline void
+element_span (TwSeries      kind,
+              const guint8 *item,
+              guint64      *start,
+              guint64      *end)
+{
+  memcpy (start, item, sizeof *start);
+  if (kind == TW_SERIES_TASK_MARKS)
+    *end = *start + 1;
+  else
+    {
+      memcpy (end, item + sizeof (guint64), sizeof *end);
+      if (*end <= *start)
+        *end = *start + 1;
+    }
+}
+
+static TwSummary
+element_summary (TwStateModel *self,
+                 TwSeries      kind,
+                 const Series *series,
+                 gsize         i)
+{
+  const guint8 *item = series->items.data + i * series->items.size;
+  TwSummary sum = { TW_TASK_NONE, 0 };
+
+  switch (kind)
+    {
+    case TW_SERIES_CPU_RUNS:
+      {
+        const TwRunInterval *run = (const TwRunInterval *) item;
+
+        if (is_tracked_task (self, run->task))
+          {
+            sum.task = run->task;
+            sum.bits = TW_SUMMARY_RUN_ANY;
+          }
+        else
+          sum.bits = TW_SUMMARY_RUN_ANY | TW_SUMMARY_RUN_IDLE;
+      }
+      break;
+
+    case TW_SERIES_CPU_IRQS:
+      {
+        const TwIrqInterval *irq = (const TwIrqInterval *) item;
+        guint lane = MIN (MAX (irq->depth, 1), TW_SUMMARY_IRQ_LANES) - 1;
+        guint what = irq->unclosed ? TW_SUMMARY_IRQ_UNCLOSED
+                     : irq->kind == TW_IRQ_HARD ? TW_SUMMARY_IRQ_HARD : TW_SUMMARY_IRQ_SOFT;
+
+        sum.bits = TW_SUMMARY_IRQ_BIT (lane, what);
+      }
+      break;
+
+    case TW_SERIES_TASK_STATES:
+      sum.bits = 1u << (((const TwTaskInterval *) item)->state & 31);
+      break;
+
+    case TW_SERIES_TASK_MARKS:
+      sum.bits = series->kinds->data[i];
+      break;
+
+    default:
+      break;
+    }
+  return sum;
+}
+
+static inline void
+summary_add (TwSummary       *into,
+             const TwSummary *sum)
+{
+  if (into->task == TW_TASK_NONE)
+    into->task = sum->task;
+  into->bits |= sum->bits;
+}
+
+static void
+bins_build (TwStateModel *self,
+            TwSeries      kind,
+            Series       *series,
+            guint64       valid_until)
+{
+  const Vec *items = &series->items;
+  Bins *bins = g_new0 (Bins, 1);
+  guint64 span, per_bin;
+  guint64 s, e;
+
+  g_clear_pointer (&series->bins, bins_free);
+
+  memcpy (&bins->origin, items->data, sizeof bins->origin);
+  span = MAX (self->last_time + 1, bins->origin + 1) - bins->origin;
+  /* the widest element may end past last_time only by its one-ns minimum */
+  span += 1;
+  per_bin = MAX (span / MAX (items->len >> BINS_ELEMENT_SHIFT, 1), 1);
+  while ((G_GUINT64_CONSTANT (1) << bins->shift) < per_bin)
+    bins->shift++;
+  bins->valid_until = valid_until;
+
+  bins->len[0] = ((span - 1) >> bins->shift) + 1;
+  bins->level[0] = g_new (TwSummary, bins->len[0]);
+  for (gsize b = 0; b < bins->len[0]; b++)
+    bins->level[0][b] = (TwSummary) { TW_TASK_NONE, 0 };
+
+  for (gsize i = 0; i < items->len; i++)
+    {
+      const guint8 *item = items->data + i * items->size;
+      TwSummary sum = element_summary (self, kind, series, i);
+      gsize b0, b1;
+
+      element_span (kind, item, &s, &e);
+      b0 = (s - bins->origin) >> bins->shift;
+      b1 = MIN ((e - 1 - bins->origin) >> bins->shift, bins->len[0] - 1);
+      for (gsize b = b0; b <= b1; b++)
+        summary_add (&bins->level[0][b], &sum);
+    }
+
+  bins->n_levels = 1;
+  while (bins->n_levels < BINS_MAX_LEVELS && bins->len[bins->n_levels - 1] > 4)
+    {
+      guint k = bins->n_levels++;
+      const TwSummary *below = bins->level[k - 1];
+      gsize n_below = bins->len[k - 1];
+
+      bins->len[k] = (n_below + 3) / 4;
+      bins->level[k] = g_new (TwSummary, bins->len[k]);
+      for (gsize b = 0; b < bins->len[k]; b++)
+        {
+          TwSummary sum = { TW_TASK_NONE, 0 };
+
+          for (gsize j = b * 4; j < MIN (b * 4 + 4, n_below); j++)
+            summary_add (&sum, &below[j]);
+          bins->level[k][b] = sum;
+        }
+    }
+  series->bins = bins;
+}
+
+/* (Re)builds the bins of a long series unless the part after the current bins is small. */
+static void
+series_update_bins (TwStateModel *self,
+                    TwSeries      kind,
+                    Series       *series,
+                    guint64       open_start)
+{
+  guint64 valid_until = MIN (self->last_time, open_start);
+
+  if (series->items.len < BINS_MIN_ELEMENTS)
+    return;
+  if (series->bins != NULL)
+    {
+      gsize tail = series->items.len - series_lower_bound (series, series->bins->valid_until);
+
+      if (tail <= series->items.len >> 3)
+        return;
+    }
+  bins_build (self, kind, series, valid_until);
+}
+
+static void
+update_bins (TwStateModel *self)
+{
+  for (guint c = 0; c < self->cpus->len; c++)
+    {
+      CpuState *cs = g_ptr_array_index (self->cpus, c);
+      guint64 open_run = cs->run_open && cs->runs.items.len > 0
+                         ? VEC_LAST (cs->runs.items, TwRunInterval).start : G_MAXUINT64;
+      guint64 open_irq = cs->irq_stack->len > 0
+                         ? VEC_AT (cs->irqs.items, TwIrqInterval,
+                                   g_array_index (cs->irq_stack, guint, 0)).start
+                         : G_MAXUINT64;
+
+      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run);
+      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq);
+    }
+
+  for (guint k = 0; k < self->tasks->len; k++)
+    {
+      TaskState *ts = g_ptr_array_index (self->tasks, k);
+      guint64 open = ts->open && ts->states.items.len > 0
+                     ? VEC_LAST (ts->states.items, TwTaskInterval).start : G_MAXUINT64;
+
+      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open);
+      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64);
+    }
+}
+
+/* Columns c_from.. from the elements: column c takes every element meeting [lo[c], hi[c]).
+ * Both bounds never decrease with c. */
+static void
+summarize_elements (TwStateModel   *self,
+                    TwSeries        kind,
+                    const Series   *series,
+                    const guint64  *lo,
+                    const guint64  *hi,
+                    guint           c_from,
+                    guint           n,
+                    TwSummary      *out)
+{
+  const Vec *items = &series->items;
+  guint64 first = lo[c_from];
+  guint64 last = hi[n - 1];
+  gsize i = series_lower_bound (series, first);
+  guint c = c_from;
+
+  if (kind == TW_SERIES_CPU_RUNS || kind == TW_SERIES_TASK_STATES)
+    {
+      /* these never overlap: only the element before can reach into the range */
+      if (i > 0)
+        i--;
+    }
+  else if (kind == TW_SERIES_CPU_IRQS && i > 0)
+    {
+      /* Handlers open at @first enclose the last one that began before it (or are it):
+       * walk its parents. A handler whose exit was lost can be open since long ago. Irq
+       * summaries only OR bits, so these may come before the ones after them. */
+      for (guint32 j = (guint32) (i - 1); j != G_MAXUINT32;
+           j = g_array_index (series->parents, guint32, j))
+        {
+          const guint8 *item = items->data + (gsize) j * items->size;
+          TwSummary sum;
+          guint64 s, e;
+          guint k = c_from;
+
+          element_span (kind, item, &s, &e);
+          if (e <= first)
+            continue;
+          sum = element_summary (self, kind, series, j);
+          for (; k < n && lo[k] < e; k++)
+            summary_add (&out[k], &sum);
+        }
+    }
+
+  for (; i < items->len; i++)
+    {
+      const guint8 *item = items->data + i * items->size;
+      TwSummary sum;
+      guint64 s, e;
+
+      element_span (kind, item, &s, &e);
+      if (s >= last)
+        break;
+      while (c < n && hi[c] <= s)
+        c++;
+      if (c < n && lo[c] >= e)
+        continue;
+      sum = element_summary (self, kind, series, i);
+      for (guint k = c; k < n && lo[k] < e; k++)
+        summary_add (&out[k], &sum);
+    }
+}
+
+static inline guint64
+grid_round_up (const Bins *bins,
+               guint       shift,
+               guint64     t)
+{
+  guint64 mask = (G_GUINT64_CONSTANT (1) << shift) - 1;
+
+  if (t <= bins->origin)
+    return t;
+  return bins->origin + (((t - bins->origin) + mask) & ~mask);
+}
+
+static inline gsize
+grid_index (const Bins *bins,
+            guint       shift,
+            gsize       len,
+            guint64     t)
+{
+  if (t <= bins->origin)
+    return 0;
+  return MIN ((t - bins->origin) >> shift, len);
+}
+
+/**
+ * tw_state_model_summarize:
+ * @begin_ns: the time at the left edge of column 0
+ * @ns_per_column: the width of a column in ns (a pixel column, for painters)
+ * @flags: %TW_SUMMARIZE_EXACT to compute from the elements rather than the bins
+ * @out: (array length=n_columns) (out caller-allocates): one summary per column
+ *
+ * Summarizes the elements of a series that meet each of @n_columns columns
+ * [@begin_ns + c × @ns_per_column, @begin_ns + (c + 1) × @ns_per_column). On wide
+ * views each column boundary is first rounded up to the series' bin grid when its bins
+ * are no wider than a column, and then a frame costs O(columns) whatever the
+ * number of elements. The result does not depend on %TW_SUMMARIZE_EXACT.
+ */
+void
+tw_state_model_summarize (TwStateModel     *self,
+                          TwSeries          series,
+                          guint             id,
+                          guint64           begin_ns,
+                          double            ns_per_column,
+                          guint             n_columns,
+                          TwSummarizeFlags  flags,
+                          TwSummary        *out)
+{
+  const Series *s;
+  const Bins *bins;
+  g_autofree guint64 *bounds = NULL;
+  guint64 *lo, *hi;
+  int level = -1;
+  guint c = 0;
+
+  g_return_if_fail (TW_IS_STATE_MODEL (self));
+  g_return_if_fail (ns_per_column > 0);
+
+  for (guint k = 0; k < n_columns; k++)
+    out[k] = (TwSummary) { TW_TASK_NONE, 0 };
+  s = lookup_series (self, series, id);
+  if (s == NULL || s->items.len == 0 || n_columns == 0)
+    return;
+
+  bins = s->bins;
+  if (bins != NULL)
+    for (guint k = 0; k < bins->n_levels; k++)
+      {
+        if ((double) (G_GUINT64_CONSTANT (1) << (bins->shift + 2 * k)) > ns_per_column)
+          break;
+        level = k;
+      }
+
+  bounds = g_new (guint64, 2 * (gsize) n_columns);
+  lo = bounds;
+  hi = bounds + n_columns;
+  if (level < 0)
+    {
+      /* the real column [x, x + 1) meets [start, end) of integer ns */
+      for (guint k = 0; k < n_columns; k++)
+        {
+          lo[k] = (guint64) floor ((double) begin_ns + k * ns_per_column);
+          hi[k] = (guint64) ceil ((double) begin_ns + (k + 1) * ns_per_column);
+        }
+      summarize_elements (self, series, s, lo, hi, 0, n_columns, out);
+      return;
+    }
+
+  {
+    guint shift = bins->shift + 2 * level;
+    const TwSummary *level_bins = bins->level[level];
+    gsize len = bins->len[level];
+
+    for (guint k = 0; k < n_columns; k++)
+      {
+        lo[k] = grid_round_up (bins, shift, (guint64) floor ((double) begin_ns + k * ns_per_column));
+        hi[k] = grid_round_up (bins, shift, (guint64) floor ((double) begin_ns + (k + 1) * ns_per_column));
+      }
+
+    if (!(flags & TW_SUMMARIZE_EXACT))
+      for (; c < n_columns && hi[c] <= bins->valid_until; c++)
+        {
+          gsize b1 = grid_index (bins, shift, len, hi[c]);
+
+          for (gsize b = grid_index (bins, shift, len, lo[c]); b < b1; b++)
+            summary_add (&out[c], &level_bins[b]);
+        }
+    if (c < n_columns)
+      summarize_elements (self, series, s, lo, hi, c, n_columns, out);
+  }
+}
+
 /**
  * tw_state_model_get_running_task:
  *
@@ -987,8 +1421,19 @@ tw_state_model_get_task_cpu_time (TwStateModel *self,
 /**
  * tw_state_model_get_memory_size:
  *
- * Returns: bytes held by the interval arrays
+ * Returns: bytes held by the interval arrays and their bins
  */
+static gsize
+series_bins_size (const Series *series)
+{
+  gsize size = 0;
+
+  if (series->bins)
+    for (guint k = 0; k < series->bins->n_levels; k++)
+      size += series->bins->len[k] * sizeof (TwSummary);
+  return size;
+}
+
 gsize
 tw_state_model_get_memory_size (TwStateModel *self)
 {
@@ -999,12 +1444,14 @@ tw_state_model_get_memory_size (TwStateModel *self)
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
       size += cs->runs.items.len * sizeof (TwRunInterval) + cs->irqs.items.len * sizeof (TwIrqInterval);
+      size += series_bins_size (&cs->runs) + series_bins_size (&cs->irqs);
     }
   for (guint k = 0; k < self->tasks->len; k++)
     {
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
       size += ts->states.items.len * sizeof (TwTaskInterval) + ts->marks.items.len * sizeof (TwTaskMark);
+      size += series_bins_size (&ts->states) + series_bins_size (&ts->marks);
     }
   return size;
 }

@@ -54,6 +54,33 @@ typedef enum {
   TW_SERIES_TASK_MARKS,   /* id = task */
 } TwSeries;
 
+/* What the elements of a series that meet one pixel column amount to, for painters.
+ * @task: for TW_SERIES_CPU_RUNS, the first task in the column that is not idle, else
+ *   TW_TASK_NONE (unused, TW_TASK_NONE, for the other series).
+ * @bits: for CPU runs, TW_SUMMARY_RUN_*; for irqs, TW_SUMMARY_IRQ_BIT (lane, what) of
+ *   every handler (lane = MIN (depth, 3) - 1); for task states, 1 << TwTaskState of every
+ *   state; for marks, TW_SUMMARY_MARK_* of every mark. */
+typedef struct {
+  guint32 task;
+  guint32 bits;
+} TwSummary;
+
+#define TW_SUMMARY_RUN_ANY        (1u << 0)  /* something ran, idle or not */
+#define TW_SUMMARY_RUN_IDLE       (1u << 1)  /* an idle task ran, or the trace says nothing did */
+#define TW_SUMMARY_IRQ_LANES      3
+#define TW_SUMMARY_IRQ_HARD       0
+#define TW_SUMMARY_IRQ_SOFT       1
+#define TW_SUMMARY_IRQ_UNCLOSED   2          /* no exit seen, whatever the kind */
+#define TW_SUMMARY_IRQ_BIT(lane, what) (1u << ((lane) * 3 + (what)))
+#define TW_SUMMARY_MARK_WAKEUP    (1u << 0)
+#define TW_SUMMARY_MARK_MUTEX     (1u << 1)
+#define TW_SUMMARY_MARK_OTHER     (1u << 2)  /* user, sensor */
+
+typedef enum {
+  TW_SUMMARIZE_DEFAULT = 0,
+  TW_SUMMARIZE_EXACT   = 1 << 0,  /* from the elements themselves, not the bins: same result */
+} TwSummarizeFlags;
+
 #define TW_TYPE_STATE_MODEL (tw_state_model_get_type ())
 G_DECLARE_FINAL_TYPE (TwStateModel, tw_state_model, TW, STATE_MODEL, GObject)
 
@@ -94,6 +121,14 @@ TwTaskState           tw_state_model_get_task_state   (TwStateModel   *self,
                                                        guint64         time_ns);
 guint64               tw_state_model_get_task_cpu_time (TwStateModel  *self,
                                                        guint32         task);
+void                  tw_state_model_summarize        (TwStateModel   *self,
+                                                       TwSeries        series,
+                                                       guint           id,
+                                                       guint64         begin_ns,
+                                                       double          ns_per_column,
+                                                       guint           n_columns,
+                                                       TwSummarizeFlags flags,
+                                                       TwSummary      *out);
 gsize                 tw_state_model_get_memory_size  (TwStateModel   *self);
 
 G_END_DECLS

@@ -745,8 +745,9 @@ tw_trace_set_task_flags (TwTrace     *self,
 /**
  * tw_trace_dup_task_label:
  *
- * Returns: (transfer full): "name-tid" as ftrace prints tasks, the name alone, the source
- *   id when the task has no name, or "-" for %TW_TASK_NONE
+ * Returns: (transfer full): "name-tid" as ftrace prints tasks, the name alone; for a task
+ *   without a name its source id, followed by " (pid N)" when its thread id is known and
+ *   differs (S.Ha.R.K. contexts); "-" for %TW_TASK_NONE
  */
 char *
 tw_trace_dup_task_label (TwTrace *self,
@@ -760,6 +761,13 @@ tw_trace_dup_task_label (TwTrace *self,
     return g_strdup_printf ("%s-%" G_GINT64_FORMAT, t->name, t->tid);
   if (t->name)
     return g_strdup (t->name);
+  if (t->tid >= 0)
+    {
+      g_autofree char *tid = g_strdup_printf ("%" G_GINT64_FORMAT, t->tid);
+
+      if (g_strcmp0 (tid, t->source_id) != 0)
+        return g_strdup_printf ("%s (pid %s)", t->source_id, tid);
+    }
   return g_strdup (t->source_id);
 }
 

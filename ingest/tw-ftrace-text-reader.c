@@ -46,7 +46,6 @@
 
 #define MAX_PAIRS        64
 #define MAX_NAME_LEN     127
-#define DIRECT_PIDS      (1u << 22)     /* the kernel's largest pid_max */
 #define PROGRESS_LINES   4096
 #define MAX_CPU_INDEX    (TW_CPU_NONE - 1)
 
@@ -509,11 +508,7 @@ typedef struct {
   TwTrace      *trace;
   const char   *path;
   GHashTable   *types;        /* event name (owned) → FtraceType (owned) */
-  guint32      *pid_tasks;    /* pid → task index, TW_TASK_NONE when not yet seen */
-  guint         n_pid_tasks;
-  GHashTable   *big_pid_tasks; /* pids ≥ DIRECT_PIDS: gint64* → index + 1 */
-  guint32      *idle_tasks;   /* cpu → idle task index */
-  guint         n_idle_tasks;
+  TwKernelTasks tasks;
   TypeSlot      type_cache[TYPE_CACHE_SIZE]; /* by hash of the name, before `types` */
   TwStringCache strings;      /* span → string id, so hot strings skip the trace's lock */
   GString      *scratch;      /* NUL-terminated copies of spans */
@@ -545,52 +540,6 @@ hash_span (const char *s,
   return h;
 }
 
-static void
-maybe_rename (Parser     *self,
-              guint32     task,
-              const char *comm,
-              gsize       comm_len)
-{
-  const TwTask *t = tw_trace_get_task (self->trace, task);
-
-  if (t->flags & TW_TASK_FLAG_IDLE || !_tw_kernel_comm_is_known (comm, comm_len))
-    return;
-  if (t->name != NULL && strlen (t->name) == comm_len && memcmp (t->name, comm, comm_len) == 0)
-    return;
-  g_string_truncate (self->scratch, 0);
-  g_string_append_len (self->scratch, comm, comm_len);
-  tw_trace_set_task_name (self->trace, task, self->scratch->str);
-}
-
-static guint32
-idle_task (Parser *self,
-           guint   cpu)
-{
-  char source_id[32];
-  char name[32];
-  guint32 task;
-
-  if (cpu < self->n_idle_tasks && self->idle_tasks[cpu] != TW_TASK_NONE)
-    return self->idle_tasks[cpu];
-
-  if (cpu >= self->n_idle_tasks)
-    {
-      guint n = MAX (cpu + 1, self->n_idle_tasks * 2);
-
-      self->idle_tasks = g_renew (guint32, self->idle_tasks, n);
-      for (guint i = self->n_idle_tasks; i < n; i++)
-        self->idle_tasks[i] = TW_TASK_NONE;
-      self->n_idle_tasks = n;
-    }
-
-  g_snprintf (source_id, sizeof source_id, "0/%u", cpu);
-  g_snprintf (name, sizeof name, "swapper/%u", cpu);
-  task = tw_trace_add_task (self->trace, source_id, name, 0, 0);
-  tw_trace_set_task_flags (self->trace, task, TW_TASK_FLAG_IDLE);
-  self->idle_tasks[cpu] = task;
-  return task;
-}
-
 /* The task of a pid (created on first sight), renamed to @comm when it differs. */
 static guint32
 task_for_pid (Parser     *self,
@@ -600,52 +549,14 @@ task_for_pid (Parser     *self,
               const char *comm,
               gsize       comm_len)
 {
-  guint32 *slot = NULL;
-  guint32 task;
+  guint32 task = _tw_kernel_tasks_get (&self->tasks, pid, cpu);
 
-  if (pid < 0)
-    return TW_TASK_NONE;
-  if (pid == 0)
-    return idle_task (self, cpu);
-
-  if (pid < DIRECT_PIDS)
-    {
-      if ((guint64) pid >= self->n_pid_tasks)
-        {
-          guint n = MAX ((guint) pid + 1, MIN (self->n_pid_tasks * 2, DIRECT_PIDS));
-
-          self->pid_tasks = g_renew (guint32, self->pid_tasks, n);
-          for (guint i = self->n_pid_tasks; i < n; i++)
-            self->pid_tasks[i] = TW_TASK_NONE;
-          self->n_pid_tasks = n;
-        }
-      slot = &self->pid_tasks[pid];
-      task = *slot;
-    }
-  else
-    {
-      gpointer found = g_hash_table_lookup (self->big_pid_tasks, &pid);
-
-      task = found ? GPOINTER_TO_UINT (found) - 1 : TW_TASK_NONE;
-    }
-
-  if (task == TW_TASK_NONE)
-    {
-      char source_id[32];
-
-      g_snprintf (source_id, sizeof source_id, "%" G_GINT64_FORMAT, pid);
-      task = tw_trace_add_task (self->trace, source_id, NULL, tgid, pid);
-      if (slot)
-        *slot = task;
-      else
-        g_hash_table_insert (self->big_pid_tasks, g_memdup2 (&pid, sizeof pid),
-                             GUINT_TO_POINTER (task + 1));
-    }
-  else if (tgid >= 0 && tw_trace_get_task (self->trace, task)->pid != tgid)
+  if (task == TW_TASK_NONE || pid == 0)
+    return task;
+  if (tgid >= 0 && tw_trace_get_task (self->trace, task)->pid != tgid)
     tw_trace_set_task_ids (self->trace, task, tgid, pid);
-
-  if (comm != NULL)
-    maybe_rename (self, task, comm, comm_len);
+  if (comm != NULL && _tw_kernel_comm_is_known (comm, comm_len))
+    _tw_kernel_tasks_rename (&self->tasks, task, _tw_string_cache_get (&self->strings, comm, comm_len));
   return task;
 }
 
@@ -1326,10 +1237,8 @@ static void
 parser_clear (Parser *self)
 {
   g_clear_pointer (&self->types, g_hash_table_unref);
-  g_clear_pointer (&self->big_pid_tasks, g_hash_table_unref);
-  g_clear_pointer (&self->pid_tasks, g_free);
-  g_clear_pointer (&self->idle_tasks, g_free);
   g_clear_pointer (&self->payload, g_free);
+  _tw_kernel_tasks_clear (&self->tasks);
   _tw_string_cache_clear (&self->strings);
   if (self->scratch)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
@@ -1371,7 +1280,7 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
   self.trace = trace;
   self.path = path;
   self.types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, ftrace_type_free);
-  self.big_pid_tasks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  _tw_kernel_tasks_init (&self.tasks, trace);
   self.scratch = g_string_sized_new (256);
   self.overflow = g_string_sized_new (256);
   self.payload_cap = 64;

@@ -71,8 +71,8 @@ typedef struct {
   struct tep_handle       *tep;
   int                      event_ids[N_KERNEL_EVENTS];
   guint16                  types[N_KERNEL_EVENTS];
-  GArray                  *idle_tasks;    /* cpu → task index */
-  GHashTable              *tasks;         /* pid → task index + 1 */
+  TwKernelTasks            tasks;         /* set up by start, on the monitor's trace */
+  gboolean                 tasks_ready;
   struct trace_seq         seq;
   gboolean                 seq_ready;
   guint8                   payload[128];
@@ -104,26 +104,6 @@ compare_pending (gconstpointer a,
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static guint32
-idle_task (KernelSource *self,
-           guint         cpu)
-{
-  guint32 none = TW_TASK_NONE, task;
-  char id[32], name[32];
-
-  while (self->idle_tasks->len <= cpu)
-    g_array_append_val (self->idle_tasks, none);
-  task = g_array_index (self->idle_tasks, guint32, cpu);
-  if (task != TW_TASK_NONE)
-    return task;
-  g_snprintf (id, sizeof id, "0/%u", cpu);
-  g_snprintf (name, sizeof name, "swapper/%u", cpu);
-  task = tw_trace_add_task (self->trace, id, name, 0, 0);
-  tw_trace_set_task_flags (self->trace, task, TW_TASK_FLAG_IDLE);
-  g_array_index (self->idle_tasks, guint32, cpu) = task;
-  return task;
-}
-
 /* The task of pid (thread id) on @cpu; @comm renames it when known. */
 static guint32
 pid_task (KernelSource *self,
@@ -131,31 +111,10 @@ pid_task (KernelSource *self,
           guint         cpu,
           const char   *comm)
 {
-  gpointer found;
-  guint32 task;
+  guint32 task = _tw_kernel_tasks_get (&self->tasks, pid, cpu);
 
-  if (pid == 0)
-    return idle_task (self, cpu);
-  found = g_hash_table_lookup (self->tasks, GINT_TO_POINTER ((gint) pid));
-  if (found)
-    {
-      task = GPOINTER_TO_UINT (found) - 1;
-      if (comm && comm[0])
-        {
-          const TwTask *t = tw_trace_get_task (self->trace, task);
-
-          if (t->name == NULL || strcmp (t->name, comm) != 0)
-            tw_trace_set_task_name (self->trace, task, comm);
-        }
-      return task;
-    }
-  {
-    char id[32];
-
-    g_snprintf (id, sizeof id, "%" G_GINT64_FORMAT, pid);
-    task = tw_trace_add_task (self->trace, id, comm && comm[0] ? comm : NULL, -1, pid);
-  }
-  g_hash_table_insert (self->tasks, GINT_TO_POINTER ((gint) pid), GUINT_TO_POINTER (task + 1));
+  if (comm != NULL && comm[0] != '\0')
+    _tw_kernel_tasks_rename (&self->tasks, task, tw_trace_intern_string (self->trace, comm));
   return task;
 }
 
@@ -392,10 +351,10 @@ kernel_free (TwLiveSource *source)
   kernel_stop (source);
   if (self->seq_ready)
     trace_seq_destroy (&self->seq);
-  g_clear_pointer (&self->idle_tasks, g_array_unref);
+  if (self->tasks_ready)
+    _tw_kernel_tasks_clear (&self->tasks);
   g_clear_pointer (&self->pending, g_array_unref);
   g_clear_pointer (&self->pending_blob, g_byte_array_unref);
-  g_clear_pointer (&self->tasks, g_hash_table_unref);
   g_free (self);
 }
 
@@ -433,6 +392,11 @@ kernel_start (TwLiveSource *source,
 
   if (!tw_live_kernel_is_supported (error))
     return FALSE;
+  if (!self->tasks_ready)
+    {
+      _tw_kernel_tasks_init (&self->tasks, trace);
+      self->tasks_ready = TRUE;
+    }
   remove_stale_instances ();
   self->instance = tracefs_instance_create (name);
   if (self->instance == NULL)
@@ -580,8 +544,6 @@ tw_live_kernel_new (GError **error)
     return NULL;
   self = g_new0 (KernelSource, 1);
   tw_live_source_init (&self->parent, &kernel_source_class, "kernel");
-  self->idle_tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->tasks = g_hash_table_new (NULL, NULL);
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   self->pending_blob = g_byte_array_new ();
   return &self->parent;

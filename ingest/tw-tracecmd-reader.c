@@ -152,6 +152,7 @@ typedef struct {
   guint64                n_events;
   guint                  since_check;
   gint64                 file_size;
+  guint64                bytes_read;  /* record bytes with headers, roughly: for progress */
   TwProgressFunc         progress;
   gpointer               progress_data;
   GCancellable          *cancellable;
@@ -647,6 +648,9 @@ handle_record (struct tracecmd_input *handle,
   gint64 pid;
   gint64 v;
 
+  /* Records come merged in time from per-CPU sections, so their offsets jump back and
+   * forth: progress counts the bytes read instead, which only grows. */
+  self->bytes_read += rec->size + 8;
   if (G_UNLIKELY (++self->since_check == CHECK_EVERY))
     {
       self->since_check = 0;
@@ -657,7 +661,7 @@ handle_record (struct tracecmd_input *handle,
           return 1;
         }
       if (self->progress && self->file_size > 0)
-        self->progress (MIN (0.99, (double) rec->offset / self->file_size), self->progress_data);
+        self->progress (MIN (0.99, (double) self->bytes_read / self->file_size), self->progress_data);
     }
 
   if (rec->size < 8 || cpu < 0 || cpu >= TW_CPU_NONE)

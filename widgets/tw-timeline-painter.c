@@ -14,12 +14,11 @@
  * One painter serves the widget, `tracewb-cli render` and the pixel tests, so what a user
  * sees is what the tests check.
  *
- * Cost per frame is O(pixels), not O(events): every row's intervals are sorted by start,
- * so the painter walks them while they are wider than a pixel and, where several fall in
- * one pixel column, draws one mark for the column and binary-searches to the first
- * interval of the next column (on-demand bins, as libkshark does). Adjacent rectangles of
- * one colour are merged before they reach cairo, which keeps fills per row near the
- * number of visible colour changes.
+ * Cost per frame is O(pixels), not O(events): for each row the model summarizes what
+ * meets every pixel column (tw_state_model_summarize(), from pre-aggregated bins on wide
+ * views), the painter turns each column into one colour per lane, and runs of equal
+ * columns become one rectangle, written straight into image surfaces or, elsewhere,
+ * batched into one cairo fill per colour.
  */
 
 #define IRQ_LANE_HEIGHT 5
@@ -52,6 +51,7 @@ struct _TwTimelinePainter
   gboolean      tasks_collapsed;
   TwTaskSort    sort;
   int           content_height;
+  gboolean      exact;         /* summarize from the intervals, not the bins */
 };
 
 G_DEFINE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, G_TYPE_OBJECT)
@@ -148,6 +148,22 @@ tw_timeline_painter_get_counter_tracks (TwTimelinePainter *self)
   g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
 
   return self->counters;
+}
+
+/**
+ * tw_timeline_painter_set_exact:
+ * @exact: %TRUE to draw from the intervals themselves
+ *
+ * Draws rows from the model's intervals instead of their pre-aggregated bins: the same
+ * pixels, at a cost that grows with the events in view. Tests use it to check the bins.
+ */
+void
+tw_timeline_painter_set_exact (TwTimelinePainter *self,
+                               gboolean           exact)
+{
+  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
+
+  self->exact = !!exact;
 }
 
 /* ---------------------------------------------------------------- colours */
@@ -805,45 +821,33 @@ batch_add (RectBatch    *b,
   b->pending = TRUE;
 }
 
+/* An ARGB32 or RGB24 image that rows can be written into directly. Cairo composites one
+ * box per rectangle, and on wide views rows change colour at most pixel columns: for
+ * hundreds of rows that is most of a frame, while writing the pixels is a few µs a row.
+ * Used only when user space maps to whole device pixels and the row's clip is one
+ * rectangle; anything else (SVG, scaled or rotated contexts) draws through cairo. */
+typedef struct {
+  cairo_surface_t *surface;   /* NULL when not usable at all */
+  guint8          *data;
+  int              stride;
+  gboolean         opaque;    /* RGB24 */
+  int              dx, dy;    /* device = user + (dx, dy) */
+  gboolean         row_ok;    /* the current row's clip is the rectangle below */
+  int              clip_x0, clip_y0, clip_x1, clip_y1;
+} DirectTarget;
+
 typedef struct {
   TwTimelinePainter        *self;
   const TwTimelineViewport *vp;
+  DirectTarget             *direct;
   double                    plot_x0;
   double                    plot_x1;
   double                    ns_per_px;
+  guint                     n_columns;  /* pixel columns of the plot */
+  TwSummary                *summaries;  /* n_columns, scratch for one series */
+  guint32                  *keys;       /* n_columns, scratch: what each column shows */
+  GArray                   *segments;   /* Segment, scratch */
 } Frame;
-
-static double
-frame_x (const Frame *f,
-         guint64      t)
-{
-  return CLAMP (tw_timeline_viewport_time_to_x (f->vp, t), f->plot_x0, f->plot_x1);
-}
-
-/* Time at the left edge of pixel column @col + 1: intervals starting at or after it
- * belong to later columns. */
-static guint64
-frame_column_end (const Frame *f,
-                  double       col)
-{
-  double t = (double) f->vp->begin_ns + (col + 1 - f->plot_x0) * f->ns_per_px;
-
-  return t <= 0 ? 0 : (guint64) ceil (t);
-}
-
-/* First element of a series at or after @t, not before @lo. Rows are drawn left to
- * right, so every search after the first gallops forward from the previous one. */
-static gsize
-series_at (const Frame *f,
-           TwSeries     series,
-           guint        id,
-           gsize        lo,
-           guint64      t)
-{
-  if (lo == 0)
-    return tw_state_model_lower_bound (f->self->model, series, id, t);
-  return tw_state_model_lower_bound_from (f->self->model, series, id, lo, t);
-}
 
 /* First interval of a non-overlapping series that ends after @t. */
 static gsize
@@ -888,27 +892,287 @@ static const double hardirq_rgba[4] = { 0.88, 0.11, 0.14, 1.0 };
 static const double softirq_rgba[4] = { 1.0, 0.47, 0.0, 1.0 };
 static const double blocked_rgba[4] = { 0.6, 0.6, 0.6, 1.0 };
 static const double unclosed_rgba[4] = { 0.55, 0.0, 0.05, 1.0 };
+static const double wakeup_rgba[4] = { 0.15, 0.6, 0.25, 1.0 };
+static const double mutex_rgba[4] = { 0.55, 0.35, 0.1, 1.0 };
+static const double user_mark_rgba[4] = { 0.38, 0.21, 0.51, 1.0 };
 
-static void
-draw_run (const Frame         *f,
-          RectBatch           *b,
-          const TwRunInterval *run,
-          double               x0,
-          double               x1,
-          double               y,
-          double               h)
+/* Rows are drawn per pixel column from the model's summaries: each column shows one
+ * thing per lane (a task's colour, a state, an irq kind), chosen so that something short
+ * never disappears at any zoom. Runs of equal columns become one rectangle and the
+ * rectangles of one colour one fill. */
+#define KEY_NONE G_MAXUINT32
+#define KEY_IDLE (G_MAXUINT32 - 1)
+
+typedef enum {
+  LAYER_RUNS,     /* key: task index or KEY_IDLE */
+  LAYER_IRQS,     /* key: TW_SUMMARY_IRQ_* */
+  LAYER_STATES,   /* key: TwTaskState */
+  LAYER_MARKS,    /* key: TW_SUMMARY_MARK_* */
+} Layer;
+
+typedef struct {
+  guint32 key;
+  guint   x0;     /* columns [x0, x1) */
+  guint   x1;
+} Segment;
+
+static int
+compare_segments (gconstpointer a,
+                  gconstpointer b)
 {
-  double rgba[4];
+  const Segment *sa = a;
+  const Segment *sb = b;
 
-  if (task_is_idle (f->self, run->task))
-    {
-      batch_add (b, x0, x1, y + h / 2 - 1, 2, idle_rgba);
-      return;
-    }
-  task_rgba (f->self, run->task, 1.0, rgba);
-  batch_add (b, x0, x1, y, h, rgba);
+  if (sa->key != sb->key)
+    return sa->key < sb->key ? -1 : 1;
+  return sa->x0 < sb->x0 ? -1 : sa->x0 > sb->x0;
 }
 
+/* The colour and band of the row a key is drawn in. */
+static gboolean
+layer_style (const Frame *f,
+             Layer        layer,
+             guint32      id,
+             guint32      key,
+             double       y,
+             double       h,
+             double       rgba[4],
+             double      *band_y,
+             double      *band_h)
+{
+  const double *fixed = NULL;
+
+  *band_y = y;
+  *band_h = h;
+  switch (layer)
+    {
+    case LAYER_RUNS:
+      if (key == KEY_IDLE)
+        {
+          fixed = idle_rgba;
+          *band_y = y + h / 2 - 1;
+          *band_h = 2;
+        }
+      else
+        task_rgba (f->self, key, 1.0, rgba);
+      break;
+
+    case LAYER_IRQS:
+      fixed = key == TW_SUMMARY_IRQ_UNCLOSED ? unclosed_rgba
+              : key == TW_SUMMARY_IRQ_HARD ? hardirq_rgba : softirq_rgba;
+      break;
+
+    case LAYER_STATES:
+      switch (key)
+        {
+        case TW_TASK_STATE_RUNNING:
+          task_rgba (f->self, id, 1.0, rgba);
+          *band_y = y + 2;
+          *band_h = h - 4;
+          break;
+        case TW_TASK_STATE_READY:
+          task_rgba (f->self, id, 0.35, rgba);
+          *band_y = y + h / 2 - 3;
+          *band_h = 6;
+          break;
+        case TW_TASK_STATE_BLOCKED:
+          fixed = blocked_rgba;
+          *band_y = y + h / 2;
+          *band_h = 1;
+          break;
+        default:
+          return FALSE;
+        }
+      break;
+
+    case LAYER_MARKS:
+    default:
+      fixed = key == TW_SUMMARY_MARK_WAKEUP ? wakeup_rgba
+              : key == TW_SUMMARY_MARK_MUTEX ? mutex_rgba : user_mark_rgba;
+      break;
+    }
+  if (fixed)
+    memcpy (rgba, fixed, sizeof (double) * 4);
+  return TRUE;
+}
+
+static void
+direct_begin (DirectTarget *dt,
+              cairo_t      *cr)
+{
+  cairo_surface_t *target = cairo_get_group_target (cr);
+  cairo_matrix_t m;
+  double sx, sy, ox, oy;
+  cairo_format_t format;
+
+  memset (dt, 0, sizeof *dt);
+  if (target != cairo_get_target (cr) || cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    return;
+  format = cairo_image_surface_get_format (target);
+  cairo_get_matrix (cr, &m);
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_surface_get_device_offset (target, &ox, &oy);
+  if ((format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24)
+      || m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || sx != 1 || sy != 1
+      || ox != 0 || oy != 0 || m.x0 != floor (m.x0) || m.y0 != floor (m.y0)
+      || fabs (m.x0) > 1e6 || fabs (m.y0) > 1e6)
+    return;
+  cairo_surface_flush (target);
+  if ((dt->data = cairo_image_surface_get_data (target)) == NULL)
+    return;
+  dt->surface = target;
+  dt->stride = cairo_image_surface_get_stride (target);
+  dt->opaque = format == CAIRO_FORMAT_RGB24;
+  dt->dx = (int) m.x0;
+  dt->dy = (int) m.y0;
+}
+
+/* After the row's clip is set: can the row be written directly, and where? */
+static void
+direct_row_begin (DirectTarget *dt,
+                  cairo_t      *cr)
+{
+  cairo_rectangle_list_t *clips;
+
+  dt->row_ok = FALSE;
+  if (dt->surface == NULL)
+    return;
+  clips = cairo_copy_clip_rectangle_list (cr);
+  if (clips->status == CAIRO_STATUS_SUCCESS && clips->num_rectangles == 1)
+    {
+      const cairo_rectangle_t *r = &clips->rectangles[0];
+
+      dt->clip_x0 = MAX ((int) ceil (r->x - 0.5) + dt->dx, 0);
+      dt->clip_y0 = MAX ((int) ceil (r->y - 0.5) + dt->dy, 0);
+      dt->clip_x1 = MIN ((int) ceil (r->x + r->width - 0.5) + dt->dx,
+                         cairo_image_surface_get_width (dt->surface));
+      dt->clip_y1 = MIN ((int) ceil (r->y + r->height - 0.5) + dt->dy,
+                         cairo_image_surface_get_height (dt->surface));
+      dt->row_ok = TRUE;
+      cairo_surface_flush (dt->surface);
+    }
+  cairo_rectangle_list_destroy (clips);
+}
+
+static void
+direct_row_end (DirectTarget *dt)
+{
+  if (dt->row_ok && dt->clip_x1 > dt->clip_x0 && dt->clip_y1 > dt->clip_y0)
+    cairo_surface_mark_dirty_rectangle (dt->surface, dt->clip_x0, dt->clip_y0,
+                                        dt->clip_x1 - dt->clip_x0, dt->clip_y1 - dt->clip_y0);
+  dt->row_ok = FALSE;
+}
+
+/* Like cairo: a colour channel to 16 bits, then 8; alpha premultiplied. */
+static inline guint
+channel_8 (double v)
+{
+  return ((guint) (CLAMP (v, 0.0, 1.0) * 65535.0 + 0.5)) >> 8;
+}
+
+/* The pixels whose centres lie in [x0, x1) × [y0, y1) (user space), as cairo fills a
+ * rectangle without antialiasing. */
+static void
+direct_fill (DirectTarget *dt,
+             double        x0,
+             double        x1,
+             double        y0,
+             double        y1,
+             const double  rgba[4])
+{
+  int px0 = MAX ((int) ceil (x0 - 0.5) + dt->dx, dt->clip_x0);
+  int px1 = MIN ((int) ceil (x1 - 0.5) + dt->dx, dt->clip_x1);
+  int py0 = MAX ((int) ceil (y0 - 0.5) + dt->dy, dt->clip_y0);
+  int py1 = MIN ((int) ceil (y1 - 0.5) + dt->dy, dt->clip_y1);
+  guint a = channel_8 (rgba[3]);
+  guint r = channel_8 (rgba[0] * rgba[3]), g = channel_8 (rgba[1] * rgba[3]), b = channel_8 (rgba[2] * rgba[3]);
+  guint32 pixel = (a << 24) | (r << 16) | (g << 8) | b;
+
+  if (px0 >= px1 || py0 >= py1)
+    return;
+  for (int y = py0; y < py1; y++)
+    {
+      guint32 *row = (guint32 *) (dt->data + (gsize) y * dt->stride);
+
+      if (a == 255)
+        for (int x = px0; x < px1; x++)
+          row[x] = pixel;
+      else
+        for (int x = px0; x < px1; x++)
+          {
+            /* OVER, premultiplied: dst × (1 − a) + src */
+            guint32 d = row[x];
+            guint inv = 255 - a;
+            guint da = dt->opaque ? 255 : d >> 24;
+            guint dr = (d >> 16) & 0xff, dg = (d >> 8) & 0xff, db = d & 0xff;
+
+            row[x] = ((a + (da * inv + 127) / 255) << 24)
+                     | ((r + (dr * inv + 127) / 255) << 16)
+                     | ((g + (dg * inv + 127) / 255) << 8)
+                     | (b + (db * inv + 127) / 255);
+          }
+    }
+}
+
+/* Fills the columns of f->keys that are not KEY_NONE, in band [y, y + h) of the row. */
+static void
+fill_keys (const Frame *f,
+           cairo_t     *cr,
+           Layer        layer,
+           guint32      id,
+           double       y,
+           double       h)
+{
+  GArray *segments = f->segments;
+  RectBatch b = { cr, { -1 } };
+
+  g_array_set_size (segments, 0);
+  for (guint c = 0; c < f->n_columns;)
+    {
+      guint32 key = f->keys[c];
+      guint c1 = c + 1;
+
+      while (c1 < f->n_columns && f->keys[c1] == key)
+        c1++;
+      if (key != KEY_NONE && f->direct->row_ok)
+        {
+          double rgba[4], band_y, band_h;
+
+          if (layer_style (f, layer, id, key, y, h, rgba, &band_y, &band_h))
+            direct_fill (f->direct, f->plot_x0 + c, f->plot_x0 + c1, band_y, band_y + band_h, rgba);
+        }
+      else if (key != KEY_NONE)
+        {
+          Segment seg = { key, c, c1 };
+          g_array_append_val (segments, seg);
+        }
+      c = c1;
+    }
+  g_array_sort (segments, compare_segments);
+
+  for (guint i = 0; i < segments->len; i++)
+    {
+      const Segment *seg = &g_array_index (segments, Segment, i);
+      double rgba[4], band_y, band_h;
+
+      if (layer_style (f, layer, id, seg->key, y, h, rgba, &band_y, &band_h))
+        batch_add (&b, f->plot_x0 + seg->x0, f->plot_x0 + seg->x1, band_y, band_h, rgba);
+    }
+  batch_flush (&b);
+}
+
+static void
+summarize (const Frame *f,
+           TwSeries     series,
+           guint        id)
+{
+  tw_state_model_summarize (f->self->model, series, id, f->vp->begin_ns, f->ns_per_px,
+                            f->n_columns,
+                            f->self->exact ? TW_SUMMARIZE_EXACT : TW_SUMMARIZE_DEFAULT,
+                            f->summaries);
+}
+
+/* A column where a task ran shows the first such task, so a busy CPU never looks idle. */
 static void
 draw_cpu_runs (const Frame *f,
                cairo_t     *cr,
@@ -916,133 +1180,42 @@ draw_cpu_runs (const Frame *f,
                double       y,
                double       h)
 {
-  gsize n;
-  const TwRunInterval *runs = tw_state_model_get_cpu_runs (f->self->model, cpu, &n);
-  RectBatch b = { cr, { -1 } };
-  gsize i = series_first_visible (f->self->model, TW_SERIES_CPU_RUNS, cpu, (const guint8 *) runs, sizeof *runs, n,
-                                  f->vp->begin_ns);
-
-  while (i < n && runs[i].start < f->vp->end_ns)
+  summarize (f, TW_SERIES_CPU_RUNS, cpu);
+  for (guint c = 0; c < f->n_columns; c++)
     {
-      double x0 = frame_x (f, runs[i].start);
-      double x1 = frame_x (f, runs[i].end);
-      double col;
-      guint64 col_end;
-      gsize j, shown;
+      const TwSummary *sum = &f->summaries[c];
 
-      if (x1 - x0 >= 1.0)
-        {
-          draw_run (f, &b, &runs[i], x0, x1, y, h);
-          i++;
-          continue;
-        }
-
-      /* Several runs in one pixel column: one mark in the colour of the first task that
-       * is not idle, so a busy CPU never looks idle at any zoom. */
-      col = floor (x0);
-      col_end = frame_column_end (f, col);
-      j = series_at (f, TW_SERIES_CPU_RUNS, cpu, i + 1, col_end);
-      shown = i;
-      for (gsize k = i; k < j && k < i + 8; k++)
-        if (!task_is_idle (f->self, runs[k].task))
-          {
-            shown = k;
-            break;
-          }
-      draw_run (f, &b, &runs[shown], col, col + 1, y, h);
-
-      if (j > i + 1 && runs[j - 1].end > col_end)
-        draw_run (f, &b, &runs[j - 1], col + 1, frame_x (f, runs[j - 1].end), y, h);
-      i = j;
+      f->keys[c] = sum->task != TW_TASK_NONE ? sum->task
+                   : (sum->bits & TW_SUMMARY_RUN_IDLE) ? KEY_IDLE : KEY_NONE;
     }
-  batch_flush (&b);
+  fill_keys (f, cr, LAYER_RUNS, cpu, y, h);
 }
 
+/* One lane per nesting level (deeper ones share the last); a handler without exit wins
+ * its column, then a hard irq, then a softirq. */
 static void
 draw_cpu_irqs (const Frame *f,
                cairo_t     *cr,
                guint        cpu,
                double       y)
 {
-  gsize n;
-  const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (f->self->model, cpu, &n);
-  RectBatch b = { cr, { -1 } };
-  gsize i = series_at (f, TW_SERIES_CPU_IRQS, cpu, 0, f->vp->begin_ns);
-
-  /* Handlers that began before the view may still be running in it; they are short and
-   * nest shallowly, so a few steps back find them. */
-  for (gsize back = 0; back < 16 && i > 0 && irqs[i - 1].end > f->vp->begin_ns; back++)
-    i--;
-
-  for (; i < n && irqs[i].start < f->vp->end_ns; i++)
+  summarize (f, TW_SERIES_CPU_IRQS, cpu);
+  for (guint lane = 0; lane < IRQ_MAX_LANES; lane++)
     {
-      const TwIrqInterval *irq = &irqs[i];
-      double lane_y = y + 1 + (MIN (irq->depth, IRQ_MAX_LANES) - 1) * IRQ_LANE_HEIGHT;
-      const double *rgba = irq->unclosed ? unclosed_rgba
-                           : irq->kind == TW_IRQ_HARD ? hardirq_rgba : softirq_rgba;
-      double x0, x1;
-
-      if (irq->end <= f->vp->begin_ns)
-        continue;
-
-      x0 = frame_x (f, irq->start);
-      x1 = frame_x (f, irq->end);
-      batch_add (&b, x0, x1, lane_y, IRQ_LANE_HEIGHT - 1, rgba);
-
-      if (x1 - x0 < 1.0)
+      for (guint c = 0; c < f->n_columns; c++)
         {
-          /* Skip the rest of this pixel column; the mark already says "something". */
-          guint64 col_end = frame_column_end (f, floor (x0));
-          gsize j = series_at (f, TW_SERIES_CPU_IRQS, cpu, i + 1, col_end);
+          guint32 bits = f->summaries[c].bits;
 
-          i = MAX (i, j - 1);
+          f->keys[c] = bits & TW_SUMMARY_IRQ_BIT (lane, TW_SUMMARY_IRQ_UNCLOSED) ? TW_SUMMARY_IRQ_UNCLOSED
+                       : bits & TW_SUMMARY_IRQ_BIT (lane, TW_SUMMARY_IRQ_HARD) ? TW_SUMMARY_IRQ_HARD
+                       : bits & TW_SUMMARY_IRQ_BIT (lane, TW_SUMMARY_IRQ_SOFT) ? TW_SUMMARY_IRQ_SOFT
+                       : KEY_NONE;
         }
-    }
-  batch_flush (&b);
-}
-
-static int
-state_rank (guint8 state)
-{
-  switch (state)
-    {
-    case TW_TASK_STATE_RUNNING: return 3;
-    case TW_TASK_STATE_READY:   return 2;
-    case TW_TASK_STATE_BLOCKED: return 1;
-    default:                    return 0;
+      fill_keys (f, cr, LAYER_IRQS, cpu, y + 1 + lane * IRQ_LANE_HEIGHT, IRQ_LANE_HEIGHT - 1);
     }
 }
 
-static void
-draw_state (const Frame *f,
-            RectBatch   *b,
-            guint32      task,
-            guint8       state,
-            double       x0,
-            double       x1,
-            double       y,
-            double       h)
-{
-  double rgba[4];
-
-  switch (state)
-    {
-    case TW_TASK_STATE_RUNNING:
-      task_rgba (f->self, task, 1.0, rgba);
-      batch_add (b, x0, x1, y + 2, h - 4, rgba);
-      break;
-    case TW_TASK_STATE_READY:
-      task_rgba (f->self, task, 0.35, rgba);
-      batch_add (b, x0, x1, y + h / 2 - 3, 6, rgba);
-      break;
-    case TW_TASK_STATE_BLOCKED:
-      batch_add (b, x0, x1, y + h / 2, 1, blocked_rgba);
-      break;
-    default:
-      break;
-    }
-}
-
+/* The most active state in the column wins: a task that ran at all shows it. */
 static void
 draw_task_states (const Frame *f,
                   cairo_t     *cr,
@@ -1050,101 +1223,37 @@ draw_task_states (const Frame *f,
                   double       y,
                   double       h)
 {
-  gsize n;
-  const TwTaskInterval *states = tw_state_model_get_task_states (f->self->model, task, &n);
-  RectBatch b = { cr, { -1 } };
-  gsize i = series_first_visible (f->self->model, TW_SERIES_TASK_STATES, task, (const guint8 *) states,
-                                  sizeof *states, n, f->vp->begin_ns);
-
-  while (i < n && states[i].start < f->vp->end_ns)
+  summarize (f, TW_SERIES_TASK_STATES, task);
+  for (guint c = 0; c < f->n_columns; c++)
     {
-      double x0 = frame_x (f, states[i].start);
-      double x1 = frame_x (f, states[i].end);
-      double col;
-      guint64 col_end;
-      gsize j, shown;
+      guint32 bits = f->summaries[c].bits;
 
-      if (x1 - x0 >= 1.0)
-        {
-          draw_state (f, &b, task, states[i].state, x0, x1, y, h);
-          i++;
-          continue;
-        }
-
-      /* The most active state in the column wins: a task that ran at all shows it. */
-      col = floor (x0);
-      col_end = frame_column_end (f, col);
-      j = series_at (f, TW_SERIES_TASK_STATES, task, i + 1, col_end);
-      shown = i;
-      for (gsize k = i + 1; k < j && k < i + 8; k++)
-        if (state_rank (states[k].state) > state_rank (states[shown].state))
-          shown = k;
-      draw_state (f, &b, task, states[shown].state, col, col + 1, y, h);
-
-      if (j > i + 1 && states[j - 1].end > col_end)
-        draw_state (f, &b, task, states[j - 1].state, col + 1,
-                    frame_x (f, states[j - 1].end), y, h);
-      i = j;
+      f->keys[c] = bits & (1u << TW_TASK_STATE_RUNNING) ? TW_TASK_STATE_RUNNING
+                   : bits & (1u << TW_TASK_STATE_READY) ? TW_TASK_STATE_READY
+                   : bits & (1u << TW_TASK_STATE_BLOCKED) ? TW_TASK_STATE_BLOCKED
+                   : KEY_NONE;
     }
-  batch_flush (&b);
+  fill_keys (f, cr, LAYER_STATES, task, y, h);
 }
 
-static void
-mark_rgba (TwTimelinePainter *self,
-           guint64            index,
-           double             rgba[4])
-{
-  TwEvent ev;
-  const TwEventType *type;
-
-  rgba[3] = 1.0;
-  if (!tw_trace_get_event (self->trace, index, &ev)
-      || !(type = tw_trace_get_event_type (self->trace, ev.type)))
-    {
-      rgba[0] = rgba[1] = rgba[2] = 0.2;
-      return;
-    }
-  switch (type->kind)
-    {
-    case TW_EVENT_KIND_WAKEUP:
-      rgba[0] = 0.15; rgba[1] = 0.6; rgba[2] = 0.25;
-      break;
-    case TW_EVENT_KIND_MUTEX_LOCK:
-    case TW_EVENT_KIND_MUTEX_UNLOCK:
-    case TW_EVENT_KIND_MUTEX_WAIT:
-      rgba[0] = 0.55; rgba[1] = 0.35; rgba[2] = 0.1;
-      break;
-    case TW_EVENT_KIND_SENSOR:
-      rgba[0] = 0.0; rgba[1] = 0.5; rgba[2] = 0.55;
-      break;
-    default:
-      rgba[0] = 0.38; rgba[1] = 0.21; rgba[2] = 0.51;
-      break;
-    }
-}
-
+/* One mark per column: a user or sensor event before a mutex event before a wakeup. */
 static void
 draw_task_marks (const Frame *f,
                  cairo_t     *cr,
                  guint32      task,
                  double       y)
 {
-  gsize n;
-  const TwTaskMark *marks = tw_state_model_get_task_marks (f->self->model, task, &n);
-  RectBatch b = { cr, { -1 } };
-  gsize i = series_at (f, TW_SERIES_TASK_MARKS, task, 0, f->vp->begin_ns);
-
-  while (i < n && marks[i].time < f->vp->end_ns)
+  summarize (f, TW_SERIES_TASK_MARKS, task);
+  for (guint c = 0; c < f->n_columns; c++)
     {
-      double x = frame_x (f, marks[i].time);
-      double rgba[4];
+      guint32 bits = f->summaries[c].bits;
 
-      mark_rgba (f->self, marks[i].index, rgba);
-      batch_add (&b, x, x + 1, y, 5, rgba);
-      /* one mark per pixel column */
-      i = series_at (f, TW_SERIES_TASK_MARKS, task, i + 1, frame_column_end (f, floor (x)));
+      f->keys[c] = bits & TW_SUMMARY_MARK_OTHER ? TW_SUMMARY_MARK_OTHER
+                   : bits & TW_SUMMARY_MARK_MUTEX ? TW_SUMMARY_MARK_MUTEX
+                   : bits & TW_SUMMARY_MARK_WAKEUP ? TW_SUMMARY_MARK_WAKEUP
+                   : KEY_NONE;
     }
-  batch_flush (&b);
+  fill_keys (f, cr, LAYER_MARKS, task, y, 5);
 }
 
 /* ---------------------------------------------------------------- counter tracks */
@@ -1181,6 +1290,17 @@ counter_height (const TwCounterTrack *track,
   return CLAMP (round (value / counter_scale (track) * graph_h), 0, graph_h);
 }
 
+/* Time at the left edge of pixel column @col: a sample at or after it belongs to @col
+ * or a later column. */
+static guint64
+counter_column_start (const Frame *f,
+                      double       col)
+{
+  double t = (double) f->vp->begin_ns + (col - f->plot_x0) * f->ns_per_px;
+
+  return col <= f->plot_x0 || t <= 0 ? f->vp->begin_ns : (guint64) ceil (t);
+}
+
 /* An area graph in O(pixel columns): per column, two binary searches find the samples
  * that speak for it and the track's pyramid gives their min and max; the column is
  * filled solid up to the min, lighter up to the max, and a dark line follows the last
@@ -1212,8 +1332,8 @@ draw_counter_track (const Frame *f,
 
   for (double col = f->plot_x0; col < f->plot_x1; col++)
     {
-      guint64 t0 = col == f->plot_x0 ? f->vp->begin_ns : frame_column_end (f, col - 1);
-      guint64 t1 = frame_column_end (f, col);
+      guint64 t0 = counter_column_start (f, col);
+      guint64 t1 = counter_column_start (f, col + 1);
       gsize first, end;
       double min, max, last, h_min, h_max, line_y;
 
@@ -1343,6 +1463,7 @@ draw_row (const Frame         *f,
   cairo_save (cr);
   cairo_rectangle (cr, f->plot_x0, y, f->plot_x1 - f->plot_x0, row->height);
   cairo_clip (cr);
+  direct_row_begin (f->direct, cr);
   switch (row->kind)
     {
     case TW_TIMELINE_ROW_CPU:
@@ -1362,6 +1483,7 @@ draw_row (const Frame         *f,
     default:
       break;
     }
+  direct_row_end (f->direct);
   cairo_restore (cr);
 
   cairo_set_source_rgb (cr, 0.85, 0.85, 0.87);
@@ -1524,8 +1646,12 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
                           const TwTimelineViewport *vp)
 {
   g_autoptr(PangoLayout) layout = NULL;
+  g_autofree TwSummary *summaries = NULL;
+  g_autofree guint32 *keys = NULL;
+  g_autoptr(GArray) segments = NULL;
   PangoFontDescription *font;
-  Frame f = { self, vp };
+  DirectTarget direct;
+  Frame f = { self, vp, &direct };
   double rows_top = TW_TIMELINE_RULER_HEIGHT;
   int first;
 
@@ -1540,6 +1666,13 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   f.plot_x0 = TW_TIMELINE_LABEL_WIDTH;
   f.plot_x1 = MAX (vp->width, TW_TIMELINE_LABEL_WIDTH + 1);
   f.ns_per_px = (double) MAX (vp->end_ns - vp->begin_ns, 1) / (f.plot_x1 - f.plot_x0);
+  f.n_columns = (guint) (f.plot_x1 - f.plot_x0);
+  summaries = g_new (TwSummary, f.n_columns);
+  keys = g_new (guint32, f.n_columns);
+  segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  f.summaries = summaries;
+  f.keys = keys;
+  f.segments = segments;
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, vp->width, vp->height);
@@ -1547,6 +1680,7 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
+  direct_begin (&direct, cr);
 
   layout = pango_cairo_create_layout (cr);
   font = pango_font_description_from_string ("Sans 9");

@@ -83,6 +83,8 @@ G_DECLARE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, TW, TIMELINE_PAINT
 TwTimelinePainter   *tw_timeline_painter_new             (TwStateModel             *model);
 TwStateModel        *tw_timeline_painter_get_model       (TwTimelinePainter        *self);
 TwCounterTracks     *tw_timeline_painter_get_counter_tracks (TwTimelinePainter     *self);
+void                 tw_timeline_painter_set_exact       (TwTimelinePainter        *self,
+                                                          gboolean                  exact);
 void                 tw_timeline_painter_relayout        (TwTimelinePainter        *self);
 const TwTimelineRow *tw_timeline_painter_get_rows        (TwTimelinePainter        *self,
                                                           guint                    *n_rows);

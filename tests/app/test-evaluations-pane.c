@@ -9,6 +9,7 @@
 
 #include "tw-application.h"
 #include "tw-test-pixels.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -46,59 +47,21 @@ page_is_trace (gpointer data)
 }
 
 static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 counter = gdk_frame_clock_get_frame_counter (clock);
-      gint64 start = g_get_monotonic_time ();
-
-      gtk_widget_queue_draw (widget);
-      while (gdk_frame_clock_get_frame_counter (clock) == counter
-             && g_get_monotonic_time () - start < G_USEC_PER_SEC)
-        g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static void
-keep_recent_dir (void)
-{
-  g_autofree char *filename = NULL;
-  g_autofree char *dir = NULL;
-
-  g_object_get (gtk_recent_manager_get_default (), "filename", &filename, NULL);
-  dir = g_path_get_dirname (filename);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-}
-
-static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
   if (!have_display)
     return;
-  keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fx->window));
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    gtk_window_destroy (GTK_WINDOW (fx->window));
   if (have_display)
-    {
-      keep_recent_dir ();
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+    tw_test_close_window (GTK_WINDOW (fx->window));
 }
 
 static gboolean
@@ -172,46 +135,6 @@ cli_csv (const char *path,
   return out;
 }
 
-static cairo_surface_t *
-grab (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  const char *dir = g_getenv ("TW_TEST_PNG_DIR");
-  g_autofree char *path = NULL;
-  cairo_surface_t *surface;
-
-  if (dir == NULL)
-    return;
-  path = g_build_filename (dir, name, NULL);
-  surface = grab (widget);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_destroy (surface);
-}
-
 static void
 test_irq_duration (Fixture       *fx,
                    gconstpointer  data)
@@ -267,7 +190,7 @@ test_irq_duration (Fixture       *fx,
   /* the histogram: bars where the painter puts them, in bar colour */
   view = tw_evaluations_pane_get_histogram_view (pane, 0);
   plot = tw_histogram_view_get_plot (view);
-  wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
   snapshot = tw_histogram_view_get_snapshot (view);
   g_assert_nonnull (snapshot);
   g_assert_cmpuint (snapshot->count, ==, 5);
@@ -277,7 +200,7 @@ test_irq_duration (Fixture       *fx,
     if (snapshot->bins[b] > 0 && (tallest < 0 || snapshot->bins[b] > snapshot->bins[tallest]))
       tallest = b;
   g_assert_cmpint (tallest, >=, 0);
-  surface = grab (plot);
+  surface = tw_test_grab_widget (plot);
   g_assert_true (tw_histogram_painter_get_bar (tw_histogram_view_get_painter (view), snapshot,
                                                gtk_widget_get_width (plot),
                                                gtk_widget_get_height (plot), tallest, &bar));
@@ -376,7 +299,7 @@ test_user_metric_and_worst_case (Fixture       *fx,
     g_assert_cmpstr (a, ==, b);
     g_assert_cmpuint (tw_worst_case_get_n_rows (direct), >=, 1);
   }
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
 /* A big trace: the evaluation runs in its thread while the main loop keeps turning; a
@@ -514,8 +437,8 @@ test_real_trace (Fixture       *fx,
       if (i == 1)
         tw_histogram_view_set_y_scale (view, TW_HISTOGRAM_Y_LOG);   /* the tail shows */
       tw_evaluations_pane_show_page (pane, tw_evaluations_pane_get_page (pane, i));
-      wait_frames (GTK_WIDGET (fx->window), 4);
-      save_screenshot (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
+      tw_test_wait_frames (GTK_WIDGET (fx->window), 4);
+      tw_test_save_widget_png (GTK_WIDGET (fx->window), i == 0 ? "evaluations-wakeup-latency.png"
                                                        : "evaluations-irq-duration.png");
       tallest = 0;
     }

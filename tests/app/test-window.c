@@ -11,6 +11,7 @@
 #include "tw-application.h"
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -85,62 +86,21 @@ not_filtering (gpointer data)
 }
 
 static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 counter = gdk_frame_clock_get_frame_counter (clock);
-      gint64 start = g_get_monotonic_time ();
-
-      gtk_widget_queue_draw (widget);
-      while (gdk_frame_clock_get_frame_counter (clock) == counter
-             && g_get_monotonic_time () - start < G_USEC_PER_SEC)
-        g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-/* The recent-files manager is a process-wide singleton that saves into the data dir of
- * the first test; isolated dirs are per test, so keep that directory there. */
-static void
-keep_recent_dir (void)
-{
-  g_autofree char *filename = NULL;
-  g_autofree char *dir = NULL;
-
-  g_object_get (gtk_recent_manager_get_default (), "filename", &filename, NULL);
-  dir = g_path_get_dirname (filename);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-}
-
-static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
   if (!have_display)
     return;
-  keep_recent_dir ();
   fx->window = tw_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (fx->window), 1100, 800);
-  gtk_window_present (GTK_WINDOW (fx->window));
-  wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    gtk_window_destroy (GTK_WINDOW (fx->window));
   if (have_display)
-    {
-      keep_recent_dir ();
-      /* let the recent manager's pending save run while its directory exists */
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-    }
+    tw_test_close_window (GTK_WINDOW (fx->window));
 }
 
 static void
@@ -151,7 +111,7 @@ load_built_trace (Fixture *fx)
   tw_window_load_trace (fx->window, trace, "built");
   g_assert_cmpstr (tw_window_get_page (fx->window), ==, "loading");
   g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
-  wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
 }
 
 static GtkWidget *
@@ -408,7 +368,7 @@ test_list_selection_sync (Fixture       *fx,
   tw_view_state_set_selected_event (state, far);
   g_assert_cmpuint (tw_event_list_get_selected_position (list), ==, far);
   g_assert_true (gtk_selection_model_is_selected (selection, far));
-  wait_frames (GTK_WIDGET (fx->window), 4);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 4);
   {
     g_autofree char *time_text = g_strdup_printf ("0.%09u", 4000 + 100 * (N_TICKS - 1));
     row = find_row (list, time_text, NULL);
@@ -601,7 +561,7 @@ test_bad_file_then_good (Fixture       *fx,
   g_assert_nonnull (strstr (message, "garbage.trace"));
   g_assert_cmpstr (tw_window_get_page (fx->window), ==, "trace");
   g_assert_true (tw_window_get_view_state (fx->window) == before);
-  wait_frames (GTK_WIDGET (fx->window), 20);   /* the revealer's slide */
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 20);   /* the revealer's slide */
 
   {
     /* the banner is drawn, tinted with the error colour: red above green and blue */
@@ -765,7 +725,7 @@ test_pixels (Fixture       *fx,
   load_built_trace (fx);
   list = tw_window_get_event_list (fx->window);
   tw_view_state_set_selected_event (tw_window_get_view_state (fx->window), 2);
-  wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
 
   row = find_row (list, "0.000002000", NULL);
   other = find_row (list, "0.000003000", NULL);

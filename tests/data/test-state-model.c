@@ -7,6 +7,9 @@
 
 #include "tw-test-utils.h"
 
+#include <math.h>
+#include <string.h>
+
 typedef struct {
   TwTrace *trace;
   guint16  sw;
@@ -280,6 +283,330 @@ test_lower_bound_index (Fixture       *f,
                       brute_lower_bound (runs, n, runs[i].start));
 }
 
+
+/* ---------------------------------------------------------------- column summaries */
+
+#define SUMMARY_EVENTS 300000
+
+static TwTrace *
+new_schedule_trace (guint64 n_events)
+{
+  TwTrace *trace = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (trace, 3, 10, 7);
+
+  tw_test_schedule_append (schedule, n_events);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  return trace;
+}
+
+typedef struct {
+  TwSeries series;
+  guint    id;
+} SeriesRef;
+
+static GArray *
+all_series (TwStateModel *model)
+{
+  TwTrace *trace = tw_state_model_get_trace (model);
+  GArray *refs = g_array_new (FALSE, FALSE, sizeof (SeriesRef));
+
+  for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
+    {
+      SeriesRef runs = { TW_SERIES_CPU_RUNS, c }, irqs = { TW_SERIES_CPU_IRQS, c };
+
+      g_array_append_val (refs, runs);
+      g_array_append_val (refs, irqs);
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      SeriesRef states = { TW_SERIES_TASK_STATES, k }, marks = { TW_SERIES_TASK_MARKS, k };
+
+      g_array_append_val (refs, states);
+      g_array_append_val (refs, marks);
+    }
+  return refs;
+}
+
+/* Every series of @a (with @flags_a) and @b (with @flags_b) summarizes alike; returns
+ * how many columns had something. */
+static guint
+assert_summaries_equal (TwStateModel     *a,
+                        TwSummarizeFlags  flags_a,
+                        TwStateModel     *b,
+                        TwSummarizeFlags  flags_b,
+                        guint64           begin,
+                        double            ns_per_column,
+                        guint             n_columns)
+{
+  g_autoptr(GArray) refs = all_series (a);
+  g_autofree TwSummary *sa = g_new (TwSummary, n_columns);
+  g_autofree TwSummary *sb = g_new (TwSummary, n_columns);
+  guint busy = 0;
+
+  for (guint r = 0; r < refs->len; r++)
+    {
+      const SeriesRef *ref = &g_array_index (refs, SeriesRef, r);
+
+      tw_state_model_summarize (a, ref->series, ref->id, begin, ns_per_column, n_columns, flags_a, sa);
+      tw_state_model_summarize (b, ref->series, ref->id, begin, ns_per_column, n_columns, flags_b, sb);
+      for (guint c = 0; c < n_columns; c++)
+        {
+          if (sa[c].task != sb[c].task || sa[c].bits != sb[c].bits)
+            g_error ("series %d/%u, view %" G_GUINT64_FORMAT " + %u × %.3f ns: column %u is "
+                     "%u/%x, not %u/%x", ref->series, ref->id, begin, n_columns, ns_per_column,
+                     c, sa[c].task, sa[c].bits, sb[c].task, sb[c].bits);
+          busy += sa[c].bits != 0;
+        }
+    }
+  return busy;
+}
+
+/* Views from the whole trace down to a few ns per column, at the start, the middle and
+ * the end, some reaching past the trace. */
+static void
+for_each_view (TwTrace *trace,
+               void   (*check) (guint64 begin, double ns_per_column, guint n_columns, gpointer data),
+               gpointer data)
+{
+  guint64 first = tw_trace_get_first_time (trace);
+  guint64 last = tw_trace_get_last_time (trace) + 1;
+  const guint widths[] = { 1720, 997 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (int level = 0; level <= 12; level++)
+      {
+        double span = (double) (last - first) / pow (3.3, level);
+        guint64 begins[] = { first, first + (last - first) / 2 - (guint64) (span / 2),
+                             last - (guint64) (span * 0.8), first > 1000 ? first - 1000 : 0 };
+
+        for (guint b = 0; b < G_N_ELEMENTS (begins); b++)
+          check (begins[b], span / widths[w], widths[w], data);
+      }
+}
+
+static void
+check_bins_against_elements (guint64  begin,
+                             double   ns_per_column,
+                             guint    n_columns,
+                             gpointer data)
+{
+  TwStateModel *model = data;
+
+  assert_summaries_equal (model, TW_SUMMARIZE_DEFAULT, model, TW_SUMMARIZE_EXACT,
+                          begin, ns_per_column, n_columns);
+}
+
+static void
+test_summaries_bins_match_elements (void)
+{
+  g_autoptr(TwTrace) trace = new_schedule_trace (SUMMARY_EVENTS);
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  gsize with_bins, intervals = 0;
+
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  for_each_view (trace, check_bins_against_elements, model);
+
+  /* the long series have bins: they take memory beyond the intervals, a summary
+   * (8 bytes) per 2 to 4 elements at level 0 and a third more above */
+  with_bins = tw_state_model_get_memory_size (model);
+  for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
+    {
+      gsize n;
+
+      tw_state_model_get_cpu_runs (model, c, &n);
+      intervals += n * sizeof (TwRunInterval);
+      tw_state_model_get_cpu_irqs (model, c, &n);
+      intervals += n * sizeof (TwIrqInterval);
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      gsize n;
+
+      tw_state_model_get_task_states (model, k, &n);
+      intervals += n * sizeof (TwTaskInterval);
+      tw_state_model_get_task_marks (model, k, &n);
+      intervals += n * sizeof (TwTaskMark);
+    }
+  g_assert_cmpuint (with_bins, >, intervals + intervals / 30);
+  g_assert_cmpuint (with_bins, <, intervals + intervals / 4);
+}
+
+/* What a column shows, straight from the definition: every element meeting the real
+ * interval [begin + c × w, begin + (c + 1) × w), with w a whole number of ns. */
+static void
+brute_summaries (TwStateModel *model,
+                 TwSeries      series,
+                 guint         id,
+                 guint64       begin,
+                 guint64       w,
+                 guint         n_columns,
+                 TwSummary    *out)
+{
+  TwTrace *trace = tw_state_model_get_trace (model);
+  const guint8 *items;
+  gsize n, size;
+
+  for (guint c = 0; c < n_columns; c++)
+    out[c] = (TwSummary) { TW_TASK_NONE, 0 };
+
+  switch (series)
+    {
+    case TW_SERIES_CPU_RUNS: items = (const guint8 *) tw_state_model_get_cpu_runs (model, id, &n); size = sizeof (TwRunInterval); break;
+    case TW_SERIES_CPU_IRQS: items = (const guint8 *) tw_state_model_get_cpu_irqs (model, id, &n); size = sizeof (TwIrqInterval); break;
+    case TW_SERIES_TASK_STATES: items = (const guint8 *) tw_state_model_get_task_states (model, id, &n); size = sizeof (TwTaskInterval); break;
+    case TW_SERIES_TASK_MARKS:
+    default: items = (const guint8 *) tw_state_model_get_task_marks (model, id, &n); size = sizeof (TwTaskMark); break;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint8 *item = items + i * size;
+      TwSummary sum = { TW_TASK_NONE, 0 };
+      guint64 s, e;
+
+      memcpy (&s, item, sizeof s);
+      if (series == TW_SERIES_TASK_MARKS)
+        e = s + 1;
+      else
+        {
+          memcpy (&e, item + 8, sizeof e);
+          e = MAX (e, s + 1);
+        }
+
+      switch (series)
+        {
+        case TW_SERIES_CPU_RUNS:
+          {
+            const TwTask *task = tw_trace_get_task (trace, ((const TwRunInterval *) item)->task);
+
+            if (task && !(task->flags & TW_TASK_FLAG_IDLE))
+              sum = (TwSummary) { ((const TwRunInterval *) item)->task, TW_SUMMARY_RUN_ANY };
+            else
+              sum.bits = TW_SUMMARY_RUN_ANY | TW_SUMMARY_RUN_IDLE;
+          }
+          break;
+        case TW_SERIES_CPU_IRQS:
+          {
+            const TwIrqInterval *irq = (const TwIrqInterval *) item;
+            guint lane = MIN (irq->depth, 3) - 1;
+
+            sum.bits = TW_SUMMARY_IRQ_BIT (lane, irq->unclosed ? TW_SUMMARY_IRQ_UNCLOSED
+                                                 : irq->kind == TW_IRQ_HARD ? TW_SUMMARY_IRQ_HARD
+                                                 : TW_SUMMARY_IRQ_SOFT);
+          }
+          break;
+        case TW_SERIES_TASK_STATES:
+          sum.bits = 1u << ((const TwTaskInterval *) item)->state;
+          break;
+        case TW_SERIES_TASK_MARKS:
+        default:
+          {
+            TwEvent ev;
+            TwEventKind kind;
+
+            g_assert_true (tw_trace_get_event (trace, ((const TwTaskMark *) item)->index, &ev));
+            kind = tw_trace_get_event_type (trace, ev.type)->kind;
+            sum.bits = kind == TW_EVENT_KIND_WAKEUP ? TW_SUMMARY_MARK_WAKEUP
+                       : kind == TW_EVENT_KIND_MUTEX_LOCK ? TW_SUMMARY_MARK_MUTEX
+                       : TW_SUMMARY_MARK_OTHER;
+          }
+          break;
+        }
+
+      /* columns c with begin + c w < e and begin + (c + 1) w > s */
+      for (guint c = s > begin ? (guint) MIN ((s - begin) / w, (guint64) n_columns) : 0;
+           c < n_columns && begin + c * w < e; c++)
+        if (begin + (c + 1) * w > s)
+          {
+            if (out[c].task == TW_TASK_NONE)
+              out[c].task = sum.task;
+            out[c].bits |= sum.bits;
+          }
+    }
+}
+
+static void
+test_summaries_by_definition (void)
+{
+  g_autoptr(TwTrace) trace = new_schedule_trace (SUMMARY_EVENTS);
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  g_autoptr(GArray) refs = NULL;
+  guint64 first = tw_trace_get_first_time (trace);
+  guint64 last = tw_trace_get_last_time (trace);
+  const guint64 widths[] = { 1, 7, 250, 3000 };
+  const guint n_columns = 800;
+  g_autofree TwSummary *got = g_new (TwSummary, n_columns);
+  g_autofree TwSummary *want = g_new (TwSummary, n_columns);
+  guint busy = 0, first_task = 0;
+
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  refs = all_series (model);
+
+  /* zoomed in, where columns are narrower than the bins and nothing is rounded */
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint b = 0; b < 5; b++)
+      {
+        guint64 begin = first + (last - first) / 5 * b + 12345;
+
+        for (guint r = 0; r < refs->len; r++)
+          {
+            const SeriesRef *ref = &g_array_index (refs, SeriesRef, r);
+
+            tw_state_model_summarize (model, ref->series, ref->id, begin, (double) widths[w],
+                                      n_columns, TW_SUMMARIZE_DEFAULT, got);
+            brute_summaries (model, ref->series, ref->id, begin, widths[w], n_columns, want);
+            for (guint c = 0; c < n_columns; c++)
+              {
+                g_assert_cmpuint (got[c].task, ==, want[c].task);
+                g_assert_cmpuint (got[c].bits, ==, want[c].bits);
+                busy += want[c].bits != 0;
+                first_task += want[c].task != TW_TASK_NONE;
+              }
+          }
+      }
+  /* the views were not empty */
+  g_assert_cmpuint (busy, >, 10000);
+  g_assert_cmpuint (first_task, >, 1000);
+}
+
+static void
+check_live_against_whole (guint64  begin,
+                          double   ns_per_column,
+                          guint    n_columns,
+                          gpointer data)
+{
+  TwStateModel **models = data;
+
+  assert_summaries_equal (models[0], TW_SUMMARIZE_DEFAULT, models[1], TW_SUMMARIZE_EXACT,
+                          begin, ns_per_column, n_columns);
+}
+
+static void
+test_summaries_live (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (trace, 3, 10, 11);
+  g_autoptr(TwStateModel) live = tw_state_model_new (trace);
+  g_autoptr(TwStateModel) whole = NULL;
+  TwStateModel *models[2];
+  const guint64 pieces[] = { 100000, 150000, 25000, 60000, 1 };
+
+  /* a model updated as a live trace grows (bins built, then partly stale, then
+   * rebuilt) draws what a model built once over the whole trace draws */
+  for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
+    {
+      tw_test_schedule_append (schedule, pieces[p]);
+      g_assert_true (tw_state_model_update (live, NULL, NULL));
+
+      whole = tw_state_model_new (trace);
+      g_assert_true (tw_state_model_update (whole, NULL, NULL));
+      models[0] = live;
+      models[1] = whole;
+      for_each_view (trace, check_live_against_whole, models);
+      g_clear_object (&whole);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -295,6 +622,9 @@ main (int   argc,
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
   ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
 #undef ADD
+  g_test_add_func ("/tw/data/state-model/summaries-bins-match-elements", test_summaries_bins_match_elements);
+  g_test_add_func ("/tw/data/state-model/summaries-by-definition", test_summaries_by_definition);
+  g_test_add_func ("/tw/data/state-model/summaries-live", test_summaries_live);
 
   return g_test_run ();
 }

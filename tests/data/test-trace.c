@@ -170,8 +170,12 @@ test_tasks_and_strings (void)
   g_autoptr(TwTrace) trace = tw_trace_new ();
   guint32 a = tw_trace_add_task (trace, "100", "bash", 100, 100);
   guint32 b = tw_trace_add_task (trace, "ctx 3", NULL, -1, -1);
+  guint32 context = tw_trace_add_task (trace, "7", NULL, 1042, 1042);
+  guint32 unnamed = tw_trace_add_task (trace, "200", NULL, 200, 200);
   g_autofree char *la = NULL;
   g_autofree char *lb = NULL;
+  g_autofree char *lcontext = NULL;
+  g_autofree char *lunnamed = NULL;
   g_autofree char *none = NULL;
 
   g_assert_cmpuint (a, ==, 0);
@@ -180,7 +184,7 @@ test_tasks_and_strings (void)
   g_assert_cmpstr (tw_trace_get_task (trace, a)->name, ==, "sh");
   g_assert_cmpuint (tw_trace_lookup_task (trace, "ctx 3"), ==, b);
   g_assert_cmpuint (tw_trace_lookup_task (trace, "nope"), ==, TW_TASK_NONE);
-  g_assert_null (tw_trace_get_task (trace, 2));
+  g_assert_null (tw_trace_get_task (trace, 4));
 
   la = tw_trace_dup_task_label (trace, a);
   lb = tw_trace_dup_task_label (trace, b);
@@ -188,6 +192,11 @@ test_tasks_and_strings (void)
   g_assert_cmpstr (la, ==, "sh-100");
   g_assert_cmpstr (lb, ==, "ctx 3");
   g_assert_cmpstr (none, ==, "-");
+  /* a S.Ha.R.K. context with its pid; a kernel pid seen without a comm says it once */
+  lcontext = tw_trace_dup_task_label (trace, context);
+  lunnamed = tw_trace_dup_task_label (trace, unnamed);
+  g_assert_cmpstr (lcontext, ==, "7 (pid 1042)");
+  g_assert_cmpstr (lunnamed, ==, "200");
 
   g_assert_cmpuint (tw_trace_intern_string (trace, "x"), ==, tw_trace_intern_string (trace, "x"));
   g_assert_null (tw_trace_get_string (trace, 999999));

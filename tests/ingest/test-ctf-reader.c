@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <tw-ingest.h>
 
+#include "tw-test-readers.h"
 #include "tw-test-utils.h"
 
 typedef struct {
@@ -433,40 +434,11 @@ test_corrupt (void)
   }
 }
 
-static void
-note_progress (double   fraction,
-               gpointer data)
-{
-  double *last = data;
-
-  g_assert_cmpfloat (fraction, >=, 0.0);
-  g_assert_cmpfloat (fraction, <=, 1.0);
-  *last = fraction;
-}
-
 /* Progress ends at 1; a cancelled read fails as cancelled, with nothing kept. */
 static void
 test_progress_and_cancel (void)
 {
-  g_autofree char *path = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-many-threads/trace");
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(TwTrace) trace = NULL;
-  g_autoptr(TwTrace) cancelled = NULL;
-  g_autoptr(GError) error = NULL;
-  double last = -1;
-
-  if (path == NULL)
-    {
-      g_test_skip ("shared trace not found (../shared/traces)");
-      return;
-    }
-  trace = tw_reader_registry_load_file (path, "ctf", note_progress, &last, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpfloat (last, ==, 1.0);
-  g_cancellable_cancel (cancellable);
-  cancelled = tw_reader_registry_load_file (path, "ctf", NULL, NULL, cancellable, &error);
-  g_assert_null (cancelled);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  tw_test_check_progress_and_cancel ("ctf/lttng-kernel-many-threads/trace", "ctf");
 }
 
 #if !HAVE_BABELTRACE

@@ -547,3 +547,201 @@ tw_test_append_gtop_sample (TwTrace *trace,
     }
   tw_trace_append (trace, time_ns, cpu, type, task, 0, payload);
 }
+
+#define SCHEDULE_MAX_DEPTH 4
+
+typedef struct {
+  guint32 running;
+  guint   depth;
+  guint32 number[SCHEDULE_MAX_DEPTH];
+  gboolean soft[SCHEDULE_MAX_DEPTH];
+} ScheduleCpu;
+
+struct _TwTestSchedule {
+  TwTrace         *trace;
+  TwTestKindTypes  types;
+  guint16          user;
+  guint16          mutex;
+  guint            n_cpus;
+  guint            n_tasks;
+  guint32          first_task;   /* ordinary tasks are first_task .. first_task + n_tasks - 1 */
+  guint32         *idle;         /* per CPU */
+  gint            *on_cpu;       /* per ordinary task, -1 when not running */
+  ScheduleCpu     *cpus;
+  guint32          states[3];    /* interned prev_state strings */
+  guint64          rng;
+  guint64          time;
+  guint64          n_written;
+};
+
+static guint64
+schedule_next (TwTestSchedule *s)
+{
+  /* xorshift64*: fast and the same on every machine */
+  s->rng ^= s->rng >> 12;
+  s->rng ^= s->rng << 25;
+  s->rng ^= s->rng >> 27;
+  return (s->rng * G_GUINT64_CONSTANT (2685821657736338717)) >> 11;
+}
+
+/**
+ * tw_test_schedule_new:
+ * @n_cpus: CPUs, each with its idle task "swapper/N" (flagged idle)
+ * @n_tasks: ordinary tasks "task-N", four threads per process
+ * @seed: the same seed writes the same events
+ *
+ * Adds the types and tasks of a simulated multi-CPU kernel to @trace; then
+ * tw_test_schedule_append() writes its events, in time order, in as many pieces as a
+ * test wants (a live trace). Events: context switches with prev_state, wakeups, hard
+ * and soft interrupts nested up to four deep with a few exits lost, user and mutex
+ * events; the pace changes every few thousand events so that density varies a
+ * thousandfold along the trace.
+ *
+ * Returns: (transfer full): the simulation
+ */
+TwTestSchedule *
+tw_test_schedule_new (TwTrace *trace,
+                      guint    n_cpus,
+                      guint    n_tasks,
+                      guint32  seed)
+{
+  TwTestSchedule *s = g_new0 (TwTestSchedule, 1);
+
+  g_assert_cmpuint (n_cpus, >, 0);
+  g_assert_cmpuint (n_tasks, >, 0);
+
+  s->trace = g_object_ref (trace);
+  s->n_cpus = n_cpus;
+  s->n_tasks = n_tasks;
+  s->rng = G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ seed;
+  tw_test_add_kind_types (trace, &s->types);
+  s->user = tw_test_add_simple_type (trace, "user", TW_EVENT_KIND_USER);
+  s->mutex = tw_test_add_simple_type (trace, "mutex_lock", TW_EVENT_KIND_MUTEX_LOCK);
+  s->states[0] = tw_trace_intern_string (trace, "R");
+  s->states[1] = tw_trace_intern_string (trace, "S");
+  s->states[2] = tw_trace_intern_string (trace, "D");
+
+  s->idle = g_new (guint32, n_cpus);
+  s->cpus = g_new0 (ScheduleCpu, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      g_autofree char *id = g_strdup_printf ("0/%u", c);
+      g_autofree char *name = g_strdup_printf ("swapper/%u", c);
+
+      s->idle[c] = tw_trace_add_task (trace, id, name, 0, 0);
+      tw_trace_set_task_flags (trace, s->idle[c], TW_TASK_FLAG_IDLE);
+      s->cpus[c].running = s->idle[c];
+    }
+  s->on_cpu = g_new (gint, n_tasks);
+  for (guint k = 0; k < n_tasks; k++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u", 100 + k);
+      g_autofree char *name = g_strdup_printf ("task-%u", k);
+      guint32 task = tw_trace_add_task (trace, id, name, 100 + k / 4 * 4, 100 + k);
+
+      if (k == 0)
+        s->first_task = task;
+      s->on_cpu[k] = -1;
+    }
+  return s;
+}
+
+static void
+schedule_switch (TwTestSchedule *s,
+                 guint           cpu,
+                 guint64         r)
+{
+  ScheduleCpu *sc = &s->cpus[cpu];
+  guint k = (guint) (r % (s->n_tasks + 1));
+  guint32 next = s->idle[cpu];
+  guint32 prev = sc->running;
+  const TwEventType *t = tw_trace_get_event_type (s->trace, s->types.sw);
+  guint8 payload[16] = { 0 };
+  TwValue v = { .type = TW_FIELD_STRING, .str = s->states[(r >> 20) % 3] };
+
+  if (k < s->n_tasks && s->on_cpu[k] < 0)
+    next = s->first_task + k;
+  if (prev != s->idle[cpu])
+    s->on_cpu[prev - s->first_task] = -1;
+  if (next != s->idle[cpu])
+    s->on_cpu[next - s->first_task] = (gint) cpu;
+  sc->running = next;
+
+  tw_event_type_set_field (t, payload, 0, &v);
+  tw_trace_append (s->trace, s->time, cpu, s->types.sw, prev, next, payload);
+}
+
+static void
+schedule_irq (TwTestSchedule *s,
+              guint           cpu,
+              guint64         r)
+{
+  ScheduleCpu *sc = &s->cpus[cpu];
+
+  if (sc->depth < SCHEDULE_MAX_DEPTH && (sc->depth == 0 || (r & 3) == 0))
+    {
+      gboolean soft = (r >> 8) % 3 == 0;
+
+      sc->number[sc->depth] = (guint32) ((r >> 12) % 16);
+      sc->soft[sc->depth] = soft;
+      tw_trace_append (s->trace, s->time, cpu, soft ? s->types.soft_in : s->types.irq_in,
+                       sc->running, sc->number[sc->depth], NULL);
+      sc->depth++;
+      return;
+    }
+  if (sc->depth == 0)
+    return;
+
+  /* now and then the innermost exit is lost: the one around it exits */
+  if (sc->depth >= 2 && (r >> 16) % 40 == 0)
+    sc->depth--;
+  sc->depth--;
+  tw_trace_append (s->trace, s->time, cpu,
+                   sc->soft[sc->depth] ? s->types.soft_out : s->types.irq_out,
+                   sc->running, sc->number[sc->depth], NULL);
+}
+
+/**
+ * tw_test_schedule_append:
+ *
+ * Appends @n_events more events of the simulation to its trace (not sealed).
+ */
+void
+tw_test_schedule_append (TwTestSchedule *s,
+                         guint64         n_events)
+{
+  static const guint64 paces[] = { 20, 300, 4000, 60000 };
+
+  for (guint64 i = 0; i < n_events; i++, s->n_written++)
+    {
+      guint64 r = schedule_next (s);
+      guint64 pace = paces[(s->n_written >> 12) * 2654435761u % G_N_ELEMENTS (paces)];
+      guint cpu = (guint) ((r >> 32) % s->n_cpus);
+      guint action = (guint) ((r >> 40) % 100);
+
+      s->time += 1 + r % pace;
+      if (action < 35)
+        schedule_switch (s, cpu, r);
+      else if (action < 50)
+        tw_trace_append (s->trace, s->time, cpu, s->types.wake, s->cpus[cpu].running,
+                         s->first_task + (guint32) ((r >> 8) % s->n_tasks), NULL);
+      else if (action < 85)
+        schedule_irq (s, cpu, r);
+      else if (action < 95)
+        tw_trace_append (s->trace, s->time, cpu, s->user, s->cpus[cpu].running,
+                         (guint32) (r % 4), NULL);
+      else
+        tw_trace_append (s->trace, s->time, cpu, s->mutex, s->cpus[cpu].running,
+                         (guint32) (r % 8), NULL);
+    }
+}
+
+void
+tw_test_schedule_free (TwTestSchedule *s)
+{
+  g_object_unref (s->trace);
+  g_free (s->idle);
+  g_free (s->on_cpu);
+  g_free (s->cpus);
+  g_free (s);
+}

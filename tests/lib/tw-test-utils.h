@@ -66,6 +66,18 @@ typedef struct {
 
 void     tw_test_add_kind_types       (TwTrace         *trace,
                                        TwTestKindTypes *types);
+/* A busy multi-CPU kernel, simulated into a trace in pieces: see tw-test-utils.c. */
+typedef struct _TwTestSchedule TwTestSchedule;
+
+TwTestSchedule *tw_test_schedule_new    (TwTrace        *trace,
+                                         guint           n_cpus,
+                                         guint           n_tasks,
+                                         guint32         seed);
+void            tw_test_schedule_append (TwTestSchedule *schedule,
+                                         guint64         n_events);
+void            tw_test_schedule_free   (TwTestSchedule *schedule);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwTestSchedule, tw_test_schedule_free)
+
 gboolean tw_test_run_cli              (const char *const *args,
                                        char           **out,
                                        char           **err,

@@ -9,6 +9,7 @@
 #include <tw-automaton-file.h>
 #include <tw-widgets.h>
 
+#include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
 
@@ -16,29 +17,7 @@ typedef struct {
   GtkWidget         *window;
   TwAutomatonCanvas *canvas;
   guint              changed;
-  guint              frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 changed_cb (TwAutomatonCanvas *canvas,
@@ -56,9 +35,8 @@ fixture_setup (Fixture       *f,
   f->canvas = TW_AUTOMATON_CANVAS (tw_automaton_canvas_new ());
   g_signal_connect (f->canvas, "changed", G_CALLBACK (changed_cb), f);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->canvas));
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->canvas), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
 }
 
 static void
@@ -423,7 +401,7 @@ test_label_popover (Fixture       *f,
   tr = tw_automaton_canvas_connect (f->canvas, s0, s1, TW_LABEL_ANY, NULL, TW_TASK_MATCH_ANY,
                                     TW_TASK_FIELD_TASK);
   f->changed = 0;
-  wait_for_frames (f, 1);
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 1);
   tw_automaton_canvas_edit_transition (f->canvas, tr);
 
   for (GtkWidget *child = gtk_widget_get_first_child (area); child;
@@ -455,47 +433,6 @@ test_label_popover (Fixture       *f,
   g_assert_cmpint (tw_automaton_get_transition (a, tr)->label, ==, TW_LABEL_ANY);
 }
 
-/* What the widget shows, rendered by the window's own renderer. */
-static cairo_surface_t *
-grab (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
-}
-
-static void
-save_screenshot (Fixture    *f,
-                 const char *name)
-{
-  const char *dir = g_getenv ("TW_TEST_PNG_DIR");
-  g_autofree char *path = NULL;
-  cairo_surface_t *surface;
-
-  if (dir == NULL)
-    return;
-  path = g_build_filename (dir, name, NULL);
-  surface = grab (GTK_WIDGET (f->canvas));
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_destroy (surface);
-}
-
 /* The loaded Fig. 2 fits the view and each state shows its kind where the viewport says. */
 static void
 test_pixels (Fixture       *f,
@@ -512,11 +449,11 @@ test_pixels (Fixture       *f,
   g_assert_true (tw_automaton_canvas_load (f->canvas, path, &error));
   g_assert_no_error (error);
   a = tw_automaton_canvas_get_automaton (f->canvas);
-  wait_for_frames (f, 2);
-  save_screenshot (f, "automaton-designer.png");
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
+  tw_test_save_widget_png (GTK_WIDGET (f->canvas), "automaton-designer.png");
 
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
-  surface = grab (tw_automaton_canvas_get_drawing_area (f->canvas));
+  surface = tw_test_grab_widget (tw_automaton_canvas_get_drawing_area (f->canvas));
   for (guint i = 0; i < tw_automaton_get_n_states (a); i++)
     {
       const TwAutomatonState *s = tw_automaton_get_state (a, i);
@@ -536,10 +473,10 @@ test_pixels (Fixture       *f,
   /* a design error appears on the canvas as soon as it is made */
   lost = tw_automaton_canvas_add_state (f->canvas, TW_STATE_KIND_CANCEL, 700, 300);
   tw_automaton_canvas_select_state (f->canvas, -1);
-  wait_for_frames (f, 2);
-  save_screenshot (f, "automaton-designer-error.png");
+  tw_test_wait_frames (GTK_WIDGET (f->canvas), 2);
+  tw_test_save_widget_png (GTK_WIDGET (f->canvas), "automaton-designer-error.png");
   tw_automaton_canvas_get_viewport (f->canvas, &vp);
-  surface = grab (tw_automaton_canvas_get_drawing_area (f->canvas));
+  surface = tw_test_grab_widget (tw_automaton_canvas_get_drawing_area (f->canvas));
   tw_automaton_painter_get_error_color (err);
   {
     const TwAutomatonState *s = tw_automaton_get_state (a, lost);

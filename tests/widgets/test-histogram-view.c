@@ -7,6 +7,7 @@
 
 #include <tw-widgets.h>
 
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 
 #define N_LIVE 1000
@@ -20,29 +21,7 @@ typedef struct {
   TwHistogram        *histogram;
   TwMeasurementTable *table;
   guint               inserted;
-  guint               frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 append (Fixture *f,
@@ -85,9 +64,8 @@ fixture_setup (Fixture       *f,
   tw_histogram_view_set_histogram (f->view, f->histogram, f->table, f->trace);
   tw_histogram_view_set_view_state (f->view, f->state);
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->view), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->view), 2);
 }
 
 static void
@@ -195,7 +173,7 @@ test_bin_list_and_pick (Fixture       *f,
   append (f, 1, 6000, 6050);   /* 50: bin 0 */
   tw_histogram_view_changed (f->view);
   g_assert_true (tw_test_wait_until (settled_count_6, f->view, 5000));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->view), 2);
 
   width = gtk_widget_get_width (plot);
   height = gtk_widget_get_height (plot);

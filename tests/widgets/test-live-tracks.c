@@ -15,8 +15,8 @@
 #define MS G_GUINT64_CONSTANT (1000000)
 #define GIB (G_GUINT64_CONSTANT (1) << 30)
 
-/* what the painter gives sensor marks */
-static const double sensor_rgb[3] = { 0.0, 0.5, 0.55 };
+/* what the painter gives user and sensor marks */
+static const double sensor_rgb[3] = { 0.38, 0.21, 0.51 };
 
 typedef struct {
   TwTrace      *trace;

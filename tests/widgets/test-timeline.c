@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <tw-widgets.h>
 
+#include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
 
@@ -18,29 +19,7 @@ typedef struct {
   GtkWidget    *window;
   TwTimeline   *timeline;
   guint32       a;
-  guint         frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 fixture_setup (Fixture       *f,
@@ -71,9 +50,8 @@ fixture_setup (Fixture       *f,
   tw_timeline_set_view_state (f->timeline, f->state);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
   gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->timeline), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 }
 
 static void
@@ -85,32 +63,6 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->state);
   g_clear_object (&f->model);
   g_clear_object (&f->trace);
-}
-
-/* What the widget shows, rendered by the window's own renderer. */
-static cairo_surface_t *
-grab_widget (Fixture *f)
-{
-  GtkWidget *widget = GTK_WIDGET (f->timeline);
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, TW_TIMELINE_LABEL_WIDTH);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
 }
 
 static int
@@ -127,7 +79,7 @@ static void
 test_draws_span (Fixture       *f,
                  gconstpointer  data)
 {
-  cairo_surface_t *surface = grab_widget (f);
+  cairo_surface_t *surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   TwTimelineViewport vp;
   double a_rgb[3], px[3];
 
@@ -157,8 +109,8 @@ test_actions_zoom_around_cursor (Fixture       *f,
                            - tw_timeline_viewport_time_to_x (&before, 3000)), <, 1.5);
 
   /* the zoomed frame really shows a's span wider than before */
-  wait_for_frames (f, 1);
-  surface = grab_widget (f);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 1);
+  surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   tw_timeline_painter_get_task_color (tw_timeline_get_painter (f->timeline), f->a, a_rgb);
   tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&after, 2100), cpu0_run_y (f), px);
   g_assert_true (tw_test_rgb_near (px, a_rgb));

@@ -1,0 +1,112 @@
+/* tw-test-gtk.h: waiting for real widgets to draw, for the GUI test programs
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+/* Queues a redraw of @widget and iterates the main loop until its frame clock has drawn
+ * @n more frames; a display that stops drawing fails the test instead of hanging it. */
+static inline void
+tw_test_wait_frames (GtkWidget *widget,
+                     guint      n)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+
+  g_assert_nonnull (clock);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 counter = gdk_frame_clock_get_frame_counter (clock);
+      gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+      gtk_widget_queue_draw (widget);
+      while (gdk_frame_clock_get_frame_counter (clock) == counter
+             && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock), >, counter);
+    }
+}
+
+/* The recent-files manager is a process-wide singleton that saves into the data dir of
+ * the first test; isolated dirs are per test, so keep that directory there. */
+static inline void
+tw_test_keep_recent_dir (void)
+{
+  g_autofree char *filename = NULL;
+  g_autofree char *dir = NULL;
+
+  g_object_get (gtk_recent_manager_get_default (), "filename", &filename, NULL);
+  dir = g_path_get_dirname (filename);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+}
+
+/* What @widget shows, rendered by its window's own renderer, as an ARGB32 surface. */
+static inline cairo_surface_t *
+tw_test_grab_widget (GtkWidget *widget)
+{
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  cairo_surface_t *surface;
+
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
+                        cairo_image_surface_get_stride (surface));
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
+
+/* With TW_TEST_PNG_DIR set, saves what @widget shows there as @name (the screenshots of
+ * docs/ come from real test runs). */
+static inline void
+tw_test_save_widget_png (GtkWidget  *widget,
+                         const char *name)
+{
+  const char *dir = g_getenv ("TW_TEST_PNG_DIR");
+  g_autofree char *path = NULL;
+  cairo_surface_t *surface;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  surface = tw_test_grab_widget (widget);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (surface);
+}
+
+/* Shows @window at @width × @height and waits until it has drawn. */
+static inline void
+tw_test_present_window (GtkWindow *window,
+                        int        width,
+                        int        height)
+{
+  tw_test_keep_recent_dir ();
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_present (window);
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+}
+
+/* Destroys @window (may be NULL) and lets what it left pending run, such as the recent
+ * manager's save, while that directory still exists. */
+static inline void
+tw_test_close_window (GtkWindow *window)
+{
+  if (window != NULL)
+    gtk_window_destroy (window);
+  tw_test_keep_recent_dir ();
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
