@@ -8,6 +8,7 @@
 #include "tw-types.h"
 #include "tw-trace.h"
 #include "tw-state-model.h"
+#include "tw-counter-tracks.h"
 #include "tw-event-filter.h"
 #include "tw-event-item.h"
 #include "tw-mutex-tracker.h"

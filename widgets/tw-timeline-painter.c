@@ -45,7 +45,9 @@ struct _TwTimelinePainter
   GArray       *colors;        /* double[3] per task */
   GHashTable   *collapsed_pids;
   GHashTable   *task_filter;   /* task index set, NULL = all */
+  TwCounterTracks *counters;   /* libgtop CPU load and memory series */
   gboolean      cpus_collapsed;
+  gboolean      counters_collapsed;
   gboolean      tasks_collapsed;
   TwTaskSort    sort;
   int           content_height;
@@ -75,6 +77,7 @@ tw_timeline_painter_finalize (GObject *object)
   TwTimelinePainter *self = (TwTimelinePainter *)object;
 
   g_clear_object (&self->model);
+  g_clear_object (&self->counters);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->processes, g_ptr_array_unref);
   g_clear_pointer (&self->colors, g_array_unref);
@@ -115,6 +118,7 @@ tw_timeline_painter_new (TwStateModel *model)
   self = g_object_new (TW_TYPE_TIMELINE_PAINTER, NULL);
   self->model = g_object_ref (model);
   self->trace = tw_state_model_get_trace (model);
+  self->counters = tw_counter_tracks_new (self->trace);
   tw_timeline_painter_relayout (self);
   return self;
 }
@@ -130,6 +134,20 @@ tw_timeline_painter_get_model (TwTimelinePainter *self)
   g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
 
   return self->model;
+}
+
+/**
+ * tw_timeline_painter_get_counter_tracks:
+ *
+ * Returns: (transfer none): the counter series (libgtop CPU load, memory) the painter
+ *   draws; ids of %TW_TIMELINE_ROW_COUNTER rows index them
+ */
+TwCounterTracks *
+tw_timeline_painter_get_counter_tracks (TwTimelinePainter *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
+
+  return self->counters;
 }
 
 /**
@@ -293,6 +311,31 @@ add_row (TwTimelinePainter *self,
   self->content_height += height;
 }
 
+/* A process whose main thread has no row of its own (the user-sensor tasks of a live
+ * session, whose program the libgtop sampler names by pid) still takes the main
+ * thread's name for its header when the trace knows that task. */
+static void
+find_row_less_leaders (TwTimelinePainter *self,
+                       GHashTable        *by_pid)
+{
+  guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
+  guint missing = 0;
+
+  for (guint i = 0; i < self->processes->len; i++)
+    missing += ((Process *) g_ptr_array_index (self->processes, i))->leader == TW_TASK_NONE;
+  for (guint32 k = 0; k < n_tasks && missing > 0; k++)
+    {
+      const TwTask *t = tw_trace_get_task (self->trace, k);
+      Process *p;
+
+      if (t->pid < 0 || t->tid != t->pid || t->name == NULL
+          || (p = g_hash_table_lookup (by_pid, &t->pid)) == NULL || p->leader != TW_TASK_NONE)
+        continue;
+      p->leader = k;
+      missing--;
+    }
+}
+
 /* Threads of one process share a header row; a task whose process the source does not
  * know (pid < 0) stands alone, as does a process of one thread. */
 static void
@@ -324,6 +367,7 @@ build_processes (TwTimelinePainter *self,
         p->leader = task;
       g_array_append_val (p->tasks, task);
     }
+  find_row_less_leaders (self, by_pid);
 
   for (guint i = 0; i < self->processes->len; i++)
     {
@@ -339,6 +383,43 @@ process_is_group (const Process *p)
   const guint32 *first = (const guint32 *) p->tasks->data;
 
   return p->pid >= 0 && (p->tasks->len > 1 || first[0] != p->leader);
+}
+
+static int
+compare_counter_cb (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const TwCounterTrack *ta = tw_counter_tracks_get_track (user_data, *(const guint *) a);
+  const TwCounterTrack *tb = tw_counter_tracks_get_track (user_data, *(const guint *) b);
+
+  if (ta->kind != tb->kind)
+    return ta->kind == TW_COUNTER_CPU_LOAD ? -1 : 1;
+  if (ta->cpu != tb->cpu)
+    return ta->cpu < tb->cpu ? -1 : 1;
+  return ta->task < tb->task ? -1 : ta->task > tb->task;
+}
+
+/* The counter section: CPU load tracks in CPU order, then memory. */
+static void
+add_counter_rows (TwTimelinePainter *self)
+{
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n;
+
+  tw_counter_tracks_update (self->counters);
+  n = tw_counter_tracks_get_n_tracks (self->counters);
+  if (n == 0)
+    return;
+  add_row (self, TW_TIMELINE_ROW_SECTION, 2, TW_TIMELINE_SECTION_HEIGHT, 0);
+  if (self->counters_collapsed)
+    return;
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_counter_cb, self->counters);
+  for (guint i = 0; i < n; i++)
+    add_row (self, TW_TIMELINE_ROW_COUNTER, g_array_index (order, guint, i),
+             TW_TIMELINE_COUNTER_HEIGHT, 1);
 }
 
 /**
@@ -375,6 +456,7 @@ tw_timeline_painter_relayout (TwTimelinePainter *self)
         for (guint c = 0; c < n_cpus; c++)
           add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
     }
+  add_counter_rows (self);
 
   for (guint32 k = 0; k < n_tasks; k++)
     if (task_has_rows (self, k))
@@ -478,6 +560,8 @@ tw_timeline_painter_toggle_row (TwTimelinePainter *self,
   r = &g_array_index (self->rows, TwTimelineRow, row);
   if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 0)
     self->cpus_collapsed = !self->cpus_collapsed;
+  else if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 2)
+    self->counters_collapsed = !self->counters_collapsed;
   else if (r->kind == TW_TIMELINE_ROW_SECTION)
     self->tasks_collapsed = !self->tasks_collapsed;
   else if (r->kind == TW_TIMELINE_ROW_PROCESS)
@@ -569,7 +653,9 @@ tw_timeline_painter_dup_row_label (TwTimelinePainter   *self,
   switch (row->kind)
     {
     case TW_TIMELINE_ROW_SECTION:
-      return g_strdup (row->id == 0 ? "CPUs" : "Tasks");
+      return g_strdup (row->id == 0 ? "CPUs" : row->id == 2 ? "Load and memory" : "Tasks");
+    case TW_TIMELINE_ROW_COUNTER:
+      return tw_counter_tracks_dup_label (self->counters, row->id);
     case TW_TIMELINE_ROW_CPU:
       return g_strdup_printf ("CPU %u", row->id);
     case TW_TIMELINE_ROW_PROCESS:
@@ -1170,6 +1256,135 @@ draw_task_marks (const Frame *f,
   fill_keys (f, cr, LAYER_MARKS, task, y, 5);
 }
 
+/* ---------------------------------------------------------------- counter tracks */
+
+static void draw_text (PangoLayout *layout,
+                       cairo_t     *cr,
+                       const char  *text,
+                       double       x,
+                       double       y,
+                       double       max_width);
+
+static void
+counter_rgb (const TwCounterTrack *track,
+             double                rgb[3])
+{
+  static const double load_rgb[3] = { 0.16, 0.42, 0.78 };
+  static const double memory_rgb[3] = { 0.16, 0.55, 0.33 };
+
+  memcpy (rgb, track->kind == TW_COUNTER_MEMORY ? memory_rgb : load_rgb, sizeof load_rgb);
+}
+
+static double
+counter_scale (const TwCounterTrack *track)
+{
+  return track->scale_max > 0 ? track->scale_max : 1.0;
+}
+
+/* px above the graph's bottom for @value, within [0, graph_h] */
+static double
+counter_height (const TwCounterTrack *track,
+                double                value,
+                double                graph_h)
+{
+  return CLAMP (round (value / counter_scale (track) * graph_h), 0, graph_h);
+}
+
+/* Time at the left edge of pixel column @col: a sample at or after it belongs to @col
+ * or a later column. */
+static guint64
+counter_column_start (const Frame *f,
+                      double       col)
+{
+  double t = (double) f->vp->begin_ns + (col - f->plot_x0) * f->ns_per_px;
+
+  return col <= f->plot_x0 || t <= 0 ? f->vp->begin_ns : (guint64) ceil (t);
+}
+
+/* An area graph in O(pixel columns): per column, two binary searches find the samples
+ * that speak for it and the track's pyramid gives their min and max; the column is
+ * filled solid up to the min, lighter up to the max, and a dark line follows the last
+ * sample of each column (what a zoomed-in view shows as a step line). */
+static void
+draw_counter_track (const Frame *f,
+                    cairo_t     *cr,
+                    guint        track_index,
+                    double       y,
+                    double       h)
+{
+  TwCounterTracks *counters = f->self->counters;
+  const TwCounterTrack *track = tw_counter_tracks_get_track (counters, track_index);
+  double graph_bottom = y + h - TW_TIMELINE_COUNTER_PAD_BOTTOM;
+  double graph_h = h - TW_TIMELINE_COUNTER_PAD_TOP - TW_TIMELINE_COUNTER_PAD_BOTTOM;
+  double rgb[3], solid[4], light[4], line[4];
+  RectBatch solid_b = { cr, { -1 } }, light_b = { cr, { -1 } }, line_b = { cr, { -1 } };
+  double prev_line_y = -1;
+
+  counter_rgb (track, rgb);
+  memcpy (solid, rgb, sizeof rgb);
+  solid[3] = 0.55;
+  memcpy (light, rgb, sizeof rgb);
+  light[3] = 0.22;
+  line[0] = rgb[0] * 0.6;
+  line[1] = rgb[1] * 0.6;
+  line[2] = rgb[2] * 0.6;
+  line[3] = 1.0;
+
+  for (double col = f->plot_x0; col < f->plot_x1; col++)
+    {
+      guint64 t0 = counter_column_start (f, col);
+      guint64 t1 = counter_column_start (f, col + 1);
+      gsize first, end;
+      double min, max, last, h_min, h_max, line_y;
+
+      if (!tw_counter_tracks_get_covering (counters, track_index, t0, MAX (t1, t0 + 1), &first, &end)
+          || !tw_counter_tracks_get_extent (counters, track_index, first, end, &min, &max))
+        {
+          prev_line_y = -1;
+          continue;
+        }
+      tw_counter_tracks_get_sample (counters, track_index, end - 1, NULL, &last, NULL);
+      h_min = counter_height (track, min, graph_h);
+      h_max = counter_height (track, max, graph_h);
+      line_y = MIN (graph_bottom - counter_height (track, last, graph_h), graph_bottom - 1);
+
+      if (h_min > 0)
+        batch_add (&solid_b, col, col + 1, graph_bottom - h_min, h_min, solid);
+      if (h_max > h_min)
+        batch_add (&light_b, col, col + 1, graph_bottom - h_max, h_max - h_min, light);
+      if (prev_line_y < 0 || prev_line_y == line_y)
+        batch_add (&line_b, col, col + 1, line_y, 1, line);
+      else
+        batch_add (&line_b, col, col + 1, MIN (prev_line_y, line_y),
+                   fabs (prev_line_y - line_y) + 1, line);
+      prev_line_y = line_y;
+    }
+  batch_flush (&solid_b);
+  batch_flush (&light_b);
+  batch_flush (&line_b);
+}
+
+/* The top of the scale, right-aligned in the label column: "100 %", "23.5 GiB". */
+static void
+draw_counter_scale (const Frame         *f,
+                    cairo_t             *cr,
+                    PangoLayout         *layout,
+                    const TwTimelineRow *row,
+                    double               y)
+{
+  const TwCounterTrack *track = tw_counter_tracks_get_track (f->self->counters, row->id);
+  g_autofree char *text = track->kind == TW_COUNTER_CPU_LOAD
+                          ? g_strdup_printf ("%g %%", counter_scale (track))
+                          : tw_counter_format_value (track, counter_scale (track));
+  int width;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  cairo_set_source_rgb (cr, 0.45, 0.45, 0.48);
+  draw_text (layout, cr, text, TW_TIMELINE_LABEL_WIDTH - 6 - width, y + 2, -1);
+}
+
 static void
 draw_text (PangoLayout *layout,
            cairo_t     *cr,
@@ -1190,7 +1405,8 @@ row_is_collapsed (TwTimelinePainter   *self,
                   const TwTimelineRow *row)
 {
   if (row->kind == TW_TIMELINE_ROW_SECTION)
-    return row->id == 0 ? self->cpus_collapsed : self->tasks_collapsed;
+    return row->id == 0 ? self->cpus_collapsed
+           : row->id == 2 ? self->counters_collapsed : self->tasks_collapsed;
   if (row->kind == TW_TIMELINE_ROW_PROCESS)
     return ((Process *) g_ptr_array_index (self->processes, row->id))->collapsed;
   return FALSE;
@@ -1241,6 +1457,8 @@ draw_row (const Frame         *f,
 
   cairo_set_source_rgb (cr, 0.14, 0.14, 0.16);
   draw_text (layout, cr, label, label_x, text_y, TW_TIMELINE_LABEL_WIDTH - label_x - 6);
+  if (row->kind == TW_TIMELINE_ROW_COUNTER)
+    draw_counter_scale (f, cr, layout, row, y);
 
   cairo_save (cr);
   cairo_rectangle (cr, f->plot_x0, y, f->plot_x1 - f->plot_x0, row->height);
@@ -1256,6 +1474,9 @@ draw_row (const Frame         *f,
     case TW_TIMELINE_ROW_TASK:
       draw_task_states (f, cr, row->id, y, row->height);
       draw_task_marks (f, cr, row->id, y);
+      break;
+    case TW_TIMELINE_ROW_COUNTER:
+      draw_counter_track (f, cr, row->id, y, row->height);
       break;
     case TW_TIMELINE_ROW_SECTION:
     case TW_TIMELINE_ROW_PROCESS:
@@ -1436,6 +1657,11 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
 
   g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
   g_return_if_fail (vp->width > 0 && vp->height > 0);
+
+  /* Live: counter samples published since the last frame extend their tracks; a
+   * sampler that appeared since the last layout gets its rows now. */
+  if (tw_counter_tracks_update (self->counters))
+    tw_timeline_painter_relayout (self);
 
   f.plot_x0 = TW_TIMELINE_LABEL_WIDTH;
   f.plot_x1 = MAX (vp->width, TW_TIMELINE_LABEL_WIDTH + 1);
@@ -1624,8 +1850,22 @@ hit_task_row (TwTimelinePainter   *self,
 
   if (i < n && marks[i].time <= hit->time + slop)
     {
-      hit->event = marks[i].index;
-      hit->description = describe_event (self, marks[i].index);
+      /* the mark nearest the pointer: dense sensors put several within the slop */
+      gsize best = i;
+      guint64 best_dist = G_MAXUINT64;
+
+      for (gsize k = i; k < n && k < i + 256 && marks[k].time <= hit->time + slop; k++)
+        {
+          guint64 dist = marks[k].time > hit->time ? marks[k].time - hit->time
+                                                   : hit->time - marks[k].time;
+          if (dist < best_dist)
+            {
+              best = k;
+              best_dist = dist;
+            }
+        }
+      hit->event = marks[best].index;
+      hit->description = describe_event (self, marks[best].index);
       return;
     }
 
@@ -1644,6 +1884,43 @@ hit_task_row (TwTimelinePainter   *self,
       describe_span (hit, what, states[i].start, states[i].end);
     }
   hit->event = nearest_event (self, hit->time, TW_CPU_NONE, row->id, slop);
+}
+
+static void
+hit_counter_row (TwTimelinePainter   *self,
+                 const TwTimelineRow *row,
+                 TwTimelineHit       *hit)
+{
+  const TwCounterTrack *track = tw_counter_tracks_get_track (self->counters, row->id);
+  g_autofree char *label = tw_counter_tracks_dup_label (self->counters, row->id);
+  g_autofree char *value_text = NULL;
+  g_autofree char *when = NULL;
+  guint64 time, begin, end;
+  double value;
+  gsize sample;
+
+  if (!tw_counter_tracks_get_value_at (self->counters, row->id, hit->time, &sample))
+    return;
+  tw_counter_tracks_get_sample (self->counters, row->id, sample, &time, &value, &hit->event);
+  tw_counter_tracks_get_span (self->counters, row->id, sample, &begin, &end);
+  value_text = tw_counter_format_value (track, value);
+  when = tw_timeline_format_time (time, 1);
+  hit->span_begin = begin;
+  hit->span_end = end;
+  if (track->kind == TW_COUNTER_MEMORY)
+    {
+      g_autofree char *total = tw_counter_format_value (track, track->scale_max);
+
+      hit->description = g_strdup_printf ("%s: %s of %s\nsampled at %s", label, value_text,
+                                          total, when);
+    }
+  else
+    {
+      g_autofree char *d = tw_timeline_format_duration (end - begin);
+
+      hit->description = g_strdup_printf ("%s: %s\nover %s up to %s", label, value_text,
+                                          d, when);
+    }
 }
 
 /**
@@ -1683,4 +1960,6 @@ tw_timeline_painter_hit_test (TwTimelinePainter        *self,
                  y - TW_TIMELINE_RULER_HEIGHT + vp->scroll_y - row->y, slop, hit);
   else if (row->kind == TW_TIMELINE_ROW_TASK)
     hit_task_row (self, row, slop, hit);
+  else if (row->kind == TW_TIMELINE_ROW_COUNTER)
+    hit_counter_row (self, row, hit);
 }

@@ -16,11 +16,19 @@ G_BEGIN_DECLS
 #define TW_TIMELINE_CPU_HEIGHT    40
 #define TW_TIMELINE_TASK_HEIGHT   18
 
+/* Counter tracks (libgtop CPU load, memory): the graph fills the rows
+ * [y + PAD_TOP, y + height - PAD_BOTTOM) of its row; a value v of a track whose scale
+ * is s reaches round (v / s × (height - PAD_TOP - PAD_BOTTOM)) px above the bottom. */
+#define TW_TIMELINE_COUNTER_HEIGHT      36
+#define TW_TIMELINE_COUNTER_PAD_TOP     4
+#define TW_TIMELINE_COUNTER_PAD_BOTTOM  3
+
 typedef enum {
-  TW_TIMELINE_ROW_SECTION,   /* "CPUs" or "Tasks" header; id 0 = CPUs, 1 = tasks */
+  TW_TIMELINE_ROW_SECTION,   /* section header; id 0 = CPUs, 1 = tasks, 2 = counters */
   TW_TIMELINE_ROW_CPU,       /* id = CPU index */
   TW_TIMELINE_ROW_PROCESS,   /* id = index into the process table (a header row) */
   TW_TIMELINE_ROW_TASK,      /* id = task index */
+  TW_TIMELINE_ROW_COUNTER,   /* id = track index of the painter's TwCounterTracks */
 } TwTimelineRowKind;
 
 typedef struct {
@@ -74,6 +82,7 @@ G_DECLARE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, TW, TIMELINE_PAINT
 
 TwTimelinePainter   *tw_timeline_painter_new             (TwStateModel             *model);
 TwStateModel        *tw_timeline_painter_get_model       (TwTimelinePainter        *self);
+TwCounterTracks     *tw_timeline_painter_get_counter_tracks (TwTimelinePainter     *self);
 void                 tw_timeline_painter_set_exact       (TwTimelinePainter        *self,
                                                           gboolean                  exact);
 void                 tw_timeline_painter_relayout        (TwTimelinePainter        *self);

@@ -476,6 +476,78 @@ tw_test_run_tool (const char *const *argv,
   return out;
 }
 
+/**
+ * tw_test_add_gtop_type:
+ * @memory: %TRUE for `gtop_memory`, %FALSE for `gtop_cpu_load`
+ *
+ * Returns: a type with the fields the libgtop sampler (ingest/tw-live-gtop.c) gives it
+ */
+guint16
+tw_test_add_gtop_type (TwTrace  *trace,
+                       gboolean  memory)
+{
+  static const TwFieldSpec cpu_fields[] = {
+    { "load_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "user_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "system_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "iowait_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+  };
+  static const TwFieldSpec memory_fields[] = {
+    { "total",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "used",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "free",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "cached",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "buffer",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "used_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+  };
+  g_autoptr(GError) error = NULL;
+  guint16 type = memory
+    ? tw_trace_add_event_type (trace, "gtop_memory", "gtop", TW_EVENT_KIND_OTHER,
+                               memory_fields, G_N_ELEMENTS (memory_fields), &error)
+    : tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
+                               cpu_fields, G_N_ELEMENTS (cpu_fields), &error);
+
+  g_assert_no_error (error);
+  return type;
+}
+
+/**
+ * tw_test_append_gtop_sample:
+ * @value: load_pct of a `gtop_cpu_load` row, `used` bytes of a `gtop_memory` row
+ * @total: `total` bytes of a memory row (ignored for load)
+ *
+ * Appends (and publishes) one sampler row, as the live monitor would.
+ */
+void
+tw_test_append_gtop_sample (TwTrace *trace,
+                            guint16  type,
+                            guint64  time_ns,
+                            guint16  cpu,
+                            guint32  task,
+                            double   value,
+                            guint64  total)
+{
+  const TwEventType *t = tw_trace_get_event_type (trace, type);
+  guint8 payload[64] = { 0 };
+  gboolean memory = g_str_equal (t->name, "gtop_memory");
+  TwValue v;
+
+  g_assert_cmpuint (t->payload_size, <=, sizeof payload);
+  if (memory)
+    {
+      v = (TwValue) { .type = TW_FIELD_U64, .u = total };
+      tw_event_type_set_field (t, payload, (guint) tw_event_type_lookup_field (t, "total"), &v);
+      v = (TwValue) { .type = TW_FIELD_U64, .u = (guint64) value };
+      tw_event_type_set_field (t, payload, (guint) tw_event_type_lookup_field (t, "used"), &v);
+    }
+  else
+    {
+      v = (TwValue) { .type = TW_FIELD_F64, .f = value };
+      tw_event_type_set_field (t, payload, (guint) tw_event_type_lookup_field (t, "load_pct"), &v);
+    }
+  tw_trace_append (trace, time_ns, cpu, type, task, 0, payload);
+}
+
 #define SCHEDULE_MAX_DEPTH 4
 
 typedef struct {

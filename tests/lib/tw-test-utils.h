@@ -34,6 +34,15 @@ const char *tw_test_get_task_source_id (TwTrace    *trace,
 guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
+guint16  tw_test_add_gtop_type        (TwTrace    *trace,
+                                       gboolean    memory);
+void     tw_test_append_gtop_sample   (TwTrace    *trace,
+                                       guint16     type,
+                                       guint64     time_ns,
+                                       guint16     cpu,
+                                       guint32     task,
+                                       double      value,
+                                       guint64     total);
 char    *tw_test_use_temp_sensor_dir  (void);
 void     tw_test_remove_sensor_dir    (char       *dir);
 char    *tw_test_run_tool             (const char *const *argv,
