@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "tw-trace.h"
 
@@ -74,7 +75,7 @@ map_or_die (gsize size)
  * The first chunk of a trace stays on small pages: a small trace touches a few of them,
  * where huge pages would have the kernel clear 6 MiB. */
 static guint8 *
-map_columns (gboolean huge)
+map_columns_fresh (gboolean huge)
 {
   gsize len = COLUMNS_BYTES + HUGE_PAGE;
   guint8 *raw = map_or_die (len);
@@ -90,13 +91,85 @@ map_columns (gboolean huge)
   return aligned;
 }
 
+/*
+ * Freed huge-page column mappings are kept for the next trace of the process (closing a
+ * trace and opening another, reloading, the next run of a benchmark). Fresh memory is
+ * the main cost of ingest on virtual machines: the kernel clears every new page, and a
+ * hypervisor that takes freed memory back (free page reporting) makes the first touch of
+ * it cost ~1 s per GB. A kept mapping is advised MADV_FREE, so the kernel may still take
+ * its pages under memory pressure (they come back zeroed, which is just as good: only
+ * rows below a chunk's count are ever read). The pool is bounded by a quarter of the
+ * machine's memory.
+ */
+#define POOL_SLOTS 4096
+static GMutex  column_pool_lock;
+static guint8 *column_pool[POOL_SLOTS];
+static guint   column_pool_len;
+static guint   column_pool_max;   /* 0 until computed */
+
+static guint
+column_pool_limit (void)
+{
+  if (column_pool_max == 0)
+    {
+      long pages = sysconf (_SC_PHYS_PAGES);
+      long page_size = sysconf (_SC_PAGESIZE);
+      guint64 bytes = pages > 0 && page_size > 0 ? (guint64) pages * page_size / 4 : 0;
+
+      column_pool_max = (guint) CLAMP (bytes / COLUMNS_BYTES, 1, POOL_SLOTS);
+    }
+  return column_pool_max;
+}
+
+static guint8 *
+map_columns (gboolean huge)
+{
+  guint8 *columns = NULL;
+
+  if (!huge)
+    return map_columns_fresh (FALSE);
+
+  g_mutex_lock (&column_pool_lock);
+  if (column_pool_len > 0)
+    columns = column_pool[--column_pool_len];
+  g_mutex_unlock (&column_pool_lock);
+  return columns ? columns : map_columns_fresh (TRUE);
+}
+
+static void
+unmap_columns (guint8   *columns,
+               gboolean  huge)
+{
+  /* Advised before it is published: another thread may take it at once and write. */
+  if (huge && madvise (columns, COLUMNS_BYTES, MADV_FREE) == 0)
+    {
+      g_mutex_lock (&column_pool_lock);
+      if (column_pool_len < column_pool_limit ())
+        {
+          column_pool[column_pool_len++] = columns;
+          columns = NULL;
+        }
+      g_mutex_unlock (&column_pool_lock);
+    }
+  if (columns)
+    munmap (columns, COLUMNS_BYTES);
+}
+
+/* A chunk and what only this file needs to know about it. */
+typedef struct {
+  TwEventChunk chunk;
+  gboolean     huge;
+} ChunkAlloc;
+
 static TwEventChunk *
 chunk_new (gboolean huge,
            gsize    blob_hint)
 {
-  TwEventChunk *chunk = g_new0 (TwEventChunk, 1);
+  ChunkAlloc *alloc = g_new0 (ChunkAlloc, 1);
+  TwEventChunk *chunk = &alloc->chunk;
   guint8 *columns = map_columns (huge);
 
+  alloc->huge = huge;
   chunk->time = (guint64 *) columns;
   chunk->task = (guint32 *) (columns + TW_CHUNK_SIZE * 8);
   chunk->arg = (guint32 *) (columns + TW_CHUNK_SIZE * 12);
@@ -111,10 +184,12 @@ chunk_new (gboolean huge,
 static void
 chunk_free (TwEventChunk *chunk)
 {
-  munmap (chunk->time, COLUMNS_BYTES);
+  ChunkAlloc *alloc = (ChunkAlloc *) chunk;
+
+  unmap_columns ((guint8 *) chunk->time, alloc->huge);
   if (chunk->blob)
     munmap (chunk->blob, chunk->blob_cap);
-  g_free (chunk);
+  g_free (alloc);
 }
 
 static gsize
@@ -136,7 +211,8 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
                              gsize         needed)
 {
   gsize cap;
-  gpointer blob;
+  gsize old_cap = chunk->blob_cap;
+  guint8 *blob;
 
   if (needed <= chunk->blob_cap)
     return;
@@ -152,6 +228,10 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
    * a binary reader's ingest on virtual machines (as for the columns) */
   if (cap >= 2 * HUGE_PAGE)
     madvise (blob, cap, MADV_HUGEPAGE);
+  /* The new pages will be written: map them all in one call. A fault per 4 KiB page costs
+   * several µs under some hypervisors, more than filling the page. Kernels before 5.14
+   * refuse the advice; the pages then fault in one by one as before. */
+  madvise (blob + old_cap, cap - old_cap, MADV_POPULATE_WRITE);
 }
 
 static void
