@@ -60,6 +60,7 @@ struct _TwTrace
 G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
 
 G_STATIC_ASSERT (COLUMNS_BYTES % HUGE_PAGE == 0);
+G_STATIC_ASSERT (TW_CHUNK_CPU_OFFSET + TW_CHUNK_SIZE * 2 == COLUMNS_BYTES);
 
 static gpointer
 map_or_die (gsize size)
@@ -171,11 +172,11 @@ chunk_new (gboolean huge,
 
   alloc->huge = huge;
   chunk->time = (guint64 *) columns;
-  chunk->task = (guint32 *) (columns + TW_CHUNK_SIZE * 8);
-  chunk->arg = (guint32 *) (columns + TW_CHUNK_SIZE * 12);
-  chunk->payload = (guint32 *) (columns + TW_CHUNK_SIZE * 16);
-  chunk->type = (guint16 *) (columns + TW_CHUNK_SIZE * 20);
-  chunk->cpu = (guint16 *) (columns + TW_CHUNK_SIZE * 22);
+  chunk->task = (guint32 *) (columns + TW_CHUNK_TASK_OFFSET);
+  chunk->arg = (guint32 *) (columns + TW_CHUNK_ARG_OFFSET);
+  chunk->payload = (guint32 *) (columns + TW_CHUNK_PAYLOAD_OFFSET);
+  chunk->type = (guint16 *) (columns + TW_CHUNK_TYPE_OFFSET);
+  chunk->cpu = (guint16 *) (columns + TW_CHUNK_CPU_OFFSET);
   if (blob_hint > 0)
     tw_event_chunk_reserve_blob (chunk, blob_hint);
   return chunk;
