@@ -122,19 +122,23 @@ column_pool_limit (void)
   return column_pool_max;
 }
 
+/* A kept mapping when there is one (for the first chunk too: its pages are there already,
+ * so nothing is cleared), else a fresh one; *huge says which kind it is. */
 static guint8 *
-map_columns (gboolean huge)
+map_columns (gboolean *huge)
 {
   guint8 *columns = NULL;
-
-  if (!huge)
-    return map_columns_fresh (FALSE);
 
   g_mutex_lock (&column_pool_lock);
   if (column_pool_len > 0)
     columns = column_pool[--column_pool_len];
   g_mutex_unlock (&column_pool_lock);
-  return columns ? columns : map_columns_fresh (TRUE);
+  if (columns)
+    {
+      *huge = TRUE;
+      return columns;
+    }
+  return map_columns_fresh (*huge);
 }
 
 static void
@@ -156,6 +160,64 @@ unmap_columns (guint8   *columns,
     munmap (columns, COLUMNS_BYTES);
 }
 
+/* Payload blobs are kept too (a chunk's blob is mostly the size of its predecessor's,
+ * so the next trace of the same kind finds blobs that fit), but as they are: blobs are
+ * on small pages, and a small page advised MADV_FREE costs more on its next write
+ * under some hypervisors than a fresh page. So this pool is small: 128 MiB stay
+ * resident at most. */
+#define BLOB_POOL_SLOTS 256
+#define BLOB_POOL_BYTES ((gsize) 128 << 20)
+typedef struct {
+  guint8 *blob;
+  gsize   cap;
+} PooledBlob;
+static GMutex     blob_pool_lock;
+static PooledBlob blob_pool[BLOB_POOL_SLOTS];
+static guint      blob_pool_len;
+static gsize      blob_pool_bytes;
+
+/* The smallest kept blob of at least @needed bytes, or NULL. */
+static guint8 *
+blob_pool_take (gsize  needed,
+                gsize *cap)
+{
+  guint8 *blob = NULL;
+  guint best = G_MAXUINT;
+
+  g_mutex_lock (&blob_pool_lock);
+  for (guint i = 0; i < blob_pool_len; i++)
+    if (blob_pool[i].cap >= needed && (best == G_MAXUINT || blob_pool[i].cap < blob_pool[best].cap))
+      best = i;
+  if (best != G_MAXUINT)
+    {
+      blob = blob_pool[best].blob;
+      *cap = blob_pool[best].cap;
+      blob_pool_bytes -= *cap;
+      blob_pool[best] = blob_pool[--blob_pool_len];
+    }
+  g_mutex_unlock (&blob_pool_lock);
+  return blob;
+}
+
+static void
+blob_pool_give (guint8 *blob,
+                gsize   cap)
+{
+  if (cap >= BLOB_MIN)
+    {
+      g_mutex_lock (&blob_pool_lock);
+      if (blob_pool_len < BLOB_POOL_SLOTS && blob_pool_bytes + cap <= BLOB_POOL_BYTES)
+        {
+          blob_pool[blob_pool_len++] = (PooledBlob) { blob, cap };
+          blob_pool_bytes += cap;
+          blob = NULL;
+        }
+      g_mutex_unlock (&blob_pool_lock);
+    }
+  if (blob)
+    munmap (blob, cap);
+}
+
 /* A chunk and what only this file needs to know about it. */
 typedef struct {
   TwEventChunk chunk;
@@ -168,7 +230,7 @@ chunk_new (gboolean huge,
 {
   ChunkAlloc *alloc = g_new0 (ChunkAlloc, 1);
   TwEventChunk *chunk = &alloc->chunk;
-  guint8 *columns = map_columns (huge);
+  guint8 *columns = map_columns (&huge);
 
   alloc->huge = huge;
   chunk->time = (guint64 *) columns;
@@ -189,7 +251,7 @@ chunk_free (TwEventChunk *chunk)
 
   unmap_columns ((guint8 *) chunk->time, alloc->huge);
   if (chunk->blob)
-    munmap (chunk->blob, chunk->blob_cap);
+    blob_pool_give (chunk->blob, chunk->blob_cap);
   g_free (alloc);
 }
 
@@ -219,6 +281,19 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
     return;
 
   cap = round_to_page (MAX (MAX (needed, chunk->blob_cap * 2), BLOB_MIN));
+  if ((blob = blob_pool_take (cap, &cap)) != NULL)
+    {
+      /* Kept pages are mapped already: copying what the blob holds into them costs
+       * less than mapping fresh ones. */
+      if (chunk->blob)
+        {
+          memcpy (blob, chunk->blob, chunk->blob_len);
+          blob_pool_give (chunk->blob, chunk->blob_cap);
+        }
+      chunk->blob = blob;
+      chunk->blob_cap = cap;
+      return;
+    }
   if (chunk->blob == NULL)
     blob = map_or_die (cap);
   else if ((blob = mremap (chunk->blob, chunk->blob_cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)

@@ -44,6 +44,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -76,6 +77,43 @@ struct _TwLiveQueue {
   gsize   blob_len, blob_cap;
 };
 
+/* Maps the pages of [@start, @start + @len) now, in one call: the queues grow to their
+ * quota once per source, and a fault per 4 KiB page costs several µs under some
+ * hypervisors (more than what the page then holds takes to copy). Kernels before 5.14
+ * refuse the advice; the pages then fault in as they are written. */
+static void
+prefault (gpointer start,
+          gsize    len)
+{
+  guintptr page = 4096;
+  guintptr first = ((guintptr) start + page - 1) & ~(page - 1);
+  guintptr end = ((guintptr) start + len) & ~(page - 1);
+
+  if (end > first)
+    madvise ((gpointer) first, end - first, MADV_POPULATE_WRITE);
+}
+
+static void
+queue_grow_rows (TwLiveQueue *queue)
+{
+  gsize old = queue->cap_rows;
+
+  queue->cap_rows = MAX (1024, queue->cap_rows * 2);
+  queue->rows = g_renew (Row, queue->rows, queue->cap_rows);
+  prefault (queue->rows + old, (queue->cap_rows - old) * sizeof (Row));
+}
+
+static void
+queue_grow_blob (TwLiveQueue *queue,
+                 gsize        needed)
+{
+  gsize old = queue->blob_cap;
+
+  queue->blob_cap = MAX (needed, MAX (4096, queue->blob_cap * 2));
+  queue->blob = g_realloc (queue->blob, queue->blob_cap);
+  prefault (queue->blob + old, queue->blob_cap - old);
+}
+
 /**
  * tw_live_queue_push:
  * @payload: (nullable): the packed payload of @type (its payload_size bytes)
@@ -95,10 +133,7 @@ tw_live_queue_push (TwLiveQueue  *queue,
   Row *row;
 
   if G_UNLIKELY (queue->n_rows == queue->cap_rows)
-    {
-      queue->cap_rows = MAX (1024, queue->cap_rows * 2);
-      queue->rows = g_renew (Row, queue->rows, queue->cap_rows);
-    }
+    queue_grow_rows (queue);
   row = &queue->rows[queue->n_rows++];
   row->time = time_ns;
   row->cpu = cpu;
@@ -110,10 +145,7 @@ tw_live_queue_push (TwLiveQueue  *queue,
   if (payload_size == 0)
     return;
   if G_UNLIKELY (queue->blob_len + payload_size > queue->blob_cap)
-    {
-      queue->blob_cap = MAX (queue->blob_len + payload_size, MAX (4096, queue->blob_cap * 2));
-      queue->blob = g_realloc (queue->blob, queue->blob_cap);
-    }
+    queue_grow_blob (queue, queue->blob_len + payload_size);
   /* Small fixed sizes inline (the common sensor payloads); a libc call costs more. */
   switch (payload_size)
     {
@@ -373,6 +405,7 @@ sensor_source_start (TwLiveSource *source,
 
   self->batch_elements = MAX (16, BATCH_BYTES / self->info.element_size);
   self->batch = g_malloc (self->batch_elements * self->info.element_size);
+  prefault (self->batch, self->batch_elements * self->info.element_size);
   return TRUE;
 }
 
