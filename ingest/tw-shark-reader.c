@@ -424,59 +424,10 @@ tw_shark_probe_buffer (const guint8 *head,
 
 /* ---------------------------------------------------------------- parsing */
 
-/*
- * The hot loop is table-driven and branch-light: record codes follow each other in no
- * predictable order, so a switch on the code's action mispredicts on most records.
- * Instead every code has a slot saying where its task and arg come from (one of a few
- * candidates computed for every record), how it changes the state of its par1 context
- * (a 4 × 3 table), and whether it makes par1 the running or switched-out context; the
- * payload's dedup hit or miss is a select, not a branch. What stays a branch is rare
- * (a code seen for the first time, a context without a task yet, an id record, a full
- * chunk or blob, a TSC before the origin).
- */
-
-/* Where a row's task or arg comes from. */
-enum {
-  SRC_ZERO = 0,      /* arg 0 */
-  SRC_RUNNING,       /* the running context's task */
-  SRC_CTX,           /* par1's task (par1 is a context) */
-  SRC_SWITCHED,      /* the task last switched in (context_switch's switched-out task) */
-  SRC_PAR1,
-  SRC_PAR2,
-  SRC_USER,          /* the user event number of the code */
-};
-
-/* What a record does to the state of its par1 context. */
-enum {
-  OP_KEEP = 0,
-  OP_EXIT,           /* the task is dead */
-  OP_SLEEP,          /* running → blocked (end of cycle, mutex wait) */
-  OP_RUN,            /* switched in: running unless dead */
-  N_OPS
-};
-
-enum { STATE_R = 0, STATE_S, STATE_X, N_STATES };
-
-static const guint8 state_ops[N_OPS][N_STATES] = {
-  [OP_KEEP]  = { STATE_R, STATE_S, STATE_X },
-  [OP_EXIT]  = { STATE_X, STATE_X, STATE_X },
-  [OP_SLEEP] = { STATE_S, STATE_S, STATE_X },
-  [OP_RUN]   = { STATE_R, STATE_R, STATE_X },
-};
-
-/* Slot flags */
-#define SLOT_CTX      0x01   /* par1 is a context: its task is made on first sight */
-#define SLOT_RUNNING  0x02   /* par1 runs from now on */
-#define SLOT_SWITCH   0x04   /* context_switch: par1 is switched in, prev_state is stored */
-#define SLOT_IDS      0x08   /* par2 is par1's pid (unless the record is a fast one) */
-
 typedef struct {
-  guint16 type;      /* trace type index, TW_TYPE_NONE until first seen */
-  guint8  task_src;  /* SRC_* */
-  guint8  arg_src;   /* SRC_* */
-  guint8  op;        /* OP_* on par1's context */
-  guint8  flags;     /* SLOT_* */
-  guint8  user;      /* user event number for SRC_USER, else 0 */
+  guint16 type;     /* trace type index, TW_TYPE_NONE until first seen */
+  guint8  action;   /* Action */
+  guint8  user;     /* user event number for ACT_USER */
 } CodeSlot;
 
 /* Payload layout of every type: presence bits, par1 u16, par2 u32 (absent for a fast
@@ -493,13 +444,14 @@ typedef struct {
 
 typedef struct {
   guint64 key;
-  guint64 offset;   /* a guint32; 64 bits so that an entry is written with one store */
+  guint32 offset;
 } DedupEntry;
+
+enum { STATE_R = 0, STATE_S, STATE_X, N_STATES };
 
 /* One past the last context: its ctx_task entry stays TW_TASK_NONE, so "no running task"
  * needs no branch. */
 #define NO_CTX 65536
-#define DUMMY_CTX (NO_CTX + 1)
 
 typedef struct {
   const char     *path;
@@ -511,7 +463,7 @@ typedef struct {
   CodeSlot        slots[256];
   guint32        *ctx_task;        /* context → task index + 1; 0 = none yet (so that a
                                     * zeroed array needs no initialising pass) */
-  guint8         *ctx_state;       /* 65536 + 2 entries: what the task did since dispatch */
+  guint8         *ctx_state;       /* 65536 entries: what the task did since dispatch */
   guint32         state_str[N_STATES];
   guint32         running_ctx;     /* NO_CTX = none; from context_switch and task_schedule */
   guint32         switched_ctx;    /* NO_CTX = none; from context_switch only */
@@ -537,77 +489,22 @@ ctx_task_slow (Parser  *parser,
   return parser->ctx_task[ctx] - 1;
 }
 
-/* The slot of a code's action: see Action for what each one stores. */
-static void
-fill_slot (CodeSlot *slot,
-           Action    action)
+static inline guint32
+ctx_task (Parser  *parser,
+          guint16  ctx)
 {
-  guint8 task_src = SRC_RUNNING, arg_src = SRC_ZERO, op = OP_KEEP, flags = 0;
+  guint32 task = parser->ctx_task[ctx] - 1; /* 0 − 1 = TW_TASK_NONE */
 
-  switch (action)
-    {
-    case ACT_CTX:
-    case ACT_TIMER_END:
-      task_src = SRC_CTX;
-      flags = SLOT_CTX;
-      break;
-    case ACT_ID:
-      task_src = SRC_CTX;
-      flags = SLOT_CTX | SLOT_IDS;
-      break;
-    case ACT_CREATE:
-      arg_src = SRC_CTX;
-      flags = SLOT_CTX | SLOT_IDS;
-      break;
-    case ACT_ACTIVATE:
-      arg_src = SRC_CTX;
-      flags = SLOT_CTX;
-      break;
-    case ACT_EXIT:
-      task_src = arg_src = SRC_CTX;
-      op = OP_EXIT;
-      flags = SLOT_CTX;
-      break;
-    case ACT_END_CYCLE:
-      task_src = SRC_CTX;
-      op = OP_SLEEP;
-      flags = SLOT_CTX;
-      break;
-    case ACT_SCHEDULE:
-      task_src = SRC_CTX;
-      flags = SLOT_CTX | SLOT_RUNNING;
-      break;
-    case ACT_SWITCH:
-      task_src = SRC_SWITCHED;
-      arg_src = SRC_CTX;
-      op = OP_RUN;
-      flags = SLOT_CTX | SLOT_RUNNING | SLOT_SWITCH;
-      break;
-    case ACT_IRQ:
-    case ACT_IPOINT:
-      arg_src = SRC_PAR1;
-      break;
-    case ACT_USER:
-      arg_src = SRC_USER;
-      break;
-    case ACT_MUTEX_WAIT:
-      op = OP_SLEEP;
-      G_GNUC_FALLTHROUGH;
-    case ACT_MUTEX:
-      task_src = SRC_CTX;
-      arg_src = SRC_PAR2;
-      flags = SLOT_CTX;
-      break;
-    case ACT_CONTROL:
-    case ACT_TIMER_START:
-    case ACT_RUNNING:
-    default:
-      break;
-    }
-  slot->task_src = task_src;
-  slot->arg_src = arg_src;
-  slot->op = op;
-  slot->flags = flags;
+  if G_UNLIKELY (task == TW_TASK_NONE)
+    task = ctx_task_slow (parser, ctx);
+  return task;
+}
+
+/* The running context's task exists: it was made when the context started running. */
+static inline guint32
+running_task (Parser *parser)
+{
+  return parser->ctx_task[parser->running_ctx] - 1;
 }
 
 static gboolean
@@ -648,9 +545,9 @@ register_code (Parser   *parser,
       return FALSE;
     }
 
-  fill_slot (slot, action);
   slot->type = type;
-  slot->user = slot->arg_src == SRC_USER ? (code >> 4) & 0x0f : 0;
+  slot->action = action;
+  slot->user = (code >> 4) & 0x0f;
   return TRUE;
 }
 
@@ -659,6 +556,46 @@ dedup_reset (Parser *parser)
 {
   for (guint i = 0; i < DEDUP_SIZE; i++)
     parser->dedup[i].key = DEDUP_EMPTY;
+}
+
+/* Stores the payload of the last pushed row, sharing an identical earlier one. */
+static inline void
+set_payload (Parser  *parser,
+             guint64  key,
+             guint16  par1,
+             guint32  par2,
+             gboolean fast,
+             gint     state)
+{
+  TwEventChunk *chunk = parser->chunk;
+  /* Keys are structured (code, par1, par2 in separate bit fields): fold the high half
+   * in before multiplying, or keys a constant apart share a slot and thrash it. */
+  guint64 h = (key ^ (key >> 29) ^ (key >> 47)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  DedupEntry *entry = &parser->dedup[h >> (64 - DEDUP_BITS)];
+  guint size = state >= 0 ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE;
+  guint8 *p;
+
+  if G_LIKELY (entry->key == key)
+    {
+      chunk->payload[chunk->n - 1] = entry->offset;
+      return;
+    }
+
+  if G_UNLIKELY (chunk->blob_len + size > chunk->blob_cap)
+    tw_event_chunk_reserve_blob (chunk, chunk->blob_len + size);
+  p = chunk->blob + chunk->blob_len;
+  p[0] = 0x01 | (fast ? 0 : 0x02) | (state >= 0 ? 0x04 : 0);
+  memcpy (p + PAYLOAD_PAR1_OFFSET, &par1, 2);
+  memset (p + PAYLOAD_PAR2_OFFSET, 0, 4);
+  if (!fast)
+    memcpy (p + PAYLOAD_PAR2_OFFSET, &par2, 4);
+  if (state >= 0)
+    memcpy (p + PAYLOAD_STATE_OFFSET, &parser->state_str[state], 4);
+
+  entry->key = key;
+  entry->offset = (guint32) chunk->blob_len;
+  chunk->payload[chunk->n - 1] = (guint32) chunk->blob_len;
+  chunk->blob_len += size;
 }
 
 static void
@@ -681,68 +618,8 @@ out_of_range (Parser   *parser,
   return FALSE;
 }
 
-/* Stores what parse_range kept in registers about @chunk's rows. */
-static inline void
-close_rows (TwEventChunk *chunk,
-            guint         row,
-            guint64       last_time,
-            gboolean      unsorted)
-{
-  chunk->n = row;
-  chunk->last_time = last_time;
-  chunk->unsorted |= unsorted;
-  if (row > 0 && chunk->max_cpu_plus_one == 0)
-    chunk->max_cpu_plus_one = 1;
-}
-
-/* 16 bytes written with one store: the loop below is bound by stores per record. */
-typedef guint64 Store16 __attribute__ ((vector_size (16)));
-
-/* A payload (presence bits, par1, par2, prev_state; numbers in host order as the store
- * keeps them) in 16 bytes, the tail past its size being don't-care. */
-static inline Store16
-pack_payload (guint32 fast,
-              guint32 is_switch,
-              guint16 par1,
-              guint32 par2,
-              guint32 state_id)
-{
-  guint8 presence = 0x01 | (fast ? 0 : 0x02) | (is_switch << 2);
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  guint64 word = presence
-                 | ((guint64) par1 << (8 * PAYLOAD_PAR1_OFFSET))
-                 | ((guint64) par2 << (8 * PAYLOAD_PAR2_OFFSET))
-                 | ((guint64) state_id << (8 * PAYLOAD_STATE_OFFSET));
-
-  return (Store16) { word, state_id >> 8 };
-#else
-  union { Store16 v; guint8 b[16]; } u = { 0 };
-
-  u.b[0] = presence;
-  memcpy (u.b + PAYLOAD_PAR1_OFFSET, &par1, 2);
-  memcpy (u.b + PAYLOAD_PAR2_OFFSET, &par2, 4);
-  memcpy (u.b + PAYLOAD_STATE_OFFSET, &state_id, 4);
-  return u.v;
-#endif
-}
-
-/* Fills the CPU column (always CPU 0 in a S.Ha.R.K. dump) of rows [from, to). */
-static void
-fill_cpu (TwEventChunk *chunk,
-          guint         from,
-          guint         to)
-{
-  if (to > from)
-    memset (chunk->cpu + from, 0, (to - from) * sizeof (guint16));
-}
-
 /* Parses @n records at @data, the first being record @first_index of the file; the byte
- * order is a constant in each instance. Rows go straight into the chunk's columns (what
- * tw_event_chunk_push does, without its per-row checks). The loop is bound by stores
- * per record, so it makes few: the five columns, one 16-byte payload, one 16-byte dedup
- * entry and one context state; the CPU column is filled in bulk. It keeps the chunk's
- * columns and blob in locals: its byte stores may alias anything, which would otherwise
- * reload them on every record. */
+ * order is a constant in each instance. */
 static inline __attribute__((always_inline)) gboolean
 parse_range (Parser        *parser,
              const guint8  *data,
@@ -751,30 +628,7 @@ parse_range (Parser        *parser,
              gboolean       big_endian,
              GError       **error)
 {
-  const guint64 origin = parser->origin;
-  const TscConverter conv = parser->conv;
-  const CodeSlot *const slots = parser->slots;
-  guint32 *const ctx_task = parser->ctx_task;
-  guint8 *const ctx_state = parser->ctx_state;
-  DedupEntry *const dedup = parser->dedup;
-  const guint32 state_str[N_STATES] = { parser->state_str[0], parser->state_str[1], parser->state_str[2] };
-  guint32 running_ctx = parser->running_ctx;
-  guint32 switched_ctx = parser->switched_ctx;
-  guint64 n_fast = 0;
-  TwEventChunk *chunk = parser->chunk;
-  guint64 *col_time = chunk->time;
-  guint16 *col_type = chunk->type;
-  guint32 *col_task = chunk->task;
-  guint32 *col_arg = chunk->arg;
-  guint32 *col_payload = chunk->payload;
-  guint8 *blob = chunk->blob;
-  gsize blob_len = chunk->blob_len;
-  gsize blob_cap = chunk->blob_cap;
-  guint row = chunk->n;
-  guint first_row = row;
-  guint64 last_time = chunk->last_time;
-  gboolean unsorted = FALSE;
-  gboolean ok = TRUE;
+  guint64 origin = parser->origin;
 
   for (gsize i = 0; i < n; i++)
     {
@@ -784,13 +638,13 @@ parse_range (Parser        *parser,
       guint64 tsc = tw_shark_record_tsc (p, big_endian);
       guint32 par2 = tw_shark_load32 (p + 12, big_endian);
       guint8 code = raw & TW_SHARK_CODE_MASK;
-      guint32 fast = (raw & TW_SHARK_FAST_FLAG) != 0;
-      const CodeSlot *slot = &slots[code];
-      guint32 flags, is_switch, ctx, running, switched, task, arg, miss, offset, state_id;
-      guint8 switched_state;
-      guint64 ns = 0, key, h;
-      DedupEntry *entry;
-      Store16 bytes;
+      gboolean fast = (raw & TW_SHARK_FAST_FLAG) != 0;
+      const CodeSlot *slot = &parser->slots[code];
+      guint32 task;
+      guint32 arg = 0;
+      gint state = -1;
+      guint64 ns = 0;
+      guint64 key;
 
       if G_UNLIKELY (slot->type == TW_TYPE_NONE)
         {
@@ -800,19 +654,13 @@ parse_range (Parser        *parser,
               continue;
             }
           if (!register_code (parser, code, (first_index + i) * TW_SHARK_RECORD_SIZE, error))
-            {
-              ok = FALSE;
-              break;
-            }
+            return FALSE;
         }
 
       if G_LIKELY (tsc >= origin)
         {
-          if G_UNLIKELY (!tsc_to_ns (&conv, tsc - origin, &ns))
-            {
-              ok = out_of_range (parser, first_index + i, tsc, error);
-              break;
-            }
+          if G_UNLIKELY (!tsc_to_ns (&parser->conv, tsc - origin, &ns))
+            return out_of_range (parser, first_index + i, tsc, error);
         }
       else
         {
@@ -820,95 +668,85 @@ parse_range (Parser        *parser,
           parser->min_tsc = MIN (parser->min_tsc, tsc);
         }
 
-      flags = slot->flags;
-      is_switch = (flags & SLOT_SWITCH) != 0;
-
-      /* The candidates, read before any update (a switch reads the switched-out
-       * context's task and state before par1 changes); task and arg are selects. */
-      ctx = ctx_task[par1] - 1;
-      if G_UNLIKELY (ctx == TW_TASK_NONE && (flags & SLOT_CTX))
-        ctx = ctx_task_slow (parser, par1);
-      running = ctx_task[running_ctx] - 1;
-      switched = ctx_task[switched_ctx] - 1;
-      switched_state = ctx_state[switched_ctx];
-      task = slot->task_src == SRC_CTX ? ctx : running;
-      task = slot->task_src == SRC_SWITCHED ? switched : task;
-      arg = slot->arg_src == SRC_CTX ? ctx : slot->user;   /* user is 0 but for SRC_USER */
-      arg = slot->arg_src == SRC_PAR1 ? par1 : arg;
-      arg = slot->arg_src == SRC_PAR2 ? par2 : arg;
-
-      /* Records that keep the state store it to a dummy context: a store to par1 on
-       * every record would chain each record to the previous one through memory. */
-      ctx_state[slot->op != OP_KEEP ? par1 : DUMMY_CTX] = state_ops[slot->op][ctx_state[par1]];
-      running_ctx = (flags & SLOT_RUNNING) ? par1 : running_ctx;
-      switched_ctx = is_switch ? par1 : switched_ctx;
-      if G_UNLIKELY ((flags & SLOT_IDS) && !fast)
-        tw_trace_set_task_ids (parser->trace, ctx, par2, par2);
-
-      if G_UNLIKELY (row == TW_CHUNK_SIZE)
+      switch ((Action) slot->action)
         {
-          chunk->blob_len = blob_len;
-          fill_cpu (chunk, first_row, row);
-          close_rows (chunk, row, last_time, unsorted);
-          next_chunk (parser);
-          chunk = parser->chunk;
-          col_time = chunk->time;
-          col_type = chunk->type;
-          col_task = chunk->task;
-          col_arg = chunk->arg;
-          col_payload = chunk->payload;
-          blob = chunk->blob;
-          blob_len = chunk->blob_len;
-          blob_cap = chunk->blob_cap;
-          row = first_row = chunk->n;
-          unsorted = FALSE;
+        case ACT_CTX:
+          task = ctx_task (parser, par1);
+          break;
+        case ACT_ID:
+          task = ctx_task (parser, par1);
+          if (!fast)
+            tw_trace_set_task_ids (parser->trace, task, par2, par2);
+          break;
+        case ACT_CREATE:
+          task = running_task (parser);
+          arg = ctx_task (parser, par1);
+          if (!fast)
+            tw_trace_set_task_ids (parser->trace, arg, par2, par2);
+          break;
+        case ACT_ACTIVATE:
+          task = running_task (parser);
+          arg = ctx_task (parser, par1);
+          break;
+        case ACT_EXIT:
+          task = arg = ctx_task (parser, par1);
+          parser->ctx_state[par1] = STATE_X;
+          break;
+        case ACT_END_CYCLE:
+          task = ctx_task (parser, par1);
+          if (parser->ctx_state[par1] == STATE_R)
+            parser->ctx_state[par1] = STATE_S;
+          break;
+        case ACT_SCHEDULE:
+          task = ctx_task (parser, par1);
+          parser->running_ctx = par1;
+          break;
+        case ACT_SWITCH:
+          task = parser->ctx_task[parser->switched_ctx] - 1;
+          state = parser->ctx_state[parser->switched_ctx];
+          arg = ctx_task (parser, par1);
+          parser->switched_ctx = parser->running_ctx = par1;
+          if (parser->ctx_state[par1] != STATE_X)
+            parser->ctx_state[par1] = STATE_R;
+          break;
+        case ACT_IRQ:
+        case ACT_IPOINT:
+          task = running_task (parser);
+          arg = par1;
+          break;
+        case ACT_TIMER_END:
+          task = ctx_task (parser, par1);
+          break;
+        case ACT_USER:
+          task = running_task (parser);
+          arg = slot->user;
+          break;
+        case ACT_MUTEX_WAIT:
+          if (parser->ctx_state[par1] == STATE_R)
+            parser->ctx_state[par1] = STATE_S;
+          G_GNUC_FALLTHROUGH;
+        case ACT_MUTEX:
+          task = ctx_task (parser, par1);
+          arg = par2;
+          break;
+        case ACT_CONTROL:
+        case ACT_TIMER_START:
+        case ACT_RUNNING:
+        default:
+          task = running_task (parser);
+          break;
         }
-      col_time[row] = ns;
-      col_type[row] = slot->type;
-      col_task[row] = task;
-      col_arg[row] = arg;
-      unsorted |= ns < last_time;
-      last_time = ns;
 
-      /* The payload, shared with an identical earlier one of this chunk when the dedup
-       * cache still holds it. It is written at the blob's end either way; a hit just
-       * does not keep it. Keys are structured (code, par1, par2 in separate bit
-       * fields): the high half is folded in before multiplying, or keys a constant
-       * apart share a slot and thrash it. */
-      n_fast += fast;
-      par2 = fast ? 0 : par2;
-      key = (guint64) par2 | ((guint64) par1 << 32) | ((guint64) code << 48)
-            | ((guint64) fast << 56) | ((guint64) (is_switch ? switched_state + 1 : 0) << 57);
-      h = (key ^ (key >> 29) ^ (key >> 47)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-      entry = &dedup[h >> (64 - DEDUP_BITS)];
-      if G_UNLIKELY (blob_len + sizeof (Store16) > blob_cap)
-        {
-          chunk->blob_len = blob_len;
-          tw_event_chunk_reserve_blob (chunk, blob_len + sizeof (Store16));
-          blob = chunk->blob;
-          blob_cap = chunk->blob_cap;
-        }
-      state_id = state_str[switched_state];
-      bytes = pack_payload (fast, is_switch, par1, par2, state_id);
-      memcpy (blob + blob_len, &bytes, sizeof bytes);
-      miss = entry->key != key;
-      offset = miss ? (guint32) blob_len : entry->offset;
-      blob_len += (is_switch ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE) & -miss;
-      /* A hit stores to a dummy entry, for the same reason as the states. */
-      entry = miss ? entry : &dedup[DEDUP_SIZE];
-      bytes = (Store16) { key, offset };
-      memcpy (entry, &bytes, sizeof bytes);
-      col_payload[row] = offset;
-      row++;
+      if G_UNLIKELY (parser->chunk->n == TW_CHUNK_SIZE)
+        next_chunk (parser);
+      tw_event_chunk_push (parser->chunk, ns, 0, slot->type, task, arg, NULL, 0);
+
+      parser->n_fast += fast;
+      key = (guint64) (fast ? 0 : par2) | ((guint64) par1 << 32) | ((guint64) code << 48)
+            | ((guint64) fast << 56) | ((guint64) (state + 1) << 57);
+      set_payload (parser, key, par1, par2, fast, state);
     }
-
-  chunk->blob_len = blob_len;
-  fill_cpu (chunk, first_row, row);
-  close_rows (chunk, row, last_time, unsorted);
-  parser->running_ctx = running_ctx;
-  parser->switched_ctx = switched_ctx;
-  parser->n_fast += n_fast;
-  return ok;
+  return TRUE;
 }
 
 static gboolean
@@ -1086,8 +924,8 @@ parse_source (Source          *src,
   for (guint i = 0; i < 256; i++)
     parser.slots[i].type = TW_TYPE_NONE;
   ctx_task_array = g_new0 (guint32, NO_CTX + 1);
-  ctx_state_array = g_new0 (guint8, DUMMY_CTX + 1);
-  dedup = g_new (DedupEntry, DEDUP_SIZE + 1);
+  ctx_state_array = g_new0 (guint8, NO_CTX + 1);
+  dedup = g_new (DedupEntry, DEDUP_SIZE);
   parser.ctx_task = ctx_task_array;
   parser.ctx_state = ctx_state_array;
   parser.dedup = dedup;
