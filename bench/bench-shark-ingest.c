@@ -196,6 +196,8 @@ main (int   argc,
   g_print ("with state model:     %.2f B/event (RSS delta); model %.2f B/event\n",
            (double) (rss_model - rss_before) / n,
            (double) tw_state_model_get_memory_size (model) / n);
+  g_print ("run 1 maps fresh memory for the store; later runs reuse the mappings the store keeps\n"
+           "from the trace freed before them (as closing and reopening a trace in the app does)\n");
   g_print ("targets: >= 100 M events/s; <= 24 B/event core columns; <= 48 B/event with models\n");
   return 0;
 }

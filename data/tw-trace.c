@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "tw-trace.h"
 
@@ -62,6 +63,7 @@ struct _TwTrace
 G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
 
 G_STATIC_ASSERT (COLUMNS_BYTES % HUGE_PAGE == 0);
+G_STATIC_ASSERT (TW_CHUNK_CPU_OFFSET + TW_CHUNK_SIZE * 2 == COLUMNS_BYTES);
 
 static gpointer
 map_or_die (gsize size)
@@ -77,7 +79,7 @@ map_or_die (gsize size)
  * The first chunk of a trace stays on small pages: a small trace touches a few of them,
  * where huge pages would have the kernel clear 6 MiB. */
 static guint8 *
-map_columns (gboolean huge)
+map_columns_fresh (gboolean huge)
 {
   gsize len = COLUMNS_BYTES + HUGE_PAGE;
   guint8 *raw = map_or_die (len);
@@ -93,14 +95,148 @@ map_columns (gboolean huge)
   return aligned;
 }
 
+/*
+ * Freed huge-page column mappings are kept for the next trace of the process (closing a
+ * trace and opening another, reloading, the next run of a benchmark). Fresh memory is
+ * the main cost of ingest on virtual machines: the kernel clears every new page, and a
+ * hypervisor that takes freed memory back (free page reporting) makes the first touch of
+ * it cost ~1 s per GB. A kept mapping is advised MADV_FREE, so the kernel may still take
+ * its pages under memory pressure (they come back zeroed, which is just as good: only
+ * rows below a chunk's count are ever read). The pool is bounded by a quarter of the
+ * machine's memory.
+ */
+#define POOL_SLOTS 4096
+static GMutex  column_pool_lock;
+static guint8 *column_pool[POOL_SLOTS];
+static guint   column_pool_len;
+static guint   column_pool_max;   /* 0 until computed */
+
+static guint
+column_pool_limit (void)
+{
+  if (column_pool_max == 0)
+    {
+      long pages = sysconf (_SC_PHYS_PAGES);
+      long page_size = sysconf (_SC_PAGESIZE);
+      guint64 bytes = pages > 0 && page_size > 0 ? (guint64) pages * page_size / 4 : 0;
+
+      column_pool_max = (guint) CLAMP (bytes / COLUMNS_BYTES, 1, POOL_SLOTS);
+    }
+  return column_pool_max;
+}
+
+/* A kept mapping when there is one (for the first chunk too: its pages are there already,
+ * so nothing is cleared), else a fresh one; *huge says which kind it is. */
+static guint8 *
+map_columns (gboolean *huge)
+{
+  guint8 *columns = NULL;
+
+  g_mutex_lock (&column_pool_lock);
+  if (column_pool_len > 0)
+    columns = column_pool[--column_pool_len];
+  g_mutex_unlock (&column_pool_lock);
+  if (columns)
+    {
+      *huge = TRUE;
+      return columns;
+    }
+  return map_columns_fresh (*huge);
+}
+
+static void
+unmap_columns (guint8   *columns,
+               gboolean  huge)
+{
+  /* Advised before it is published: another thread may take it at once and write. */
+  if (huge && madvise (columns, COLUMNS_BYTES, MADV_FREE) == 0)
+    {
+      g_mutex_lock (&column_pool_lock);
+      if (column_pool_len < column_pool_limit ())
+        {
+          column_pool[column_pool_len++] = columns;
+          columns = NULL;
+        }
+      g_mutex_unlock (&column_pool_lock);
+    }
+  if (columns)
+    munmap (columns, COLUMNS_BYTES);
+}
+
+/* Payload blobs are kept too (a chunk's blob is mostly the size of its predecessor's,
+ * so the next trace of the same kind finds blobs that fit), but as they are: blobs are
+ * on small pages, and a small page advised MADV_FREE costs more on its next write
+ * under some hypervisors than a fresh page. So this pool is small: 128 MiB stay
+ * resident at most. */
+#define BLOB_POOL_SLOTS 256
+#define BLOB_POOL_BYTES ((gsize) 128 << 20)
+typedef struct {
+  guint8 *blob;
+  gsize   cap;
+} PooledBlob;
+static GMutex     blob_pool_lock;
+static PooledBlob blob_pool[BLOB_POOL_SLOTS];
+static guint      blob_pool_len;
+static gsize      blob_pool_bytes;
+
+/* The smallest kept blob of at least @needed bytes, or NULL. */
+static guint8 *
+blob_pool_take (gsize  needed,
+                gsize *cap)
+{
+  guint8 *blob = NULL;
+  guint best = G_MAXUINT;
+
+  g_mutex_lock (&blob_pool_lock);
+  for (guint i = 0; i < blob_pool_len; i++)
+    if (blob_pool[i].cap >= needed && (best == G_MAXUINT || blob_pool[i].cap < blob_pool[best].cap))
+      best = i;
+  if (best != G_MAXUINT)
+    {
+      blob = blob_pool[best].blob;
+      *cap = blob_pool[best].cap;
+      blob_pool_bytes -= *cap;
+      blob_pool[best] = blob_pool[--blob_pool_len];
+    }
+  g_mutex_unlock (&blob_pool_lock);
+  return blob;
+}
+
+static void
+blob_pool_give (guint8 *blob,
+                gsize   cap)
+{
+  if (cap >= BLOB_MIN)
+    {
+      g_mutex_lock (&blob_pool_lock);
+      if (blob_pool_len < BLOB_POOL_SLOTS && blob_pool_bytes + cap <= BLOB_POOL_BYTES)
+        {
+          blob_pool[blob_pool_len++] = (PooledBlob) { blob, cap };
+          blob_pool_bytes += cap;
+          blob = NULL;
+        }
+      g_mutex_unlock (&blob_pool_lock);
+    }
+  if (blob)
+    munmap (blob, cap);
+}
+
+/* A chunk and what only this file needs to know about it. */
+typedef struct {
+  TwEventChunk chunk;
+  gboolean     huge;
+} ChunkAlloc;
+
 static TwEventChunk *
 chunk_new (gboolean huge,
            gsize    blob_hint,
            gboolean stable_blob)
 {
-  TwEventChunk *chunk = g_new0 (TwEventChunk, 1);
-  guint8 *columns = map_columns (huge);
+  ChunkAlloc *alloc = g_new0 (ChunkAlloc, 1);
+  TwEventChunk *chunk = &alloc->chunk;
+  guint8 *columns = map_columns (&huge);
 
+  alloc->huge = huge;
   /* address space only (MAP_NORESERVE): pages count once touched */
   if (stable_blob)
     {
@@ -112,11 +248,11 @@ chunk_new (gboolean huge,
     }
 
   chunk->time = (guint64 *) columns;
-  chunk->task = (guint32 *) (columns + TW_CHUNK_SIZE * 8);
-  chunk->arg = (guint32 *) (columns + TW_CHUNK_SIZE * 12);
-  chunk->payload = (guint32 *) (columns + TW_CHUNK_SIZE * 16);
-  chunk->type = (guint16 *) (columns + TW_CHUNK_SIZE * 20);
-  chunk->cpu = (guint16 *) (columns + TW_CHUNK_SIZE * 22);
+  chunk->task = (guint32 *) (columns + TW_CHUNK_TASK_OFFSET);
+  chunk->arg = (guint32 *) (columns + TW_CHUNK_ARG_OFFSET);
+  chunk->payload = (guint32 *) (columns + TW_CHUNK_PAYLOAD_OFFSET);
+  chunk->type = (guint16 *) (columns + TW_CHUNK_TYPE_OFFSET);
+  chunk->cpu = (guint16 *) (columns + TW_CHUNK_CPU_OFFSET);
   if (blob_hint > 0)
     tw_event_chunk_reserve_blob (chunk, blob_hint);
   return chunk;
@@ -125,10 +261,12 @@ chunk_new (gboolean huge,
 static void
 chunk_free (TwEventChunk *chunk)
 {
-  munmap (chunk->time, COLUMNS_BYTES);
+  ChunkAlloc *alloc = (ChunkAlloc *) chunk;
+
+  unmap_columns ((guint8 *) chunk->time, alloc->huge);
   if (chunk->blob)
-    munmap (chunk->blob, chunk->blob_cap);
-  g_free (chunk);
+    blob_pool_give (chunk->blob, chunk->blob_cap);
+  g_free (alloc);
 }
 
 static gsize
@@ -150,12 +288,26 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
                              gsize         needed)
 {
   gsize cap;
-  gpointer blob;
+  gsize old_cap = chunk->blob_cap;
+  guint8 *blob;
 
   if (needed <= chunk->blob_cap)
     return;
 
   cap = round_to_page (MAX (MAX (needed, chunk->blob_cap * 2), BLOB_MIN));
+  if ((blob = blob_pool_take (cap, &cap)) != NULL)
+    {
+      /* Kept pages are mapped already: copying what the blob holds into them costs
+       * less than mapping fresh ones. */
+      if (chunk->blob)
+        {
+          memcpy (blob, chunk->blob, chunk->blob_len);
+          blob_pool_give (chunk->blob, chunk->blob_cap);
+        }
+      chunk->blob = blob;
+      chunk->blob_cap = cap;
+      return;
+    }
   if (chunk->blob == NULL)
     blob = map_or_die (cap);
   else if ((blob = mremap (chunk->blob, chunk->blob_cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
@@ -166,6 +318,10 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
    * a binary reader's ingest on virtual machines (as for the columns) */
   if (cap >= 2 * HUGE_PAGE)
     madvise (blob, cap, MADV_HUGEPAGE);
+  /* The new pages will be written: map them all in one call. A fault per 4 KiB page costs
+   * several µs under some hypervisors, more than filling the page. Kernels before 5.14
+   * refuse the advice; the pages then fault in one by one as before. */
+  madvise (blob + old_cap, cap - old_cap, MADV_POPULATE_WRITE);
 }
 
 static void

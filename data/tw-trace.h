@@ -19,6 +19,14 @@ G_BEGIN_DECLS
 #define TW_CHUNK_SIZE  (1u << TW_CHUNK_SHIFT)
 #define TW_CHUNK_MASK  (TW_CHUNK_SIZE - 1)
 
+/* Where each column of a chunk starts in its one mapping, from the time column: hot
+ * loops may address every column from chunk->time alone. */
+#define TW_CHUNK_TASK_OFFSET    ((gsize) TW_CHUNK_SIZE * 8)
+#define TW_CHUNK_ARG_OFFSET     ((gsize) TW_CHUNK_SIZE * 12)
+#define TW_CHUNK_PAYLOAD_OFFSET ((gsize) TW_CHUNK_SIZE * 16)
+#define TW_CHUNK_TYPE_OFFSET    ((gsize) TW_CHUNK_SIZE * 20)
+#define TW_CHUNK_CPU_OFFSET     ((gsize) TW_CHUNK_SIZE * 22)
+
 /**
  * TwEventChunk:
  *

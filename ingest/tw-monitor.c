@@ -44,6 +44,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -76,6 +77,43 @@ struct _TwLiveQueue {
   gsize   blob_len, blob_cap;
 };
 
+/* Maps the pages of [@start, @start + @len) now, in one call: the queues grow to their
+ * quota once per source, and a fault per 4 KiB page costs several µs under some
+ * hypervisors (more than what the page then holds takes to copy). Kernels before 5.14
+ * refuse the advice; the pages then fault in as they are written. */
+static void
+prefault (gpointer start,
+          gsize    len)
+{
+  guintptr page = 4096;
+  guintptr first = ((guintptr) start + page - 1) & ~(page - 1);
+  guintptr end = ((guintptr) start + len) & ~(page - 1);
+
+  if (end > first)
+    madvise ((gpointer) first, end - first, MADV_POPULATE_WRITE);
+}
+
+static void
+queue_grow_rows (TwLiveQueue *queue)
+{
+  gsize old = queue->cap_rows;
+
+  queue->cap_rows = MAX (1024, queue->cap_rows * 2);
+  queue->rows = g_renew (Row, queue->rows, queue->cap_rows);
+  prefault (queue->rows + old, (queue->cap_rows - old) * sizeof (Row));
+}
+
+static void
+queue_grow_blob (TwLiveQueue *queue,
+                 gsize        needed)
+{
+  gsize old = queue->blob_cap;
+
+  queue->blob_cap = MAX (needed, MAX (4096, queue->blob_cap * 2));
+  queue->blob = g_realloc (queue->blob, queue->blob_cap);
+  prefault (queue->blob + old, queue->blob_cap - old);
+}
+
 /**
  * tw_live_queue_push:
  * @payload: (nullable): the packed payload of @type (its payload_size bytes)
@@ -95,10 +133,7 @@ tw_live_queue_push (TwLiveQueue  *queue,
   Row *row;
 
   if G_UNLIKELY (queue->n_rows == queue->cap_rows)
-    {
-      queue->cap_rows = MAX (1024, queue->cap_rows * 2);
-      queue->rows = g_renew (Row, queue->rows, queue->cap_rows);
-    }
+    queue_grow_rows (queue);
   row = &queue->rows[queue->n_rows++];
   row->time = time_ns;
   row->cpu = cpu;
@@ -110,10 +145,7 @@ tw_live_queue_push (TwLiveQueue  *queue,
   if (payload_size == 0)
     return;
   if G_UNLIKELY (queue->blob_len + payload_size > queue->blob_cap)
-    {
-      queue->blob_cap = MAX (queue->blob_len + payload_size, MAX (4096, queue->blob_cap * 2));
-      queue->blob = g_realloc (queue->blob, queue->blob_cap);
-    }
+    queue_grow_blob (queue, queue->blob_len + payload_size);
   /* Small fixed sizes inline (the common sensor payloads); a libc call costs more. */
   switch (payload_size)
     {
@@ -373,6 +405,7 @@ sensor_source_start (TwLiveSource *source,
 
   self->batch_elements = MAX (16, BATCH_BYTES / self->info.element_size);
   self->batch = g_malloc (self->batch_elements * self->info.element_size);
+  prefault (self->batch, self->batch_elements * self->info.element_size);
   return TRUE;
 }
 
@@ -415,6 +448,58 @@ sensor_source_decode (SensorSource  *self,
     }
 }
 
+/* Queues the @n elements of the batch whose payload the store keeps byte for byte: what
+ * tw_live_queue_push does per element, with room made once for all of them and the
+ * copies at a size known to the compiler for the common payload sizes. */
+static inline __attribute__((always_inline)) void
+queue_push_elements_sized (TwLiveQueue  *queue,
+                           SensorSource *self,
+                           int           n,
+                           gsize         size)
+{
+  gsize stride = self->info.element_size;
+  const guint8 *element = self->batch;
+  Row *row = queue->rows + queue->n_rows;
+  guint8 *blob = queue->blob + queue->blob_len;
+  guint32 offset = (guint32) queue->blob_len;
+
+  for (int i = 0; i < n; i++, element += stride, row++, blob += size, offset += (guint32) size)
+    {
+      memcpy (&row->time, element, sizeof row->time);
+      row->cpu = TW_CPU_NONE;
+      row->type = self->type;
+      row->task = self->task;
+      row->arg = self->arg;
+      row->payload_size = (guint32) size;
+      row->payload_offset = offset;
+      memcpy (blob, element + 8, size);
+    }
+  queue->n_rows += (gsize) n;
+  queue->blob_len += (gsize) n * size;
+}
+
+static void
+queue_push_elements (TwLiveQueue  *queue,
+                     SensorSource *self,
+                     int           n)
+{
+  gsize size = self->payload_size;
+
+  while (queue->cap_rows - queue->n_rows < (gsize) n)
+    queue_grow_rows (queue);
+  if (queue->blob_cap - queue->blob_len < (gsize) n * size)
+    queue_grow_blob (queue, queue->blob_len + (gsize) n * size);
+
+  switch (size)
+    {
+    case 8:  queue_push_elements_sized (queue, self, n, 8); break;
+    case 16: queue_push_elements_sized (queue, self, n, 16); break;
+    case 24: queue_push_elements_sized (queue, self, n, 24); break;
+    case 32: queue_push_elements_sized (queue, self, n, 32); break;
+    default: queue_push_elements_sized (queue, self, n, size); break;
+    }
+}
+
 static gboolean
 sensor_source_poll (TwLiveSource *source,
                     TwTrace      *trace,
@@ -439,24 +524,27 @@ sensor_source_poll (TwLiveSource *source,
         }
       if (n == 0)
         break;
-      for (int i = 0; i < n; i++)
-        {
-          const guint8 *element = self->batch + (gsize) i * stride;
-          guint64 timestamp;
+      if (self->element_func)
+        for (int i = 0; i < n; i++)
+          {
+            guint64 timestamp;
 
-          memcpy (&timestamp, element, sizeof timestamp);
-          if (self->element_func)
+            memcpy (&timestamp, self->batch + (gsize) i * stride, sizeof timestamp);
             self->element_func (self->arg, first_position + (guint64) i, timestamp, self->element_data);
-          if (self->fast_copy)
+          }
+      if (self->fast_copy)
+        queue_push_elements (queue, self, n);
+      else
+        for (int i = 0; i < n; i++)
+          {
+            const guint8 *element = self->batch + (gsize) i * stride;
+            guint64 timestamp;
+
+            memcpy (&timestamp, element, sizeof timestamp);
+            sensor_source_decode (self, trace, element + 8);
             tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
-                                element + 8, self->payload_size);
-          else
-            {
-              sensor_source_decode (self, trace, element + 8);
-              tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
-                                  self->payload, self->payload_size);
-            }
-        }
+                                self->payload, self->payload_size);
+          }
       if ((gsize) n < self->batch_elements)
         break;
       if (round + 1 == QUOTA_BATCHES)

@@ -34,6 +34,61 @@ test_append_across_chunks (void)
   g_assert_cmpuint (tw_trace_get_memory_size (trace), ==, n * 24);
 }
 
+/* A trace gets the memory of the trace freed before it (tw-trace.c keeps it): what it
+ * reads back must be its own rows and payloads, never the previous trace's. */
+static guint16
+add_value_type (TwTrace *trace)
+{
+  static const TwFieldSpec fields[] = { { "v", TW_FIELD_U64, TW_FIELD_FLAG_NONE } };
+
+  return tw_trace_add_event_type (trace, "value", NULL, TW_EVENT_KIND_OTHER, fields, 1, NULL);
+}
+
+static void
+test_reused_memory (void)
+{
+  const guint64 n_first = 2 * TW_CHUNK_SIZE + 100;
+  const guint64 n_second = TW_CHUNK_SIZE + TW_CHUNK_SIZE / 2;
+  TwTrace *first = tw_trace_new ();
+  g_autoptr(TwTrace) second = NULL;
+  guint16 type = add_value_type (first);
+  guint64 value;
+  TwValue field;
+  TwEvent ev;
+
+  for (guint64 i = 0; i < n_first; i++)
+    {
+      value = G_GUINT64_CONSTANT (0xAAAAAAAAAAAAAAAA) ^ i;
+      tw_trace_append (first, i, 5, type, 1000, 0xFFFF, (const guint8 *) &value);
+    }
+  g_assert_true (tw_trace_seal (first, NULL, NULL));
+  g_object_unref (first);
+
+  second = tw_trace_new ();
+  type = add_value_type (second);
+  for (guint64 i = 0; i < n_second; i++)
+    {
+      value = i * 7;
+      tw_trace_append (second, 3 * i, i % 2, type, TW_TASK_NONE, (guint32) i, (const guint8 *) &value);
+    }
+  g_assert_true (tw_trace_seal (second, NULL, NULL));
+
+  g_assert_cmpuint (tw_trace_get_n_events (second), ==, n_second);
+  g_assert_cmpuint (tw_trace_get_n_cpus (second), ==, 2);
+  g_assert_cmpuint (tw_trace_get_last_time (second), ==, 3 * (n_second - 1));
+  for (guint64 i = 0; i < n_second; i++)
+    {
+      g_assert_true (tw_trace_get_event (second, i, &ev));
+      g_assert_cmpuint (ev.time, ==, 3 * i);
+      g_assert_cmpuint (ev.cpu, ==, i % 2);
+      g_assert_cmpuint (ev.arg, ==, i);
+      g_assert_cmpuint (ev.task, ==, TW_TASK_NONE);
+      g_assert_true (tw_trace_get_event_field (second, &ev, "v", &field));
+      g_assert_cmpuint (field.u, ==, i * 7);
+    }
+  g_assert_cmpuint (tw_trace_get_memory_size (second), >=, n_second * (24 + 8));
+}
+
 static void
 test_lookups (void)
 {
@@ -280,6 +335,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tw/data/trace/append-across-chunks", test_append_across_chunks);
+  g_test_add_func ("/tw/data/trace/reused-memory", test_reused_memory);
   g_test_add_func ("/tw/data/trace/lookups", test_lookups);
   g_test_add_func ("/tw/data/trace/empty", test_empty);
   g_test_add_func ("/tw/data/trace/stable-payloads", test_stable_payloads);
