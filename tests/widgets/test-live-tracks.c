@@ -10,6 +10,7 @@
 #include <tw-widgets.h>
 
 #include "tw-test-pixels.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 
 #define MS G_GUINT64_CONSTANT (1000000)
@@ -30,29 +31,7 @@ typedef struct {
   guint32       mem;
   guint32       sensor_task;
   guint64       sensor_event;
-  guint         frames;
 } Fixture;
-
-static gboolean
-count_frame_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  ((Fixture *) user_data)->frames++;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_for_frames (Fixture *f,
-                 guint    n)
-{
-  guint target = f->frames + n;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (f->frames < target && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (f->frames, >=, target);
-}
 
 static void
 show (Fixture *f)
@@ -70,9 +49,8 @@ show (Fixture *f)
   tw_timeline_set_view_state (f->timeline, f->state);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
   gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
-  gtk_widget_add_tick_callback (GTK_WIDGET (f->timeline), count_frame_cb, f, NULL);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 }
 
 /* A live session built through the store API, not sealed: CPU 0's load is sampled at 1,
@@ -134,7 +112,7 @@ fixture_setup (Fixture       *f,
 
   show (f);
   tw_view_state_set_visible_range (f->state, 0, 5 * MS);
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 }
 
 static void
@@ -146,32 +124,6 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->state);
   g_clear_object (&f->model);
   g_clear_object (&f->trace);
-}
-
-/* What the widget shows, rendered by the window's own renderer. */
-static cairo_surface_t *
-grab_widget (Fixture *f)
-{
-  GtkWidget *widget = GTK_WIDGET (f->timeline);
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  cairo_surface_t *surface;
-
-  g_assert_cmpint (w, >, TW_TIMELINE_LABEL_WIDTH);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
-                        cairo_image_surface_get_stride (surface));
-  cairo_surface_mark_dirty (surface);
-  return surface;
 }
 
 static const TwTimelineRow *
@@ -285,7 +237,7 @@ static void
 test_load_height (Fixture       *f,
                   gconstpointer  data)
 {
-  cairo_surface_t *surface = grab_widget (f);
+  cairo_surface_t *surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   const TwTimelineRow *cpu0 = find_counter_row (f, 0);
   const TwTimelineRow *memory = find_counter_row (f, TW_CPU_NONE);
   int empty_x = x_at (f, 500 * 1000);   /* before the first sample: nothing is known */
@@ -313,7 +265,7 @@ static void
 test_sensor_mark (Fixture       *f,
                   gconstpointer  data)
 {
-  cairo_surface_t *surface = grab_widget (f);
+  cairo_surface_t *surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   const TwTimelineRow *row = find_row (f, TW_TIMELINE_ROW_TASK, f->sensor_task);
   int x = x_at (f, 1500 * 1000);
   int y = TW_TIMELINE_RULER_HEIGHT + row->y + 2;
@@ -357,7 +309,7 @@ test_growing (Fixture       *f,
   const TwTimelineRow *cpu0 = find_counter_row (f, 0);
   int empty_x = x_at (f, 500 * 1000);
   int x = x_at (f, 3500 * 1000);
-  cairo_surface_t *surface = grab_widget (f);
+  cairo_surface_t *surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   int graph_h = graph_height (cpu0);
 
   g_assert_cmpint (drawn_height (surface, cpu0, x, empty_x), ==, 0);
@@ -365,9 +317,9 @@ test_growing (Fixture       *f,
 
   tw_test_append_gtop_sample (f->trace, f->load, 4 * MS, 0, f->cpu0, 90, 0);
   gtk_widget_queue_draw (GTK_WIDGET (f->timeline));
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 
-  surface = grab_widget (f);
+  surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   assert_height (drawn_height (surface, cpu0, x, empty_x), 90, 100, graph_h);
   g_assert_cmpint (drawn_height (surface, cpu0, x_at (f, 4500 * 1000), empty_x), ==, 0);
   cairo_surface_destroy (surface);
@@ -460,7 +412,7 @@ test_recorded_session (void)
   g_assert_no_error (error);
   show (f);
   tw_view_state_zoom_to_fit (f->state);
-  wait_for_frames (f, 2);
+  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
 
   /* CPU 0's second load sample covers the time since the first */
   loads = csv_rows (text, "gtop_cpu_load", &load_header);
@@ -480,7 +432,7 @@ test_recorded_session (void)
   g_assert_nonnull (s2);
   load = g_ascii_strtod (s2->cells[column_of (load_header, "load_pct")], NULL);
 
-  surface = grab_widget (f);
+  surface = tw_test_grab_widget (GTK_WIDGET (f->timeline));
   row = find_counter_row (f, 0);
   empty_x = x_at (f, tw_trace_get_first_time (f->trace)) + 1;
   assert_height (drawn_height (surface, row, x_at (f, s1->time + (s2->time - s1->time) / 2), empty_x),
