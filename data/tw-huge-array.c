@@ -7,6 +7,7 @@
 
 #include "tw-huge-array.h"
 
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_FROM_BYTES (4u << 20)
@@ -91,6 +92,27 @@ tw_huge_array_reserve (TwHugeArray *self,
 
   self->data = data;
   self->cap = cap;
+}
+
+/**
+ * tw_huge_array_append:
+ * @elements: (array length=n_elements): @n_elements elements of the array's size
+ * @n_elements: how many to copy to the end
+ *
+ * Appends copies of @n_elements elements, growing once for all of them.
+ */
+void
+tw_huge_array_append (TwHugeArray  *self,
+                      gconstpointer elements,
+                      gsize         n_elements)
+{
+  g_return_if_fail (elements != NULL || n_elements == 0);
+
+  if (n_elements == 0)
+    return;
+  tw_huge_array_reserve (self, self->len + n_elements);
+  memcpy (self->data + self->len * self->element_size, elements, n_elements * self->element_size);
+  self->len += n_elements;
 }
 
 /**

@@ -17,12 +17,16 @@ G_BEGIN_DECLS
  * @element_size: bytes per element
  * @mapped: whether @data is an address-space reservation (else malloc memory)
  *
- * For arrays that grow to millions of elements one at a time (histogram values,
- * per-event series). Small ones live in malloc; past 4 MiB the array moves once into a
- * large reservation of address space (only touched pages count), 2 MiB aligned and
- * advised as huge pages, where it grows without copying and takes one page fault per
- * 2 MiB instead of one per 4 KiB: on virtual machines first touch of fresh memory
- * costs more than the work that fills it. Append is inline.
+ * For arrays that grow to millions of elements one at a time (histogram values, the
+ * state model's interval series, measurement rows). Small ones live in malloc; past
+ * 4 MiB the array moves once into a reservation of 16 GiB of address space
+ * (MAP_NORESERVE: only touched pages count), 2 MiB aligned and advised as huge pages,
+ * where it grows in place without copying and takes one page fault per 2 MiB instead
+ * of one per 4 KiB: on virtual machines first touch of fresh memory costs more than
+ * the work that fills it. Only an array outgrowing its reservation moves (mremap:
+ * page tables move, bytes do not). Append is inline.
+ *
+ * The fields may be read directly; @len may be lowered to drop elements at the end.
  */
 typedef struct {
   guint8   *data;
@@ -36,6 +40,9 @@ void tw_huge_array_init    (TwHugeArray *self,
                             guint        element_size);
 void tw_huge_array_reserve (TwHugeArray *self,
                             gsize        n_elements);
+void tw_huge_array_append  (TwHugeArray  *self,
+                            gconstpointer elements,
+                            gsize         n_elements);
 void tw_huge_array_clear   (TwHugeArray *self);
 
 /* Room for one more element at the end; returns it (uninitialised). */

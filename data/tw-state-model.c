@@ -5,10 +5,11 @@
  */
 #include "config.h"
 
-#include <math.h>
-#include <sys/mman.h>
-
 #include "tw-state-model.h"
+
+#include "tw-huge-array.h"
+
+#include <math.h>
 
 /*
  * One pass over the events in time order, resumable: tw_state_model_update() continues
@@ -32,23 +33,6 @@
 #define L1_MASK  ((1u << L1_SHIFT) - 1)
 #define L2_SHIFT 6
 #define L2_MASK  ((1u << L2_SHIFT) - 1)
-
-/* A growable array. Small ones live in malloc; past 4 MiB the array moves once into a
- * reservation of 16 GiB of address space (MAP_NORESERVE: only touched pages count),
- * 2 MiB aligned and advised as huge pages, where it grows without copying and takes
- * one page fault per 2 MiB instead of one per 4 KiB. First touch of fresh memory is
- * most of the cost of building the model on virtual machines. */
-#define VEC_HUGE_BYTES   (4u << 20)
-#define VEC_RESERVE      (G_GUINT64_CONSTANT (16) << 30)
-#define VEC_ALIGN        (2u << 20)
-
-typedef struct {
-  guint8   *data;
-  gsize     len;        /* elements */
-  gsize     cap;        /* bytes */
-  guint     size;       /* bytes per element */
-  gboolean  mapped;     /* data is a reservation of cap bytes */
-} Vec;
 
 /*
  * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
@@ -82,7 +66,7 @@ typedef struct {
 } Bins;
 
 typedef struct {
-  Vec         items;
+  TwHugeArray items; /* elements: big series grow in place on huge pages */
   GArray     *l1;     /* guint64 */
   GArray     *l2;     /* guint64 */
   Bins       *bins;   /* NULL while the series is short */
@@ -125,75 +109,6 @@ struct _TwStateModel
 
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
 
-static guint8 *
-map_reservation (gsize size)
-{
-  gsize len = size + VEC_ALIGN;
-  guint8 *raw = mmap (NULL, len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  guint8 *aligned;
-
-  if (raw == MAP_FAILED)
-    return NULL;
-  aligned = (guint8 *) (((guintptr) raw + VEC_ALIGN - 1) & ~(guintptr) (VEC_ALIGN - 1));
-  if (aligned > raw)
-    munmap (raw, aligned - raw);
-  munmap (aligned + size, (raw + len) - (aligned + size));
-  madvise (aligned, size, MADV_HUGEPAGE);
-  return aligned;
-}
-
-static void
-vec_reserve (Vec   *vec,
-             gsize  n)
-{
-  gsize need = n * vec->size;
-  gsize cap;
-  guint8 *data;
-
-  if (need <= vec->cap)
-    return;
-
-  cap = MAX (MAX (need, vec->cap * 2), 16 * vec->size);
-  if (!vec->mapped && cap < VEC_HUGE_BYTES)
-    {
-      vec->data = g_realloc (vec->data, cap);
-      vec->cap = cap;
-      return;
-    }
-
-  if (vec->mapped)
-    {
-      /* past the reservation (16 GiB of one series): move page tables, not bytes */
-      cap = (cap + VEC_ALIGN - 1) & ~(gsize) (VEC_ALIGN - 1);
-      if ((data = mremap (vec->data, vec->cap, cap, MREMAP_MAYMOVE)) == MAP_FAILED)
-        g_error ("tw-state-model: out of memory growing to %" G_GSIZE_FORMAT " bytes", cap);
-    }
-  else
-    {
-      cap = MAX ((gsize) VEC_RESERVE, (cap + VEC_ALIGN - 1) & ~(gsize) (VEC_ALIGN - 1));
-      if ((data = map_reservation (cap)) == NULL)
-        g_error ("tw-state-model: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", cap);
-      memcpy (data, vec->data, vec->len * vec->size);
-      g_free (vec->data);
-      vec->mapped = TRUE;
-    }
-
-  vec->data = data;
-  vec->cap = cap;
-}
-
-static void
-vec_clear (Vec *vec)
-{
-  if (vec->mapped)
-    munmap (vec->data, vec->cap);
-  else
-    g_free (vec->data);
-  vec->data = NULL;
-  vec->len = vec->cap = 0;
-}
-
 #define VEC_AT(vec, type, i) (((type *) (vec).data)[i])
 #define VEC_LAST(vec, type)  (((type *) (vec).data)[(vec).len - 1])
 
@@ -201,7 +116,7 @@ static void
 series_init (Series *series,
              gsize   element_size)
 {
-  series->items = (Vec) { NULL, 0, 0, element_size, FALSE };
+  tw_huge_array_init (&series->items, element_size);
   series->l1 = g_array_new (FALSE, FALSE, sizeof (guint64));
   series->l2 = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
@@ -220,7 +135,7 @@ series_clear (Series *series)
   g_clear_pointer (&series->bins, bins_free);
   g_clear_pointer (&series->kinds, g_byte_array_unref);
   g_clear_pointer (&series->parents, g_array_unref);
-  vec_clear (&series->items);
+  tw_huge_array_clear (&series->items);
   g_clear_pointer (&series->l1, g_array_unref);
   g_clear_pointer (&series->l2, g_array_unref);
 }
@@ -239,10 +154,7 @@ series_append (Series        *series,
         g_array_append_val (series->l2, start);
       g_array_append_val (series->l1, start);
     }
-  if G_UNLIKELY ((series->items.len + 1) * series->items.size > series->items.cap)
-    vec_reserve (&series->items, series->items.len + 1);
-  memcpy (series->items.data + series->items.len * series->items.size, item, series->items.size);
-  series->items.len++;
+  memcpy (tw_huge_array_push (&series->items), item, series->items.element_size);
 }
 
 static void
@@ -280,7 +192,7 @@ static gsize
 series_lower_bound (const Series *series,
                     guint64       t)
 {
-  const Vec *items = &series->items;
+  const TwHugeArray *items = &series->items;
   gsize p2 = lower_bound_u64 ((const guint64 *) series->l2->data, 0, series->l2->len, t);
   gsize lo1 = p2 > 0 ? (p2 - 1) << L2_SHIFT : 0;
   gsize hi1 = MIN ((p2 << L2_SHIFT) + 1, series->l1->len);
@@ -293,7 +205,7 @@ series_lower_bound (const Series *series,
       gsize mid = lo + (hi - lo) / 2;
       guint64 start;
 
-      memcpy (&start, items->data + mid * items->size, sizeof start);
+      memcpy (&start, items->data + mid * items->element_size, sizeof start);
       if (start < t)
         lo = mid + 1;
       else
@@ -879,9 +791,9 @@ series_lower_bound_from (const Series *series,
                          gsize         from,
                          guint64       t)
 {
-  const Vec *items = &series->items;
+  const TwHugeArray *items = &series->items;
   const guint64 *l1 = (const guint64 *) series->l1->data;
-  gsize stride = items->size;
+  gsize stride = items->element_size;
   gsize n1 = series->l1->len;
   gsize b, step = 1, p1, lo, hi;
   guint64 start;
@@ -1011,7 +923,7 @@ element_summary (TwStateModel *self,
                  const Series *series,
                  gsize         i)
 {
-  const guint8 *item = series->items.data + i * series->items.size;
+  const guint8 *item = series->items.data + i * series->items.element_size;
   TwSummary sum = { TW_TASK_NONE, 0 };
 
   switch (kind)
@@ -1070,7 +982,7 @@ bins_build (TwStateModel *self,
             Series       *series,
             guint64       valid_until)
 {
-  const Vec *items = &series->items;
+  const TwHugeArray *items = &series->items;
   Bins *bins = g_new0 (Bins, 1);
   guint64 span, per_bin;
   guint64 s, e;
@@ -1093,7 +1005,7 @@ bins_build (TwStateModel *self,
 
   for (gsize i = 0; i < items->len; i++)
     {
-      const guint8 *item = items->data + i * items->size;
+      const guint8 *item = items->data + i * items->element_size;
       TwSummary sum = element_summary (self, kind, series, i);
       gsize b0, b1;
 
@@ -1186,7 +1098,7 @@ summarize_elements (TwStateModel   *self,
                     guint           n,
                     TwSummary      *out)
 {
-  const Vec *items = &series->items;
+  const TwHugeArray *items = &series->items;
   guint64 first = lo[c_from];
   guint64 last = hi[n - 1];
   gsize i = series_lower_bound (series, first);
@@ -1206,7 +1118,7 @@ summarize_elements (TwStateModel   *self,
       for (guint32 j = (guint32) (i - 1); j != G_MAXUINT32;
            j = g_array_index (series->parents, guint32, j))
         {
-          const guint8 *item = items->data + (gsize) j * items->size;
+          const guint8 *item = items->data + (gsize) j * items->element_size;
           TwSummary sum;
           guint64 s, e;
           guint k = c_from;
@@ -1222,7 +1134,7 @@ summarize_elements (TwStateModel   *self,
 
   for (; i < items->len; i++)
     {
-      const guint8 *item = items->data + i * items->size;
+      const guint8 *item = items->data + i * items->element_size;
       TwSummary sum;
       guint64 s, e;
 

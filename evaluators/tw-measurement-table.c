@@ -7,12 +7,10 @@
 
 #include "tw-measurement-table.h"
 
+#include <tw-huge-array.h>
+
 #include <math.h>
 #include <string.h>
-#include <sys/mman.h>
-
-/* Beyond this, rows live in a mapping of their own (see rows_reserve). */
-#define ROWS_MAPPED_BYTES ((gsize) 4 << 20)
 
 struct _TwMeasurementTable {
   GObject  parent_instance;
@@ -20,69 +18,15 @@ struct _TwMeasurementTable {
   char    *name;
   GStrv    column_names;
   guint    n_columns;
-  TwMeasurementRow *rows;
-  gsize    n_rows;
-  gsize    rows_cap;  /* rows */
-  gboolean rows_mapped;
+  /* TwMeasurementRow. A producer may emit millions (an exported automaton: one per few
+   * events): on the heap, each doubling would copy the table and fault its new pages in
+   * 4 KiB at a time, which costs more than computing the rows. */
+  TwHugeArray rows;
   GArray  *columns;   /* double, n_columns per row, row-major */
   guint64  generation;
 };
 
 G_DEFINE_FINAL_TYPE (TwMeasurementTable, tw_measurement_table, G_TYPE_OBJECT)
-
-static void
-rows_free (TwMeasurementTable *self)
-{
-  if (self->rows_mapped)
-    munmap (self->rows, self->rows_cap * sizeof (TwMeasurementRow));
-  else
-    g_free (self->rows);
-  self->rows = NULL;
-  self->n_rows = self->rows_cap = 0;
-  self->rows_mapped = FALSE;
-}
-
-/* Room for @n rows. A producer may emit millions (an exported automaton: one per few
- * events): on the heap, each doubling copies the table and faults its new pages in
- * 4 KiB at a time, which costs more than computing the rows. Big tables get an
- * anonymous mapping that grows with mremap (pages move, nothing is copied), backed by
- * huge pages where the kernel allows. */
-static void
-rows_reserve (TwMeasurementTable *self,
-              gsize               n)
-{
-  gsize cap, bytes;
-  gpointer data;
-
-  if (n <= self->rows_cap)
-    return;
-  cap = MAX (MAX (n, self->rows_cap * 2), 64);
-  bytes = cap * sizeof (TwMeasurementRow);
-  if (bytes < ROWS_MAPPED_BYTES)
-    {
-      self->rows = g_renew (TwMeasurementRow, self->rows, cap);
-      self->rows_cap = cap;
-      return;
-    }
-  bytes = (bytes + ROWS_MAPPED_BYTES - 1) & ~(ROWS_MAPPED_BYTES - 1);
-  if (self->rows_mapped)
-    data = mremap (self->rows, self->rows_cap * sizeof (TwMeasurementRow), bytes, MREMAP_MAYMOVE);
-  else
-    {
-      data = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (data != MAP_FAILED)
-        {
-          memcpy (data, self->rows, self->n_rows * sizeof (TwMeasurementRow));
-          g_free (self->rows);
-        }
-    }
-  if (data == MAP_FAILED)
-    g_error ("tw-measurement-table: out of memory for %" G_GSIZE_FORMAT " rows", cap);
-  madvise (data, bytes, MADV_HUGEPAGE);
-  self->rows = data;
-  self->rows_cap = bytes / sizeof (TwMeasurementRow);
-  self->rows_mapped = TRUE;
-}
 
 static void
 tw_measurement_table_finalize (GObject *object)
@@ -91,7 +35,7 @@ tw_measurement_table_finalize (GObject *object)
 
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->column_names, g_strfreev);
-  rows_free (self);
+  tw_huge_array_clear (&self->rows);
   g_clear_pointer (&self->columns, g_array_unref);
 
   G_OBJECT_CLASS (tw_measurement_table_parent_class)->finalize (object);
@@ -107,6 +51,7 @@ static void
 tw_measurement_table_init (TwMeasurementTable *self)
 {
   self->columns = g_array_new (FALSE, FALSE, sizeof (double));
+  tw_huge_array_init (&self->rows, sizeof (TwMeasurementRow));
 }
 
 /**
@@ -209,8 +154,7 @@ tw_measurement_table_append (TwMeasurementTable  *self,
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
   g_return_if_fail (row != NULL);
 
-  rows_reserve (self, self->n_rows + 1);
-  self->rows[self->n_rows++] = *row;
+  *(TwMeasurementRow *) tw_huge_array_push (&self->rows) = *row;
   if (self->n_columns > 0)
     {
       guint at = self->columns->len;
@@ -238,9 +182,7 @@ tw_measurement_table_append_rows (TwMeasurementTable     *self,
 
   if (n_rows == 0)
     return;
-  rows_reserve (self, self->n_rows + n_rows);
-  memcpy (self->rows + self->n_rows, rows, n_rows * sizeof (TwMeasurementRow));
-  self->n_rows += n_rows;
+  tw_huge_array_append (&self->rows, rows, n_rows);
   if (self->n_columns > 0)
     {
       guint at = self->columns->len;
@@ -261,7 +203,7 @@ void
 tw_measurement_table_clear (TwMeasurementTable *self)
 {
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
-  rows_free (self);
+  tw_huge_array_clear (&self->rows);
   g_array_set_size (self->columns, 0);
   self->generation++;
 }
@@ -275,7 +217,7 @@ gsize
 tw_measurement_table_get_n_rows (TwMeasurementTable *self)
 {
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
-  return self->n_rows;
+  return self->rows.len;
 }
 
 /**
@@ -288,8 +230,8 @@ tw_measurement_table_get_row (TwMeasurementTable *self,
                               gsize               row)
 {
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
-  g_return_val_if_fail (row < self->n_rows, NULL);
-  return &self->rows[row];
+  g_return_val_if_fail (row < self->rows.len, NULL);
+  return &TW_HUGE_ARRAY_AT (&self->rows, TwMeasurementRow, row);
 }
 
 /**
@@ -303,7 +245,7 @@ tw_measurement_table_get_value (TwMeasurementTable *self,
                                 guint               column)
 {
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NAN);
-  g_return_val_if_fail (row < self->n_rows && column < self->n_columns, NAN);
+  g_return_val_if_fail (row < self->rows.len && column < self->n_columns, NAN);
   return g_array_index (self->columns, double, row * self->n_columns + column);
 }
 
@@ -368,7 +310,7 @@ append_rows (TwMeasurementTable *self,
 {
   for (gsize r = first; r < end; r++)
     {
-      const TwMeasurementRow *m = &self->rows[r];
+      const TwMeasurementRow *m = &TW_HUGE_ARRAY_AT (&self->rows, TwMeasurementRow, r);
       g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
 
       append_csv_field (out, label);
@@ -424,9 +366,9 @@ tw_measurement_table_write_csv (TwMeasurementTable  *self,
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
   append_header (self, out);
-  for (gsize r = 0; r < self->n_rows; r += 4096)
+  for (gsize r = 0; r < self->rows.len; r += 4096)
     {
-      append_rows (self, trace, out, r, MIN (r + 4096, self->n_rows));
+      append_rows (self, trace, out, r, MIN (r + 4096, self->rows.len));
       if (!g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error))
         return FALSE;
       g_string_truncate (out, 0);
@@ -451,6 +393,6 @@ tw_measurement_table_to_csv (TwMeasurementTable *self,
 
   out = g_string_new (NULL);
   append_header (self, out);
-  append_rows (self, trace, out, 0, self->n_rows);
+  append_rows (self, trace, out, 0, self->rows.len);
   return g_string_free (out, FALSE);
 }

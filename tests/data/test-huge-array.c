@@ -1,0 +1,188 @@
+/* test-huge-array.c: the growable array that moves to huge pages
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <tw-huge-array.h>
+
+#define MIB ((gsize) 1 << 20)
+
+/* A value no two indexes share and no zeroed or reused page holds by chance. */
+static guint64
+value_at (gsize i)
+{
+  return (guint64) i * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) + 1;
+}
+
+static void
+assert_values (const TwHugeArray *array,
+               gsize              n)
+{
+  g_assert_cmpuint (array->len, ==, n);
+  for (gsize i = 0; i < n; i++)
+    if (TW_HUGE_ARRAY_AT (array, guint64, i) != value_at (i))
+      g_assert_cmphex (TW_HUGE_ARRAY_AT (array, guint64, i), ==, value_at (i));
+}
+
+/* Pushing one element at a time: malloc memory below 4 MiB, then a 2 MiB aligned
+ * reservation that later growth never moves. */
+static void
+test_growth_across_threshold (void)
+{
+  TwHugeArray array;
+  gsize threshold = 4 * MIB / sizeof (guint64);
+  gsize n = 6 * threshold; /* 24 MiB */
+  gsize moved_at = 0;
+  guint8 *mapped_data = NULL;
+
+  tw_huge_array_init (&array, sizeof (guint64));
+  g_assert_null (array.data);
+  g_assert_cmpuint (array.len, ==, 0);
+  g_assert_cmpuint (array.cap, ==, 0);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gboolean was_mapped = array.mapped;
+
+      *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+      if (array.mapped && !was_mapped)
+        {
+          moved_at = i;
+          mapped_data = array.data;
+        }
+      else if (array.mapped)
+        g_assert_true (array.data == mapped_data);
+    }
+
+  /* malloc doubles 16, 32, … elements: the first capacity of 4 MiB or more is the
+   * reservation, taken by the push that finds 2 MiB full */
+  g_assert_true (array.mapped);
+  g_assert_cmpuint (moved_at, ==, threshold / 2);
+  g_assert_cmpuint ((guintptr) array.data % (2 * MIB), ==, 0);
+  g_assert_cmpuint (array.cap, >=, (gsize) 16 << 30);
+  assert_values (&array, n);
+
+  tw_huge_array_clear (&array);
+}
+
+/* One reserve straight past the threshold from malloc memory keeps what was there. */
+static void
+test_reserve_and_append (void)
+{
+  TwHugeArray array;
+  g_autofree guint64 *block = g_new (guint64, 1000);
+  gsize big = 8 * MIB / sizeof (guint64);
+
+  tw_huge_array_init (&array, sizeof (guint64));
+  for (gsize i = 0; i < 1000; i++)
+    block[i] = value_at (i);
+  tw_huge_array_append (&array, block, 1000);
+  tw_huge_array_append (&array, NULL, 0);
+  g_assert_false (array.mapped);
+  g_assert_cmpuint (array.cap, >=, 1000 * sizeof (guint64));
+  assert_values (&array, 1000);
+
+  tw_huge_array_reserve (&array, big);
+  g_assert_true (array.mapped);
+  g_assert_cmpuint (array.cap, >=, big * sizeof (guint64));
+  assert_values (&array, 1000);
+
+  for (gsize i = 1000; i < big; i += 1000)
+    {
+      gsize count = MIN (1000, big - i);
+
+      for (gsize j = 0; j < count; j++)
+        block[j] = value_at (i + j);
+      tw_huge_array_append (&array, block, count);
+    }
+  assert_values (&array, big);
+
+  /* dropping elements at the end by lowering len, as a series pops its last one */
+  array.len = 10;
+  *(guint64 *) tw_huge_array_push (&array) = value_at (10);
+  assert_values (&array, 11);
+
+  tw_huge_array_clear (&array);
+}
+
+/* Elements wider than a byte count that fits a guint, and growth past the 16 GiB
+ * reservation (address space only: just four pages are touched). */
+static void
+test_grow_past_reservation (void)
+{
+  TwHugeArray array;
+  gsize element = MIB;
+  gsize first = 17 * 1024; /* 17 GiB */
+  gsize second = 40 * 1024;
+  guint8 *p;
+
+  tw_huge_array_init (&array, element);
+  tw_huge_array_reserve (&array, first);
+  g_assert_true (array.mapped);
+  g_assert_cmpuint (array.cap, >=, first * element);
+  array.data[0] = 0x5a;
+  array.data[first * element - 1] = 0xa5;
+
+  tw_huge_array_reserve (&array, second);
+  g_assert_cmpuint (array.cap, >=, second * element);
+  g_assert_cmpuint (array.data[0], ==, 0x5a);
+  g_assert_cmpuint (array.data[first * element - 1], ==, 0xa5);
+  g_assert_cmpuint (array.data[first * element], ==, 0);
+  p = array.data + second * element - 1;
+  *p = 0x3c;
+  g_assert_cmpuint (*p, ==, 0x3c);
+
+  tw_huge_array_clear (&array);
+}
+
+/* Clear frees both kinds of memory and leaves an empty array that works again. */
+static void
+test_clear (void)
+{
+  TwHugeArray array;
+  gsize big = 5 * MIB / sizeof (guint64);
+
+  tw_huge_array_init (&array, sizeof (guint64));
+  tw_huge_array_clear (&array);
+  g_assert_null (array.data);
+
+  for (gsize i = 0; i < 100; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i + 7);
+  g_assert_false (array.mapped);
+  tw_huge_array_clear (&array);
+  g_assert_null (array.data);
+  g_assert_cmpuint (array.len, ==, 0);
+  g_assert_cmpuint (array.cap, ==, 0);
+  g_assert_cmpuint (array.element_size, ==, sizeof (guint64));
+
+  for (gsize i = 0; i < big; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_true (array.mapped);
+  assert_values (&array, big);
+  tw_huge_array_clear (&array);
+  g_assert_null (array.data);
+  g_assert_false (array.mapped);
+  g_assert_cmpuint (array.len, ==, 0);
+  g_assert_cmpuint (array.cap, ==, 0);
+
+  /* reused: starts in malloc again, holds only the new elements */
+  for (gsize i = 0; i < 3; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_false (array.mapped);
+  assert_values (&array, 3);
+  tw_huge_array_clear (&array);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/tw/data/huge-array/growth-across-threshold", test_growth_across_threshold);
+  g_test_add_func ("/tw/data/huge-array/reserve-and-append", test_reserve_and_append);
+  g_test_add_func ("/tw/data/huge-array/grow-past-reservation", test_grow_past_reservation);
+  g_test_add_func ("/tw/data/huge-array/clear", test_clear);
+  return g_test_run ();
+}
