@@ -236,7 +236,8 @@ action_kind (Action   action,
  * m = ceil (2^k / D) (m < 2^64), floor (x * m / 2^k) = floor (x / D) for every x < 2^62
  * (the error term x·(m·D − 2^k)/(D·2^k) stays below 1/D). So with d = a·D + b:
  * a = d / D by the reciprocal, b = d − a·D, ns = a·1e6 + (b·1e6) / D by the reciprocal
- * again (b·1e6 < 2^52). Deltas past 2^62 ticks, or results near 2^64 ns, take a
+ * again (b·1e6 < 2^52); a delta with d·1e6 < 2^62 (over an hour at 1 GHz) takes the
+ * reciprocal once, on d·1e6. Deltas past 2^62 ticks, or results near 2^64 ns, take a
  * 128-bit division in a branch no real trace reaches.
  */
 typedef struct {
@@ -249,6 +250,7 @@ typedef struct {
 #define NS_PER_MS     G_GUINT64_CONSTANT (1000000)
 #define FAST_D_LIMIT  (G_GUINT64_CONSTANT (1) << 62)
 #define FAST_A_LIMIT  ((G_MAXUINT64 - NS_PER_MS) / NS_PER_MS)
+#define FAST_NS_D_LIMIT (FAST_D_LIMIT / NS_PER_MS)
 
 static void
 tsc_converter_init (TscConverter *conv,
@@ -301,6 +303,12 @@ tsc_to_ns (const TscConverter *conv,
 {
   if G_UNLIKELY (!conv->fast)
     return tsc_to_ns_slow (conv, delta, ns);
+  /* Deltas of up to hours: delta · 1e6 < 2^62 itself, one reciprocal division. */
+  if G_LIKELY (delta < FAST_NS_D_LIMIT)
+    {
+      *ns = tsc_div (conv, delta * NS_PER_MS);
+      return TRUE;
+    }
   if G_LIKELY (delta < FAST_D_LIMIT)
     {
       guint64 a = tsc_div (conv, delta);
@@ -634,6 +642,7 @@ out_of_range (Parser   *parser,
       }                                                           \
     parser->running_ctx = running_ctx;                            \
     parser->switched_ctx = switched_ctx;                          \
+    parser->n_fast = n_fast;                                      \
   } G_STMT_END
 
 /*
@@ -661,6 +670,7 @@ parse_run (Parser        *parser,
   gboolean unsorted = chunk->unsorted;
   guint32 running_ctx = parser->running_ctx;
   guint32 switched_ctx = parser->switched_ctx;
+  guint64 n_fast = parser->n_fast;   /* a guint64 in *parser may alias the time column */
 
   for (gsize i = 0; i < n; i++)
     {
@@ -784,7 +794,7 @@ parse_run (Parser        *parser,
       unsorted |= ns < last_time;
       last_time = ns;
 
-      parser->n_fast += fast;
+      n_fast += fast;
       key = (guint64) (fast ? 0 : par2) | ((guint64) par1 << 32) | ((guint64) code << 48)
             | ((guint64) fast << 56) | ((guint64) (state + 1) << 57);
       set_payload (parser, (guint32 *) (base + TW_CHUNK_PAYLOAD_OFFSET) + row, key, par1, par2,
