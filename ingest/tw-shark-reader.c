@@ -236,7 +236,8 @@ action_kind (Action   action,
  * m = ceil (2^k / D) (m < 2^64), floor (x * m / 2^k) = floor (x / D) for every x < 2^62
  * (the error term x·(m·D − 2^k)/(D·2^k) stays below 1/D). So with d = a·D + b:
  * a = d / D by the reciprocal, b = d − a·D, ns = a·1e6 + (b·1e6) / D by the reciprocal
- * again (b·1e6 < 2^52). Deltas past 2^62 ticks, or results near 2^64 ns, take a
+ * again (b·1e6 < 2^52); a delta with d·1e6 < 2^62 (77 min at 1 GHz) takes the
+ * reciprocal once, on d·1e6. Deltas past 2^62 ticks, or results near 2^64 ns, take a
  * 128-bit division in a branch no real trace reaches.
  */
 typedef struct {
@@ -249,6 +250,7 @@ typedef struct {
 #define NS_PER_MS     G_GUINT64_CONSTANT (1000000)
 #define FAST_D_LIMIT  (G_GUINT64_CONSTANT (1) << 62)
 #define FAST_A_LIMIT  ((G_MAXUINT64 - NS_PER_MS) / NS_PER_MS)
+#define FAST_NS_D_LIMIT (FAST_D_LIMIT / NS_PER_MS)
 
 static void
 tsc_converter_init (TscConverter *conv,
@@ -301,6 +303,12 @@ tsc_to_ns (const TscConverter *conv,
 {
   if G_UNLIKELY (!conv->fast)
     return tsc_to_ns_slow (conv, delta, ns);
+  /* delta · 1e6 < 2^62 itself (77 min at 1 GHz): one reciprocal division. */
+  if G_LIKELY (delta < FAST_NS_D_LIMIT)
+    {
+      *ns = tsc_div (conv, delta * NS_PER_MS);
+      return TRUE;
+    }
   if G_LIKELY (delta < FAST_D_LIMIT)
     {
       guint64 a = tsc_div (conv, delta);
@@ -502,9 +510,10 @@ ctx_task (Parser  *parser,
 
 /* The running context's task exists: it was made when the context started running. */
 static inline guint32
-running_task (Parser *parser)
+running_task (Parser  *parser,
+              guint32  running_ctx)
 {
-  return parser->ctx_task[parser->running_ctx] - 1;
+  return parser->ctx_task[running_ctx] - 1;
 }
 
 static gboolean
@@ -558,9 +567,11 @@ dedup_reset (Parser *parser)
     parser->dedup[i].key = DEDUP_EMPTY;
 }
 
-/* Stores the payload of the last pushed row, sharing an identical earlier one. */
+/* Stores the payload of a row into @cell (its payload column entry), sharing an identical
+ * earlier one. */
 static inline void
 set_payload (Parser  *parser,
+             guint32 *cell,
              guint64  key,
              guint16  par1,
              guint32  par2,
@@ -577,7 +588,7 @@ set_payload (Parser  *parser,
 
   if G_LIKELY (entry->key == key)
     {
-      chunk->payload[chunk->n - 1] = entry->offset;
+      *cell = entry->offset;
       return;
     }
 
@@ -594,7 +605,7 @@ set_payload (Parser  *parser,
 
   entry->key = key;
   entry->offset = (guint32) chunk->blob_len;
-  chunk->payload[chunk->n - 1] = (guint32) chunk->blob_len;
+  *cell = (guint32) chunk->blob_len;
   chunk->blob_len += size;
 }
 
@@ -618,17 +629,48 @@ out_of_range (Parser   *parser,
   return FALSE;
 }
 
-/* Parses @n records at @data, the first being record @first_index of the file; the byte
- * order is a constant in each instance. */
+/* Copies the run's row state back into the chunk and the parser: before every return. */
+#define RUN_WRITE_BACK()                                          \
+  G_STMT_START {                                                  \
+    if (row != chunk->n)                                          \
+      {                                                           \
+        chunk->n = row;                                           \
+        chunk->unsorted = unsorted;                               \
+        chunk->last_time = last_time;                             \
+        if (chunk->max_cpu_plus_one == 0)                         \
+          chunk->max_cpu_plus_one = 1;                            \
+      }                                                           \
+    parser->running_ctx = running_ctx;                            \
+    parser->switched_ctx = switched_ctx;                          \
+    parser->n_fast = n_fast;                                      \
+  } G_STMT_END
+
+/*
+ * Parses @n records at @data, the first being record @first_index of the file, into the
+ * current chunk, which has room for @n rows (a record makes at most one). Knowing the
+ * room up front lets the loop keep the row index, the time order and the running context
+ * in registers and address every column from one base pointer, instead of reloading the
+ * chunk's fields after each store through it. The byte order is a constant in each
+ * instance.
+ */
 static inline __attribute__((always_inline)) gboolean
-parse_range (Parser        *parser,
-             const guint8  *data,
-             gsize          n,
-             guint64        first_index,
-             gboolean       big_endian,
-             GError       **error)
+parse_run (Parser        *parser,
+           const guint8  *data,
+           gsize          n,
+           guint64        first_index,
+           gboolean       big_endian,
+           GError       **error)
 {
+  const TscConverter conv = parser->conv;
   guint64 origin = parser->origin;
+  TwEventChunk *chunk = parser->chunk;
+  guint8 *base = (guint8 *) chunk->time;
+  guint row = chunk->n;
+  guint64 last_time = chunk->last_time;
+  gboolean unsorted = chunk->unsorted;
+  guint32 running_ctx = parser->running_ctx;
+  guint32 switched_ctx = parser->switched_ctx;
+  guint64 n_fast = parser->n_fast;   /* a guint64 in *parser may alias the time column */
 
   for (gsize i = 0; i < n; i++)
     {
@@ -654,13 +696,19 @@ parse_range (Parser        *parser,
               continue;
             }
           if (!register_code (parser, code, (first_index + i) * TW_SHARK_RECORD_SIZE, error))
-            return FALSE;
+            {
+              RUN_WRITE_BACK ();
+              return FALSE;
+            }
         }
 
       if G_LIKELY (tsc >= origin)
         {
-          if G_UNLIKELY (!tsc_to_ns (&parser->conv, tsc - origin, &ns))
-            return out_of_range (parser, first_index + i, tsc, error);
+          if G_UNLIKELY (!tsc_to_ns (&conv, tsc - origin, &ns))
+            {
+              RUN_WRITE_BACK ();
+              return out_of_range (parser, first_index + i, tsc, error);
+            }
         }
       else
         {
@@ -679,13 +727,13 @@ parse_range (Parser        *parser,
             tw_trace_set_task_ids (parser->trace, task, par2, par2);
           break;
         case ACT_CREATE:
-          task = running_task (parser);
+          task = running_task (parser, running_ctx);
           arg = ctx_task (parser, par1);
           if (!fast)
             tw_trace_set_task_ids (parser->trace, arg, par2, par2);
           break;
         case ACT_ACTIVATE:
-          task = running_task (parser);
+          task = running_task (parser, running_ctx);
           arg = ctx_task (parser, par1);
           break;
         case ACT_EXIT:
@@ -699,26 +747,26 @@ parse_range (Parser        *parser,
           break;
         case ACT_SCHEDULE:
           task = ctx_task (parser, par1);
-          parser->running_ctx = par1;
+          running_ctx = par1;
           break;
         case ACT_SWITCH:
-          task = parser->ctx_task[parser->switched_ctx] - 1;
-          state = parser->ctx_state[parser->switched_ctx];
+          task = parser->ctx_task[switched_ctx] - 1;
+          state = parser->ctx_state[switched_ctx];
           arg = ctx_task (parser, par1);
-          parser->switched_ctx = parser->running_ctx = par1;
+          switched_ctx = running_ctx = par1;
           if (parser->ctx_state[par1] != STATE_X)
             parser->ctx_state[par1] = STATE_R;
           break;
         case ACT_IRQ:
         case ACT_IPOINT:
-          task = running_task (parser);
+          task = running_task (parser, running_ctx);
           arg = par1;
           break;
         case ACT_TIMER_END:
           task = ctx_task (parser, par1);
           break;
         case ACT_USER:
-          task = running_task (parser);
+          task = running_task (parser, running_ctx);
           arg = slot->user;
           break;
         case ACT_MUTEX_WAIT:
@@ -733,18 +781,68 @@ parse_range (Parser        *parser,
         case ACT_TIMER_START:
         case ACT_RUNNING:
         default:
-          task = running_task (parser);
+          task = running_task (parser, running_ctx);
           break;
         }
 
-      if G_UNLIKELY (parser->chunk->n == TW_CHUNK_SIZE)
-        next_chunk (parser);
-      tw_event_chunk_push (parser->chunk, ns, 0, slot->type, task, arg, NULL, 0);
+      /* tw_event_chunk_push () with the chunk's fields in locals; CPU is always 0. */
+      ((guint64 *) base)[row] = ns;
+      ((guint32 *) (base + TW_CHUNK_TASK_OFFSET))[row] = task;
+      ((guint32 *) (base + TW_CHUNK_ARG_OFFSET))[row] = arg;
+      ((guint16 *) (base + TW_CHUNK_TYPE_OFFSET))[row] = slot->type;
+      ((guint16 *) (base + TW_CHUNK_CPU_OFFSET))[row] = 0;
+      unsorted |= ns < last_time;
+      last_time = ns;
 
-      parser->n_fast += fast;
+      n_fast += fast;
       key = (guint64) (fast ? 0 : par2) | ((guint64) par1 << 32) | ((guint64) code << 48)
             | ((guint64) fast << 56) | ((guint64) (state + 1) << 57);
-      set_payload (parser, key, par1, par2, fast, state);
+      set_payload (parser, (guint32 *) (base + TW_CHUNK_PAYLOAD_OFFSET) + row, key, par1, par2,
+                   fast, state);
+      row++;
+    }
+  RUN_WRITE_BACK ();
+  return TRUE;
+}
+
+#undef RUN_WRITE_BACK
+
+/* Parses @n records at @data in runs that fit the current chunk; a new chunk starts only
+ * for a row that needs it (trailing control records do not make an empty chunk). */
+static inline __attribute__((always_inline)) gboolean
+parse_range (Parser        *parser,
+             const guint8  *data,
+             gsize          n,
+             guint64        first_index,
+             gboolean       big_endian,
+             GError       **error)
+{
+  gsize i = 0;
+
+  while (i < n)
+    {
+      gsize room = TW_CHUNK_SIZE - parser->chunk->n;
+      gsize count;
+
+      if G_UNLIKELY (room == 0)
+        {
+          const guint8 *p = data + i * TW_SHARK_RECORD_SIZE;
+          guint8 code = tw_shark_load16 (p, big_endian) & TW_SHARK_CODE_MASK;
+
+          if (code_action (code) == ACT_CONTROL)
+            {
+              parser->n_control++;
+              i++;
+              continue;
+            }
+          next_chunk (parser);
+          continue;
+        }
+      count = MIN (room, n - i);
+      if (!parse_run (parser, data + i * TW_SHARK_RECORD_SIZE, count, first_index + i,
+                      big_endian, error))
+        return FALSE;
+      i += count;
     }
   return TRUE;
 }

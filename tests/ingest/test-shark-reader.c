@@ -520,6 +520,108 @@ test_time_exact (void)
 }
 
 static void
+test_time_rates (void)
+{
+  /* Each rate from 2 clk/ms to 2^32 − 1, deltas on both sides of the one-division bound
+   * (delta · 1e6 < 2^62, i.e. delta < 4611686018427) and random ones below and above it,
+   * against a 128-bit division. */
+  static const guint32 rates[] = { 2, 3, 7, 1000, 367483, 2999999999u, 2147483648u, 4294967295u };
+  const guint64 bound = (G_GUINT64_CONSTANT (1) << 62) / 1000000;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint r = 0; r < G_N_ELEMENTS (rates); r++)
+    {
+      guint64 deltas[64];
+      Rec recs[G_N_ELEMENTS (deltas) + 1];
+      g_autoptr(TwTrace) trace = NULL;
+      guint n = 0;
+
+      deltas[n++] = 0;
+      deltas[n++] = bound - 1;
+      deltas[n++] = bound;
+      deltas[n++] = bound + 1;
+      while (n < G_N_ELEMENTS (deltas))
+        {
+          guint64 d = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+
+          /* Half below the bound, half above it up to (rate / 2) · bound ticks, at most
+           * 2^20 · bound: below 2^62 ns, and below 2^62 ticks. */
+          deltas[n] = (n % 2) ? d % bound : bound + d % (MIN (rates[r] / 2, 1u << 20) * bound);
+          n++;
+        }
+      /* Times go forward in the file: sort the deltas. */
+      for (guint i = 1; i < n; i++)
+        for (guint j = i; j > 0 && deltas[j - 1] > deltas[j]; j--)
+          {
+            guint64 t = deltas[j];
+            deltas[j] = deltas[j - 1];
+            deltas[j - 1] = t;
+          }
+
+      recs[0] = (Rec) { 0x10, 0, 0, rates[r] };
+      for (guint i = 0; i < n; i++)
+        recs[i + 1] = (Rec) { 0x0B, 0, deltas[i], 0 };
+      trace = parse_ok (recs, n + 1, r % 2 == 1);
+      for (guint i = 0; i < n; i++)
+        {
+          TwEvent ev = event_at (trace, i + 1);
+
+          g_assert_cmpuint (ev.time, ==, (guint64) ((unsigned __int128) deltas[i] * 1000000 / rates[r]));
+        }
+    }
+}
+
+static void
+test_full_chunk_then_control (void)
+{
+  /* Rows fill the first chunk exactly; only control records follow: no second chunk. A
+   * row after them starts one. */
+  guint n = TW_CHUNK_SIZE + 3;
+  g_autofree Rec *recs = g_new (Rec, n + 1);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *control = NULL;
+  gsize len;
+  const guint8 *data;
+
+  for (guint i = 0; i < TW_CHUNK_SIZE; i++)
+    recs[i] = (Rec) { 0x0B, (guint16) (i % 3), 1000 + i, 0 };
+  for (guint i = TW_CHUNK_SIZE; i < n; i++)
+    recs[i] = (Rec) { (i % 2) ? 0xFF : 0x00, 0, 0, 0 };
+  bytes = make_dump (recs, n, FALSE);
+  data = g_bytes_get_data (bytes, &len);
+  g_assert_true (tw_shark_parse_buffer (data, len, "x", trace, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, TW_CHUNK_SIZE);
+  g_assert_cmpuint (tw_trace_get_n_chunks (trace), ==, 1);
+  control = tw_trace_dup_metadata (trace, "control_records");
+  g_assert_cmpstr (control, ==, "3");
+
+  g_clear_object (&trace);
+  g_clear_pointer (&bytes, g_bytes_unref);
+  trace = tw_trace_new ();
+  recs[n] = (Rec) { 0x1B, 9, 5000000, 4 };
+  bytes = make_dump (recs, n + 1, FALSE);
+  data = g_bytes_get_data (bytes, &len);
+  g_assert_true (tw_shark_parse_buffer (data, len, "x", trace, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, TW_CHUNK_SIZE + 1);
+  g_assert_cmpuint (tw_trace_get_n_chunks (trace), ==, 2);
+  {
+    TwEvent ev = event_at (trace, TW_CHUNK_SIZE);
+
+    g_assert_cmpstr (type_name (trace, &ev), ==, "timer_delete");
+    g_assert_cmpuint (ev.time, ==, 5000000 - 1000);
+    g_assert_cmpint (field (trace, &ev, 0), ==, 9);
+    g_assert_cmpint (field (trace, &ev, 1), ==, 4);
+    ev = event_at (trace, TW_CHUNK_SIZE - 1);
+    g_assert_cmpuint (ev.time, ==, TW_CHUNK_SIZE - 1);
+    g_assert_cmpint (field (trace, &ev, 0), ==, (TW_CHUNK_SIZE - 1) % 3);
+  }
+}
+
+static void
 test_out_of_range (void)
 {
   /* 1 clk/ms: a delta of 2^60 ticks is 2^60 ms, past 2^64 ns. */
@@ -704,6 +806,8 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/shark/control-records", test_control_records);
   g_test_add_func ("/tw/ingest/shark/wrapped", test_wrapped);
   g_test_add_func ("/tw/ingest/shark/time-exact", test_time_exact);
+  g_test_add_func ("/tw/ingest/shark/time-rates", test_time_rates);
+  g_test_add_func ("/tw/ingest/shark/full-chunk-then-control", test_full_chunk_then_control);
   g_test_add_func ("/tw/ingest/shark/out-of-range", test_out_of_range);
   g_test_add_func ("/tw/ingest/shark/truncated", test_truncated);
   g_test_add_func ("/tw/ingest/shark/empty", test_empty);
