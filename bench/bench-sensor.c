@@ -134,6 +134,76 @@ contend (void *data)
   return NULL;
 }
 
+/* The cost of moving one cache line between the two CPUs (ping-pong of one atomic):
+ * the unit of the contended figure, whose every element moves several such lines. */
+#define PING_PONGS 100000
+static _Atomic uint64_t ping_pong_flag;
+
+static void *
+pong (void *data)
+{
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  CPU_SET (*(int *) data, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  for (uint64_t i = 0; i < PING_PONGS; i++)
+    {
+      while (atomic_load (&ping_pong_flag) != 2 * i + 1)
+        ;
+      atomic_store (&ping_pong_flag, 2 * i + 2);
+    }
+  return NULL;
+}
+
+/* Runs in the first contender's place (CPU 0, its scheduling): returns ns per one-way
+ * transfer, the median of 5 runs. */
+static void *
+ping (void *data)
+{
+  double *result = data;
+  double runs[5];
+  int other_cpu = 1 % (int) sysconf (_SC_NPROCESSORS_ONLN);
+  cpu_set_t set;
+  struct sched_param param = { .sched_priority = 1 };
+
+  CPU_ZERO (&set);
+  CPU_SET (0, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  for (int r = 0; r < 5; r++)
+    {
+      pthread_t thread;
+      pthread_attr_t attr;
+      uint64_t start;
+
+      atomic_store (&ping_pong_flag, 0);
+      /* The partner gets SCHED_FIFO explicitly: inheriting it with CPU 0's affinity
+       * would leave it waiting behind this spinning thread. */
+      pthread_attr_init (&attr);
+      pthread_attr_setinheritsched (&attr, PTHREAD_EXPLICIT_SCHED);
+      if (pthread_attr_setschedpolicy (&attr, SCHED_FIFO) != 0 || pthread_attr_setschedparam (&attr, &param) != 0
+          || pthread_create (&thread, &attr, pong, &other_cpu) != 0)
+        pthread_create (&thread, NULL, pong, &other_cpu);
+      pthread_attr_destroy (&attr);
+      pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);
+      start = now_ns ();
+      for (uint64_t i = 0; i < PING_PONGS; i++)
+        {
+          atomic_store (&ping_pong_flag, 2 * i + 1);
+          while (atomic_load (&ping_pong_flag) != 2 * i + 2)
+            ;
+        }
+      runs[r] = (double) (now_ns () - start) / PING_PONGS / 2;
+      param.sched_priority = 0;
+      pthread_setschedparam (pthread_self (), SCHED_OTHER, &param);
+      param.sched_priority = 1;
+      pthread_join (thread, NULL);
+    }
+  qsort (runs, 5, sizeof runs[0], compare_double);
+  *result = runs[2];
+  return NULL;
+}
+
 static double
 clock_gettime_cost (void)
 {
@@ -155,6 +225,8 @@ main (void)
   pthread_t threads[2];
   atomic_int go = 0;
   int attempts, best_side_by_side = 0;
+  double line_transfer = 0;
+  pthread_t ping_thread;
   double t_simple, t_simple_empty, t_concurrent;
 
   if (!mkdtemp (dir))
@@ -232,6 +304,12 @@ main (void)
               attempts, CONTENTION_ATTEMPTS,
               contenders[0].fifo && contenders[1].fifo ? "SCHED_FIFO" : "SCHED_OTHER");
   }
+  if (sysconf (_SC_NPROCESSORS_ONLN) > 1 && pthread_create (&ping_thread, NULL, ping, &line_transfer) == 0)
+    {
+      pthread_join (ping_thread, NULL);
+      printf ("  (one cache line moving between the two CPUs costs %.0f ns here: an element moves several)\n",
+              line_transfer);
+    }
   printf ("GRTMon (AMD K7 500 MHz): simple 8-byte 35 cycles = 70 ns, no data 28 cycles = 56 ns; "
           "concurrent 8-byte 258 cycles = 516 ns, no data 252 cycles = 504 ns\n");
 
