@@ -94,6 +94,19 @@ set_text (GtkWidget  *label,
     gtk_label_set_text (GTK_LABEL (label), text);
 }
 
+static void
+set_tooltip (GtkWidget  *widget,
+             const char *text)
+{
+  /* Setting a tooltip asks the display where the pointer is (an X round trip, a
+   * millisecond or more on a busy machine); three per row at the refresh rate held the
+   * live window's frames back. Equal texts are skipped (GTK stores "" as no tooltip). */
+  const char *old = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (old, text && *text ? text : NULL) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 /**
  * tw_sensors_pane_refresh:
  *
@@ -153,14 +166,14 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], is_sensor ? info.task : "—");
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], is_sensor ? info.sensor : info.name);
       set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], is_sensor ? info.schema : info.kind);
-      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], info.schema ? info.schema : info.path);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_SCHEMA], info.schema ? info.schema : info.path);
       set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
       set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
       set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
       set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
-      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
-      gtk_widget_set_tooltip_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
       if (info.counts.missed > 0)
         gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
       if (stream == TW_LIVE_STREAM_BROKEN || stream == TW_LIVE_STREAM_INVALID)

@@ -5,7 +5,8 @@
  *
  * Prints medians over batches of 1000 write+commit pairs with an 8-byte payload (the
  * row of GRTMon's tables that matches our common case), for a simple sensor, a
- * concurrent one without contention and under 2-thread contention, and the rate at
+ * concurrent one without contention and under 2-thread contention (retried until the two
+ * threads really ran side by side), and the rate at
  * which a reader drains a full buffer. GRTMon's figures (seed 004 §5.2, AMD K7 at
  * 500 MHz) are converted to ns at that clock for comparison.
  */
@@ -24,6 +25,7 @@
 
 #define BATCH   1000
 #define BATCHES 3000
+#define CONTENTION_ATTEMPTS 40
 
 static uint64_t
 now_ns (void)
@@ -75,6 +77,7 @@ struct Contender {
   double           median;          /* over the batches during which the other thread ran */
   int              concurrent_batches;
   int              cpu;
+  int              fifo;            /* ran SCHED_FIFO */
   uint64_t         start_ns, end_ns;
 };
 
@@ -93,6 +96,13 @@ contend (void *data)
     CPU_ZERO (&set);
     CPU_SET (c->cpu, &set);
     pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  }
+  /* And above the machine's other work when permitted, so the two do run at once (a
+   * run takes ~0.1 s; the kernel's real-time throttling still leaves others 5%). */
+  {
+    struct sched_param param = { .sched_priority = 1 };
+
+    c->fifo = pthread_setschedparam (pthread_self (), SCHED_FIFO, &param) == 0;
   }
   atomic_fetch_add (c->go, 1);
   while (atomic_load (c->go) < 2)
@@ -124,6 +134,76 @@ contend (void *data)
   return NULL;
 }
 
+/* The cost of moving one cache line between the two CPUs (ping-pong of one atomic):
+ * the unit of the contended figure, whose every element moves several such lines. */
+#define PING_PONGS 100000
+static _Atomic uint64_t ping_pong_flag;
+
+static void *
+pong (void *data)
+{
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  CPU_SET (*(int *) data, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  for (uint64_t i = 0; i < PING_PONGS; i++)
+    {
+      while (atomic_load (&ping_pong_flag) != 2 * i + 1)
+        ;
+      atomic_store (&ping_pong_flag, 2 * i + 2);
+    }
+  return NULL;
+}
+
+/* Runs in the first contender's place (CPU 0, its scheduling): returns ns per one-way
+ * transfer, the median of 5 runs. */
+static void *
+ping (void *data)
+{
+  double *result = data;
+  double runs[5];
+  int other_cpu = 1 % (int) sysconf (_SC_NPROCESSORS_ONLN);
+  cpu_set_t set;
+  struct sched_param param = { .sched_priority = 1 };
+
+  CPU_ZERO (&set);
+  CPU_SET (0, &set);
+  pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  for (int r = 0; r < 5; r++)
+    {
+      pthread_t thread;
+      pthread_attr_t attr;
+      uint64_t start;
+
+      atomic_store (&ping_pong_flag, 0);
+      /* The partner gets SCHED_FIFO explicitly: inheriting it with CPU 0's affinity
+       * would leave it waiting behind this spinning thread. */
+      pthread_attr_init (&attr);
+      pthread_attr_setinheritsched (&attr, PTHREAD_EXPLICIT_SCHED);
+      if (pthread_attr_setschedpolicy (&attr, SCHED_FIFO) != 0 || pthread_attr_setschedparam (&attr, &param) != 0
+          || pthread_create (&thread, &attr, pong, &other_cpu) != 0)
+        pthread_create (&thread, NULL, pong, &other_cpu);
+      pthread_attr_destroy (&attr);
+      pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);
+      start = now_ns ();
+      for (uint64_t i = 0; i < PING_PONGS; i++)
+        {
+          atomic_store (&ping_pong_flag, 2 * i + 1);
+          while (atomic_load (&ping_pong_flag) != 2 * i + 2)
+            ;
+        }
+      runs[r] = (double) (now_ns () - start) / PING_PONGS / 2;
+      param.sched_priority = 0;
+      pthread_setschedparam (pthread_self (), SCHED_OTHER, &param);
+      param.sched_priority = 1;
+      pthread_join (thread, NULL);
+    }
+  qsort (runs, 5, sizeof runs[0], compare_double);
+  *result = runs[2];
+  return NULL;
+}
+
 static double
 clock_gettime_cost (void)
 {
@@ -144,6 +224,9 @@ main (void)
   Contender contenders[2];
   pthread_t threads[2];
   atomic_int go = 0;
+  int attempts, best_side_by_side = 0;
+  double line_transfer = 0;
+  pthread_t ping_thread;
   double t_simple, t_simple_empty, t_concurrent;
 
   if (!mkdtemp (dir))
@@ -166,18 +249,35 @@ main (void)
   t_simple = measure (simple);
   t_simple_empty = measure (simple_empty);
   t_concurrent = measure (concurrent);
-  for (int i = 0; i < 2; i++)
+  /* On a shared machine the two threads often take turns rather than write side by
+   * side; a run counts only when a third of each thread's batches overlapped the other's
+   * progress. Retried while not, for at most CONTENTION_ATTEMPTS runs (~0.1 s each). */
+  for (attempts = 1;; attempts++)
     {
-      contenders[i].sensor = concurrent;
-      contenders[i].other = &contenders[1 - i];
-      contenders[i].concurrent_batches = 0;
-      atomic_store (&contenders[i].batches_done, 0);
-      contenders[i].cpu = i % (int) sysconf (_SC_NPROCESSORS_ONLN);
-      contenders[i].go = &go;
-      pthread_create (&threads[i], NULL, contend, &contenders[i]);
+      atomic_store (&go, 0);
+      for (int i = 0; i < 2; i++)
+        {
+          contenders[i].sensor = concurrent;
+          contenders[i].other = &contenders[1 - i];
+          contenders[i].concurrent_batches = 0;
+          atomic_store (&contenders[i].batches_done, 0);
+          contenders[i].cpu = i % (int) sysconf (_SC_NPROCESSORS_ONLN);
+          contenders[i].go = &go;
+          pthread_create (&threads[i], NULL, contend, &contenders[i]);
+        }
+      for (int i = 0; i < 2; i++)
+        pthread_join (threads[i], NULL);
+      {
+        int fewer = contenders[0].concurrent_batches < contenders[1].concurrent_batches
+                    ? contenders[0].concurrent_batches : contenders[1].concurrent_batches;
+
+        if (fewer > best_side_by_side)
+          best_side_by_side = fewer;
+      }
+      if ((contenders[0].concurrent_batches >= BATCHES / 3 && contenders[1].concurrent_batches >= BATCHES / 3)
+          || attempts == CONTENTION_ATTEMPTS)
+        break;
     }
-  for (int i = 0; i < 2; i++)
-    pthread_join (threads[i], NULL);
 
   printf ("timestamps: CLOCK_MONOTONIC ns (%s); clock_gettime itself costs %.1f ns here\n",
           getenv ("TRACEWB_SENSOR_CLOCK") ? getenv ("TRACEWB_SENSOR_CLOCK") : "calibrated TSC when invariant",
@@ -193,14 +293,23 @@ main (void)
     double overlap = overlap_end > overlap_start ? 100.0 * (double) (overlap_end - overlap_start) / (double) longest : 0;
 
     if (contenders[0].concurrent_batches < BATCHES / 3 || contenders[1].concurrent_batches < BATCHES / 3)
-      printf ("concurrent sensor, 2 threads contending:        not measurable now: only %d / %d of %d batches"
-              " ran side by side (the CPUs are busy; runs overlapped %.0f%% in wall-clock time)\n",
-              contenders[0].concurrent_batches, contenders[1].concurrent_batches, BATCHES, overlap);
+      printf ("concurrent sensor, 2 threads contending:        not measurable now: in %d runs at most %d of %d"
+              " batches ran side by side (the CPUs are busy; the last run overlapped %.0f%% in wall-clock time)\n",
+              attempts, best_side_by_side, BATCHES, overlap);
     else
       printf ("concurrent sensor, 2 threads contending:        median %6.1f / %6.1f ns per element per thread"
-              " (%d / %d of %d batches ran side by side)\n", contenders[0].median, contenders[1].median,
-              contenders[0].concurrent_batches, contenders[1].concurrent_batches, BATCHES);
+              " (%d / %d of %d batches ran side by side; run %d of at most %d; %s)\n",
+              contenders[0].median, contenders[1].median,
+              contenders[0].concurrent_batches, contenders[1].concurrent_batches, BATCHES,
+              attempts, CONTENTION_ATTEMPTS,
+              contenders[0].fifo && contenders[1].fifo ? "SCHED_FIFO" : "SCHED_OTHER");
   }
+  if (sysconf (_SC_NPROCESSORS_ONLN) > 1 && pthread_create (&ping_thread, NULL, ping, &line_transfer) == 0)
+    {
+      pthread_join (ping_thread, NULL);
+      printf ("  (one cache line moving between the two CPUs costs %.0f ns here: an element moves several)\n",
+              line_transfer);
+    }
   printf ("GRTMon (AMD K7 500 MHz): simple 8-byte 35 cycles = 70 ns, no data 28 cycles = 56 ns; "
           "concurrent 8-byte 258 cycles = 516 ns, no data 252 cycles = 504 ns\n");
 
