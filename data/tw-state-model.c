@@ -37,7 +37,7 @@
 /*
  * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
  * wide view reads O(pixels) summaries in memory order instead of searching hundreds of
- * MB per pixel column. Level 0 has bins of 2^shift ns (one per 2 to 4 elements),
+ * MB per pixel column. Level 0 has bins of 2^shift ns (one per 8 to 16 elements),
  * each level above combines 4 bins of the one below. A bin holds the summary of every
  * element that meets it; summaries combine associatively (first task, OR of bits), so
  * the bins of a time range add up to exactly the summary of the range.
@@ -53,7 +53,7 @@
  * elements; the bins are rebuilt once that tail holds more than an eighth of them.
  */
 #define BINS_MIN_ELEMENTS 1024
-#define BINS_ELEMENT_SHIFT 1
+#define BINS_ELEMENT_SHIFT 3
 #define BINS_MAX_LEVELS   32
 
 typedef struct {
