@@ -12,6 +12,7 @@
 #include "tw-application.h"
 #include "tw-live-session.h"
 #include "tw-sensors-pane.h"
+#include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
@@ -699,27 +700,10 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) mime_dirs = g_ptr_array_new_with_free_func (g_free);
-  const char * const *system_dirs = g_get_system_data_dirs ();
   int status;
 
-  /* isolated dirs hide the MIME database the window icon's loader sniffs with */
-  for (guint i = 0; system_dirs[i]; i++)
-    g_ptr_array_add (mime_dirs, g_build_filename (system_dirs[i], "mime", NULL));
-  g_ptr_array_add (mime_dirs, NULL);
-
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_content_type_set_mime_dirs ((const char * const *) mime_dirs->pdata);
-  have_display = gtk_init_check ();
-  if (have_display)
-    {
-      app = tw_application_new ();
-      g_application_set_flags (G_APPLICATION (app),
-                               G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-      g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-      g_assert_no_error (error);
-    }
+  app = tw_test_init_application (&argc, &argv);
+  have_display = app != NULL;
 
 #define ADD(path, func, capacity) \
   g_test_add ("/tw/app/live/" path, Fixture, GUINT_TO_POINTER (capacity), fixture_setup, func, fixture_teardown)

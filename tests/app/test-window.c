@@ -11,6 +11,7 @@
 #include "tw-application.h"
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
+#include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
@@ -862,30 +863,10 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) mime_dirs = g_ptr_array_new_with_free_func (g_free);
-  const char * const *system_dirs = g_get_system_data_dirs ();
   int status;
 
-  /* Isolated test dirs hide the MIME database, and image loaders sniff types with it
-   * (the window's SVG icon): keep reading the system's. */
-  for (guint i = 0; system_dirs[i]; i++)
-    g_ptr_array_add (mime_dirs, g_build_filename (system_dirs[i], "mime", NULL));
-  g_ptr_array_add (mime_dirs, NULL);
-
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_content_type_set_mime_dirs ((const char * const *) mime_dirs->pdata);
-
-  have_display = gtk_init_check ();
-  if (have_display)
-    {
-      app = tw_application_new ();
-      /* tests must not find (or be) a running tracewb on the session bus */
-      g_application_set_flags (G_APPLICATION (app),
-                               G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-      g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-      g_assert_no_error (error);
-    }
+  app = tw_test_init_application (&argc, &argv);
+  have_display = app != NULL;
 
 #define ADD(path, func) g_test_add ("/tw/app/window/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("open-and-list", test_open_and_list);
