@@ -7,6 +7,7 @@
 
 #include "tw-application.h"
 #include "tw-app-resources.h"
+#include "tw-renderer-choice.h"
 #include "tw-window.h"
 
 #include <errno.h>
@@ -453,6 +454,7 @@ tw_application_startup (GApplication *app)
   GAction *demo;
 
   G_APPLICATION_CLASS (tw_application_parent_class)->startup (app);
+  tw_renderer_choice_apply (gdk_display_get_default ());
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

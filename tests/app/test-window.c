@@ -11,6 +11,7 @@
 #include "tw-application.h"
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
+#include "tw-renderer-choice.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-utils.h"
@@ -292,6 +293,41 @@ line_containing (const char *text,
 }
 
 /* ------------------------------------------------------------------ tests */
+
+/* Mesa's software rasterizers are recognised by what GL_RENDERER says, GPUs are not. */
+static void
+test_renderer_choice_strings (void)
+{
+  g_assert_true (tw_renderer_choice_is_software_gl ("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  g_assert_true (tw_renderer_choice_is_software_gl ("softpipe"));
+  g_assert_true (tw_renderer_choice_is_software_gl ("Software Rasterizer"));
+  g_assert_true (tw_renderer_choice_is_software_gl ("Mesa DRI swrast"));
+  g_assert_false (tw_renderer_choice_is_software_gl ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  g_assert_false (tw_renderer_choice_is_software_gl ("AMD Radeon RX 6600 (navi23, LLVM 15.0.6, DRM 3.49)"));
+  g_assert_false (tw_renderer_choice_is_software_gl ("NVIDIA GeForce GTX 1080/PCIe/SSE2"));
+  g_assert_false (tw_renderer_choice_is_software_gl (""));
+}
+
+/* The choice made at startup is the renderer windows get: GSK_RENDERER=cairo was set
+ * before GSK made its first renderer. */
+static void
+test_renderer_choice_applied (Fixture       *fx,
+                              gconstpointer  data)
+{
+  GskRenderer *renderer;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  renderer = gtk_native_get_renderer (GTK_NATIVE (fx->window));
+  g_assert_nonnull (renderer);
+  if (g_strcmp0 (g_getenv ("GSK_RENDERER"), "cairo") == 0)
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), ==, "GskCairoRenderer");
+  else
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), !=, "GskCairoRenderer");
+}
 
 static void
 test_open_and_list (Fixture       *fx,
@@ -869,6 +905,8 @@ main (int    argc,
   have_display = app != NULL;
 
 #define ADD(path, func) g_test_add ("/tw/app/window/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add_func ("/tw/app/window/renderer-choice/strings", test_renderer_choice_strings);
+  ADD ("renderer-choice/applied", test_renderer_choice_applied);
   ADD ("open-and-list", test_open_and_list);
   ADD ("list-selection-sync", test_list_selection_sync);
   ADD ("filters", test_filters);
