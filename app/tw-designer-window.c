@@ -644,9 +644,7 @@ static void
 report_error (TwDesignerWindow *self,
               GError           *error)
 {
-  g_autofree char *text = g_strdup_printf ("%s", error->message);
-
-  set_summary (self, text);
+  set_summary (self, error->message);
 }
 
 static void

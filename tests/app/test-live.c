@@ -68,7 +68,6 @@ static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
   guint64 capacity = GPOINTER_TO_UINT (data) ? GPOINTER_TO_UINT (data) : 4096;
 
   if (!have_display)
