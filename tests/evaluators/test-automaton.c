@@ -1039,6 +1039,194 @@ test_shipped_delay_until_wakeup_demo (void)
 }
 
 
+/* Fig. 2 with the S.Ha.R.K. names, by hand: task 0's job (10..50) is interrupted by the
+ * timer handler (20..24), switched out for task 1 (26..36; task 1's own job runs
+ * 30..35), interrupted by a device (40..43) and blocked on a mutex (46..48). */
+static void
+test_shipped_fig2_shark (void)
+{
+  g_autoptr(TwAutomaton) a = load_shipped ("fig2-shark.json");
+  g_autoptr(TwTrace) trace = tw_test_trace_from_script (
+    "0 x 0; 1 x 1;"
+    "10 user_event_0/user 0; 12 a 0; 20 timer_wakeup_start/irq_entry 0;"
+    "21 task_activate/wakeup 0 1; 24 timer_wakeup_end/irq_exit 0; 25 task_schedule 1;"
+    "26 context_switch/switch 0 1; 30 user_event_0 1; 35 user_event_1/user 1;"
+    "36 context_switch 1 0; 40 interrupt_start/irq_entry 0; 43 interrupt_end/irq_exit 0;"
+    "45 set_mutex_wait/mutex_wait 0; 46 context_switch 0 1; 48 context_switch 1 0;"
+    "50 user_event_1 0");
+  g_autoptr(TwAutomatonInterp) interp = run (a, trace);
+  /* task 0: segments 10..20 (visits 10, 12, 20 in state 7), 24..26 (24, 25, 26 in 8),
+   * 36..40, 43..46 (43, 45, 46), 48..50 */
+  static const Expected expected[] = {
+    { 1, 30, 35, 5, 1 },
+    { 0, 10, 50, 10 + 2 + 4 + 3 + 2, 2 + 2 + 1 + 2 + 1 },
+  };
+  static const guint64 segments[] = { 10, 20, 3, 24, 26, 3, 36, 40, 2, 43, 46, 3, 48, 50, 2 };
+
+  assert_measurements (interp, expected, G_N_ELEMENTS (expected));
+  assert_segments (interp, 1, segments, 5);
+  assert_state (a, interp, 0, "0");
+  assert_state (a, interp, 1, "0");
+}
+
+typedef struct {
+  guint32 task;
+  guint64 begin, end;
+  guint64 first, last;  /* event indexes of its user_event_0 and user_event_1 */
+} DemoJob;
+
+/* The time task @task holds the CPU in [begin, end] minus the interrupt handlers, from
+ * the state model's intervals (no handler nests in a S.Ha.R.K. trace: checked). */
+static guint64
+cpu_time_without_irqs (TwStateModel *model,
+                       guint32       task,
+                       guint64       begin,
+                       guint64       end)
+{
+  gsize n_runs, n_irqs;
+  const TwRunInterval *runs = tw_state_model_get_cpu_runs (model, 0, &n_runs);
+  const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (model, 0, &n_irqs);
+  guint64 total = 0;
+
+  for (gsize r = 0; r < n_runs; r++)
+    {
+      guint64 lo = MAX (runs[r].start, begin), hi = MIN (runs[r].end, end);
+
+      if (runs[r].task != task || lo >= hi)
+        continue;
+      total += hi - lo;
+      for (gsize q = 0; q < n_irqs; q++)
+        {
+          guint64 ilo = MAX (irqs[q].start, lo), ihi = MIN (irqs[q].end, hi);
+
+          if (ilo < ihi)
+            total -= ihi - ilo;
+        }
+    }
+  return total;
+}
+
+/* Fig. 2 for S.Ha.R.K. on the demo trace, against two computations that share nothing
+ * with the interpreter: per job (a task's user_event_0 to its next user_event_1), the
+ * length is the task's running time from the state model's per-CPU run intervals minus
+ * its irq intervals; the same length and the intermediate events also come from a walk
+ * over the events that only tracks who runs (the switches' arg column) and whether a
+ * handler is open (irq kinds): an event counts when the job's task ran outside a
+ * handler just before it, and adds the time since the previous event. */
+static void
+test_shipped_fig2_shark_demo (void)
+{
+  g_autofree char *path = g_build_filename (TW_SOURCE_DIR, "data", "demo", "demo.shark", NULL);
+  g_autoptr(TwAutomaton) a = load_shipped ("fig2-shark.json");
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (path, "shark", NULL, NULL, NULL, NULL);
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwAutomatonInterp) interp = NULL;
+  g_autoptr(GArray) jobs = g_array_new (FALSE, FALSE, sizeof (DemoJob));
+  g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (Expected));
+  g_autofree gint64 *open_job = NULL;
+  g_autofree guint64 *times = NULL;
+  g_autofree guint32 *running_before = NULL;   /* who ran just before event k */
+  g_autofree guint8 *in_irq_before = NULL;
+  guint32 running = TW_TASK_NONE, n_tasks;
+  guint depth = 0, n_switched_out = 0, n_blocked = 0;
+  guint64 n_events;
+  gsize n_irqs;
+  const TwIrqInterval *irqs;
+
+  g_assert_nonnull (trace);
+  n_tasks = tw_trace_get_n_tasks (trace);
+  n_events = tw_trace_get_n_events (trace);
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  g_assert_cmpuint (tw_state_model_get_n_cpus (model), ==, 1);
+  irqs = tw_state_model_get_cpu_irqs (model, 0, &n_irqs);
+  g_assert_cmpuint (n_irqs, >, 3000);
+  for (gsize q = 0; q < n_irqs; q++)
+    g_assert_cmpuint (irqs[q].depth, ==, 1);
+
+  open_job = g_new (gint64, n_tasks);
+  for (guint32 t = 0; t < n_tasks; t++)
+    open_job[t] = -1;
+  times = g_new (guint64, n_events);
+  running_before = g_new (guint32, n_events);
+  in_irq_before = g_new (guint8, n_events);
+  for (guint64 k = 0; k < n_events; k++)
+    {
+      TwEvent ev;
+      const TwEventType *type;
+
+      g_assert_true (tw_trace_get_event (trace, k, &ev));
+      type = tw_trace_get_event_type (trace, ev.type);
+      times[k] = ev.time;
+      running_before[k] = running;
+      in_irq_before[k] = depth > 0;
+      if (type->kind == TW_EVENT_KIND_SWITCH)
+        running = ev.arg;
+      else if (type->kind == TW_EVENT_KIND_IRQ_ENTRY)
+        depth++;
+      else if (type->kind == TW_EVENT_KIND_IRQ_EXIT && depth > 0)
+        depth--;
+      if (ev.task == TW_TASK_NONE)
+        continue;
+      if (g_str_equal (type->name, "user_event_0"))
+        open_job[ev.task] = (gint64) k;
+      else if (g_str_equal (type->name, "user_event_1") && open_job[ev.task] >= 0)
+        {
+          DemoJob job = { ev.task, times[open_job[ev.task]], ev.time, (guint64) open_job[ev.task], k };
+
+          g_array_append_val (jobs, job);
+          open_job[ev.task] = -1;
+        }
+    }
+  g_assert_cmpuint (jobs->len, ==, 355);
+
+  for (guint j = 0; j < jobs->len; j++)
+    {
+      const DemoJob *job = &g_array_index (jobs, DemoJob, j);
+      Expected e = { job->task, job->begin, job->end, 0, 0 };
+      guint64 walked = 0;
+      gboolean left = FALSE;
+
+      for (guint64 k = job->first + 1; k <= job->last; k++)
+        {
+          gboolean counting = running_before[k] == job->task && !in_irq_before[k];
+
+          if (counting)
+            {
+              walked += times[k] - times[k - 1];
+              e.events++;
+            }
+          else if (running_before[k] != job->task)
+            left = TRUE;
+        }
+      e.length = cpu_time_without_irqs (model, job->task, job->begin, job->end);
+      g_assert_cmpuint (walked, ==, e.length);
+      n_switched_out += left;
+      {
+        /* a job whose task blocked on the mutex: the time others ran is not counted */
+        for (guint64 k = job->first; k <= job->last; k++)
+          {
+            TwEvent ev;
+
+            g_assert_true (tw_trace_get_event (trace, k, &ev));
+            if (ev.task == job->task
+                && g_str_equal (tw_trace_get_event_type (trace, ev.type)->name, "set_mutex_wait"))
+              {
+                n_blocked++;
+                break;
+              }
+          }
+      }
+      g_array_append_val (want, e);
+    }
+  /* the paths beyond interrupts are taken: preemptions, and every mutex wait (4) */
+  g_assert_cmpuint (n_switched_out, >, 20);
+  g_assert_cmpuint (n_blocked, ==, 4);
+
+  interp = run (a, trace);
+  assert_measurements (interp, (const Expected *) want->data, want->len);
+}
+
 /* ---- differential: the tables and member lists against a plain reading of §4 ---- */
 
 typedef struct {
@@ -1430,6 +1618,8 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/validate/all-and-check", test_validate_all_and_check);
 
   g_test_add_func ("/tw/evaluators/automaton/shipped/fig2", test_shipped_fig2);
+  g_test_add_func ("/tw/evaluators/automaton/shipped/fig2-shark", test_shipped_fig2_shark);
+  g_test_add_func ("/tw/evaluators/automaton/shipped/fig2-shark-demo", test_shipped_fig2_shark_demo);
   g_test_add_func ("/tw/evaluators/automaton/shipped/user-metric", test_shipped_user_metric);
   g_test_add_func ("/tw/evaluators/automaton/shipped/user-metric-no-system",
                    test_shipped_user_metric_no_system);
