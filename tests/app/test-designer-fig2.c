@@ -399,10 +399,10 @@ test_draw_fig2_on_demo (void)
   s[2] = add_state (canvas, "in", "2", 380, 200);
   s[3] = add_state (canvas, "in", "3", 560, 80);
   s[4] = add_state (canvas, "end", "4", 380, 60);
-  s[5] = add_state (canvas, "out", "5", 300, 380);
-  s[6] = add_state (canvas, "out", "6", 480, 380);
-  s[7] = add_state (canvas, "in", "7", 160, 380);
-  s[8] = add_state (canvas, "in", "8", 620, 380);
+  s[5] = add_state (canvas, "out", "5", 540, 540);
+  s[6] = add_state (canvas, "out", "6", 820, 540);
+  s[7] = add_state (canvas, "in", "7", 160, 420);
+  s[8] = add_state (canvas, "in", "8", 820, 340);
   g_assert_cmpstr (tw_automaton_get_initial (a), ==, "0");
   /* unconnected states are unreachable: the canvas shows it, the preview waits */
   g_assert_cmpuint (count_error_pixels (canvas), >, 100);
