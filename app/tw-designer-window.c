@@ -34,6 +34,7 @@ struct _TwDesignerWindow
   GtkWindow          parent_instance;
 
   GtkWidget         *canvas_slot;
+  GtkWidget         *name_entry;
   GtkWidget         *summary;
   GtkWidget         *histogram_slot;
   TwHistogramView   *histogram_view; /* lengths of the last finished preview */
@@ -306,9 +307,33 @@ preview_delay_cb (gpointer user_data)
 
 static gboolean step_reset (TwDesignerWindow *self);
 
+/* The entry shows the automaton's name; an edit, an undo or a loaded file changes it. */
+static void
+show_name (TwDesignerWindow *self)
+{
+  const char *name = tw_automaton_get_name (tw_automaton_canvas_get_automaton (self->canvas));
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->name_entry)), name) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->name_entry), name);
+}
+
+static void
+name_apply_cb (TwDesignerWindow *self)
+{
+  g_autofree char *name = NULL;
+
+  /* the entry loses focus when the window is torn down, the canvas with it */
+  if (gtk_widget_in_destruction (GTK_WIDGET (self)))
+    return;
+  name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->name_entry))));
+  tw_automaton_canvas_set_name (self->canvas, name);
+  show_name (self);
+}
+
 static void
 canvas_changed_cb (TwDesignerWindow *self)
 {
+  show_name (self);
   if (self->step_interp)
     {
       step_reset (self);
@@ -870,6 +895,7 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, name_entry);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
@@ -902,6 +928,14 @@ tw_designer_window_init (TwDesignerWindow *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->canvas), TRUE);
   gtk_box_append (GTK_BOX (self->canvas_slot), GTK_WIDGET (self->canvas));
   g_signal_connect_swapped (self->canvas, "changed", G_CALLBACK (canvas_changed_cb), self);
+  g_signal_connect_swapped (self->name_entry, "activate", G_CALLBACK (name_apply_cb), self);
+  {
+    /* leaving the entry applies too, as clicking elsewhere in a form would */
+    GtkEventController *focus = gtk_event_controller_focus_new ();
+
+    g_signal_connect_swapped (focus, "leave", G_CALLBACK (name_apply_cb), self);
+    gtk_widget_add_controller (self->name_entry, focus);
+  }
 
   self->histogram_view = TW_HISTOGRAM_VIEW (tw_histogram_view_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->histogram_view), TRUE);

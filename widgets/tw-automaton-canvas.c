@@ -360,6 +360,24 @@ tw_automaton_canvas_add_state (TwAutomatonCanvas *self,
 }
 
 /**
+ * tw_automaton_canvas_set_name:
+ * @name: (nullable): the automaton's name: what its measurements, its file and its
+ *   exported C module are called; %NULL is ""
+ *
+ * Renames the automaton, as one undoable step (none when the name is the same).
+ */
+void
+tw_automaton_canvas_set_name (TwAutomatonCanvas *self,
+                              const char        *name)
+{
+  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
+
+  begin_edit (self);
+  tw_automaton_set_name (self->automaton, name);
+  commit_edit (self, "Rename");
+}
+
+/**
  * tw_automaton_canvas_move_state:
  *
  * Moves a state to model position (@x, @y), rounded to whole units.

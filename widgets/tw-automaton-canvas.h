@@ -42,6 +42,8 @@ int                 tw_automaton_canvas_add_state            (TwAutomatonCanvas 
                                                               TwStateKind          kind,
                                                               double               x,
                                                               double               y);
+void                tw_automaton_canvas_set_name             (TwAutomatonCanvas   *self,
+                                                              const char          *name);
 void                tw_automaton_canvas_move_state           (TwAutomatonCanvas   *self,
                                                               guint                state,
                                                               double               x,

@@ -436,6 +436,28 @@ test_draw_fig2_on_demo (void)
   g_assert_cmpuint (n_error_pixels, >, 20);
   connect_and_label (canvas, s[8], s[6], LAMBDA, NULL, NULL, 0, FALSE);
 
+  /* the name, in the entry above the preview (Enter applies; one undo step) */
+  {
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+    GtkWidget *name_entry = NULL;
+
+    collect_descendants (GTK_WIDGET (designer), GTK_TYPE_ENTRY, entries);
+    for (guint i = 0; i < entries->len; i++)
+      if (g_strcmp0 (gtk_entry_get_placeholder_text (entries->pdata[i]), "Name of the metric") == 0)
+        name_entry = entries->pdata[i];
+    g_assert_nonnull (name_entry);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name_entry)), ==, "metric");
+    gtk_editable_set_text (GTK_EDITABLE (name_entry), " Fig. 2 on the demo ");
+    g_signal_emit_by_name (name_entry, "activate");
+    g_assert_cmpstr (tw_automaton_get_name (a), ==, "Fig. 2 on the demo");
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name_entry)), ==, "Fig. 2 on the demo");
+    g_assert_true (tw_automaton_canvas_undo (canvas));
+    g_assert_cmpstr (tw_automaton_get_name (a), ==, "metric");
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name_entry)), ==, "metric");
+    g_assert_true (tw_automaton_canvas_redo (canvas));
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name_entry)), ==, "Fig. 2 on the demo");
+  }
+
   /* no design error left, on the canvas either */
   problems = tw_automaton_validate (a);
   g_assert_cmpuint (problems->len, ==, 0);
@@ -537,10 +559,12 @@ test_draw_fig2_on_demo (void)
     }
   g_assert_true (g_file_test (so_path, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpuint (tw_evaluations_pane_get_n_evaluations (pane), ==, n_pane + 1);
+  g_assert_cmpstr (tw_evaluations_pane_get_name (pane, n_pane), ==, "Fig. 2 on the demo");
 
   /* the module measures exactly what the preview measured */
   plugin = tw_plugin_new_for_path (so_path, &error);
   g_assert_no_error (error);
+  g_assert_cmpstr (tw_plugin_get_name (plugin), ==, "Fig. 2 on the demo");
   table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, n);
