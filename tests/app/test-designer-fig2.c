@@ -299,8 +299,8 @@ check_histogram_pixels (TwHistogramView *view)
   guint checked = 0;
 
   /* The grab renders the plot as it is now through the window's renderer, so no frame
-   * is needed: under Xvfb (no window manager) the designer's frame clock sometimes
-   * stops after the preview fills the list, until the next input event. */
+   * is waited for: under Xvfb (no window manager) the designer sometimes draws no frame
+   * for more than 10 s after the preview has filled its list (seen in 3 runs of 5). */
   spin (200);
   w = gtk_widget_get_width (plot);
   h = gtk_widget_get_height (plot);

@@ -129,6 +129,9 @@ test_edit_undo_redo (Fixture       *f,
   tw_automaton_canvas_set_initial (c, 3);
   EDITED ();
   g_assert_cmpstr (tw_automaton_get_initial (a), ==, "3");
+  tw_automaton_canvas_set_name (c, "renamed");
+  EDITED ();
+  g_assert_cmpstr (tw_automaton_get_name (a), ==, "renamed");
   tw_automaton_canvas_remove_transition (c, t1);
   EDITED ();
   g_assert_cmpuint (tw_automaton_get_n_transitions (a), ==, 2);
@@ -144,6 +147,7 @@ test_edit_undo_redo (Fixture       *f,
   /* an edit that changes nothing is no step and no signal */
   tw_automaton_canvas_move_state (c, 0, tw_automaton_get_state (a, 0)->x,
                                   tw_automaton_get_state (a, 0)->y);
+  tw_automaton_canvas_set_name (c, "renamed");
   g_assert_cmpuint (f->changed, ==, edits);
 
   for (guint i = texts->len - 1; i > 0; i--)
