@@ -364,7 +364,7 @@ static const char runtime[] =
   "  uint32_t ev_task, ev_arg, ev_sym;\n"
   "  uint32_t n_sorted;\n"
   "  uint64_t prev_time;   /* of the last event fed */\n"
-  "  uint16_t *type_sym;\n"
+  "  uint32_t *type_sym;   /* by host type: symbol + 1 (0: not fed), | $ACTS if it can act */\n"
   "  uint32_t n_type_sym;\n"
   "} $Context;\n"
   "\n"
@@ -674,19 +674,22 @@ static const char runtime_batch[] =
   "    }\n"
   "}\n"
   "\n"
-  "/* The host's type numbers to symbols + 1 (0: not for this module), extended as the\n"
-  " * host's types grow. */\n"
+  "/* The host's type numbers to symbols + 1 (0: not for this module) with $ACTS where\n"
+  " * the symbol can act, extended as the host's types grow. */\n"
   "static bool $extend_type_sym ($Context *c, const TwEvaluatorBatch *batch)\n"
   "{\n"
-  "  uint16_t *map;\n"
+  "  uint32_t *map;\n"
   "  if (batch->n_types <= c->n_type_sym)\n"
   "    return true;\n"
-  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint16_t));\n"
+  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint32_t));\n"
   "  if (map == NULL)\n"
   "    return false;\n"
   "  for (uint32_t t = c->n_type_sym; t < batch->n_types; t++)\n"
-  "    map[t] = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
-  "             ? 0u : (uint16_t) ($symbol_of (c, batch->type_ids[t]) + 1u);\n"
+  "    {\n"
+  "      uint32_t ts = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
+  "                    ? 0u : $symbol_of (c, batch->type_ids[t]) + 1u;\n"
+  "      map[t] = ts | ($active[ts] ? $ACTS : 0u);\n"
+  "    }\n"
   "  c->type_sym = map;\n"
   "  c->n_type_sym = batch->n_types;\n"
   "  return true;\n"
@@ -694,15 +697,16 @@ static const char runtime_batch[] =
   "\n"
   "/* tw-evaluator.h batches: the same as prepare/commit per event. Per block, a\n"
   " * branch-free pass keeps the events that can act: those of a symbol some state\n"
-  " * reacts to, and a task's first event (it creates the instance); the rest only\n"
-  " * count (pos, prev_time), and one unpredictable branch per event on a random trace\n"
-  " * cost more than all they do. */\n"
+  " * reacts to and, where it matters ($FRESH_MATTERS), a task's first event (it\n"
+  " * creates the instance); the rest only count (pos, prev_time), and one\n"
+  " * unpredictable branch per event on a random trace cost more than all they do. */\n"
   "static void $process (void *data, const TwEvaluatorBatch *batch)\n"
   "{\n"
   "  $Context *c = data;\n"
   "  const uint64_t *time;\n"
   "  const uint32_t *task, *arg;\n"
-  "  const uint16_t *type, *type_sym;\n"
+  "  const uint16_t *type;\n"
+  "  const uint32_t *type_sym;\n"
   "  uint32_t n_type_sym;\n"
   "  /* locals: in the context they would be reloaded and stored every event */\n"
   "  uint64_t pos, prev_time;\n"
@@ -733,10 +737,14 @@ static const char runtime_batch[] =
   "        {\n"
   "          const uint32_t ty = type[base + j];\n"
   "          const uint32_t ts = ty < n_type_sym ? type_sym[ty] : 0u;\n"
-  "          const uint32_t t = task[base + j];\n"
-  "          const uint32_t fresh = (t != $TASK_NONE) & (known[t < n_known ? t : n_known] ^ 1u);\n"
+  "          uint32_t keep_it = ts >> $ACTS_SHIFT;\n"
+  "          if ($FRESH_MATTERS)\n"
+  "            {\n"
+  "              const uint32_t t = task[base + j];\n"
+  "              keep_it |= (ts != 0u) & (t != $TASK_NONE) & (known[t < n_known ? t : n_known] ^ 1u);\n"
+  "            }\n"
   "          keep[n_keep] = (uint16_t) j;\n"
-  "          n_keep += $active[ts] | (fresh & (ts != 0u));\n"
+  "          n_keep += keep_it;\n"
   "          n_fed += ts != 0u;\n"
   "        }\n"
   "      /* every event fed: event j is at pos + j, after the time of event j - 1; without\n"
@@ -746,7 +754,7 @@ static const char runtime_batch[] =
   "          for (uint32_t i = 0; i < n_keep; i++)\n"
   "            {\n"
   "              const size_t k = base + keep[i];\n"
-  "              const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] : 0u;\n"
+  "              const uint32_t ts = type_sym[type[k]] & $SYM_MASK;\n"
   "              if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos + keep[i],\n"
   "                           keep[i] > 0 ? time[k - 1] : prev_time))\n"
   "                break;\n"
@@ -764,7 +772,7 @@ static const char runtime_batch[] =
   "      for (uint32_t j = 0; j < m; j++)\n"
   "        {\n"
   "          const size_t k = base + j;\n"
-  "          const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] : 0u;\n"
+  "          const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] & $SYM_MASK : 0u;\n"
   "          if (ts == 0)\n"
   "            continue;\n"
   "          if (!$event_call (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
@@ -1102,7 +1110,7 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   JsonObject *extra;
   const char *name = tw_automaton_get_name (automaton);
   const char *description = "";
-  gboolean has_lazy = FALSE;
+  gboolean has_lazy = FALSE, fresh_matters = FALSE;
   const char *entry = entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL;
 
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
@@ -1177,9 +1185,20 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
     has_lazy |= t.lazy[s] != LAZY_NONE;
   g_string_append (out, "/* by symbol + 1: whether an event of it can act (0: not fed) */\n");
   append_int_array (out, "uint8_t", "$active", values, t.n_syms + 1);
+  /* An instance made at its task's first event of a symbol that can act rather than at
+   * its first event of any type sits in the initial state meanwhile, and nothing else
+   * differs, unless the initial state reacts to others' events (class 0, 2): then the
+   * first event of each task must be kept. */
+  for (guint sym = 0; sym < t.n_syms; sym++)
+    fresh_matters |= next_of (&t, t.initial, sym, 0) >= 0 || next_of (&t, t.initial, sym, 2) >= 0;
+  g_string_append_printf (out, "/* whether a task's first event must be kept though it cannot act */\n"
+                               "#define $FRESH_MATTERS %d\n", fresh_matters ? 1 : 0);
   g_string_append_printf (out, "/* whether the module counts the events a state's self-visits skip */\n"
                                "#define $EXACT_POS %d\n"
-                               "#define $BLOCK 512u\n\n", has_lazy ? 1 : 0);
+                               "#define $BLOCK 512u\n"
+                               "#define $ACTS_SHIFT 16u\n"
+                               "#define $ACTS (1u << $ACTS_SHIFT)\n"
+                               "#define $SYM_MASK ($ACTS - 1u)\n\n", has_lazy ? 1 : 0);
 
   g_string_append (out, runtime);
   append_take (out, &t);
