@@ -3,9 +3,15 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Over a simulated uniprocessor trace with the Fig. 2 event names (bench-fig2-trace.h),
- * runs fig2-user-metric.json four ways and prints events/s, by wall clock and by
- * thread CPU time (the machine may be shared):
+ * Runs the paper's Fig. 2 automaton over two 100 M-event simulated traces:
+ *   - S.Ha.R.K.: a dump written by the workload simulator (`tracewb-cli simulate`,
+ *     the demo trace's generator) read by the S.Ha.R.K. reader, with fig2-shark.json
+ *     (Fig. 2 in the events of S.Ha.R.K., data/automata);
+ *   - MaRTE: a synthetic uniprocessor trace with the paper's own event names
+ *     (bench-fig2-trace.h) in which every step is drawn at random, so that hardly a
+ *     branch can be predicted, with fig2-user-metric.json.
+ * Each four ways, printing events/s by wall clock and by thread CPU time (the machine
+ * may be shared):
  *   - the interpreter (tw-automaton-interp);
  *   - its exported C module, compiled with the system compiler (-O2) and run by the
  *     host as any plugin (TwEvaluation → tw-plugin), which feeds it whole chunks
@@ -17,7 +23,8 @@
  *     (the ABI v1 path of modules without a batch entry).
  * All must give the same measurements; it says so.
  *
- * usage: bench-automaton-export [N_EVENTS (default 100000000)] [N_TASKS (default 16)]
+ * usage: bench-automaton-export [--events N (default 100 M)] [--tasks N (MaRTE trace,
+ *        default 16)] [--only shark|marte]
  */
 #include "config.h"
 
@@ -28,6 +35,7 @@
 
 #include <glib/gstdio.h>
 #include <tw-evaluators.h>
+#include <tw-ingest.h>
 
 #include "bench-fig2-trace.h"
 
@@ -226,8 +234,8 @@ build_module (TwAutomaton *automaton,
     g_error ("%s", error->message);
   if (cc == NULL)
     return NULL;
-  c_path = g_build_filename (dir, "fig2.c", NULL);
-  so_path = g_build_filename (dir, "fig2.so", NULL);
+  c_path = g_build_filename (dir, "module.c", NULL);
+  so_path = g_build_filename (dir, "module.so", NULL);
   if (!g_file_set_contents (c_path, source, -1, &error))
     g_error ("%s", error->message);
   {
@@ -243,50 +251,40 @@ build_module (TwAutomaton *automaton,
   return g_steal_pointer (&so_path);
 }
 
-int
-main (int   argc,
-      char *argv[])
+/* The automaton four ways over @trace; FALSE when they disagree. */
+static gboolean
+run_scenario (const char *title,
+              TwTrace    *trace,
+              const char *automaton_file,
+              double      cpu_mhz)
 {
-  guint64 n_events = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 100000000;
-  guint32 n_tasks = argc > 2 ? (guint32) g_ascii_strtoull (argv[2], NULL, 10) : 16;
-  g_autofree char *path = g_build_filename (TW_SOURCE_DIR, "data", "automata",
-                                            "fig2-user-metric.json", NULL);
+  g_autofree char *path = g_build_filename (TW_SOURCE_DIR, "data", "automata", automaton_file,
+                                            NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(TwAutomaton) automaton = NULL;
-  g_autoptr(TwTrace) trace = NULL;
   g_autoptr(TwAutomatonInterp) interp = NULL;
   g_autoptr(TwPlugin) plugin = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autofree char *so_path = NULL;
   g_autofree char *dir = NULL;
-  double cpu_mhz = read_cpu_mhz ();
+  guint64 n_events = tw_trace_get_n_events (trace);
   DirectHost direct, direct_batch;
   guint64 interp_sum = 0, plugin_sum = 0;
+  gboolean same;
   gsize n_interp;
   Clock t0, t1;
 
-  if (n_events == 0 || n_tasks == 0)
-    {
-      fprintf (stderr, "usage: %s [N_EVENTS] [N_TASKS]\n", argv[0]);
-      return 2;
-    }
   automaton = tw_automaton_load (path, &error);
   if (automaton == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return 1;
-    }
+    g_error ("%s", error->message);
+  printf ("\n%s: %" G_GUINT64_FORMAT " events, %u tasks; %s (%s)\n", title, n_events,
+          tw_trace_get_n_tasks (trace), tw_automaton_get_name (automaton), automaton_file);
   so_path = build_module (automaton, &dir);
   if (so_path == NULL)
     {
       printf ("no C compiler (cc or $CC): the exported module cannot be measured\n");
-      return 0;
+      return TRUE;
     }
-
-  trace = build_trace (n_events, n_tasks);
-  n_events = tw_trace_get_n_events (trace);
-  printf ("trace: %" G_GUINT64_FORMAT " events, %u tasks; Fig. 2 automaton (%s)\n",
-          n_events, n_tasks, path);
 
   interp = tw_automaton_interp_new (automaton, trace, &error);
   g_assert_no_error (error);
@@ -323,16 +321,86 @@ main (int   argc,
   t1 = now ();
   print_rate ("exported module, per event directly:", n_events, t0, t1, cpu_mhz);
 
+  same = interp_sum == plugin_sum && plugin_sum == direct.sum && plugin_sum == direct_batch.sum &&
+         n_interp == tw_measurement_table_get_n_rows (table) && n_interp == direct.n &&
+         n_interp == direct_batch.n;
   printf ("measurements: interpreter %zu, plugin %zu, batches %" G_GUINT64_FORMAT ", per event %"
           G_GUINT64_FORMAT "; total length %s\n", n_interp, tw_measurement_table_get_n_rows (table),
-          direct_batch.n, direct.n,
-          interp_sum == plugin_sum && plugin_sum == direct.sum && plugin_sum == direct_batch.sum &&
-          n_interp == direct.n && n_interp == direct_batch.n ? "identical" : "DIFFERS");
-  printf ("targets (DESIGN §7, issue 5): interpreter >= 30 M events/s, exported module >= 150 M "
-          "events/s; GRTMon: ~400 cycles/element\n");
+          direct_batch.n, direct.n, same ? "identical" : "DIFFERS");
 
   g_clear_object (&plugin);
   g_remove (so_path);
   g_rmdir (dir);
-  return 0;
+  return same;
+}
+
+/* A dump of the workload simulator (the demo's generator, default options but the
+ * size), read back by the S.Ha.R.K. reader. */
+static TwTrace *
+simulate_shark_trace (guint64 n_events)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  TwSimulatorOptions options;
+  TwTrace *trace;
+  int fd;
+
+  tw_simulator_options_init (&options);
+  options.seed = 7;
+  options.max_events = n_events;
+  fd = g_file_open_tmp ("bench-automaton-export-XXXXXX.shark", &path, &error);
+  if (fd < 0)
+    g_error ("%s", error->message);
+  close (fd);
+  if (!tw_simulator_write_file (&options, path, NULL, &error))
+    g_error ("%s", error->message);
+  trace = tw_reader_registry_load_file (path, "shark", NULL, NULL, NULL, &error);
+  g_remove (path);
+  if (trace == NULL)
+    g_error ("%s", error->message);
+  return trace;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("— the Fig. 2 automaton, interpreted and exported as C");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *only = NULL;
+  gint64 n_events = 100000000;
+  int n_tasks = 16;
+  double cpu_mhz = read_cpu_mhz ();
+  gboolean same = TRUE;
+  const GOptionEntry entries[] = {
+    { "events", 0, 0, G_OPTION_ARG_INT64, &n_events, "Events per trace (default 100 M)", "N" },
+    { "tasks", 0, 0, G_OPTION_ARG_INT, &n_tasks, "Tasks of the MaRTE trace (default 16)", "N" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "One trace: shark or marte", "TRACE" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || n_events < 1 || n_tasks < 1 ||
+      (only && !g_str_equal (only, "shark") && !g_str_equal (only, "marte")))
+    {
+      g_printerr ("bench-automaton-export: %s\n", error ? error->message : "bad arguments");
+      return 2;
+    }
+  if (only == NULL || g_str_equal (only, "shark"))
+    {
+      g_autoptr(TwTrace) trace = simulate_shark_trace (n_events);
+
+      same &= run_scenario ("S.Ha.R.K. trace of the workload simulator (seed 7)", trace,
+                            "fig2-shark.json", cpu_mhz);
+    }
+  if (only == NULL || g_str_equal (only, "marte"))
+    {
+      g_autoptr(TwTrace) trace = build_trace (n_events, n_tasks);
+
+      same &= run_scenario ("Random uniprocessor trace with the paper's MaRTE OS event names",
+                            trace, "fig2-user-metric.json", cpu_mhz);
+    }
+  printf ("\ntargets (DESIGN §7, issue 5): interpreter >= 30 M events/s, exported module >= 150 M "
+          "events/s; GRTMon: ~400 cycles/element\n");
+  return same ? 0 : 1;
 }

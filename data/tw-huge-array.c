@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define HUGE_FROM_BYTES (4u << 20)
 #define RESERVE_BYTES   (G_GUINT64_CONSTANT (16) << 30)
@@ -44,6 +45,80 @@ map_reservation (gsize size)
   munmap (aligned + size, (raw + len) - (aligned + size));
   madvise (aligned, size, MADV_HUGEPAGE);
   return aligned;
+}
+
+/*
+ * Cleared reservations are kept for the next big array of the process: the table and
+ * histogram of the next run of an evaluation (the designer re-runs its automaton at
+ * every edit, the Evaluations tab at every new parameter), the next trace's state
+ * model. First touch of fresh memory is what such arrays cost most on virtual machines
+ * (see the store's column pool in tw-trace.c); a kept reservation's pages are advised
+ * MADV_FREE, so the kernel still takes them under memory pressure (an array never reads
+ * past its length, so what a page then holds does not matter). At most KEPT_SLOTS
+ * reservations holding at most an eighth of the machine's memory.
+ */
+#define KEPT_SLOTS 8
+
+typedef struct {
+  guint8 *data;
+  gsize   cap;
+  gsize   used;   /* bytes that were touched, rounded to huge pages */
+} KeptReservation;
+
+static GMutex          kept_lock;
+static KeptReservation kept[KEPT_SLOTS];
+static guint           n_kept;
+static gsize           kept_bytes;
+
+static gsize
+kept_bytes_limit (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  return pages > 0 && page_size > 0 ? (gsize) pages * page_size / 8 : 0;
+}
+
+/* The last kept reservation of at least @cap bytes, or NULL. */
+static guint8 *
+take_kept_reservation (gsize  cap,
+                       gsize *cap_out)
+{
+  guint8 *data = NULL;
+
+  g_mutex_lock (&kept_lock);
+  for (guint i = n_kept; i-- > 0;)
+    if (kept[i].cap >= cap)
+      {
+        data = kept[i].data;
+        *cap_out = kept[i].cap;
+        kept_bytes -= kept[i].used;
+        kept[i] = kept[--n_kept];
+        break;
+      }
+  g_mutex_unlock (&kept_lock);
+  return data;
+}
+
+/* Keeps a reservation of which @used bytes were touched; FALSE when there is no room. */
+static gboolean
+keep_reservation (guint8 *data,
+                  gsize   cap,
+                  gsize   used)
+{
+  gboolean kept_it = FALSE;
+
+  used = MIN (cap, (used + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1));
+  g_mutex_lock (&kept_lock);
+  if (n_kept < KEPT_SLOTS && kept_bytes + used <= kept_bytes_limit () &&
+      (used == 0 || madvise (data, used, MADV_FREE) == 0))
+    {
+      kept[n_kept++] = (KeptReservation) { data, cap, used };
+      kept_bytes += used;
+      kept_it = TRUE;
+    }
+  g_mutex_unlock (&kept_lock);
+  return kept_it;
 }
 
 /**
@@ -82,7 +157,8 @@ tw_huge_array_reserve (TwHugeArray *self,
   else
     {
       cap = MAX ((gsize) RESERVE_BYTES, (cap + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1));
-      if ((data = map_reservation (cap)) == NULL)
+      if ((data = take_kept_reservation (cap, &cap)) == NULL &&
+          (data = map_reservation (cap)) == NULL)
         g_error ("tw-huge-array: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", cap);
       if (self->len > 0)
         memcpy (data, self->data, self->len * self->element_size);
@@ -118,13 +194,17 @@ tw_huge_array_append (TwHugeArray  *self,
 /**
  * tw_huge_array_clear:
  *
- * Frees the elements; the array is empty again and can be reused.
+ * Frees the elements (a reservation is kept for the next big array of the process,
+ * within bounds); the array is empty again and can be reused.
  */
 void
 tw_huge_array_clear (TwHugeArray *self)
 {
   if (self->mapped)
-    munmap (self->data, self->cap);
+    {
+      if (!keep_reservation (self->data, self->cap, self->len * self->element_size))
+        munmap (self->data, self->cap);
+    }
   else
     g_free (self->data);
   self->data = NULL;

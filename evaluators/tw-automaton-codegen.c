@@ -316,9 +316,9 @@ static const char runtime[] =
   "#define $TASK_NONE TW_EVALUATOR_TASK_NONE\n"
   "#define $STATE_NONE UINT32_MAX\n"
   "#define $POS_NONE UINT32_MAX\n"
-  "#define $STRIDE ((size_t) $N_SYMS * 4u)\n"
-  "/* the per-event code folds into one loop only when inlined (GRTMon-like cost) */\n"
-  "#if defined(__GNUC__)\n"
+  "/* the per-event code folds into one loop only when inlined (GRTMon-like cost);\n"
+  " * a build without optimization is for debugging, and compiles faster without */\n"
+  "#if defined(__GNUC__) && defined(__OPTIMIZE__)\n"
   "# define $ALWAYS_INLINE static inline __attribute__ ((always_inline))\n"
   "#else\n"
   "# define $ALWAYS_INLINE static inline\n"
@@ -355,6 +355,7 @@ static const char runtime[] =
   "  bool failed;\n"
   "  $Instance *inst;\n"
   "  uint32_t n_inst;\n"
+  "  uint8_t *known;   /* n_inst + 1 entries: 1 where the instance exists; the last is 0 */\n"
   "  $MemberList members[$N_STATES];\n"
   "  uint64_t pos;\n"
   "  TwEvaluatorMeasurement *out;\n"
@@ -363,7 +364,7 @@ static const char runtime[] =
   "  uint32_t ev_task, ev_arg, ev_sym;\n"
   "  uint32_t n_sorted;\n"
   "  uint64_t prev_time;   /* of the last event fed */\n"
-  "  uint16_t *type_sym;\n"
+  "  uint32_t *type_sym;   /* by host type: symbol + 1 (0: not fed), | $ACTS if it can act */\n"
   "  uint32_t n_type_sym;\n"
   "} $Context;\n"
   "\n"
@@ -380,6 +381,7 @@ static const char runtime[] =
   "  for (unsigned s = 0; s < $N_STATES; s++)\n"
   "    free (c->members[s].items);\n"
   "  free (c->inst);\n"
+  "  free (c->known);\n"
   "  free (c->id_sym);\n"
   "  free (c->out);\n"
   "  free (c->type_sym);\n"
@@ -412,6 +414,8 @@ static const char runtime[] =
   "  if (c->id_sym == NULL)\n"
   "    return false;\n"
   "  c->n_id_sym = max_id;\n"
+  "  if (c->known == NULL && (c->known = calloc (1, 1)) == NULL)\n"
+  "    return false;\n"
   "  /* an event gets the id of its first matching name: keep the first */\n"
   "  for (unsigned i = $N_SELECTORS; i-- > 0;)\n"
   "    if (ids[i] < max_id)\n"
@@ -441,16 +445,16 @@ static const char runtime[] =
   "  return true;\n"
   "}\n"
   "\n"
-  "static bool $add_member ($Context *c, uint32_t task)\n"
+  "/* Member lists hold the instances of the states a symbol's class 0 can move\n"
+  " * ($watched): an event walks them instead of every instance. Callers pass constant\n"
+  " * states, so each call folds to its list or to nothing. */\n"
+  "$ALWAYS_INLINE bool $add_member ($Context *c, uint32_t task, uint32_t state)\n"
   "{\n"
   "  $Instance *inst = &c->inst[task];\n"
   "  $MemberList *list;\n"
-  "  if (!$watched[inst->state])\n"
-  "    {\n"
-  "      inst->member_pos = $POS_NONE;\n"
-  "      return true;\n"
-  "    }\n"
-  "  list = &c->members[inst->state];\n"
+  "  if (!$watched[state])\n"
+  "    return true;\n"
+  "  list = &c->members[state];\n"
   "  if (list->len == list->cap)\n"
   "    {\n"
   "      uint32_t cap = list->cap ? list->cap * 2u : 16u;\n"
@@ -465,18 +469,17 @@ static const char runtime[] =
   "  return true;\n"
   "}\n"
   "\n"
-  "static void $remove_member ($Context *c, uint32_t task)\n"
+  "$ALWAYS_INLINE void $remove_member ($Context *c, uint32_t task, uint32_t state)\n"
   "{\n"
   "  $Instance *inst = &c->inst[task];\n"
   "  $MemberList *list;\n"
   "  uint32_t last;\n"
-  "  if (inst->member_pos == $POS_NONE)\n"
+  "  if (!$watched[state])\n"
   "    return;\n"
-  "  list = &c->members[inst->state];\n"
+  "  list = &c->members[state];\n"
   "  last = list->items[--list->len];\n"
   "  list->items[inst->member_pos] = last;\n"
   "  c->inst[last].member_pos = inst->member_pos;\n"
-  "  inst->member_pos = $POS_NONE;\n"
   "}\n"
   "\n"
   "static bool $ensure_instance ($Context *c, uint32_t task)\n"
@@ -486,6 +489,7 @@ static const char runtime[] =
   "      uint64_t want = (uint64_t) task + 1u;\n"
   "      uint64_t n = (uint64_t) c->n_inst * 2u > want ? (uint64_t) c->n_inst * 2u : want;\n"
   "      $Instance *inst;\n"
+  "      uint8_t *known;\n"
   "      if (n < 64u)\n"
   "        n = 64u;\n"
   "      if (n > UINT32_MAX)\n"
@@ -493,6 +497,12 @@ static const char runtime[] =
   "      inst = realloc (c->inst, (size_t) n * sizeof ($Instance));\n"
   "      if (inst == NULL)\n"
   "        return false;\n"
+  "      c->inst = inst;\n"
+  "      known = realloc (c->known, (size_t) n + 1u);\n"
+  "      if (known == NULL)\n"
+  "        return false;\n"
+  "      memset (known + c->n_inst, 0, (size_t) (n - c->n_inst) + 1u);\n"
+  "      c->known = known;\n"
   "      memset (inst + c->n_inst, 0, (size_t) (n - c->n_inst) * sizeof ($Instance));\n"
   "      for (uint64_t i = c->n_inst; i < n; i++)\n"
   "        {\n"
@@ -500,13 +510,13 @@ static const char runtime[] =
   "          inst[i].member_pos = $POS_NONE;\n"
   "          inst[i].stamp = UINT64_MAX;\n"
   "        }\n"
-  "      c->inst = inst;\n"
   "      c->n_inst = (uint32_t) n;\n"
   "    }\n"
   "  if (c->inst[task].state != $STATE_NONE)\n"
   "    return true;\n"
   "  c->inst[task].state = $INITIAL;\n"
-  "  return $add_member (c, task);\n"
+  "  c->known[task] = 1;\n"
+  "  return $add_member (c, task, $INITIAL);\n"
   "}\n"
   "\n"
   "static void $close_segment ($Instance *inst)\n"
@@ -637,50 +647,15 @@ static const char runtime_tail[] =
   "  c->n_out = c->n_sorted = 0;\n"
   "}\n"
   "\n"
-  "/* One event (DESIGN 4), both for commit and for batches. False when out of memory. */\n"
-  "$ALWAYS_INLINE bool $event ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
-  "                           uint64_t time, uint64_t pos, uint64_t prev_time)\n"
+  ;
+
+/* after the generated $event () */
+static const char runtime_batch[] =
+  "/* The per-event paths (commit, batches with unfed events) share one copy. */\n"
+  "static bool $event_call ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
+  "                         uint64_t time, uint64_t pos, uint64_t prev_time)\n"
   "{\n"
-  "  const uint32_t arg_task = $sym_arg_task[sym] ? arg : $TASK_NONE;\n"
-  "  const int32_t *column = $next_state + (size_t) sym * 4u;\n"
-  "  int32_t target;\n"
-  "  if (task != $TASK_NONE)\n"
-  "    {\n"
-  "      if (task >= c->n_inst || c->inst[task].state == $STATE_NONE)\n"
-  "        {\n"
-  "          if (!$ensure_instance (c, task))\n"
-  "            {\n"
-  "              c->failed = true;\n"
-  "              return false;\n"
-  "            }\n"
-  "        }\n"
-  "      target = column[c->inst[task].state * $STRIDE + (1u | (arg_task == task ? 2u : 0u))];\n"
-  "      $take (c, task, target, time, pos, false, prev_time);\n"
-  "    }\n"
-  "  if (arg_task != $TASK_NONE && arg_task != task && arg_task < c->n_inst &&\n"
-  "      c->inst[arg_task].state != $STATE_NONE)\n"
-  "    {\n"
-  "      target = column[c->inst[arg_task].state * $STRIDE + 2u];\n"
-  "      if (target >= 0)\n"
-  "        $take (c, arg_task, target, time, pos, false, prev_time);\n"
-  "    }\n"
-  "  /* Each list backwards: one that leaves is replaced by the last, already walked;\n"
-  "   * one that moved to a list walked later carries this event's stamp. */\n"
-  "  for (uint32_t k = $interest_start[sym]; k < $interest_start[sym + 1u]; k++)\n"
-  "    {\n"
-  "      $MemberList *list = &c->members[$interest_states[k]];\n"
-  "      for (uint32_t p = list->len; p-- > 0;)\n"
-  "        {\n"
-  "          uint32_t other = list->items[p];\n"
-  "          $Instance *inst = &c->inst[other];\n"
-  "          if (other == task || other == arg_task || inst->stamp == pos)\n"
-  "            continue;\n"
-  "          target = column[inst->state * $STRIDE];\n"
-  "          if (target >= 0)\n"
-  "            $take (c, other, target, time, pos, true, prev_time);\n"
-  "        }\n"
-  "    }\n"
-  "  return true;\n"
+  "  return $event (c, sym, task, arg, time, pos, prev_time);\n"
   "}\n"
   "\n"
   "static void $commit (void *data, bool ok)\n"
@@ -688,7 +663,7 @@ static const char runtime_tail[] =
   "  $Context *c = data;\n"
   "  if (!ok || c->failed)\n"
   "    return;\n"
-  "  if (!$event (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time, c->pos, c->prev_time))\n"
+  "  if (!$event_call (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time, c->pos, c->prev_time))\n"
   "    return;\n"
   "  c->pos++;\n"
   "  c->prev_time = c->ev_time;\n"
@@ -699,33 +674,41 @@ static const char runtime_tail[] =
   "    }\n"
   "}\n"
   "\n"
-  "/* The host's type numbers to symbols + 1 (0: not for this module), extended as the\n"
-  " * host's types grow. */\n"
+  "/* The host's type numbers to symbols + 1 (0: not for this module) with $ACTS where\n"
+  " * the symbol can act, extended as the host's types grow. */\n"
   "static bool $extend_type_sym ($Context *c, const TwEvaluatorBatch *batch)\n"
   "{\n"
-  "  uint16_t *map;\n"
+  "  uint32_t *map;\n"
   "  if (batch->n_types <= c->n_type_sym)\n"
   "    return true;\n"
-  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint16_t));\n"
+  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint32_t));\n"
   "  if (map == NULL)\n"
   "    return false;\n"
   "  for (uint32_t t = c->n_type_sym; t < batch->n_types; t++)\n"
-  "    map[t] = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
-  "             ? 0u : (uint16_t) ($symbol_of (c, batch->type_ids[t]) + 1u);\n"
+  "    {\n"
+  "      uint32_t ts = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
+  "                    ? 0u : $symbol_of (c, batch->type_ids[t]) + 1u;\n"
+  "      map[t] = ts | ($active[ts] ? $ACTS : 0u);\n"
+  "    }\n"
   "  c->type_sym = map;\n"
   "  c->n_type_sym = batch->n_types;\n"
   "  return true;\n"
   "}\n"
   "\n"
-  "/* tw-evaluator.h batches: the same as prepare/commit per event, in one loop. */\n"
+  "/* tw-evaluator.h batches: the same as prepare/commit per event. Per block, a\n"
+  " * branch-free pass keeps the events that can act: those of a symbol some state\n"
+  " * reacts to and, where it matters ($FRESH_MATTERS), a task's first event (it\n"
+  " * creates the instance); the rest only count (pos, prev_time), and one\n"
+  " * unpredictable branch per event on a random trace cost more than all they do. */\n"
   "static void $process (void *data, const TwEvaluatorBatch *batch)\n"
   "{\n"
   "  $Context *c = data;\n"
   "  const uint64_t *time;\n"
   "  const uint32_t *task, *arg;\n"
-  "  const uint16_t *type, *type_sym;\n"
+  "  const uint16_t *type;\n"
+  "  const uint32_t *type_sym;\n"
   "  uint32_t n_type_sym;\n"
-  "  /* a local: in the context it would be reloaded and stored every event */\n"
+  "  /* locals: in the context they would be reloaded and stored every event */\n"
   "  uint64_t pos, prev_time;\n"
   "  if (c == NULL || batch == NULL || c->failed || c->host == NULL)\n"
   "    return;\n"
@@ -742,20 +725,66 @@ static const char runtime_tail[] =
   "  n_type_sym = c->n_type_sym;\n"
   "  pos = c->pos;\n"
   "  prev_time = c->prev_time;\n"
-  "  for (size_t k = 0; k < batch->n_events; k++)\n"
+  "  for (size_t base = 0; base < batch->n_events && !c->failed; base += $BLOCK)\n"
   "    {\n"
-  "      const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] : 0u;\n"
-  "      if (ts == 0)\n"
-  "        continue;\n"
-  "      if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
-  "        break;\n"
-  "      pos++;\n"
-  "      prev_time = time[k];\n"
-  "      if (c->n_out > c->n_sorted)\n"
+  "      const uint32_t m = batch->n_events - base < $BLOCK ? (uint32_t) (batch->n_events - base)\n"
+  "                                                         : $BLOCK;\n"
+  "      const uint8_t *known = c->known;\n"
+  "      const uint32_t n_known = c->n_inst;\n"
+  "      uint16_t keep[$BLOCK];\n"
+  "      uint32_t n_keep = 0, n_fed = 0;\n"
+  "      for (uint32_t j = 0; j < m; j++)\n"
   "        {\n"
-  "          $sort_new (c);\n"
-  "          if (c->n_out >= 4096u)\n"
-  "            $emit (c, batch);\n"
+  "          const uint32_t ty = type[base + j];\n"
+  "          const uint32_t ts = ty < n_type_sym ? type_sym[ty] : 0u;\n"
+  "          uint32_t keep_it = ts >> $ACTS_SHIFT;\n"
+  "          if ($FRESH_MATTERS)\n"
+  "            {\n"
+  "              const uint32_t t = task[base + j];\n"
+  "              keep_it |= (ts != 0u) & (t != $TASK_NONE) & (known[t < n_known ? t : n_known] ^ 1u);\n"
+  "            }\n"
+  "          keep[n_keep] = (uint16_t) j;\n"
+  "          n_keep += keep_it;\n"
+  "          n_fed += ts != 0u;\n"
+  "        }\n"
+  "      /* every event fed: event j is at pos + j, after the time of event j - 1; without\n"
+  "       * lazy states pos only stamps an event, and any increasing number does */\n"
+  "      if (n_fed == m || !$EXACT_POS)\n"
+  "        {\n"
+  "          for (uint32_t i = 0; i < n_keep; i++)\n"
+  "            {\n"
+  "              const size_t k = base + keep[i];\n"
+  "              const uint32_t ts = type_sym[type[k]] & $SYM_MASK;\n"
+  "              if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos + keep[i],\n"
+  "                           keep[i] > 0 ? time[k - 1] : prev_time))\n"
+  "                break;\n"
+  "              if (c->n_out > c->n_sorted)\n"
+  "                {\n"
+  "                  $sort_new (c);\n"
+  "                  if (c->n_out >= 4096u)\n"
+  "                    $emit (c, batch);\n"
+  "                }\n"
+  "            }\n"
+  "          pos += m;\n"
+  "          prev_time = time[base + m - 1];\n"
+  "          continue;\n"
+  "        }\n"
+  "      for (uint32_t j = 0; j < m; j++)\n"
+  "        {\n"
+  "          const size_t k = base + j;\n"
+  "          const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] & $SYM_MASK : 0u;\n"
+  "          if (ts == 0)\n"
+  "            continue;\n"
+  "          if (!$event_call (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
+  "            break;\n"
+  "          pos++;\n"
+  "          prev_time = time[k];\n"
+  "          if (c->n_out > c->n_sorted)\n"
+  "            {\n"
+  "              $sort_new (c);\n"
+  "              if (c->n_out >= 4096u)\n"
+  "                $emit (c, batch);\n"
+  "            }\n"
   "        }\n"
   "    }\n"
   "  c->pos = pos;\n"
@@ -770,26 +799,25 @@ static const char runtime_tail[] =
   "\n"
   ;
 
-/* $take (): visits the target of the winning transition and its λ chain. The chains
- * are known (validation forbids λ cycles), so each target is one case that visits its
- * chain with constant states: the compiler folds each visit to its kind's code. */
+/* $take (): moves an instance from state @from along the winning transition to
+ * @target and its λ chain. Every call passes constant states (the chains are known:
+ * validation forbids λ cycles), so each call folds to the visits of its chain, with
+ * the list moves and the lazy counts of those two states only. */
 static void
 append_take (GString      *out,
              const Tables *t)
 {
   g_string_append (out,
-                   "$ALWAYS_INLINE void $take ($Context *c, uint32_t task, int32_t target, uint64_t time,\n"
-                   "                           uint64_t pos, bool walked, uint64_t prev_time)\n"
+                   "$ALWAYS_INLINE void $take ($Context *c, uint32_t task, uint32_t from, uint32_t target,\n"
+                   "                           uint64_t time, uint64_t pos, bool walked, uint64_t prev_time)\n"
                    "{\n"
                    "  $Instance *inst = &c->inst[task];\n"
                    "  uint32_t last;\n"
-                   "  if (target < 0)\n"
-                   "    return;\n"
                    "  /* the self-visits of the events since it came (all of them: `*`), the last\n"
                    "   * one at prev_time */\n"
-                   "  if ($lazy[inst->state] != 0 && pos - inst->lazy_from > 1u)\n"
+                   "  if ($lazy[from] != 0 && pos - inst->lazy_from > 1u)\n"
                    "    {\n"
-                   "      if ($lazy[inst->state] == 1u)\n"
+                   "      if ($lazy[from] == 1u)\n"
                    "        {\n"
                    "          inst->seg_last = prev_time;\n"
                    "          inst->seg_visits += pos - inst->lazy_from - 1u;\n"
@@ -823,15 +851,204 @@ append_take (GString      *out,
                    "    }\n"
                    "  if ($lazy[last] != 0)\n"
                    "    inst->lazy_from = pos;\n"
-                   "  if (last != inst->state)\n"
+                   "  if (last != from)\n"
                    "    {\n"
-                   "      $remove_member (c, task);\n"
+                   "      $remove_member (c, task, from);\n"
                    "      inst->state = last;\n"
-                   "      if (!$add_member (c, task))\n"
+                   "      if (!$add_member (c, task, last))\n"
                    "        c->failed = true;\n"
                    "    }\n"
                    "}\n"
                    "\n");
+}
+
+static gint32
+next_of (const Tables *t,
+         guint         state,
+         guint         sym,
+         guint         class)
+{
+  return t->next[((gsize) state * t->n_syms + sym) * 4 + class];
+}
+
+/* Whether an event of @sym can act on some instance: a target in some state and class. */
+static gboolean
+symbol_acts (const Tables *t,
+             guint         sym)
+{
+  for (guint s = 0; s < t->n_states; s++)
+    for (guint c = 0; c < 4; c++)
+      if (next_of (t, s, sym, c) >= 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* A call of the move from @from to @target, which @moves notes for append_moves(). */
+static void
+append_move_call (GString      *out,
+                  const Tables *t,
+                  guint8       *moves,
+                  const char   *indent,
+                  const char   *who,
+                  guint         from,
+                  guint         target,
+                  gboolean      walked)
+{
+  moves[from * t->n_states + target] = 1;
+  g_string_append_printf (out, "%s$move_%u_%u (c, %s, time, pos, %s, prev_time);\n", indent,
+                          from, target, who, walked ? "true" : "false");
+}
+
+/* One function per move the events make, each $take () with constant states: the
+ * compiler inlines the small ones and the ones called once, and compiles every move
+ * once however many symbols make it. */
+static void
+append_moves (GString      *out,
+              const Tables *t,
+              const guint8 *moves)
+{
+  for (guint from = 0; from < t->n_states; from++)
+    for (guint target = 0; target < t->n_states; target++)
+      if (moves[from * t->n_states + target])
+        g_string_append_printf (out,
+                                "static inline void $move_%u_%u ($Context *c, uint32_t task, uint64_t time,\n"
+                                "                                uint64_t pos, bool walked, uint64_t prev_time)\n"
+                                "{\n"
+                                "  $take (c, task, %uu, %uu, time, pos, walked, prev_time);\n"
+                                "}\n"
+                                "\n",
+                                from, target, from, target);
+}
+
+/* The cases of a switch on an instance's state: per state, the take of its target,
+ * which for the event's own task may depend on whether the arg is the task too. */
+static void
+append_state_cases (GString      *out,
+                    const Tables *t,
+                    guint8       *moves,
+                    guint         sym,
+                    const char   *who,
+                    guint         class,
+                    gboolean      arg_decides)
+{
+  for (guint s = 0; s < t->n_states; s++)
+    {
+      gint32 target = next_of (t, s, sym, class);
+      gint32 target_arg = arg_decides ? next_of (t, s, sym, class | 2u) : target;
+
+      if (target < 0 && target_arg < 0)
+        continue;
+      g_string_append_printf (out, "          case %uu:\n", s);
+      if (target == target_arg)
+        append_move_call (out, t, moves, "            ", who, s, target, FALSE);
+      else
+        {
+          g_string_append (out, "            if (arg == task)\n");
+          if (target_arg >= 0)
+            append_move_call (out, t, moves, "              ", who, s, target_arg, FALSE);
+          else
+            g_string_append (out, "              break;\n");
+          if (target >= 0)
+            {
+              g_string_append (out, "            else\n");
+              append_move_call (out, t, moves, "              ", who, s, target, FALSE);
+            }
+        }
+      g_string_append (out, "            break;\n");
+    }
+}
+
+/* $event (): one case per symbol that acts, in the interpreter's order: the event's
+ * own instance (class 1, or 3 when the symbol's arg is a task and the same one), the
+ * arg's instance (class 2), then the member lists of the states class 0 moves, in
+ * state order. Targets are constants in the code rather than a table: each case has
+ * its own branches, which the predictor tells apart. */
+static void
+append_event (GString      *code,
+              const Tables *t)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree guint8 *moves = g_new0 (guint8, (gsize) t->n_states * t->n_states);
+
+  g_string_append (out,
+                   "/* One event (DESIGN 4), both for commit and for batches. False when out of memory. */\n"
+                   "$ALWAYS_INLINE bool $event ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
+                   "                           uint64_t time, uint64_t pos, uint64_t prev_time)\n"
+                   "{\n"
+                   "  (void) arg;\n"
+                   "  (void) time;\n"
+                   "  (void) pos;\n"
+                   "  (void) prev_time;\n"
+                   "  if (task != $TASK_NONE && (task >= c->n_inst || c->inst[task].state == $STATE_NONE) &&\n"
+                   "      !$ensure_instance (c, task))\n"
+                   "    {\n"
+                   "      c->failed = true;\n"
+                   "      return false;\n"
+                   "    }\n"
+                   "  switch (sym)\n"
+                   "    {\n");
+  for (guint sym = 0; sym < t->n_syms; sym++)
+    {
+      gboolean arg_task = t->sym_arg_task[sym];
+      gboolean own = FALSE, other_arg = FALSE;
+
+      if (!symbol_acts (t, sym))
+        continue;
+      for (guint s = 0; s < t->n_states; s++)
+        {
+          own |= next_of (t, s, sym, 1) >= 0 || (arg_task && next_of (t, s, sym, 3) >= 0);
+          other_arg |= arg_task && next_of (t, s, sym, 2) >= 0;
+        }
+      g_string_append_printf (out, "    case %uu:\n", sym);
+      if (own)
+        {
+          g_string_append (out, "      if (task != $TASK_NONE)\n"
+                                "        switch (c->inst[task].state)\n"
+                                "          {\n");
+          append_state_cases (out, t, moves, sym, "task", 1, arg_task);
+          g_string_append (out, "          default:\n"
+                                "            break;\n"
+                                "          }\n");
+        }
+      if (other_arg)
+        {
+          g_string_append (out, "      if (arg != $TASK_NONE && arg != task && arg < c->n_inst)\n"
+                                "        switch (c->inst[arg].state)\n"
+                                "          {\n");
+          append_state_cases (out, t, moves, sym, "arg", 2, FALSE);
+          g_string_append (out, "          default:\n"
+                                "            break;\n"
+                                "          }\n");
+        }
+      /* Each list backwards: one that leaves is replaced by the last, already walked;
+       * one that moved to a list walked later carries this event's stamp. */
+      for (guint s = 0; s < t->n_states; s++)
+        {
+          gint32 target = next_of (t, s, sym, 0);
+
+          if (target < 0)
+            continue;
+          g_string_append_printf (out,
+                                  "      for (uint32_t p = c->members[%u].len; p-- > 0;)\n"
+                                  "        {\n"
+                                  "          uint32_t other = c->members[%u].items[p];\n"
+                                  "          if (other == task%s || c->inst[other].stamp == pos)\n"
+                                  "            continue;\n",
+                                  s, s, arg_task ? " || other == arg" : "");
+          append_move_call (out, t, moves, "          ", "other", s, target, TRUE);
+          g_string_append (out, "        }\n");
+        }
+      g_string_append (out, "      break;\n");
+    }
+  g_string_append (out,
+                   "    default:\n"
+                   "      break;\n"
+                   "    }\n"
+                   "  return !c->failed;\n"
+                   "}\n"
+                   "\n");
+  append_moves (code, t, moves);
+  g_string_append_len (code, out->str, out->len);
 }
 
 /**
@@ -889,13 +1106,11 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   g_auto(Tables) t = { 0 };
   g_autoptr(GString) out = NULL;
   g_autofree gint64 *values = NULL;
-  g_autoptr(GArray) interest = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autofree gint64 *interest_start = NULL;
   g_autofree guint8 *watched = NULL;
   JsonObject *extra;
   const char *name = tw_automaton_get_name (automaton);
   const char *description = "";
-  gsize n_next;
+  gboolean has_lazy = FALSE, fresh_matters = FALSE;
   const char *entry = entry_symbol ? entry_symbol : TW_EVALUATOR_MODULE_SYMBOL;
 
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
@@ -944,47 +1159,52 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
     }
   g_string_append (out, "  NULL\n};\n\n");
 
-  values = g_new (gint64, MAX ((gsize) t.n_states * t.n_syms * 4, t.selectors->len) + 1);
+  values = g_new (gint64, MAX (t.n_syms, t.selectors->len) + 1);
   for (guint i = 0; i < t.selectors->len; i++)
     values[i] = g_array_index (t.selector_sym, guint16, i);
   append_int_array (out, "uint16_t", "$selector_sym", values, t.selectors->len);
   append_table_u8 (out, "$selector_refuse", (const guint8 *) t.selector_refuse->data,
                    t.selector_refuse->len);
-  append_table_u8 (out, "$sym_arg_task", t.sym_arg_task, t.n_syms);
   append_table_u8 (out, "$state_kind", t.kind, t.n_states);
   g_string_append (out, "/* per state: 1 an `in`, 2 a `cond` whose `*` self-visits are counted, not made */\n");
   append_table_u8 (out, "$lazy", t.lazy, t.n_states);
-  n_next = (gsize) t.n_states * t.n_syms * 4;
-  for (gsize i = 0; i < n_next; i++)
-    values[i] = t.next[i];
-  g_string_append (out, "/* [(state * N_SYMS + symbol) * 4 + class]; class bit 0: the event's task is\n"
-                        " * the instance's, bit 1: its arg is */\n");
-  append_int_array (out, "int32_t", "$next_state", values, n_next);
 
-  /* the states class 0 of a symbol can change, as in the interpreter */
+  /* the states class 0 of a symbol can change: their instances are kept in lists */
   watched = g_new0 (guint8, t.n_states);
-  interest_start = g_new (gint64, t.n_syms + 1);
   for (guint sym = 0; sym < t.n_syms; sym++)
-    {
-      interest_start[sym] = interest->len;
-      for (guint s = 0; s < t.n_states; s++)
-        if (t.next[((gsize) s * t.n_syms + sym) * 4] >= 0)
-          {
-            gint64 v = s;
-
-            g_array_append_val (interest, v);
-            watched[s] = 1;
-          }
-    }
-  interest_start[t.n_syms] = interest->len;
-  append_int_array (out, "uint32_t", "$interest_start", interest_start, t.n_syms + 1);
-  append_int_array (out, "uint32_t", "$interest_states", (const gint64 *) interest->data,
-                    interest->len);
+    for (guint s = 0; s < t.n_states; s++)
+      if (next_of (&t, s, sym, 0) >= 0)
+        watched[s] = 1;
   append_table_u8 (out, "$watched", watched, t.n_states);
+
+  /* by the batch's symbol + 1 (0: an event the module is not fed) */
+  values[0] = 0;
+  for (guint sym = 0; sym < t.n_syms; sym++)
+    values[sym + 1] = symbol_acts (&t, sym);
+  for (guint s = 0; s < t.n_states; s++)
+    has_lazy |= t.lazy[s] != LAZY_NONE;
+  g_string_append (out, "/* by symbol + 1: whether an event of it can act (0: not fed) */\n");
+  append_int_array (out, "uint8_t", "$active", values, t.n_syms + 1);
+  /* An instance made at its task's first event of a symbol that can act rather than at
+   * its first event of any type sits in the initial state meanwhile, and nothing else
+   * differs, unless the initial state reacts to others' events (class 0, 2): then the
+   * first event of each task must be kept. */
+  for (guint sym = 0; sym < t.n_syms; sym++)
+    fresh_matters |= next_of (&t, t.initial, sym, 0) >= 0 || next_of (&t, t.initial, sym, 2) >= 0;
+  g_string_append_printf (out, "/* whether a task's first event must be kept though it cannot act */\n"
+                               "#define $FRESH_MATTERS %d\n", fresh_matters ? 1 : 0);
+  g_string_append_printf (out, "/* whether the module counts the events a state's self-visits skip */\n"
+                               "#define $EXACT_POS %d\n"
+                               "#define $BLOCK 512u\n"
+                               "#define $ACTS_SHIFT 16u\n"
+                               "#define $ACTS (1u << $ACTS_SHIFT)\n"
+                               "#define $SYM_MASK ($ACTS - 1u)\n\n", has_lazy ? 1 : 0);
 
   g_string_append (out, runtime);
   append_take (out, &t);
   g_string_append (out, runtime_tail);
+  append_event (out, &t);
+  g_string_append (out, runtime_batch);
 
   g_string_append_printf (out,
                           "static const TwEvaluatorModule $module = {\n"

@@ -7,6 +7,8 @@
 
 #include <tw-huge-array.h>
 
+#include <sys/mman.h>
+
 #define MIB ((gsize) 1 << 20)
 
 /* A value no two indexes share and no zeroed or reused page holds by chance. */
@@ -175,6 +177,38 @@ test_clear (void)
   tw_huge_array_clear (&array);
 }
 
+/* A cleared reservation serves the next array that grows past the threshold (its pages
+ * are still there: no first touch); the new array holds only what it was given. */
+static void
+test_kept_reservation_reused (void)
+{
+  TwHugeArray first, second;
+  gsize big = 12 * MIB / sizeof (guint64);
+  guint8 *first_data;
+  unsigned char resident = 0;
+
+  tw_huge_array_init (&first, sizeof (guint64));
+  for (gsize i = 0; i < big; i++)
+    *(guint64 *) tw_huge_array_push (&first) = ~value_at (i);
+  g_assert_true (first.mapped);
+  first_data = first.data;
+  tw_huge_array_clear (&first);
+  g_assert_null (first.data);
+
+  tw_huge_array_init (&second, sizeof (guint64));
+  tw_huge_array_reserve (&second, big / 2);
+  g_assert_true (second.mapped);
+  g_assert_true (second.data == first_data);
+  /* not a new mapping at the same address: its first page is there before any write */
+  g_assert_cmpint (mincore (second.data, 4096, &resident), ==, 0);
+  g_assert_cmpuint (resident & 1, ==, 1);
+  for (gsize i = 0; i < big / 2; i++)
+    *(guint64 *) tw_huge_array_push (&second) = value_at (i);
+  g_assert_cmpuint (second.cap, >=, (gsize) 16 << 30);
+  assert_values (&second, big / 2);
+  tw_huge_array_clear (&second);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -184,5 +218,6 @@ main (int    argc,
   g_test_add_func ("/tw/data/huge-array/reserve-and-append", test_reserve_and_append);
   g_test_add_func ("/tw/data/huge-array/grow-past-reservation", test_grow_past_reservation);
   g_test_add_func ("/tw/data/huge-array/clear", test_clear);
+  g_test_add_func ("/tw/data/huge-array/kept-reservation-reused", test_kept_reservation_reused);
   return g_test_run ();
 }

@@ -596,6 +596,194 @@ test_hostile_strings (void)
   g_assert_cmpuint (n, >, 10);
 }
 
+/* ------------------------------------------------------- batches, fed directly */
+
+typedef struct {
+  TwEvaluatorHost host;
+  GArray         *rows;   /* TwEvaluatorMeasurement */
+} CollectHost;
+
+static void
+collect_one (const TwEvaluatorHost        *host,
+             const TwEvaluatorMeasurement *m)
+{
+  g_array_append_vals (((CollectHost *) host)->rows, m, 1);
+}
+
+static void
+collect_many (const TwEvaluatorHost        *host,
+              const TwEvaluatorMeasurement *m,
+              size_t                        n)
+{
+  g_array_append_vals (((CollectHost *) host)->rows, m, n);
+}
+
+/* The module's ids per type as a host binds them: the first name a type matches, OTHER
+ * for the rest when the module takes every event; @unfed gets ABSENT, as a type that a
+ * live trace registers after bind under a name the module was told is absent. */
+static guint32 *
+bind_module (const TwEvaluatorModule *module,
+             void                    *context,
+             CollectHost             *h,
+             TwTrace                 *trace,
+             guint16                  unfed)
+{
+  g_autofree guint32 *ids = g_new (guint32, module->n_event_names + 1);
+  guint n_types = tw_trace_get_n_event_types (trace);
+  guint32 *type_id = g_new (guint32, n_types);
+
+  h->host.struct_size = sizeof (TwEvaluatorHost);
+  h->host.abi_version = TW_EVALUATOR_ABI_VERSION;
+  h->host.emit_measurement = collect_one;
+  h->rows = g_array_new (FALSE, FALSE, sizeof (TwEvaluatorMeasurement));
+  for (guint i = 0; i < module->n_event_names; i++)
+    ids[i] = TW_EVALUATOR_EVENT_ABSENT;
+  for (guint t = 0; t < n_types; t++)
+    {
+      type_id[t] = TW_EVALUATOR_EVENT_OTHER;
+      for (guint i = 0; i < module->n_event_names; i++)
+        if (tw_update_selector_matches (module->event_names[i], tw_trace_get_event_type (trace, t)))
+          {
+            type_id[t] = ids[i] = i;
+            break;
+          }
+    }
+  g_assert_true (module->flags & TW_EVALUATOR_FLAG_ALL_EVENTS);
+  type_id[unfed] = TW_EVALUATOR_EVENT_ABSENT;
+  g_assert_true (module->bind (context, &h->host, ids));
+  return type_id;
+}
+
+/* A module with a state whose `*` self-visits it counts (Fig. 2's state 2) numbers the
+ * events it is fed. Batches skip, in one pass, the events nothing reacts to; one that
+ * holds an event the module is not fed must still number the others as prepare/commit
+ * of the fed ones would: the same measurements, event counts included. */
+static void
+test_batch_with_unfed_events (void)
+{
+  g_autofree char *path = g_build_filename (TW_SOURCE_DIR, "data", "automata",
+                                            "fig2-user-metric.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwAutomaton) automaton = tw_automaton_load (path, &error);
+  g_autoptr(GPtrArray) automata = g_ptr_array_new ();
+  g_autoptr(Batch) batch = NULL;
+  g_autoptr(TwPlugin) plugin = NULL;
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (12);
+  static const char *const names[] = {
+    "initial_event", "final_event", "interrupt", "No_Preempt", "context_end", "work", "unfed",
+  };
+  guint16 types[G_N_ELEMENTS (names)];
+  const TwEvaluatorModule *module;
+  const TwEvaluatorBatchFuncs *funcs;
+  CollectHost by_batch = { 0 }, by_event = { 0 };
+  g_autofree guint32 *batch_ids = NULL;
+  g_autofree guint32 *event_ids = NULL;
+  void *batch_context, *event_context;
+  gboolean measuring[4] = { FALSE };
+  guint32 current = 0;
+  guint64 time = 0;
+  guint n_unfed = 0;
+
+  g_assert_no_error (error);
+  if (!have_compiler ())
+    return;
+  tw_test_ensure_tasks (trace, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    types[i] = tw_test_add_simple_type (trace, names[i], TW_EVENT_KIND_OTHER);
+  /* the first blocks without unfed events, the later ones with some */
+  for (guint i = 0; i < 6000; i++)
+    {
+      guint r = g_rand_int_range (rand, 0, 100);
+      guint16 type = types[5];
+      guint32 task = current;
+
+      time += g_rand_int_range (rand, 1, 50);
+      if (i > 2000 && r < 8)
+        {
+          type = types[6];
+          n_unfed++;
+        }
+      else if (r < 30)
+        {
+          type = measuring[current] ? types[1] : types[0];
+          measuring[current] = !measuring[current];
+        }
+      else if (r < 45)
+        {
+          type = types[2];
+          task = TW_TASK_NONE;
+        }
+      else if (r < 52)
+        {
+          type = types[3];
+          task = TW_TASK_NONE;
+        }
+      else if (r < 60)
+        {
+          current = g_rand_int_range (rand, 0, 4);
+          type = types[4];
+          task = current;
+        }
+      tw_trace_append (trace, time, 0, type, task, 0, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  g_assert_cmpuint (n_unfed, >, 100);
+
+  g_ptr_array_add (automata, automaton);
+  batch = build_batch (automata, "-O2");
+  plugin = batch_load (batch, 0);
+  module = tw_plugin_get_module (plugin);
+  funcs = tw_plugin_get_batch_funcs (plugin);
+  g_assert_nonnull (funcs);
+  batch_context = module->context_new ();
+  event_context = module->context_new ();
+  batch_ids = bind_module (module, batch_context, &by_batch, trace, types[6]);
+  event_ids = bind_module (module, event_context, &by_event, trace, types[6]);
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+      TwEvaluatorBatch b = {
+        .n_events = chunk->n, .time_ns = chunk->time, .task = chunk->task, .arg = chunk->arg,
+        .cpu = chunk->cpu, .type = chunk->type, .type_ids = batch_ids,
+        .n_types = tw_trace_get_n_event_types (trace), .emit_measurements = collect_many,
+      };
+
+      funcs->process (batch_context, &b);
+      for (guint i = 0; i < chunk->n; i++)
+        {
+          TwEvaluatorEvent ev = {
+            .time_ns = chunk->time[i], .task = chunk->task[i], .arg = chunk->arg[i],
+            .event_id = event_ids[chunk->type[i]],
+          };
+
+          if (ev.event_id != TW_EVALUATOR_EVENT_ABSENT)
+            module->commit (event_context, module->prepare (event_context, &ev));
+        }
+    }
+  module->finish (batch_context);
+  module->finish (event_context);
+
+  g_assert_cmpuint (by_batch.rows->len, >, 100);
+  g_assert_cmpuint (by_batch.rows->len, ==, by_event.rows->len);
+  for (guint i = 0; i < by_batch.rows->len; i++)
+    {
+      const TwEvaluatorMeasurement *a = &g_array_index (by_batch.rows, TwEvaluatorMeasurement, i);
+      const TwEvaluatorMeasurement *b = &g_array_index (by_event.rows, TwEvaluatorMeasurement, i);
+
+      g_assert_cmpuint (a->task, ==, b->task);
+      g_assert_cmpuint (a->begin_ns, ==, b->begin_ns);
+      g_assert_cmpuint (a->end_ns, ==, b->end_ns);
+      g_assert_cmpuint (a->length_ns, ==, b->length_ns);
+      g_assert_cmpuint (a->intermediate_events, ==, b->intermediate_events);
+    }
+  module->context_free (batch_context);
+  module->context_free (event_context);
+  g_array_unref (by_batch.rows);
+  g_array_unref (by_event.rows);
+}
+
 /* ---------------------------------------------------------------------- API */
 
 /* Which automata need every event: instances are created at a task's first event of
@@ -819,6 +1007,8 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton-codegen/cli", test_cli);
   g_test_add_func ("/tw/evaluators/automaton-codegen/cli-fig2-shark", test_cli_fig2_shark);
   g_test_add_func ("/tw/evaluators/automaton-codegen/needs-all-events", test_needs_all_events);
+  g_test_add_func ("/tw/evaluators/automaton-codegen/batch-with-unfed-events",
+                   test_batch_with_unfed_events);
   if (g_test_slow ())
     g_test_add_func ("/tw/evaluators/automaton-codegen/differential-2000",
                      test_differential_slow);
