@@ -660,3 +660,35 @@ tw_evaluation_finish (TwEvaluation *self)
     }
   g_mutex_unlock (&self->run_lock);
 }
+
+/**
+ * tw_evaluation_run_update:
+ * @trace: a sealed trace
+ * @update: what to feed
+ * @progress: (nullable): called every 64 Ki events with the fraction done
+ * @cancellable: (nullable): checked every 64 Ki events
+ *
+ * Feeds every event of @trace to @update alone, then finishes it: one metric, plugin
+ * or automaton over a whole trace, as `tracewb-cli eval` does.
+ *
+ * Returns: %FALSE with @error set when the update refuses the trace or on cancel
+ */
+gboolean
+tw_evaluation_run_update (TwTrace         *trace,
+                          TwUpdate        *update,
+                          TwProgressFunc   progress,
+                          gpointer         progress_data,
+                          GCancellable    *cancellable,
+                          GError         **error)
+{
+  g_autoptr(TwEvaluation) evaluation = NULL;
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+
+  evaluation = tw_evaluation_new (trace);
+  if (!tw_evaluation_add_update (evaluation, update, error) ||
+      !tw_evaluation_run (evaluation, progress, progress_data, cancellable, error))
+    return FALSE;
+  tw_evaluation_finish (evaluation);
+  return TRUE;
+}

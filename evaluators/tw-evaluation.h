@@ -59,4 +59,11 @@ gboolean      tw_evaluation_run             (TwEvaluation   *self,
                                              GError        **error);
 void          tw_evaluation_finish          (TwEvaluation   *self);
 
+gboolean      tw_evaluation_run_update      (TwTrace        *trace,
+                                             TwUpdate       *update,
+                                             TwProgressFunc  progress,
+                                             gpointer        progress_data,
+                                             GCancellable   *cancellable,
+                                             GError        **error);
+
 G_END_DECLS

@@ -1376,7 +1376,6 @@ tw_metric_evaluate (TwMetric        *self,
                     GError         **error)
 {
   g_autoptr(TwMeasurementTable) table = NULL;
-  g_autoptr(TwEvaluation) evaluation = NULL;
   g_autoptr(TwUpdate) update = NULL;
 
   g_return_val_if_fail (TW_IS_METRIC (self), NULL);
@@ -1384,10 +1383,7 @@ tw_metric_evaluate (TwMetric        *self,
 
   table = tw_metric_new_table (self);
   update = tw_metric_create_update (self, table, histogram);
-  evaluation = tw_evaluation_new (trace);
-  if (!tw_evaluation_add_update (evaluation, update, error) ||
-      !tw_evaluation_run (evaluation, progress, progress_data, cancellable, error))
+  if (!tw_evaluation_run_update (trace, update, progress, progress_data, cancellable, error))
     return NULL;
-  tw_evaluation_finish (evaluation);
   return g_steal_pointer (&table);
 }

@@ -312,11 +312,8 @@ run_source (CliEval          *self,
   else
     {
       update = source->create (self, &table, histogram);
-      evaluation = tw_evaluation_new (trace);
-      if (!tw_evaluation_add_update (evaluation, update, &error) ||
-          !tw_evaluation_run (evaluation, progress_func (), NULL, NULL, &error))
+      if (!tw_evaluation_run_update (trace, update, progress_func (), NULL, NULL, &error))
         return tw_cli_fail ("eval", error);
-      tw_evaluation_finish (evaluation);
     }
 
   if (self->csv && !write_table_csv (table, trace, self->csv, &error))
