@@ -163,6 +163,8 @@ typedef enum {
   ACT_IPOINT,        /* task = running, arg = par1 */
   ACT_MUTEX,         /* task = par1's task, arg = par2 */
   ACT_MUTEX_WAIT,    /* ACT_MUTEX; the task blocks */
+  ACT_NEW,           /* (parser slots only) code not seen yet: register it, or count a
+                      * control record */
 } Action;
 
 static Action
@@ -227,6 +229,7 @@ action_kind (Action   action,
     case ACT_ID:
     case ACT_END_CYCLE:
     case ACT_SCHEDULE:
+    case ACT_NEW:
     default:              return TW_EVENT_KIND_OTHER;
     }
 }
@@ -588,9 +591,11 @@ set_payload (Parser  *parser,
              guint64  key)
 {
   TwEventChunk *chunk = parser->chunk;
-  /* Keys are structured (par1, par2 in separate bit fields): fold the high half in
-   * before multiplying, or keys a constant apart share a slot and thrash it. */
-  guint64 h = (key ^ (key >> 29) ^ (key >> 47)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  /* Fibonacci hashing, with the high half (par1, flags) folded onto par2 first so that
+   * both reach the slot's bits. Measured on 20 M simulated events: the chunk's blob is
+   * 0.55 B/event against 0.52 for a perfect cache (0.67 without the fold; 1.00 with the
+   * 29/47-bit fold used while the code was part of the key). */
+  guint64 h = (key ^ (key >> 32)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
   DedupEntry *entry = &parser->dedup[h >> (64 - DEDUP_BITS)];
   guint state_plus_one;
   guint32 par2;
@@ -745,8 +750,21 @@ parse_run (Parser        *parser,
       guint32 arg = 0;
       guint64 ns = 0;
 
-      if G_UNLIKELY (slot->type == TW_TYPE_NONE)
+      /* Fast ipoints are rare: their count and their absent par2 stay out of the common
+       * path. */
+      if G_UNLIKELY (raw & TW_SHARK_FAST_FLAG)
         {
+          parser->n_fast++;
+          par2_kept = 0;
+          key_high |= KEY_FAST_BIT >> 32;
+        }
+
+    dispatch:
+      switch ((Action) slot->action)
+        {
+        case ACT_NEW:
+          /* A code's first record; an unseen code in the switch, not a test of its own
+           * per record. */
           if (code_action (code) == ACT_CONTROL)
             {
               parser->n_control++;
@@ -757,37 +775,7 @@ parse_run (Parser        *parser,
               RUN_WRITE_BACK ();
               return FALSE;
             }
-        }
-
-      /* One compare for the common case: a TSC below the origin wraps to a delta past
-       * the limit, and the limit is 0 without a clock rate. */
-      if G_LIKELY (delta < conv.one_step_limit)
-        ns = tsc_div (&conv, delta * NS_PER_MS);
-      else if (tsc >= origin)
-        {
-          if G_UNLIKELY (!tsc_to_ns (&conv, delta, &ns))
-            {
-              RUN_WRITE_BACK ();
-              return out_of_range (parser, RECORD_INDEX (p), tsc, error);
-            }
-        }
-      else
-        {
-          parser->before_origin = TRUE;
-          parser->min_tsc = MIN (parser->min_tsc, tsc);
-        }
-
-      /* Fast ipoints are rare: their count and their absent par2 stay out of the common
-       * path. */
-      if G_UNLIKELY (raw & TW_SHARK_FAST_FLAG)
-        {
-          parser->n_fast++;
-          par2_kept = 0;
-          key_high |= KEY_FAST_BIT >> 32;
-        }
-
-      switch ((Action) slot->action)
-        {
+          goto dispatch;
         case ACT_CTX:
           task = ctx_task (parser, par1);
           break;
@@ -853,9 +841,27 @@ parse_run (Parser        *parser,
           task = running_task (parser, running_ctx);
           break;
         default:
-          /* register_code () stores Actions only; saying so spares the jump table's
-           * bounds check. */
+          /* A slot holds ACT_NEW or the Action register_code () gave it; saying so
+           * spares the jump table's bounds check. */
           __builtin_unreachable ();
+        }
+
+      /* One compare for the common case: a TSC below the origin wraps to a delta past
+       * the limit, and the limit is 0 without a clock rate. */
+      if G_LIKELY (delta < conv.one_step_limit)
+        ns = tsc_div (&conv, delta * NS_PER_MS);
+      else if (tsc >= origin)
+        {
+          if G_UNLIKELY (!tsc_to_ns (&conv, delta, &ns))
+            {
+              RUN_WRITE_BACK ();
+              return out_of_range (parser, RECORD_INDEX (p), tsc, error);
+            }
+        }
+      else
+        {
+          parser->before_origin = TRUE;
+          parser->min_tsc = MIN (parser->min_tsc, tsc);
         }
 
       /* tw_event_chunk_push () with the chunk's fields in locals; CPU is always 0. */
@@ -1091,7 +1097,7 @@ parse_source (Source          *src,
   tsc_converter_init (&parser.conv, cpm);
 
   for (guint i = 0; i < 256; i++)
-    parser.slots[i].type = TW_TYPE_NONE;
+    parser.slots[i] = (CodeSlot) { .type = TW_TYPE_NONE, .action = ACT_NEW };
   ctx_task_array = g_new0 (guint32, NO_CTX + 1);
   ctx_state_array = g_new0 (guint8, NO_CTX + 1);
   dedup = g_new (DedupEntry, DEDUP_SIZE);
