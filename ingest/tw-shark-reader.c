@@ -163,8 +163,6 @@ typedef enum {
   ACT_IPOINT,        /* task = running, arg = par1 */
   ACT_MUTEX,         /* task = par1's task, arg = par2 */
   ACT_MUTEX_WAIT,    /* ACT_MUTEX; the task blocks */
-  ACT_NEW,           /* (parser slots only) code not seen yet: register it, or count a
-                      * control record */
 } Action;
 
 static Action
@@ -229,7 +227,6 @@ action_kind (Action   action,
     case ACT_ID:
     case ACT_END_CYCLE:
     case ACT_SCHEDULE:
-    case ACT_NEW:
     default:              return TW_EVENT_KIND_OTHER;
     }
 }
@@ -750,21 +747,8 @@ parse_run (Parser        *parser,
       guint32 arg = 0;
       guint64 ns = 0;
 
-      /* Fast ipoints are rare: their count and their absent par2 stay out of the common
-       * path. */
-      if G_UNLIKELY (raw & TW_SHARK_FAST_FLAG)
+      if G_UNLIKELY (slot->type == TW_TYPE_NONE)
         {
-          parser->n_fast++;
-          par2_kept = 0;
-          key_high |= KEY_FAST_BIT >> 32;
-        }
-
-    dispatch:
-      switch ((Action) slot->action)
-        {
-        case ACT_NEW:
-          /* A code's first record; an unseen code in the switch, not a test of its own
-           * per record. */
           if (code_action (code) == ACT_CONTROL)
             {
               parser->n_control++;
@@ -775,7 +759,37 @@ parse_run (Parser        *parser,
               RUN_WRITE_BACK ();
               return FALSE;
             }
-          goto dispatch;
+        }
+
+      /* One compare for the common case: a TSC below the origin wraps to a delta past
+       * the limit, and the limit is 0 without a clock rate. */
+      if G_LIKELY (delta < conv.one_step_limit)
+        ns = tsc_div (&conv, delta * NS_PER_MS);
+      else if (tsc >= origin)
+        {
+          if G_UNLIKELY (!tsc_to_ns (&conv, delta, &ns))
+            {
+              RUN_WRITE_BACK ();
+              return out_of_range (parser, RECORD_INDEX (p), tsc, error);
+            }
+        }
+      else
+        {
+          parser->before_origin = TRUE;
+          parser->min_tsc = MIN (parser->min_tsc, tsc);
+        }
+
+      /* Fast ipoints are rare: their count and their absent par2 stay out of the common
+       * path. */
+      if G_UNLIKELY (raw & TW_SHARK_FAST_FLAG)
+        {
+          parser->n_fast++;
+          par2_kept = 0;
+          key_high |= KEY_FAST_BIT >> 32;
+        }
+
+      switch ((Action) slot->action)
+        {
         case ACT_CTX:
           task = ctx_task (parser, par1);
           break;
@@ -841,27 +855,9 @@ parse_run (Parser        *parser,
           task = running_task (parser, running_ctx);
           break;
         default:
-          /* A slot holds ACT_NEW or the Action register_code () gave it; saying so
-           * spares the jump table's bounds check. */
+          /* register_code () stores Actions only; saying so spares the jump table's
+           * bounds check. */
           __builtin_unreachable ();
-        }
-
-      /* One compare for the common case: a TSC below the origin wraps to a delta past
-       * the limit, and the limit is 0 without a clock rate. */
-      if G_LIKELY (delta < conv.one_step_limit)
-        ns = tsc_div (&conv, delta * NS_PER_MS);
-      else if (tsc >= origin)
-        {
-          if G_UNLIKELY (!tsc_to_ns (&conv, delta, &ns))
-            {
-              RUN_WRITE_BACK ();
-              return out_of_range (parser, RECORD_INDEX (p), tsc, error);
-            }
-        }
-      else
-        {
-          parser->before_origin = TRUE;
-          parser->min_tsc = MIN (parser->min_tsc, tsc);
         }
 
       /* tw_event_chunk_push () with the chunk's fields in locals; CPU is always 0. */
@@ -1097,7 +1093,7 @@ parse_source (Source          *src,
   tsc_converter_init (&parser.conv, cpm);
 
   for (guint i = 0; i < 256; i++)
-    parser.slots[i] = (CodeSlot) { .type = TW_TYPE_NONE, .action = ACT_NEW };
+    parser.slots[i].type = TW_TYPE_NONE;
   ctx_task_array = g_new0 (guint32, NO_CTX + 1);
   ctx_state_array = g_new0 (guint8, NO_CTX + 1);
   dedup = g_new (DedupEntry, DEDUP_SIZE);
