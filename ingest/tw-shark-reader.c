@@ -788,77 +788,84 @@ parse_run (Parser        *parser,
           key_high |= KEY_FAST_BIT >> 32;
         }
 
-      switch ((Action) slot->action)
-        {
-        case ACT_CTX:
-          task = ctx_task (parser, par1);
-          break;
-        case ACT_ID:
-          task = ctx_task (parser, par1);
-          if (!(raw & TW_SHARK_FAST_FLAG))
-            tw_trace_set_task_ids (parser->trace, task, par2, par2);
-          break;
-        case ACT_CREATE:
-          task = running_task (parser, running_ctx);
-          arg = ctx_task (parser, par1);
-          if (!(raw & TW_SHARK_FAST_FLAG))
-            tw_trace_set_task_ids (parser->trace, arg, par2, par2);
-          break;
-        case ACT_ACTIVATE:
-          task = running_task (parser, running_ctx);
-          arg = ctx_task (parser, par1);
-          break;
-        case ACT_EXIT:
-          task = arg = ctx_task (parser, par1);
-          parser->ctx_state[par1] = STATE_X;
-          break;
-        case ACT_END_CYCLE:
-          task = ctx_task (parser, par1);
-          if (parser->ctx_state[par1] == STATE_R)
-            parser->ctx_state[par1] = STATE_S;
-          break;
-        case ACT_SCHEDULE:
-          task = ctx_task (parser, par1);
-          running_ctx = par1;
-          break;
-        case ACT_SWITCH:
-          task = parser->ctx_task[switched_ctx] - 1;
-          key_high |= (guint32) (parser->ctx_state[switched_ctx] + 1) << (KEY_STATE_SHIFT - 32);
-          arg = ctx_task (parser, par1);
-          switched_ctx = running_ctx = par1;
-          if (parser->ctx_state[par1] != STATE_X)
-            parser->ctx_state[par1] = STATE_R;
-          break;
-        case ACT_IRQ:
-        case ACT_IPOINT:
-          task = running_task (parser, running_ctx);
-          arg = par1;
-          break;
-        case ACT_TIMER_END:
-          task = ctx_task (parser, par1);
-          break;
-        case ACT_USER:
-          task = running_task (parser, running_ctx);
-          arg = slot->user;
-          break;
-        case ACT_MUTEX_WAIT:
-          if (parser->ctx_state[par1] == STATE_R)
-            parser->ctx_state[par1] = STATE_S;
-          G_GNUC_FALLTHROUGH;
-        case ACT_MUTEX:
-          task = ctx_task (parser, par1);
-          arg = par2;
-          break;
-        case ACT_CONTROL:
-        case ACT_TIMER_START:
-        case ACT_RUNNING:
-          task = running_task (parser, running_ctx);
-          break;
-        default:
-          /* register_code () stores Actions only; saying so spares the jump table's
-           * bounds check. */
-          __builtin_unreachable ();
-        }
+      /* Records that take the running task and no argument (timer_post,
+       * timer_wakeup_start and codes without a meaning of their own: a quarter of a
+       * simulated trace) bypass the jump table. This conditional branch beside the
+       * indirect jump measured +8 % at 50 M events (median 107.5 → 116.9 M events/s). */
+      if (slot->action == ACT_RUNNING || slot->action == ACT_TIMER_START)
+        task = running_task (parser, running_ctx);
+      else
+        switch ((Action) slot->action)
+          {
+          case ACT_CTX:
+            task = ctx_task (parser, par1);
+            break;
+          case ACT_ID:
+            task = ctx_task (parser, par1);
+            if (!(raw & TW_SHARK_FAST_FLAG))
+              tw_trace_set_task_ids (parser->trace, task, par2, par2);
+            break;
+          case ACT_CREATE:
+            task = running_task (parser, running_ctx);
+            arg = ctx_task (parser, par1);
+            if (!(raw & TW_SHARK_FAST_FLAG))
+              tw_trace_set_task_ids (parser->trace, arg, par2, par2);
+            break;
+          case ACT_ACTIVATE:
+            task = running_task (parser, running_ctx);
+            arg = ctx_task (parser, par1);
+            break;
+          case ACT_EXIT:
+            task = arg = ctx_task (parser, par1);
+            parser->ctx_state[par1] = STATE_X;
+            break;
+          case ACT_END_CYCLE:
+            task = ctx_task (parser, par1);
+            if (parser->ctx_state[par1] == STATE_R)
+              parser->ctx_state[par1] = STATE_S;
+            break;
+          case ACT_SCHEDULE:
+            task = ctx_task (parser, par1);
+            running_ctx = par1;
+            break;
+          case ACT_SWITCH:
+            task = parser->ctx_task[switched_ctx] - 1;
+            key_high |= (guint32) (parser->ctx_state[switched_ctx] + 1) << (KEY_STATE_SHIFT - 32);
+            arg = ctx_task (parser, par1);
+            switched_ctx = running_ctx = par1;
+            if (parser->ctx_state[par1] != STATE_X)
+              parser->ctx_state[par1] = STATE_R;
+            break;
+          case ACT_IRQ:
+          case ACT_IPOINT:
+            task = running_task (parser, running_ctx);
+            arg = par1;
+            break;
+          case ACT_TIMER_END:
+            task = ctx_task (parser, par1);
+            break;
+          case ACT_USER:
+            task = running_task (parser, running_ctx);
+            arg = slot->user;
+            break;
+          case ACT_MUTEX_WAIT:
+            if (parser->ctx_state[par1] == STATE_R)
+              parser->ctx_state[par1] = STATE_S;
+            G_GNUC_FALLTHROUGH;
+          case ACT_MUTEX:
+            task = ctx_task (parser, par1);
+            arg = par2;
+            break;
+          case ACT_CONTROL:
+          case ACT_TIMER_START:
+          case ACT_RUNNING:
+            task = running_task (parser, running_ctx);
+            break;
+          default:
+            /* register_code () stores Actions only; saying so spares the jump table's
+             * bounds check. */
+            __builtin_unreachable ();
+          }
 
       /* tw_event_chunk_push () with the chunk's fields in locals; CPU is always 0. */
       column_store_u64 (base + (gsize) row * 8, ns);
