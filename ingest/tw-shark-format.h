@@ -94,10 +94,18 @@ tw_shark_load32 (const guint8 *p, gboolean big_endian)
   return big_endian ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v);
 }
 
+/* The TSC is high word then low word, each in the file's byte order: one 64-bit load,
+ * whose halves come out swapped in little-endian (a rotate), in order in big-endian. */
 static inline guint64
 tw_shark_record_tsc (const guint8 *p, gboolean big_endian)
 {
-  return ((guint64) tw_shark_load32 (p + 4, big_endian) << 32) | tw_shark_load32 (p + 8, big_endian);
+  guint64 v;
+
+  memcpy (&v, p + 4, 8);
+  if (big_endian)
+    return GUINT64_FROM_BE (v);
+  v = GUINT64_FROM_LE (v);
+  return (v << 32) | (v >> 32);
 }
 
 /* Writes one little-endian record, as an x86 S.Ha.R.K. kernel does. */

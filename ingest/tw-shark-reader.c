@@ -13,6 +13,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /*
  * docs/shark-format.md is the user-facing description of everything decided here: names,
@@ -245,6 +248,7 @@ typedef struct {
   guint64 magic;
   guint   shift;     /* k − 64 */
   gboolean fast;     /* the reciprocal path applies (divisor ≥ 2, so k ≥ 64) */
+  guint64 one_step_limit;  /* deltas below it take one reciprocal division; 0 when !fast */
 } TscConverter;
 
 #define NS_PER_MS     G_GUINT64_CONSTANT (1000000)
@@ -260,6 +264,7 @@ tsc_converter_init (TscConverter *conv,
   conv->magic = 0;
   conv->shift = 0;
   conv->fast = cycles_per_msec >= 2;
+  conv->one_step_limit = conv->fast ? FAST_NS_D_LIMIT : 0;
   if (conv->fast)
     {
       guint j = 63 - __builtin_clzll (cycles_per_msec);
@@ -304,7 +309,7 @@ tsc_to_ns (const TscConverter *conv,
   if G_UNLIKELY (!conv->fast)
     return tsc_to_ns_slow (conv, delta, ns);
   /* delta · 1e6 < 2^62 itself (77 min at 1 GHz): one reciprocal division. */
-  if G_LIKELY (delta < FAST_NS_D_LIMIT)
+  if G_LIKELY (delta < conv->one_step_limit)
     {
       *ns = tsc_div (conv, delta * NS_PER_MS);
       return TRUE;
@@ -567,46 +572,54 @@ dedup_reset (Parser *parser)
     parser->dedup[i].key = DEDUP_EMPTY;
 }
 
-/* Stores the payload of a row into @cell (its payload column entry), sharing an identical
- * earlier one. */
-static inline void
+/*
+ * A payload is what the key says: par2 in bits 0–31 (0 when absent), par1 in 32–47,
+ * "par2 absent" (fast ipoint) in bit 48, 1 + prev_state in 49–50 (0: no prev_state
+ * field). Every type lays its payload out alike (PAYLOAD_*), so rows of different codes
+ * share a payload when the key is the same; the code needs no place in it.
+ */
+#define KEY_FAST_BIT   G_GUINT64_CONSTANT (0x0001000000000000)
+#define KEY_STATE_SHIFT 49
+
+/* Returns the blob offset of the payload @key describes, sharing an identical earlier
+ * one of the chunk. */
+static inline guint32
 set_payload (Parser  *parser,
-             guint32 *cell,
-             guint64  key,
-             guint16  par1,
-             guint32  par2,
-             gboolean fast,
-             gint     state)
+             guint64  key)
 {
   TwEventChunk *chunk = parser->chunk;
-  /* Keys are structured (code, par1, par2 in separate bit fields): fold the high half
-   * in before multiplying, or keys a constant apart share a slot and thrash it. */
-  guint64 h = (key ^ (key >> 29) ^ (key >> 47)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  /* Fibonacci hashing, with the high half (par1, flags) folded onto par2 first so that
+   * both reach the slot's bits. Measured on 20 M simulated events: the chunk's blob is
+   * 0.55 B/event against 0.52 for a perfect cache (0.67 without the fold; 1.00 with the
+   * 29/47-bit fold used while the code was part of the key). */
+  guint64 h = (key ^ (key >> 32)) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
   DedupEntry *entry = &parser->dedup[h >> (64 - DEDUP_BITS)];
-  guint size = state >= 0 ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE;
+  guint state_plus_one;
+  guint32 par2;
+  guint16 par1;
+  guint size;
   guint8 *p;
 
   if G_LIKELY (entry->key == key)
-    {
-      *cell = entry->offset;
-      return;
-    }
+    return entry->offset;
 
+  state_plus_one = key >> KEY_STATE_SHIFT;
+  par2 = (guint32) key;
+  par1 = (guint16) (key >> 32);
+  size = state_plus_one ? PAYLOAD_SWITCH_SIZE : PAYLOAD_SIZE;
   if G_UNLIKELY (chunk->blob_len + size > chunk->blob_cap)
     tw_event_chunk_reserve_blob (chunk, chunk->blob_len + size);
   p = chunk->blob + chunk->blob_len;
-  p[0] = 0x01 | (fast ? 0 : 0x02) | (state >= 0 ? 0x04 : 0);
+  p[0] = 0x01 | ((key & KEY_FAST_BIT) ? 0 : 0x02) | (state_plus_one ? 0x04 : 0);
   memcpy (p + PAYLOAD_PAR1_OFFSET, &par1, 2);
-  memset (p + PAYLOAD_PAR2_OFFSET, 0, 4);
-  if (!fast)
-    memcpy (p + PAYLOAD_PAR2_OFFSET, &par2, 4);
-  if (state >= 0)
-    memcpy (p + PAYLOAD_STATE_OFFSET, &parser->state_str[state], 4);
+  memcpy (p + PAYLOAD_PAR2_OFFSET, &par2, 4);
+  if (state_plus_one)
+    memcpy (p + PAYLOAD_STATE_OFFSET, &parser->state_str[state_plus_one - 1], 4);
 
   entry->key = key;
   entry->offset = (guint32) chunk->blob_len;
-  *cell = (guint32) chunk->blob_len;
   chunk->blob_len += size;
+  return entry->offset;
 }
 
 static void
@@ -629,9 +642,56 @@ out_of_range (Parser   *parser,
   return FALSE;
 }
 
+/*
+ * The 32- and 64-bit columns are written with non-temporal (streaming) stores where the
+ * CPU has them: a chunk's columns (6 MiB) are written once and not read again during
+ * ingest, and ordinary stores would first read every line into the cache (read for
+ * ownership) and push the read buffer and the hot tables out of it. Measured +4–5 % on
+ * 20–50 M events; the 16-bit columns stay ordinary stores (no 16-bit streaming store;
+ * pairing two rows into one 32-bit store measured no gain). Streaming stores are weakly
+ * ordered: column_stores_done () fences them before the rows are published.
+ */
+#if defined(__x86_64__)
+static inline void
+column_store_u64 (guint8 *cell, guint64 value)
+{
+  _mm_stream_si64 ((long long *) (gpointer) cell, (long long) value);
+}
+
+static inline void
+column_store_u32 (guint8 *cell, guint32 value)
+{
+  _mm_stream_si32 ((int *) (gpointer) cell, (int) value);
+}
+
+static inline void
+column_stores_done (void)
+{
+  _mm_sfence ();
+}
+#else
+static inline void
+column_store_u64 (guint8 *cell, guint64 value)
+{
+  *(guint64 *) (gpointer) cell = value;
+}
+
+static inline void
+column_store_u32 (guint8 *cell, guint32 value)
+{
+  *(guint32 *) (gpointer) cell = value;
+}
+
+static inline void
+column_stores_done (void)
+{
+}
+#endif
+
 /* Copies the run's row state back into the chunk and the parser: before every return. */
 #define RUN_WRITE_BACK()                                          \
   G_STMT_START {                                                  \
+    column_stores_done ();                                        \
     if (row != chunk->n)                                          \
       {                                                           \
         chunk->n = row;                                           \
@@ -642,7 +702,6 @@ out_of_range (Parser   *parser,
       }                                                           \
     parser->running_ctx = running_ctx;                            \
     parser->switched_ctx = switched_ctx;                          \
-    parser->n_fast = n_fast;                                      \
   } G_STMT_END
 
 /*
@@ -670,23 +729,23 @@ parse_run (Parser        *parser,
   gboolean unsorted = chunk->unsorted;
   guint32 running_ctx = parser->running_ctx;
   guint32 switched_ctx = parser->switched_ctx;
-  guint64 n_fast = parser->n_fast;   /* a guint64 in *parser may alias the time column */
+  const guint8 *end = data + n * TW_SHARK_RECORD_SIZE;
+#define RECORD_INDEX(p) (first_index + (guint64) ((p) - data) / TW_SHARK_RECORD_SIZE)
 
-  for (gsize i = 0; i < n; i++)
+  for (const guint8 *p = data; p < end; p += TW_SHARK_RECORD_SIZE)
     {
-      const guint8 *p = data + i * TW_SHARK_RECORD_SIZE;
       guint16 raw = tw_shark_load16 (p, big_endian);
       guint16 par1 = tw_shark_load16 (p + 2, big_endian);
       guint64 tsc = tw_shark_record_tsc (p, big_endian);
       guint32 par2 = tw_shark_load32 (p + 12, big_endian);
+      guint32 par2_kept = par2;
+      guint32 key_high = par1;   /* the payload key's bits 32–63 */
       guint8 code = raw & TW_SHARK_CODE_MASK;
-      gboolean fast = (raw & TW_SHARK_FAST_FLAG) != 0;
       const CodeSlot *slot = &parser->slots[code];
+      guint64 delta = tsc - origin;
       guint32 task;
       guint32 arg = 0;
-      gint state = -1;
       guint64 ns = 0;
-      guint64 key;
 
       if G_UNLIKELY (slot->type == TW_TYPE_NONE)
         {
@@ -695,19 +754,23 @@ parse_run (Parser        *parser,
               parser->n_control++;
               continue;
             }
-          if (!register_code (parser, code, (first_index + i) * TW_SHARK_RECORD_SIZE, error))
+          if (!register_code (parser, code, RECORD_INDEX (p) * TW_SHARK_RECORD_SIZE, error))
             {
               RUN_WRITE_BACK ();
               return FALSE;
             }
         }
 
-      if G_LIKELY (tsc >= origin)
+      /* One compare for the common case: a TSC below the origin wraps to a delta past
+       * the limit, and the limit is 0 without a clock rate. */
+      if G_LIKELY (delta < conv.one_step_limit)
+        ns = tsc_div (&conv, delta * NS_PER_MS);
+      else if (tsc >= origin)
         {
-          if G_UNLIKELY (!tsc_to_ns (&conv, tsc - origin, &ns))
+          if G_UNLIKELY (!tsc_to_ns (&conv, delta, &ns))
             {
               RUN_WRITE_BACK ();
-              return out_of_range (parser, first_index + i, tsc, error);
+              return out_of_range (parser, RECORD_INDEX (p), tsc, error);
             }
         }
       else
@@ -716,89 +779,105 @@ parse_run (Parser        *parser,
           parser->min_tsc = MIN (parser->min_tsc, tsc);
         }
 
-      switch ((Action) slot->action)
+      /* Fast ipoints are rare: their count and their absent par2 stay out of the common
+       * path. */
+      if G_UNLIKELY (raw & TW_SHARK_FAST_FLAG)
         {
-        case ACT_CTX:
-          task = ctx_task (parser, par1);
-          break;
-        case ACT_ID:
-          task = ctx_task (parser, par1);
-          if (!fast)
-            tw_trace_set_task_ids (parser->trace, task, par2, par2);
-          break;
-        case ACT_CREATE:
-          task = running_task (parser, running_ctx);
-          arg = ctx_task (parser, par1);
-          if (!fast)
-            tw_trace_set_task_ids (parser->trace, arg, par2, par2);
-          break;
-        case ACT_ACTIVATE:
-          task = running_task (parser, running_ctx);
-          arg = ctx_task (parser, par1);
-          break;
-        case ACT_EXIT:
-          task = arg = ctx_task (parser, par1);
-          parser->ctx_state[par1] = STATE_X;
-          break;
-        case ACT_END_CYCLE:
-          task = ctx_task (parser, par1);
-          if (parser->ctx_state[par1] == STATE_R)
-            parser->ctx_state[par1] = STATE_S;
-          break;
-        case ACT_SCHEDULE:
-          task = ctx_task (parser, par1);
-          running_ctx = par1;
-          break;
-        case ACT_SWITCH:
-          task = parser->ctx_task[switched_ctx] - 1;
-          state = parser->ctx_state[switched_ctx];
-          arg = ctx_task (parser, par1);
-          switched_ctx = running_ctx = par1;
-          if (parser->ctx_state[par1] != STATE_X)
-            parser->ctx_state[par1] = STATE_R;
-          break;
-        case ACT_IRQ:
-        case ACT_IPOINT:
-          task = running_task (parser, running_ctx);
-          arg = par1;
-          break;
-        case ACT_TIMER_END:
-          task = ctx_task (parser, par1);
-          break;
-        case ACT_USER:
-          task = running_task (parser, running_ctx);
-          arg = slot->user;
-          break;
-        case ACT_MUTEX_WAIT:
-          if (parser->ctx_state[par1] == STATE_R)
-            parser->ctx_state[par1] = STATE_S;
-          G_GNUC_FALLTHROUGH;
-        case ACT_MUTEX:
-          task = ctx_task (parser, par1);
-          arg = par2;
-          break;
-        case ACT_CONTROL:
-        case ACT_TIMER_START:
-        case ACT_RUNNING:
-        default:
-          task = running_task (parser, running_ctx);
-          break;
+          parser->n_fast++;
+          par2_kept = 0;
+          key_high |= KEY_FAST_BIT >> 32;
         }
 
+      /* Records that take the running task and no argument (timer_post,
+       * timer_wakeup_start and codes without a meaning of their own: a quarter of a
+       * simulated trace) bypass the jump table. This conditional branch beside the
+       * indirect jump measured +8 % at 50 M events (median 107.5 → 116.9 M events/s). */
+      if (slot->action == ACT_RUNNING || slot->action == ACT_TIMER_START)
+        task = running_task (parser, running_ctx);
+      else
+        switch ((Action) slot->action)
+          {
+          case ACT_CTX:
+            task = ctx_task (parser, par1);
+            break;
+          case ACT_ID:
+            task = ctx_task (parser, par1);
+            if (!(raw & TW_SHARK_FAST_FLAG))
+              tw_trace_set_task_ids (parser->trace, task, par2, par2);
+            break;
+          case ACT_CREATE:
+            task = running_task (parser, running_ctx);
+            arg = ctx_task (parser, par1);
+            if (!(raw & TW_SHARK_FAST_FLAG))
+              tw_trace_set_task_ids (parser->trace, arg, par2, par2);
+            break;
+          case ACT_ACTIVATE:
+            task = running_task (parser, running_ctx);
+            arg = ctx_task (parser, par1);
+            break;
+          case ACT_EXIT:
+            task = arg = ctx_task (parser, par1);
+            parser->ctx_state[par1] = STATE_X;
+            break;
+          case ACT_END_CYCLE:
+            task = ctx_task (parser, par1);
+            if (parser->ctx_state[par1] == STATE_R)
+              parser->ctx_state[par1] = STATE_S;
+            break;
+          case ACT_SCHEDULE:
+            task = ctx_task (parser, par1);
+            running_ctx = par1;
+            break;
+          case ACT_SWITCH:
+            task = parser->ctx_task[switched_ctx] - 1;
+            key_high |= (guint32) (parser->ctx_state[switched_ctx] + 1) << (KEY_STATE_SHIFT - 32);
+            arg = ctx_task (parser, par1);
+            switched_ctx = running_ctx = par1;
+            if (parser->ctx_state[par1] != STATE_X)
+              parser->ctx_state[par1] = STATE_R;
+            break;
+          case ACT_IRQ:
+          case ACT_IPOINT:
+            task = running_task (parser, running_ctx);
+            arg = par1;
+            break;
+          case ACT_TIMER_END:
+            task = ctx_task (parser, par1);
+            break;
+          case ACT_USER:
+            task = running_task (parser, running_ctx);
+            arg = slot->user;
+            break;
+          case ACT_MUTEX_WAIT:
+            if (parser->ctx_state[par1] == STATE_R)
+              parser->ctx_state[par1] = STATE_S;
+            G_GNUC_FALLTHROUGH;
+          case ACT_MUTEX:
+            task = ctx_task (parser, par1);
+            arg = par2;
+            break;
+          case ACT_CONTROL:
+          case ACT_TIMER_START:
+          case ACT_RUNNING:
+            task = running_task (parser, running_ctx);
+            break;
+          default:
+            /* register_code () stores Actions only; saying so spares the jump table's
+             * bounds check. */
+            __builtin_unreachable ();
+          }
+
       /* tw_event_chunk_push () with the chunk's fields in locals; CPU is always 0. */
-      ((guint64 *) base)[row] = ns;
-      ((guint32 *) (base + TW_CHUNK_TASK_OFFSET))[row] = task;
-      ((guint32 *) (base + TW_CHUNK_ARG_OFFSET))[row] = arg;
+      column_store_u64 (base + (gsize) row * 8, ns);
+      column_store_u32 (base + TW_CHUNK_TASK_OFFSET + (gsize) row * 4, task);
+      column_store_u32 (base + TW_CHUNK_ARG_OFFSET + (gsize) row * 4, arg);
       ((guint16 *) (base + TW_CHUNK_TYPE_OFFSET))[row] = slot->type;
       ((guint16 *) (base + TW_CHUNK_CPU_OFFSET))[row] = 0;
       unsorted |= ns < last_time;
       last_time = ns;
 
-      n_fast += fast;
-      key = (guint64) (fast ? 0 : par2) | ((guint64) par1 << 32) | ((guint64) code << 48)
-            | ((guint64) fast << 56) | ((guint64) (state + 1) << 57);
-      set_payload (parser, (guint32 *) (base + TW_CHUNK_PAYLOAD_OFFSET) + row, key, par1, par2,
-                   fast, state);
+      column_store_u32 (base + TW_CHUNK_PAYLOAD_OFFSET + (gsize) row * 4,
+                        set_payload (parser, ((guint64) key_high << 32) | par2_kept));
       row++;
     }
   RUN_WRITE_BACK ();
@@ -806,6 +885,7 @@ parse_run (Parser        *parser,
 }
 
 #undef RUN_WRITE_BACK
+#undef RECORD_INDEX
 
 /* Parses @n records at @data in runs that fit the current chunk; a new chunk starts only
  * for a row that needs it (trailing control records do not make an empty chunk). */
