@@ -956,6 +956,29 @@ tw_designer_window_init (TwDesignerWindow *self)
   g_object_unref (factory);
 }
 
+/* The .ui's default size (1200 × 720) shrunk to the screen the main window is on: on a
+ * 1024 × 768 screen the designer would otherwise open partly off it. */
+static void
+fit_default_size_to_monitor (TwDesignerWindow *self,
+                             GtkWindow        *parent)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+  g_autoptr(GdkMonitor) monitor = NULL;
+  GdkRectangle geometry;
+  int width, height;
+
+  if (parent && gtk_widget_get_realized (GTK_WIDGET (parent)))
+    monitor = g_object_ref (gdk_display_get_monitor_at_surface (display,
+                                                                gtk_native_get_surface (GTK_NATIVE (parent))));
+  else if (g_list_model_get_n_items (gdk_display_get_monitors (display)) > 0)
+    monitor = g_list_model_get_item (gdk_display_get_monitors (display), 0);
+  if (monitor == NULL)
+    return;
+  gdk_monitor_get_geometry (monitor, &geometry);
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (self), MIN (width, geometry.width), MIN (height, geometry.height));
+}
+
 /**
  * tw_designer_window_new:
  * @parent: (nullable): the main window
@@ -971,6 +994,7 @@ tw_designer_window_new (GtkWindow   *parent,
 
   if (parent)
     gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+  fit_default_size_to_monitor (self, parent);
   g_set_object (&self->state, state);
   /* picking a measurement of a bin selects it in the timeline, as the list below does */
   tw_histogram_view_set_view_state (self->histogram_view, state);

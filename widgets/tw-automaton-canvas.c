@@ -8,12 +8,14 @@
 #include <math.h>
 
 #include "tw-automaton-canvas.h"
+#include "tw-wrap-box.h"
 
 #include <tw-automaton-file.h>
 
 /*
  * The widget is a toolbar (undo/redo, one palette button per state kind, layout and
- * zoom) above a drawing area; drawing and hit testing are the painter's.
+ * zoom; it wraps onto a second line when narrow) above a drawing area; drawing and hit
+ * testing are the painter's.
  *
  * Undo keeps, per edit, a copy of the automaton before and after (a memento command).
  * Automata are small, so this costs little, and it makes undo exact by construction:
@@ -1620,10 +1622,13 @@ icon_button (const char *icon,
   return button;
 }
 
+/* The toolbar wraps onto a second line in a narrow window rather than widening it (the
+ * designer must fit a 1280 px screen beside its preview). What belongs together stays
+ * together on a line: undo with redo, "Add" with the first kind, the zoom buttons. */
 static GtkWidget *
 build_toolbar (TwAutomatonCanvas *self)
 {
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *bar = tw_wrap_box_new (4);
   GtkWidget *group, *label, *spacer;
   static const char * const key_hint[TW_N_STATE_KINDS] = {
     "Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5", "Ctrl+6",
@@ -1635,14 +1640,15 @@ build_toolbar (TwAutomatonCanvas *self)
   gtk_box_append (GTK_BOX (group), icon_button ("edit-undo-symbolic", "canvas.undo", "Undo (Ctrl+Z)"));
   gtk_box_append (GTK_BOX (group), icon_button ("edit-redo-symbolic", "canvas.redo",
                                                 "Redo (Ctrl+Shift+Z)"));
-  gtk_box_append (GTK_BOX (bar), group);
-  gtk_box_append (GTK_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  tw_wrap_box_append (TW_WRAP_BOX (bar), group);
+  tw_wrap_box_append (TW_WRAP_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
 
+  group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   label = gtk_label_new ("Add");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_set_margin_start (label, 4);
   gtk_widget_set_margin_end (label, 2);
-  gtk_box_append (GTK_BOX (bar), label);
+  gtk_box_append (GTK_BOX (group), label);
   for (guint k = 0; k < TW_N_STATE_KINDS; k++)
     {
       GtkWidget *button = gtk_button_new ();
@@ -1666,30 +1672,36 @@ build_toolbar (TwAutomatonCanvas *self)
                                  tw_state_kind_to_string (k), tw_automaton_state_kind_describe (k),
                                  key_hint[k]);
       gtk_widget_set_tooltip_text (button, tooltip);
-      gtk_box_append (GTK_BOX (bar), button);
+      if (k == 0)
+        {
+          gtk_box_append (GTK_BOX (group), button);
+          tw_wrap_box_append (TW_WRAP_BOX (bar), group);
+        }
+      else
+        tw_wrap_box_append (TW_WRAP_BOX (bar), button);
     }
-  gtk_box_append (GTK_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
-  gtk_box_append (GTK_BOX (bar), icon_button ("go-home-symbolic", "canvas.set-initial",
-                                              "Make the selected state the initial one (Ctrl+I)"));
-  gtk_box_append (GTK_BOX (bar), icon_button ("edit-delete-symbolic", "canvas.delete",
-                                              "Delete the selection (Delete)"));
-  gtk_box_append (GTK_BOX (bar), icon_button ("view-grid-symbolic", "canvas.auto-layout",
-                                              "Arrange the states in layers from the initial state (Ctrl+L)"));
+  tw_wrap_box_append (TW_WRAP_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+  tw_wrap_box_append (TW_WRAP_BOX (bar), icon_button ("go-home-symbolic", "canvas.set-initial",
+                                                      "Make the selected state the initial one (Ctrl+I)"));
+  tw_wrap_box_append (TW_WRAP_BOX (bar), icon_button ("edit-delete-symbolic", "canvas.delete",
+                                                      "Delete the selection (Delete)"));
+  tw_wrap_box_append (TW_WRAP_BOX (bar), icon_button ("view-grid-symbolic", "canvas.auto-layout",
+                                                      "Arrange the states in layers from the initial state (Ctrl+L)"));
 
+  /* whole or on the next line, never cut to "Dr…" */
   spacer = gtk_label_new ("Drag from a rim to connect");
   gtk_widget_add_css_class (spacer, "dim-label");
-  gtk_label_set_ellipsize (GTK_LABEL (spacer), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_widget_set_halign (spacer, GTK_ALIGN_END);
   gtk_widget_set_margin_end (spacer, 6);
-  gtk_box_append (GTK_BOX (bar), spacer);
+  tw_wrap_box_append (TW_WRAP_BOX (bar), spacer);
 
   group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   gtk_box_append (GTK_BOX (group), icon_button ("zoom-out-symbolic", "canvas.zoom-out", "Zoom out (−)"));
   gtk_box_append (GTK_BOX (group), icon_button ("zoom-fit-best-symbolic", "canvas.zoom-fit",
                                                 "Show the whole automaton (0)"));
   gtk_box_append (GTK_BOX (group), icon_button ("zoom-in-symbolic", "canvas.zoom-in", "Zoom in (+)"));
-  gtk_box_append (GTK_BOX (bar), group);
+  tw_wrap_box_append (TW_WRAP_BOX (bar), group);
   return bar;
 }
 

@@ -12,6 +12,7 @@
 #include "tw-measurement-list.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
+#include "tw-wrap-box.h"
 #include "tw-automaton-painter.h"
 #include "tw-automaton-canvas.h"
 #include "tw-timeline-painter.h"

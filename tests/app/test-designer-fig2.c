@@ -60,27 +60,13 @@ find_designer (void)
   return NULL;
 }
 
-static void
-collect_descendants (GtkWidget *widget,
-                     GType      type,
-                     GPtrArray *found)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
-        g_ptr_array_add (found, child);
-      collect_descendants (child, type, found);
-    }
-}
-
 static GtkWidget *
 find_descendant (GtkWidget *widget,
                  GType      type)
 {
   g_autoptr(GPtrArray) found = g_ptr_array_new ();
 
-  collect_descendants (widget, type, found);
+  tw_test_collect_descendants (widget, type, found);
   return found->len > 0 ? found->pdata[0] : NULL;
 }
 
@@ -90,7 +76,7 @@ find_button (GtkWidget  *widget,
 {
   g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
 
-  collect_descendants (widget, GTK_TYPE_BUTTON, buttons);
+  tw_test_collect_descendants (widget, GTK_TYPE_BUTTON, buttons);
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
       return buttons->pdata[i];
@@ -196,7 +182,7 @@ connect_and_label (TwAutomatonCanvas *canvas,
   g_assert_nonnull (popover);
   g_assert_true (gtk_widget_get_visible (popover));
   /* Event, λ, "* any other", in that order, before the task dropdown's own toggle */
-  collect_descendants (popover, GTK_TYPE_TOGGLE_BUTTON, toggles);
+  tw_test_collect_descendants (popover, GTK_TYPE_TOGGLE_BUTTON, toggles);
   g_assert_cmpuint (toggles->len, >=, 3);
   g_assert_cmpstr (gtk_button_get_label (toggles->pdata[0]), ==, "Event");
   g_assert_cmpstr (gtk_button_get_label (toggles->pdata[1]), ==, "λ");
@@ -298,23 +284,15 @@ check_histogram_pixels (TwHistogramView *view)
   cairo_surface_t *surface;
   guint checked = 0;
 
-  /* What the plot's draw function draws (the view's painter over the view's snapshot,
-   * at the plot's size), rendered here: under Xvfb, with no window manager, the
-   * designer sometimes draws no frame for more than 10 s once the preview has filled
-   * its list (3 runs of 5; under ASan the plot then has no render node to grab). */
-  spin (200);
+  /* The plot as the window's renderer drew it in its last frames. The designer was once
+   * wider (1405 px) than this 1280 px Xvfb screen, and then sometimes drew no frame for
+   * over 10 s once the preview had filled its list; it fits now, and frames come. */
+  tw_test_wait_frames (plot, 3);
   w = gtk_widget_get_width (plot);
   h = gtk_widget_get_height (plot);
   g_assert_cmpint (w, >, 100);
   g_assert_cmpint (h, >, 100);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  {
-    cairo_t *cr = cairo_create (surface);
-
-    tw_histogram_painter_draw (painter, cr, snapshot, w, h);
-    cairo_destroy (cr);
-  }
-  cairo_surface_flush (surface);
+  surface = tw_test_grab_widget (plot);
   for (guint b = 0; b < snapshot->n_bins; b++)
     {
       cairo_rectangle_t bar;
@@ -451,7 +429,7 @@ test_draw_fig2_on_demo (void)
     g_autoptr(GPtrArray) entries = g_ptr_array_new ();
     GtkWidget *name_entry = NULL;
 
-    collect_descendants (GTK_WIDGET (designer), GTK_TYPE_ENTRY, entries);
+    tw_test_collect_descendants (GTK_WIDGET (designer), GTK_TYPE_ENTRY, entries);
     for (guint i = 0; i < entries->len; i++)
       if (g_strcmp0 (gtk_entry_get_placeholder_text (entries->pdata[i]), "Name of the metric") == 0)
         name_entry = entries->pdata[i];

@@ -10,6 +10,7 @@
 
 #include "tw-application.h"
 #include "tw-designer-window.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 
 typedef struct {
@@ -297,6 +298,184 @@ test_missing_template (Fixture       *f,
   g_assert_error (error, G_RESOURCE_ERROR, G_RESOURCE_ERROR_NOT_FOUND);
 }
 
+/* Every button the window shows (header bar, toolbar, step bar, preview) lies inside it. */
+static void
+assert_buttons_inside (GtkWidget *window)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  int width = gtk_widget_get_width (window);
+  int height = gtk_widget_get_height (window);
+  guint n_checked = 0;
+
+  tw_test_collect_descendants (window, GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkWidget *button = buttons->pdata[i];
+      graphene_rect_t bounds;
+
+      /* popovers' contents (menus, the label editor) are not on screen now */
+      if (!gtk_widget_is_drawable (button) || gtk_widget_get_ancestor (button, GTK_TYPE_POPOVER))
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (button, window, &bounds));
+      if (bounds.origin.x < 0 || bounds.origin.y < 0
+          || bounds.origin.x + bounds.size.width > width
+          || bounds.origin.y + bounds.size.height > height)
+        g_error ("%s \"%s\" (%s) at %g,%g %g×%g is outside the %d×%d window",
+                 G_OBJECT_TYPE_NAME (button),
+                 GTK_IS_BUTTON (button) && gtk_button_get_label (GTK_BUTTON (button))
+                   ? gtk_button_get_label (GTK_BUTTON (button)) : "",
+                 gtk_widget_get_tooltip_text (button) ? gtk_widget_get_tooltip_text (button) : "",
+                 bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height,
+                 width, height);
+      n_checked++;
+    }
+  /* Open, Save, Export, undo … zoom in, Reset, Step, ×10, Log count, Cumulative */
+  g_assert_cmpuint (n_checked, >=, 20);
+}
+
+static void
+test_fits_small_screen (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (f->designer);
+  g_autoptr(GPtrArray) wrap_boxes = g_ptr_array_new ();
+  int min, nat;
+
+  /* a 1280 px screen (and a 1366 px laptop) holds it with room to spare; it was 1405 */
+  gtk_widget_measure (gtk_window_get_child (GTK_WINDOW (window)), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, <=, 1200);
+  gtk_widget_measure (gtk_window_get_titlebar (GTK_WINDOW (window)), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, <=, 1200);
+  gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  g_assert_cmpint (min, <=, 1200);
+
+  /* presented on the 1280×1024 screen, it draws, at its default size */
+  tw_test_wait_frames (window, 3);
+  g_assert_cmpint (gtk_widget_get_width (window), <=, 1280);
+  assert_buttons_inside (window);
+
+  /* 1024 wide: the canvas's toolbar takes a second line, every control stays in view */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  tw_test_wait_frames (window, 3);
+  g_assert_cmpint (gtk_widget_get_width (window), <=, 1024);
+  tw_test_collect_descendants (window, TW_TYPE_WRAP_BOX, wrap_boxes);
+  g_assert_cmpuint (wrap_boxes->len, ==, 1);
+  g_assert_cmpuint (tw_wrap_box_get_n_lines (wrap_boxes->pdata[0]), >=, 2);
+  assert_buttons_inside (window);
+}
+
+/* The ready-made automata the Open menu offers: (designer.template, NAME) items. */
+static GPtrArray *
+menu_template_names (GMenuModel *model)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autofree char *action = NULL;
+      g_autofree char *target = NULL;
+
+      if (section)
+        {
+          g_autoptr(GPtrArray) inner = menu_template_names (section);
+
+          for (guint k = 0; k < inner->len; k++)
+            g_ptr_array_add (names, g_strdup (inner->pdata[k]));
+          continue;
+        }
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action)
+          && g_str_equal (action, "designer.template")
+          && g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_TARGET, "s", &target))
+        g_ptr_array_add (names, g_steal_pointer (&target));
+    }
+  return g_steal_pointer (&names);
+}
+
+static gboolean
+str_in (GPtrArray  *strings,
+        const char *s)
+{
+  return g_ptr_array_find_with_equal_func (strings, s, g_str_equal, NULL);
+}
+
+static void
+test_every_shipped_automaton_reachable (Fixture       *f,
+                                        gconstpointer  data)
+{
+  g_autofree char *dir_path = g_build_filename (TW_SOURCE_DIR, "data", "automata", NULL);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  g_autoptr(GPtrArray) in_menu = NULL;
+  g_autoptr(GPtrArray) shipped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  GMenuModel *model = NULL;
+  const char *file;
+
+  /* the header bar's Open button */
+  tw_test_collect_descendants (gtk_window_get_titlebar (GTK_WINDOW (f->designer)), GTK_TYPE_MENU_BUTTON,
+                               buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_menu_button_get_label (buttons->pdata[i]), "Open") == 0)
+      model = gtk_menu_button_get_menu_model (buttons->pdata[i]);
+  g_assert_nonnull (model);
+  in_menu = menu_template_names (model);
+
+  dir = g_dir_open (dir_path, 0, &error);
+  g_assert_no_error (error);
+  while ((file = g_dir_read_name (dir)))
+    if (g_str_has_suffix (file, ".json"))
+      g_ptr_array_add (shipped, g_strndup (file, strlen (file) - strlen (".json")));
+  g_assert_cmpuint (shipped->len, >=, 7);
+
+  for (guint i = 0; i < shipped->len; i++)
+    {
+      const char *name = shipped->pdata[i];
+      g_autofree char *path = g_strdup_printf ("%s/%s.json", dir_path, name);
+      g_autofree char *resource = g_strdup_printf ("/org/tracewb/Workbench/automata/%s.json", name);
+      g_autofree char *contents = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GPtrArray) problems = NULL;
+      TwAutomaton *automaton;
+      gsize length;
+
+      g_test_message ("%s", name);
+      /* in the resource, byte for byte */
+      g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+      bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), contents, length);
+      /* in Open ▸ Ready-made */
+      if (!str_in (in_menu, name))
+        g_error ("data/automata/%s.json is not in the designer's Open ▸ Ready-made menu", name);
+      /* what the menu item does: it opens, valid, with the file's name */
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->designer), "designer.template", "s", name));
+      automaton = tw_automaton_canvas_get_automaton (tw_designer_window_get_canvas (f->designer));
+      {
+        g_autoptr(TwAutomaton) from_file = tw_automaton_load (path, &error);
+
+        g_assert_no_error (error);
+        g_assert_cmpstr (tw_automaton_get_name (automaton), ==, tw_automaton_get_name (from_file));
+        g_assert_cmpuint (tw_automaton_get_n_states (automaton), ==, tw_automaton_get_n_states (from_file));
+        g_assert_cmpuint (tw_automaton_get_n_transitions (automaton), ==,
+                          tw_automaton_get_n_transitions (from_file));
+      }
+      problems = tw_automaton_validate (automaton);
+      g_assert_cmpuint (problems->len, ==, 0);
+      /* and it runs over the demo */
+      wait_for_preview (f);
+      g_assert_cmpint (tw_designer_window_get_n_measurements (f->designer), ==,
+                       (gint64) count_directly (f, name, NULL));
+    }
+
+  /* and the menu offers nothing that is not shipped */
+  for (guint i = 0; i < in_menu->len; i++)
+    if (!str_in (shipped, in_menu->pdata[i]))
+      g_error ("the Ready-made menu offers %s, not in data/automata/", (char *) in_menu->pdata[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -314,6 +493,8 @@ main (int   argc,
   ADD ("/tw/app/designer/histogram-follows-edits", test_histogram_follows_edits);
   ADD ("/tw/app/designer/step-mode", test_step_mode);
   ADD ("/tw/app/designer/export-c", test_export_c);
+  ADD ("/tw/app/designer/fits-small-screen", test_fits_small_screen);
+  ADD ("/tw/app/designer/every-shipped-automaton-reachable", test_every_shipped_automaton_reachable);
 #undef ADD
 
   return g_test_run ();

@@ -33,6 +33,21 @@ tw_test_wait_frames (GtkWidget *widget,
     }
 }
 
+/* Adds every descendant of @widget that is a @type to @found, depth first. */
+static inline void
+tw_test_collect_descendants (GtkWidget *widget,
+                             GType      type,
+                             GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      tw_test_collect_descendants (child, type, found);
+    }
+}
+
 /* The recent-files manager is a process-wide singleton that saves into the data dir of
  * the first test; isolated dirs are per test, so keep that directory there. */
 static inline void
