@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  *
  * For arrays that grow to millions of elements one at a time (histogram values, the
  * state model's interval series, measurement rows). Small ones live in malloc; past
- * 64 KiB in a private mapping that grows by mremap (page tables move, bytes do not)
+ * 1 MiB in a private mapping that grows by mremap (page tables move, bytes do not)
  * and whose pages are populated a quarter ahead with one call (on virtual machines a
  * page fault per 4 KiB page costs several µs); past 4 MiB the array moves once, by
  * mremap again, into a reservation of 16 GiB of address space

@@ -209,14 +209,14 @@ test_kept_reservation_reused (void)
   tw_huge_array_clear (&second);
 }
 
-/* Between 64 KiB and 4 MiB: a private mapping whose pages are there before the elements
+/* Between 1 MiB and 4 MiB: a private mapping whose pages are there before the elements
  * that will fill them (populated ahead, where the kernel can), grown without losing a
  * value, and moved into the reservation at 4 MiB with every value. */
 static void
 test_private_mapping (void)
 {
   TwHugeArray array;
-  gsize n = 100 * 1024 / sizeof (guint64);
+  gsize n = 3 * MIB / 2 / sizeof (guint64);
   gsize big = 5 * MIB / sizeof (guint64);
   gsize next_page;
   unsigned char resident = 0;
@@ -235,7 +235,7 @@ test_private_mapping (void)
   for (gsize i = 0; i < n; i++)
     *(guint64 *) tw_huge_array_push (&array) = value_at (i);
   g_assert_false (array.mapped);
-  g_assert_cmpuint (array.map_size, >=, 128 * 1024);
+  g_assert_cmpuint (array.map_size, >=, 2 * MIB);
   g_assert_cmpuint (array.map_size % 4096, ==, 0);
   g_assert_cmpuint (array.cap, <=, array.map_size);
   g_assert_cmpuint (array.cap, >=, n * sizeof (guint64));
