@@ -67,10 +67,9 @@ typedef struct {
 } Bins;
 
 /*
- * Every array that grows with the events is a TwHugeArray, the side arrays too: on
- * virtual machines a page fault costs several µs, so malloc memory (4 KiB pages) costs
- * more to touch first than the work that fills it, even in a process that freed as
- * much just before.
+ * Every array that grows with the events is a TwHugeArray, the side arrays too: past
+ * 1 MiB they leave malloc's 4 KiB pages, whose first touch costs a trap per page on
+ * virtual machines, more than the work that fills them (see tw-huge-array.c).
  */
 typedef struct {
   TwHugeArray items;   /* elements: big series grow in place on huge pages */
