@@ -15,11 +15,16 @@ G_BEGIN_DECLS
  * @len: how many
  * @cap: bytes available at @data
  * @element_size: bytes per element
- * @mapped: whether @data is an address-space reservation (else malloc memory)
+ * @mapped: whether @data is an address-space reservation (else malloc memory or
+ *   a private mapping)
+ * @map_size: bytes of the private mapping at @data, 0 when it is not one
  *
  * For arrays that grow to millions of elements one at a time (histogram values, the
  * state model's interval series, measurement rows). Small ones live in malloc; past
- * 4 MiB the array moves once into a reservation of 16 GiB of address space
+ * 1 MiB in a private mapping that grows by mremap (page tables move, bytes do not)
+ * and whose pages are populated a quarter ahead with one call (on virtual machines a
+ * page fault per 4 KiB page costs several µs); past 4 MiB the array moves once, by
+ * mremap again, into a reservation of 16 GiB of address space
  * (MAP_NORESERVE: only touched pages count), 2 MiB aligned and advised as huge pages,
  * where it grows in place without copying and takes one page fault per 2 MiB instead
  * of one per 4 KiB: on virtual machines first touch of fresh memory costs more than
@@ -34,6 +39,7 @@ typedef struct {
   gsize     cap;
   guint     element_size;
   gboolean  mapped;
+  gsize     map_size;
 } TwHugeArray;
 
 void tw_huge_array_init    (TwHugeArray *self,

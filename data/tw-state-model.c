@@ -57,22 +57,28 @@
 #define BINS_MAX_LEVELS   32
 
 typedef struct {
-  guint64    origin;
-  guint64    valid_until;
-  guint      shift;
-  guint      n_levels;
-  gsize      len[BINS_MAX_LEVELS];
-  TwSummary *level[BINS_MAX_LEVELS];
+  guint64      origin;
+  guint64      valid_until;
+  guint        shift;
+  guint        n_levels;
+  gsize        len[BINS_MAX_LEVELS];
+  TwSummary   *level[BINS_MAX_LEVELS]; /* into @storage */
+  TwHugeArray  storage;                /* TwSummary: every level, one after the other */
 } Bins;
 
+/*
+ * Every array that grows with the events is a TwHugeArray, the side arrays too: past
+ * 1 MiB they leave malloc's 4 KiB pages, whose first touch costs a trap per page on
+ * virtual machines, more than the work that fills them (see tw-huge-array.c).
+ */
 typedef struct {
-  TwHugeArray items; /* elements: big series grow in place on huge pages */
-  GArray     *l1;     /* guint64 */
-  GArray     *l2;     /* guint64 */
-  Bins       *bins;   /* NULL while the series is short */
-  GByteArray *kinds;  /* marks only: TW_SUMMARY_MARK_* of each, so that drawing them
-                       * never reads the event store */
-  GArray     *parents; /* irqs only: guint32 index of the enclosing handler, or
+  TwHugeArray items;   /* elements: big series grow in place on huge pages */
+  TwHugeArray l1;      /* guint64 */
+  TwHugeArray l2;      /* guint64 */
+  Bins       *bins;    /* NULL while the series is short */
+  TwHugeArray kinds;   /* marks only, guint8: TW_SUMMARY_MARK_* of each, so that
+                        * drawing them never reads the event store */
+  TwHugeArray parents; /* irqs only, guint32: index of the enclosing handler, or
                         * G_MAXUINT32: finds the handlers open at a time in O(depth) */
 } Series;
 
@@ -91,20 +97,26 @@ typedef struct {
 } TaskState;
 
 typedef struct {
-  TwEventKind kind;
-  int         prev_state_field; /* -1 when the type has none */
+  TwEventKind        kind;
+  int                prev_state_field; /* -1 when the type has none */
+  const TwEventType *type;             /* NULL when the trace has no such type */
 } TypeInfo;
 
 struct _TwStateModel
 {
-  GObject    parent_instance;
+  GObject     parent_instance;
 
-  TwTrace   *trace;
-  guint64    n_processed;
-  guint64    last_time;
-  GPtrArray *cpus;        /* CpuState */
-  GPtrArray *tasks;       /* TaskState, index = task index */
-  GArray    *types;       /* TypeInfo, index = type index */
+  TwTrace    *trace;
+  guint64     n_processed;
+  guint64     last_time;
+  GPtrArray  *cpus;        /* CpuState */
+  GPtrArray  *tasks;       /* TaskState, index = task index */
+  GArray     *types;       /* TypeInfo, index = type index */
+  /* Per-event lookups resolved once per update rather than per event: */
+  GByteArray *tracked;     /* index = task: 1 when is_tracked_task(), as the task table
+                            * said when the update began */
+  GByteArray *prev_states; /* index = string id: 1 + TwTaskState of a prev_state
+                            * string, 0 while not yet looked at */
 };
 
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
@@ -117,15 +129,16 @@ series_init (Series *series,
              gsize   element_size)
 {
   tw_huge_array_init (&series->items, element_size);
-  series->l1 = g_array_new (FALSE, FALSE, sizeof (guint64));
-  series->l2 = g_array_new (FALSE, FALSE, sizeof (guint64));
+  tw_huge_array_init (&series->l1, sizeof (guint64));
+  tw_huge_array_init (&series->l2, sizeof (guint64));
+  tw_huge_array_init (&series->kinds, sizeof (guint8));
+  tw_huge_array_init (&series->parents, sizeof (guint32));
 }
 
 static void
 bins_free (Bins *bins)
 {
-  for (guint k = 0; k < bins->n_levels; k++)
-    g_free (bins->level[k]);
+  tw_huge_array_clear (&bins->storage);
   g_free (bins);
 }
 
@@ -133,28 +146,30 @@ static void
 series_clear (Series *series)
 {
   g_clear_pointer (&series->bins, bins_free);
-  g_clear_pointer (&series->kinds, g_byte_array_unref);
-  g_clear_pointer (&series->parents, g_array_unref);
+  tw_huge_array_clear (&series->kinds);
+  tw_huge_array_clear (&series->parents);
   tw_huge_array_clear (&series->items);
-  g_clear_pointer (&series->l1, g_array_unref);
-  g_clear_pointer (&series->l2, g_array_unref);
+  tw_huge_array_clear (&series->l1);
+  tw_huge_array_clear (&series->l2);
 }
 
-/* Every element type of a series starts with its guint64 start time. */
-static void
+/* Every element type of a series starts with its guint64 start time. Inline, with the
+ * constant @size of the caller's element, so that the copy is a few moves. */
+static inline void
 series_append (Series        *series,
-               gconstpointer  item)
+               gconstpointer  item,
+               gsize          size)
 {
-  guint64 start;
-
-  memcpy (&start, item, sizeof start);
-  if ((series->items.len & L1_MASK) == 0)
+  if G_UNLIKELY ((series->items.len & L1_MASK) == 0)
     {
-      if ((series->l1->len & L2_MASK) == 0)
-        g_array_append_val (series->l2, start);
-      g_array_append_val (series->l1, start);
+      guint64 start;
+
+      memcpy (&start, item, sizeof start);
+      if ((series->l1.len & L2_MASK) == 0)
+        memcpy (tw_huge_array_push (&series->l2), &start, sizeof start);
+      memcpy (tw_huge_array_push (&series->l1), &start, sizeof start);
     }
-  memcpy (tw_huge_array_push (&series->items), item, series->items.element_size);
+  memcpy (tw_huge_array_push (&series->items), item, size);
 }
 
 static void
@@ -163,9 +178,9 @@ series_pop (Series *series)
   series->items.len--;
   if ((series->items.len & L1_MASK) == 0)
     {
-      g_array_set_size (series->l1, series->l1->len - 1);
-      if ((series->l1->len & L2_MASK) == 0)
-        g_array_set_size (series->l2, series->l2->len - 1);
+      series->l1.len--;
+      if ((series->l1.len & L2_MASK) == 0)
+        series->l2.len--;
     }
 }
 
@@ -193,10 +208,10 @@ series_lower_bound (const Series *series,
                     guint64       t)
 {
   const TwHugeArray *items = &series->items;
-  gsize p2 = lower_bound_u64 ((const guint64 *) series->l2->data, 0, series->l2->len, t);
+  gsize p2 = lower_bound_u64 ((const guint64 *) series->l2.data, 0, series->l2.len, t);
   gsize lo1 = p2 > 0 ? (p2 - 1) << L2_SHIFT : 0;
-  gsize hi1 = MIN ((p2 << L2_SHIFT) + 1, series->l1->len);
-  gsize p1 = lower_bound_u64 ((const guint64 *) series->l1->data, lo1, hi1, t);
+  gsize hi1 = MIN ((p2 << L2_SHIFT) + 1, series->l1.len);
+  gsize p1 = lower_bound_u64 ((const guint64 *) series->l1.data, lo1, hi1, t);
   gsize lo = p1 > 0 ? (p1 - 1) << L1_SHIFT : 0;
   gsize hi = MIN ((p1 << L1_SHIFT) + 1, items->len);
 
@@ -244,6 +259,8 @@ tw_state_model_finalize (GObject *object)
   g_clear_pointer (&self->cpus, g_ptr_array_unref);
   g_clear_pointer (&self->tasks, g_ptr_array_unref);
   g_clear_pointer (&self->types, g_array_unref);
+  g_clear_pointer (&self->tracked, g_byte_array_unref);
+  g_clear_pointer (&self->prev_states, g_byte_array_unref);
 
   G_OBJECT_CLASS (tw_state_model_parent_class)->finalize (object);
 }
@@ -260,6 +277,8 @@ tw_state_model_init (TwStateModel *self)
   self->cpus = g_ptr_array_new_with_free_func (cpu_state_free);
   self->tasks = g_ptr_array_new_with_free_func (task_state_free);
   self->types = g_array_new (FALSE, FALSE, sizeof (TypeInfo));
+  self->tracked = g_byte_array_new ();
+  self->prev_states = g_byte_array_new ();
 }
 
 /**
@@ -295,8 +314,8 @@ tw_state_model_get_trace (TwStateModel *self)
 }
 
 static CpuState *
-cpu_at (TwStateModel *self,
-        guint         cpu)
+cpu_add (TwStateModel *self,
+         guint         cpu)
 {
   while (self->cpus->len <= cpu)
     {
@@ -304,16 +323,24 @@ cpu_at (TwStateModel *self,
 
       series_init (&state->runs, sizeof (TwRunInterval));
       series_init (&state->irqs, sizeof (TwIrqInterval));
-      state->irqs.parents = g_array_new (FALSE, FALSE, sizeof (guint32));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
   return g_ptr_array_index (self->cpus, cpu);
 }
 
+static inline CpuState *
+cpu_at (TwStateModel *self,
+        guint         cpu)
+{
+  if G_LIKELY (cpu < self->cpus->len)
+    return self->cpus->pdata[cpu];
+  return cpu_add (self, cpu);
+}
+
 static TaskState *
-task_at (TwStateModel *self,
-         guint32       task)
+task_add (TwStateModel *self,
+          guint32       task)
 {
   while (self->tasks->len <= task)
     {
@@ -321,20 +348,30 @@ task_at (TwStateModel *self,
 
       series_init (&state->states, sizeof (TwTaskInterval));
       series_init (&state->marks, sizeof (TwTaskMark));
-      state->marks.kinds = g_byte_array_new ();
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
 }
 
+static inline TaskState *
+task_at (TwStateModel *self,
+         guint32       task)
+{
+  if G_LIKELY (task < self->tasks->len)
+    return self->tasks->pdata[task];
+  return task_add (self, task);
+}
+
+/* Resolves the types up to @type: tw_state_model_update() resolves those the trace
+ * has when it begins, a live trace may add more as it goes. */
 static const TypeInfo *
-type_info (TwStateModel *self,
-           guint16       type)
+type_info_add (TwStateModel *self,
+               guint16       type)
 {
   while (self->types->len <= type)
     {
       const TwEventType *t = tw_trace_get_event_type (self->trace, self->types->len);
-      TypeInfo info = { TW_EVENT_KIND_OTHER, -1 };
+      TypeInfo info = { TW_EVENT_KIND_OTHER, -1, t };
 
       if (t != NULL)
         {
@@ -347,9 +384,18 @@ type_info (TwStateModel *self,
   return &g_array_index (self->types, TypeInfo, type);
 }
 
+static inline const TypeInfo *
+type_info (TwStateModel *self,
+           guint16       type)
+{
+  if G_LIKELY (type < self->types->len)
+    return &g_array_index (self->types, TypeInfo, type);
+  return type_info_add (self, type);
+}
+
 static gboolean
-is_tracked_task (TwStateModel *self,
-                 guint32       task)
+is_tracked_task_in_table (TwStateModel *self,
+                          guint32       task)
 {
   const TwTask *t;
 
@@ -357,6 +403,28 @@ is_tracked_task (TwStateModel *self,
     return FALSE;
   t = tw_trace_get_task (self->trace, task);
   return t != NULL && !(t->flags & TW_TASK_FLAG_IDLE);
+}
+
+/* Reads the task table's flags into @tracked for the tasks it has now. */
+static void
+refresh_tracked (TwStateModel *self)
+{
+  guint32 n = tw_trace_get_n_tasks (self->trace);
+
+  g_byte_array_set_size (self->tracked, n);
+  for (guint32 k = 0; k < n; k++)
+    self->tracked->data[k] = is_tracked_task_in_table (self, k);
+}
+
+/* Whether @task is one to give states and to draw as running (not an idle task, not
+ * TW_TASK_NONE). */
+static inline gboolean
+is_tracked_task (TwStateModel *self,
+                 guint32       task)
+{
+  if G_LIKELY (task < self->tracked->len)
+    return self->tracked->data[task];
+  return is_tracked_task_in_table (self, task);
 }
 
 static void
@@ -389,7 +457,7 @@ task_enter (TwStateModel *self,
       return;
     }
 
-  series_append (&ts->states, &next);
+  series_append (&ts->states, &next, sizeof next);
   ts->open = TRUE;
 }
 
@@ -405,20 +473,31 @@ task_current_state (TwStateModel *self,
 }
 
 static TwTaskState
+prev_state_of_string (TwStateModel *self,
+                      guint32       id)
+{
+  const char *s = tw_trace_get_string (self->trace, id);
+
+  if (s == NULL || s[0] == '\0' || s[0] == 'R')
+    return TW_TASK_STATE_READY;
+  if (s[0] == 'X' || s[0] == 'Z' || s[0] == 'x')
+    return TW_TASK_STATE_DEAD;
+  return TW_TASK_STATE_BLOCKED;
+}
+
+static TwTaskState
 switched_out_state (TwStateModel    *self,
                     const TypeInfo  *info,
                     const TwEventChunk *chunk,
                     guint            row)
 {
-  const TwEventType *type;
   TwValue value;
-  const char *s;
+  TwTaskState state;
 
   if (info->prev_state_field < 0 || chunk->payload[row] == TW_PAYLOAD_NONE)
     return TW_TASK_STATE_READY;
 
-  type = tw_trace_get_event_type (self->trace, chunk->type[row]);
-  if (!tw_event_type_get_field (type, chunk->blob + chunk->payload[row],
+  if (!tw_event_type_get_field (info->type, chunk->blob + chunk->payload[row],
                                 info->prev_state_field, &value))
     return TW_TASK_STATE_READY;
 
@@ -426,12 +505,22 @@ switched_out_state (TwStateModel    *self,
     /* ftrace's numeric prev_state: 0 is TASK_RUNNING, i.e. preempted. */
     return value.u == 0 ? TW_TASK_STATE_READY : TW_TASK_STATE_BLOCKED;
 
-  s = tw_trace_get_string (self->trace, value.str);
-  if (s == NULL || s[0] == '\0' || s[0] == 'R')
-    return TW_TASK_STATE_READY;
-  if (s[0] == 'X' || s[0] == 'Z' || s[0] == 'x')
-    return TW_TASK_STATE_DEAD;
-  return TW_TASK_STATE_BLOCKED;
+  /* Interned strings never change: a few distinct ones stand in millions of switches. */
+  if G_LIKELY (value.str < self->prev_states->len && self->prev_states->data[value.str] != 0)
+    return self->prev_states->data[value.str] - 1;
+  state = prev_state_of_string (self, value.str);
+  if (tw_trace_get_string (self->trace, value.str) != NULL)
+    {
+      if (value.str >= self->prev_states->len)
+        {
+          guint old = self->prev_states->len;
+
+          g_byte_array_set_size (self->prev_states, value.str + 1);
+          memset (self->prev_states->data + old, 0, value.str + 1 - old);
+        }
+      self->prev_states->data[value.str] = 1 + state;
+    }
+  return state;
 }
 
 static void
@@ -466,7 +555,7 @@ handle_switch (TwStateModel       *self,
           if (last->start == t)
             series_pop (&cs->runs);
         }
-      series_append (&cs->runs, &run);
+      series_append (&cs->runs, &run, sizeof run);
       cs->run_open = TRUE;
     }
 
@@ -496,8 +585,8 @@ handle_irq_entry (TwStateModel *self,
   index = cs->irqs.items.len;
   parent = cs->irq_stack->len > 0 ? g_array_index (cs->irq_stack, guint, cs->irq_stack->len - 1)
                                   : G_MAXUINT32;
-  series_append (&cs->irqs, &irq);
-  g_array_append_val (cs->irqs.parents, parent);
+  series_append (&cs->irqs, &irq, sizeof irq);
+  memcpy (tw_huge_array_push (&cs->irqs.parents), &parent, sizeof parent);
   g_array_append_val (cs->irq_stack, index);
 }
 
@@ -554,8 +643,8 @@ add_mark (TwStateModel *self,
   else
     bits = TW_SUMMARY_MARK_OTHER;
   marks = &task_at (self, task)->marks;
-  series_append (marks, &mark);
-  g_byte_array_append (marks->kinds, &bits, 1);
+  series_append (marks, &mark, sizeof mark);
+  *(guint8 *) tw_huge_array_push (&marks->kinds) = bits;
 }
 
 static void update_bins (TwStateModel *self);
@@ -602,6 +691,9 @@ tw_state_model_update (TwStateModel  *self,
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
 
   n = tw_trace_get_n_events (self->trace);
+  refresh_tracked (self);
+  if (tw_trace_get_n_event_types (self->trace) > 0)
+    type_info_add (self, tw_trace_get_n_event_types (self->trace) - 1);
 
   while (self->n_processed < n)
     {
@@ -610,6 +702,7 @@ tw_state_model_update (TwStateModel  *self,
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, i >> TW_CHUNK_SHIFT);
       guint row = i & TW_CHUNK_MASK;
       guint end = MIN (chunk->n, row + (guint) MIN (n - i, (guint64) TW_CHUNK_SIZE));
+      guint64 last_time = self->last_time;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
@@ -672,9 +765,10 @@ tw_state_model_update (TwStateModel  *self,
               break;
             }
 
-          self->last_time = MAX (self->last_time, t);
+          last_time = MAX (last_time, t);
         }
 
+      self->last_time = last_time;
       self->n_processed = base + end;
     }
 
@@ -792,9 +886,9 @@ series_lower_bound_from (const Series *series,
                          guint64       t)
 {
   const TwHugeArray *items = &series->items;
-  const guint64 *l1 = (const guint64 *) series->l1->data;
+  const guint64 *l1 = (const guint64 *) series->l1.data;
   gsize stride = items->element_size;
-  gsize n1 = series->l1->len;
+  gsize n1 = series->l1.len;
   gsize b, step = 1, p1, lo, hi;
   guint64 start;
 
@@ -917,7 +1011,7 @@ element_span (TwSeries      kind,
     }
 }
 
-static TwSummary
+static inline TwSummary
 element_summary (TwStateModel *self,
                  TwSeries      kind,
                  const Series *series,
@@ -958,7 +1052,7 @@ element_summary (TwStateModel *self,
       break;
 
     case TW_SERIES_TASK_MARKS:
-      sum.bits = series->kinds->data[i];
+      sum.bits = series->kinds.data[i];
       break;
 
     default:
@@ -976,6 +1070,33 @@ summary_add (TwSummary       *into,
   into->bits |= sum->bits;
 }
 
+/* Adds every element of @series to the bins of level 0 it meets. Always inlined with a
+ * constant @kind. */
+static inline void
+bins_add_elements (TwStateModel *self,
+                   TwSeries      kind,
+                   const Series *series,
+                   Bins         *bins)
+{
+  const TwHugeArray *items = &series->items;
+  TwSummary *level0 = bins->level[0];
+  gsize last_bin = bins->len[0] - 1;
+
+  for (gsize i = 0; i < items->len; i++)
+    {
+      const guint8 *item = items->data + i * items->element_size;
+      TwSummary sum = element_summary (self, kind, series, i);
+      guint64 s, e;
+      gsize b0, b1;
+
+      element_span (kind, item, &s, &e);
+      b0 = (s - bins->origin) >> bins->shift;
+      b1 = MIN ((e - 1 - bins->origin) >> bins->shift, last_bin);
+      for (gsize b = b0; b <= b1; b++)
+        summary_add (&level0[b], &sum);
+    }
+}
+
 static void
 bins_build (TwStateModel *self,
             TwSeries      kind,
@@ -985,7 +1106,7 @@ bins_build (TwStateModel *self,
   const TwHugeArray *items = &series->items;
   Bins *bins = g_new0 (Bins, 1);
   guint64 span, per_bin;
-  guint64 s, e;
+  gsize total;
 
   g_clear_pointer (&series->bins, bins_free);
 
@@ -998,33 +1119,47 @@ bins_build (TwStateModel *self,
     bins->shift++;
   bins->valid_until = valid_until;
 
+  /* all levels in one array, sized first: it never moves while they are filled */
   bins->len[0] = ((span - 1) >> bins->shift) + 1;
-  bins->level[0] = g_new (TwSummary, bins->len[0]);
+  bins->n_levels = 1;
+  total = bins->len[0];
+  while (bins->n_levels < BINS_MAX_LEVELS && bins->len[bins->n_levels - 1] > 4)
+    {
+      bins->len[bins->n_levels] = (bins->len[bins->n_levels - 1] + 3) / 4;
+      total += bins->len[bins->n_levels++];
+    }
+  tw_huge_array_init (&bins->storage, sizeof (TwSummary));
+  tw_huge_array_reserve (&bins->storage, total);
+  bins->storage.len = total;
+  for (guint k = 0, offset = 0; k < bins->n_levels; offset += bins->len[k++])
+    bins->level[k] = (TwSummary *) (gpointer) bins->storage.data + offset;
   for (gsize b = 0; b < bins->len[0]; b++)
     bins->level[0][b] = (TwSummary) { TW_TASK_NONE, 0 };
 
-  for (gsize i = 0; i < items->len; i++)
+  /* One loop per kind, so that the compiler drops the switches on the kind. */
+  switch (kind)
     {
-      const guint8 *item = items->data + i * items->element_size;
-      TwSummary sum = element_summary (self, kind, series, i);
-      gsize b0, b1;
-
-      element_span (kind, item, &s, &e);
-      b0 = (s - bins->origin) >> bins->shift;
-      b1 = MIN ((e - 1 - bins->origin) >> bins->shift, bins->len[0] - 1);
-      for (gsize b = b0; b <= b1; b++)
-        summary_add (&bins->level[0][b], &sum);
+    case TW_SERIES_CPU_RUNS:
+      bins_add_elements (self, TW_SERIES_CPU_RUNS, series, bins);
+      break;
+    case TW_SERIES_CPU_IRQS:
+      bins_add_elements (self, TW_SERIES_CPU_IRQS, series, bins);
+      break;
+    case TW_SERIES_TASK_STATES:
+      bins_add_elements (self, TW_SERIES_TASK_STATES, series, bins);
+      break;
+    case TW_SERIES_TASK_MARKS:
+      bins_add_elements (self, TW_SERIES_TASK_MARKS, series, bins);
+      break;
+    default:
+      g_assert_not_reached ();
     }
 
-  bins->n_levels = 1;
-  while (bins->n_levels < BINS_MAX_LEVELS && bins->len[bins->n_levels - 1] > 4)
+  for (guint k = 1; k < bins->n_levels; k++)
     {
-      guint k = bins->n_levels++;
       const TwSummary *below = bins->level[k - 1];
       gsize n_below = bins->len[k - 1];
 
-      bins->len[k] = (n_below + 3) / 4;
-      bins->level[k] = g_new (TwSummary, bins->len[k]);
       for (gsize b = 0; b < bins->len[k]; b++)
         {
           TwSummary sum = { TW_TASK_NONE, 0 };
@@ -1116,7 +1251,7 @@ summarize_elements (TwStateModel   *self,
        * walk its parents. A handler whose exit was lost can be open since long ago. Irq
        * summaries only OR bits, so these may come before the ones after them. */
       for (guint32 j = (guint32) (i - 1); j != G_MAXUINT32;
-           j = g_array_index (series->parents, guint32, j))
+           j = TW_HUGE_ARRAY_AT (&series->parents, guint32, j))
         {
           const guint8 *item = items->data + (gsize) j * items->element_size;
           TwSummary sum;

@@ -28,8 +28,8 @@ assert_values (const TwHugeArray *array,
       g_assert_cmphex (TW_HUGE_ARRAY_AT (array, guint64, i), ==, value_at (i));
 }
 
-/* Pushing one element at a time: malloc memory below 4 MiB, then a 2 MiB aligned
- * reservation that later growth never moves. */
+/* Pushing one element at a time: malloc memory, then a private mapping below 4 MiB,
+ * then a 2 MiB aligned reservation that later growth never moves. */
 static void
 test_growth_across_threshold (void)
 {
@@ -209,6 +209,69 @@ test_kept_reservation_reused (void)
   tw_huge_array_clear (&second);
 }
 
+/* Between 1 MiB and 4 MiB: a private mapping whose pages are there before the elements
+ * that will fill them (populated ahead, where the kernel can), grown without losing a
+ * value, and moved into the reservation at 4 MiB with every value. */
+static void
+test_private_mapping (void)
+{
+  TwHugeArray array;
+  gsize n = 3 * MIB / 2 / sizeof (guint64);
+  gsize big = 5 * MIB / sizeof (guint64);
+  gsize next_page;
+  unsigned char resident = 0;
+  gboolean can_populate;
+  guint8 *probe = mmap (NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  g_assert_true (probe != MAP_FAILED);
+#ifdef MADV_POPULATE_WRITE
+  can_populate = madvise (probe, 4096, MADV_POPULATE_WRITE) == 0;
+#else
+  can_populate = FALSE;
+#endif
+  munmap (probe, 4096);
+
+  tw_huge_array_init (&array, sizeof (guint64));
+  for (gsize i = 0; i < n; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_false (array.mapped);
+  g_assert_cmpuint (array.map_size, >=, 2 * MIB);
+  g_assert_cmpuint (array.map_size % 4096, ==, 0);
+  g_assert_cmpuint (array.cap, <=, array.map_size);
+  g_assert_cmpuint (array.cap, >=, n * sizeof (guint64));
+  assert_values (&array, n);
+
+  /* the page after the last element was never written, yet it is there */
+  next_page = (n * sizeof (guint64) + 4095) & ~(gsize) 4095;
+  if (can_populate && next_page < array.cap)
+    {
+      g_assert_cmpint (mincore (array.data + next_page, 4096, &resident), ==, 0);
+      g_assert_cmpuint (resident & 1, ==, 1);
+    }
+
+  for (gsize i = n; i < big; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_true (array.mapped);
+  g_assert_cmpuint (array.map_size, ==, 0);
+  g_assert_cmpuint ((guintptr) array.data % (2 * MIB), ==, 0);
+  assert_values (&array, big);
+
+  tw_huge_array_clear (&array);
+  g_assert_null (array.data);
+  g_assert_cmpuint (array.map_size, ==, 0);
+  g_assert_cmpuint (array.cap, ==, 0);
+
+  /* cleared in the mapping phase, then used again from malloc */
+  for (gsize i = 0; i < n; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_cmpuint (array.map_size, >, 0);
+  tw_huge_array_clear (&array);
+  g_assert_cmpuint (array.map_size, ==, 0);
+  *(guint64 *) tw_huge_array_push (&array) = value_at (0);
+  assert_values (&array, 1);
+  tw_huge_array_clear (&array);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -219,5 +282,6 @@ main (int    argc,
   g_test_add_func ("/tw/data/huge-array/grow-past-reservation", test_grow_past_reservation);
   g_test_add_func ("/tw/data/huge-array/clear", test_clear);
   g_test_add_func ("/tw/data/huge-array/kept-reservation-reused", test_kept_reservation_reused);
+  g_test_add_func ("/tw/data/huge-array/private-mapping", test_private_mapping);
   return g_test_run ();
 }
