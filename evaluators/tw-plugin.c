@@ -110,6 +110,7 @@ tw_plugin_new_for_path (const char  *path,
                         GError     **error)
 {
   g_autoptr(TwPlugin) self = NULL;
+  g_autofree char *absolute = NULL;
   TwEvaluatorModuleGetFunc get = NULL;
   TwEvaluatorBatchGetFunc get_batch = NULL;
 
@@ -117,7 +118,10 @@ tw_plugin_new_for_path (const char  *path,
 
   self = g_object_new (TW_TYPE_PLUGIN, NULL);
   self->path = g_strdup (path);
-  self->module = g_module_open (path, G_MODULE_BIND_LOCAL);
+  /* a file the user names, not a library to look up: `--plugin a.so` means ./a.so, where
+   * dlopen would search the library path for a name without a slash */
+  absolute = g_canonicalize_filename (path, NULL);
+  self->module = g_module_open (absolute, G_MODULE_BIND_LOCAL);
   if (self->module == NULL)
     {
       g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_OPEN,

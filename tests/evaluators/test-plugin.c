@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <tw-evaluators.h>
 
 #include "tw-test-utils.h"
@@ -96,6 +97,24 @@ test_load_sample (void)
   g_assert_cmpstr (tw_plugin_get_name (plugin), ==, "sample-irq");
   g_assert_cmpuint (tw_plugin_get_module (plugin)->n_event_names, ==, 2);
   assert_same_as_builtin (plugin);
+}
+
+/* A bare file name is a file in the current directory, as a user typing
+ * `tracewb-cli eval … --plugin a.so` means it, not a library for dlopen to search. */
+static void
+test_load_relative (void)
+{
+  g_autofree char *path = module_path ("sample-module.so");
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwPlugin) plugin = NULL;
+
+  g_assert_cmpint (g_chdir (dir), ==, 0);
+  plugin = tw_plugin_new_for_path ("sample-module.so", &error);
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpstr (tw_plugin_get_name (plugin), ==, "sample-irq");
 }
 
 static void
@@ -275,6 +294,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tw/evaluators/plugin/load-sample", test_load_sample);
+  g_test_add_func ("/tw/evaluators/plugin/load-relative", test_load_relative);
   g_test_add_func ("/tw/evaluators/plugin/version-mismatch", test_version_mismatch);
   g_test_add_func ("/tw/evaluators/plugin/missing-symbol", test_missing_symbol);
   g_test_add_func ("/tw/evaluators/plugin/bad-batch", test_bad_batch);
