@@ -204,6 +204,48 @@ pyramid_rebuild (Track *track)
     pyramid_add (track, i, g_array_index (track->values, double, i));
 }
 
+/* ---------------------------------------------------------------- the sampler's types */
+
+static const TwFieldSpec gtop_cpu_fields[] = {
+  { "load_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+  { "user_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+  { "system_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+  { "iowait_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+};
+
+static const TwFieldSpec gtop_memory_fields[] = {
+  { "total",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+  { "used",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+  { "free",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+  { "cached",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+  { "buffer",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+  { "used_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+};
+
+/**
+ * tw_counter_tracks_add_gtop_type:
+ * @kind: %TW_COUNTER_CPU_LOAD for `gtop_cpu_load`, %TW_COUNTER_MEMORY for `gtop_memory`
+ *
+ * Registers (or finds) the event type the libgtop sampler writes for @kind, with the
+ * fields these tracks read: one schema for the sampler and whoever writes such rows.
+ *
+ * Returns: the type, or %TW_TYPE_NONE with @error set when @trace has the name with
+ *   other fields
+ */
+guint16
+tw_counter_tracks_add_gtop_type (TwTrace        *trace,
+                                 TwCounterKind   kind,
+                                 GError        **error)
+{
+  g_return_val_if_fail (TW_IS_TRACE (trace), TW_TYPE_NONE);
+
+  if (kind == TW_COUNTER_MEMORY)
+    return tw_trace_add_event_type (trace, "gtop_memory", "gtop", TW_EVENT_KIND_OTHER,
+                                    gtop_memory_fields, G_N_ELEMENTS (gtop_memory_fields), error);
+  return tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
+                                  gtop_cpu_fields, G_N_ELEMENTS (gtop_cpu_fields), error);
+}
+
 /* ---------------------------------------------------------------- reading the trace */
 
 static TypeRole

@@ -39,6 +39,10 @@ typedef struct {
 #define TW_TYPE_COUNTER_TRACKS (tw_counter_tracks_get_type ())
 G_DECLARE_FINAL_TYPE (TwCounterTracks, tw_counter_tracks, TW, COUNTER_TRACKS, GObject)
 
+guint16               tw_counter_tracks_add_gtop_type  (TwTrace         *trace,
+                                                        TwCounterKind    kind,
+                                                        GError         **error);
+
 TwCounterTracks      *tw_counter_tracks_new            (TwTrace         *trace);
 gboolean              tw_counter_tracks_update         (TwCounterTracks *self);
 guint                 tw_counter_tracks_get_n_tracks   (TwCounterTracks *self);

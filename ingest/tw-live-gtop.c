@@ -33,22 +33,6 @@
 #include <glibtop/proctime.h>
 #pragma GCC diagnostic pop
 
-static const TwFieldSpec cpu_fields[] = {
-  { "load_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "user_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "system_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "iowait_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-};
-
-static const TwFieldSpec memory_fields[] = {
-  { "total",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "used",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "free",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "cached",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "buffer",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "used_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-};
-
 static const TwFieldSpec process_fields[] = {
   { "cpu_time_ns", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
   { "cpu_pct",     TW_FIELD_F64, TW_FIELD_FLAG_NONE },
@@ -110,12 +94,10 @@ gtop_start (TwLiveSource *source,
   self->n_cpus = MIN ((guint) glibtop_global_server->ncpu + 1, GLIBTOP_NCPU);
   self->cpu_prev = g_new0 (CpuTicks, self->n_cpus);
   self->cpu_tasks = g_new0 (guint32, self->n_cpus);
-  self->cpu_type = tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
-                                            cpu_fields, G_N_ELEMENTS (cpu_fields), error);
+  self->cpu_type = tw_counter_tracks_add_gtop_type (trace, TW_COUNTER_CPU_LOAD, error);
   if (self->cpu_type == TW_TYPE_NONE)
     return FALSE;
-  self->memory_type = tw_trace_add_event_type (trace, "gtop_memory", "gtop", TW_EVENT_KIND_OTHER,
-                                               memory_fields, G_N_ELEMENTS (memory_fields), error);
+  self->memory_type = tw_counter_tracks_add_gtop_type (trace, TW_COUNTER_MEMORY, error);
   if (self->memory_type == TW_TYPE_NONE)
     return FALSE;
   self->process_type = tw_trace_add_event_type (trace, "gtop_process", "gtop", TW_EVENT_KIND_OTHER,

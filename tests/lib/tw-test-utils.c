@@ -486,26 +486,9 @@ guint16
 tw_test_add_gtop_type (TwTrace  *trace,
                        gboolean  memory)
 {
-  static const TwFieldSpec cpu_fields[] = {
-    { "load_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-    { "user_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-    { "system_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-    { "iowait_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  };
-  static const TwFieldSpec memory_fields[] = {
-    { "total",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-    { "used",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-    { "free",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-    { "cached",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-    { "buffer",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-    { "used_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  };
   g_autoptr(GError) error = NULL;
-  guint16 type = memory
-    ? tw_trace_add_event_type (trace, "gtop_memory", "gtop", TW_EVENT_KIND_OTHER,
-                               memory_fields, G_N_ELEMENTS (memory_fields), &error)
-    : tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
-                               cpu_fields, G_N_ELEMENTS (cpu_fields), &error);
+  guint16 type = tw_counter_tracks_add_gtop_type (trace, memory ? TW_COUNTER_MEMORY
+                                                                : TW_COUNTER_CPU_LOAD, &error);
 
   g_assert_no_error (error);
   return type;
