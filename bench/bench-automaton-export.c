@@ -103,56 +103,6 @@ direct_emit (const TwEvaluatorHost        *host,
 }
 
 static void
-run_direct (const TwEvaluatorModule *module,
-            TwTrace                 *trace,
-            DirectHost              *h)
-{
-  g_autofree guint32 *ids = g_new (guint32, module->n_event_names + 1);
-  g_autofree guint32 *type_id = NULL;
-  guint n_types = tw_trace_get_n_event_types (trace);
-  void *context = module->context_new ();
-  TwEvaluatorEvent ev = { 0 };
-
-  memset (h, 0, sizeof *h);
-  h->host.struct_size = sizeof (TwEvaluatorHost);
-  h->host.abi_version = TW_EVALUATOR_ABI_VERSION;
-  h->host.emit_measurement = direct_emit;
-  /* what the host does at bind: a type gets the id of the first name it matches */
-  type_id = g_new (guint32, n_types);
-  for (guint i = 0; i < module->n_event_names; i++)
-    ids[i] = TW_EVALUATOR_EVENT_ABSENT;
-  for (guint t = 0; t < n_types; t++)
-    {
-      type_id[t] = TW_EVALUATOR_EVENT_OTHER;
-      for (guint i = 0; i < module->n_event_names; i++)
-        if (tw_update_selector_matches (module->event_names[i], tw_trace_get_event_type (trace, t)))
-          {
-            type_id[t] = ids[i] = i;
-            break;
-          }
-    }
-  if (!module->bind (context, &h->host, ids))
-    g_error ("the module refused the trace");
-  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
-    {
-      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-
-      for (guint i = 0; i < chunk->n; i++)
-        {
-          ev.event_id = type_id[chunk->type[i]];
-          if (ev.event_id == TW_EVALUATOR_EVENT_OTHER && !(module->flags & TW_EVALUATOR_FLAG_ALL_EVENTS))
-            continue;
-          ev.time_ns = chunk->time[i];
-          ev.task = chunk->task[i];
-          ev.arg = chunk->arg[i];
-          module->commit (context, module->prepare (context, &ev));
-        }
-    }
-  module->finish (context);
-  module->context_free (context);
-}
-
-static void
 direct_emit_many (const TwEvaluatorHost        *host,
                   const TwEvaluatorMeasurement *m,
                   size_t                        n)
@@ -164,24 +114,22 @@ direct_emit_many (const TwEvaluatorHost        *host,
     h->sum += m[i].length_ns;
 }
 
-/* The batch entry fed the trace's chunks as they are: the module's own cost. */
-static void
-run_direct_batch (const TwEvaluatorModule     *module,
-                  const TwEvaluatorBatchFuncs *batch_funcs,
-                  TwTrace                     *trace,
-                  DirectHost                  *h)
+/* What the host does at bind: a type gets the id of the first name it matches, the
+ * others OTHER when the module takes every event, else ABSENT. Returns the ids by type. */
+static guint32 *
+bind_direct (const TwEvaluatorModule *module,
+             void                    *context,
+             TwTrace                 *trace,
+             DirectHost              *h)
 {
   g_autofree guint32 *ids = g_new (guint32, module->n_event_names + 1);
-  g_autofree guint32 *type_id = NULL;
   guint n_types = tw_trace_get_n_event_types (trace);
-  void *context = module->context_new ();
-  TwEvaluatorBatch batch = { 0 };
+  guint32 *type_id = g_new (guint32, n_types);
 
   memset (h, 0, sizeof *h);
   h->host.struct_size = sizeof (TwEvaluatorHost);
   h->host.abi_version = TW_EVALUATOR_ABI_VERSION;
   h->host.emit_measurement = direct_emit;
-  type_id = g_new (guint32, n_types);
   for (guint i = 0; i < module->n_event_names; i++)
     ids[i] = TW_EVALUATOR_EVENT_ABSENT;
   for (guint t = 0; t < n_types; t++)
@@ -197,8 +145,51 @@ run_direct_batch (const TwEvaluatorModule     *module,
     }
   if (!module->bind (context, &h->host, ids))
     g_error ("the module refused the trace");
+  return type_id;
+}
+
+/* prepare/commit fed by a minimal loop over the columns: the per-event ABI. */
+static void
+run_direct (const TwEvaluatorModule *module,
+            TwTrace                 *trace,
+            DirectHost              *h)
+{
+  void *context = module->context_new ();
+  g_autofree guint32 *type_id = bind_direct (module, context, trace, h);
+  TwEvaluatorEvent ev = { 0 };
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      for (guint i = 0; i < chunk->n; i++)
+        {
+          ev.event_id = type_id[chunk->type[i]];
+          if (ev.event_id == TW_EVALUATOR_EVENT_ABSENT)
+            continue;
+          ev.time_ns = chunk->time[i];
+          ev.task = chunk->task[i];
+          ev.arg = chunk->arg[i];
+          module->commit (context, module->prepare (context, &ev));
+        }
+    }
+  module->finish (context);
+  module->context_free (context);
+}
+
+/* The batch entry fed the trace's chunks as they are: the module's own cost. */
+static void
+run_direct_batch (const TwEvaluatorModule     *module,
+                  const TwEvaluatorBatchFuncs *batch_funcs,
+                  TwTrace                     *trace,
+                  DirectHost                  *h)
+{
+  void *context = module->context_new ();
+  g_autofree guint32 *type_id = bind_direct (module, context, trace, h);
+  TwEvaluatorBatch batch = { 0 };
+
   batch.type_ids = type_id;
-  batch.n_types = n_types;
+  batch.n_types = tw_trace_get_n_event_types (trace);
   batch.emit_measurements = direct_emit_many;
   for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
     {
