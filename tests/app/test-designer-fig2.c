@@ -267,20 +267,6 @@ count_error_pixels (TwAutomatonCanvas *canvas)
   return n;
 }
 
-typedef struct {
-  TwHistogramView *view;
-  guint64          count;
-} SnapshotWait;
-
-static gboolean
-snapshot_has_count (gpointer data)
-{
-  SnapshotWait *w = data;
-  const TwHistogramSnapshot *snapshot = tw_histogram_view_get_snapshot (w->view);
-
-  return snapshot != NULL && snapshot->count == w->count;
-}
-
 /* Every non-empty bin whose bar is at least 2 px tall is drawn in the bar colour at its
  * middle, and every empty bin shows none; returns how many bins were checked. */
 static guint
@@ -359,7 +345,7 @@ test_draw_fig2_on_demo (void)
   TwAutomaton *a;
   TwTrace *trace;
   TwEvaluationsPane *pane;
-  SnapshotWait sw;
+  TwHistogramView *view;
   guint s[9], n_pane, n_error_pixels;
   gsize n;
   int status;
@@ -512,13 +498,12 @@ test_draw_fig2_on_demo (void)
   g_assert_true (g_str_has_prefix (tw_designer_window_get_summary (designer), "355 measurements"));
 
   /* its histogram: every measurement in a bin, and bars on the screen */
-  sw.view = tw_designer_window_get_histogram_view (designer);
-  sw.count = n;
-  g_assert_true (tw_test_wait_until (snapshot_has_count, &sw, WAIT_MS));
+  view = tw_designer_window_get_histogram_view (designer);
   {
-    const TwHistogramSnapshot *snapshot = tw_histogram_view_get_snapshot (sw.view);
+    const TwHistogramSnapshot *snapshot = tw_test_wait_histogram_count (view, n, WAIT_MS);
     guint64 in_bins = 0, max = 0;
 
+    g_assert_nonnull (snapshot);
     for (guint b = 0; b < snapshot->n_bins; b++)
       in_bins += snapshot->bins[b];
     g_assert_cmpuint (in_bins, ==, n);
@@ -526,7 +511,7 @@ test_draw_fig2_on_demo (void)
       max = MAX (max, tw_automaton_interp_get_measurement (drawn_interp, i)->length_ns);
     g_assert_cmpfloat (snapshot->max, ==, (double) max);
   }
-  g_assert_cmpuint (check_histogram_pixels (sw.view), >=, 5);
+  g_assert_cmpuint (check_histogram_pixels (view), >=, 5);
 
   /* the docs' screenshot, with the first measurement picked in the list */
   tw_designer_window_select_measurement (designer, 0);

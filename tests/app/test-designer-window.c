@@ -140,40 +140,26 @@ run_canvas_automaton (Fixture *f)
   return g_steal_pointer (&interp);
 }
 
-typedef struct {
-  TwHistogramView *view;
-  guint64          count;
-} SnapshotWait;
-
-static gboolean
-snapshot_has_count (gpointer data)
-{
-  SnapshotWait *w = data;
-  const TwHistogramSnapshot *snapshot = tw_histogram_view_get_snapshot (w->view);
-
-  return snapshot != NULL && snapshot->count == w->count;
-}
-
 /* The view redraws at most 30 times a second: waits for the snapshot to catch up, then
  * checks it against the interpreter's measurements (count, bins, max). */
 static void
 check_histogram (Fixture           *f,
                  TwAutomatonInterp *interp)
 {
-  SnapshotWait w = { tw_designer_window_get_histogram_view (f->designer),
-                     tw_automaton_interp_get_n_measurements (interp) };
+  guint64 count = tw_automaton_interp_get_n_measurements (interp);
   const TwHistogramSnapshot *snapshot;
   guint64 in_bins = 0, max = 0;
 
-  g_assert_cmpint (tw_designer_window_get_n_measurements (f->designer), ==, (gint64) w.count);
-  g_assert_true (tw_test_wait_until (snapshot_has_count, &w, 10000));
-  snapshot = tw_histogram_view_get_snapshot (w.view);
+  g_assert_cmpint (tw_designer_window_get_n_measurements (f->designer), ==, (gint64) count);
+  snapshot = tw_test_wait_histogram_count (tw_designer_window_get_histogram_view (f->designer),
+                                           count, 10000);
+  g_assert_nonnull (snapshot);
   for (guint b = 0; b < snapshot->n_bins; b++)
     in_bins += snapshot->bins[b];
-  g_assert_cmpuint (in_bins, ==, w.count);
-  for (gsize i = 0; i < w.count; i++)
+  g_assert_cmpuint (in_bins, ==, count);
+  for (gsize i = 0; i < count; i++)
     max = MAX (max, tw_automaton_interp_get_measurement (interp, i)->length_ns);
-  if (w.count > 0)
+  if (count > 0)
     g_assert_cmpfloat (snapshot->max, ==, (double) max);
 }
 

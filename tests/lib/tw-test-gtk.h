@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <tw-widgets.h>
 
 /* Queues a redraw of @widget and iterates the main loop until its frame clock has drawn
  * @n more frames; a display that stops drawing fails the test instead of hanging it. */
@@ -31,6 +32,23 @@ tw_test_wait_frames (GtkWidget *widget,
           g_usleep (1000);
       g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock), >, counter);
     }
+}
+
+/* Iterates the main loop until @view's snapshot holds @count values (it redraws at most
+ * 30 times a second) or @ms pass. Returns: the snapshot, or NULL at the deadline. */
+static inline const TwHistogramSnapshot *
+tw_test_wait_histogram_count (TwHistogramView *view,
+                              guint64          count,
+                              guint            ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) ms * 1000;
+  const TwHistogramSnapshot *snapshot;
+
+  while (((snapshot = tw_histogram_view_get_snapshot (view)) == NULL || snapshot->count != count)
+         && g_get_monotonic_time () < deadline)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  return snapshot != NULL && snapshot->count == count ? snapshot : NULL;
 }
 
 /* Adds every descendant of @widget that is a @type to @found, depth first. */
