@@ -146,3 +146,23 @@ tw_test_close_window (GtkWindow *window)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
+
+/* A timeline on @state in a scrolled window of its own (*@window, for the caller to
+ * close), shown at @width × @height and drawn. */
+static inline TwTimeline *
+tw_test_present_timeline (TwViewState *state,
+                          int          width,
+                          int          height,
+                          GtkWidget  **window)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  TwTimeline *timeline = TW_TIMELINE (tw_timeline_new ());
+
+  *window = gtk_window_new ();
+  tw_timeline_set_view_state (timeline, state);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (timeline));
+  gtk_window_set_child (GTK_WINDOW (*window), scrolled);
+  tw_test_present_window (GTK_WINDOW (*window), width, height);
+  tw_test_wait_frames (GTK_WIDGET (timeline), 2);
+  return timeline;
+}

@@ -36,21 +36,11 @@ typedef struct {
 static void
 show (Fixture *f)
 {
-  GtkWidget *scrolled;
-
   f->model = tw_state_model_new (f->trace);
   g_assert_true (tw_state_model_update (f->model, NULL, NULL));
   f->state = tw_view_state_new (f->model);
 
-  f->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 560);
-  scrolled = gtk_scrolled_window_new ();
-  f->timeline = TW_TIMELINE (tw_timeline_new ());
-  tw_timeline_set_view_state (f->timeline, f->state);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
-  gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
-  gtk_window_present (GTK_WINDOW (f->window));
-  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
+  f->timeline = tw_test_present_timeline (f->state, 1000, 560, &f->window);
 }
 
 /* A live session built through the store API, not sealed: CPU 0's load is sampled at 1,

@@ -27,7 +27,6 @@ fixture_setup (Fixture       *f,
 {
   guint16 sw = 0;
   guint32 idle;
-  GtkWidget *scrolled;
 
   f->trace = tw_trace_new ();
   sw = tw_test_add_switch_type (f->trace);
@@ -43,15 +42,7 @@ fixture_setup (Fixture       *f,
   g_assert_true (tw_state_model_update (f->model, NULL, NULL));
   f->state = tw_view_state_new (f->model);
 
-  f->window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 900, 300);
-  scrolled = gtk_scrolled_window_new ();
-  f->timeline = TW_TIMELINE (tw_timeline_new ());
-  tw_timeline_set_view_state (f->timeline, f->state);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (f->timeline));
-  gtk_window_set_child (GTK_WINDOW (f->window), scrolled);
-  gtk_window_present (GTK_WINDOW (f->window));
-  tw_test_wait_frames (GTK_WIDGET (f->timeline), 2);
+  f->timeline = tw_test_present_timeline (f->state, 900, 300, &f->window);
 }
 
 static void
