@@ -5,6 +5,9 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+
 #include "tw-application.h"
 
 int
@@ -13,7 +16,12 @@ main (int    argc,
 {
   g_autoptr(TwApplication) app = NULL;
 
-  g_set_application_name ("Trace Workbench");
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, TW_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  g_set_application_name (_("Trace Workbench"));
   app = tw_application_new ();
   return tw_application_run (app, argc, argv);
 }
