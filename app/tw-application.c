@@ -444,7 +444,6 @@ tw_application_startup (GApplication *app)
     { "win.record", { "<Control>r", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "win.show-help-overlay", { "<Control>question", "F1", NULL } },
-    { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.go-to-time", { "<Control>g", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.export-timeline", { "<Control>e", NULL } },

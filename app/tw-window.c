@@ -24,8 +24,6 @@
 
 #define PROGRESS_INTERVAL_MS 33          /* ≈ 30 updates per second */
 #define READ_SHARE           0.9         /* of the bar; the state model gets the rest */
-#define ZOOM_STEP            2.0
-#define PAN_STEP             0.2         /* of the visible span */
 #define RECENT_APP_NAME      "tracewb"
 #define RECENT_MAX           10
 #define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
@@ -63,7 +61,8 @@ struct _TwWindow
   GtkWidget            *details_pane;
   GtkWidget            *cursor_state_pane;
   GtkWidget            *evaluations_pane;
-  GtkWidget            *timeline;        /* in timeline_slot */
+  GtkWidget            *timeline_scroller; /* in timeline_slot */
+  GtkWidget            *timeline;        /* in timeline_scroller */
 
   TwViewState          *view_state;
   GCancellable         *load_cancellable;
@@ -487,31 +486,12 @@ tw_window_cancel_loading (TwWindow *self)
 
 /* ------------------------------------------------------------------ navigation */
 
-static guint64
-zoom_anchor (TwWindow *self)
-{
-  guint64 begin, end;
-  guint64 cursor = tw_view_state_get_cursor (self->view_state);
-
-  tw_view_state_get_visible_range (self->view_state, &begin, &end);
-  if (cursor != TW_TIME_NONE && cursor >= begin && cursor <= end)
-    return cursor;
-  return begin + (end - begin) / 2;
-}
-
 /* Brings @time_ns into view, keeping the zoom, when it is outside. */
 static void
 reveal_time (TwWindow *self,
              guint64   time_ns)
 {
-  guint64 begin, end, span;
-
-  tw_view_state_get_visible_range (self->view_state, &begin, &end);
-  if (time_ns >= begin && time_ns < end)
-    return;
-  span = end - begin;
-  begin = time_ns > span / 2 ? time_ns - span / 2 : 0;
-  tw_view_state_set_visible_range (self->view_state, begin, begin + span);
+  tw_view_state_reveal_time (self->view_state, time_ns);
 }
 
 /* Scans the type column from @from in @direction (±1) for the next row of @type;
@@ -621,39 +601,15 @@ go_to_time_activate_cb (TwWindow *self)
 
 /* ------------------------------------------------------------------ actions */
 
+/* The window's navigation actions (menus, tests) are the timeline's: one set, one
+ * behaviour whatever starts it. */
 static void
-zoom_in_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+timeline_forward_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   TwWindow *self = user_data;
-  tw_view_state_zoom (self->view_state, ZOOM_STEP, zoom_anchor (self));
-}
+  g_autofree char *name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
 
-static void
-zoom_out_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  tw_view_state_zoom (self->view_state, 1.0 / ZOOM_STEP, zoom_anchor (self));
-}
-
-static void
-zoom_fit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  tw_view_state_zoom_to_fit (self->view_state);
-}
-
-static void
-pan_left_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  tw_view_state_pan (self->view_state, -PAN_STEP);
-}
-
-static void
-pan_right_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  tw_view_state_pan (self->view_state, PAN_STEP);
+  gtk_widget_activate_action (self->timeline, name, NULL);
 }
 
 static void
@@ -816,7 +772,7 @@ live_updated_cb (TwWindow *self)
       self->live_n_events = n_events;
       self->live_relayout_us = now;
       if (painter)
-        tw_timeline_painter_relayout (painter);
+        tw_timeline_layout_update (tw_timeline_painter_get_layout (painter));
       gtk_widget_queue_resize (self->timeline);
     }
   /* Updates come at up to ~60 Hz when data arrives (histograms, counts); redrawing a
@@ -1059,11 +1015,11 @@ build_live_controls (TwWindow *self)
 }
 
 static const GActionEntry window_actions[] = {
-  { "zoom-in", zoom_in_action },
-  { "zoom-out", zoom_out_action },
-  { "zoom-fit", zoom_fit_action },
-  { "pan-left", pan_left_action },
-  { "pan-right", pan_right_action },
+  { "zoom-in", timeline_forward_action },
+  { "zoom-out", timeline_forward_action },
+  { "zoom-fit", timeline_forward_action },
+  { "pan-left", timeline_forward_action },
+  { "pan-right", timeline_forward_action },
   { "next-event", next_event_action },
   { "previous-event", previous_event_action },
   { "go-to-time", go_to_time_action },
@@ -1078,37 +1034,37 @@ static const GActionEntry window_actions[] = {
   { "record", record_action },
 };
 
-/* Plain keys only act while the trace view has the focus and nothing in it (an entry)
- * took the key first: a bubble-phase controller on the paned, not application accels. */
+/* The window's own keys, and the timeline's, work wherever the focus is in the trace
+ * panes (the timeline, the event list, a tab, Details); text typed into an entry stays
+ * text (tw_shortcuts_attach()). */
+static const TwShortcut window_shortcuts[] = {
+  { "n|<Control>Right", "win.next-event", 0 },
+  { "<Shift>n|<Control>Left", "win.previous-event", 0 },
+  { "f", "win.live-follow", 0 },
+  { "End", "win.live-follow", TW_SHORTCUT_NAVIGATION },
+  { "p|Pause", "win.live-pause", 0 },
+};
+
+/**
+ * tw_window_get_shortcuts:
+ * @n_shortcuts: (out): how many
+ *
+ * Returns: (transfer none) (array length=n_shortcuts): the keys the window adds to the
+ *   timeline's in its trace panes
+ */
+const TwShortcut *
+tw_window_get_shortcuts (guint *n_shortcuts)
+{
+  *n_shortcuts = G_N_ELEMENTS (window_shortcuts);
+  return window_shortcuts;
+}
+
 static void
 add_trace_shortcuts (TwWindow *self)
 {
-  static const struct {
-    const char *accels;
-    const char *action;
-  } keys[] = {
-    { "plus|equal|KP_Add|w", "win.zoom-in" },
-    { "minus|KP_Subtract|s", "win.zoom-out" },
-    { "Left|a", "win.pan-left" },
-    { "Right|d", "win.pan-right" },
-    { "n|<Control>Right", "win.next-event" },
-    { "<Shift>n|<Control>Left", "win.previous-event" },
-    { "End|f", "win.live-follow" },
-    { "p|Pause", "win.live-pause" },
-  };
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      g_auto(GStrv) accels = g_strsplit (keys[i].accels, "|", -1);
-
-      for (guint a = 0; accels[a]; a++)
-        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
-                                              gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accels[a]),
-                                                                gtk_named_action_new (keys[i].action)));
-    }
-  gtk_widget_add_controller (self->trace_paned, controller);
+  tw_shortcuts_attach (self->trace_paned, GTK_WIDGET (self), window_shortcuts,
+                       G_N_ELEMENTS (window_shortcuts));
+  tw_timeline_attach_shortcuts (TW_TIMELINE (self->timeline), self->trace_paned);
 }
 
 /* ------------------------------------------------------------------ drag and drop */
@@ -1273,13 +1229,19 @@ tw_window_init (TwWindow *self)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
                                    G_N_ELEMENTS (window_actions), self);
-  add_trace_shortcuts (self);
   build_live_controls (self);
 
+  /* rows scroll under a fixed ruler: the timeline is the scrolled window's GtkScrollable */
   self->timeline = tw_timeline_new ();
-  gtk_widget_set_vexpand (self->timeline, TRUE);
-  gtk_widget_set_hexpand (self->timeline, TRUE);
-  gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline);
+  self->timeline_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->timeline_scroller),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (self->timeline_scroller), FALSE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->timeline_scroller), self->timeline);
+  gtk_widget_set_vexpand (self->timeline_scroller, TRUE);
+  gtk_widget_set_hexpand (self->timeline_scroller, TRUE);
+  gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline_scroller);
+  add_trace_shortcuts (self);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   self->recent_menu = g_menu_new ();

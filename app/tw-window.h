@@ -44,5 +44,6 @@ GtkWidget   *tw_window_get_sensors_pane   (TwWindow       *self);
 gboolean     tw_window_record             (TwWindow       *self,
                                            const char     *path,
                                            GError        **error);
+const TwShortcut *tw_window_get_shortcuts (guint          *n_shortcuts);
 
 G_END_DECLS

@@ -1362,11 +1362,12 @@ tw_state_model_summarize (TwStateModel     *self,
   hi = bounds + n_columns;
   if (level < 0)
     {
-      /* the real column [x, x + 1) meets [start, end) of integer ns */
+      /* the real column [x, x + 1) meets [start, end) of integer ns; offsets from
+       * begin_ns stay exact where begin_ns itself (an epoch time) would not in a double */
       for (guint k = 0; k < n_columns; k++)
         {
-          lo[k] = (guint64) floor ((double) begin_ns + k * ns_per_column);
-          hi[k] = (guint64) ceil ((double) begin_ns + (k + 1) * ns_per_column);
+          lo[k] = begin_ns + (guint64) floor (k * ns_per_column);
+          hi[k] = begin_ns + (guint64) ceil ((k + 1) * ns_per_column);
         }
       summarize_elements (self, series, s, lo, hi, 0, n_columns, out);
       return;
@@ -1379,8 +1380,8 @@ tw_state_model_summarize (TwStateModel     *self,
 
     for (guint k = 0; k < n_columns; k++)
       {
-        lo[k] = grid_round_up (bins, shift, (guint64) floor ((double) begin_ns + k * ns_per_column));
-        hi[k] = grid_round_up (bins, shift, (guint64) floor ((double) begin_ns + (k + 1) * ns_per_column));
+        lo[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor (k * ns_per_column));
+        hi[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor ((k + 1) * ns_per_column));
       }
 
     if (!(flags & TW_SUMMARIZE_EXACT))

@@ -26,44 +26,18 @@
 #define HIT_SLOP_PX     4
 #define SCAN_LIMIT      20000 /* events looked at around a click for the row's nearest */
 
-typedef struct {
-  guint32  leader;    /* task index of the process's main thread, or TW_TASK_NONE */
-  gint64   pid;
-  GArray  *tasks;     /* guint32 */
-  gboolean collapsed;
-} Process;
-
 struct _TwTimelinePainter
 {
-  GObject       parent_instance;
+  GObject           parent_instance;
 
-  TwStateModel *model;
-  TwTrace      *trace;
-
-  GArray       *rows;          /* TwTimelineRow */
-  GPtrArray    *processes;     /* Process */
-  GArray       *colors;        /* double[3] per task */
-  GHashTable   *collapsed_pids;
-  GHashTable   *task_filter;   /* task index set, NULL = all */
-  TwCounterTracks *counters;   /* libgtop CPU load and memory series */
-  gboolean      cpus_collapsed;
-  gboolean      counters_collapsed;
-  gboolean      tasks_collapsed;
-  TwTaskSort    sort;
-  int           content_height;
-  gboolean      exact;         /* summarize from the intervals, not the bins */
+  TwStateModel     *model;
+  TwTrace          *trace;
+  TwTimelineLayout *layout;
+  GArray           *colors;        /* double[3] per task */
+  gboolean          exact;         /* summarize from the intervals, not the bins */
 };
 
 G_DEFINE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, G_TYPE_OBJECT)
-
-static void
-process_free (gpointer data)
-{
-  Process *p = data;
-
-  g_array_unref (p->tasks);
-  g_free (p);
-}
 
 void
 tw_timeline_hit_clear (TwTimelineHit *hit)
@@ -77,12 +51,8 @@ tw_timeline_painter_finalize (GObject *object)
   TwTimelinePainter *self = (TwTimelinePainter *)object;
 
   g_clear_object (&self->model);
-  g_clear_object (&self->counters);
-  g_clear_pointer (&self->rows, g_array_unref);
-  g_clear_pointer (&self->processes, g_ptr_array_unref);
+  g_clear_object (&self->layout);
   g_clear_pointer (&self->colors, g_array_unref);
-  g_clear_pointer (&self->collapsed_pids, g_hash_table_unref);
-  g_clear_pointer (&self->task_filter, g_hash_table_unref);
 
   G_OBJECT_CLASS (tw_timeline_painter_parent_class)->finalize (object);
 }
@@ -96,11 +66,7 @@ tw_timeline_painter_class_init (TwTimelinePainterClass *klass)
 static void
 tw_timeline_painter_init (TwTimelinePainter *self)
 {
-  self->rows = g_array_new (FALSE, FALSE, sizeof (TwTimelineRow));
-  self->processes = g_ptr_array_new_with_free_func (process_free);
   self->colors = g_array_new (FALSE, FALSE, sizeof (double) * 3);
-  self->collapsed_pids = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->sort = TW_TASK_SORT_CPU_TIME;
 }
 
 /**
@@ -118,8 +84,7 @@ tw_timeline_painter_new (TwStateModel *model)
   self = g_object_new (TW_TYPE_TIMELINE_PAINTER, NULL);
   self->model = g_object_ref (model);
   self->trace = tw_state_model_get_trace (model);
-  self->counters = tw_counter_tracks_new (self->trace);
-  tw_timeline_painter_relayout (self);
+  self->layout = tw_timeline_layout_new (model);
   return self;
 }
 
@@ -137,17 +102,16 @@ tw_timeline_painter_get_model (TwTimelinePainter *self)
 }
 
 /**
- * tw_timeline_painter_get_counter_tracks:
+ * tw_timeline_painter_get_layout:
  *
- * Returns: (transfer none): the counter series (libgtop CPU load, memory) the painter
- *   draws; ids of %TW_TIMELINE_ROW_COUNTER rows index them
+ * Returns: (transfer none): the rows the painter draws
  */
-TwCounterTracks *
-tw_timeline_painter_get_counter_tracks (TwTimelinePainter *self)
+TwTimelineLayout *
+tw_timeline_painter_get_layout (TwTimelinePainter *self)
 {
   g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
 
-  return self->counters;
+  return self->layout;
 }
 
 /**
@@ -206,6 +170,21 @@ compute_task_color (const TwTask *task,
   hsv_to_rgb (hue, sat, val, rgb);
 }
 
+/* Tasks appear as a live trace grows; their colours are computed once. */
+static void
+ensure_task_colors (TwTimelinePainter *self)
+{
+  guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
+
+  for (guint32 k = self->colors->len; k < n_tasks; k++)
+    {
+      double rgb[3];
+
+      compute_task_color (tw_trace_get_task (self->trace, k), rgb);
+      g_array_append_vals (self->colors, rgb, 1);
+    }
+}
+
 void
 tw_timeline_painter_get_task_color (TwTimelinePainter *self,
                                     guint32            task,
@@ -226,463 +205,20 @@ tw_timeline_painter_get_task_color (TwTimelinePainter *self,
     rgb[0] = rgb[1] = rgb[2] = 0.6;
 }
 
-/* ---------------------------------------------------------------- layout */
-
-static gboolean
-task_has_rows (TwTimelinePainter *self,
-               guint32            task)
-{
-  const TwTask *t = tw_trace_get_task (self->trace, task);
-  gsize n_states, n_marks;
-
-  if (t == NULL || (t->flags & TW_TASK_FLAG_IDLE))
-    return FALSE;
-  if (self->task_filter && !g_hash_table_contains (self->task_filter, GUINT_TO_POINTER (task)))
-    return FALSE;
-  tw_state_model_get_task_states (self->model, task, &n_states);
-  tw_state_model_get_task_marks (self->model, task, &n_marks);
-  return n_states > 0 || n_marks > 0;
-}
-
-static int
-compare_tasks (TwTimelinePainter *self,
-               guint32            a,
-               guint32            b)
-{
-  const TwTask *ta = tw_trace_get_task (self->trace, a);
-  const TwTask *tb = tw_trace_get_task (self->trace, b);
-  int cmp = 0;
-
-  switch (self->sort)
-    {
-    case TW_TASK_SORT_CPU_TIME:
-      {
-        guint64 ca = tw_state_model_get_task_cpu_time (self->model, a);
-        guint64 cb = tw_state_model_get_task_cpu_time (self->model, b);
-        cmp = ca > cb ? -1 : ca < cb;
-      }
-      break;
-
-    case TW_TASK_SORT_ID:
-      cmp = ta->tid < tb->tid ? -1 : ta->tid > tb->tid;
-      break;
-
-    case TW_TASK_SORT_NAME:
-    default:
-      cmp = g_strcmp0 (ta->name ? ta->name : ta->source_id, tb->name ? tb->name : tb->source_id);
-      break;
-    }
-
-  if (cmp == 0)
-    cmp = g_strcmp0 (ta->source_id, tb->source_id);
-  return cmp;
-}
-
-static int
-compare_task_cb (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  return compare_tasks (user_data, *(const guint32 *) a, *(const guint32 *) b);
-}
-
-static int
-compare_process_cb (gconstpointer a,
-                    gconstpointer b,
-                    gpointer      user_data)
-{
-  const Process *pa = *(Process * const *) a;
-  const Process *pb = *(Process * const *) b;
-
-  return compare_tasks (user_data, g_array_index (pa->tasks, guint32, 0),
-                        g_array_index (pb->tasks, guint32, 0));
-}
-
-static void
-add_row (TwTimelinePainter *self,
-         TwTimelineRowKind  kind,
-         guint32            id,
-         int                height,
-         int                indent)
-{
-  TwTimelineRow row = { kind, id, self->content_height, height, indent };
-
-  g_array_append_val (self->rows, row);
-  self->content_height += height;
-}
-
-/* A process whose main thread has no row of its own (the user-sensor tasks of a live
- * session, whose program the libgtop sampler names by pid) still takes the main
- * thread's name for its header when the trace knows that task. */
-static void
-find_row_less_leaders (TwTimelinePainter *self,
-                       GHashTable        *by_pid)
-{
-  guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
-  guint missing = 0;
-
-  for (guint i = 0; i < self->processes->len; i++)
-    missing += ((Process *) g_ptr_array_index (self->processes, i))->leader == TW_TASK_NONE;
-  for (guint32 k = 0; k < n_tasks && missing > 0; k++)
-    {
-      const TwTask *t = tw_trace_get_task (self->trace, k);
-      Process *p;
-
-      if (t->pid < 0 || t->tid != t->pid || t->name == NULL
-          || (p = g_hash_table_lookup (by_pid, &t->pid)) == NULL || p->leader != TW_TASK_NONE)
-        continue;
-      p->leader = k;
-      missing--;
-    }
-}
-
-/* Threads of one process share a header row; a task whose process the source does not
- * know (pid < 0) stands alone, as does a process of one thread. */
-static void
-build_processes (TwTimelinePainter *self,
-                 GArray            *tasks)
-{
-  g_autoptr(GHashTable) by_pid = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  g_ptr_array_set_size (self->processes, 0);
-
-  for (guint i = 0; i < tasks->len; i++)
-    {
-      guint32 task = g_array_index (tasks, guint32, i);
-      const TwTask *t = tw_trace_get_task (self->trace, task);
-      Process *p = t->pid >= 0 ? g_hash_table_lookup (by_pid, &t->pid) : NULL;
-
-      if (p == NULL)
-        {
-          p = g_new0 (Process, 1);
-          p->pid = t->pid;
-          p->leader = TW_TASK_NONE;
-          p->tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &t->pid);
-          g_ptr_array_add (self->processes, p);
-          if (t->pid >= 0)
-            g_hash_table_insert (by_pid, &p->pid, p);
-        }
-      if (t->tid == t->pid)
-        p->leader = task;
-      g_array_append_val (p->tasks, task);
-    }
-  find_row_less_leaders (self, by_pid);
-
-  for (guint i = 0; i < self->processes->len; i++)
-    {
-      Process *p = g_ptr_array_index (self->processes, i);
-      g_array_sort_with_data (p->tasks, compare_task_cb, self);
-    }
-  g_ptr_array_sort_with_data (self->processes, compare_process_cb, self);
-}
-
-static gboolean
-process_is_group (const Process *p)
-{
-  const guint32 *first = (const guint32 *) p->tasks->data;
-
-  return p->pid >= 0 && (p->tasks->len > 1 || first[0] != p->leader);
-}
-
-static int
-compare_counter_cb (gconstpointer a,
-                    gconstpointer b,
-                    gpointer      user_data)
-{
-  const TwCounterTrack *ta = tw_counter_tracks_get_track (user_data, *(const guint *) a);
-  const TwCounterTrack *tb = tw_counter_tracks_get_track (user_data, *(const guint *) b);
-
-  if (ta->kind != tb->kind)
-    return ta->kind == TW_COUNTER_CPU_LOAD ? -1 : 1;
-  if (ta->cpu != tb->cpu)
-    return ta->cpu < tb->cpu ? -1 : 1;
-  return ta->task < tb->task ? -1 : ta->task > tb->task;
-}
-
-/* The counter section: CPU load tracks in CPU order, then memory. */
-static void
-add_counter_rows (TwTimelinePainter *self)
-{
-  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint n;
-
-  tw_counter_tracks_update (self->counters);
-  n = tw_counter_tracks_get_n_tracks (self->counters);
-  if (n == 0)
-    return;
-  add_row (self, TW_TIMELINE_ROW_SECTION, 2, TW_TIMELINE_SECTION_HEIGHT, 0);
-  if (self->counters_collapsed)
-    return;
-  for (guint i = 0; i < n; i++)
-    g_array_append_val (order, i);
-  g_array_sort_with_data (order, compare_counter_cb, self->counters);
-  for (guint i = 0; i < n; i++)
-    add_row (self, TW_TIMELINE_ROW_COUNTER, g_array_index (order, guint, i),
-             TW_TIMELINE_COUNTER_HEIGHT, 1);
-}
-
-/**
- * tw_timeline_painter_relayout:
- *
- * Rebuilds the rows: after loading, live growth, sorting, filtering or collapsing.
- */
-void
-tw_timeline_painter_relayout (TwTimelinePainter *self)
-{
-  g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint n_tasks;
-  guint n_cpus;
-
-  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
-
-  n_tasks = tw_trace_get_n_tasks (self->trace);
-  for (guint32 k = self->colors->len; k < n_tasks; k++)
-    {
-      double rgb[3];
-
-      compute_task_color (tw_trace_get_task (self->trace, k), rgb);
-      g_array_append_vals (self->colors, rgb, 1);
-    }
-
-  g_array_set_size (self->rows, 0);
-  self->content_height = 0;
-
-  n_cpus = tw_state_model_get_n_cpus (self->model);
-  if (n_cpus > 0)
-    {
-      add_row (self, TW_TIMELINE_ROW_SECTION, 0, TW_TIMELINE_SECTION_HEIGHT, 0);
-      if (!self->cpus_collapsed)
-        for (guint c = 0; c < n_cpus; c++)
-          add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
-    }
-  add_counter_rows (self);
-
-  for (guint32 k = 0; k < n_tasks; k++)
-    if (task_has_rows (self, k))
-      g_array_append_val (tasks, k);
-  if (tasks->len == 0)
-    return;
-
-  build_processes (self, tasks);
-  add_row (self, TW_TIMELINE_ROW_SECTION, 1, TW_TIMELINE_SECTION_HEIGHT, 0);
-  if (self->tasks_collapsed)
-    return;
-
-  for (guint i = 0; i < self->processes->len; i++)
-    {
-      Process *p = g_ptr_array_index (self->processes, i);
-      gboolean group = process_is_group (p);
-
-      if (group)
-        {
-          add_row (self, TW_TIMELINE_ROW_PROCESS, i, TW_TIMELINE_TASK_HEIGHT, 1);
-          if (p->collapsed)
-            continue;
-        }
-      for (guint j = 0; j < p->tasks->len; j++)
-        add_row (self, TW_TIMELINE_ROW_TASK, g_array_index (p->tasks, guint32, j),
-                 TW_TIMELINE_TASK_HEIGHT, group ? 2 : 1);
-    }
-}
-
-/**
- * tw_timeline_painter_get_rows:
- * @n_rows: (out): the number of rows
- *
- * Returns: (transfer none) (array length=n_rows): the rows, top to bottom
- */
-const TwTimelineRow *
-tw_timeline_painter_get_rows (TwTimelinePainter *self,
-                              guint             *n_rows)
-{
-  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
-
-  *n_rows = self->rows->len;
-  return (const TwTimelineRow *) self->rows->data;
-}
-
-int
-tw_timeline_painter_get_content_height (TwTimelinePainter *self)
-{
-  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), 0);
-
-  return self->content_height;
-}
-
-/**
- * tw_timeline_painter_find_row_at:
- * @y_in_rows: px from the top of the rows area (scroll included)
- *
- * Returns: the row index, or -1
- */
-int
-tw_timeline_painter_find_row_at (TwTimelinePainter *self,
-                                 double             y_in_rows)
-{
-  guint lo = 0;
-  guint hi;
-
-  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), -1);
-
-  hi = self->rows->len;
-  if (y_in_rows < 0)
-    return -1;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      const TwTimelineRow *row = &g_array_index (self->rows, TwTimelineRow, mid);
-
-      if (y_in_rows < row->y)
-        hi = mid;
-      else if (y_in_rows >= row->y + row->height)
-        lo = mid + 1;
-      else
-        return mid;
-    }
-  return -1;
-}
-
-/**
- * tw_timeline_painter_toggle_row:
- *
- * Collapses or expands a section or process header row; other rows are left alone.
- */
-void
-tw_timeline_painter_toggle_row (TwTimelinePainter *self,
-                                guint              row)
-{
-  const TwTimelineRow *r;
-
-  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
-  g_return_if_fail (row < self->rows->len);
-
-  r = &g_array_index (self->rows, TwTimelineRow, row);
-  if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 0)
-    self->cpus_collapsed = !self->cpus_collapsed;
-  else if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 2)
-    self->counters_collapsed = !self->counters_collapsed;
-  else if (r->kind == TW_TIMELINE_ROW_SECTION)
-    self->tasks_collapsed = !self->tasks_collapsed;
-  else if (r->kind == TW_TIMELINE_ROW_PROCESS)
-    {
-      Process *p = g_ptr_array_index (self->processes, r->id);
-      gint64 *key = g_new (gint64, 1);
-
-      *key = p->pid;
-      if (!g_hash_table_remove (self->collapsed_pids, key))
-        g_hash_table_add (self->collapsed_pids, key);
-      else
-        g_free (key);
-    }
-  else
-    return;
-
-  tw_timeline_painter_relayout (self);
-}
-
-void
-tw_timeline_painter_set_task_sort (TwTimelinePainter *self,
-                                   TwTaskSort         sort)
-{
-  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
-
-  self->sort = sort;
-  tw_timeline_painter_relayout (self);
-}
-
-/**
- * tw_timeline_painter_set_task_filter:
- * @tasks: (array length=n_tasks) (nullable): the tasks to show, or %NULL for all
- */
-void
-tw_timeline_painter_set_task_filter (TwTimelinePainter *self,
-                                     const guint32     *tasks,
-                                     guint              n_tasks)
-{
-  g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
-
-  g_clear_pointer (&self->task_filter, g_hash_table_unref);
-  if (tasks != NULL)
-    {
-      self->task_filter = g_hash_table_new (NULL, NULL);
-      for (guint i = 0; i < n_tasks; i++)
-        g_hash_table_add (self->task_filter, GUINT_TO_POINTER (tasks[i]));
-    }
-  tw_timeline_painter_relayout (self);
-}
-
-/**
- * tw_timeline_painter_dup_row_tasks:
- *
- * Returns: (transfer full) (element-type guint32): the tasks a task row or a process row
- *   stands for; empty for other rows
- */
-GArray *
-tw_timeline_painter_dup_row_tasks (TwTimelinePainter *self,
-                                   guint              row)
-{
-  GArray *tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const TwTimelineRow *r;
-
-  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), tasks);
-  g_return_val_if_fail (row < self->rows->len, tasks);
-
-  r = &g_array_index (self->rows, TwTimelineRow, row);
-  if (r->kind == TW_TIMELINE_ROW_TASK)
-    g_array_append_val (tasks, r->id);
-  else if (r->kind == TW_TIMELINE_ROW_PROCESS)
-    {
-      Process *p = g_ptr_array_index (self->processes, r->id);
-      g_array_append_vals (tasks, p->tasks->data, p->tasks->len);
-    }
-  return tasks;
-}
-
-/**
- * tw_timeline_painter_dup_row_label:
- *
- * Returns: (transfer full): the text of the row's header
- */
-char *
-tw_timeline_painter_dup_row_label (TwTimelinePainter   *self,
-                                   const TwTimelineRow *row)
-{
-  g_return_val_if_fail (TW_IS_TIMELINE_PAINTER (self), NULL);
-
-  switch (row->kind)
-    {
-    case TW_TIMELINE_ROW_SECTION:
-      return g_strdup (row->id == 0 ? "CPUs" : row->id == 2 ? "Load and memory" : "Tasks");
-    case TW_TIMELINE_ROW_COUNTER:
-      return tw_counter_tracks_dup_label (self->counters, row->id);
-    case TW_TIMELINE_ROW_CPU:
-      return g_strdup_printf ("CPU %u", row->id);
-    case TW_TIMELINE_ROW_PROCESS:
-      {
-        Process *p = g_ptr_array_index (self->processes, row->id);
-        const TwTask *leader = tw_trace_get_task (self->trace, p->leader);
-        const char *name = leader && leader->name ? leader->name : "process";
-
-        return g_strdup_printf ("%s (%" G_GINT64_FORMAT ", %u threads)", name, p->pid,
-                                p->tasks->len);
-      }
-    case TW_TIMELINE_ROW_TASK:
-    default:
-      return tw_trace_dup_task_label (self->trace, row->id);
-    }
-}
-
 /* ---------------------------------------------------------------- time and text */
 
+/* Viewport maths works on ns relative to the visible range's begin, as integers until the
+ * last step: a double holds an epoch timestamp (~1.5e18 ns) only to 256 ns. */
 double
 tw_timeline_viewport_time_to_x (const TwTimelineViewport *vp,
                                 guint64                   time_ns)
 {
   double plot = MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH);
   double span = (double) MAX (vp->end_ns - vp->begin_ns, 1);
+  double offset = time_ns >= vp->begin_ns ? (double) (time_ns - vp->begin_ns)
+                                          : -(double) (vp->begin_ns - time_ns);
 
-  return TW_TIMELINE_LABEL_WIDTH + ((double) time_ns - (double) vp->begin_ns) * plot / span;
+  return TW_TIMELINE_LABEL_WIDTH + offset * plot / span;
 }
 
 guint64
@@ -691,9 +227,14 @@ tw_timeline_viewport_x_to_time (const TwTimelineViewport *vp,
 {
   double plot = MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH);
   double span = (double) MAX (vp->end_ns - vp->begin_ns, 1);
-  double t = (double) vp->begin_ns + (x - TW_TIMELINE_LABEL_WIDTH) * span / plot;
+  double offset = (x - TW_TIMELINE_LABEL_WIDTH) * span / plot;
 
-  return t <= 0 ? 0 : (guint64) llround (t);
+  if (offset < 0)
+    {
+      guint64 back = (guint64) llround (-offset);
+      return back >= vp->begin_ns ? 0 : vp->begin_ns - back;
+    }
+  return vp->begin_ns + (guint64) llround (offset);
 }
 
 /**
@@ -1296,9 +837,9 @@ static guint64
 counter_column_start (const Frame *f,
                       double       col)
 {
-  double t = (double) f->vp->begin_ns + (col - f->plot_x0) * f->ns_per_px;
-
-  return col <= f->plot_x0 || t <= 0 ? f->vp->begin_ns : (guint64) ceil (t);
+  if (col <= f->plot_x0)
+    return f->vp->begin_ns;
+  return f->vp->begin_ns + (guint64) ceil ((col - f->plot_x0) * f->ns_per_px);
 }
 
 /* An area graph in O(pixel columns): per column, two binary searches find the samples
@@ -1312,7 +853,7 @@ draw_counter_track (const Frame *f,
                     double       y,
                     double       h)
 {
-  TwCounterTracks *counters = f->self->counters;
+  TwCounterTracks *counters = tw_timeline_layout_get_counter_tracks (f->self->layout);
   const TwCounterTrack *track = tw_counter_tracks_get_track (counters, track_index);
   double graph_bottom = y + h - TW_TIMELINE_COUNTER_PAD_BOTTOM;
   double graph_h = h - TW_TIMELINE_COUNTER_PAD_TOP - TW_TIMELINE_COUNTER_PAD_BOTTOM;
@@ -1372,7 +913,8 @@ draw_counter_scale (const Frame         *f,
                     const TwTimelineRow *row,
                     double               y)
 {
-  const TwCounterTrack *track = tw_counter_tracks_get_track (f->self->counters, row->id);
+  const TwCounterTrack *track = tw_counter_tracks_get_track (tw_timeline_layout_get_counter_tracks (f->self->layout),
+                                                             row->id);
   g_autofree char *text = track->kind == TW_COUNTER_CPU_LOAD
                           ? g_strdup_printf ("%g %%", counter_scale (track))
                           : tw_counter_format_value (track, counter_scale (track));
@@ -1400,18 +942,6 @@ draw_text (PangoLayout *layout,
   pango_cairo_show_layout (cr, layout);
 }
 
-static gboolean
-row_is_collapsed (TwTimelinePainter   *self,
-                  const TwTimelineRow *row)
-{
-  if (row->kind == TW_TIMELINE_ROW_SECTION)
-    return row->id == 0 ? self->cpus_collapsed
-           : row->id == 2 ? self->counters_collapsed : self->tasks_collapsed;
-  if (row->kind == TW_TIMELINE_ROW_PROCESS)
-    return ((Process *) g_ptr_array_index (self->processes, row->id))->collapsed;
-  return FALSE;
-}
-
 static void
 draw_row (const Frame         *f,
           cairo_t             *cr,
@@ -1421,7 +951,7 @@ draw_row (const Frame         *f,
           double               y)
 {
   TwTimelinePainter *self = f->self;
-  g_autofree char *label = tw_timeline_painter_dup_row_label (self, row);
+  g_autofree char *label = tw_timeline_layout_dup_row_label (self->layout, row);
   double label_x = 8 + row->indent * 12;
   double text_y = y + (row->height - 14) / 2.0;
 
@@ -1438,7 +968,7 @@ draw_row (const Frame         *f,
   if (row->kind == TW_TIMELINE_ROW_SECTION || row->kind == TW_TIMELINE_ROW_PROCESS)
     {
       g_autofree char *with_arrow = g_strdup_printf ("%s %s",
-                                                     row_is_collapsed (self, row) ? "▸" : "▾",
+                                                     tw_timeline_layout_is_collapsed (self->layout, index) ? "▸" : "▾",
                                                      label);
       g_clear_pointer (&label, g_free);
       label = g_steal_pointer (&with_arrow);
@@ -1653,6 +1183,8 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   DirectTarget direct;
   Frame f = { self, vp, &direct };
   double rows_top = TW_TIMELINE_RULER_HEIGHT;
+  const TwTimelineRow *rows;
+  guint n_rows;
   int first;
 
   g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
@@ -1660,8 +1192,9 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
 
   /* Live: counter samples published since the last frame extend their tracks; a
    * sampler that appeared since the last layout gets its rows now. */
-  if (tw_counter_tracks_update (self->counters))
-    tw_timeline_painter_relayout (self);
+  if (tw_counter_tracks_update (tw_timeline_layout_get_counter_tracks (self->layout)))
+    tw_timeline_layout_update (self->layout);
+  ensure_task_colors (self);
 
   f.plot_x0 = TW_TIMELINE_LABEL_WIDTH;
   f.plot_x1 = MAX (vp->width, TW_TIMELINE_LABEL_WIDTH + 1);
@@ -1690,10 +1223,11 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   cairo_save (cr);
   cairo_rectangle (cr, 0, rows_top, vp->width, vp->height - rows_top);
   cairo_clip (cr);
-  first = tw_timeline_painter_find_row_at (self, vp->scroll_y);
-  for (guint i = MAX (first, 0); i < self->rows->len; i++)
+  rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
+  first = tw_timeline_layout_find_row_at (self->layout, vp->scroll_y);
+  for (guint i = MAX (first, 0); i < n_rows; i++)
     {
-      const TwTimelineRow *row = &g_array_index (self->rows, TwTimelineRow, i);
+      const TwTimelineRow *row = &rows[i];
       double y = rows_top + row->y - vp->scroll_y;
 
       if (y >= vp->height)
@@ -1891,18 +1425,19 @@ hit_counter_row (TwTimelinePainter   *self,
                  const TwTimelineRow *row,
                  TwTimelineHit       *hit)
 {
-  const TwCounterTrack *track = tw_counter_tracks_get_track (self->counters, row->id);
-  g_autofree char *label = tw_counter_tracks_dup_label (self->counters, row->id);
+  TwCounterTracks *counters = tw_timeline_layout_get_counter_tracks (self->layout);
+  const TwCounterTrack *track = tw_counter_tracks_get_track (counters, row->id);
+  g_autofree char *label = tw_counter_tracks_dup_label (counters, row->id);
   g_autofree char *value_text = NULL;
   g_autofree char *when = NULL;
   guint64 time, begin, end;
   double value;
   gsize sample;
 
-  if (!tw_counter_tracks_get_value_at (self->counters, row->id, hit->time, &sample))
+  if (!tw_counter_tracks_get_value_at (counters, row->id, hit->time, &sample))
     return;
-  tw_counter_tracks_get_sample (self->counters, row->id, sample, &time, &value, &hit->event);
-  tw_counter_tracks_get_span (self->counters, row->id, sample, &begin, &end);
+  tw_counter_tracks_get_sample (counters, row->id, sample, &time, &value, &hit->event);
+  tw_counter_tracks_get_span (counters, row->id, sample, &begin, &end);
   value_text = tw_counter_format_value (track, value);
   when = tw_timeline_format_time (time, 1);
   hit->span_begin = begin;
@@ -1935,6 +1470,7 @@ tw_timeline_painter_hit_test (TwTimelinePainter        *self,
                               TwTimelineHit            *hit)
 {
   const TwTimelineRow *row;
+  guint n_rows;
   guint64 slop;
 
   g_return_if_fail (TW_IS_TIMELINE_PAINTER (self));
@@ -1947,11 +1483,11 @@ tw_timeline_painter_hit_test (TwTimelinePainter        *self,
 
   if (y < TW_TIMELINE_RULER_HEIGHT)
     return;
-  hit->row = tw_timeline_painter_find_row_at (self, y - TW_TIMELINE_RULER_HEIGHT + vp->scroll_y);
+  hit->row = tw_timeline_layout_find_row_at (self->layout, y - TW_TIMELINE_RULER_HEIGHT + vp->scroll_y);
   if (hit->row < 0 || x < TW_TIMELINE_LABEL_WIDTH)
     return;
 
-  row = &g_array_index (self->rows, TwTimelineRow, hit->row);
+  row = &tw_timeline_layout_get_rows (self->layout, &n_rows)[hit->row];
   slop = (guint64) (HIT_SLOP_PX * (double) (vp->end_ns - vp->begin_ns)
                     / MAX (1, vp->width - TW_TIMELINE_LABEL_WIDTH));
 

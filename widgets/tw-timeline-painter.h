@@ -8,42 +8,12 @@
 #include <cairo.h>
 #include <tw-data.h>
 
+#include "tw-timeline-layout.h"
+
 G_BEGIN_DECLS
 
 #define TW_TIMELINE_LABEL_WIDTH   200
 #define TW_TIMELINE_RULER_HEIGHT  36
-#define TW_TIMELINE_SECTION_HEIGHT 22
-#define TW_TIMELINE_CPU_HEIGHT    40
-#define TW_TIMELINE_TASK_HEIGHT   18
-
-/* Counter tracks (libgtop CPU load, memory): the graph fills the rows
- * [y + PAD_TOP, y + height - PAD_BOTTOM) of its row; a value v of a track whose scale
- * is s reaches round (v / s × (height - PAD_TOP - PAD_BOTTOM)) px above the bottom. */
-#define TW_TIMELINE_COUNTER_HEIGHT      36
-#define TW_TIMELINE_COUNTER_PAD_TOP     4
-#define TW_TIMELINE_COUNTER_PAD_BOTTOM  3
-
-typedef enum {
-  TW_TIMELINE_ROW_SECTION,   /* section header; id 0 = CPUs, 1 = tasks, 2 = counters */
-  TW_TIMELINE_ROW_CPU,       /* id = CPU index */
-  TW_TIMELINE_ROW_PROCESS,   /* id = index into the process table (a header row) */
-  TW_TIMELINE_ROW_TASK,      /* id = task index */
-  TW_TIMELINE_ROW_COUNTER,   /* id = track index of the painter's TwCounterTracks */
-} TwTimelineRowKind;
-
-typedef struct {
-  TwTimelineRowKind kind;
-  guint32           id;
-  int               y;        /* px from the top of the rows area */
-  int               height;
-  int               indent;   /* nesting level of the label */
-} TwTimelineRow;
-
-typedef enum {
-  TW_TASK_SORT_NAME,
-  TW_TASK_SORT_ID,
-  TW_TASK_SORT_CPU_TIME,
-} TwTaskSort;
 
 typedef struct {
   guint64     time;
@@ -82,26 +52,9 @@ G_DECLARE_FINAL_TYPE (TwTimelinePainter, tw_timeline_painter, TW, TIMELINE_PAINT
 
 TwTimelinePainter   *tw_timeline_painter_new             (TwStateModel             *model);
 TwStateModel        *tw_timeline_painter_get_model       (TwTimelinePainter        *self);
-TwCounterTracks     *tw_timeline_painter_get_counter_tracks (TwTimelinePainter     *self);
+TwTimelineLayout    *tw_timeline_painter_get_layout      (TwTimelinePainter        *self);
 void                 tw_timeline_painter_set_exact       (TwTimelinePainter        *self,
                                                           gboolean                  exact);
-void                 tw_timeline_painter_relayout        (TwTimelinePainter        *self);
-const TwTimelineRow *tw_timeline_painter_get_rows        (TwTimelinePainter        *self,
-                                                          guint                    *n_rows);
-int                  tw_timeline_painter_get_content_height (TwTimelinePainter     *self);
-int                  tw_timeline_painter_find_row_at     (TwTimelinePainter        *self,
-                                                          double                    y_in_rows);
-void                 tw_timeline_painter_toggle_row      (TwTimelinePainter        *self,
-                                                          guint                     row);
-void                 tw_timeline_painter_set_task_sort   (TwTimelinePainter        *self,
-                                                          TwTaskSort                sort);
-void                 tw_timeline_painter_set_task_filter (TwTimelinePainter        *self,
-                                                          const guint32            *tasks,
-                                                          guint                     n_tasks);
-GArray              *tw_timeline_painter_dup_row_tasks   (TwTimelinePainter        *self,
-                                                          guint                     row);
-char                *tw_timeline_painter_dup_row_label   (TwTimelinePainter        *self,
-                                                          const TwTimelineRow      *row);
 void                 tw_timeline_painter_get_task_color  (TwTimelinePainter        *self,
                                                           guint32                   task,
                                                           double                    rgb[3]);

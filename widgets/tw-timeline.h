@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tw-shortcuts.h"
 #include "tw-timeline-painter.h"
 #include "tw-view-state.h"
 
@@ -20,6 +21,7 @@ TwViewState       *tw_timeline_get_view_state  (TwTimeline         *self);
 void               tw_timeline_set_view_state  (TwTimeline         *self,
                                                 TwViewState        *state);
 TwTimelinePainter *tw_timeline_get_painter     (TwTimeline         *self);
+TwTimelineLayout  *tw_timeline_get_layout      (TwTimeline         *self);
 void               tw_timeline_get_viewport    (TwTimeline         *self,
                                                 TwTimelineViewport *viewport);
 void               tw_timeline_add_marker      (TwTimeline         *self,
@@ -34,5 +36,10 @@ const TwTimelineMarker *tw_timeline_get_marker (TwTimeline         *self,
 gboolean           tw_timeline_export          (TwTimeline         *self,
                                                 const char         *path,
                                                 GError            **error);
+void               tw_timeline_reveal_row      (TwTimeline         *self,
+                                                guint               row);
+const TwShortcut  *tw_timeline_get_shortcuts   (guint              *n_shortcuts);
+void               tw_timeline_attach_shortcuts (TwTimeline        *self,
+                                                GtkWidget          *area);
 
 G_END_DECLS

@@ -7,13 +7,16 @@
 
 #include "tw-view-state.h"
 
+#include <math.h>
+
 /*
  * The timeline, the event list, the details and state-at-cursor panes never talk to each
  * other: each binds to this object's properties and sets them. Times are ns in the
  * trace's time base; TW_TIME_NONE / TW_EVENT_NONE mean "none".
  */
 
-/* Never zoom in below this span: one nanosecond per ten pixels is already absurd. */
+/* Never zoom in below this span: ten ns across the plot shows single nanoseconds
+ * ~100 px apart on any screen. */
 #define MIN_SPAN_NS 10
 
 struct _TwViewState
@@ -212,16 +215,68 @@ tw_view_state_get_visible_range (TwViewState *self,
   *end_ns = self->visible_end;
 }
 
+/* The range a view may show: the trace from its first to its last event (or, live, to
+ * the newest time heard of), with a margin of a twentieth of it on each side so the ends
+ * never sit flush against the plot's edges. FALSE while there is nothing to bound by. */
+static gboolean
+get_bounds (TwViewState *self,
+            guint64     *lo,
+            guint64     *hi)
+{
+  TwTrace *trace = tw_state_model_get_trace (self->model);
+  guint64 first, last, margin;
+
+  if (tw_trace_get_n_events (trace) == 0)
+    return FALSE;
+  first = tw_trace_get_first_time (trace);
+  last = MAX (tw_trace_get_last_time (trace) + 1, self->follow_end);
+  margin = MAX ((last - first) / 20, MIN_SPAN_NS);
+  *lo = first > margin ? first - margin : 0;
+  *hi = last + MIN (margin, G_MAXUINT64 - last);
+  return TRUE;
+}
+
+/* Keeps [*begin, *begin + *span) inside the bounds. A sealed trace never shows more than
+ * all of itself; a live one may (it is about to fill the view), and then its newest data
+ * sits at the right edge, where following puts it. */
+static void
+clamp_range (TwViewState *self,
+             guint64     *begin,
+             guint64     *span)
+{
+  gboolean live = !tw_trace_is_sealed (tw_state_model_get_trace (self->model));
+  guint64 lo, hi;
+
+  *span = MAX (*span, MIN_SPAN_NS);
+  if (!get_bounds (self, &lo, &hi))
+    return;
+  if (*span >= hi - lo)
+    {
+      if (!live)
+        {
+          *begin = lo;
+          *span = hi - lo;
+        }
+      else
+        *begin = hi > *span ? hi - *span : 0;
+      return;
+    }
+  *begin = CLAMP (*begin, lo, hi - *span);
+}
+
 /**
  * tw_view_state_set_visible_range:
  *
- * Shows [@begin_ns, @end_ns); spans shorter than 10 ns grow around their middle.
+ * Shows [@begin_ns, @end_ns), kept within the trace (see tw_view_state_get_bounds());
+ * spans shorter than 10 ns grow around their middle.
  */
 void
 tw_view_state_set_visible_range (TwViewState *self,
                                  guint64      begin_ns,
                                  guint64      end_ns)
 {
+  guint64 span;
+
   g_return_if_fail (TW_IS_VIEW_STATE (self));
 
   if (end_ns < begin_ns)
@@ -230,12 +285,16 @@ tw_view_state_set_visible_range (TwViewState *self,
       begin_ns = end_ns;
       end_ns = tmp;
     }
-  if (end_ns - begin_ns < MIN_SPAN_NS)
+  span = end_ns - begin_ns;
+  if (span < MIN_SPAN_NS)
     {
-      guint64 mid = begin_ns + (end_ns - begin_ns) / 2;
-      begin_ns = mid > MIN_SPAN_NS / 2 ? mid - MIN_SPAN_NS / 2 : 0;
-      end_ns = begin_ns + MIN_SPAN_NS;
+      guint64 grow = (MIN_SPAN_NS - span) / 2;
+
+      begin_ns = begin_ns > grow ? begin_ns - grow : 0;
+      span = MIN_SPAN_NS;
     }
+  clamp_range (self, &begin_ns, &span);
+  end_ns = begin_ns + span;
 
   if (begin_ns == self->visible_begin && end_ns == self->visible_end)
     return;
@@ -261,6 +320,23 @@ tw_view_state_set_visible_range (TwViewState *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/**
+ * tw_view_state_get_bounds:
+ * @lo: (out): the earliest time a view may show
+ * @hi: (out): the end of the latest range a view may show
+ *
+ * Returns: %FALSE when the trace holds no events yet (nothing is bounded then)
+ */
+gboolean
+tw_view_state_get_bounds (TwViewState *self,
+                          guint64     *lo,
+                          guint64     *hi)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), FALSE);
+
+  return get_bounds (self, lo, hi);
+}
+
 void
 tw_view_state_zoom_to_fit (TwViewState *self)
 {
@@ -277,27 +353,33 @@ tw_view_state_zoom_to_fit (TwViewState *self)
  * tw_view_state_zoom:
  * @factor: > 1 zooms in, < 1 zooms out
  * @anchor_ns: the time that stays where it is on screen (under the pointer)
+ *
+ * Works in ns relative to the visible range, never in absolute doubles: traces with epoch
+ * timestamps (~1.5e18 ns) would lose 256 ns of resolution there.
  */
 void
 tw_view_state_zoom (TwViewState *self,
                     double       factor,
                     guint64      anchor_ns)
 {
-  double span;
-  double before;
+  guint64 span;
+  guint64 offset;
   double new_span;
-  double begin;
+  guint64 new_offset;
 
   g_return_if_fail (TW_IS_VIEW_STATE (self));
   g_return_if_fail (factor > 0);
 
-  span = (double) (self->visible_end - self->visible_begin);
+  span = MAX (self->visible_end - self->visible_begin, 1);
   anchor_ns = CLAMP (anchor_ns, self->visible_begin, self->visible_end);
-  before = (double) (anchor_ns - self->visible_begin) / span;
-  new_span = MAX (span / factor, MIN_SPAN_NS);
-  begin = MAX (0.0, (double) anchor_ns - before * new_span);
+  offset = anchor_ns - self->visible_begin;
+  new_span = CLAMP ((double) span / factor, MIN_SPAN_NS, (double) G_MAXUINT64 / 2);
+  /* the anchor keeps its fraction of the span; rounding to whole ns */
+  new_offset = (guint64) llround ((double) offset / (double) span * new_span);
+  new_offset = MIN (new_offset, anchor_ns);
 
-  tw_view_state_set_visible_range (self, (guint64) begin, (guint64) (begin + new_span));
+  tw_view_state_set_visible_range (self, anchor_ns - new_offset,
+                                   anchor_ns - new_offset + (guint64) llround (new_span));
 }
 
 /**
@@ -315,10 +397,56 @@ tw_view_state_pan (TwViewState *self,
 
   span = self->visible_end - self->visible_begin;
   delta = (gint64) (fraction * (double) span);
-  if (delta < 0 && (guint64) -delta > self->visible_begin)
-    delta = -(gint64) self->visible_begin;
-  tw_view_state_set_visible_range (self, self->visible_begin + delta,
-                                   self->visible_begin + delta + span);
+  tw_view_state_pan_ns (self, delta);
+}
+
+/**
+ * tw_view_state_pan_ns:
+ * @delta_ns: how far to move (negative goes back in time)
+ *
+ * Moves the visible range by whole ns, its span kept; it stops at the trace's ends.
+ */
+void
+tw_view_state_pan_ns (TwViewState *self,
+                      gint64       delta_ns)
+{
+  guint64 span;
+  guint64 begin;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  /* a look back stops following, even when a live trace too short to move back in
+   * keeps the range where it is */
+  if (delta_ns < 0)
+    tw_view_state_set_following (self, FALSE);
+  span = self->visible_end - self->visible_begin;
+  if (delta_ns < 0)
+    begin = (guint64) -delta_ns > self->visible_begin ? 0 : self->visible_begin - (guint64) -delta_ns;
+  else
+    begin = self->visible_begin + MIN ((guint64) delta_ns, G_MAXUINT64 - self->visible_end);
+  tw_view_state_set_visible_range (self, begin, begin + span);
+}
+
+/**
+ * tw_view_state_reveal_time:
+ *
+ * Brings @time_ns into view, keeping the zoom: when it is off screen, the view centres
+ * on it; when it is shown already, nothing moves.
+ */
+void
+tw_view_state_reveal_time (TwViewState *self,
+                           guint64      time_ns)
+{
+  guint64 span;
+  guint64 begin;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (time_ns >= self->visible_begin && time_ns < self->visible_end)
+    return;
+  span = self->visible_end - self->visible_begin;
+  begin = time_ns > span / 2 ? time_ns - span / 2 : 0;
+  tw_view_state_set_visible_range (self, begin, begin + span);
 }
 
 guint64

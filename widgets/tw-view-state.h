@@ -28,6 +28,13 @@ void          tw_view_state_zoom               (TwViewState  *self,
                                                 guint64       anchor_ns);
 void          tw_view_state_pan                (TwViewState  *self,
                                                 double        fraction);
+void          tw_view_state_pan_ns             (TwViewState  *self,
+                                                gint64        delta_ns);
+void          tw_view_state_reveal_time        (TwViewState  *self,
+                                                guint64       time_ns);
+gboolean      tw_view_state_get_bounds         (TwViewState  *self,
+                                                guint64      *lo,
+                                                guint64      *hi);
 
 guint64       tw_view_state_get_cursor         (TwViewState  *self);
 void          tw_view_state_set_cursor         (TwViewState  *self,

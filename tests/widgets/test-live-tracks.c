@@ -122,7 +122,7 @@ find_row (Fixture           *f,
           guint32            id)
 {
   guint n;
-  const TwTimelineRow *rows = tw_timeline_painter_get_rows (tw_timeline_get_painter (f->timeline), &n);
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (tw_timeline_get_layout (f->timeline), &n);
 
   for (guint i = 0; i < n; i++)
     if (rows[i].kind == kind && rows[i].id == id)
@@ -135,7 +135,7 @@ static const TwTimelineRow *
 find_counter_row (Fixture *f,
                   guint16  cpu)
 {
-  TwCounterTracks *tracks = tw_timeline_painter_get_counter_tracks (tw_timeline_get_painter (f->timeline));
+  TwCounterTracks *tracks = tw_timeline_layout_get_counter_tracks (tw_timeline_get_layout (f->timeline));
 
   for (guint i = 0; i < tw_counter_tracks_get_n_tracks (tracks); i++)
     {
@@ -279,13 +279,13 @@ test_sensor_mark (Fixture       *f,
   /* the sensor's task sits under its writer's process, named after the program */
   {
     guint n;
-    const TwTimelineRow *rows = tw_timeline_painter_get_rows (tw_timeline_get_painter (f->timeline), &n);
+    const TwTimelineRow *rows = tw_timeline_layout_get_rows (tw_timeline_get_layout (f->timeline), &n);
     g_autofree char *label = NULL;
 
     g_assert_cmpint (row - rows, >, 0);
     g_assert_cmpuint (row[-1].kind, ==, TW_TIMELINE_ROW_PROCESS);
-    label = tw_timeline_painter_dup_row_label (tw_timeline_get_painter (f->timeline), &row[-1]);
-    g_assert_cmpstr (label, ==, "demo (42, 1 threads)");
+    label = tw_timeline_layout_dup_row_label (tw_timeline_get_layout (f->timeline), &row[-1]);
+    g_assert_cmpstr (label, ==, "demo (42, 1 thread)");
   }
   cairo_surface_destroy (surface);
 }

@@ -112,7 +112,7 @@ find_row (Fixture           *f,
           guint32            id)
 {
   guint n;
-  const TwTimelineRow *rows = tw_timeline_painter_get_rows (f->painter, &n);
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n);
 
   for (guint i = 0; i < n; i++)
     if (rows[i].kind == kind && rows[i].id == id)
@@ -198,7 +198,7 @@ test_task_rows (Fixture       *f,
   g_assert_cmpfloat (px[0] + px[1] + px[2], <, 1.5);
 
   /* idle tasks get no task row; a and b do; the busier one (b) comes first */
-  tw_timeline_painter_get_rows (f->painter, &n);
+  tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n);
   g_assert_cmpuint (n, ==, 2 + 2 + 2); /* two sections, two CPUs, two tasks */
   g_assert_cmpint (find_row (f, TW_TIMELINE_ROW_TASK, f->b)->y, <, row_a->y);
 
@@ -293,17 +293,17 @@ test_collapse_and_filter (Fixture       *f,
 {
   guint n_before, n;
 
-  tw_timeline_painter_get_rows (f->painter, &n_before);
-  tw_timeline_painter_toggle_row (f->painter, 0); /* "CPUs" */
-  tw_timeline_painter_get_rows (f->painter, &n);
+  tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n_before);
+  tw_timeline_layout_toggle_row (tw_timeline_painter_get_layout (f->painter), 0); /* "CPUs" */
+  tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n);
   g_assert_cmpuint (n, ==, n_before - 2);
-  tw_timeline_painter_toggle_row (f->painter, 0);
+  tw_timeline_layout_toggle_row (tw_timeline_painter_get_layout (f->painter), 0);
 
-  tw_timeline_painter_set_task_filter (f->painter, &f->a, 1);
-  tw_timeline_painter_get_rows (f->painter, &n);
+  tw_timeline_layout_set_task_filter (tw_timeline_painter_get_layout (f->painter), &f->a, 1);
+  tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n);
   g_assert_cmpuint (n, ==, n_before - 1);
-  tw_timeline_painter_set_task_filter (f->painter, NULL, 0);
-  tw_timeline_painter_get_rows (f->painter, &n);
+  tw_timeline_layout_set_task_filter (tw_timeline_painter_get_layout (f->painter), NULL, 0);
+  tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n);
   g_assert_cmpuint (n, ==, n_before);
 }
 
