@@ -268,8 +268,7 @@ zoom_action (GtkWidget  *widget,
         gtk_widget_error_bell (widget);
     }
   else
-    tw_view_state_zoom (self->state, in ? TW_TIMELINE_ZOOM_STEP : 1.0 / TW_TIMELINE_ZOOM_STEP,
-                        _tw_timeline_zoom_anchor (self));
+    _tw_timeline_zoom (self, in ? TW_TIMELINE_ZOOM_STEP : 1.0 / TW_TIMELINE_ZOOM_STEP);
 }
 
 static void
@@ -307,7 +306,7 @@ marker_action (GtkWidget  *widget,
     return;
   if (g_str_equal (action_name, "timeline.add-marker"))
     {
-      guint64 t = _tw_timeline_zoom_anchor (self);
+      guint64 t = _tw_timeline_zoom_anchor (self, NULL);
 
       tw_timeline_add_marker (self, t, NULL);
       if (gtk_widget_get_mapped (widget))

@@ -39,8 +39,7 @@ scroll_cb (GtkEventControllerScroll *controller,
 
   if (mods & GDK_CONTROL_MASK)
     {
-      tw_view_state_zoom (self->state, pow (TW_TIMELINE_ZOOM_STEP, smooth ? -dy / SMOOTH_ZOOM_PX : -dy),
-                          _tw_timeline_zoom_anchor (self));
+      _tw_timeline_zoom (self, pow (TW_TIMELINE_ZOOM_STEP, smooth ? -dy / SMOOTH_ZOOM_PX : -dy));
       return TRUE;
     }
   if ((mods & GDK_SHIFT_MASK) && dx == 0)
@@ -250,7 +249,11 @@ click_cb (GtkGestureClick *gesture,
   else if (n_press == 2 && hit.span_end > hit.span_begin)
     tw_view_state_set_visible_range (self->state, hit.span_begin, hit.span_end);
   else if (hit.event != TW_EVENT_NONE)
-    tw_view_state_set_selected_event (self->state, hit.event);
+    {
+      self->selecting = TRUE;
+      tw_view_state_set_selected_event (self->state, hit.event);
+      self->selecting = FALSE;
+    }
   else
     {
       tw_view_state_set_selected_event (self->state, TW_EVENT_NONE);

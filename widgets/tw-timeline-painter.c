@@ -1105,6 +1105,20 @@ draw_ruler (const Frame *f,
   cairo_fill (cr);
 }
 
+/* "1.25 ms: 933.512 s → 933.51325 s": the selection's length, then its ends to the
+ * precision of one pixel, so they can be typed into Go to time or compared. */
+static char *
+describe_selection (const Frame *f)
+{
+  const TwTimelineViewport *vp = f->vp;
+  guint64 precision = ruler_step (f, 1);
+  g_autofree char *d = tw_timeline_format_duration (vp->selection_end - vp->selection_begin);
+  g_autofree char *begin = tw_timeline_format_time (vp->selection_begin, precision);
+  g_autofree char *end = tw_timeline_format_time (vp->selection_end, precision);
+
+  return g_strdup_printf ("%s: %s → %s", d, begin, end);
+}
+
 static void
 draw_overlays (const Frame *f,
                cairo_t     *cr,
@@ -1120,13 +1134,13 @@ draw_overlays (const Frame *f,
     {
       double x0 = tw_timeline_viewport_time_to_x (vp, vp->selection_begin);
       double x1 = tw_timeline_viewport_time_to_x (vp, vp->selection_end);
-      g_autofree char *d = tw_timeline_format_duration (vp->selection_end - vp->selection_begin);
+      g_autofree char *text = describe_selection (f);
 
       cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.18);
       cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), vp->height);
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 0.1, 0.3, 0.6);
-      draw_text (layout, cr, d, MAX (x0, f->plot_x0) + 4, 19, -1);
+      draw_text (layout, cr, text, MAX (x0, f->plot_x0) + 4, 19, -1);
     }
 
   for (guint i = 0; i < vp->n_markers; i++)

@@ -57,10 +57,17 @@ struct _TwTimeline
   guint64            drag_anchor_ns;
   double             pinch_last_scale;
 
+  /* the last zoom step: where, around what, and the range it made */
+  double             last_zoom_x;
+  guint64            last_zoom_anchor;
+  guint64            last_zoom_begin;
+  guint64            last_zoom_end;
+
   guint              hscroll_policy : 1;
   guint              vscroll_policy : 1;
   guint              pointer_inside : 1;
   guint              dragged : 1;
+  guint              selecting : 1;   /* a click selects: what it hit is in view */
 };
 
 /* tw-timeline.c */
@@ -68,7 +75,10 @@ void     _tw_timeline_update_vadjustment (TwTimeline *self);
 double   _tw_timeline_get_scroll_y       (TwTimeline *self);
 void     _tw_timeline_scroll_by          (TwTimeline *self,
                                           double      dy);
-guint64  _tw_timeline_zoom_anchor        (TwTimeline *self);
+guint64  _tw_timeline_zoom_anchor        (TwTimeline *self,
+                                          double     *x);
+void     _tw_timeline_zoom               (TwTimeline *self,
+                                          double      factor);
 
 /* tw-timeline-actions.c */
 void     _tw_timeline_class_init_actions (GtkWidgetClass *widget_class);

@@ -101,19 +101,57 @@ _tw_timeline_scroll_by (TwTimeline *self,
 }
 
 /* The time that stays put when zooming, for every way of zooming: under the pointer
- * while it is over the plot, else the cursor while it is in view, else the middle. */
+ * while it is over the plot, else the cursor while it is in view, else the middle.
+ * @x: (out) (optional): where it is drawn */
 guint64
-_tw_timeline_zoom_anchor (TwTimeline *self)
+_tw_timeline_zoom_anchor (TwTimeline *self,
+                          double     *x)
 {
   TwTimelineViewport vp;
+  guint64 t;
 
   tw_timeline_get_viewport (self, &vp);
   if (self->pointer_inside && self->pointer_x >= TW_TIMELINE_LABEL_WIDTH
       && self->pointer_x < vp.width && self->pointer_y >= TW_TIMELINE_RULER_HEIGHT)
-    return tw_timeline_viewport_x_to_time (&vp, self->pointer_x);
+    {
+      if (x)
+        *x = self->pointer_x;
+      return tw_timeline_viewport_x_to_time (&vp, self->pointer_x);
+    }
   if (vp.cursor_ns != TW_TIME_NONE && vp.cursor_ns >= vp.begin_ns && vp.cursor_ns < vp.end_ns)
-    return vp.cursor_ns;
-  return vp.begin_ns + (vp.end_ns - vp.begin_ns) / 2;
+    t = vp.cursor_ns;
+  else
+    t = vp.begin_ns + (vp.end_ns - vp.begin_ns) / 2;
+  if (x)
+    *x = tw_timeline_viewport_time_to_x (&vp, t);
+  return t;
+}
+
+/**
+ * _tw_timeline_zoom:
+ * @factor: > 1 zooms in
+ *
+ * Zooms around the anchor. Steps that follow each other at the same place (a held key,
+ * a turned wheel) keep the first step's anchor time: taken afresh from a view of whole
+ * ns at every step, it would creep by up to half a ns per step, which is hundreds of
+ * pixels by the time the view is a few ns wide.
+ */
+void
+_tw_timeline_zoom (TwTimeline *self,
+                   double      factor)
+{
+  TwTimelineViewport vp;
+  double x;
+  guint64 anchor = _tw_timeline_zoom_anchor (self, &x);
+
+  tw_timeline_get_viewport (self, &vp);
+  if (self->last_zoom_x == x && self->last_zoom_begin == vp.begin_ns && self->last_zoom_end == vp.end_ns)
+    anchor = self->last_zoom_anchor;
+  tw_view_state_zoom_at (self->state, factor, anchor,
+                         (x - TW_TIMELINE_LABEL_WIDTH) / MAX (1, vp.width - TW_TIMELINE_LABEL_WIDTH));
+  tw_view_state_get_visible_range (self->state, &self->last_zoom_begin, &self->last_zoom_end);
+  self->last_zoom_x = x;
+  self->last_zoom_anchor = anchor;
 }
 
 /**
@@ -149,44 +187,28 @@ tw_timeline_reveal_row (TwTimeline *self,
                                                        : rows[row].y - (page - rows[row].height) / 3);
 }
 
-static gboolean
-row_in_view (TwTimeline *self,
-             int         row)
-{
-  const TwTimelineRow *rows;
-  guint n_rows;
-  double top = _tw_timeline_get_scroll_y (self);
-
-  if (row < 0)
-    return FALSE;
-  rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
-  return rows[row].y < top + rows_page_height (self) && rows[row].y + rows[row].height > top;
-}
-
-/* A selected event comes into view: its time (centred when off screen, the zoom kept)
- * and its row — unless its task's row or its CPU's row shows already, it scrolls to the
- * task's row, or the CPU's when the task has none (idle, no states). */
+/* An event selected elsewhere (the list, Find, next/previous, Go to time) comes into
+ * view: its time, centred when off screen with the zoom kept, and its task's row (its
+ * CPU's when the task has none: idle, no states), scrolled to unless shown already. An
+ * event clicked in the timeline is in view where it was clicked. */
 static void
 reveal_selected_event (TwTimeline *self)
 {
   TwTrace *trace = tw_view_state_get_trace (self->state);
   guint64 index = tw_view_state_get_selected_event (self->state);
   TwEvent event;
-  int task_row, cpu_row;
+  int row;
 
-  if (index == TW_EVENT_NONE || self->layout == NULL)
+  if (index == TW_EVENT_NONE || self->layout == NULL || self->selecting)
     return;
   tw_trace_get_event (trace, index, &event);
   tw_view_state_reveal_time (self->state, event.time);
 
-  task_row = event.task != TW_TASK_NONE ? tw_timeline_layout_find_task_row (self->layout, event.task) : -1;
-  cpu_row = event.cpu != TW_CPU_NONE ? tw_timeline_layout_find_cpu_row (self->layout, event.cpu) : -1;
-  if (row_in_view (self, task_row) || row_in_view (self, cpu_row))
-    return;
-  if (task_row >= 0)
-    tw_timeline_reveal_row (self, task_row);
-  else if (cpu_row >= 0)
-    tw_timeline_reveal_row (self, cpu_row);
+  row = event.task != TW_TASK_NONE ? tw_timeline_layout_find_task_row (self->layout, event.task) : -1;
+  if (row < 0 && event.cpu != TW_CPU_NONE)
+    row = tw_timeline_layout_find_cpu_row (self->layout, event.cpu);
+  if (row >= 0)
+    tw_timeline_reveal_row (self, row);
 }
 
 /* ---------------------------------------------------------------- drawing */
@@ -241,7 +263,8 @@ tw_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = TW_TIMELINE_RULER_HEIGHT + TW_TIMELINE_CPU_HEIGHT;
+      /* a CPU row may be taller than what is left: the rows scroll by pixels */
+      *minimum = TW_TIMELINE_RULER_HEIGHT + TW_TIMELINE_TASK_HEIGHT;
       *natural = TW_TIMELINE_RULER_HEIGHT + 400;
     }
 }

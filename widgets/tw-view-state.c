@@ -352,10 +352,7 @@ tw_view_state_zoom_to_fit (TwViewState *self)
 /**
  * tw_view_state_zoom:
  * @factor: > 1 zooms in, < 1 zooms out
- * @anchor_ns: the time that stays where it is on screen (under the pointer)
- *
- * Works in ns relative to the visible range, never in absolute doubles: traces with epoch
- * timestamps (~1.5e18 ns) would lose 256 ns of resolution there.
+ * @anchor_ns: the time that stays where it is on screen
  */
 void
 tw_view_state_zoom (TwViewState *self,
@@ -363,23 +360,43 @@ tw_view_state_zoom (TwViewState *self,
                     guint64      anchor_ns)
 {
   guint64 span;
-  guint64 offset;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  span = MAX (self->visible_end - self->visible_begin, 1);
+  anchor_ns = CLAMP (anchor_ns, self->visible_begin, self->visible_end);
+  tw_view_state_zoom_at (self, factor, anchor_ns,
+                         (double) (anchor_ns - self->visible_begin) / (double) span);
+}
+
+/**
+ * tw_view_state_zoom_at:
+ * @factor: > 1 zooms in, < 1 zooms out
+ * @anchor_ns: the time to keep in place
+ * @fraction: where it is to be, as a fraction of the visible span from its begin (the
+ *   pointer's place on the plot)
+ *
+ * Works in ns relative to the anchor, never in absolute doubles: traces with epoch
+ * timestamps (~1.5e18 ns) would lose 256 ns of resolution there.
+ */
+void
+tw_view_state_zoom_at (TwViewState *self,
+                       double       factor,
+                       guint64      anchor_ns,
+                       double       fraction)
+{
+  guint64 span;
   double new_span;
-  guint64 new_offset;
+  guint64 before;
 
   g_return_if_fail (TW_IS_VIEW_STATE (self));
   g_return_if_fail (factor > 0);
 
   span = MAX (self->visible_end - self->visible_begin, 1);
-  anchor_ns = CLAMP (anchor_ns, self->visible_begin, self->visible_end);
-  offset = anchor_ns - self->visible_begin;
   new_span = CLAMP ((double) span / factor, MIN_SPAN_NS, (double) G_MAXUINT64 / 2);
-  /* the anchor keeps its fraction of the span; rounding to whole ns */
-  new_offset = (guint64) llround ((double) offset / (double) span * new_span);
-  new_offset = MIN (new_offset, anchor_ns);
-
-  tw_view_state_set_visible_range (self, anchor_ns - new_offset,
-                                   anchor_ns - new_offset + (guint64) llround (new_span));
+  before = MIN ((guint64) llround (CLAMP (fraction, 0, 1) * new_span), anchor_ns);
+  tw_view_state_set_visible_range (self, anchor_ns - before,
+                                   anchor_ns - before + (guint64) llround (new_span));
 }
 
 /**

@@ -26,6 +26,10 @@ void          tw_view_state_zoom_to_fit        (TwViewState  *self);
 void          tw_view_state_zoom               (TwViewState  *self,
                                                 double        factor,
                                                 guint64       anchor_ns);
+void          tw_view_state_zoom_at            (TwViewState  *self,
+                                                double        factor,
+                                                guint64       anchor_ns,
+                                                double        fraction);
 void          tw_view_state_pan                (TwViewState  *self,
                                                 double        fraction);
 void          tw_view_state_pan_ns             (TwViewState  *self,

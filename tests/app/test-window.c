@@ -804,6 +804,45 @@ shortcuts_window_shown (gpointer data)
   return FALSE;
 }
 
+/* Every key of a widget's shortcut table is listed (F1), as some item's accelerator. */
+static void
+assert_every_key_listed (GtkWidget        *overlay,
+                         const TwShortcut *(*get_table) (guint *n))
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new ();
+  guint n;
+  const TwShortcut *table = get_table (&n);
+
+  tw_test_collect_descendants (overlay, GTK_TYPE_SHORTCUTS_SHORTCUT, items);
+  g_assert_cmpuint (items->len, >, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_auto(GStrv) accels = g_strsplit (table[i].accels, "|", -1);
+
+      for (guint a = 0; accels[a]; a++)
+        {
+          guint key, item_key;
+          GdkModifierType mods, item_mods;
+          gboolean listed = FALSE;
+
+          g_assert_true (gtk_accelerator_parse (accels[a], &key, &mods));
+          for (guint k = 0; k < items->len && !listed; k++)
+            {
+              g_autofree char *accelerator = NULL;
+              g_auto(GStrv) listed_accels = NULL;
+
+              g_object_get (items->pdata[k], "accelerator", &accelerator, NULL);
+              listed_accels = g_strsplit (accelerator ? accelerator : "", " ", -1);
+              for (guint l = 0; listed_accels[l] && !listed; l++)
+                listed = gtk_accelerator_parse (listed_accels[l], &item_key, &item_mods)
+                         && item_key == key && item_mods == mods;
+            }
+          if (!listed)
+            g_error ("%s (%s) is not in the shortcuts window", accels[a], table[i].action);
+        }
+    }
+}
+
 static void
 test_shortcuts (Fixture       *fx,
                 gconstpointer  data)
@@ -842,6 +881,8 @@ test_shortcuts (Fixture       *fx,
   for (guint i = 0; i < titles->len; i++)
     has_go_to |= g_strcmp0 (titles->pdata[i], "Go to time") == 0;
   g_assert_true (has_go_to);
+  assert_every_key_listed (overlay, tw_timeline_get_shortcuts);
+  assert_every_key_listed (overlay, tw_window_get_shortcuts);
   gtk_window_close (GTK_WINDOW (overlay));   /* hides: the app window owns its help overlay */
 }
 

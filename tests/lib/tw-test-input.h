@@ -145,8 +145,33 @@ tw_test_input_move (GtkWidget *widget,
 #endif
 }
 
-/* Clicks @button (1 left, 3 right; 4/5 are the wheel up/down, 6/7 left/right) at @x, @y,
- * with @modifier ("ctrl", "shift") held, or none when %NULL. */
+/* Clicks @button @count times (1 left, 3 right; 4/5 are wheel notches up/down, 6/7
+ * left/right) at @x, @y, with @modifier ("ctrl", "shift") held, or none when %NULL. */
+static inline void
+tw_test_input_clicks (GtkWidget  *widget,
+                      double      x,
+                      double      y,
+                      int         button,
+                      guint       count,
+                      const char *modifier)
+{
+  g_autofree char *b = g_strdup_printf ("%d", button);
+  g_autofree char *n = g_strdup_printf ("%u", count);
+
+  tw_test_input_move (widget, x, y);
+  if (modifier)
+    {
+      const char *args[] = { "keydown", modifier, "click", "--repeat", n, "--delay", "20", b,
+                             "keyup", modifier, NULL };
+      tw_test_input_xdotool (args);
+    }
+  else
+    {
+      const char *args[] = { "click", "--repeat", n, "--delay", "20", b, NULL };
+      tw_test_input_xdotool (args);
+    }
+}
+
 static inline void
 tw_test_input_click (GtkWidget  *widget,
                      double      x,
@@ -154,19 +179,7 @@ tw_test_input_click (GtkWidget  *widget,
                      int         button,
                      const char *modifier)
 {
-  g_autofree char *b = g_strdup_printf ("%d", button);
-
-  tw_test_input_move (widget, x, y);
-  if (modifier)
-    {
-      const char *args[] = { "keydown", modifier, "click", b, "keyup", modifier, NULL };
-      tw_test_input_xdotool (args);
-    }
-  else
-    {
-      const char *args[] = { "click", b, NULL };
-      tw_test_input_xdotool (args);
-    }
+  tw_test_input_clicks (widget, x, y, button, 1, modifier);
 }
 
 /* Drags with the left button from (@x1, @y1) to (@x2, @y2) in a few steps. */

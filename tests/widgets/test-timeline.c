@@ -225,6 +225,44 @@ test_export (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 
+/* A view 20 px high under the ruler, less than a CPU row: the rows scroll by pixels
+ * through it, revealing it shows its top, and what is drawn follows. */
+static void
+test_row_taller_than_view (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *window = NULL;
+  TwTimeline *timeline = tw_test_present_timeline (f->state, 900, TW_TIMELINE_RULER_HEIGHT + 20, &window);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_parent (GTK_WIDGET (timeline))));
+  TwTimelineLayout *layout = tw_timeline_get_layout (timeline);
+  int cpu0 = tw_timeline_layout_find_cpu_row (layout, 0);
+  guint n;
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (layout, &n);
+  cairo_surface_t *surface;
+  TwTimelineViewport vp;
+  double a_rgb[3], px[3];
+
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (timeline)), <, TW_TIMELINE_RULER_HEIGHT + TW_TIMELINE_CPU_HEIGHT);
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (vadj), <, rows[cpu0].height);
+
+  tw_timeline_reveal_row (timeline, cpu0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), ==, rows[cpu0].y);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.page-down", NULL));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, rows[cpu0].y);
+
+  /* scrolled to where a's run sits near the row's bottom: it is drawn there */
+  gtk_adjustment_set_value (vadj, rows[cpu0].y + rows[cpu0].height - 20);
+  tw_test_wait_frames (GTK_WIDGET (timeline), 2);
+  surface = tw_test_grab_widget (GTK_WIDGET (timeline));
+  tw_timeline_get_viewport (timeline, &vp);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (timeline), f->a, a_rgb);
+  tw_test_surface_get_rgb (surface, (int) tw_timeline_viewport_time_to_x (&vp, 4000),
+                           cpu0_run_y (f) - (int) gtk_adjustment_get_value (vadj), px);
+  g_assert_true (tw_test_rgb_near (px, a_rgb));
+  cairo_surface_destroy (surface);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -240,6 +278,7 @@ main (int   argc,
   ADD ("/tw/widgets/timeline/export", test_export);
   ADD ("/tw/widgets/timeline/row-actions", test_row_actions);
   ADD ("/tw/widgets/timeline/marker-naming", test_marker_naming);
+  ADD ("/tw/widgets/timeline/row-taller-than-view", test_row_taller_than_view);
 #undef ADD
 
   return g_test_run ();
