@@ -7,12 +7,13 @@
 
 #include "tw-details-pane.h"
 
+#include <glib/gi18n-lib.h>
+
 struct _TwDetailsPane
 {
   GtkWidget    parent_instance;
 
   TwViewState *view_state;
-  gulong       selected_event_handler;
 
   GtkWidget   *scroller;
   GtkWidget   *grid;
@@ -129,6 +130,14 @@ add_canonical_row (TwDetailsPane     *self,
 }
 
 static void
+add_span_field_cb (const char *name,
+                   const char *value,
+                   gpointer    user_data)
+{
+  add_row (user_data, name, value);
+}
+
+static void
 rebuild (TwDetailsPane *self)
 {
   GtkWidget *child;
@@ -141,6 +150,16 @@ rebuild (TwDetailsPane *self)
   while ((child = gtk_widget_get_first_child (self->grid)))
     gtk_grid_remove (GTK_GRID (self->grid), child);
   self->n_rows = 0;
+
+  /* a span picked on the timeline (a run, a handler, a task's state) */
+  if (self->view_state && tw_view_state_get_selected_span (self->view_state))
+    {
+      gtk_widget_set_visible (self->placeholder, FALSE);
+      gtk_widget_set_visible (self->scroller, TRUE);
+      tw_span_ref_describe (tw_view_state_get_selected_span (self->view_state),
+                            tw_view_state_get_model (self->view_state), add_span_field_cb, self);
+      return;
+    }
 
   index = self->view_state ? tw_view_state_get_selected_event (self->view_state) : TW_EVENT_NONE;
   trace = self->view_state ? tw_view_state_get_trace (self->view_state) : NULL;
@@ -217,7 +236,7 @@ tw_details_pane_init (TwDetailsPane *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 
-  self->placeholder = gtk_label_new ("No event selected. Click an event in the list or the timeline.");
+  self->placeholder = gtk_label_new (_("Nothing selected. Click an event in the list or the timeline, or a span on the timeline."));
   gtk_widget_add_css_class (self->placeholder, "dim-label");
   gtk_widget_set_vexpand (self->placeholder, TRUE);
   gtk_widget_set_parent (self->placeholder, GTK_WIDGET (self));
@@ -261,11 +280,13 @@ tw_details_pane_set_view_state (TwDetailsPane *self,
   if (self->view_state == view_state)
     return;
   if (self->view_state)
-    g_clear_signal_handler (&self->selected_event_handler, self->view_state);
+    g_signal_handlers_disconnect_by_data (self->view_state, self);
   g_set_object (&self->view_state, view_state);
   if (view_state)
-    self->selected_event_handler =
+    {
       g_signal_connect_swapped (view_state, "notify::selected-event", G_CALLBACK (rebuild), self);
+      g_signal_connect_swapped (view_state, "notify::selected-span", G_CALLBACK (rebuild), self);
+    }
   if (self->grid)
     rebuild (self);
 }

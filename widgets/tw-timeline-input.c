@@ -256,7 +256,9 @@ click_cb (GtkGestureClick *gesture,
     }
   else
     {
+      /* a run, a handler or a task's state is picked where no event is near */
       tw_view_state_set_selected_event (self->state, TW_EVENT_NONE);
+      tw_view_state_set_selected_span (self->state, hit.span.end > hit.span.begin ? &hit.span : NULL);
       tw_view_state_set_cursor (self->state, hit.time);
     }
 

@@ -1105,6 +1105,41 @@ draw_ruler (const Frame *f,
   cairo_fill (cr);
 }
 
+/* The picked span gets a frame on its row, inside the plot (its ends may be off it). */
+static void
+draw_selected_span (const Frame *f,
+                    cairo_t     *cr)
+{
+  const TwSpanRef *span = f->vp->selected_span;
+  const TwTimelineRow *rows;
+  guint n_rows;
+  int row;
+  double x0, x1, y;
+
+  if (span == NULL)
+    return;
+  rows = tw_timeline_layout_get_rows (f->self->layout, &n_rows);
+  if (span->series == TW_SERIES_TASK_STATES)
+    row = tw_timeline_layout_find_task_row (f->self->layout, span->id);
+  else
+    row = tw_timeline_layout_find_cpu_row (f->self->layout, span->id);
+  if (row < 0 || rows[row].kind == TW_TIMELINE_ROW_SECTION || rows[row].kind == TW_TIMELINE_ROW_PROCESS)
+    return;
+
+  x0 = MAX (tw_timeline_viewport_time_to_x (f->vp, span->begin), f->plot_x0 - 3);
+  x1 = MIN (tw_timeline_viewport_time_to_x (f->vp, span->end), f->plot_x1 + 3);
+  y = TW_TIMELINE_RULER_HEIGHT + rows[row].y - f->vp->scroll_y;
+  cairo_save (cr);
+  cairo_rectangle (cr, f->plot_x0, TW_TIMELINE_RULER_HEIGHT, f->plot_x1 - f->plot_x0,
+                   f->vp->height - TW_TIMELINE_RULER_HEIGHT);
+  cairo_clip (cr);
+  cairo_set_source_rgb (cr, 0.1, 0.3, 0.6);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, floor (x0) + 1, y + 1, MAX (floor (x1) - floor (x0) - 2, 1), rows[row].height - 3);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 /* "1.25 ms: 933.512 s → 933.51325 s": the selection's length, then its ends to the
  * precision of one pixel, so they can be typed into Go to time or compared. */
 static char *
@@ -1250,6 +1285,7 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
     }
   cairo_restore (cr);
 
+  draw_selected_span (&f, cr);
   draw_ruler (&f, cr, layout);
   draw_overlays (&f, cr, layout);
   cairo_restore (cr);
@@ -1363,6 +1399,7 @@ hit_cpu_row (TwTimelinePainter        *self,
                                                        irq->number, row->id,
                                                        irq->unclosed ? " (no exit seen)" : "");
               describe_span (hit, what, irq->start, irq->end);
+              hit->span = (TwSpanRef) { TW_SERIES_CPU_IRQS, row->id, i, irq->start, irq->end };
               return;
             }
         }
@@ -1379,7 +1416,10 @@ hit_cpu_row (TwTimelinePainter        *self,
                                                task_is_idle (self, task) ? " (idle)" : "");
 
       if (i < n)
-        describe_span (hit, what, runs[i].start, runs[i].end);
+        {
+          describe_span (hit, what, runs[i].start, runs[i].end);
+          hit->span = (TwSpanRef) { TW_SERIES_CPU_RUNS, row->id, i, runs[i].start, runs[i].end };
+        }
     }
   hit->event = nearest_event (self, hit->time, row->id, TW_TASK_NONE, slop);
 }
@@ -1430,6 +1470,7 @@ hit_task_row (TwTimelinePainter   *self,
       else
         what = g_strdup_printf ("%s %s", label, tw_task_state_to_string (states[i].state));
       describe_span (hit, what, states[i].start, states[i].end);
+      hit->span = (TwSpanRef) { TW_SERIES_TASK_STATES, row->id, i, states[i].start, states[i].end };
     }
   hit->event = nearest_event (self, hit->time, TW_CPU_NONE, row->id, slop);
 }
@@ -1492,6 +1533,7 @@ tw_timeline_painter_hit_test (TwTimelinePainter        *self,
   hit->row = -1;
   hit->time = tw_timeline_viewport_x_to_time (vp, MAX (x, TW_TIMELINE_LABEL_WIDTH));
   hit->span_begin = hit->span_end = 0;
+  memset (&hit->span, 0, sizeof hit->span);
   hit->event = TW_EVENT_NONE;
   hit->description = NULL;
 

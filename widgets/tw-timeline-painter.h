@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <tw-data.h>
 
+#include "tw-span.h"
 #include "tw-timeline-layout.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,7 @@ typedef struct {
   guint64                 selection_end;
   const TwTimelineMarker *markers;
   guint                   n_markers;
+  const TwSpanRef        *selected_span; /* outlined; NULL = none */
 } TwTimelineViewport;
 
 /* What lies under a point, for tooltips and clicks. */
@@ -41,6 +43,8 @@ typedef struct {
   guint64      time;          /* time under the point */
   guint64      span_begin;    /* the span under the point, when there is one */
   guint64      span_end;
+  TwSpanRef    span;          /* that span in the model (a run, a handler, a task's state);
+                               * span.end == 0 when it is none of those */
   guint64      event;         /* the nearest event of the row within a few px, or TW_EVENT_NONE */
   char        *description;   /* for a tooltip; NULL when nothing is there */
 } TwTimelineHit;

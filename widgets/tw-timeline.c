@@ -68,6 +68,7 @@ tw_timeline_get_viewport (TwTimeline         *self,
     }
   tw_view_state_get_visible_range (self->state, &vp->begin_ns, &vp->end_ns);
   vp->cursor_ns = tw_view_state_get_cursor (self->state);
+  vp->selected_span = tw_view_state_get_selected_span (self->state);
   tw_view_state_get_selection (self->state, &vp->selection_begin, &vp->selection_end);
 }
 

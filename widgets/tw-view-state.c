@@ -28,6 +28,7 @@ struct _TwViewState
   guint64       visible_end;
   guint64       cursor;
   guint64       selected_event;
+  TwSpanRef    *selected_span;
   guint64       selection_begin;
   guint64       selection_end;
   /* follow mode of a live trace: see tw_view_state_follow() */
@@ -45,6 +46,7 @@ enum {
   PROP_VISIBLE_END,
   PROP_CURSOR,
   PROP_SELECTED_EVENT,
+  PROP_SELECTED_SPAN,
   PROP_SELECTION_BEGIN,
   PROP_SELECTION_END,
   PROP_FOLLOWING,
@@ -59,6 +61,7 @@ tw_view_state_finalize (GObject *object)
   TwViewState *self = (TwViewState *)object;
 
   g_clear_object (&self->model);
+  g_clear_pointer (&self->selected_span, tw_span_ref_free);
 
   G_OBJECT_CLASS (tw_view_state_parent_class)->finalize (object);
 }
@@ -78,6 +81,7 @@ tw_view_state_get_property (GObject    *object,
     case PROP_VISIBLE_END:     g_value_set_uint64 (value, self->visible_end); break;
     case PROP_CURSOR:          g_value_set_uint64 (value, self->cursor); break;
     case PROP_SELECTED_EVENT:  g_value_set_uint64 (value, self->selected_event); break;
+    case PROP_SELECTED_SPAN:   g_value_set_boxed (value, self->selected_span); break;
     case PROP_SELECTION_BEGIN: g_value_set_uint64 (value, self->selection_begin); break;
     case PROP_SELECTION_END:   g_value_set_uint64 (value, self->selection_end); break;
     case PROP_FOLLOWING:       g_value_set_boolean (value, self->following); break;
@@ -103,6 +107,9 @@ tw_view_state_set_property (GObject      *object,
       break;
     case PROP_SELECTED_EVENT:
       tw_view_state_set_selected_event (self, g_value_get_uint64 (value));
+      break;
+    case PROP_SELECTED_SPAN:
+      tw_view_state_set_selected_span (self, g_value_get_boxed (value));
       break;
     case PROP_FOLLOWING:
       tw_view_state_set_following (self, g_value_get_boolean (value));
@@ -144,6 +151,9 @@ tw_view_state_class_init (TwViewStateClass *klass)
   properties[PROP_SELECTED_EVENT] =
     g_param_spec_uint64 ("selected-event", NULL, NULL, 0, G_MAXUINT64, TW_EVENT_NONE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_SPAN] =
+    g_param_spec_boxed ("selected-span", NULL, NULL, TW_TYPE_SPAN_REF,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SELECTION_BEGIN] =
     g_param_spec_uint64 ("selection-begin", NULL, NULL, 0, G_MAXUINT64, 0,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -513,10 +523,54 @@ tw_view_state_set_selected_event (TwViewState *self,
   if (self->selected_event == index)
     return;
 
+  g_object_freeze_notify (G_OBJECT (self));
   self->selected_event = index;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
   if (index != TW_EVENT_NONE)
-    tw_view_state_set_cursor (self, tw_trace_get_time (trace, index));
+    {
+      tw_view_state_set_selected_span (self, NULL);
+      tw_view_state_set_cursor (self, tw_trace_get_time (trace, index));
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * tw_view_state_get_selected_span:
+ *
+ * Returns: (transfer none) (nullable): the span picked on the timeline
+ */
+const TwSpanRef *
+tw_view_state_get_selected_span (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), NULL);
+
+  return self->selected_span;
+}
+
+/**
+ * tw_view_state_set_selected_span:
+ * @span: (nullable): a span of the model, or %NULL for none
+ *
+ * Selects a span (a run, a handler, a task's state) instead of an event: the selected
+ * event becomes none.
+ */
+void
+tw_view_state_set_selected_span (TwViewState     *self,
+                                 const TwSpanRef *span)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (tw_span_ref_equal (self->selected_span, span))
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  g_clear_pointer (&self->selected_span, tw_span_ref_free);
+  if (span)
+    {
+      self->selected_span = tw_span_ref_copy (span);
+      tw_view_state_set_selected_event (self, TW_EVENT_NONE);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SPAN]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**

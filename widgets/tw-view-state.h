@@ -7,6 +7,8 @@
 
 #include <tw-data.h>
 
+#include "tw-span.h"
+
 G_BEGIN_DECLS
 
 #define TW_TYPE_VIEW_STATE (tw_view_state_get_type ())
@@ -47,6 +49,10 @@ void          tw_view_state_set_cursor         (TwViewState  *self,
 guint64       tw_view_state_get_selected_event (TwViewState  *self);
 void          tw_view_state_set_selected_event (TwViewState  *self,
                                                 guint64       index);
+
+const TwSpanRef *tw_view_state_get_selected_span (TwViewState  *self);
+void          tw_view_state_set_selected_span  (TwViewState  *self,
+                                                const TwSpanRef *span);
 
 gboolean      tw_view_state_get_selection      (TwViewState  *self,
                                                 guint64      *begin_ns,

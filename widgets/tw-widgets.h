@@ -11,6 +11,7 @@
 #include "tw-measurement-item.h"
 #include "tw-measurement-list.h"
 #include "tw-shortcuts.h"
+#include "tw-span.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-wrap-box.h"

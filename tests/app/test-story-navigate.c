@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "tw-application.h"
+#include "tw-details-pane.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-input.h"
@@ -380,6 +381,101 @@ test_list_pick_reveals (Fixture       *fx,
   g_assert_cmpfloat (rows[row].y + rows[row].height, <=, top + gtk_adjustment_get_page_size (vadj));
 }
 
+/* A run of a task on CPU 0 with no event near its middle, in the first second. */
+static const TwRunInterval *
+find_quiet_run (TwViewState *state,
+                guint        cpu)
+{
+  TwStateModel *model = tw_view_state_get_model (state);
+  TwTrace *trace = tw_view_state_get_trace (state);
+  gsize n;
+  const TwRunInterval *runs = tw_state_model_get_cpu_runs (model, cpu, &n);
+
+  for (gsize i = 1; i + 1 < n; i++)
+    {
+      const TwTask *task = tw_trace_get_task (trace, runs[i].task);
+      guint64 d = runs[i].end - runs[i].start;
+      guint64 mid = runs[i].start + d / 2;
+      guint64 e;
+      gboolean quiet = TRUE;
+
+      if (task == NULL || (task->flags & TW_TASK_FLAG_IDLE) || d < 20000)
+        continue;
+      /* 1.5 d over ~1000 px: nothing within 10 px of the middle */
+      for (e = tw_trace_find_first_at_or_after (trace, mid - d / 60);
+           e < tw_trace_get_n_events (trace) && tw_trace_get_time (trace, e) <= mid + d / 60 && quiet; e++)
+        {
+          TwEvent event;
+
+          tw_trace_get_event (trace, e, &event);
+          quiet = event.cpu != cpu;
+        }
+      if (quiet)
+        return &runs[i];
+    }
+  return NULL;
+}
+
+/* A click in the middle of a run selects it: the timeline frames it and Details says
+ * whose it is, where, when, how long, and what ran before and after on that CPU. */
+static void
+test_click_span_details (Fixture       *fx,
+                         gconstpointer  data)
+{
+  const TwRunInterval *run;
+  const TwSpanRef *span;
+  const TwTimelineRow *rows;
+  TwTimelineViewport vp;
+  cairo_surface_t *surface;
+  g_autofree char *details = NULL;
+  g_autofree char *begin = NULL;
+  g_autofree char *task = NULL;
+  guint n_rows;
+  int row;
+  double x, y, rgb[3];
+
+  if (!open_shared_trace (fx, "ftrace/recorded/sched_irq_5s.dat"))
+    return;
+  run = find_quiet_run (fx->state, 0);
+  g_assert_nonnull (run);
+  tw_view_state_set_visible_range (fx->state, run->start - (run->end - run->start) / 4,
+                                   run->end + (run->end - run->start) / 4);
+  rows = tw_timeline_layout_get_rows (tw_timeline_get_layout (fx->timeline), &n_rows);
+  row = tw_timeline_layout_find_cpu_row (tw_timeline_get_layout (fx->timeline), 0);
+  tw_timeline_get_viewport (fx->timeline, &vp);
+  x = tw_timeline_viewport_time_to_x (&vp, run->start + (run->end - run->start) / 2);
+  y = TW_TIMELINE_RULER_HEIGHT + rows[row].y - vp.scroll_y + rows[row].height - 10;
+  tw_test_input_click (GTK_WIDGET (fx->timeline), x, y, 1, NULL);
+
+  span = tw_view_state_get_selected_span (fx->state);
+  g_assert_nonnull (span);
+  g_assert_cmpint (span->series, ==, TW_SERIES_CPU_RUNS);
+  g_assert_cmpuint (span->id, ==, 0);
+  g_assert_cmpuint (span->begin, ==, run->start);
+  g_assert_cmpuint (span->end, ==, run->end);
+  g_assert_cmpuint (tw_view_state_get_selected_event (fx->state), ==, TW_EVENT_NONE);
+
+  details = tw_details_pane_dup_text (TW_DETAILS_PANE (tw_window_get_details_pane (fx->window)));
+  begin = tw_timeline_format_time (run->start, 1);
+  task = tw_trace_dup_task_label (tw_view_state_get_trace (fx->state), run->task);
+  g_assert_nonnull (strstr (details, begin));
+  g_assert_nonnull (strstr (details, task));
+  g_assert_nonnull (strstr (details, "CPU: 0"));
+  g_assert_nonnull (strstr (details, "Duration: "));
+  g_assert_nonnull (strstr (details, "Preceded by: "));
+  g_assert_nonnull (strstr (details, "Followed by: "));
+
+  /* framed on the timeline: the frame's top edge runs along the row's top */
+  surface = grab_timeline (fx);
+  tw_test_surface_get_rgb (surface, (int) x, (int) (TW_TIMELINE_RULER_HEIGHT + rows[row].y - vp.scroll_y + 1), rgb);
+  g_assert_cmpfloat (rgb[2], >, rgb[0] + 0.2);
+  cairo_surface_destroy (surface);
+
+  /* a click on an event's mark selects the event instead, and the span goes */
+  tw_view_state_set_selected_event (fx->state, 0);
+  g_assert_null (tw_view_state_get_selected_span (fx->state));
+}
+
 /* n with the focus on the Events tab's header steps to the next event (it went into
  * Find); typed into Find it stays text; w with the focus on the list zooms. */
 static void
@@ -427,6 +523,7 @@ main (int    argc,
   ADD ("pan-and-zoom-bounds", test_pan_and_zoom_bounds);
   ADD ("ruler-selection", test_ruler_selection);
   ADD ("list-pick-reveals", test_list_pick_reveals);
+  ADD ("click-span-details", test_click_span_details);
   ADD ("keys-wherever-focus-is", test_keys_wherever_focus_is);
 #undef ADD
 
