@@ -773,7 +773,6 @@ live_updated_cb (TwWindow *self)
       self->live_relayout_us = now;
       if (painter)
         tw_timeline_layout_update (tw_timeline_painter_get_layout (painter));
-      gtk_widget_queue_resize (self->timeline);
     }
   /* Updates come at up to ~60 Hz when data arrives (histograms, counts); redrawing a
    * busy timeline costs more, and 30 Hz scrolls smoothly enough. */
