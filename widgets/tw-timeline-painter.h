@@ -8,6 +8,8 @@
 #include <cairo.h>
 #include <tw-data.h>
 
+#include "tw-palette.h"
+
 G_BEGIN_DECLS
 
 #define TW_TIMELINE_LABEL_WIDTH   200
@@ -63,6 +65,7 @@ typedef struct {
   guint64                 selection_end;
   const TwTimelineMarker *markers;
   guint                   n_markers;
+  const TwPalette        *palette;   /* the theme's colours; NULL: the light style of exports */
 } TwTimelineViewport;
 
 /* What lies under a point, for tooltips and clicks. */

@@ -137,18 +137,21 @@ tw_timeline_snapshot (GtkWidget   *widget,
 {
   TwTimeline *self = TW_TIMELINE (widget);
   TwTimelineViewport vp;
+  TwPalette palette;
   cairo_t *cr;
 
   tw_timeline_get_viewport (self, &vp);
   if (vp.width <= TW_TIMELINE_LABEL_WIDTH || vp.height <= TW_TIMELINE_RULER_HEIGHT)
     return;
+  tw_palette_init_from_widget (&palette, widget);
+  vp.palette = &palette;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, vp.width, vp.height));
   if (self->painter)
     tw_timeline_painter_draw (self->painter, cr, &vp);
   else
     {
-      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_set_source_rgb (cr, palette.background[0], palette.background[1], palette.background[2]);
       cairo_paint (cr);
     }
   cairo_destroy (cr);
