@@ -9,6 +9,8 @@
 #include <gio/gio.h>
 #include <tw-evaluators.h>
 
+#include "tw-palette.h"
+
 G_BEGIN_DECLS
 
 #define TW_HISTOGRAM_MARGIN_LEFT   64
@@ -48,6 +50,22 @@ void                 tw_histogram_snapshot_free  (TwHistogramSnapshot *snapshot)
 char                *tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwHistogramSnapshot, tw_histogram_snapshot_free)
 
+/**
+ * TwHistogramTick:
+ * @value: where the tick is, in the histogram's unit
+ * @x: its px position
+ * @left: the left end of its label, px
+ * @right: the right end
+ * @label: its text
+ */
+typedef struct {
+  double  value;
+  double  x;
+  double  left;
+  double  right;
+  char   *label;
+} TwHistogramTick;
+
 typedef enum {
   TW_HISTOGRAM_Y_LINEAR,
   TW_HISTOGRAM_Y_LOG,
@@ -76,7 +94,8 @@ void                tw_histogram_painter_draw           (TwHistogramPainter     
                                                          cairo_t                   *cr,
                                                          const TwHistogramSnapshot *snapshot,
                                                          int                        width,
-                                                         int                        height);
+                                                         int                        height,
+                                                         const TwPalette           *palette);
 gboolean            tw_histogram_painter_get_bar        (TwHistogramPainter        *self,
                                                          const TwHistogramSnapshot *snapshot,
                                                          int                        width,
@@ -92,6 +111,13 @@ int                 tw_histogram_painter_bin_at         (TwHistogramPainter     
 char               *tw_histogram_painter_dup_bin_text   (TwHistogramPainter        *self,
                                                          const TwHistogramSnapshot *snapshot,
                                                          guint                      bin);
+GArray             *tw_histogram_painter_dup_x_ticks    (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         int                        width,
+                                                         int                        height);
+guint               tw_histogram_painter_get_y_ticks    (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         double                     ticks[24]);
 char               *tw_histogram_painter_format_value   (const TwHistogramSnapshot *snapshot,
                                                          double                     value);
 gboolean            tw_histogram_painter_export         (TwHistogramPainter        *self,
