@@ -17,6 +17,7 @@
 #include "tw-automaton-canvas.h"
 #include "tw-palette.h"
 #include "tw-timeline-image.h"
+#include "tw-timeline-legend-view.h"
 #include "tw-timeline-legend.h"
 #include "tw-timeline-painter.h"
 #include "tw-timeline-style.h"
