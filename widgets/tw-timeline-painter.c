@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "tw-timeline-describe.h"
 #include "tw-timeline-painter.h"
 #include "tw-timeline-style.h"
 
@@ -1674,10 +1675,7 @@ hit_cpu_row (TwTimelinePainter        *self,
             break;
           if (irq->start <= hit->time + slop && irq->end + slop >= hit->time)
             {
-              g_autofree char *what = g_strdup_printf ("%s %u on CPU %u%s",
-                                                       irq->kind == TW_IRQ_HARD ? "irq" : "softirq",
-                                                       irq->number, row->id,
-                                                       irq->unclosed ? " (no exit seen)" : "");
+              g_autofree char *what = tw_timeline_describe_irq (self->trace, row->id, irq);
               describe_span (hit, what, irq->start, irq->end);
               return;
             }
