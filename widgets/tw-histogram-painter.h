@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <tw-evaluators.h>
 
+#include "tw-histogram-snapshot.h"
 #include "tw-palette.h"
 
 G_BEGIN_DECLS
@@ -18,37 +19,6 @@ G_BEGIN_DECLS
 #define TW_HISTOGRAM_MARGIN_TOP    16
 #define TW_HISTOGRAM_MARGIN_BOTTOM 40
 
-/**
- * TwHistogramSnapshot:
- *
- * What the painter draws: a copy of a histogram's bins and statistics, O(bins) to take
- * (percentiles excepted when @exact_percentiles), so a live view never touches values.
- * @edges has @n_bins + 1 entries. Percentiles are NaN when the histogram is empty.
- * Only the occupied bins are kept: snapshot bin b is histogram bin @first_bin + b.
- */
-typedef struct {
-  guint             first_bin;
-  guint             n_bins;
-  guint64          *bins;
-  double           *edges;
-  TwHistogramScale  scale;
-  char             *unit;
-  guint64           count;
-  guint64           underflow;
-  guint64           overflow;
-  double            min;
-  double            max;
-  double            mean;
-  double            percentiles[4];      /* p50, p90, p99, p99.9 */
-  gboolean          exact_percentiles;   /* FALSE: estimated from the bins */
-  guint64           generation;
-} TwHistogramSnapshot;
-
-TwHistogramSnapshot *tw_histogram_snapshot_new   (TwHistogram         *histogram,
-                                                  gboolean             exact_percentiles);
-void                 tw_histogram_snapshot_free  (TwHistogramSnapshot *snapshot);
-char                *tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwHistogramSnapshot, tw_histogram_snapshot_free)
 
 /**
  * TwHistogramTick:
