@@ -1195,6 +1195,7 @@ tw_window_class_init (TwWindowClass *klass)
   g_type_ensure (TW_TYPE_DETAILS_PANE);
   g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
   g_type_ensure (TW_TYPE_EVALUATIONS_PANE);
+  g_type_ensure (TW_TYPE_TIMELINE_LEGEND_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);

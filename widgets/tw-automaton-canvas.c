@@ -1476,10 +1476,13 @@ draw_cb (GtkDrawingArea *area,
 {
   TwAutomatonCanvas *self = user_data;
   TwAutomatonViewport vp;
+  TwPalette palette;
 
   tw_automaton_canvas_get_viewport (self, &vp);
+  tw_palette_init_from_widget (&palette, GTK_WIDGET (area));
   vp.width = width;
   vp.height = height;
+  vp.palette = &palette;
   tw_automaton_painter_draw (self->painter, cr, &vp);
 }
 

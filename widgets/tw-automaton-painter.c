@@ -9,6 +9,7 @@
 #include <pango/pangocairo.h>
 
 #include "tw-automaton-painter.h"
+#include "tw-automaton-style.h"
 
 /*
  * One painter serves the designer widget, screenshots and the pixel tests, so what users
@@ -22,7 +23,6 @@
  * (then right, below, left) for a state's own transitions.
  */
 
-#define R             TW_AUTOMATON_STATE_RADIUS
 #define BEND_STEP     44.0
 #define LOOP_REACH    58.0
 #define ARROW_LENGTH  11.0
@@ -57,44 +57,6 @@ struct _TwAutomatonPainter
 
 G_DEFINE_FINAL_TYPE (TwAutomatonPainter, tw_automaton_painter, G_TYPE_OBJECT)
 
-/* GNOME HIG palette */
-static const double COLOR_BG[3]       = { 0xfa / 255., 0xfa / 255., 0xfa / 255. };
-static const double COLOR_GRID[3]     = { 0xde / 255., 0xdd / 255., 0xda / 255. };
-static const double COLOR_INK[3]      = { 0x24 / 255., 0x1f / 255., 0x31 / 255. };
-static const double COLOR_EDGE[3]     = { 0x5e / 255., 0x5c / 255., 0x64 / 255. };
-static const double COLOR_MUTED[3]    = { 0x77 / 255., 0x76 / 255., 0x7b / 255. };
-static const double COLOR_ACCENT[3]   = { 0x35 / 255., 0x84 / 255., 0xe4 / 255. };
-static const double COLOR_ERROR[3]    = { 0xe0 / 255., 0x1b / 255., 0x24 / 255. };
-static const double COLOR_ACTIVE[3]   = { 0xf5 / 255., 0xc2 / 255., 0x11 / 255. };
-static const double COLOR_CARD[3]     = { 1, 1, 1 };
-static const double COLOR_BORDER[3]   = { 0xc0 / 255., 0xbf / 255., 0xbc / 255. };
-
-static const struct {
-  double fill[3];
-  double stroke[3];
-  gboolean light_text;
-  const char *description;
-} kind_style[TW_N_STATE_KINDS] = {
-  [TW_STATE_KIND_BEGIN]  = { { 0xe3 / 255., 0xf7 / 255., 0xea / 255. },
-                             { 0x26 / 255., 0xa2 / 255., 0x69 / 255. }, FALSE,
-                             "opens a measurement" },
-  [TW_STATE_KIND_END]    = { { 0x3d / 255., 0x38 / 255., 0x46 / 255. },
-                             { 0x24 / 255., 0x1f / 255., 0x31 / 255. }, TRUE,
-                             "reports the measurement" },
-  [TW_STATE_KIND_CANCEL] = { { 0xfc / 255., 0xe6 / 255., 0xe7 / 255. },
-                             { 0xc0 / 255., 0x1c / 255., 0x28 / 255. }, FALSE,
-                             "drops the measurement" },
-  [TW_STATE_KIND_IN]     = { { 0x35 / 255., 0x84 / 255., 0xe4 / 255. },
-                             { 0x1a / 255., 0x5f / 255., 0xb4 / 255. }, TRUE,
-                             "time counts" },
-  [TW_STATE_KIND_OUT]    = { { 1, 1, 1 },
-                             { 0x3d / 255., 0x38 / 255., 0x46 / 255. }, FALSE,
-                             "time does not count" },
-  [TW_STATE_KIND_COND]   = { { 0xfd / 255., 0xf3 / 255., 0xd6 / 255. },
-                             { 0xc6 / 255., 0x46 / 255., 0x00 / 255. }, FALSE,
-                             "counts if an in state follows" },
-};
-
 static void
 set_rgb (cairo_t      *cr,
          const double  rgb[3])
@@ -114,50 +76,6 @@ static TwStateKind
 clamp_kind (TwStateKind kind)
 {
   return (guint) kind < TW_N_STATE_KINDS ? kind : TW_STATE_KIND_OUT;
-}
-
-/**
- * tw_automaton_state_kind_get_fill:
- * @rgb: (out caller-allocates) (array fixed-size=3): the colour inside a state of @kind,
- *   as drawn below its id (at 0.6 × radius under the centre)
- */
-void
-tw_automaton_state_kind_get_fill (TwStateKind kind,
-                                  double      rgb[3])
-{
-  memcpy (rgb, kind_style[clamp_kind (kind)].fill, 3 * sizeof (double));
-}
-
-/**
- * tw_automaton_state_kind_get_stroke:
- * @rgb: (out caller-allocates) (array fixed-size=3): the colour of the outline of @kind
- */
-void
-tw_automaton_state_kind_get_stroke (TwStateKind kind,
-                                    double      rgb[3])
-{
-  memcpy (rgb, kind_style[clamp_kind (kind)].stroke, 3 * sizeof (double));
-}
-
-/**
- * tw_automaton_painter_get_error_color:
- * @rgb: (out caller-allocates) (array fixed-size=3): the colour of validation problems
- */
-void
-tw_automaton_painter_get_error_color (double rgb[3])
-{
-  memcpy (rgb, COLOR_ERROR, sizeof COLOR_ERROR);
-}
-
-/**
- * tw_automaton_state_kind_describe:
- *
- * Returns: (transfer none): what a visit to a state of @kind does, for legends and tooltips
- */
-const char *
-tw_automaton_state_kind_describe (TwStateKind kind)
-{
-  return kind_style[clamp_kind (kind)].description;
 }
 
 /**
@@ -369,6 +287,15 @@ measure_text (PangoContext *context,
   *height = h;
 }
 
+/* A state's radius in model units: TW_AUTOMATON_STATE_RADIUS, or larger for a name
+ * that needs it. */
+static double
+state_radius (TwAutomatonPainter     *self,
+              const TwAutomatonState *s)
+{
+  return tw_automaton_state_radius (self->measure, s->id);
+}
+
 static void
 edge_clear (gpointer data)
 {
@@ -459,6 +386,7 @@ compute_edges (TwAutomatonPainter *self)
     {
       Edge *e = &g_array_index (edges, Edge, i);
       const TwAutomatonState *sa, *sb;
+      double ra, rb;
       guint group = 0, rank = 0;
 
       e->label = tw_automaton_format_label (tw_automaton_get_transition (a, i));
@@ -470,6 +398,8 @@ compute_edges (TwAutomatonPainter *self)
       e->valid = TRUE;
       sa = tw_automaton_get_state (a, from[i]);
       sb = tw_automaton_get_state (a, to[i]);
+      ra = state_radius (self, sa);
+      rb = state_radius (self, sb);
 
       /* the transitions sharing this one's pair of states, and this one's rank among them */
       for (guint j = 0; j < n; j++)
@@ -488,19 +418,19 @@ compute_edges (TwAutomatonPainter *self)
       if (from[i] == to[i])
         {
           double theta = loop_angle (a, from, to, n, from[i], rank);
-          double reach = R + LOOP_REACH + (rank / 8) * 24;
+          double reach = ra + LOOP_REACH + (rank / 8) * 24;
           double spread = 0.5, open = 0.78;
           double mx, my;
 
           e->loop = TRUE;
-          e->p[0][0] = sa->x + R * cos (theta - spread);
-          e->p[0][1] = sa->y + R * sin (theta - spread);
+          e->p[0][0] = sa->x + ra * cos (theta - spread);
+          e->p[0][1] = sa->y + ra * sin (theta - spread);
           e->p[1][0] = sa->x + reach * cos (theta - open);
           e->p[1][1] = sa->y + reach * sin (theta - open);
           e->p[2][0] = sa->x + reach * cos (theta + open);
           e->p[2][1] = sa->y + reach * sin (theta + open);
-          e->p[3][0] = sa->x + R * cos (theta + spread);
-          e->p[3][1] = sa->y + R * sin (theta + spread);
+          e->p[3][0] = sa->x + ra * cos (theta + spread);
+          e->p[3][1] = sa->y + ra * sin (theta + spread);
           bezier_point ((const double (*)[2]) e->p, 0.5, &mx, &my);
           e->lx = mx + cos (theta) * (e->lh / 2 + 2) + cos (theta) * fabs (cos (theta)) * e->lw / 2;
           e->ly = my + sin (theta) * (e->lh / 2 + 2);
@@ -520,10 +450,10 @@ compute_edges (TwAutomatonPainter *self)
           qy = (sa->y + sb->y) / 2 + ny * offset * 2;
           unit (qx - sa->x, qy - sa->y, &sx, &sy);
           unit (sb->x - qx, sb->y - qy, &tx, &ty);
-          e->p[0][0] = sa->x + sx * R;
-          e->p[0][1] = sa->y + sy * R;
-          e->p[3][0] = sb->x - tx * R;
-          e->p[3][1] = sb->y - ty * R;
+          e->p[0][0] = sa->x + sx * ra;
+          e->p[0][1] = sa->y + sy * ra;
+          e->p[3][0] = sb->x - tx * rb;
+          e->p[3][1] = sb->y - ty * rb;
           /* the quadratic through q as a cubic */
           e->p[1][0] = e->p[0][0] + 2.0 / 3.0 * (qx - e->p[0][0]);
           e->p[1][1] = e->p[0][1] + 2.0 / 3.0 * (qy - e->p[0][1]);
@@ -593,81 +523,6 @@ draw_arrow_head (cairo_t *cr,
   cairo_fill (cr);
 }
 
-/**
- * tw_automaton_painter_draw_state_icon:
- *
- * Draws the shape of a state of @kind centred on (@x, @y): the legend's, the palette's
- * and the canvas's states all come from here.
- */
-void
-tw_automaton_painter_draw_state_icon (cairo_t     *cr,
-                                      TwStateKind  kind,
-                                      double       x,
-                                      double       y,
-                                      double       radius)
-{
-  double k = radius / R;   /* line widths follow the size, so icons look like states */
-
-  kind = clamp_kind (kind);
-  cairo_save (cr);
-  cairo_new_path (cr);
-  cairo_arc (cr, x, y, radius, 0, 2 * G_PI);
-  set_rgb (cr, kind_style[kind].fill);
-  cairo_fill_preserve (cr);
-  set_rgb (cr, kind_style[kind].stroke);
-  cairo_set_line_width (cr, MAX (2.2 * k, 1.0));
-  switch (kind)
-    {
-    case TW_STATE_KIND_BEGIN:
-      cairo_set_line_width (cr, MAX (2.8 * k, 1.2));
-      cairo_stroke (cr);
-      cairo_arc (cr, x, y, radius - 5 * k, 0, 2 * G_PI);
-      cairo_set_line_width (cr, MAX (1.6 * k, 0.8));
-      cairo_stroke (cr);
-      break;
-    case TW_STATE_KIND_END:
-      cairo_set_line_width (cr, MAX (2.8 * k, 1.2));
-      cairo_stroke (cr);
-      cairo_arc (cr, x, y, radius - 5 * k, 0, 2 * G_PI);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-      cairo_set_line_width (cr, MAX (1.6 * k, 0.8));
-      cairo_stroke (cr);
-      break;
-    case TW_STATE_KIND_CANCEL:
-      cairo_stroke (cr);
-      {
-        /* the cross stops short of the centre, where the state's id goes */
-        double outer = radius * 0.7, inner = radius * 0.36;
-        for (int q = 0; q < 4; q++)
-          {
-            double angle = G_PI / 4 + q * G_PI / 2;
-            cairo_move_to (cr, x + inner * cos (angle), y + inner * sin (angle));
-            cairo_line_to (cr, x + outer * cos (angle), y + outer * sin (angle));
-          }
-        set_rgba (cr, kind_style[kind].stroke, 0.55);
-        cairo_set_line_width (cr, MAX (2.4 * k, 1.0));
-        cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-        cairo_stroke (cr);
-      }
-      break;
-    case TW_STATE_KIND_COND:
-      {
-        double dash[2] = { 6 * k, 4 * k };
-        cairo_set_dash (cr, dash, 2, 0);
-        cairo_set_line_width (cr, MAX (2.6 * k, 1.0));
-        cairo_stroke (cr);
-      }
-      break;
-    case TW_STATE_KIND_IN:
-    case TW_STATE_KIND_OUT:
-    case TW_N_STATE_KINDS:
-    default:
-      cairo_stroke (cr);
-      break;
-    }
-  cairo_restore (cr);
-}
-
 static const char *
 short_problem (TwAutomatonErrorCode code)
 {
@@ -694,6 +549,7 @@ short_problem (TwAutomatonErrorCode code)
 
 static void
 draw_grid (cairo_t                   *cr,
+           const TwAutomatonColors   *c,
            const TwAutomatonViewport *vp)
 {
   double step = 24 * vp->zoom;
@@ -707,7 +563,7 @@ draw_grid (cairo_t                   *cr,
     x0 += step;
   if (y0 < 0)
     y0 += step;
-  set_rgb (cr, COLOR_GRID);
+  set_rgb (cr, c->grid);
   for (double y = y0; y < vp->height; y += step)
     for (double x = x0; x < vp->width; x += step)
       cairo_rectangle (cr, floor (x), floor (y), 1.5, 1.5);
@@ -715,9 +571,10 @@ draw_grid (cairo_t                   *cr,
 }
 
 static void
-draw_edge (cairo_t    *cr,
-           const Edge *e,
-           gboolean    selected)
+draw_edge (cairo_t                 *cr,
+           const TwAutomatonColors *c,
+           const Edge              *e,
+           gboolean                 selected)
 {
   double ux, uy, bx, by;
 
@@ -725,7 +582,7 @@ draw_edge (cairo_t    *cr,
   unit (e->p[3][0] - e->p[2][0], e->p[3][1] - e->p[2][1], &ux, &uy);
   bx = e->p[3][0] - ux * ARROW_LENGTH * 0.8;
   by = e->p[3][1] - uy * ARROW_LENGTH * 0.8;
-  set_rgb (cr, selected ? COLOR_ACCENT : COLOR_EDGE);
+  set_rgb (cr, selected ? c->accent : c->edge);
   cairo_set_line_width (cr, selected ? 2.6 : 1.6);
   cairo_move_to (cr, e->p[0][0], e->p[0][1]);
   cairo_curve_to (cr, e->p[1][0], e->p[1][1], e->p[2][0], e->p[2][1], bx, by);
@@ -734,20 +591,21 @@ draw_edge (cairo_t    *cr,
 }
 
 static void
-draw_edge_label (cairo_t    *cr,
-                 const Edge *e,
-                 gboolean    selected,
-                 gboolean    broken)
+draw_edge_label (cairo_t                 *cr,
+                 const TwAutomatonColors *c,
+                 const Edge              *e,
+                 gboolean                 selected,
+                 gboolean                 broken)
 {
   double x = e->lx - e->lw / 2, y = e->ly - e->lh / 2;
 
   rounded_rect (cr, x, y, e->lw, e->lh, e->lh / 2);
-  set_rgb (cr, COLOR_CARD);
+  set_rgb (cr, c->card);
   cairo_fill_preserve (cr);
-  set_rgb (cr, broken ? COLOR_ERROR : selected ? COLOR_ACCENT : COLOR_BORDER);
+  set_rgb (cr, broken ? c->error : selected ? c->accent : c->border);
   cairo_set_line_width (cr, selected || broken ? 1.6 : 1.0);
   cairo_stroke (cr);
-  set_rgb (cr, broken ? COLOR_ERROR : COLOR_INK);
+  set_rgb (cr, broken ? c->error : c->ink);
   draw_text (cr, UI_FONT, e->label, e->lx, e->ly, 0.5, 0.5);
 }
 
@@ -770,30 +628,32 @@ state_problem (GPtrArray                 *problems,
 
 static void
 draw_state (cairo_t                   *cr,
+            const TwAutomatonColors   *c,
             const TwAutomatonState    *s,
             int                        index,
             const TwAutomatonViewport *vp,
-            const TwAutomatonProblem  *problem)
+            const TwAutomatonProblem  *problem,
+            double                     r)
 {
   TwStateKind kind = clamp_kind (s->kind);
-  double halo = R + 5;
+  double halo = r + 5;
 
   cairo_new_path (cr);
 
   if (index == vp->active_state)
     {
-      cairo_arc (cr, s->x, s->y, R + 7, 0, 2 * G_PI);
-      set_rgba (cr, COLOR_ACTIVE, 0.45);
+      cairo_arc (cr, s->x, s->y, r + 7, 0, 2 * G_PI);
+      set_rgba (cr, c->active, 0.45);
       cairo_fill (cr);
-      cairo_arc (cr, s->x, s->y, R + 4, 0, 2 * G_PI);
-      set_rgb (cr, COLOR_ACTIVE);
+      cairo_arc (cr, s->x, s->y, r + 4, 0, 2 * G_PI);
+      set_rgb (cr, c->active);
       cairo_set_line_width (cr, 3.5);
       cairo_stroke (cr);
     }
   if (problem)
     {
       cairo_arc (cr, s->x, s->y, halo, 0, 2 * G_PI);
-      set_rgb (cr, COLOR_ERROR);
+      set_rgb (cr, c->error);
       cairo_set_line_width (cr, 3);
       cairo_stroke (cr);
       halo += 5;
@@ -801,18 +661,14 @@ draw_state (cairo_t                   *cr,
   if (index == vp->selected_state)
     {
       cairo_arc (cr, s->x, s->y, halo, 0, 2 * G_PI);
-      set_rgba (cr, COLOR_ACCENT, 0.9);
+      set_rgba (cr, c->accent, 0.9);
       cairo_set_line_width (cr, 2.5);
       cairo_stroke (cr);
     }
 
-  tw_automaton_painter_draw_state_icon (cr, kind, s->x, s->y, R);
+  tw_automaton_painter_draw_state_icon (cr, kind, s->x, s->y, r);
 
-  if (kind_style[kind].light_text)
-    cairo_set_source_rgb (cr, 1, 1, 1);
-  else
-    set_rgb (cr, COLOR_INK);
-  draw_text (cr, UI_FONT_BOLD, s->id, s->x, s->y, 0.5, 0.5);
+  tw_automaton_draw_state_name (cr, kind, s->id, s->x, s->y, r);
 
   /* the caption gets a halo of background so lines passing under it stay readable */
   {
@@ -824,19 +680,19 @@ draw_state (cairo_t                   *cr,
     pango_font_description_free (desc);
     pango_layout_set_text (layout, tw_state_kind_to_string (kind), -1);
     pango_layout_get_pixel_size (layout, &w, &h);
-    cairo_move_to (cr, s->x - w / 2.0, s->y + R + (problem ? 9 : 3));
+    cairo_move_to (cr, s->x - w / 2.0, s->y + r + (problem ? 9 : 3));
     pango_cairo_layout_path (cr, layout);
-    set_rgb (cr, COLOR_BG);
+    set_rgb (cr, c->bg);
     cairo_set_line_width (cr, 3);
     cairo_stroke_preserve (cr);
-    set_rgb (cr, COLOR_MUTED);
+    set_rgb (cr, c->muted);
     cairo_fill (cr);
   }
 
   if (problem)
     {
       const char *text = short_problem (problem->code);
-      double w, h, y = s->y + R + 22;
+      double w, h, y = s->y + r + 22;
       g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
       PangoFontDescription *desc = pango_font_description_from_string (SMALL_FONT);
       int pw, ph;
@@ -848,7 +704,7 @@ draw_state (cairo_t                   *cr,
       w = pw + 10;
       h = ph + 2;
       rounded_rect (cr, s->x - w / 2, y, w, h, h / 2);
-      set_rgb (cr, COLOR_ERROR);
+      set_rgb (cr, c->error);
       cairo_fill (cr);
       cairo_set_source_rgb (cr, 1, 1, 1);
       cairo_move_to (cr, s->x - pw / 2.0, y + 1);
@@ -859,11 +715,11 @@ draw_state (cairo_t                   *cr,
   if (vp->visits && (guint) index < vp->n_visits)
     {
       g_autofree char *count = g_strdup_printf ("%u", vp->visits[index]);
-      double bx = s->x + R * 0.78, by = s->y - R * 0.78;
+      double bx = s->x + r * 0.78, by = s->y - r * 0.78;
       double w = MAX (18, 8 + 7 * strlen (count));
 
       rounded_rect (cr, bx - w / 2, by - 9, w, 18, 9);
-      set_rgb (cr, vp->visits[index] ? COLOR_ACCENT : COLOR_MUTED);
+      set_rgb (cr, vp->visits[index] ? c->accent : c->muted);
       cairo_fill_preserve (cr);
       cairo_set_source_rgb (cr, 1, 1, 1);
       cairo_set_line_width (cr, 1.5);
@@ -873,12 +729,14 @@ draw_state (cairo_t                   *cr,
 }
 
 static void
-draw_initial_marker (cairo_t                *cr,
-                     const TwAutomatonState *s)
+draw_initial_marker (cairo_t                 *cr,
+                     const TwAutomatonColors *c,
+                     const TwAutomatonState  *s,
+                     double                   r)
 {
-  double x0 = s->x - R - INITIAL_ARROW, x1 = s->x - R;
+  double x0 = s->x - r - INITIAL_ARROW, x1 = s->x - r;
 
-  set_rgb (cr, COLOR_INK);
+  set_rgb (cr, c->ink);
   cairo_arc (cr, x0, s->y, 3.5, 0, 2 * G_PI);
   cairo_fill (cr);
   cairo_set_line_width (cr, 2.2);
@@ -889,30 +747,32 @@ draw_initial_marker (cairo_t                *cr,
 }
 
 static void
-draw_card (cairo_t *cr,
-           double   x,
-           double   y,
-           double   w,
-           double   h,
-           gboolean error)
+draw_card (cairo_t                 *cr,
+           const TwAutomatonColors *c,
+           double                   x,
+           double                   y,
+           double                   w,
+           double                   h,
+           gboolean                 error)
 {
   /* a soft shadow, then the card */
   rounded_rect (cr, x + 1, y + 2, w, h, 8);
   cairo_set_source_rgba (cr, 0, 0, 0, 0.07);
   cairo_fill (cr);
   rounded_rect (cr, x, y, w, h, 8);
-  set_rgba (cr, COLOR_CARD, 0.96);
+  set_rgba (cr, c->card, 0.96);
   cairo_fill_preserve (cr);
   if (error)
-    set_rgba (cr, COLOR_ERROR, 0.8);
+    set_rgba (cr, c->error, 0.8);
   else
-    set_rgb (cr, COLOR_GRID);
+    set_rgb (cr, c->grid);
   cairo_set_line_width (cr, 1);
   cairo_stroke (cr);
 }
 
 static void
 draw_legend (cairo_t                   *cr,
+             const TwAutomatonColors   *c,
              const TwAutomatonViewport *vp)
 {
   const double row = 22, w = 250;
@@ -921,34 +781,35 @@ draw_legend (cairo_t                   *cr,
 
   if (x < 4 || vp->height < h + 24)
     return;
-  draw_card (cr, x, y, w, h, FALSE);
-  set_rgb (cr, COLOR_INK);
+  draw_card (cr, c, x, y, w, h, FALSE);
+  set_rgb (cr, c->ink);
   draw_text (cr, "DejaVu Sans Bold 8.5", "States", x + 12, y + 9, 0, 0);
   for (guint k = 0; k < TW_N_STATE_KINDS; k++)
     {
       double cy = y + 38 + k * row;
       tw_automaton_painter_draw_state_icon (cr, k, x + 22, cy, 8);
-      set_rgb (cr, COLOR_INK);
+      set_rgb (cr, c->ink);
       draw_text (cr, "DejaVu Sans Bold 8", tw_state_kind_to_string (k), x + 38, cy, 0, 0.5);
-      set_rgb (cr, COLOR_MUTED);
-      draw_text (cr, SMALL_FONT, kind_style[k].description, x + 88, cy, 0, 0.5);
+      set_rgb (cr, c->muted);
+      draw_text (cr, SMALL_FONT, tw_automaton_state_kind_describe (k), x + 88, cy, 0, 0.5);
     }
   {
     double cy = y + 38 + TW_N_STATE_KINDS * row;
-    set_rgb (cr, COLOR_INK);
+    set_rgb (cr, c->ink);
     cairo_set_line_width (cr, 1.6);
     cairo_move_to (cr, x + 12, cy);
     cairo_line_to (cr, x + 24, cy);
     cairo_stroke (cr);
     draw_arrow_head (cr, x + 31, cy, 1, 0, 0.7);
     draw_text (cr, "DejaVu Sans Bold 8", "initial", x + 38, cy, 0, 0.5);
-    set_rgb (cr, COLOR_MUTED);
+    set_rgb (cr, c->muted);
     draw_text (cr, SMALL_FONT, "each task's instance starts here", x + 88, cy, 0, 0.5);
   }
 }
 
 static void
 draw_problem_list (cairo_t                   *cr,
+                   const TwAutomatonColors   *c,
                    const TwAutomatonViewport *vp,
                    GPtrArray                 *problems)
 {
@@ -975,20 +836,20 @@ draw_problem_list (cairo_t                   *cr,
   w = MIN (vp->width - 24, text_width + 32);
   if (w < 120 || y < 4)
     return;
-  draw_card (cr, x, y, w, h, TRUE);
+  draw_card (cr, c, x, y, w, h, TRUE);
   cairo_save (cr);
   cairo_rectangle (cr, x, y, w - 8, h);
   cairo_clip (cr);
   cairo_arc (cr, x + 18, y + 15, 7, 0, 2 * G_PI);
-  set_rgb (cr, COLOR_ERROR);
+  set_rgb (cr, c->error);
   cairo_fill (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   draw_text (cr, "DejaVu Sans Bold 7.5", "!", x + 18, y + 15, 0.5, 0.5);
   title = g_strdup_printf (g_dngettext (NULL, "%u design problem", "%u design problems",
                                         problems->len), problems->len);
-  set_rgb (cr, COLOR_ERROR);
+  set_rgb (cr, c->error);
   draw_text (cr, "DejaVu Sans Bold 8.5", title, x + 32, y + 15, 0, 0.5);
-  set_rgb (cr, COLOR_INK);
+  set_rgb (cr, c->ink);
   for (guint i = 0; i < shown; i++)
     {
       const TwAutomatonProblem *p = g_ptr_array_index (problems, i);
@@ -997,7 +858,7 @@ draw_problem_list (cairo_t                   *cr,
   if (problems->len > shown)
     {
       g_autofree char *more = g_strdup_printf ("… and %u more", problems->len - shown);
-      set_rgb (cr, COLOR_MUTED);
+      set_rgb (cr, c->muted);
       draw_text (cr, SMALL_FONT, more, x + 14, y + 30 + shown * row, 0, 0);
     }
   cairo_restore (cr);
@@ -1005,9 +866,10 @@ draw_problem_list (cairo_t                   *cr,
 
 static void
 draw_empty_hint (cairo_t                   *cr,
+                 const TwAutomatonColors   *c,
                  const TwAutomatonViewport *vp)
 {
-  set_rgb (cr, COLOR_MUTED);
+  set_rgb (cr, c->muted);
   draw_text (cr, "DejaVu Sans Bold 12", "An empty automaton", vp->width / 2.0,
              vp->height / 2.0 - 14, 0.5, 0.5);
   draw_text (cr, UI_FONT,
@@ -1031,9 +893,13 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
   GPtrArray *problems;
   guint n_states;
   int initial;
+  TwAutomatonColors colors;
+  const TwAutomatonColors *c = &colors;
 
   g_return_if_fail (TW_IS_AUTOMATON_PAINTER (self));
   g_return_if_fail (vp->zoom > 0);
+
+  tw_automaton_colors_init (&colors, vp->palette);
 
   a = self->automaton;
   problems = tw_automaton_painter_get_problems (self);
@@ -1044,9 +910,9 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, vp->width, vp->height);
   cairo_clip (cr);
-  set_rgb (cr, COLOR_BG);
+  set_rgb (cr, c->bg);
   cairo_paint (cr);
-  draw_grid (cr, vp);
+  draw_grid (cr, c, vp);
 
   cairo_save (cr);
   cairo_translate (cr, vp->pan_x, vp->pan_y);
@@ -1057,10 +923,14 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
     {
       const Edge *e = &g_array_index (edges, Edge, i);
       if (e->valid)
-        draw_edge (cr, e, (int) i == vp->selected_transition);
+        draw_edge (cr, c, e, (int) i == vp->selected_transition);
     }
   if (initial >= 0)
-    draw_initial_marker (cr, tw_automaton_get_state (a, initial));
+    {
+      const TwAutomatonState *s = tw_automaton_get_state (a, initial);
+
+      draw_initial_marker (cr, c, s, state_radius (self, s));
+    }
   for (guint i = 0; i < n_states; i++)
     {
       const TwAutomatonState *s = tw_automaton_get_state (a, i);
@@ -1068,7 +938,7 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
 
       if (vp->show_problems)
         state_problem (problems, s->id, &problem);
-      draw_state (cr, s, i, vp, problem);
+      draw_state (cr, c, s, i, vp, problem, state_radius (self, s));
     }
   for (guint i = 0; i < edges->len; i++)
     {
@@ -1077,7 +947,7 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
       gboolean broken = vp->show_problems && t->label == TW_LABEL_EVENT &&
                         (t->event == NULL || t->event[0] == '\0');
       if (e->valid)
-        draw_edge_label (cr, e, (int) i == vp->selected_transition, broken);
+        draw_edge_label (cr, c, e, (int) i == vp->selected_transition, broken);
     }
 
   if (vp->pending_from >= 0 && (guint) vp->pending_from < n_states)
@@ -1091,25 +961,27 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
       for (guint i = n_states; i-- > 0;)
         {
           const TwAutomatonState *target = tw_automaton_get_state (a, i);
-          if ((int) i != vp->pending_from && hypot (mx - target->x, my - target->y) <= R + 3)
+          double rt = state_radius (self, target);
+
+          if ((int) i != vp->pending_from && hypot (mx - target->x, my - target->y) <= rt + 3)
             {
               double tx, ty;
               cairo_new_path (cr);
-              cairo_arc (cr, target->x, target->y, R + 5, 0, 2 * G_PI);
-              set_rgb (cr, COLOR_ACCENT);
+              cairo_arc (cr, target->x, target->y, rt + 5, 0, 2 * G_PI);
+              set_rgb (cr, c->accent);
               cairo_set_line_width (cr, 3);
               cairo_stroke (cr);
               unit (target->x - s->x, target->y - s->y, &tx, &ty);
-              mx = target->x - tx * R;
-              my = target->y - ty * R;
+              mx = target->x - tx * rt;
+              my = target->y - ty * rt;
               break;
             }
         }
       unit (mx - s->x, my - s->y, &ux, &uy);
-      set_rgb (cr, COLOR_ACCENT);
+      set_rgb (cr, c->accent);
       cairo_set_line_width (cr, 2);
       cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, s->x + ux * R, s->y + uy * R);
+      cairo_move_to (cr, s->x + ux * state_radius (self, s), s->y + uy * state_radius (self, s));
       cairo_line_to (cr, mx - ux * ARROW_LENGTH * 0.8, my - uy * ARROW_LENGTH * 0.8);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
@@ -1118,11 +990,11 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
   cairo_restore (cr);
 
   if (n_states == 0)
-    draw_empty_hint (cr, vp);
+    draw_empty_hint (cr, c, vp);
   if (vp->show_legend)
-    draw_legend (cr, vp);
+    draw_legend (cr, c, vp);
   if (vp->show_problems && problems->len > 0 && n_states > 0)
-    draw_problem_list (cr, vp, problems);
+    draw_problem_list (cr, c, vp, problems);
   cairo_restore (cr);
 }
 
@@ -1170,7 +1042,7 @@ tw_automaton_painter_hit_test (TwAutomatonPainter        *self,
     {
       const TwAutomatonState *s = tw_automaton_get_state (a, i);
       double d = hypot (mx - s->x, my - s->y) * vp->zoom;   /* px */
-      double r = R * vp->zoom;
+      double r = state_radius (self, s) * vp->zoom;
 
       if (d <= r + 3)
         {
@@ -1261,12 +1133,14 @@ tw_automaton_painter_get_bounds (TwAutomatonPainter *self,
   for (guint i = 0; i < n; i++)
     {
       const TwAutomatonState *s = tw_automaton_get_state (self->automaton, i);
-      x0 = MIN (x0, s->x - R - 10);
-      x1 = MAX (x1, s->x + R + 10);
-      y0 = MIN (y0, s->y - R - 10);
-      y1 = MAX (y1, s->y + R + 40);   /* kind caption and problem badge */
+      double r = state_radius (self, s);
+
+      x0 = MIN (x0, s->x - r - 10);
+      x1 = MAX (x1, s->x + r + 10);
+      y0 = MIN (y0, s->y - r - 10);
+      y1 = MAX (y1, s->y + r + 40);   /* kind caption and problem badge */
       if (g_strcmp0 (s->id, tw_automaton_get_initial (self->automaton)) == 0)
-        x0 = MIN (x0, s->x - R - INITIAL_ARROW - 8);
+        x0 = MIN (x0, s->x - r - INITIAL_ARROW - 8);
     }
   edges = compute_edges (self);
   for (guint i = 0; i < edges->len; i++)

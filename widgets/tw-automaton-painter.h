@@ -8,6 +8,9 @@
 #include <cairo.h>
 #include <tw-automaton.h>
 
+#include "tw-automaton-style.h"
+#include "tw-palette.h"
+
 G_BEGIN_DECLS
 
 /* Radius of a state, in model units (one model unit is one pixel at zoom 1). */
@@ -32,25 +35,27 @@ G_BEGIN_DECLS
  * @pending_y: the pointer's y while dragging a transition, px
  * @show_legend: draw the legend of state kinds
  * @show_problems: mark validation problems on the states and list them
+ * @palette: (nullable): the theme's colours; %NULL for the light style
  *
  * What to draw. Screen px = model units × @zoom + pan.
  */
 typedef struct {
-  int          width;
-  int          height;
-  double       zoom;
-  double       pan_x;
-  double       pan_y;
-  int          selected_state;
-  int          selected_transition;
-  int          active_state;
-  const guint *visits;
-  guint        n_visits;
-  int          pending_from;
-  double       pending_x;
-  double       pending_y;
-  gboolean     show_legend;
-  gboolean     show_problems;
+  int                width;
+  int                height;
+  double             zoom;
+  double             pan_x;
+  double             pan_y;
+  int                selected_state;
+  int                selected_transition;
+  int                active_state;
+  const guint       *visits;
+  guint              n_visits;
+  int                pending_from;
+  double             pending_x;
+  double             pending_y;
+  gboolean           show_legend;
+  gboolean           show_problems;
+  const TwPalette   *palette;
 } TwAutomatonViewport;
 
 void tw_automaton_viewport_init (TwAutomatonViewport *viewport,
@@ -96,17 +101,6 @@ gboolean            tw_automaton_painter_get_bounds         (TwAutomatonPainter 
                                                              double                    *height);
 GPtrArray          *tw_automaton_painter_get_problems       (TwAutomatonPainter        *self);
 
-void                tw_automaton_painter_draw_state_icon    (cairo_t                   *cr,
-                                                             TwStateKind                kind,
-                                                             double                     x,
-                                                             double                     y,
-                                                             double                     radius);
-void                tw_automaton_state_kind_get_fill        (TwStateKind                kind,
-                                                             double                     rgb[3]);
-void                tw_automaton_state_kind_get_stroke      (TwStateKind                kind,
-                                                             double                     rgb[3]);
-void                tw_automaton_painter_get_error_color    (double                     rgb[3]);
-const char         *tw_automaton_state_kind_describe        (TwStateKind                kind);
 char               *tw_automaton_format_label               (const TwAutomatonTransition *transition);
 
 void                tw_automaton_viewport_to_screen         (const TwAutomatonViewport *viewport,

@@ -7,12 +7,22 @@
 
 #include "tw-histogram-painter.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
-static const double PERCENTS[4] = { 50, 90, 99, 99.9 };
+#include "tw-axis.h"
+
 static const char *const PERCENT_NAMES[4] = { "p50", "p90", "p99", "p99.9" };
+
+/* The data colours keep their hue on either background; the chrome follows the palette. */
+static const double BAR_RGB[3] = { 0.26, 0.52, 0.96 };
+static const double SELECTED_BAR_RGB[3] = { 0.95, 0.55, 0.10 };
+
+#define TICK_LABEL_GAP 10   /* px between neighbouring x tick labels */
+#define Y_TICKS_WANTED 4
 
 struct _TwHistogramPainter
 {
@@ -24,137 +34,6 @@ struct _TwHistogramPainter
 };
 
 G_DEFINE_FINAL_TYPE (TwHistogramPainter, tw_histogram_painter, G_TYPE_OBJECT)
-
-/* ------------------------------------------------------------------ snapshots */
-
-/* Nearest-rank percentile from the bins: linear inside the bin that holds the rank,
- * the exact min/max when the rank falls among the values outside the range. */
-static double
-estimate_percentile (const TwHistogramSnapshot *s,
-                     double                     percent)
-{
-  guint64 rank;
-  guint64 seen;
-
-  if (s->count == 0)
-    return NAN;
-  rank = (guint64) MAX (1.0, ceil (percent / 100.0 * (double) s->count - 1e-9));
-  if (rank <= s->underflow)
-    return s->min;
-  seen = s->underflow;
-  for (guint b = 0; b < s->n_bins; b++)
-    {
-      if (s->bins[b] > 0 && rank <= seen + s->bins[b])
-        {
-          double f = (double) (rank - seen) / (double) s->bins[b];
-          double v = s->edges[b] + f * (s->edges[b + 1] - s->edges[b]);
-          return CLAMP (v, s->min, s->max);
-        }
-      seen += s->bins[b];
-    }
-  return s->max;
-}
-
-/**
- * tw_histogram_snapshot_new:
- * @histogram: the histogram
- * @exact_percentiles: compute exact percentiles (O(values) the first time after an
- *   insert); %FALSE estimates them from the bins
- *
- * Returns: (transfer full): a copy of @histogram's occupied bins (from the first to the
- *   last non-empty one) and its statistics
- */
-TwHistogramSnapshot *
-tw_histogram_snapshot_new (TwHistogram *histogram,
-                           gboolean     exact_percentiles)
-{
-  TwHistogramSnapshot *s;
-
-  g_return_val_if_fail (TW_IS_HISTOGRAM (histogram), NULL);
-
-  guint n_all = tw_histogram_get_n_bins (histogram);
-  guint first = n_all, last = 0;
-
-  /* Empty bins at both ends are left out: an automatic log histogram spans whole
-   * decades, and the data may sit in a few of its bins. */
-  for (guint b = 0; b < n_all; b++)
-    if (tw_histogram_get_bin (histogram, b, NULL, NULL) > 0)
-      {
-        first = MIN (first, b);
-        last = b;
-      }
-  s = g_new0 (TwHistogramSnapshot, 1);
-  /* nothing in range: no bins (an automatic histogram has no edges yet) */
-  s->first_bin = first == n_all ? 0 : first;
-  s->n_bins = first == n_all ? 0 : last - first + 1;
-  s->bins = g_new0 (guint64, MAX (s->n_bins, 1));
-  s->edges = g_new0 (double, s->n_bins + 1);
-  s->scale = tw_histogram_get_scale (histogram);
-  s->unit = g_strdup (tw_histogram_get_unit (histogram));
-  s->count = tw_histogram_get_count (histogram);
-  s->underflow = tw_histogram_get_underflow (histogram);
-  s->overflow = tw_histogram_get_overflow (histogram);
-  s->min = tw_histogram_get_min (histogram);
-  s->max = tw_histogram_get_max (histogram);
-  s->mean = tw_histogram_get_mean (histogram);
-  s->generation = tw_histogram_get_generation (histogram);
-  for (guint b = 0; b < s->n_bins; b++)
-    {
-      double lower = 0, upper = 0;
-
-      s->bins[b] = tw_histogram_get_bin (histogram, first + b, &lower, &upper);
-      s->edges[b] = lower;
-      s->edges[b + 1] = upper;
-    }
-  s->exact_percentiles = exact_percentiles;
-  for (guint p = 0; p < G_N_ELEMENTS (PERCENTS); p++)
-    s->percentiles[p] = exact_percentiles ? tw_histogram_get_percentile (histogram, PERCENTS[p])
-                                          : estimate_percentile (s, PERCENTS[p]);
-  return s;
-}
-
-/**
- * tw_histogram_snapshot_free:
- * @snapshot: (nullable): a snapshot
- */
-void
-tw_histogram_snapshot_free (TwHistogramSnapshot *snapshot)
-{
-  if (snapshot == NULL)
-    return;
-  g_free (snapshot->bins);
-  g_free (snapshot->edges);
-  g_free (snapshot->unit);
-  g_free (snapshot);
-}
-
-/**
- * tw_histogram_snapshot_to_csv:
- * @snapshot: a snapshot
- *
- * The bins as CSV: `lower,upper,count`, values in the histogram's unit, then the
- * values below and above the range as `underflow` and `overflow` rows.
- *
- * Returns: (transfer full): the CSV text
- */
-char *
-tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot)
-{
-  GString *csv = g_string_new ("lower,upper,count\n");
-  char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_return_val_if_fail (snapshot != NULL, NULL);
-
-  /* the values outside the range, named in the first column */
-  g_string_append_printf (csv, "underflow,,%" G_GUINT64_FORMAT "\n", snapshot->underflow);
-  for (guint b = 0; b < snapshot->n_bins; b++)
-    g_string_append_printf (csv, "%s,%s,%" G_GUINT64_FORMAT "\n",
-                            g_ascii_dtostr (lo, sizeof lo, snapshot->edges[b]),
-                            g_ascii_dtostr (hi, sizeof hi, snapshot->edges[b + 1]),
-                            snapshot->bins[b]);
-  g_string_append_printf (csv, "overflow,,%" G_GUINT64_FORMAT "\n", snapshot->overflow);
-  return g_string_free (csv, FALSE);
-}
 
 /* ------------------------------------------------------------------ units */
 
@@ -338,7 +217,14 @@ max_bar_value (TwHistogramPainter        *self,
   return top;
 }
 
-/* Linear: a round step above the largest count; log: the next power of ten. */
+/* Counts are whole: ticks at 1, 2, 5 × 10^k values and never finer than 1. */
+static double
+count_step (double top)
+{
+  return MAX (1, tw_axis_nice_step (top / Y_TICKS_WANTED));
+}
+
+/* Linear: the first tick at or above the largest count; log: the next power of ten. */
 static double
 axis_top (TwHistogramPainter *self,
           double              top)
@@ -349,7 +235,7 @@ axis_top (TwHistogramPainter *self,
     return 1;
   if (self->y_scale == TW_HISTOGRAM_Y_LOG)
     return pow (10, ceil (log10 (top + 1)));
-  step = pow (10, floor (log10 (top)));
+  step = count_step (top);
   return ceil (top / step) * step;
 }
 
@@ -511,7 +397,7 @@ stats_text (const TwHistogramSnapshot *s)
 
   g_string_append_printf (t, "count %" G_GUINT64_FORMAT "\nmin %s\nmax %s\nmean %s",
                           s->count, min, max, mean);
-  for (guint p = 0; p < G_N_ELEMENTS (PERCENTS); p++)
+  for (guint p = 0; p < G_N_ELEMENTS (PERCENT_NAMES); p++)
     {
       g_autofree char *v = tw_histogram_painter_format_value (s, s->percentiles[p]);
       g_string_append_printf (t, "\n%s %s%s", PERCENT_NAMES[p], s->exact_percentiles ? "" : "≈ ", v);
@@ -521,9 +407,304 @@ stats_text (const TwHistogramSnapshot *s)
   return g_string_free (t, FALSE);
 }
 
+/* ------------------------------------------------------------------ axes */
+
+static PangoLayout *
+create_layout (cairo_t *cr)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
+
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  return layout;
+}
+
+typedef TwHistogramTick Tick;
+
+static void
+tick_clear (gpointer data)
+{
+  g_free (((Tick *) data)->label);
+}
+
+/* x of @value on the axis: bins have equal widths, and inside a bin the axis is linear,
+ * or logarithmic for log bins. NAN outside the bins. */
+static double
+value_to_x (const TwHistogramSnapshot *s,
+            const PlotArea            *a,
+            double                     value)
+{
+  guint lo = 0, hi;
+  double e0, e1, frac = 0;
+
+  if (s->n_bins == 0 || value < s->edges[0] || value > s->edges[s->n_bins])
+    return NAN;
+  hi = s->n_bins;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (s->edges[mid] <= value)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  e0 = s->edges[lo];
+  e1 = s->edges[lo + 1];
+  if (e1 > e0 && s->scale == TW_HISTOGRAM_SCALE_LOG && e0 > 0)
+    frac = log (value / e0) / log (e1 / e0);
+  else if (e1 > e0)
+    frac = (value - e0) / (e1 - e0);
+  return a->x0 + (lo + CLAMP (frac, 0, 1)) * (a->w / s->n_bins);
+}
+
+/* Adds a tick at @value with @label (taken) unless it falls outside the bins. */
+static void
+add_tick (GArray                    *ticks,
+          const TwHistogramSnapshot *s,
+          const PlotArea            *a,
+          PangoLayout               *layout,
+          int                        width,
+          double                     value,
+          char                      *label)
+{
+  Tick t = { value, value_to_x (s, a, value), 0, 0, label };
+  int w;
+
+  if (isnan (t.x))
+    {
+      g_free (label);
+      return;
+    }
+  pango_layout_set_text (layout, label, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  t.left = CLAMP (t.x - w / 2.0, 0, MAX (0, width - w));
+  t.right = t.left + w;
+  g_array_append_val (ticks, t);
+}
+
+static gboolean
+ticks_fit (GArray *ticks)
+{
+  for (guint i = 1; i < ticks->len; i++)
+    if (g_array_index (ticks, Tick, i).left
+        < g_array_index (ticks, Tick, i - 1).right + TICK_LABEL_GAP)
+      return FALSE;
+  return ticks->len >= 2;
+}
+
+/* Linear steps of 1, 2, 5 × 10^k in @unit, from the finest that could fit. */
+static GArray *
+linear_ticks (const TwHistogramSnapshot *s,
+              const PlotArea            *a,
+              PangoLayout               *layout,
+              int                        width,
+              double                     divisor)
+{
+  double lo = s->edges[0] / divisor, hi = s->edges[s->n_bins] / divisor;
+  double step = tw_axis_nice_step ((hi - lo) * 40 / a->w);
+
+  for (int attempt = 0; attempt < 12; attempt++, step = tw_axis_nice_step (step * 1.5))
+    {
+      g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+
+      g_array_set_clear_func (ticks, tick_clear);
+      for (double k = ceil (lo / step - 1e-9); k * step <= hi + step * 1e-9; k++)
+        add_tick (ticks, s, a, layout, width, MIN (k * step, hi) * divisor,
+                  tw_axis_format_tick (k * step, step));
+      if (ticks_fit (ticks) || attempt == 11)
+        return g_steal_pointer (&ticks);
+    }
+  g_assert_not_reached ();
+}
+
+/* Log bins: 1, 2, 5 in every decade, or 1 in every decade, or in every n-th; each label
+ * in the unit that suits it ("100 µs", "1 ms"). NULL when no such tick set fits. */
+static GArray *
+log_ticks (const TwHistogramSnapshot *s,
+           const PlotArea            *a,
+           PangoLayout               *layout,
+           int                        width)
+{
+  static const double per_decade[][3] = { { 1, 2, 5 }, { 1, 0, 0 } };
+  double lo = s->edges[0], hi = s->edges[s->n_bins];
+
+  if (s->scale != TW_HISTOGRAM_SCALE_LOG || lo <= 0)
+    return NULL;
+  for (int every = 1; every <= 4; every++)
+    for (guint set = every == 1 ? 0 : 1; set < G_N_ELEMENTS (per_decade); set++)
+      {
+        g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+
+        g_array_set_clear_func (ticks, tick_clear);
+        for (int k = (int) floor (log10 (lo)); k <= (int) ceil (log10 (hi)); k++)
+          for (guint m = 0; m < 3 && per_decade[set][m] > 0; m++)
+            {
+              double v = per_decade[set][m] * pow (10, k);
+
+              if (k % every == 0 && v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
+                add_tick (ticks, s, a, layout, width, CLAMP (v, lo, hi),
+                          tw_histogram_painter_format_value (s, v));
+            }
+        if (ticks_fit (ticks))
+          return g_steal_pointer (&ticks);
+      }
+  return NULL;
+}
+
+/* The ticks of the x axis; a range too narrow for two labels keeps its first. */
+static GArray *
+compute_x_ticks (const TwHistogramSnapshot *s,
+                 const PlotArea            *a,
+                 PangoLayout               *layout,
+                 int                        width,
+                 gboolean                  *labels_have_units)
+{
+  GArray *ticks = log_ticks (s, a, layout, width);
+
+  *labels_have_units = ticks != NULL;
+  if (ticks == NULL)
+    ticks = linear_ticks (s, a, layout, width, pick_unit (s).divisor);
+  for (guint i = 1; i < ticks->len; i++)
+    if (g_array_index (ticks, Tick, i).left
+        < g_array_index (ticks, Tick, i - 1).right + TICK_LABEL_GAP)
+      g_array_remove_index (ticks, i--);
+  return ticks;
+}
+
+static void
+draw_x_ticks (cairo_t                   *cr,
+              PangoLayout               *layout,
+              const TwHistogramSnapshot *s,
+              const PlotArea            *a,
+              int                        width,
+              gboolean                  *labels_have_units)
+{
+  g_autoptr(GArray) ticks = compute_x_ticks (s, a, layout, width, labels_have_units);
+
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const Tick *t = &g_array_index (ticks, Tick, i);
+      double x = round (t->x) + 0.5;
+
+      cairo_move_to (cr, x, a->y0 + a->h);
+      cairo_line_to (cr, x, a->y0 + a->h + 4);
+      cairo_stroke (cr);
+      pango_layout_set_text (layout, t->label, -1);
+      cairo_move_to (cr, t->left, a->y0 + a->h + 5);
+      pango_cairo_show_layout (cr, layout);
+    }
+}
+
+/* Counts of the y axis: 0 alone without values, powers of ten on a log scale. */
+static guint
+compute_y_ticks (TwHistogramPainter *self,
+                 double              top,
+                 gboolean            empty,
+                 double              ticks[24])
+{
+  guint n_ticks = 0;
+
+  if (empty)
+    ticks[n_ticks++] = 0;
+  else if (self->y_scale == TW_HISTOGRAM_Y_LOG)
+    for (double t = 1; t <= top && n_ticks < 24; t *= 10)
+      ticks[n_ticks++] = t;
+  else
+    for (double t = 0, step = count_step (top); t <= top && n_ticks < 24; t += step)
+      ticks[n_ticks++] = t;
+  return n_ticks;
+}
+
+static void
+draw_y_ticks (TwHistogramPainter *self,
+              cairo_t            *cr,
+              PangoLayout        *layout,
+              const PlotArea     *a,
+              const TwPalette    *palette,
+              double              top,
+              gboolean            empty)
+{
+  double ticks[24];
+  guint n_ticks = compute_y_ticks (self, top, empty, ticks);
+  double grid[3], ink[3];
+
+  tw_palette_mix (palette, 0.12, grid);
+  tw_palette_mix (palette, 0.9, ink);
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      double y = round (a->y0 + a->h - a->h * height_fraction (self, ticks[i], top)) + 0.5;
+      g_autofree char *label = format_count (ticks[i]);
+
+      cairo_set_source_rgb (cr, grid[0], grid[1], grid[2]);
+      cairo_move_to (cr, a->x0, y);
+      cairo_line_to (cr, a->x0 + a->w, y);
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, ink[0], ink[1], ink[2]);
+      draw_text (cr, layout, label, a->x0 - 4, y, 1, 0.5);
+    }
+}
+
+static void
+draw_stats (cairo_t                   *cr,
+            PangoLayout               *layout,
+            const TwHistogramSnapshot *s,
+            const PlotArea            *a,
+            const TwPalette           *palette)
+{
+  g_autofree char *text = stats_text (s);
+  double border[3];
+  int w, h;
+
+  tw_palette_mix (palette, 0.45, border);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_set_source_rgba (cr, palette->background[0], palette->background[1],
+                         palette->background[2], 0.85);
+  cairo_rectangle (cr, a->x0 + a->w - w - 12, a->y0 + 2, w + 8, h + 6);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, border[0], border[1], border[2]);
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, palette->foreground[0], palette->foreground[1], palette->foreground[2]);
+  cairo_move_to (cr, a->x0 + a->w - w - 8, a->y0 + 5);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_titles (TwHistogramPainter        *self,
+             cairo_t                   *cr,
+             PangoLayout               *layout,
+             const TwHistogramSnapshot *snapshot,
+             const PlotArea            *a,
+             int                        height,
+             AxisUnit                   unit,
+             gboolean                   labels_have_units)
+{
+  gboolean log_bins = snapshot && snapshot->scale == TW_HISTOGRAM_SCALE_LOG;
+  g_autofree char *x_title = NULL;
+  gboolean log_y = self->y_scale == TW_HISTOGRAM_Y_LOG;
+  const char *y_title = self->cumulative ? (log_y ? _("cumulative count (log)") : _("cumulative count"))
+                                         : (log_y ? _("count (log)") : _("count"));
+
+  if (labels_have_units || !unit.name[0])
+    x_title = g_strdup (log_bins ? _("value, log bins") : _("value"));
+  else
+    x_title = g_strdup_printf (log_bins ? _("value (%s), log bins") : _("value (%s)"), unit.name);
+  draw_text (cr, layout, x_title, a->x0 + a->w / 2, height - 2, 0.5, 1);
+  cairo_save (cr);
+  cairo_translate (cr, 2, a->y0 + a->h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  pango_cairo_update_layout (cr, layout);
+  draw_text (cr, layout, y_title, 0, 0, 0.5, 0);
+  cairo_restore (cr);
+  pango_cairo_update_layout (cr, layout);
+}
+
 /**
  * tw_histogram_painter_draw:
  * @snapshot: (nullable): what to draw; %NULL draws empty axes
+ * @palette: (nullable): the theme's colours; %NULL for the light style of exports
  *
  * Draws the background, the axes with their units, the bars and the statistics box.
  */
@@ -532,133 +713,124 @@ tw_histogram_painter_draw (TwHistogramPainter        *self,
                            cairo_t                   *cr,
                            const TwHistogramSnapshot *snapshot,
                            int                        width,
-                           int                        height)
+                           int                        height,
+                           const TwPalette           *palette)
 {
   PlotArea a = plot_area (width, height);
   g_autoptr(PangoLayout) layout = NULL;
-  PangoFontDescription *font;
   AxisUnit unit = { 1, "" };
+  gboolean empty = snapshot == NULL || snapshot->n_bins == 0;
+  gboolean labels_have_units = FALSE;
   double top = 1;
+  double ink[3];
 
   g_return_if_fail (TW_IS_HISTOGRAM_PAINTER (self));
 
+  palette = tw_palette_or_light (palette);
+  tw_palette_mix (palette, 0.9, ink);
   cairo_save (cr);
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_set_source_rgb (cr, palette->background[0], palette->background[1], palette->background[2]);
   cairo_paint (cr);
 
-  layout = pango_cairo_create_layout (cr);
-  font = pango_font_description_from_string ("Sans 8");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-
+  layout = create_layout (cr);
   if (snapshot)
     {
       unit = pick_unit (snapshot);
       top = axis_top (self, max_bar_value (self, snapshot));
     }
 
-  /* grid and y labels */
   cairo_set_line_width (cr, 1);
-  {
-    double ticks[12];
-    guint n_ticks = 0;
-
-    if (self->y_scale == TW_HISTOGRAM_Y_LOG)
-      for (double t = 1; t <= top && n_ticks < G_N_ELEMENTS (ticks); t *= 10)
-        ticks[n_ticks++] = t;
-    else
-      for (guint i = 0; i <= 4; i++)
-        ticks[n_ticks++] = top * i / 4;
-    for (guint i = 0; i < n_ticks; i++)
-      {
-        double y = round (a.y0 + a.h - a.h * height_fraction (self, ticks[i], top)) + 0.5;
-        g_autofree char *label = format_count (ticks[i]);
-
-        cairo_set_source_rgb (cr, 0.9, 0.9, 0.9);
-        cairo_move_to (cr, a.x0, y);
-        cairo_line_to (cr, a.x0 + a.w, y);
-        cairo_stroke (cr);
-        cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
-        draw_text (cr, layout, label, a.x0 - 4, y, 1, 0.5);
-      }
-  }
+  draw_y_ticks (self, cr, layout, &a, palette, top, empty);
 
   /* bars */
-  if (snapshot)
-    for (guint b = 0; b < snapshot->n_bins; b++)
-      {
-        cairo_rectangle_t r;
+  for (guint b = 0; !empty && b < snapshot->n_bins; b++)
+    {
+      cairo_rectangle_t r;
+      const double *rgb = (int) b == self->selected_bin ? SELECTED_BAR_RGB : BAR_RGB;
 
-        tw_histogram_painter_get_bar (self, snapshot, width, height, b, &r);
-        if (r.height <= 0)
-          continue;
-        if ((int) b == self->selected_bin)
-          cairo_set_source_rgb (cr, 0.95, 0.55, 0.10);
-        else
-          cairo_set_source_rgb (cr, 0.26, 0.52, 0.96);
-        cairo_rectangle (cr, r.x, r.y, r.width, r.height);
-        cairo_fill (cr);
-      }
+      tw_histogram_painter_get_bar (self, snapshot, width, height, b, &r);
+      if (r.height <= 0)
+        continue;
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_rectangle (cr, r.x, r.y, r.width, r.height);
+      cairo_fill (cr);
+    }
 
   /* axes */
-  cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
+  cairo_set_source_rgb (cr, ink[0], ink[1], ink[2]);
   cairo_move_to (cr, a.x0 - 0.5, a.y0);
   cairo_line_to (cr, a.x0 - 0.5, a.y0 + a.h + 0.5);
   cairo_line_to (cr, a.x0 + a.w, a.y0 + a.h + 0.5);
   cairo_stroke (cr);
 
-  /* x labels at bin edges, as many as fit */
-  if (snapshot && snapshot->n_bins > 0)
-    {
-      double bw = a.w / snapshot->n_bins;
-      guint step = MAX (1, (guint) ceil (70.0 / bw));
+  if (empty)
+    draw_text (cr, layout, snapshot && snapshot->count > 0 ? _("No values inside the bins")
+                                                            : _("No values yet"),
+               a.x0 + a.w / 2, a.y0 + a.h / 2, 0.5, 0.5);
+  else
+    draw_x_ticks (cr, layout, snapshot, &a, width, &labels_have_units);
+  draw_titles (self, cr, layout, snapshot, &a, height, unit, labels_have_units);
 
-      for (guint e = 0; e <= snapshot->n_bins; e += step)
-        {
-          double x = round (a.x0 + e * bw) + 0.5;
-          g_autofree char *label = g_strdup_printf ("%.4g", snapshot->edges[e] / unit.divisor);
-
-          cairo_move_to (cr, x, a.y0 + a.h);
-          cairo_line_to (cr, x, a.y0 + a.h + 4);
-          cairo_stroke (cr);
-          draw_text (cr, layout, label, x, a.y0 + a.h + 5, e == 0 ? 0 : 0.5, 0);
-        }
-    }
-  {
-    g_autofree char *x_title = g_strdup_printf ("%s%s%s%s", snapshot && snapshot->scale == TW_HISTOGRAM_SCALE_LOG ? "log bins, " : "",
-                                                unit.name[0] ? "value (" : "value", unit.name,
-                                                unit.name[0] ? ")" : "");
-    g_autofree char *y_title = g_strdup_printf ("%s%s", self->cumulative ? "cumulative count" : "count",
-                                                self->y_scale == TW_HISTOGRAM_Y_LOG ? " (log)" : "");
-
-    draw_text (cr, layout, x_title, a.x0 + a.w / 2, height - 2, 0.5, 1);
-    cairo_save (cr);
-    cairo_translate (cr, 2, a.y0 + a.h / 2);
-    cairo_rotate (cr, -G_PI / 2);
-    pango_cairo_update_layout (cr, layout);
-    draw_text (cr, layout, y_title, 0, 0, 0.5, 0);
-    cairo_restore (cr);
-    pango_cairo_update_layout (cr, layout);
-  }
-
-  /* statistics */
   if (self->show_stats && snapshot)
-    {
-      g_autofree char *text = stats_text (snapshot);
-      int w, h;
-
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_get_pixel_size (layout, &w, &h);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-      cairo_rectangle (cr, a.x0 + a.w - w - 12, a.y0 + 2, w + 8, h + 6);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgb (cr, 0.6, 0.6, 0.6);
-      cairo_stroke (cr);
-      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-      cairo_move_to (cr, a.x0 + a.w - w - 8, a.y0 + 5);
-      pango_cairo_show_layout (cr, layout);
-    }
+    draw_stats (cr, layout, snapshot, &a, palette);
   cairo_restore (cr);
+}
+
+/**
+ * tw_histogram_painter_dup_x_ticks:
+ * @snapshot: (nullable): what is drawn
+ *
+ * Returns: (transfer full) (element-type TwHistogramTick): the ticks under the x axis of
+ *   a drawing of @width × @height px, left to right; empty without bins
+ */
+GArray *
+tw_histogram_painter_dup_x_ticks (TwHistogramPainter        *self,
+                                  const TwHistogramSnapshot *snapshot,
+                                  int                        width,
+                                  int                        height)
+{
+  PlotArea a = plot_area (width, height);
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  g_autoptr(PangoLayout) layout = NULL;
+  gboolean labels_have_units;
+  GArray *ticks;
+
+  g_return_val_if_fail (TW_IS_HISTOGRAM_PAINTER (self), NULL);
+
+  if (snapshot == NULL || snapshot->n_bins == 0)
+    {
+      ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+      g_array_set_clear_func (ticks, tick_clear);
+      return ticks;
+    }
+  /* labels are measured as a drawing would: the font map of a cairo image */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  layout = create_layout (cr);
+  ticks = compute_x_ticks (snapshot, &a, layout, width, &labels_have_units);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return ticks;
+}
+
+/**
+ * tw_histogram_painter_get_y_ticks:
+ * @ticks: (out caller-allocates) (array fixed-size=24): the counts at the y axis's ticks
+ *
+ * Returns: how many ticks a drawing of @snapshot has, bottom to top
+ */
+guint
+tw_histogram_painter_get_y_ticks (TwHistogramPainter        *self,
+                                  const TwHistogramSnapshot *snapshot,
+                                  double                     ticks[24])
+{
+  gboolean empty = snapshot == NULL || snapshot->n_bins == 0;
+
+  g_return_val_if_fail (TW_IS_HISTOGRAM_PAINTER (self), 0);
+
+  return compute_y_ticks (self, empty ? 1 : axis_top (self, max_bar_value (self, snapshot)),
+                          empty, ticks);
 }
 
 /**
@@ -689,7 +861,7 @@ tw_histogram_painter_export (TwHistogramPainter        *self,
   else
     surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   cr = cairo_create (surface);
-  tw_histogram_painter_draw (self, cr, snapshot, width, height);
+  tw_histogram_painter_draw (self, cr, snapshot, width, height, NULL);
   cairo_destroy (cr);
   if (format == TW_HISTOGRAM_EXPORT_PNG)
     status = cairo_surface_write_to_png (surface, path);

@@ -9,6 +9,9 @@
 #include <gio/gio.h>
 #include <tw-evaluators.h>
 
+#include "tw-histogram-snapshot.h"
+#include "tw-palette.h"
+
 G_BEGIN_DECLS
 
 #define TW_HISTOGRAM_MARGIN_LEFT   64
@@ -16,37 +19,22 @@ G_BEGIN_DECLS
 #define TW_HISTOGRAM_MARGIN_TOP    16
 #define TW_HISTOGRAM_MARGIN_BOTTOM 40
 
+
 /**
- * TwHistogramSnapshot:
- *
- * What the painter draws: a copy of a histogram's bins and statistics, O(bins) to take
- * (percentiles excepted when @exact_percentiles), so a live view never touches values.
- * @edges has @n_bins + 1 entries. Percentiles are NaN when the histogram is empty.
- * Only the occupied bins are kept: snapshot bin b is histogram bin @first_bin + b.
+ * TwHistogramTick:
+ * @value: where the tick is, in the histogram's unit
+ * @x: its px position
+ * @left: the left end of its label, px
+ * @right: the right end
+ * @label: its text
  */
 typedef struct {
-  guint             first_bin;
-  guint             n_bins;
-  guint64          *bins;
-  double           *edges;
-  TwHistogramScale  scale;
-  char             *unit;
-  guint64           count;
-  guint64           underflow;
-  guint64           overflow;
-  double            min;
-  double            max;
-  double            mean;
-  double            percentiles[4];      /* p50, p90, p99, p99.9 */
-  gboolean          exact_percentiles;   /* FALSE: estimated from the bins */
-  guint64           generation;
-} TwHistogramSnapshot;
-
-TwHistogramSnapshot *tw_histogram_snapshot_new   (TwHistogram         *histogram,
-                                                  gboolean             exact_percentiles);
-void                 tw_histogram_snapshot_free  (TwHistogramSnapshot *snapshot);
-char                *tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwHistogramSnapshot, tw_histogram_snapshot_free)
+  double  value;
+  double  x;
+  double  left;
+  double  right;
+  char   *label;
+} TwHistogramTick;
 
 typedef enum {
   TW_HISTOGRAM_Y_LINEAR,
@@ -76,7 +64,8 @@ void                tw_histogram_painter_draw           (TwHistogramPainter     
                                                          cairo_t                   *cr,
                                                          const TwHistogramSnapshot *snapshot,
                                                          int                        width,
-                                                         int                        height);
+                                                         int                        height,
+                                                         const TwPalette           *palette);
 gboolean            tw_histogram_painter_get_bar        (TwHistogramPainter        *self,
                                                          const TwHistogramSnapshot *snapshot,
                                                          int                        width,
@@ -92,6 +81,13 @@ int                 tw_histogram_painter_bin_at         (TwHistogramPainter     
 char               *tw_histogram_painter_dup_bin_text   (TwHistogramPainter        *self,
                                                          const TwHistogramSnapshot *snapshot,
                                                          guint                      bin);
+GArray             *tw_histogram_painter_dup_x_ticks    (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         int                        width,
+                                                         int                        height);
+guint               tw_histogram_painter_get_y_ticks    (TwHistogramPainter        *self,
+                                                         const TwHistogramSnapshot *snapshot,
+                                                         double                     ticks[24]);
 char               *tw_histogram_painter_format_value   (const TwHistogramSnapshot *snapshot,
                                                          double                     value);
 gboolean            tw_histogram_painter_export         (TwHistogramPainter        *self,

@@ -118,8 +118,10 @@ draw_plot (GtkDrawingArea *area,
            gpointer        data)
 {
   TwHistogramView *self = data;
+  TwPalette palette;
 
-  tw_histogram_painter_draw (self->painter, cr, self->snapshot, width, height);
+  tw_palette_init_from_widget (&palette, GTK_WIDGET (area));
+  tw_histogram_painter_draw (self->painter, cr, self->snapshot, width, height, &palette);
 }
 
 static gboolean

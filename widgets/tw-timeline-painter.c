@@ -8,7 +8,9 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "tw-timeline-describe.h"
 #include "tw-timeline-painter.h"
+#include "tw-timeline-style.h"
 
 /*
  * One painter serves the widget, `tracewb-cli render` and the pixel tests, so what a user
@@ -21,8 +23,8 @@
  * batched into one cairo fill per colour.
  */
 
-#define IRQ_LANE_HEIGHT 5
-#define IRQ_MAX_LANES   3
+#define IRQ_LANE_HEIGHT TW_TIMELINE_IRQ_LANE_HEIGHT
+#define IRQ_MAX_LANES   TW_TIMELINE_IRQ_MAX_LANES
 #define HIT_SLOP_PX     4
 #define SCAN_LIMIT      20000 /* events looked at around a click for the row's nearest */
 
@@ -132,44 +134,6 @@ tw_timeline_painter_set_exact (TwTimelinePainter *self,
 
 /* ---------------------------------------------------------------- colours */
 
-static void
-hsv_to_rgb (double h,
-            double s,
-            double v,
-            double rgb[3])
-{
-  double c = v * s;
-  double hp = fmod (h, 360.0) / 60.0;
-  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
-  double m = v - c;
-  double r = 0, g = 0, b = 0;
-
-  if (hp < 1)      { r = c; g = x; }
-  else if (hp < 2) { r = x; g = c; }
-  else if (hp < 3) { g = c; b = x; }
-  else if (hp < 4) { g = x; b = c; }
-  else if (hp < 5) { r = x; b = c; }
-  else             { r = c; b = x; }
-
-  rgb[0] = r + m;
-  rgb[1] = g + m;
-  rgb[2] = b + m;
-}
-
-/* A task's colour depends only on its name and id, so it is the same in every session,
- * every window and every export. */
-static void
-compute_task_color (const TwTask *task,
-                    double        rgb[3])
-{
-  guint hash = g_str_hash (task->source_id) * 31 + (task->name ? g_str_hash (task->name) : 0);
-  double hue = (hash % 3600) / 10.0;
-  double sat = 0.45 + ((hash >> 12) % 30) / 100.0;
-  double val = 0.72 + ((hash >> 20) % 20) / 100.0;
-
-  hsv_to_rgb (hue, sat, val, rgb);
-}
-
 /* Tasks appear as a live trace grows; their colours are computed once. */
 static void
 ensure_task_colors (TwTimelinePainter *self)
@@ -180,7 +144,7 @@ ensure_task_colors (TwTimelinePainter *self)
     {
       double rgb[3];
 
-      compute_task_color (tw_trace_get_task (self->trace, k), rgb);
+      tw_timeline_task_color (tw_trace_get_task (self->trace, k), rgb);
       g_array_append_vals (self->colors, rgb, 1);
     }
 }
@@ -200,7 +164,7 @@ tw_timeline_painter_get_task_color (TwTimelinePainter *self,
       return;
     }
   if ((t = tw_trace_get_task (self->trace, task)))
-    compute_task_color (t, rgb);
+    tw_timeline_task_color (t, rgb);
   else
     rgb[0] = rgb[1] = rgb[2] = 0.6;
 }
@@ -388,6 +352,7 @@ typedef struct {
   TwSummary                *summaries;  /* n_columns, scratch for one series */
   guint32                  *keys;       /* n_columns, scratch: what each column shows */
   GArray                   *segments;   /* Segment, scratch */
+  const TwTimelineColors   *colors;
 } Frame;
 
 /* First interval of a non-overlapping series that ends after @t. */
@@ -418,38 +383,12 @@ task_is_idle (TwTimelinePainter *self,
   return t == NULL || (t->flags & TW_TASK_FLAG_IDLE);
 }
 
-static void
-task_rgba (TwTimelinePainter *self,
-           guint32            task,
-           double             alpha,
-           double             rgba[4])
-{
-  tw_timeline_painter_get_task_color (self, task, rgba);
-  rgba[3] = alpha;
-}
-
-static const double idle_rgba[4] = { 0.75, 0.75, 0.75, 1.0 };
-static const double hardirq_rgba[4] = { 0.88, 0.11, 0.14, 1.0 };
-static const double softirq_rgba[4] = { 1.0, 0.47, 0.0, 1.0 };
-static const double blocked_rgba[4] = { 0.6, 0.6, 0.6, 1.0 };
-static const double unclosed_rgba[4] = { 0.55, 0.0, 0.05, 1.0 };
-static const double wakeup_rgba[4] = { 0.15, 0.6, 0.25, 1.0 };
-static const double mutex_rgba[4] = { 0.55, 0.35, 0.1, 1.0 };
-static const double user_mark_rgba[4] = { 0.38, 0.21, 0.51, 1.0 };
-
 /* Rows are drawn per pixel column from the model's summaries: each column shows one
  * thing per lane (a task's colour, a state, an irq kind), chosen so that something short
  * never disappears at any zoom. Runs of equal columns become one rectangle and the
  * rectangles of one colour one fill. */
 #define KEY_NONE G_MAXUINT32
-#define KEY_IDLE (G_MAXUINT32 - 1)
-
-typedef enum {
-  LAYER_RUNS,     /* key: task index or KEY_IDLE */
-  LAYER_IRQS,     /* key: TW_SUMMARY_IRQ_* */
-  LAYER_STATES,   /* key: TwTaskState */
-  LAYER_MARKS,    /* key: TW_SUMMARY_MARK_* */
-} Layer;
+#define KEY_IDLE TW_TIMELINE_KEY_IDLE
 
 typedef struct {
   guint32 key;
@@ -471,70 +410,24 @@ compare_segments (gconstpointer a,
 
 /* The colour and band of the row a key is drawn in. */
 static gboolean
-layer_style (const Frame *f,
-             Layer        layer,
-             guint32      id,
-             guint32      key,
-             double       y,
-             double       h,
-             double       rgba[4],
-             double      *band_y,
-             double      *band_h)
+layer_style (const Frame     *f,
+             TwTimelineLayer  layer,
+             guint32          id,
+             guint32          key,
+             double           y,
+             double           h,
+             double           rgba[4],
+             double          *band_y,
+             double          *band_h)
 {
-  const double *fixed = NULL;
+  double task_rgb[3] = { 0, 0, 0 };
 
-  *band_y = y;
-  *band_h = h;
-  switch (layer)
-    {
-    case LAYER_RUNS:
-      if (key == KEY_IDLE)
-        {
-          fixed = idle_rgba;
-          *band_y = y + h / 2 - 1;
-          *band_h = 2;
-        }
-      else
-        task_rgba (f->self, key, 1.0, rgba);
-      break;
-
-    case LAYER_IRQS:
-      fixed = key == TW_SUMMARY_IRQ_UNCLOSED ? unclosed_rgba
-              : key == TW_SUMMARY_IRQ_HARD ? hardirq_rgba : softirq_rgba;
-      break;
-
-    case LAYER_STATES:
-      switch (key)
-        {
-        case TW_TASK_STATE_RUNNING:
-          task_rgba (f->self, id, 1.0, rgba);
-          *band_y = y + 2;
-          *band_h = h - 4;
-          break;
-        case TW_TASK_STATE_READY:
-          task_rgba (f->self, id, 0.35, rgba);
-          *band_y = y + h / 2 - 3;
-          *band_h = 6;
-          break;
-        case TW_TASK_STATE_BLOCKED:
-          fixed = blocked_rgba;
-          *band_y = y + h / 2;
-          *band_h = 1;
-          break;
-        default:
-          return FALSE;
-        }
-      break;
-
-    case LAYER_MARKS:
-    default:
-      fixed = key == TW_SUMMARY_MARK_WAKEUP ? wakeup_rgba
-              : key == TW_SUMMARY_MARK_MUTEX ? mutex_rgba : user_mark_rgba;
-      break;
-    }
-  if (fixed)
-    memcpy (rgba, fixed, sizeof (double) * 4);
-  return TRUE;
+  /* runs show the key's task, states the row's */
+  if (layer == TW_TIMELINE_LAYER_RUNS && key != KEY_IDLE)
+    tw_timeline_painter_get_task_color (f->self, key, task_rgb);
+  else if (layer == TW_TIMELINE_LAYER_STATES)
+    tw_timeline_painter_get_task_color (f->self, id, task_rgb);
+  return tw_timeline_band_style (f->colors, layer, key, task_rgb, y, h, rgba, band_y, band_h);
 }
 
 static void
@@ -659,7 +552,7 @@ direct_fill (DirectTarget *dt,
 static void
 fill_keys (const Frame *f,
            cairo_t     *cr,
-           Layer        layer,
+           TwTimelineLayer        layer,
            guint32      id,
            double       y,
            double       h)
@@ -729,7 +622,7 @@ draw_cpu_runs (const Frame *f,
       f->keys[c] = sum->task != TW_TASK_NONE ? sum->task
                    : (sum->bits & TW_SUMMARY_RUN_IDLE) ? KEY_IDLE : KEY_NONE;
     }
-  fill_keys (f, cr, LAYER_RUNS, cpu, y, h);
+  fill_keys (f, cr, TW_TIMELINE_LAYER_RUNS, cpu, y, h);
 }
 
 /* One lane per nesting level (deeper ones share the last); a handler without exit wins
@@ -752,7 +645,7 @@ draw_cpu_irqs (const Frame *f,
                        : bits & TW_SUMMARY_IRQ_BIT (lane, TW_SUMMARY_IRQ_SOFT) ? TW_SUMMARY_IRQ_SOFT
                        : KEY_NONE;
         }
-      fill_keys (f, cr, LAYER_IRQS, cpu, y + 1 + lane * IRQ_LANE_HEIGHT, IRQ_LANE_HEIGHT - 1);
+      fill_keys (f, cr, TW_TIMELINE_LAYER_IRQS, cpu, y + 1 + lane * IRQ_LANE_HEIGHT, IRQ_LANE_HEIGHT - 1);
     }
 }
 
@@ -774,7 +667,7 @@ draw_task_states (const Frame *f,
                    : bits & (1u << TW_TASK_STATE_BLOCKED) ? TW_TASK_STATE_BLOCKED
                    : KEY_NONE;
     }
-  fill_keys (f, cr, LAYER_STATES, task, y, h);
+  fill_keys (f, cr, TW_TIMELINE_LAYER_STATES, task, y, h);
 }
 
 /* One mark per column: a user or sensor event before a mutex event before a wakeup. */
@@ -794,7 +687,7 @@ draw_task_marks (const Frame *f,
                    : bits & TW_SUMMARY_MARK_WAKEUP ? TW_SUMMARY_MARK_WAKEUP
                    : KEY_NONE;
     }
-  fill_keys (f, cr, LAYER_MARKS, task, y, 5);
+  fill_keys (f, cr, TW_TIMELINE_LAYER_MARKS, task, y, TW_TIMELINE_MARK_HEIGHT);
 }
 
 /* ---------------------------------------------------------------- counter tracks */
@@ -805,16 +698,6 @@ static void draw_text (PangoLayout *layout,
                        double       x,
                        double       y,
                        double       max_width);
-
-static void
-counter_rgb (const TwCounterTrack *track,
-             double                rgb[3])
-{
-  static const double load_rgb[3] = { 0.16, 0.42, 0.78 };
-  static const double memory_rgb[3] = { 0.16, 0.55, 0.33 };
-
-  memcpy (rgb, track->kind == TW_COUNTER_MEMORY ? memory_rgb : load_rgb, sizeof load_rgb);
-}
 
 static double
 counter_scale (const TwCounterTrack *track)
@@ -857,19 +740,13 @@ draw_counter_track (const Frame *f,
   const TwCounterTrack *track = tw_counter_tracks_get_track (counters, track_index);
   double graph_bottom = y + h - TW_TIMELINE_COUNTER_PAD_BOTTOM;
   double graph_h = h - TW_TIMELINE_COUNTER_PAD_TOP - TW_TIMELINE_COUNTER_PAD_BOTTOM;
-  double rgb[3], solid[4], light[4], line[4];
+  double solid[4], light[4], line[4];
   RectBatch solid_b = { cr, { -1 } }, light_b = { cr, { -1 } }, line_b = { cr, { -1 } };
   double prev_line_y = -1;
 
-  counter_rgb (track, rgb);
-  memcpy (solid, rgb, sizeof rgb);
-  solid[3] = 0.55;
-  memcpy (light, rgb, sizeof rgb);
-  light[3] = 0.22;
-  line[0] = rgb[0] * 0.6;
-  line[1] = rgb[1] * 0.6;
-  line[2] = rgb[2] * 0.6;
-  line[3] = 1.0;
+  tw_timeline_counter_style (track->kind == TW_COUNTER_MEMORY ? f->colors->memory
+                                                              : f->colors->cpu_load,
+                             solid, light, line);
 
   for (double col = f->plot_x0; col < f->plot_x1; col++)
     {
@@ -923,7 +800,7 @@ draw_counter_scale (const Frame         *f,
   pango_layout_set_text (layout, text, -1);
   pango_layout_set_width (layout, -1);
   pango_layout_get_pixel_size (layout, &width, NULL);
-  cairo_set_source_rgb (cr, 0.45, 0.45, 0.48);
+  tw_timeline_set_source (cr, f->colors->dim_text);
   draw_text (layout, cr, text, TW_TIMELINE_LABEL_WIDTH - 6 - width, y + 2, -1);
 }
 
@@ -956,12 +833,8 @@ draw_row (const Frame         *f,
   double text_y = y + (row->height - 14) / 2.0;
 
   /* background: sections stand out, other rows alternate faintly */
-  if (row->kind == TW_TIMELINE_ROW_SECTION)
-    cairo_set_source_rgb (cr, 0.87, 0.87, 0.89);
-  else if (index % 2)
-    cairo_set_source_rgb (cr, 0.975, 0.975, 0.98);
-  else
-    cairo_set_source_rgb (cr, 1, 1, 1);
+  tw_timeline_set_source (cr, row->kind == TW_TIMELINE_ROW_SECTION ? f->colors->section
+                              : index % 2 ? f->colors->stripe : f->colors->background);
   cairo_rectangle (cr, 0, y, f->vp->width, row->height);
   cairo_fill (cr);
 
@@ -976,16 +849,16 @@ draw_row (const Frame         *f,
 
   if (row->kind == TW_TIMELINE_ROW_TASK)
     {
-      double rgba[4];
+      double rgb[3];
 
-      task_rgba (self, row->id, 1.0, rgba);
-      cairo_set_source_rgb (cr, rgba[0], rgba[1], rgba[2]);
+      tw_timeline_painter_get_task_color (self, row->id, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, label_x, y + row->height / 2.0 - 4, 8, 8);
       cairo_fill (cr);
       label_x += 12;
     }
 
-  cairo_set_source_rgb (cr, 0.14, 0.14, 0.16);
+  tw_timeline_set_source (cr, f->colors->text);
   draw_text (layout, cr, label, label_x, text_y, TW_TIMELINE_LABEL_WIDTH - label_x - 6);
   if (row->kind == TW_TIMELINE_ROW_COUNTER)
     draw_counter_scale (f, cr, layout, row, y);
@@ -1016,7 +889,7 @@ draw_row (const Frame         *f,
   direct_row_end (f->direct);
   cairo_restore (cr);
 
-  cairo_set_source_rgb (cr, 0.85, 0.85, 0.87);
+  tw_timeline_set_source (cr, f->colors->row_line);
   cairo_rectangle (cr, 0, y + row->height - 1, f->vp->width, 1);
   cairo_fill (cr);
 }
@@ -1052,11 +925,11 @@ draw_ruler (const Frame *f,
   guint64 base = TW_TIME_NONE;
   double label_end = 0;
 
-  cairo_set_source_rgb (cr, 0.96, 0.96, 0.97);
+  tw_timeline_set_source (cr, f->colors->ruler);
   cairo_rectangle (cr, 0, 0, vp->width, TW_TIMELINE_RULER_HEIGHT);
   cairo_fill (cr);
 
-  cairo_set_source_rgb (cr, 0.55, 0.55, 0.58);
+  tw_timeline_set_source (cr, f->colors->ticks);
   for (guint64 t = (vp->begin_ns / minor) * minor; t < vp->end_ns; t += minor)
     {
       double x = tw_timeline_viewport_time_to_x (vp, t);
@@ -1070,7 +943,7 @@ draw_ruler (const Frame *f,
 
   /* The first labelled tick shows absolute time; the others show the offset from it in
    * the unit that fits the zoom ("+250 µs"), which stays readable at every zoom. */
-  cairo_set_source_rgb (cr, 0.14, 0.14, 0.16);
+  tw_timeline_set_source (cr, f->colors->text);
   for (guint64 t = first; t < vp->end_ns; t += step)
     {
       double x = tw_timeline_viewport_time_to_x (vp, t);
@@ -1099,7 +972,7 @@ draw_ruler (const Frame *f,
       label_end = x + 3 + width;
     }
 
-  cairo_set_source_rgb (cr, 0.75, 0.75, 0.78);
+  tw_timeline_set_source (cr, f->colors->ruler_line);
   cairo_rectangle (cr, 0, TW_TIMELINE_RULER_HEIGHT - 1, vp->width, 1);
   cairo_rectangle (cr, TW_TIMELINE_LABEL_WIDTH - 1, 0, 1, vp->height);
   cairo_fill (cr);
@@ -1133,7 +1006,7 @@ draw_selected_span (const Frame *f,
   cairo_rectangle (cr, f->plot_x0, TW_TIMELINE_RULER_HEIGHT, f->plot_x1 - f->plot_x0,
                    f->vp->height - TW_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
-  cairo_set_source_rgb (cr, 0.1, 0.3, 0.6);
+  tw_timeline_set_source (cr, f->colors->selection_text);
   cairo_set_line_width (cr, 2);
   cairo_rectangle (cr, floor (x0) + 1, y + 1, MAX (floor (x1) - floor (x0) - 2, 1), rows[row].height - 3);
   cairo_stroke (cr);
@@ -1171,36 +1044,25 @@ draw_overlays (const Frame *f,
       double x1 = tw_timeline_viewport_time_to_x (vp, vp->selection_end);
       g_autofree char *text = describe_selection (f);
 
-      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.18);
-      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), vp->height);
-      cairo_fill (cr);
-      cairo_set_source_rgb (cr, 0.1, 0.3, 0.6);
+      tw_timeline_draw_selection (cr, f->colors, x0, x1, 0, vp->height);
+      tw_timeline_set_source (cr, f->colors->selection_text);
       draw_text (layout, cr, text, MAX (x0, f->plot_x0) + 4, 19, -1);
     }
 
   for (guint i = 0; i < vp->n_markers; i++)
     {
       double x = floor (tw_timeline_viewport_time_to_x (vp, vp->markers[i].time)) + 0.5;
-      const double dash[] = { 4, 3 };
 
-      cairo_set_source_rgb (cr, 0.1, 0.45, 0.3);
-      cairo_set_line_width (cr, 1);
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_move_to (cr, x, TW_TIMELINE_RULER_HEIGHT);
-      cairo_line_to (cr, x, vp->height);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
+      tw_timeline_draw_marker_line (cr, f->colors, x, TW_TIMELINE_RULER_HEIGHT, vp->height);
+      tw_timeline_set_source (cr, f->colors->marker);
       if (vp->markers[i].name)
         draw_text (layout, cr, vp->markers[i].name, x + 3, 19, -1);
     }
 
   if (vp->cursor_ns != TW_TIME_NONE)
     {
-      double x = floor (tw_timeline_viewport_time_to_x (vp, vp->cursor_ns));
-
-      cairo_set_source_rgb (cr, 0.75, 0.11, 0.16);
-      cairo_rectangle (cr, x, 0, 1, vp->height);
-      cairo_fill (cr);
+      tw_timeline_draw_cursor_line (cr, f->colors, tw_timeline_viewport_time_to_x (vp, vp->cursor_ns),
+                                    0, vp->height);
     }
   cairo_restore (cr);
 
@@ -1208,7 +1070,7 @@ draw_overlays (const Frame *f,
     {
       g_autofree char *text = tw_timeline_format_time (vp->cursor_ns, 1);
 
-      cairo_set_source_rgb (cr, 0.75, 0.11, 0.16);
+      tw_timeline_set_source (cr, f->colors->cursor);
       draw_text (layout, cr, text, 8, 10, TW_TIMELINE_LABEL_WIDTH - 12);
     }
 }
@@ -1230,6 +1092,7 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   g_autoptr(GArray) segments = NULL;
   PangoFontDescription *font;
   DirectTarget direct;
+  TwTimelineColors colors;
   Frame f = { self, vp, &direct };
   double rows_top = TW_TIMELINE_RULER_HEIGHT;
   const TwTimelineRow *rows;
@@ -1255,12 +1118,14 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   f.summaries = summaries;
   f.keys = keys;
   f.segments = segments;
+  tw_timeline_colors_init (&colors, vp->palette);
+  f.colors = &colors;
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, vp->width, vp->height);
   cairo_clip (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  tw_timeline_set_source (cr, colors.background);
   cairo_paint (cr);
   direct_begin (&direct, cr);
 
@@ -1394,10 +1259,7 @@ hit_cpu_row (TwTimelinePainter        *self,
             break;
           if (irq->start <= hit->time + slop && irq->end + slop >= hit->time)
             {
-              g_autofree char *what = g_strdup_printf ("%s %u on CPU %u%s",
-                                                       irq->kind == TW_IRQ_HARD ? "irq" : "softirq",
-                                                       irq->number, row->id,
-                                                       irq->unclosed ? " (no exit seen)" : "");
+              g_autofree char *what = tw_timeline_describe_irq (self->trace, row->id, irq);
               describe_span (hit, what, irq->start, irq->end);
               hit->span = (TwSpanRef) { TW_SERIES_CPU_IRQS, row->id, i, irq->start, irq->end };
               return;

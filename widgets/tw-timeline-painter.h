@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <tw-data.h>
 
+#include "tw-palette.h"
 #include "tw-span.h"
 #include "tw-timeline-layout.h"
 
@@ -35,6 +36,7 @@ typedef struct {
   const TwTimelineMarker *markers;
   guint                   n_markers;
   const TwSpanRef        *selected_span; /* outlined; NULL = none */
+  const TwPalette        *palette;   /* the theme's colours; NULL: the light style of exports */
 } TwTimelineViewport;
 
 /* What lies under a point, for tooltips and clicks. */

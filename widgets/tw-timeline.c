@@ -5,9 +5,9 @@
  */
 #include "config.h"
 
-#include <cairo-svg.h>
 #include <glib/gi18n-lib.h>
 
+#include "tw-timeline-image.h"
 #include "tw-timeline-private.h"
 
 /*
@@ -220,12 +220,15 @@ tw_timeline_snapshot (GtkWidget   *widget,
 {
   TwTimeline *self = TW_TIMELINE (widget);
   TwTimelineViewport vp;
+  TwPalette palette;
   cairo_t *cr;
 
   tw_timeline_get_viewport (self, &vp);
   if (vp.width <= TW_TIMELINE_LABEL_WIDTH || vp.height <= TW_TIMELINE_RULER_HEIGHT
       || self->painter == NULL)
     return;
+  tw_palette_init_from_widget (&palette, widget);
+  vp.palette = &palette;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, vp.width, vp.height));
   tw_timeline_painter_draw (self->painter, cr, &vp);
@@ -371,7 +374,8 @@ tw_timeline_get_layout (TwTimeline *self)
  * tw_timeline_export:
  * @path: ends in .png or .svg
  *
- * Writes what the widget shows now, at its size.
+ * Writes what the widget shows now, at its size, in the light style of images, with the
+ * legend under it.
  *
  * Returns: %FALSE with @error set
  */
@@ -381,10 +385,6 @@ tw_timeline_export (TwTimeline  *self,
                     GError     **error)
 {
   TwTimelineViewport vp;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  gboolean svg = g_str_has_suffix (path, ".svg");
 
   g_return_val_if_fail (TW_IS_TIMELINE (self), FALSE);
 
@@ -393,37 +393,10 @@ tw_timeline_export (TwTimeline  *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("no trace is open"));
       return FALSE;
     }
-  if (!svg && !g_str_has_suffix (path, ".png"))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("%s: the file name must end in .png or .svg"), path);
-      return FALSE;
-    }
-
   tw_timeline_get_viewport (self, &vp);
   vp.width = MAX (vp.width, TW_TIMELINE_LABEL_WIDTH + 100);
   vp.height = MAX (vp.height, TW_TIMELINE_RULER_HEIGHT + 100);
-  surface = svg ? cairo_svg_surface_create (path, vp.width, vp.height)
-                : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, vp.width, vp.height);
-  cr = cairo_create (surface);
-  tw_timeline_painter_draw (self->painter, cr, &vp);
-  cairo_destroy (cr);
-
-  status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS && !svg)
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return tw_timeline_image_write (self->painter, &vp, TRUE, path, error);
 }
 
 

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <cairo-svg.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -107,10 +106,8 @@ tw_cli_render (int    argc,
   gint64 from = -1, to = -1;
   int width = 1920, height = 1080;
   gboolean bench = FALSE;
+  gboolean no_legend = FALSE;
   TwTimelineViewport vp = { 0 };
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
   GError *error = NULL;
   double t0 = now_ms ();
   double wall0 = g_get_monotonic_time () / 1000.0;
@@ -123,6 +120,7 @@ tw_cli_render (int    argc,
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height in px (default 1080)", "H" },
     { "bench", 0, 0, G_OPTION_ARG_NONE, &bench, "Time frames at full view and 5 zoom levels", NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, "Leave out the legend strip at the bottom", NULL },
     { NULL }
   };
 
@@ -133,7 +131,7 @@ tw_cli_render (int    argc,
       || width > 32768 || height > 32768)
     {
       g_printerr ("usage: tracewb-cli render FILE [--from NS --to NS] [--width W --height H] "
-                  "-o out.png|out.svg\n       tracewb-cli render --bench FILE\n");
+                  "[--no-legend] -o out.png|out.svg\n       tracewb-cli render --bench FILE\n");
       return 2;
     }
 
@@ -178,32 +176,17 @@ tw_cli_render (int    argc,
       return 0;
     }
 
-  if (g_str_has_suffix (output, ".svg"))
-    surface = cairo_svg_surface_create (output, width, height);
-  else if (g_str_has_suffix (output, ".png"))
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-  else
+  /* the image is W × H with the legend: the rows get what the strip leaves */
+  if (!no_legend)
+    vp.height = MAX (height - tw_timeline_image_get_legend_height (painter, width),
+                     TW_TIMELINE_RULER_HEIGHT + 1);
+  if (!tw_timeline_image_write (painter, &vp, !no_legend, output, &error))
     {
-      g_printerr ("tracewb-cli render: %s: the output must end in .png or .svg\n", output);
-      return 2;
-    }
+      gboolean usage = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 
-  cr = cairo_create (surface);
-  tw_timeline_painter_draw (painter, cr, &vp);
-  cairo_destroy (cr);
-
-  status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS && g_str_has_suffix (output, ".png"))
-    status = cairo_surface_write_to_png (surface, output);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_printerr ("tracewb-cli render: %s: %s\n", output, cairo_status_to_string (status));
-      return 1;
+      g_printerr ("tracewb-cli render: %s\n", error->message);
+      g_error_free (error);
+      return usage ? 2 : 1;
     }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <tw-automaton-file.h>
+#include <pango/pangocairo.h>
 #include <tw-widgets.h>
 
 #include "tw-test-pixels.h"
@@ -501,6 +502,93 @@ test_labels (void)
   g_assert_cmpstr (star, ==, "*");
 }
 
+
+/* Pixels much darker than the canvas in the band of a state's name, between @x0 and
+ * @x1: ink that left the circle. */
+static guint
+ink_outside (cairo_surface_t *surface,
+             double           cy,
+             double           x0,
+             double           x1)
+{
+  guint n = 0;
+
+  for (double y = cy - 12; y <= cy + 12; y++)
+    for (double x = x0; x < x1; x++)
+      {
+        double px[3];
+
+        pixel (surface, x, y, px);
+        n += luminance (px) < 0.6;
+      }
+  return n;
+}
+
+/* A name that does not fit grows its state, up to twice the usual radius, and longer
+ * ones wrap and ellipsize inside: no ink outside the outline, and a short name keeps
+ * the usual circle. */
+static void
+test_long_state_names (void)
+{
+  g_autoptr(TwAutomaton) a = tw_automaton_new ("long-names");
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  static const char *const names[] = {
+    "idle", "blocked_on_mutex", "waiting_for_the_mutex_holder_to_release_it",
+  };
+  cairo_surface_t *surface;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    tw_automaton_add_state (a, names[i], TW_STATE_KIND_OUT, 150 + i * 250, 200);
+  tw_automaton_add_state (a, "x", TW_STATE_KIND_IN, 150, 400);
+  tw_automaton_set_initial (a, "x");
+  surface = render (a, NULL, FALSE, FALSE);
+  g_assert_cmpfloat (tw_automaton_state_radius (context, names[0]), ==, R);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      double cx = 150 + i * 250;
+      double r = tw_automaton_state_radius (context, names[i]);
+      double px[3], stroke[3];
+
+      g_assert_cmpfloat (r, <=, 2 * R);
+      /* the outline is drawn at the radius the hit test and the edges use */
+      tw_automaton_state_kind_get_stroke (TW_STATE_KIND_OUT, stroke);
+      pixel (surface, cx + r - 0.5, 200, px);
+      g_assert_true (tw_test_rgb_near (px, stroke));
+      /* the outline is 2.2 px wide: look from just beyond it to the next state */
+      g_assert_cmpuint (ink_outside (surface, 200, cx + r + 3, cx + 120), ==, 0);
+      g_assert_cmpuint (ink_outside (surface, 200, cx - 120, cx - r - 3), ==, 0);
+      /* and something of the name is written inside */
+      g_assert_cmpuint (ink_outside (surface, 200, cx - r + 4, cx + r - 4), >, 0);
+    }
+  cairo_surface_destroy (surface);
+  g_object_unref (context);
+}
+
+/* A dark palette paints a dark canvas; the states keep their kinds' fills. */
+static void
+test_dark_canvas (void)
+{
+  g_autoptr(TwAutomaton) a = tw_automaton_new ("dark");
+  g_autoptr(TwAutomatonPainter) painter = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (surface);
+  TwPalette dark = { { 0.12, 0.12, 0.12 }, { 1, 1, 1 }, TRUE };
+  TwAutomatonViewport vp;
+  double px[3];
+
+  tw_automaton_add_state (a, "0", TW_STATE_KIND_BEGIN, 200, 200);
+  painter = tw_automaton_painter_new (a);
+  tw_automaton_viewport_init (&vp, W, H);
+  vp.show_legend = FALSE;
+  vp.palette = &dark;
+  tw_automaton_painter_draw (painter, cr, &vp);
+  cairo_destroy (cr);
+  pixel (surface, W - 5, H - 5, px);
+  g_assert_cmpfloat (luminance (px), <, 0.2);
+  assert_fill (surface, tw_automaton_get_state (a, 0));
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -515,6 +603,8 @@ main (int   argc,
   g_test_add_func ("/tw/widgets/automaton-painter/step-view", test_step_view);
   g_test_add_func ("/tw/widgets/automaton-painter/pending-connection", test_pending_connection);
   g_test_add_func ("/tw/widgets/automaton-painter/labels", test_labels);
+  g_test_add_func ("/tw/widgets/automaton-painter/long-state-names", test_long_state_names);
+  g_test_add_func ("/tw/widgets/automaton-painter/dark-canvas", test_dark_canvas);
 
   return g_test_run ();
 }

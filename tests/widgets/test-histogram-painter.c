@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <tw-widgets.h>
 
 #include "tw-test-pixels.h"
@@ -45,7 +46,7 @@ render (TwHistogramPainter        *painter,
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
   cairo_t *cr = cairo_create (surface);
 
-  tw_histogram_painter_draw (painter, cr, snapshot, WIDTH, HEIGHT);
+  tw_histogram_painter_draw (painter, cr, snapshot, WIDTH, HEIGHT, NULL);
   cairo_destroy (cr);
   return surface;
 }
@@ -303,6 +304,153 @@ test_empty (void)
   cairo_surface_destroy (surface);
 }
 
+
+static void
+assert_ticks_readable (GArray *ticks,
+                       int     width)
+{
+  g_assert_cmpuint (ticks->len, >=, 3);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TwHistogramTick *t = &g_array_index (ticks, TwHistogramTick, i);
+
+      /* short numbers: never "0.0003162" */
+      g_assert_cmpuint (strlen (t->label), <=, 4);
+      g_assert_cmpfloat (t->left, >=, 0);
+      g_assert_cmpfloat (t->right, <=, width);
+      if (i > 0)
+        {
+          const TwHistogramTick *prev = &g_array_index (ticks, TwHistogramTick, i - 1);
+
+          g_assert_cmpfloat (t->left, >, prev->right);
+          g_assert_cmpfloat (t->value, >, prev->value);
+        }
+    }
+}
+
+/* Bins 1024 ns wide used to get labels at their edges (1.024, 2.048 µs): ticks go to
+ * round values at any width, and the step between ticks is constant. */
+static void
+test_round_ticks (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_fixed (0, 64 * 1024, 64, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  static const int widths[] = { 300, 480, 640, 1000 };
+
+  tw_histogram_set_unit (h, "ns");
+  for (guint i = 0; i < 200; i++)
+    tw_histogram_insert (h, 300 + i * 317);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(TwHistogramSnapshot) s = tw_histogram_snapshot_new (h, FALSE);
+      g_autoptr(GArray) ticks = tw_histogram_painter_dup_x_ticks (painter, s, widths[w], HEIGHT);
+      double step = 0;
+
+      assert_ticks_readable (ticks, widths[w]);
+      for (guint i = 1; i < ticks->len; i++)
+        {
+          double d = g_array_index (ticks, TwHistogramTick, i).value
+                     - g_array_index (ticks, TwHistogramTick, i - 1).value;
+
+          if (step == 0)
+            step = d;
+          g_assert_cmpfloat (fabs (d - step), <, 1e-6);
+        }
+      /* a whole number of µs, in 1, 2, 5 steps */
+      g_assert_cmpfloat (fmod (step, 1000), ==, 0);
+    }
+}
+
+/* Log bins over five decades: ticks at 1, 2, 5 × 10^k with their own units. */
+static void
+test_log_ticks (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_auto (40, TW_HISTOGRAM_SCALE_LOG);
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  g_autoptr(TwHistogramSnapshot) s = NULL;
+  g_autoptr(GArray) ticks = NULL;
+
+  tw_histogram_set_unit (h, "ns");
+  for (double v = 316; v < 3e7; v *= 1.1)
+    tw_histogram_insert (h, v);
+  s = tw_histogram_snapshot_new (h, FALSE);
+  ticks = tw_histogram_painter_dup_x_ticks (painter, s, 500, HEIGHT);
+  g_assert_cmpuint (ticks->len, >=, 4);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      const TwHistogramTick *t = &g_array_index (ticks, TwHistogramTick, i);
+      double mantissa = t->value / pow (10, floor (log10 (t->value) + 1e-9));
+
+      g_assert_true (fabs (mantissa - 1) < 1e-6 || fabs (mantissa - 2) < 1e-6
+                     || fabs (mantissa - 5) < 1e-6);
+      g_assert_true (g_str_has_suffix (t->label, "s"));   /* "500 ns", "1 ms" */
+      if (i > 0)
+        g_assert_cmpfloat (t->left, >, g_array_index (ticks, TwHistogramTick, i - 1).right);
+    }
+}
+
+/* An empty histogram: a 0 on the y axis alone (no "0 0 0 1 1"), no x ticks, and no bars. */
+static void
+test_empty_axis (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_auto (10, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autoptr(TwHistogramSnapshot) s = tw_histogram_snapshot_new (h, TRUE);
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  g_autoptr(GArray) ticks = tw_histogram_painter_dup_x_ticks (painter, s, WIDTH, HEIGHT);
+  double y_ticks[24];
+
+  g_assert_cmpuint (ticks->len, ==, 0);
+  g_assert_cmpuint (tw_histogram_painter_get_y_ticks (painter, s, y_ticks), ==, 1);
+  g_assert_cmpfloat (y_ticks[0], ==, 0);
+  g_assert_cmpuint (tw_histogram_painter_get_y_ticks (painter, NULL, y_ticks), ==, 1);
+}
+
+/* y ticks of counts are whole and evenly spaced: 7 values gave 0, 1.75, 3.5 (drawn as
+ * "0 2 4 5 7"). */
+static void
+test_count_ticks (void)
+{
+  g_autoptr(TwHistogram) h = tw_histogram_new_fixed (0, 10, 2, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autoptr(TwHistogramSnapshot) s = NULL;
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  double y_ticks[24];
+  guint n;
+
+  for (guint i = 0; i < 7; i++)
+    tw_histogram_insert (h, 1);
+  s = tw_histogram_snapshot_new (h, TRUE);
+  n = tw_histogram_painter_get_y_ticks (painter, s, y_ticks);
+  g_assert_cmpuint (n, >=, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (y_ticks[i], ==, round (y_ticks[i]));
+      if (i > 1)
+        g_assert_cmpfloat (y_ticks[i] - y_ticks[i - 1], ==, y_ticks[1] - y_ticks[0]);
+    }
+  g_assert_cmpfloat (y_ticks[n - 1], >=, 7);
+}
+
+/* A dark palette paints the background it is given; bars keep their colour. */
+static void
+test_dark_palette (void)
+{
+  g_autoptr(TwHistogram) h = build_histogram ();
+  g_autoptr(TwHistogramSnapshot) s = tw_histogram_snapshot_new (h, TRUE);
+  g_autoptr(TwHistogramPainter) painter = tw_histogram_painter_new ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  TwPalette dark = { { 0.12, 0.12, 0.12 }, { 1, 1, 1 }, TRUE };
+  double px[3];
+
+  tw_histogram_painter_set_show_stats (painter, FALSE);
+  tw_histogram_painter_draw (painter, cr, s, WIDTH, HEIGHT, &dark);
+  cairo_destroy (cr);
+  tw_test_surface_get_rgb (surface, 4, 4, px);
+  g_assert_true (tw_test_rgb_near (px, dark.background));
+  g_assert_cmpint (measured_height (surface, 3, 4, BAR_RGB), >, 0);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -317,5 +465,10 @@ main (int   argc,
   g_test_add_func ("/tw/widgets/histogram-painter/units", test_units);
   g_test_add_func ("/tw/widgets/histogram-painter/export", test_export);
   g_test_add_func ("/tw/widgets/histogram-painter/empty", test_empty);
+  g_test_add_func ("/tw/widgets/histogram-painter/round-ticks", test_round_ticks);
+  g_test_add_func ("/tw/widgets/histogram-painter/log-ticks", test_log_ticks);
+  g_test_add_func ("/tw/widgets/histogram-painter/empty-axis", test_empty_axis);
+  g_test_add_func ("/tw/widgets/histogram-painter/count-ticks", test_count_ticks);
+  g_test_add_func ("/tw/widgets/histogram-painter/dark-palette", test_dark_palette);
   return g_test_run ();
 }

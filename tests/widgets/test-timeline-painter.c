@@ -271,7 +271,7 @@ test_hit_test (Fixture       *f,
                                 TW_TIMELINE_RULER_HEIGHT + cpu1->y + 2, &hit);
   g_assert_cmpuint (hit.span_begin, ==, 2000);
   g_assert_cmpuint (hit.span_end, ==, 2500);
-  g_assert_nonnull (strstr (hit.description, "irq 7"));
+  g_assert_nonnull (strstr (hit.description, "irq=7 on CPU 1"));
   tw_timeline_hit_clear (&hit);
 
   /* the user mark selects its event */

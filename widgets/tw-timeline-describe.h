@@ -1,0 +1,16 @@
+/* tw-timeline-describe.h: what the timeline's tooltips say about what is drawn
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <tw-data.h>
+
+G_BEGIN_DECLS
+
+char *tw_timeline_describe_irq (TwTrace             *trace,
+                                guint                cpu,
+                                const TwIrqInterval *irq);
+
+G_END_DECLS
