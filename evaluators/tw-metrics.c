@@ -8,6 +8,7 @@
 #include "tw-metrics.h"
 
 #include "tw-evaluation.h"
+#include "tw-event-names.h"
 
 #include <string.h>
 
@@ -383,6 +384,41 @@ tw_metric_dup_required_events (TwMetric *self,
   out = g_strv_builder_end (b);
   g_strv_builder_unref (b);
   return out;
+}
+
+/**
+ * tw_metric_check_events:
+ * @trace: the trace it is about to measure
+ *
+ * Checks the events the user named (a user metric's start and end, the EVENT of
+ * inter-arrival and jitter, response-time's START and END) against @trace's types: a
+ * name that selects nothing can only give zero measurements.
+ *
+ * Returns: %FALSE with %TW_METRIC_ERROR_UNKNOWN_EVENT when a name selects no type of
+ *   @trace; the message names each such event and the trace's closest names
+ */
+gboolean
+tw_metric_check_events (TwMetric  *self,
+                        TwTrace   *trace,
+                        GError   **error)
+{
+  const char *named[] = { self->first_event, self->second_event };
+  g_autoptr(GPtrArray) unknown = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (TW_IS_METRIC (self), FALSE);
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (named[i] && !tw_event_names_is_known (trace, named[i], TW_EVENT_NAME_SELECTOR))
+      g_ptr_array_add (unknown, tw_event_names_dup_unknown_text (trace, named[i],
+                                                                 TW_EVENT_NAME_SELECTOR));
+  if (unknown->len == 0)
+    return TRUE;
+  g_ptr_array_add (unknown, NULL);
+  text = g_strjoinv ("; ", (char **) unknown->pdata);
+  g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, "%s: %s", self->name, text);
+  return FALSE;
 }
 
 /* ------------------------------------------------------------------ evaluation */
