@@ -282,6 +282,33 @@ tw_event_names_dup_unknown_text (TwTrace           *trace,
 }
 
 /**
+ * tw_event_names_check:
+ * @names: (array zero-terminated=1): event names a user wrote in @syntax
+ *
+ * Returns: (transfer full) (nullable): %NULL when @trace knows every name of @names;
+ *   else what tw_event_names_dup_unknown_text() says of each name it does not know,
+ *   joined by "; "
+ */
+char *
+tw_event_names_check (TwTrace            *trace,
+                      const char *const  *names,
+                      TwEventNameSyntax   syntax)
+{
+  g_autoptr(GPtrArray) unknown = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (names != NULL, NULL);
+
+  for (guint i = 0; names[i]; i++)
+    if (!tw_event_names_is_known (trace, names[i], syntax))
+      g_ptr_array_add (unknown, tw_event_names_dup_unknown_text (trace, names[i], syntax));
+  if (unknown->len == 0)
+    return NULL;
+  g_ptr_array_add (unknown, NULL);
+  return g_strjoinv ("; ", (char **) unknown->pdata);
+}
+
+/**
  * tw_event_names_contain_text:
  * @text: what the user typed so far
  *

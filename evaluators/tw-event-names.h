@@ -35,6 +35,9 @@ GStrv     tw_event_names_dup_closest      (TwTrace            *trace,
 char     *tw_event_names_dup_unknown_text (TwTrace            *trace,
                                            const char         *name,
                                            TwEventNameSyntax   syntax);
+char     *tw_event_names_check            (TwTrace            *trace,
+                                           const char *const  *names,
+                                           TwEventNameSyntax   syntax);
 gboolean  tw_event_names_contain_text     (TwTrace            *trace,
                                            const char         *text,
                                            TwEventNameSyntax   syntax);

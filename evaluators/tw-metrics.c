@@ -402,22 +402,18 @@ tw_metric_check_events (TwMetric  *self,
                         TwTrace   *trace,
                         GError   **error)
 {
-  const char *named[] = { self->first_event, self->second_event };
-  g_autoptr(GPtrArray) unknown = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *text = NULL;
+  const char *named[] = { self->first_event, self->second_event, NULL };
+  g_autofree char *unknown = NULL;
 
   g_return_val_if_fail (TW_IS_METRIC (self), FALSE);
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
 
-  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
-    if (named[i] && !tw_event_names_is_known (trace, named[i], TW_EVENT_NAME_SELECTOR))
-      g_ptr_array_add (unknown, tw_event_names_dup_unknown_text (trace, named[i],
-                                                                 TW_EVENT_NAME_SELECTOR));
-  if (unknown->len == 0)
+  /* a metric that names no event has first_event NULL: an empty list */
+  unknown = tw_event_names_check (trace, named, TW_EVENT_NAME_SELECTOR);
+  if (unknown == NULL)
     return TRUE;
-  g_ptr_array_add (unknown, NULL);
-  text = g_strjoinv ("; ", (char **) unknown->pdata);
-  g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, "%s: %s", self->name, text);
+  g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, "%s: %s", self->name,
+               unknown);
   return FALSE;
 }
 

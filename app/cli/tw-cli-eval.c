@@ -202,19 +202,15 @@ automaton_name (CliEval *self)
 /* Labels may name events of other tracers on purpose (an automaton meant for several),
  * so a label this trace lacks is a warning, not a failure. */
 static void
-warn_unbound_labels (CliEval           *self,
-                     TwTrace           *trace,
-                     TwAutomatonInterp *interp)
+warn_unknown_labels (CliEval *self,
+                     TwTrace *trace)
 {
-  g_auto(GStrv) unbound = tw_automaton_interp_dup_unbound_events (interp);
+  g_auto(GStrv) names = tw_automaton_dup_event_names (self->automaton);
+  g_autofree char *unknown = tw_event_names_check (trace, (const char *const *) names,
+                                                   TW_EVENT_NAME_LABEL);
 
-  for (guint i = 0; unbound[i]; i++)
-    {
-      g_autofree char *text = tw_event_names_dup_unknown_text (trace, unbound[i],
-                                                               TW_EVENT_NAME_LABEL);
-
-      g_printerr ("tracewb-cli eval: warning: %s: %s\n", self->automaton_path, text);
-    }
+  if (unknown != NULL)
+    g_printerr ("tracewb-cli eval: warning: %s: %s\n", self->automaton_path, unknown);
 }
 
 /* The interpreter, its measurements in the order it completed them. */
@@ -232,7 +228,7 @@ automaton_evaluate (CliEval      *self,
       g_prefix_error (error, "%s: ", self->automaton_path);
       return NULL;
     }
-  warn_unbound_labels (self, trace, interp);
+  warn_unknown_labels (self, trace);
   table = tw_measurement_table_new ((const char *const[]) { NULL });
   tw_measurement_table_set_name (table, automaton_name (self));
   for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (interp); i++)
