@@ -5,10 +5,10 @@
  *
  * The popover reads the text against the open trace (tw_time_text_resolve(): seconds as
  * the list shows them or their last digits, units, "+" since the first event) and says,
- * while the user types, which time it read: a user who typed "2.79" on an LTTng trace
- * sees "→ 1457113582.790000000 s (−4.565804 ms, before the first event; leading digits
- * from the trace)" before pressing Enter. Enter emits ::time-chosen; what to select and
- * reveal is the window's business.
+ * while the user types, which time it read: a user who typed "2.9" on an LTTng trace
+ * sees "→ 1457113582.900000000 s (+105.434196 ms)" and "leading digits from the trace"
+ * before pressing Enter. Enter emits ::time-chosen; what to select and reveal is the
+ * window's business.
  */
 #include "config.h"
 

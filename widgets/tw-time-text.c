@@ -195,6 +195,7 @@ dup_tail_example (const char *seconds)
   return point != NULL && point - seconds >= 2 ? g_strdup (point - 1) : NULL;
 }
 
+/* One short line per form, so that it reads as a list wherever it is shown. */
 static void
 set_not_a_time_error (GError     **error,
                       const char  *text,
@@ -202,17 +203,17 @@ set_not_a_time_error (GError     **error,
 {
   g_autofree char *first = tw_time_text_format_seconds (first_ns);
   g_autofree char *tail = dup_tail_example (first);
+  g_autofree char *tail_line = NULL;
 
   if (tail != NULL)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                 _("“%s” is not a time: type seconds as the list shows them (%s, or its last "
-                   "digits: %s), a number and a unit (250 ms, 1200 us, 42 ns), or + and a "
-                   "time since the first event (+1.5 ms)"), text, first, tail);
-  else
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                 _("“%s” is not a time: type seconds as the list shows them (%s), a number "
-                   "and a unit (250 ms, 1200 us, 42 ns), or + and a time since the first "
-                   "event (+1.5 ms)"), text, first);
+    tail_line = g_strdup_printf (_("  or their last digits: %s\n"), tail);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               _("“%s” is not a time. Type one of:\n"
+                 "  seconds as the list shows them: %s\n"
+                 "%s"
+                 "  a number and a unit: 250 ms, 1200 us, 42 ns\n"
+                 "  + and a time since the first event: +1.5 ms"),
+               text, first, tail_line ? tail_line : "");
 }
 
 /**
@@ -287,7 +288,8 @@ tw_time_text_resolve (const char      *text,
  * @form: how it read the text
  *
  * Returns: (transfer full): what a text was read as, for the user to check while
- *   typing: "→ 1457113582.794565800 s (+12.345 ms)"
+ *   typing: "→ 1457113582.806910804 s (+12.345 ms)", and on a second line what is
+ *   worth knowing about it ("before the first event; leading digits from the trace")
  */
 char *
 tw_time_text_describe (guint64        time_ns,
@@ -297,25 +299,22 @@ tw_time_text_describe (guint64        time_ns,
 {
   g_autofree char *absolute = tw_time_text_format (time_ns);
   g_autofree char *offset = NULL;
-  g_autofree char *where = NULL;
+  g_autoptr(GPtrArray) notes = g_ptr_array_new ();
+  g_autofree char *joined = NULL;
 
   offset = tw_time_text_format_duration (time_ns < first_ns ? first_ns - time_ns
                                                             : time_ns - first_ns);
   if (time_ns < first_ns)
-    where = g_strdup_printf (_("−%s, before the first event"), offset);
+    g_ptr_array_add (notes, _("before the first event"));
   else if (time_ns > last_ns)
-    where = g_strdup_printf (_("+%s, after the last event"), offset);
-  else
-    where = g_strdup_printf ("+%s", offset);
-
+    g_ptr_array_add (notes, _("after the last event"));
   if (form == TW_TIME_TEXT_COMPLETED)
-    {
-      char *completed = g_strdup_printf (_("%s; leading digits from the trace"), where);
+    g_ptr_array_add (notes, _("leading digits from the trace"));
+  g_ptr_array_add (notes, NULL);
+  joined = g_strjoinv ("; ", (char **) notes->pdata);
 
-      g_free (where);
-      where = completed;
-    }
-  return g_strdup_printf ("→ %s (%s)", absolute, where);
+  return g_strdup_printf ("→ %s (%s%s)%s%s", absolute, time_ns < first_ns ? "−" : "+", offset,
+                          joined[0] ? "\n" : "", joined);
 }
 
 /**

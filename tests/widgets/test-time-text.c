@@ -81,15 +81,17 @@ test_error_examples (void)
 
   g_assert_false (tw_time_text_resolve ("soon", LTTNG_FIRST, LTTNG_LAST, &ns, NULL, &lttng));
   g_assert_cmpstr (lttng->message, ==,
-                   "“soon” is not a time: type seconds as the list shows them "
-                   "(1457113582.794565804, or its last digits: 2.794565804), a number and a "
-                   "unit (250 ms, 1200 us, 42 ns), or + and a time since the first event "
-                   "(+1.5 ms)");
+                   "“soon” is not a time. Type one of:\n"
+                   "  seconds as the list shows them: 1457113582.794565804\n"
+                   "  or their last digits: 2.794565804\n"
+                   "  a number and a unit: 250 ms, 1200 us, 42 ns\n"
+                   "  + and a time since the first event: +1.5 ms");
   g_assert_false (tw_time_text_resolve ("soon", 1000, 5000, &ns, NULL, &zero));
   g_assert_cmpstr (zero->message, ==,
-                   "“soon” is not a time: type seconds as the list shows them "
-                   "(0.000001000), a number and a unit (250 ms, 1200 us, 42 ns), or + and a "
-                   "time since the first event (+1.5 ms)");
+                   "“soon” is not a time. Type one of:\n"
+                   "  seconds as the list shows them: 0.000001000\n"
+                   "  a number and a unit: 250 ms, 1200 us, 42 ns\n"
+                   "  + and a time since the first event: +1.5 ms");
 }
 
 typedef struct {
@@ -190,10 +192,10 @@ test_describe (void)
                                                   FTRACE_FIRST, FTRACE_LAST);
 
   g_assert_cmpstr (inside, ==, "→ 1457113582.806910804 s (+12.345 ms)");
-  g_assert_cmpstr (completed, ==, "→ 1457113582.794565800 s (−4 ns, before the first event; "
-                                  "leading digits from the trace)");
-  g_assert_cmpstr (before, ==, "→ 3.000000000 s (−930.349599835 s, before the first event)");
-  g_assert_cmpstr (after, ==, "→ 940.000000000 s (+6.650400165 s, after the last event)");
+  g_assert_cmpstr (completed, ==, "→ 1457113582.794565800 s (−4 ns)\n"
+                                  "before the first event; leading digits from the trace");
+  g_assert_cmpstr (before, ==, "→ 3.000000000 s (−930.349599835 s)\nbefore the first event");
+  g_assert_cmpstr (after, ==, "→ 940.000000000 s (+6.650400165 s)\nafter the last event");
 }
 
 static void
