@@ -1444,12 +1444,14 @@ tw_evaluations_pane_get_worst_case (TwEvaluationsPane *self)
 
 /* ------------------------------------------------------------------ the controls */
 
+/* @error is read here, after the call that set it: as an argument beside that call it
+ * could be read before (C leaves the order of evaluation to the compiler). */
 static void
-report (TwEvaluationsPane *self,
-        gboolean           ok,
-        GError            *error)
+report (TwEvaluationsPane  *self,
+        gboolean            ok,
+        GError            **error)
 {
-  gtk_label_set_text (GTK_LABEL (self->message), ok ? "" : error->message);
+  gtk_label_set_text (GTK_LABEL (self->message), ok ? "" : (*error)->message);
 }
 
 static void
@@ -1471,7 +1473,7 @@ add_metric_clicked (GtkButton *button,
                             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)));
   else
     name = g_strdup (metrics[selected].name);
-  report (self, tw_evaluations_pane_add_system_metric (self, name, &error), error);
+  report (self, tw_evaluations_pane_add_system_metric (self, name, &error), &error);
 }
 
 static void
@@ -1484,7 +1486,7 @@ add_user_clicked (GtkButton *button,
   report (self, tw_evaluations_pane_add_user_metric (self,
             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)),
             gtk_editable_get_text (GTK_EDITABLE (self->final_entry)),
-            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->include_system)), &error), error);
+            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->include_system)), &error), &error);
 }
 
 static void
@@ -1496,7 +1498,7 @@ worst_case_clicked (GtkButton *button,
 
   report (self, tw_evaluations_pane_compute_worst_case (self,
             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)),
-            gtk_editable_get_text (GTK_EDITABLE (self->final_entry)), &error), error);
+            gtk_editable_get_text (GTK_EDITABLE (self->final_entry)), &error), &error);
 }
 
 static void
@@ -1514,7 +1516,7 @@ open_response (GtkNativeDialog *dialog,
       && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
       && (path = g_file_get_path (file)))
     report (self, automaton ? tw_evaluations_pane_add_automaton (self, path, &error)
-                            : tw_evaluations_pane_add_plugin (self, path, &error), error);
+                            : tw_evaluations_pane_add_plugin (self, path, &error), &error);
   g_object_unref (dialog);
 }
 
