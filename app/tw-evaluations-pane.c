@@ -733,8 +733,7 @@ advance_page (TwEvaluationsPane *self,
   gtk_label_set_text (GTK_LABEL (p->status), text);
 }
 
-/* A metric over events the trace lacks would measure nothing: refuse it, naming the
- * closest events; a live trace may still log them, so there the entry's warning is all. */
+/* Refused: it would measure nothing. A live trace may log them yet: the entry warns. */
 static gboolean
 check_events (TwEvaluationsPane  *self,
               TwMetric           *metric,
@@ -1452,6 +1451,7 @@ report (TwEvaluationsPane  *self,
         GError            **error)
 {
   gtk_label_set_text (GTK_LABEL (self->message), ok ? "" : (*error)->message);
+  gtk_widget_set_tooltip_text (self->message, ok ? NULL : (*error)->message);   /* ellipsized */
 }
 
 static void

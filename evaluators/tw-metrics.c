@@ -412,8 +412,7 @@ tw_metric_check_events (TwMetric  *self,
   unknown = tw_event_names_check (trace, named, TW_EVENT_NAME_SELECTOR);
   if (unknown == NULL)
     return TRUE;
-  g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, "%s: %s", self->name,
-               unknown);
+  g_set_error_literal (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, unknown);
   return FALSE;
 }
 

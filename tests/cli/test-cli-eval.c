@@ -372,7 +372,7 @@ test_unknown_events (void)
     const char *message;
   } cases[] = {
     { { "eval", csv, "--user-metric", "irq_entry,irq_exti", NULL }, 1,
-      "irq_entry,irq_exti: no event “irq_exti” in this trace (did you mean irq_exit" },
+      "named.csv: no event “irq_exti” in this trace (did you mean irq_exit" },
     { { "eval", csv, "--user-metric", "Tick,irq_exit,--no-system", NULL }, 1,
       "no event “Tick” in this trace (did you mean tick" },
     { { "eval", csv, "--metric", "inter-arrival:tik", NULL }, 1,

@@ -155,7 +155,7 @@ test_metric_check (void)
 
   g_assert_false (tw_metric_check_events (typo, trace, &error));
   g_assert_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT);
-  g_assert_cmpstr (error->message, ==, "m: no event “sched_wakup” in this trace (did you mean "
+  g_assert_cmpstr (error->message, ==, "no event “sched_wakup” in this trace (did you mean "
                                        "sched_wakeup, sched_waking?)");
   g_clear_error (&error);
 
