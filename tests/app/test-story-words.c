@@ -414,7 +414,7 @@ test_unknown_event (Fixture       *fx,
   TwEvaluationsPane *pane;
   TwEventNameEntry *start, *end;
   GtkWidget *add;
-  const char *tooltip;
+  g_autofree char *tooltip = NULL;
 
   if (!have_display)
     {
