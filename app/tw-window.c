@@ -1211,11 +1211,11 @@ tw_window_class_init (TwWindowClass *klass)
     g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
+  g_type_ensure (TW_TYPE_GO_TO_TIME);
   g_type_ensure (TW_TYPE_EVENT_LIST);
   g_type_ensure (TW_TYPE_DETAILS_PANE);
   g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
   g_type_ensure (TW_TYPE_EVALUATIONS_PANE);
-  g_type_ensure (TW_TYPE_GO_TO_TIME);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);
