@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "tw-evaluations-pane.h"
+#include "tw-event-name-entry.h"
+#include "tw-tab-name.h"
 
 #include <math.h>
 
@@ -32,6 +34,7 @@ typedef struct {
   TwHistogram  *histogram;
   char         *initial_event;
   char         *final_event;
+  char         *unknown_events;  /* what the automaton names that the trace lacks */
   gint          permille;
   TwEvaluationsPane *pane;     /* owned by the task, for the batches it sends */
 } Job;
@@ -79,13 +82,11 @@ struct _TwEvaluationsPane
   GtkWidget    *include_system;
   GtkWidget    *log_bins;
   GtkWidget    *message;
-  GtkListStore *type_names;
 
   TwViewState  *view_state;
   GPtrArray    *pages;          /* EvalPage */
   guint         next_id;
   gboolean      live;           /* the trace grows: evaluations follow it */
-  guint         n_type_names;   /* event types listed in @type_names */
 
   /* the worst-case page */
   GtkWidget    *wc_page;
@@ -112,6 +113,7 @@ job_free (Job *job)
   g_clear_object (&job->histogram);
   g_free (job->initial_event);
   g_free (job->final_event);
+  g_free (job->unknown_events);
 }
 
 static void
@@ -403,9 +405,12 @@ job_done (GObject      *source,
         tw_histogram_insert (p->histogram, (double) tw_measurement_table_get_row (p->table, r)->length);
       p->rows_fed = n;
     }
-  text = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " measurements", p->name,
-                          tw_measurement_table_get_n_rows (p->table));
+  text = g_strdup_printf ("%s: %" G_GSIZE_FORMAT " measurements%s%s", p->name,
+                          tw_measurement_table_get_n_rows (p->table),
+                          p->job->unknown_events ? "; " : "",
+                          p->job->unknown_events ? p->job->unknown_events : "");
   gtk_label_set_text (GTK_LABEL (p->status), text);
+  gtk_widget_set_tooltip_text (p->status, text);
   tw_histogram_view_set_histogram (TW_HISTOGRAM_VIEW (p->hist_view), p->histogram, p->table, trace);
   list = tw_measurement_list_new (p->table, trace);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (p->table_scrolled),
@@ -586,7 +591,7 @@ start_job (TwEvaluationsPane *self,
 
   p = g_new0 (EvalPage, 1);
   p->id = ++self->next_id;
-  p->name = g_strdup (name);
+  name = p->name = tw_tab_name_dup_unique (GTK_NOTEBOOK (self->notebook), name);
   p->job = job;
   p->cancellable = g_cancellable_new ();
   p->running = TRUE;
@@ -728,15 +733,14 @@ advance_page (TwEvaluationsPane *self,
   gtk_label_set_text (GTK_LABEL (p->status), text);
 }
 
-static void
-add_new_type_names (TwEvaluationsPane *self)
+/* Refused: it would measure nothing. A live trace may log them yet: the entry warns. */
+static gboolean
+check_events (TwEvaluationsPane  *self,
+              TwMetric           *metric,
+              GError            **error)
 {
-  TwTrace *trace = self->view_state ? tw_view_state_get_trace (self->view_state) : NULL;
-  guint n = trace ? tw_trace_get_n_event_types (trace) : 0;
-
-  for (; self->n_type_names < n; self->n_type_names++)
-    gtk_list_store_insert_with_values (self->type_names, NULL, -1, 0,
-                                       tw_trace_get_event_type (trace, self->n_type_names)->name, -1);
+  return self->live || tw_metric_check_events (metric, tw_view_state_get_trace (self->view_state),
+                                               error);
 }
 
 /**
@@ -765,7 +769,8 @@ tw_evaluations_pane_advance (TwEvaluationsPane *self)
 {
   g_return_if_fail (TW_IS_EVALUATIONS_PANE (self));
 
-  add_new_type_names (self);
+  tw_event_name_entry_update_names (TW_EVENT_NAME_ENTRY (self->initial_entry));
+  tw_event_name_entry_update_names (TW_EVENT_NAME_ENTRY (self->final_entry));
   for (guint i = 0; self->pages && i < self->pages->len; i++)
     advance_page (self, g_ptr_array_index (self->pages, i));
 }
@@ -778,7 +783,8 @@ tw_evaluations_pane_advance (TwEvaluationsPane *self)
  *
  * Starts evaluating @name over the open trace in a thread and adds its page.
  *
- * Returns: %FALSE with @error set when there is no trace or no such metric
+ * Returns: %FALSE with @error set when there is no trace, no such metric or (unless the
+ *   trace is live) it names an event the trace does not have
  */
 gboolean
 tw_evaluations_pane_add_system_metric (TwEvaluationsPane  *self,
@@ -791,7 +797,8 @@ tw_evaluations_pane_add_system_metric (TwEvaluationsPane  *self,
   g_return_val_if_fail (TW_IS_EVALUATIONS_PANE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (!check_trace (self, error) || !(metric = tw_metric_new_system (name, error)))
+  if (!check_trace (self, error) || !(metric = tw_metric_new_system (name, error)) ||
+      !check_events (self, metric, error))
     return FALSE;
   job = job_new (JOB_METRIC);
   job->metric = g_steal_pointer (&metric);
@@ -804,7 +811,8 @@ tw_evaluations_pane_add_system_metric (TwEvaluationsPane  *self,
  * @final_event: the event type that ends it
  * @include_system: count interrupt and preemption time in the length
  *
- * Returns: %FALSE with @error set when there is no trace or an event name is empty
+ * Returns: %FALSE with @error set when there is no trace, an event name is empty or,
+ *   unless the trace is live, names no event of the trace
  */
 gboolean
 tw_evaluations_pane_add_user_metric (TwEvaluationsPane  *self,
@@ -814,6 +822,7 @@ tw_evaluations_pane_add_user_metric (TwEvaluationsPane  *self,
                                      GError            **error)
 {
   g_autofree char *name = NULL;
+  g_autoptr(TwMetric) metric = NULL;
   Job *job;
 
   g_return_val_if_fail (TW_IS_EVALUATIONS_PANE (self), FALSE);
@@ -828,8 +837,11 @@ tw_evaluations_pane_add_user_metric (TwEvaluationsPane  *self,
     }
   name = g_strdup_printf ("%s → %s%s", initial_event, final_event,
                           include_system ? "" : " (no system)");
+  metric = tw_metric_new_user (name, initial_event, final_event, include_system);
+  if (!check_events (self, metric, error))
+    return FALSE;
   job = job_new (JOB_METRIC);
-  job->metric = tw_metric_new_user (name, initial_event, final_event, include_system);
+  job->metric = g_steal_pointer (&metric);
   return start_job (self, job, name, error);
 }
 
@@ -860,7 +872,8 @@ tw_evaluations_pane_add_plugin (TwEvaluationsPane  *self,
  * tw_evaluations_pane_add_automaton:
  * @path: a metric automaton JSON file
  *
- * Runs the automaton interpreter; its measurements fill the table and histogram.
+ * Runs the automaton interpreter; its measurements fill the table and histogram. Its
+ * status line names the events of its labels that the trace does not have.
  *
  * Returns: %FALSE with @error set when the file cannot be read
  */
@@ -871,6 +884,7 @@ tw_evaluations_pane_add_automaton (TwEvaluationsPane  *self,
 {
   g_autoptr(TwAutomaton) automaton = NULL;
   g_autofree char *name = NULL;
+  g_auto(GStrv) events = NULL;
   Job *job;
 
   g_return_val_if_fail (TW_IS_EVALUATIONS_PANE (self), FALSE);
@@ -879,6 +893,10 @@ tw_evaluations_pane_add_automaton (TwEvaluationsPane  *self,
     return FALSE;
   name = g_path_get_basename (path);
   job = job_new (JOB_AUTOMATON);
+  /* labels may name other tracers' events on purpose: said beside the count, not refused */
+  events = tw_automaton_dup_event_names (automaton);
+  job->unknown_events = tw_event_names_check (tw_view_state_get_trace (self->view_state),
+                                              (const char *const *) events, TW_EVENT_NAME_LABEL);
   job->automaton = g_steal_pointer (&automaton);
   return start_job (self, job, name, error);
 }
@@ -1425,12 +1443,15 @@ tw_evaluations_pane_get_worst_case (TwEvaluationsPane *self)
 
 /* ------------------------------------------------------------------ the controls */
 
+/* @error is read here, after the call that set it: as an argument beside that call it
+ * could be read before (C leaves the order of evaluation to the compiler). */
 static void
-report (TwEvaluationsPane *self,
-        gboolean           ok,
-        GError            *error)
+report (TwEvaluationsPane  *self,
+        gboolean            ok,
+        GError            **error)
 {
-  gtk_label_set_text (GTK_LABEL (self->message), ok ? "" : error->message);
+  gtk_label_set_text (GTK_LABEL (self->message), ok ? "" : (*error)->message);
+  gtk_widget_set_tooltip_text (self->message, ok ? NULL : (*error)->message);   /* ellipsized */
 }
 
 static void
@@ -1452,7 +1473,7 @@ add_metric_clicked (GtkButton *button,
                             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)));
   else
     name = g_strdup (metrics[selected].name);
-  report (self, tw_evaluations_pane_add_system_metric (self, name, &error), error);
+  report (self, tw_evaluations_pane_add_system_metric (self, name, &error), &error);
 }
 
 static void
@@ -1465,7 +1486,7 @@ add_user_clicked (GtkButton *button,
   report (self, tw_evaluations_pane_add_user_metric (self,
             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)),
             gtk_editable_get_text (GTK_EDITABLE (self->final_entry)),
-            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->include_system)), &error), error);
+            gtk_check_button_get_active (GTK_CHECK_BUTTON (self->include_system)), &error), &error);
 }
 
 static void
@@ -1477,7 +1498,7 @@ worst_case_clicked (GtkButton *button,
 
   report (self, tw_evaluations_pane_compute_worst_case (self,
             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)),
-            gtk_editable_get_text (GTK_EDITABLE (self->final_entry)), &error), error);
+            gtk_editable_get_text (GTK_EDITABLE (self->final_entry)), &error), &error);
 }
 
 static void
@@ -1495,7 +1516,7 @@ open_response (GtkNativeDialog *dialog,
       && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
       && (path = g_file_get_path (file)))
     report (self, automaton ? tw_evaluations_pane_add_automaton (self, path, &error)
-                            : tw_evaluations_pane_add_plugin (self, path, &error), error);
+                            : tw_evaluations_pane_add_plugin (self, path, &error), &error);
   g_object_unref (dialog);
 }
 
@@ -1521,23 +1542,6 @@ open_clicked (GtkButton *button,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-static GtkWidget *
-entry_with_completion (TwEvaluationsPane *self,
-                       const char        *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-  GtkEntryCompletion *completion = gtk_entry_completion_new ();
-
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 18);
-  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->type_names));
-  gtk_entry_completion_set_text_column (completion, 0);
-  gtk_entry_completion_set_minimum_key_length (completion, 1);
-  gtk_entry_set_completion (GTK_ENTRY (entry), completion);
-  g_object_unref (completion);
-  return entry;
-}
-
 static void
 tw_evaluations_pane_dispose (GObject *object)
 {
@@ -1550,7 +1554,6 @@ tw_evaluations_pane_dispose (GObject *object)
   g_clear_object (&self->wc_cancellable);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
-  g_clear_object (&self->type_names);
   g_clear_object (&self->view_state);
   g_clear_object (&self->worst_case);
   g_clear_pointer (&self->analysis, g_array_unref);
@@ -1591,7 +1594,6 @@ tw_evaluations_pane_init (TwEvaluationsPane *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
   self->pages = g_ptr_array_new_with_free_func ((GDestroyNotify) eval_page_free);
-  self->type_names = gtk_list_store_new (1, G_TYPE_STRING);
 
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (names, metrics[i].name);
@@ -1618,8 +1620,8 @@ tw_evaluations_pane_init (TwEvaluationsPane *self)
   gtk_box_append (GTK_BOX (row1), self->message);
 
   gtk_box_append (GTK_BOX (row2), gtk_label_new ("User metric"));
-  self->initial_entry = entry_with_completion (self, "Start event");
-  self->final_entry = entry_with_completion (self, "End event");
+  self->initial_entry = tw_event_name_entry_new ("Start event");
+  self->final_entry = tw_event_name_entry_new ("End event");
   gtk_box_append (GTK_BOX (row2), self->initial_entry);
   gtk_box_append (GTK_BOX (row2), self->final_entry);
   self->include_system = gtk_check_button_new_with_mnemonic ("Include _system time");
@@ -1692,9 +1694,7 @@ tw_evaluations_pane_set_view_state (TwEvaluationsPane *self,
   g_clear_pointer (&self->analysis, g_array_unref);
   g_set_object (&self->view_state, view_state);
 
-  gtk_list_store_clear (self->type_names);
-  self->n_type_names = 0;
   trace = view_state ? tw_view_state_get_trace (view_state) : NULL;
-  if (trace)
-    add_new_type_names (self);
+  tw_event_name_entry_set_trace (TW_EVENT_NAME_ENTRY (self->initial_entry), trace);
+  tw_event_name_entry_set_trace (TW_EVENT_NAME_ENTRY (self->final_entry), trace);
 }

@@ -12,6 +12,7 @@
 
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
+#include "tw-go-to-time.h"
 #include "tw-sensors-pane.h"
 
 /*
@@ -47,8 +48,6 @@ struct _TwWindow
   GtkWidget            *primary_button;
   GtkWidget            *go_to_time_button;
   GtkWidget            *go_to_time_popover;
-  GtkWidget            *go_to_time_entry;
-  GtkWidget            *go_to_time_error;
   GtkWidget            *error_revealer;
   GtkWidget            *error_label;
   GtkWidget            *stack;
@@ -183,6 +182,7 @@ install_view_state (TwWindow     *self,
   tw_details_pane_set_view_state (TW_DETAILS_PANE (self->details_pane), view_state);
   tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
   tw_evaluations_pane_set_view_state (TW_EVALUATIONS_PANE (self->evaluations_pane), view_state);
+  tw_go_to_time_set_trace (TW_GO_TO_TIME (self->go_to_time_popover), tw_view_state_get_trace (view_state));
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }
@@ -548,9 +548,8 @@ step_event (TwWindow *self,
 
 /**
  * tw_window_go_to_time:
- * @text: a time as the event list shows it (the trace's time base), as
- *   tw_time_text_parse() reads it; with a leading "+", a time since the first event
- *   (as the timeline's ruler counts)
+ * @text: a time as the event list shows it, or as the go-to-time popover reads it
+ *   (tw_time_text_resolve())
  *
  * Selects the event nearest that time; a bad time is reported in the go-to popover.
  */
@@ -558,45 +557,23 @@ void
 tw_window_go_to_time (TwWindow   *self,
                       const char *text)
 {
-  g_autoptr(GError) error = NULL;
-  const char *p = text;
-  gboolean relative;
-  TwTrace *trace;
-  guint64 time_ns;
-  guint64 index;
-
   g_return_if_fail (TW_IS_WINDOW (self));
 
-  if (self->view_state == NULL)
-    return;
-  trace = tw_view_state_get_trace (self->view_state);
-
-  while (g_ascii_isspace (*p))
-    p++;
-  relative = *p == '+';
-  if (!tw_time_text_parse (relative ? p + 1 : p, &time_ns, &error))
-    {
-      gtk_label_set_text (GTK_LABEL (self->go_to_time_error), error->message);
-      gtk_widget_set_visible (self->go_to_time_error, TRUE);
-      return;
-    }
-  gtk_widget_set_visible (self->go_to_time_error, FALSE);
-  if (relative)
-    time_ns = tw_trace_get_first_time (trace) + MIN (time_ns, G_MAXUINT64 - tw_trace_get_first_time (trace));
-
-  index = tw_trace_find_event_at (trace, time_ns);
-  if (index != TW_EVENT_NONE)
-    {
-      tw_view_state_set_selected_event (self->view_state, index);
-      reveal_time (self, tw_trace_get_time (trace, index));
-    }
-  gtk_popover_popdown (GTK_POPOVER (self->go_to_time_popover));
+  if (self->view_state != NULL)
+    tw_go_to_time_choose (TW_GO_TO_TIME (self->go_to_time_popover), text);
 }
 
 static void
-go_to_time_activate_cb (TwWindow *self)
+go_to_time_chosen_cb (TwWindow *self,
+                      guint64   time_ns)
 {
-  tw_window_go_to_time (self, gtk_editable_get_text (GTK_EDITABLE (self->go_to_time_entry)));
+  TwTrace *trace = tw_view_state_get_trace (self->view_state);
+  guint64 index = tw_trace_find_event_at (trace, time_ns);
+
+  if (index == TW_EVENT_NONE)
+    return;
+  tw_view_state_set_selected_event (self->view_state, index);
+  reveal_time (self, tw_trace_get_time (trace, index));
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -629,9 +606,7 @@ go_to_time_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   TwWindow *self = user_data;
 
-  gtk_widget_set_visible (self->go_to_time_error, FALSE);
   gtk_menu_button_popup (GTK_MENU_BUTTON (self->go_to_time_button));
-  gtk_widget_grab_focus (self->go_to_time_entry);
 }
 
 static void
@@ -1191,6 +1166,7 @@ tw_window_class_init (TwWindowClass *klass)
     g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
+  g_type_ensure (TW_TYPE_GO_TO_TIME);
   g_type_ensure (TW_TYPE_EVENT_LIST);
   g_type_ensure (TW_TYPE_DETAILS_PANE);
   g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
@@ -1202,8 +1178,6 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, primary_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_popover);
-  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_entry);
-  gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_error);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, stack);
@@ -1216,7 +1190,7 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, cursor_state_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, evaluations_pane);
-  gtk_widget_class_bind_template_callback (widget_class, go_to_time_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, go_to_time_chosen_cb);
 }
 
 static void

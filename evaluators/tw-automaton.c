@@ -459,6 +459,30 @@ tw_automaton_remove_transition (TwAutomaton *self,
 }
 
 /**
+ * tw_automaton_dup_event_names:
+ *
+ * Returns: (transfer full): the event names its labels match, each once, in transition
+ *   order: raw type names and canonical kind names, as written
+ */
+GStrv
+tw_automaton_dup_event_names (TwAutomaton *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_return_val_if_fail (TW_IS_AUTOMATON (self), NULL);
+
+  for (guint i = 0; i < self->transitions->len; i++)
+    {
+      const TwAutomatonTransition *t = tw_automaton_get_transition (self, i);
+
+      if (t->label == TW_LABEL_EVENT && g_hash_table_add (seen, t->event))
+        g_strv_builder_add (builder, t->event);
+    }
+  return g_strv_builder_end (builder);
+}
+
+/**
  * tw_automaton_transition_dup_label:
  *
  * Returns: (transfer full): the transition's label as the paper writes it:

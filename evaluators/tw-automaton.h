@@ -192,6 +192,7 @@ void                         tw_automaton_remove_transition  (TwAutomaton  *self
 char                        *tw_automaton_dup_label          (TwAutomaton  *self,
                                                               guint         transition);
 char                        *tw_automaton_transition_dup_label (const TwAutomatonTransition *t);
+GStrv                        tw_automaton_dup_event_names    (TwAutomaton  *self);
 
 GPtrArray                   *tw_automaton_validate           (TwAutomaton  *self);
 gboolean                     tw_automaton_check              (TwAutomaton  *self,

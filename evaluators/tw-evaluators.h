@@ -11,6 +11,7 @@
 #include "tw-automaton-interp.h"
 #include "tw-evaluation.h"
 #include "tw-evaluator.h"
+#include "tw-event-names.h"
 #include "tw-histogram.h"
 #include "tw-jcs.h"
 #include "tw-measurement-table.h"

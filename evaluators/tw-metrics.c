@@ -8,6 +8,7 @@
 #include "tw-metrics.h"
 
 #include "tw-evaluation.h"
+#include "tw-event-names.h"
 
 #include <string.h>
 
@@ -383,6 +384,36 @@ tw_metric_dup_required_events (TwMetric *self,
   out = g_strv_builder_end (b);
   g_strv_builder_unref (b);
   return out;
+}
+
+/**
+ * tw_metric_check_events:
+ * @trace: the trace it is about to measure
+ *
+ * Checks the events the user named (a user metric's start and end, the EVENT of
+ * inter-arrival and jitter, response-time's START and END) against @trace's types: a
+ * name that selects nothing can only give zero measurements.
+ *
+ * Returns: %FALSE with %TW_METRIC_ERROR_UNKNOWN_EVENT when a name selects no type of
+ *   @trace; the message names each such event and the trace's closest names
+ */
+gboolean
+tw_metric_check_events (TwMetric  *self,
+                        TwTrace   *trace,
+                        GError   **error)
+{
+  const char *named[] = { self->first_event, self->second_event, NULL };
+  g_autofree char *unknown = NULL;
+
+  g_return_val_if_fail (TW_IS_METRIC (self), FALSE);
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+
+  /* a metric that names no event has first_event NULL: an empty list */
+  unknown = tw_event_names_check (trace, named, TW_EVENT_NAME_SELECTOR);
+  if (unknown == NULL)
+    return TRUE;
+  g_set_error_literal (error, TW_METRIC_ERROR, TW_METRIC_ERROR_UNKNOWN_EVENT, unknown);
+  return FALSE;
 }
 
 /* ------------------------------------------------------------------ evaluation */

@@ -20,6 +20,7 @@ typedef enum {
   TW_METRIC_ERROR_UNKNOWN,     /* no system metric of that name */
   TW_METRIC_ERROR_INVALID,     /* bad parameter */
   TW_METRIC_ERROR_NO_DATA,     /* the trace has nothing to measure */
+  TW_METRIC_ERROR_UNKNOWN_EVENT, /* it names an event the trace does not have */
 } TwMetricError;
 
 GQuark tw_metric_error_quark (void);
@@ -86,6 +87,9 @@ gboolean            tw_metric_is_user              (TwMetric            *self);
 const char *const  *tw_metric_get_column_names     (TwMetric            *self);
 GStrv               tw_metric_dup_required_events  (TwMetric            *self,
                                                     TwTrace             *trace);
+gboolean            tw_metric_check_events         (TwMetric            *self,
+                                                    TwTrace             *trace,
+                                                    GError             **error);
 
 TwUpdate           *tw_metric_create_update        (TwMetric            *self,
                                                     TwMeasurementTable  *table,

@@ -179,7 +179,8 @@ tw_worst_case_add_column (TwWorstCase        *self,
  *   (wakeup-handler).
  *
  * Returns: (transfer full) (nullable): the summary; %NULL with @error set when
- *   cancelled or when no task logged a job (TW_METRIC_ERROR_NO_DATA)
+ *   cancelled, when @trace has no event of a name (TW_METRIC_ERROR_UNKNOWN_EVENT) or
+ *   when no task logged a job (TW_METRIC_ERROR_NO_DATA)
  */
 TwWorstCase *
 tw_worst_case_evaluate (TwTrace         *trace,
@@ -201,6 +202,8 @@ tw_worst_case_evaluate (TwTrace         *trace,
   g_return_val_if_fail (initial_event != NULL && final_event != NULL, NULL);
 
   job = tw_metric_new_user ("job", initial_event, final_event, FALSE);
+  if (!tw_metric_check_events (job, trace, error))
+    return NULL;
   metrics[0] = job;
   metrics[1] = tw_metric_new_system ("irq-duration", NULL);
   metrics[2] = tw_metric_new_system ("softirq-duration", NULL);

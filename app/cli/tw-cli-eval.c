@@ -58,6 +58,8 @@ typedef struct {
   gboolean  (*open)      (CliEval *self, GError **error);
   TwUpdate *(*create)    (CliEval *self, TwMeasurementTable **table, TwHistogram *histogram);
   const char *(*name)    (CliEval *self);
+  /* once the trace is read: whether the events the user named are in it */
+  gboolean  (*check)     (CliEval *self, TwTrace *trace, GError **error);
   /* instead of create: a source that reads the trace itself */
   TwMeasurementTable *(*evaluate) (CliEval *self, TwTrace *trace, TwHistogram *histogram,
                                    GError **error);
@@ -90,6 +92,16 @@ static const char *
 metric_name (CliEval *self)
 {
   return tw_metric_get_name (self->metric);
+}
+
+/* A metric over events the trace lacks measures nothing: say so instead of printing
+ * "0 measurements". */
+static gboolean
+metric_check (CliEval  *self,
+              TwTrace  *trace,
+              GError  **error)
+{
+  return tw_metric_check_events (self->metric, trace, error);
 }
 
 static gboolean
@@ -187,6 +199,20 @@ automaton_name (CliEval *self)
   return name && name[0] ? name : "automaton";
 }
 
+/* Labels may name events of other tracers on purpose (an automaton meant for several),
+ * so a label this trace lacks is a warning, not a failure. */
+static void
+warn_unknown_labels (CliEval *self,
+                     TwTrace *trace)
+{
+  g_auto(GStrv) names = tw_automaton_dup_event_names (self->automaton);
+  g_autofree char *unknown = tw_event_names_check (trace, (const char *const *) names,
+                                                   TW_EVENT_NAME_LABEL);
+
+  if (unknown != NULL)
+    g_printerr ("tracewb-cli eval: warning: %s: %s\n", self->automaton_path, unknown);
+}
+
 /* The interpreter, its measurements in the order it completed them. */
 static TwMeasurementTable *
 automaton_evaluate (CliEval      *self,
@@ -202,6 +228,7 @@ automaton_evaluate (CliEval      *self,
       g_prefix_error (error, "%s: ", self->automaton_path);
       return NULL;
     }
+  warn_unknown_labels (self, trace);
   table = tw_measurement_table_new ((const char *const[]) { NULL });
   tw_measurement_table_set_name (table, automaton_name (self));
   for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (interp); i++)
@@ -222,10 +249,12 @@ automaton_evaluate (CliEval      *self,
 }
 
 static const EvalSource sources[] = {
-  { "--metric", metric_is_chosen, metric_open, metric_create, metric_name },
-  { "--user-metric", user_metric_is_chosen, user_metric_open, metric_create, metric_name },
+  { "--metric", metric_is_chosen, metric_open, metric_create, metric_name, metric_check },
+  { "--user-metric", user_metric_is_chosen, user_metric_open, metric_create, metric_name,
+    metric_check },
   { "--plugin", plugin_is_chosen, plugin_open, plugin_create, plugin_name },
-  { "--automaton", automaton_is_chosen, automaton_open, NULL, automaton_name, automaton_evaluate },
+  { "--automaton", automaton_is_chosen, automaton_open, NULL, automaton_name, NULL,
+    automaton_evaluate },
 };
 
 static void
@@ -301,6 +330,11 @@ run_source (CliEval          *self,
     return tw_cli_fail ("eval", error);
   if (!(trace = tw_cli_load_trace (path, self->format, &error)))
     return tw_cli_fail ("eval", error);
+  if (source->check && !source->check (self, trace, &error))
+    {
+      g_prefix_error (&error, "%s: ", path);
+      return tw_cli_fail ("eval", error);
+    }
 
   histogram = tw_histogram_new_auto (self->bins, self->log_bins ? TW_HISTOGRAM_SCALE_LOG
                                                                 : TW_HISTOGRAM_SCALE_LINEAR);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <tw-evaluators.h>
 
 #include "tw-cli.h"
 
@@ -47,7 +48,9 @@ tw_cli_events (int    argc,
 
   if (type_name && (type = tw_trace_lookup_event_type (trace, type_name)) == TW_TYPE_NONE)
     {
-      g_printerr ("tracewb-cli events: %s has no event type “%s”\n", argv[1], type_name);
+      g_autofree char *text = tw_event_names_dup_unknown_text (trace, type_name, TW_EVENT_NAME_RAW);
+
+      g_printerr ("tracewb-cli events: %s: %s\n", argv[1], text);
       return 1;
     }
   if (task_id && (task = tw_trace_lookup_task (trace, task_id)) == TW_TASK_NONE)

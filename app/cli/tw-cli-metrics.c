@@ -44,6 +44,11 @@ tw_cli_metrics (int    argc,
         return tw_cli_fail ("metrics", error);
       if (argc == 2 && !(trace = tw_cli_load_trace (argv[1], format, &error)))
         return tw_cli_fail ("metrics", error);
+      if (trace && !tw_metric_check_events (metric, trace, &error))
+        {
+          g_prefix_error (&error, "%s: ", argv[1]);
+          return tw_cli_fail ("metrics", error);
+        }
       events = tw_metric_dup_required_events (metric, trace);
       for (guint i = 0; events[i]; i++)
         g_print ("%s\n", events[i]);

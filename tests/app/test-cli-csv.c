@@ -150,7 +150,7 @@ test_events_filters (void)
   g_clear_pointer (&out, g_free);
 
   g_assert_cmpint (run_cli (&out, &err, "events", "--type", "nope", path, NULL), ==, 1);
-  g_assert_nonnull (strstr (err, "no event type “nope”"));
+  g_assert_nonnull (strstr (err, "no event “nope” in this trace"));
 }
 
 static void

@@ -74,7 +74,7 @@ open_shared_trace (Fixture    *fx,
       return FALSE;
     }
   path = tw_test_dup_shared_trace_path (relative);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("shared trace not found (../shared/traces)");
       return FALSE;

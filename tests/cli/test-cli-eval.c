@@ -338,6 +338,77 @@ test_user_metric_simulated (void)
   g_assert_cmpuint (checked, ==, 4);
 }
 
+/* Interrupts and ticks of one task, for the commands that name events. */
+static const char NAMED_CSV[] =
+  "time_ns,cpu,task,event,task_name,next,prev_state,irq\n"
+  "1000,0,10,switch,idle,11,R,\n"
+  "2000,0,11,irq_entry,,,,19\n"
+  "2300,0,11,irq_exit,,,,19\n"
+  "3000,0,11,tick,worker,,,\n"
+  "4000,0,11,tick,,,,\n"
+  "5000,0,11,switch,,10,S,\n";
+
+/* An irq-duration automaton whose entry label has a typo. */
+static const char TYPO_AUTOMATON[] =
+  "{ \"tracewb_automaton\": 1, \"name\": \"typo\", \"initial\": \"idle\",\n"
+  "  \"states\": [ { \"id\": \"idle\", \"kind\": \"out\" }, { \"id\": \"begin\", \"kind\": \"begin\" },\n"
+  "              { \"id\": \"end\", \"kind\": \"end\" } ],\n"
+  "  \"transitions\": [\n"
+  "    { \"from\": \"idle\", \"to\": \"begin\", \"event\": \"irq_entri\", \"task\": \"same\" },\n"
+  "    { \"from\": \"begin\", \"to\": \"end\", \"event\": \"irq_exit\", \"task\": \"same\" },\n"
+  "    { \"from\": \"end\", \"to\": \"idle\", \"label\": \"lambda\" } ] }\n";
+
+/* A metric naming an event the trace lacks fails and names the closest ones, wherever
+ * the name was typed; an automaton's label only warns (it may be meant for another
+ * tracer's traces). */
+static void
+test_unknown_events (void)
+{
+  g_autofree char *csv = tw_test_write_temp_file ("named.csv", NAMED_CSV, -1);
+  g_autofree char *automaton = tw_test_write_temp_file ("typo.json", TYPO_AUTOMATON, -1);
+  struct {
+    const char *args[8];
+    int status;
+    const char *message;
+  } cases[] = {
+    { { "eval", csv, "--user-metric", "irq_entry,irq_exti", NULL }, 1,
+      "named.csv: no event “irq_exti” in this trace (did you mean irq_exit" },
+    { { "eval", csv, "--user-metric", "Tick,irq_exit,--no-system", NULL }, 1,
+      "no event “Tick” in this trace (did you mean tick" },
+    { { "eval", csv, "--metric", "inter-arrival:tik", NULL }, 1,
+      "no event “tik” in this trace (did you mean tick" },
+    { { "eval", csv, "--metric", "response-time:tick,kind:irq_exti", NULL }, 1,
+      "no event “kind:irq_exti” in this trace (did you mean kind:irq_exit" },
+    { { "eval", csv, "--worst-case", "--user-metric", "tick,tock", NULL }, 1,
+      "no event “tock” in this trace (did you mean tick" },
+    { { "metrics", "--required", "jitter:tik", csv, NULL }, 1,
+      "no event “tik” in this trace (did you mean tick" },
+    { { "events", "--type", "irq_entri", csv, NULL }, 1,
+      "no event “irq_entri” in this trace (did you mean irq_entry" },
+    { { "eval", csv, "--automaton", automaton, NULL }, 0,
+      "typo.json: no event “irq_entri” in this trace (did you mean irq_entry" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      int status;
+
+      run_cli (cases[i].args, &out, &err, &status);
+      g_test_message ("case %u: %s", i, err);
+      g_assert_cmpint (status, ==, cases[i].status);
+      g_assert_nonnull (strstr (err, cases[i].message));
+      if (status == 0)
+        g_assert_nonnull (strstr (err, "warning: "));
+      else
+        {
+          g_assert_nonnull (strstr (err, csv));
+          g_assert_cmpstr (out, ==, "");
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -347,6 +418,7 @@ main (int   argc,
   g_test_add_func ("/tw/cli/metrics/list", test_metrics_list);
   g_test_add_func ("/tw/cli/metrics/required", test_metrics_required);
   g_test_add_func ("/tw/cli/eval/errors", test_eval_errors);
+  g_test_add_func ("/tw/cli/eval/unknown-events", test_unknown_events);
   g_test_add_func ("/tw/cli/eval/ftrace", test_eval_ftrace);
   g_test_add_func ("/tw/cli/eval/plugin-ftrace", test_eval_plugin_ftrace);
   g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
