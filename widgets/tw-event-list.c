@@ -5,8 +5,11 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
 #include "tw-event-list.h"
-#include "tw-time-text.h"
+#include "tw-task-chooser.h"
 
 /*
  * A GtkColumnView over a TwTraceModel: items exist only for the rows on screen, so a
@@ -18,8 +21,19 @@
  * to start over with a new model.
  *
  * Selection goes through the TwViewState: a selected row sets selected-event, and a
- * selected-event set elsewhere (the timeline) selects and scrolls to its row.
+ * selected-event set elsewhere (the timeline) selects and scrolls to its row. A new
+ * model keeps the selected row in view, or else the row that was at the top.
+ *
+ * A live trace grows in another thread and emits nothing: while the trace is not sealed
+ * the list looks at it GROWTH_INTERVAL_MS apart and emits items-changed for the rows
+ * appended since (tw_trace_model_update), which GTK handles in O(log n) however long
+ * the list is. That bounds the rate of items-changed whatever the event rate, and it
+ * goes on while the session is paused: pausing freezes the timeline, and the list only
+ * grows at its end, under whatever the user is reading.
  */
+
+#define GROWTH_INTERVAL_MS 250
+#define TIME_PADDING       24   /* around a Time cell's text: cell padding, resize handle */
 
 struct _TwEventList
 {
@@ -31,16 +45,23 @@ struct _TwEventList
   GtkSingleSelection *selection;
   GCancellable       *filter_cancellable;
   TwTraceModel       *pending_model;  /* being filtered in a thread, shown when done */
+  guint               growth_source;  /* while the trace may grow (it is not sealed) */
+  guint               n_types;        /* types, tasks and CPUs the filters know of */
+  guint32             n_tasks;
+  guint               n_cpus;
+  gsize               time_chars;     /* of the longest time text the column fits */
+  guint               relative_time : 1;
   guint               syncing : 1;   /* selection change caused by the view state */
 
   GtkWidget          *box;
   GtkWidget          *search_entry;
   GtkWidget          *type_dropdown;
-  GtkWidget          *task_dropdown;
+  GtkWidget          *task_chooser;
   GtkWidget          *cpu_dropdown;
   GtkWidget          *count_label;
   GtkWidget          *scroller;
   GtkColumnView      *column_view;
+  GtkColumnViewColumn *time_column;
 };
 
 G_DEFINE_FINAL_TYPE (TwEventList, tw_event_list, GTK_TYPE_WIDGET)
@@ -49,6 +70,7 @@ enum {
   PROP_0,
   PROP_VIEW_STATE,
   PROP_FILTERING,
+  PROP_RELATIVE_TIME,
   N_PROPS
 };
 
@@ -62,11 +84,33 @@ enum {
   COLUMN_ARGS,
 };
 
+static TwTrace *
+get_trace (TwEventList *self)
+{
+  return self->model ? tw_trace_model_get_trace (self->model) : NULL;
+}
+
+/* ------------------------------------------------------------------ the count */
+
+static char *
+dup_count_text (guint64   n_shown,
+                guint64   n_total,
+                gboolean  filtered)
+{
+  g_autofree char *shown = g_strdup_printf ("%" G_GUINT64_FORMAT, n_shown);
+  g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, n_total);
+
+  if (!filtered)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", (gulong) n_shown), shown);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s event", "%s of %s events", (gulong) n_total),
+                          shown, total);
+}
+
 static void
 update_count_label (TwEventList *self)
 {
   g_autofree char *text = NULL;
-  guint n_shown;
+  g_autofree char *widest = NULL;
   guint64 n_total;
 
   if (self->model == NULL)
@@ -75,14 +119,79 @@ update_count_label (TwEventList *self)
       return;
     }
 
-  n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-  n_total = tw_trace_get_n_events (tw_trace_model_get_trace (self->model));
-  if (tw_trace_model_get_filter (self->model) == NULL)
-    text = g_strdup_printf ("%u events", n_shown);
-  else
-    text = g_strdup_printf ("%u of %" G_GUINT64_FORMAT " events", n_shown, n_total);
+  n_total = tw_trace_get_n_events (get_trace (self));
+  text = dup_count_text (g_list_model_get_n_items (G_LIST_MODEL (self->model)), n_total,
+                         tw_trace_model_get_filter (self->model) != NULL);
+  /* as wide as the longest count this trace can show, so the bar does not move */
+  widest = dup_count_text (n_total, n_total, TRUE);
+  gtk_label_set_width_chars (GTK_LABEL (self->count_label), (int) g_utf8_strlen (widest, -1));
   gtk_label_set_text (GTK_LABEL (self->count_label), text);
 }
+
+/* ------------------------------------------------------------------ the Time column */
+
+/* What the Time column shows: seconds with every nanosecond digit, as Go to time reads
+ * them back; relative to the first event, signed, in relative mode. */
+static char *
+dup_time_text (TwEventList *self,
+               guint64      time_ns)
+{
+  guint64 origin, offset;
+
+  if (!self->relative_time)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+                            time_ns / 1000000000, time_ns % 1000000000);
+  origin = tw_trace_get_first_time (get_trace (self));
+  offset = time_ns >= origin ? time_ns - origin : origin - time_ns;
+  return g_strdup_printf ("%c%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+                          time_ns >= origin ? '+' : '-', offset / 1000000000, offset % 1000000000);
+}
+
+static int
+text_width (TwEventList *self,
+            const char  *text)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->column_view), text);
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+/* Titles the column (with the origin in relative mode) and makes it as wide as its
+ * longest text, so no time is ever cut; a trace that grows re-sizes it when its times
+ * get longer. */
+static void
+size_time_column (TwEventList *self)
+{
+  TwTrace *trace = get_trace (self);
+  g_autofree char *widest = NULL;
+  g_autofree char *title = NULL;
+  int width;
+
+  if (trace == NULL)
+    return;
+  widest = dup_time_text (self, tw_trace_get_last_time (trace));
+  self->time_chars = strlen (widest);
+  /* digits of proportional fonts differ in width: size for the widest */
+  g_strcanon (widest, "+-.", '8');
+  if (self->relative_time)
+    {
+      g_autofree char *origin = g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+                                                 tw_trace_get_first_time (trace) / 1000000000,
+                                                 tw_trace_get_first_time (trace) % 1000000000);
+
+      /* TRANSLATORS: the Time column's title in relative mode; %s is the first event's time */
+      title = g_strdup_printf (_("Time (s) since %s"), origin);
+    }
+  else
+    title = g_strdup (_("Time (s)"));
+  width = MAX (text_width (self, widest), text_width (self, title)) + TIME_PADDING;
+  gtk_column_view_column_set_title (self->time_column, title);
+  gtk_column_view_column_set_fixed_width (self->time_column, width);
+}
+
+/* ------------------------------------------------------------------ keeping a row in view */
 
 static GtkWidget *
 find_list_view (GtkWidget *widget)
@@ -114,6 +223,21 @@ scroll_to_position (TwEventList *self,
 
       gtk_adjustment_set_value (adj, upper * position / n - gtk_adjustment_get_page_size (adj) / 2);
     }
+}
+
+/* The event of the row at the top of the view (rows are of one height), or
+ * TW_EVENT_NONE for an empty list. */
+static guint64
+top_row_event (TwEventList *self)
+{
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  guint n = self->model ? g_list_model_get_n_items (G_LIST_MODEL (self->model)) : 0;
+  double upper = gtk_adjustment_get_upper (adj);
+
+  if (n == 0 || upper <= 0)
+    return TW_EVENT_NONE;
+  return tw_trace_model_get_event_index (self->model,
+                                         MIN (n - 1, (guint) (gtk_adjustment_get_value (adj) * n / upper)));
 }
 
 static void
@@ -180,8 +304,45 @@ release_row_focus (TwEventList *self)
   return TRUE;
 }
 
-static void install_model (TwEventList  *self,
-                           TwTraceModel *model);
+/* Shows @model (or nothing) through a new selection model, keeping the keyboard focus in
+ * the list, the view state's selected event selected and in view, or else the event
+ * that was at the top of the view at the top. */
+static void
+install_model (TwEventList  *self,
+               TwTraceModel *model)
+{
+  gboolean refocus = release_row_focus (self);
+  guint64 top = top_row_event (self);
+  GtkSingleSelection *selection;
+
+  g_set_object (&self->model, model);
+  if (model)
+    tw_trace_model_update (model);   /* rows a live trace added while it was filtered */
+
+  selection = gtk_single_selection_new (model ? g_object_ref (G_LIST_MODEL (model)) : NULL);
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_swapped (selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  if (self->selection)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  g_clear_object (&self->selection);
+  self->selection = selection;
+
+  self->syncing = TRUE;
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->syncing = FALSE;
+  if (refocus)
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+
+  update_count_label (self);
+  if (model && top != TW_EVENT_NONE
+      && (self->view_state == NULL || tw_view_state_get_selected_event (self->view_state) == TW_EVENT_NONE))
+    scroll_to_position (self, tw_trace_model_find_position (model, top, NULL));
+  sync_from_view_state (self);
+}
+
+/* ------------------------------------------------------------------ filtering */
 
 static void
 filter_done_cb (GObject      *object,
@@ -219,22 +380,22 @@ static void
 refilter (TwEventList *self)
 {
   g_autoptr(TwEventFilter) filter = NULL;
-  TwTrace *trace;
-  guint type_pos, task_pos, cpu_pos;
+  TwTrace *trace = get_trace (self);
+  guint type_pos, cpu_pos;
+  guint32 task;
 
-  if (self->model == NULL)
+  if (trace == NULL)
     return;
 
-  trace = tw_trace_model_get_trace (self->model);
   filter = tw_event_filter_new ();
 
   /* position 0 of each drop-down is "all" */
   type_pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->type_dropdown));
   if (type_pos != GTK_INVALID_LIST_POSITION && type_pos > 0)
     tw_event_filter_add_type (filter, type_pos - 1);
-  task_pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->task_dropdown));
-  if (task_pos != GTK_INVALID_LIST_POSITION && task_pos > 0)
-    tw_event_filter_add_task (filter, task_pos - 1);
+  task = tw_task_chooser_get_selected_task (TW_TASK_CHOOSER (self->task_chooser));
+  if (task != TW_TASK_NONE)
+    tw_event_filter_add_task (filter, task);
   cpu_pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->cpu_dropdown));
   if (cpu_pos != GTK_INVALID_LIST_POSITION && cpu_pos > 0)
     tw_event_filter_add_cpu (filter, cpu_pos - 1);
@@ -249,57 +410,99 @@ refilter (TwEventList *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERING]);
 }
 
+/* ------------------------------------------------------------------ the filters' choices */
+
 static GtkStringList *
-build_choices (TwTrace    *trace,
-               const char *all,
-               int         what)
+dropdown_strings (GtkWidget *dropdown)
 {
-  GtkStringList *list = gtk_string_list_new (NULL);
+  return GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown)));
+}
 
-  gtk_string_list_append (list, all);
-  if (trace == NULL)
-    return list;
+/* Offers the types and CPUs the trace has beyond those already offered; returns
+ * whether there were new ones. */
+static gboolean
+add_choices (TwEventList *self)
+{
+  TwTrace *trace = get_trace (self);
+  guint n_types = tw_trace_get_n_event_types (trace);
+  guint n_cpus = tw_trace_get_n_cpus (trace);
+  gboolean grown = n_types > self->n_types || n_cpus > self->n_cpus;
 
-  switch (what)
+  for (; self->n_types < n_types; self->n_types++)
+    gtk_string_list_append (dropdown_strings (self->type_dropdown),
+                            tw_trace_get_event_type (trace, self->n_types)->name);
+  for (; self->n_cpus < n_cpus; self->n_cpus++)
     {
-    case COLUMN_TYPE:
-      for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
-        gtk_string_list_append (list, tw_trace_get_event_type (trace, t)->name);
-      break;
-    case COLUMN_TASK:
-      for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
-        {
-          g_autofree char *label = tw_trace_dup_task_label (trace, t);
-          gtk_string_list_append (list, label);
-        }
-      break;
-    case COLUMN_CPU:
-      for (guint c = 0; c < tw_trace_get_n_cpus (trace); c++)
-        {
-          g_autofree char *label = g_strdup_printf ("CPU %u", c);
-          gtk_string_list_append (list, label);
-        }
-      break;
-    default:
-      g_assert_not_reached ();
+      /* TRANSLATORS: a CPU filter's choice; %u is the CPU number */
+      g_autofree char *label = g_strdup_printf (_("CPU %u"), self->n_cpus);
+
+      gtk_string_list_append (dropdown_strings (self->cpu_dropdown), label);
     }
-  return list;
+  return grown;
 }
 
 static void
-set_choices (TwEventList *self,
-             GtkWidget   *dropdown,
-             const char  *all,
-             int          what)
+reset_dropdown (TwEventList *self,
+                GtkWidget   *dropdown,
+                const char  *all)
 {
-  TwTrace *trace = self->model ? tw_trace_model_get_trace (self->model) : NULL;
-  g_autoptr(GtkStringList) list = build_choices (trace, all, what);
+  const char *strings[] = { all, NULL };
+  g_autoptr(GtkStringList) list = gtk_string_list_new (strings);
 
   g_signal_handlers_block_by_func (dropdown, refilter, self);
   gtk_drop_down_set_model (GTK_DROP_DOWN (dropdown), G_LIST_MODEL (list));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
   g_signal_handlers_unblock_by_func (dropdown, refilter, self);
 }
+
+static void
+reset_choices (TwEventList *self)
+{
+  TwTrace *trace = get_trace (self);
+
+  reset_dropdown (self, self->type_dropdown, _("All types"));
+  reset_dropdown (self, self->cpu_dropdown, _("All CPUs"));
+  self->n_types = 0;
+  self->n_cpus = 0;
+  self->n_tasks = trace ? tw_trace_get_n_tasks (trace) : 0;
+  if (trace)
+    add_choices (self);
+  g_signal_handlers_block_by_func (self->task_chooser, refilter, self);
+  tw_task_chooser_set_trace (TW_TASK_CHOOSER (self->task_chooser), trace);
+  g_signal_handlers_unblock_by_func (self->task_chooser, refilter, self);
+}
+
+/* ------------------------------------------------------------------ a growing trace */
+
+static gboolean
+follow_growth_cb (gpointer data)
+{
+  TwEventList *self = data;
+  TwTrace *trace = get_trace (self);
+  guint32 n_tasks = tw_trace_get_n_tasks (trace);
+  gboolean new_names;
+  g_autofree char *last = NULL;
+
+  tw_trace_model_update (self->model);
+  new_names = add_choices (self) || n_tasks > self->n_tasks;
+  self->n_tasks = n_tasks;
+  tw_task_chooser_update (TW_TASK_CHOOSER (self->task_chooser));
+  /* Find resolves its text against the types and tasks there are when it starts */
+  if (new_names && self->pending_model == NULL
+      && gtk_editable_get_text (GTK_EDITABLE (self->search_entry))[0] != '\0')
+    refilter (self);
+  update_count_label (self);
+  last = dup_time_text (self, tw_trace_get_last_time (trace));
+  if (strlen (last) != self->time_chars)
+    size_time_column (self);
+
+  if (!tw_trace_is_sealed (trace))
+    return G_SOURCE_CONTINUE;
+  self->growth_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* ------------------------------------------------------------------ cells */
 
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
@@ -311,10 +514,14 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_TIME || column == COLUMN_CPU ? 1.0 : 0.0);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  if (column == COLUMN_ARGS || column == COLUMN_TASK)
+  if (column == COLUMN_ARGS || column == COLUMN_TASK || column == COLUMN_TYPE)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* a Time column made narrower by hand keeps the digits that differ between rows */
   if (column == COLUMN_TIME)
-    gtk_widget_add_css_class (label, "numeric");
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_widget_add_css_class (label, "numeric");
+    }
   gtk_list_item_set_child (list_item, label);
 }
 
@@ -323,6 +530,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
+  TwEventList *self = g_object_get_data (G_OBJECT (factory), "tw-event-list");
   int column = GPOINTER_TO_INT (user_data);
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
   TwEventItem *item = gtk_list_item_get_item (list_item);
@@ -331,11 +539,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   switch (column)
     {
     case COLUMN_TIME:
-      {
-        guint64 t = tw_event_item_get_time (item);
-        text = g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
-                                t / 1000000000, t % 1000000000);
-      }
+      text = dup_time_text (self, tw_event_item_get_time (item));
       break;
     case COLUMN_CPU:
       {
@@ -358,55 +562,42 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (label, text);
 }
 
-static void
+static GtkListItemFactory *
+new_cell_factory (TwEventList *self,
+                  int          column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  /* the list owns the column view that owns the factory */
+  g_object_set_data (G_OBJECT (factory), "tw-event-list", self);
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GINT_TO_POINTER (column));
+  return factory;
+}
+
+static GtkColumnViewColumn *
 add_column (TwEventList *self,
             const char  *title,
             int          column,
             int          fixed_width)
 {
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkColumnViewColumn) col = NULL;
+  g_autoptr(GtkColumnViewColumn) col = gtk_column_view_column_new (title, new_cell_factory (self, column));
 
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GINT_TO_POINTER (column));
-  col = gtk_column_view_column_new (title, g_object_ref (factory));
   gtk_column_view_column_set_resizable (col, TRUE);
   if (fixed_width > 0)
     gtk_column_view_column_set_fixed_width (col, fixed_width);
   else
     gtk_column_view_column_set_expand (col, TRUE);
   gtk_column_view_append_column (self->column_view, col);
+  return col;
 }
 
-/* Shows @model (or nothing) through a new selection model, keeping the keyboard focus in
- * the list and the view state's selected event selected. */
+/* ------------------------------------------------------------------ the widget */
+
 static void
-install_model (TwEventList  *self,
-               TwTraceModel *model)
+stop_following_growth (TwEventList *self)
 {
-  gboolean refocus = release_row_focus (self);
-  GtkSingleSelection *selection;
-
-  g_set_object (&self->model, model);
-
-  selection = gtk_single_selection_new (model ? g_object_ref (G_LIST_MODEL (model)) : NULL);
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
-  g_signal_connect_swapped (selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
-  if (self->selection)
-    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
-  g_clear_object (&self->selection);
-  self->selection = selection;
-
-  self->syncing = TRUE;
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  self->syncing = FALSE;
-  if (refocus)
-    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
-
-  update_count_label (self);
-  sync_from_view_state (self);
+  g_clear_handle_id (&self->growth_source, g_source_remove);
 }
 
 static void
@@ -416,6 +607,7 @@ tw_event_list_dispose (GObject *object)
 
   tw_event_list_set_view_state (self, NULL);
   cancel_filtering (self);
+  stop_following_growth (self);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
@@ -433,9 +625,10 @@ tw_event_list_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_VIEW_STATE: g_value_set_object (value, self->view_state); break;
-    case PROP_FILTERING:  g_value_set_boolean (value, tw_event_list_get_filtering (self)); break;
-    default:              G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_VIEW_STATE:    g_value_set_object (value, self->view_state); break;
+    case PROP_FILTERING:     g_value_set_boolean (value, tw_event_list_get_filtering (self)); break;
+    case PROP_RELATIVE_TIME: g_value_set_boolean (value, self->relative_time); break;
+    default:                 G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -449,8 +642,9 @@ tw_event_list_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_VIEW_STATE: tw_event_list_set_view_state (self, g_value_get_object (value)); break;
-    default:              G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_VIEW_STATE:    tw_event_list_set_view_state (self, g_value_get_object (value)); break;
+    case PROP_RELATIVE_TIME: tw_event_list_set_relative_time (self, g_value_get_boolean (value)); break;
+    default:                 G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -470,22 +664,64 @@ tw_event_list_class_init (TwEventListClass *klass)
   properties[PROP_FILTERING] =
     g_param_spec_boolean ("filtering", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RELATIVE_TIME] =
+    g_param_spec_boolean ("relative-time", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  gtk_widget_class_install_property_action (widget_class, "eventlist.relative-time", "relative-time");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "eventlist");
 }
 
+static void
+choice_setup_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  fixed)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (GPOINTER_TO_INT (fixed) > 0)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), GPOINTER_TO_INT (fixed));
+      gtk_label_set_max_width_chars (GTK_LABEL (label), GPOINTER_TO_INT (fixed));
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+choice_bind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item)
+{
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)),
+                      gtk_string_object_get_string (gtk_list_item_get_item (list_item)));
+}
+
+/* @chars > 0: labels of that many characters, ellipsized; 0: as long as the text */
+static GtkListItemFactory *
+new_choice_factory (int chars)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (choice_setup_cb), GINT_TO_POINTER (chars));
+  g_signal_connect (factory, "bind", G_CALLBACK (choice_bind_cb), NULL);
+  return factory;
+}
+
+/* A drop-down whose button keeps its width whatever is chosen: the bar does not move. */
 static GtkWidget *
 new_dropdown (TwEventList *self,
-              const char  *all,
+              int          chars,
               const char  *tooltip)
 {
-  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
-  GtkWidget *dropdown;
+  g_autoptr(GtkListItemFactory) button_factory = new_choice_factory (chars);
+  g_autoptr(GtkListItemFactory) list_factory = new_choice_factory (0);
+  GtkWidget *dropdown = gtk_drop_down_new (NULL, NULL);
 
-  gtk_string_list_append (list, all);
-  dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (list)), NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), button_factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
   gtk_widget_set_tooltip_text (dropdown, tooltip);
   g_signal_connect_swapped (dropdown, "notify::selected", G_CALLBACK (refilter), self);
   return dropdown;
@@ -494,6 +730,7 @@ new_dropdown (TwEventList *self,
 static void
 tw_event_list_init (TwEventList *self)
 {
+  g_autoptr(GMenu) time_menu = g_menu_new ();
   GtkWidget *bar;
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -504,31 +741,38 @@ tw_event_list_init (TwEventList *self)
   gtk_box_append (GTK_BOX (self->box), bar);
 
   self->search_entry = gtk_search_entry_new ();
-  g_object_set (self->search_entry, "placeholder-text", "Find type or task…", NULL);
+  g_object_set (self->search_entry, "placeholder-text", _("Find type or task…"), NULL);
   gtk_widget_set_hexpand (self->search_entry, TRUE);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (refilter), self);
   gtk_box_append (GTK_BOX (bar), self->search_entry);
 
-  self->type_dropdown = new_dropdown (self, "All types", "Show one event type");
-  self->task_dropdown = new_dropdown (self, "All tasks", "Show one task's events");
-  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (self->task_dropdown), TRUE);
-  self->cpu_dropdown = new_dropdown (self, "All CPUs", "Show one CPU's events");
+  self->type_dropdown = new_dropdown (self, 16, _("Show one event type"));
+  self->task_chooser = tw_task_chooser_new ();
+  tw_task_chooser_set_all_label (TW_TASK_CHOOSER (self->task_chooser), _("All tasks"));
+  gtk_widget_set_tooltip_text (self->task_chooser, _("Show one task's events"));
+  g_signal_connect_swapped (self->task_chooser, "notify::selected-task", G_CALLBACK (refilter), self);
+  self->cpu_dropdown = new_dropdown (self, 8, _("Show one CPU's events"));
+  reset_choices (self);
   gtk_box_append (GTK_BOX (bar), self->type_dropdown);
-  gtk_box_append (GTK_BOX (bar), self->task_dropdown);
+  gtk_box_append (GTK_BOX (bar), self->task_chooser);
   gtk_box_append (GTK_BOX (bar), self->cpu_dropdown);
 
   self->count_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->count_label), 1.0);
   gtk_widget_add_css_class (self->count_label, "dim-label");
+  gtk_widget_add_css_class (self->count_label, "numeric");
   gtk_box_append (GTK_BOX (bar), self->count_label);
 
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
-  add_column (self, "Time (s)", COLUMN_TIME, 150);
-  add_column (self, "CPU", COLUMN_CPU, 50);
-  add_column (self, "Task", COLUMN_TASK, 180);
-  add_column (self, "Type", COLUMN_TYPE, 180);
-  add_column (self, "Arguments", COLUMN_ARGS, -1);
+  self->time_column = add_column (self, _("Time (s)"), COLUMN_TIME, 150);
+  g_menu_append (time_menu, _("Time Since the First Event"), "eventlist.relative-time");
+  gtk_column_view_column_set_header_menu (self->time_column, G_MENU_MODEL (time_menu));
+  add_column (self, _("CPU"), COLUMN_CPU, 50);
+  add_column (self, _("Task"), COLUMN_TASK, 180);
+  add_column (self, _("Type"), COLUMN_TYPE, 180);
+  add_column (self, _("Arguments"), COLUMN_ARGS, -1);
 
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller),
@@ -566,12 +810,15 @@ tw_event_list_get_view_state (TwEventList *self)
  * tw_event_list_set_view_state:
  * @view_state: (nullable): the trace and selection to show and drive
  *
- * Shows every event of @view_state's trace; filters are reset.
+ * Shows every event of @view_state's trace; filters are reset. A trace that is not
+ * sealed (a live one) is followed as it grows.
  */
 void
 tw_event_list_set_view_state (TwEventList *self,
                               TwViewState *view_state)
 {
+  g_autoptr(TwTraceModel) model = NULL;
+
   g_return_if_fail (TW_IS_EVENT_LIST (self));
   g_return_if_fail (view_state == NULL || TW_IS_VIEW_STATE (view_state));
 
@@ -583,25 +830,27 @@ tw_event_list_set_view_state (TwEventList *self,
   g_set_object (&self->view_state, view_state);
 
   cancel_filtering (self);
+  stop_following_growth (self);
   if (view_state)
     self->selected_event_handler =
       g_signal_connect_swapped (view_state, "notify::selected-event",
                                 G_CALLBACK (view_state_selected_event_cb), self);
-  {
-    g_autoptr(TwTraceModel) model = view_state ? tw_trace_model_new (tw_view_state_get_trace (view_state)) : NULL;
-    install_model (self, model);
-  }
+  /* a new trace starts at its first row */
+  g_clear_object (&self->model);
+  if (view_state)
+    model = tw_trace_model_new (tw_view_state_get_trace (view_state));
+  install_model (self, model);
 
   g_signal_handlers_block_by_func (self->search_entry, refilter, self);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   g_signal_handlers_unblock_by_func (self->search_entry, refilter, self);
-  set_choices (self, self->type_dropdown, "All types", COLUMN_TYPE);
-  set_choices (self, self->task_dropdown, "All tasks", COLUMN_TASK);
-  set_choices (self, self->cpu_dropdown, "All CPUs", COLUMN_CPU);
+  reset_choices (self);
+  size_time_column (self);
+  if (model && !tw_trace_is_sealed (tw_trace_model_get_trace (model)))
+    self->growth_source = g_timeout_add (GROWTH_INTERVAL_MS, follow_growth_cb, self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }
-
 /**
  * tw_event_list_get_column_view:
  *
@@ -697,4 +946,43 @@ tw_event_list_focus_search (TwEventList *self)
 
   gtk_widget_grab_focus (self->search_entry);
   gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+/**
+ * tw_event_list_get_relative_time:
+ *
+ * Returns: whether the Time column shows times since the trace's first event
+ */
+gboolean
+tw_event_list_get_relative_time (TwEventList *self)
+{
+  g_return_val_if_fail (TW_IS_EVENT_LIST (self), FALSE);
+
+  return self->relative_time;
+}
+
+/**
+ * tw_event_list_set_relative_time:
+ * @relative_time: %TRUE for "+s.nnnnnnnnn" since the first event (its time in the
+ *   column's title), %FALSE for the events' own times
+ *
+ * The Time column's header menu (a right click) toggles it too.
+ */
+void
+tw_event_list_set_relative_time (TwEventList *self,
+                                 gboolean     relative_time)
+{
+  g_autoptr(GtkListItemFactory) factory = NULL;
+
+  g_return_if_fail (TW_IS_EVENT_LIST (self));
+
+  relative_time = !!relative_time;
+  if (self->relative_time == (guint) relative_time)
+    return;
+  self->relative_time = relative_time;
+  /* a new factory rebinds the cells on screen, and only them */
+  factory = new_cell_factory (self, COLUMN_TIME);
+  gtk_column_view_column_set_factory (self->time_column, factory);
+  size_time_column (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELATIVE_TIME]);
 }

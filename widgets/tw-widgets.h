@@ -10,6 +10,7 @@
 #include "tw-histogram-view.h"
 #include "tw-measurement-item.h"
 #include "tw-measurement-list.h"
+#include "tw-task-chooser.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-wrap-box.h"
