@@ -26,10 +26,12 @@
  *
  * A live trace grows in another thread and emits nothing: while the trace is not sealed
  * the list looks at it GROWTH_INTERVAL_MS apart and emits items-changed for the rows
- * appended since (tw_trace_model_update), which GTK handles in O(log n) however long
- * the list is. That bounds the rate of items-changed whatever the event rate, and it
- * goes on while the session is paused: pausing freezes the timeline, and the list only
- * grows at its end, under whatever the user is reading.
+ * appended since (tw_trace_model_update). Unlike a replacement, an append at the end
+ * costs GTK nothing that grows with the list: 20 000 rows added to 1 M or to 20 M take
+ * under 0.1 ms, and the next frame is no slower. The interval bounds the rate of
+ * items-changed whatever the event rate. It goes on while the session is paused:
+ * pausing freezes the timeline, and the list only grows at its end, under whatever the
+ * user is reading.
  */
 
 #define GROWTH_INTERVAL_MS 250
@@ -505,10 +507,21 @@ follow_growth_cb (gpointer data)
 /* ------------------------------------------------------------------ cells */
 
 static void
+bind_time (GtkListItem *list_item)
+{
+  TwEventList *self = g_object_get_data (G_OBJECT (list_item), "tw-event-list");
+  TwEventItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = item ? dup_time_text (self, tw_event_item_get_time (item)) : NULL;
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text ? text : "");
+}
+
+static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
+  TwEventList *self = g_object_get_data (G_OBJECT (factory), "tw-event-list");
   int column = GPOINTER_TO_INT (user_data);
   GtkWidget *label = gtk_label_new (NULL);
 
@@ -516,11 +529,15 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   if (column == COLUMN_ARGS || column == COLUMN_TASK || column == COLUMN_TYPE)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  /* a Time column made narrower by hand keeps the digits that differ between rows */
   if (column == COLUMN_TIME)
     {
+      /* a Time column made narrower by hand keeps the digits that differ between rows */
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
       gtk_widget_add_css_class (label, "numeric");
+      /* the rows on screen change format with the mode; the others at their next bind */
+      g_object_set_data (G_OBJECT (list_item), "tw-event-list", self);
+      g_signal_connect_object (self, "notify::relative-time", G_CALLBACK (bind_time), list_item,
+                               G_CONNECT_SWAPPED);
     }
   gtk_list_item_set_child (list_item, label);
 }
@@ -530,7 +547,6 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  TwEventList *self = g_object_get_data (G_OBJECT (factory), "tw-event-list");
   int column = GPOINTER_TO_INT (user_data);
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
   TwEventItem *item = gtk_list_item_get_item (list_item);
@@ -539,8 +555,8 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   switch (column)
     {
     case COLUMN_TIME:
-      text = dup_time_text (self, tw_event_item_get_time (item));
-      break;
+      bind_time (list_item);
+      return;
     case COLUMN_CPU:
       {
         guint16 cpu = tw_event_item_get_cpu (item);
@@ -972,17 +988,12 @@ void
 tw_event_list_set_relative_time (TwEventList *self,
                                  gboolean     relative_time)
 {
-  g_autoptr(GtkListItemFactory) factory = NULL;
-
   g_return_if_fail (TW_IS_EVENT_LIST (self));
 
   relative_time = !!relative_time;
   if (self->relative_time == (guint) relative_time)
     return;
   self->relative_time = relative_time;
-  /* a new factory rebinds the cells on screen, and only them */
-  factory = new_cell_factory (self, COLUMN_TIME);
-  gtk_column_view_column_set_factory (self->time_column, factory);
   size_time_column (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELATIVE_TIME]);
 }

@@ -149,14 +149,21 @@ row_time_label (GtkWidget *row)
   return GTK_LABEL (find_descendant (row, GTK_TYPE_LABEL));
 }
 
+/* The rows' area: the column view's list view, below the column titles. */
+static GtkWidget *
+rows_area (TwEventList *list)
+{
+  return find_descendant (GTK_WIDGET (tw_event_list_get_column_view (list)), GTK_TYPE_LIST_VIEW);
+}
+
 /* Whether the row showing event @index (its time, in the list's format) is inside the
- * scrolled window's visible area. */
+ * rows' visible area. */
 static gboolean
 event_row_in_view (TwEventList *list,
                    guint64      index)
 {
   TwTrace *trace = tw_trace_model_get_trace (tw_event_list_get_model (list));
-  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (tw_event_list_get_column_view (list)));
+  GtkWidget *scroller = rows_area (list);
   g_autoptr(GPtrArray) rows = drawn_rows (list);
   guint64 t = tw_trace_get_time (trace, index);
   g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
@@ -424,6 +431,325 @@ test_designer_task_search (Fixture       *fx,
   gtk_window_destroy (GTK_WINDOW (designer));
 }
 
+/* ------------------------------------------------------------------ the Time column */
+
+/* @label shows all of its text: it got at least its natural width. */
+static void
+assert_label_whole (GtkWidget *label)
+{
+  int natural;
+
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+}
+
+static GtkWidget *
+find_label_with_text (GtkWidget  *widget,
+                      const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  tw_test_collect_descendants (widget, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
+      return labels->pdata[i];
+  return NULL;
+}
+
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name)
+          && g_strcmp0 (name, action) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Story 3: an LTTng trace's epoch times show every digit to the nanosecond, and read
+ * back as the event's time; the header menu's relative mode shows "+s" since the first
+ * event with that event's time in the title. */
+static void
+test_time_column (Fixture       *fx,
+                  gconstpointer  data)
+{
+  TwEventList *list;
+  TwTrace *trace;
+  GtkColumnView *view;
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *typed = NULL;
+  g_autofree char *title = NULL;
+  guint64 t0, parsed = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!open_shared (fx, MANY_THREADS))
+    return;
+  list = event_list (fx);
+  view = tw_event_list_get_column_view (list);
+  trace = tw_view_state_get_trace (tw_window_get_view_state (fx->window));
+  t0 = tw_trace_get_first_time (trace);
+  g_assert_cmpuint (t0, >, G_GUINT64_CONSTANT (1400000000) * 1000000000);
+
+  rows = drawn_rows (list);
+  g_assert_cmpuint (rows->len, >, 5);
+  first = g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT, t0 / 1000000000, t0 % 1000000000);
+  g_assert_cmpstr (gtk_label_get_text (row_time_label (rows->pdata[0])), ==, first);
+  for (guint i = 0; i < rows->len; i++)
+    assert_label_whole (GTK_WIDGET (row_time_label (rows->pdata[i])));
+  /* what the list shows is a time in seconds, to the nanosecond */
+  typed = g_strconcat (first, " s", NULL);
+  g_assert_true (tw_time_text_parse (typed, &parsed, NULL));
+  g_assert_cmpuint (parsed, ==, t0);
+
+  /* the header menu (a right click on the title) switches to times since the first event */
+  column = g_list_model_get_item (gtk_column_view_get_columns (view), 0);
+  g_assert_true (menu_has_action (gtk_column_view_column_get_header_menu (column), "eventlist.relative-time"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "eventlist.relative-time", NULL));
+  g_assert_true (tw_event_list_get_relative_time (list));
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = drawn_rows (list);
+  g_assert_cmpstr (gtk_label_get_text (row_time_label (rows->pdata[0])), ==, "+0.000000000");
+  for (guint i = 0; i < rows->len; i++)
+    assert_label_whole (GTK_WIDGET (row_time_label (rows->pdata[i])));
+  title = g_strdup_printf ("Time (s) since %s", first);
+  g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, title);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  assert_label_whole (find_label_with_text (GTK_WIDGET (view), title));
+  {
+    TwTraceModel *model = tw_event_list_get_model (list);
+    guint64 t = tw_trace_get_time (trace, tw_trace_model_get_event_index (model, 3));
+    g_autofree char *expected = g_strdup_printf ("+%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+                                                 (t - t0) / 1000000000, (t - t0) % 1000000000);
+
+    g_assert_cmpstr (gtk_label_get_text (row_time_label (rows->pdata[3])), ==, expected);
+  }
+
+  /* and back */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (list), "eventlist.relative-time", NULL));
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  g_clear_pointer (&rows, g_ptr_array_unref);
+  rows = drawn_rows (list);
+  g_assert_cmpstr (gtk_label_get_text (row_time_label (rows->pdata[0])), ==, first);
+  g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, "Time (s)");
+}
+
+/* ------------------------------------------------------------------ Find */
+
+/* The event of the first row drawn whole at the top of the view. */
+static guint64
+top_event_in_view (TwEventList *list)
+{
+  GtkWidget *scroller = rows_area (list);
+  TwTrace *trace = tw_trace_model_get_trace (tw_event_list_get_model (list));
+  g_autoptr(GPtrArray) rows = drawn_rows (list);
+  guint64 best = TW_EVENT_NONE;
+  float best_y = G_MAXFLOAT;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      graphene_rect_t bounds;
+      const char *text = gtk_label_get_text (row_time_label (rows->pdata[i]));
+      guint64 t = 0;
+      g_autofree char *typed = g_strconcat (text, " s", NULL);
+
+      g_assert_true (gtk_widget_compute_bounds (rows->pdata[i], scroller, &bounds));
+      if (bounds.origin.y < 0 || bounds.origin.y >= best_y)
+        continue;
+      g_assert_true (tw_time_text_parse (typed, &t, NULL));
+      best_y = bounds.origin.y;
+      best = tw_trace_find_first_at_or_after (trace, t);
+    }
+  return best;
+}
+
+static void
+clear_find (Fixture *fx)
+{
+  GtkWidget *entry = find_descendant (GTK_WIDGET (event_list (fx)), GTK_TYPE_SEARCH_ENTRY);
+
+  /* as the user empties the entry: GtkSearchEntry reports "" at once */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_assert_true (tw_event_list_get_filtering (event_list (fx)));
+  wait_filtered (fx);
+}
+
+/* Story 3: clearing Find keeps the selected row in view, or without a selection the row
+ * that was at the top, instead of jumping to the first row. */
+static void
+test_find_clear_keeps_row (Fixture       *fx,
+                           gconstpointer  data)
+{
+  TwEventList *list;
+  TwViewState *state;
+  guint64 selected, top;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!open_shared (fx, MANY_THREADS))
+    return;
+  list = event_list (fx);
+  state = tw_window_get_view_state (fx->window);
+
+  /* a row picked far down (by the timeline or the list) */
+  selected = 150000;
+  tw_view_state_set_selected_event (state, selected);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  g_assert_true (event_row_in_view (list, selected));
+  tw_event_list_set_filter_text (list, "sched");
+  wait_filtered (fx);
+  clear_find (fx);
+  g_assert_cmpuint (n_shown (list), ==, 240644);
+  g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, selected);
+  g_assert_true (event_row_in_view (list, selected));
+
+  /* nothing selected: the row at the top of the filtered list stays on screen */
+  tw_view_state_set_selected_event (state, TW_EVENT_NONE);
+  tw_event_list_set_filter_text (list, "sched_switch");
+  wait_filtered (fx);
+  gtk_widget_activate_action (find_descendant (GTK_WIDGET (tw_event_list_get_column_view (list)), GTK_TYPE_LIST_VIEW),
+                              "list.scroll-to-item", "u", n_shown (list) / 2);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  top = top_event_in_view (list);
+  g_assert_cmpuint (top, >, 1000);
+  clear_find (fx);
+  g_assert_true (event_row_in_view (list, top));
+}
+
+/* ------------------------------------------------------------------ live */
+
+/* Runs the main loop for @ms (the session's ticks, the poll thread, the list's look). */
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+static gboolean
+list_has_rows (gpointer data)
+{
+  return n_shown (data) > 0;
+}
+
+static guint n_items_changed;
+
+static void
+count_items_changed (void)
+{
+  n_items_changed++;
+}
+
+/* The list grows (rows and count) for as long as @ms, at a bounded rate of
+ * items-changed; returns the rows it shows then. */
+static guint
+assert_list_grows (TwEventList *list,
+                   guint        ms)
+{
+  TwTraceModel *model = tw_event_list_get_model (list);
+  guint before = n_shown (list);
+  g_autofree char *count = NULL;
+  gulong handler;
+
+  n_items_changed = 0;
+  handler = g_signal_connect_swapped (model, "items-changed", G_CALLBACK (count_items_changed), NULL);
+  spin (ms);
+  g_signal_handler_disconnect (model, handler);
+  g_assert_true (tw_event_list_get_model (list) == model);
+  g_assert_cmpuint (n_shown (list), >, before);
+  /* the list looks 4 times a second, not at each of the session's ~30 updates */
+  g_test_message ("%u → %u rows in %u ms, %u items-changed", before, n_shown (list), ms, n_items_changed);
+  g_assert_cmpuint (n_items_changed, >, 0);
+  g_assert_cmpuint (n_items_changed, <=, ms / 250 + 2);
+  if (tw_trace_model_get_filter (model) == NULL)
+    {
+      count = g_strdup_printf ("%u events", n_shown (list));
+      g_assert_cmpstr (count_text (list), ==, count);
+    }
+  return n_shown (list);
+}
+
+/* Story 6: under the live demo the list grows with the trace (count and rows), rows
+ * can be selected, it keeps growing while paused, and a filter keeps up. */
+static void
+test_live_list (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sensor_dir = NULL;
+  const char *program = g_getenv ("TW_DEMO_RT");
+  TwEventList *list;
+  TwViewState *state;
+  TwTrace *trace;
+  GtkSelectionModel *selection;
+  guint position;
+  guint64 index;
+  TwEvent ev;
+  const char *type_name;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (program == NULL)
+    {
+      g_test_skip ("TW_DEMO_RT not set (run through meson test)");
+      return;
+    }
+  sensor_dir = tw_test_use_temp_sensor_dir ();
+  fx->session = tw_live_session_new (NULL);
+  g_assert_true (tw_live_session_spawn_demo (fx->session, program, &error));
+  g_assert_no_error (error);
+  g_assert_true (tw_live_session_start (fx->session, 0, &error));
+  g_assert_no_error (error);
+  tw_window_attach_live (fx->window, fx->session);
+  list = event_list (fx);
+  state = tw_window_get_view_state (fx->window);
+  trace = tw_live_session_get_trace (fx->session);
+
+  g_assert_true (tw_test_wait_until (list_has_rows, list, WAIT_MS));
+  assert_list_grows (list, 2000);
+
+  /* a row picked in the list is the view state's selected event */
+  selection = gtk_column_view_get_model (tw_event_list_get_column_view (list));
+  position = n_shown (list) / 2;
+  gtk_selection_model_select_item (selection, position, TRUE);
+  index = tw_trace_model_get_event_index (tw_event_list_get_model (list), position);
+  g_assert_cmpuint (tw_view_state_get_selected_event (state), ==, index);
+  g_assert_cmpuint (tw_view_state_get_cursor (state), ==, tw_trace_get_time (trace, index));
+
+  /* paused: the timeline stands still, the list still shows what arrives */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-pause", NULL));
+  g_assert_true (tw_live_session_get_paused (fx->session));
+  assert_list_grows (list, 1000);
+  g_assert_cmpuint (tw_event_list_get_selected_position (list), ==, position);
+
+  /* Find by a type's name: the filtered list grows too, with that type's rows only */
+  g_assert_true (tw_trace_get_event (trace, index, &ev));
+  type_name = tw_trace_get_event_type (trace, ev.type)->name;
+  tw_event_list_set_filter_text (list, type_name);
+  wait_filtered (fx);
+  g_assert_cmpuint (n_shown (list), >, 0);
+  assert_list_grows (list, 1000);
+  for (guint i = 0; i < n_shown (list); i += 1 + n_shown (list) / 50)
+    {
+      TwEvent shown;
+
+      g_assert_true (tw_trace_get_event (trace, tw_trace_model_get_event_index (tw_event_list_get_model (list), i), &shown));
+      g_assert_cmpuint (shown.type, ==, ev.type);
+    }
+
+  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
+  g_clear_object (&fx->session);
+  tw_test_remove_sensor_dir (g_steal_pointer (&sensor_dir));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -437,6 +763,9 @@ main (int    argc,
   g_test_add ("/tw/app/story-list/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("task-search", test_task_search);
   ADD ("designer-task-search", test_designer_task_search);
+  ADD ("live-list", test_live_list);
+  ADD ("time-column", test_time_column);
+  ADD ("find-clear-keeps-row", test_find_clear_keeps_row);
 #undef ADD
 
   status = g_test_run ();
