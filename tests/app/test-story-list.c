@@ -622,6 +622,118 @@ test_find_clear_keeps_row (Fixture       *fx,
   g_assert_true (event_row_in_view (list, top));
 }
 
+/* ------------------------------------------------------------------ the filter bar */
+
+static void
+get_bar_bounds (TwEventList     *list,
+                graphene_rect_t *bounds)
+{
+  GtkWidget *entry = find_descendant (GTK_WIDGET (list), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *bar = gtk_widget_get_parent (entry);
+  guint i = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (bar); child; child = gtk_widget_get_next_sibling (child))
+    g_assert_true (gtk_widget_compute_bounds (child, bar, &bounds[i++]));
+  g_assert_cmpuint (i, ==, 5);   /* Find, type, task, CPU, count */
+}
+
+/* Story 3: picking filters changes the buttons' labels and the count, not where the
+ * filter bar's controls are. */
+static void
+test_filter_bar_steady (Fixture       *fx,
+                        gconstpointer  data)
+{
+  TwEventList *list;
+  TwTrace *trace;
+  GtkWidget *type_dropdown, *cpu_dropdown, *chooser;
+  graphene_rect_t before[5], after[5];
+  guint longest = 0;
+  guint32 long_task = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!open_shared (fx, MANY_THREADS))
+    return;
+  list = event_list (fx);
+  trace = tw_view_state_get_trace (tw_window_get_view_state (fx->window));
+  get_bar_bounds (list, before);
+
+  for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
+    if (strlen (tw_trace_get_event_type (trace, t)->name) > strlen (tw_trace_get_event_type (trace, longest)->name))
+      longest = t;
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    if (strlen (tw_trace_get_task (trace, t)->name) > strlen (tw_trace_get_task (trace, long_task)->name))
+      long_task = t;
+  g_assert_cmpuint (strlen (tw_trace_get_event_type (trace, longest)->name), >, 20);
+
+  type_dropdown = gtk_widget_get_next_sibling (find_descendant (GTK_WIDGET (list), GTK_TYPE_SEARCH_ENTRY));
+  chooser = gtk_widget_get_next_sibling (type_dropdown);
+  cpu_dropdown = gtk_widget_get_next_sibling (chooser);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (cpu_dropdown), 8);
+  wait_filtered (fx);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (type_dropdown), longest + 1);
+  wait_filtered (fx);
+  tw_task_chooser_set_selected_task (TW_TASK_CHOOSER (chooser), long_task);
+  wait_filtered (fx);
+  g_assert_true (g_str_has_suffix (count_text (list), " of 240644 events"));
+  get_bar_bounds (list, after);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_cmpfloat (after[i].origin.x, ==, before[i].origin.x);
+      g_assert_cmpfloat (after[i].size.width, ==, before[i].size.width);
+    }
+}
+
+/* ------------------------------------------------------------------ Details */
+
+static guint
+count_occurrences (const char *haystack,
+                   const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* Story 3: Details names a S.Ha.R.K. context once: "288 (pid 4)", not "(pid 4)" twice. */
+static void
+test_details_pid_once (Fixture       *fx,
+                       gconstpointer  data)
+{
+  TwEventList *list;
+  TwTrace *trace;
+  TwEvent ev;
+  guint64 index = 0;
+  g_autofree char *details = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *line = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!open_shared (fx, "shark/shark-newtracer-test.dump"))
+    return;
+  list = event_list (fx);
+  trace = tw_view_state_get_trace (tw_window_get_view_state (fx->window));
+  for (; tw_trace_get_event (trace, index, &ev); index++)
+    {
+      const TwTask *t = tw_trace_get_task (trace, ev.task);
+
+      if (t && t->name == NULL && t->pid >= 0)
+        break;
+    }
+  g_assert_true (tw_trace_get_event (trace, index, &ev));
+  label = tw_trace_dup_task_label (trace, ev.task);
+  g_assert_nonnull (strstr (label, "(pid "));
+
+  /* picked in the list, as a click does */
+  gtk_selection_model_select_item (gtk_column_view_get_model (tw_event_list_get_column_view (list)),
+                                   tw_trace_model_find_position (tw_event_list_get_model (list), index, NULL), TRUE);
+  details = tw_details_pane_dup_text (TW_DETAILS_PANE (tw_window_get_details_pane (fx->window)));
+  line = g_strdup_printf ("\nTask: %s\n", label);
+  g_assert_nonnull (strstr (details, line));
+  g_assert_cmpuint (count_occurrences (details, "(pid "), ==, 1);
+}
+
 /* ------------------------------------------------------------------ live */
 
 /* Runs the main loop for @ms (the session's ticks, the poll thread, the list's look). */
@@ -766,6 +878,8 @@ main (int    argc,
   ADD ("live-list", test_live_list);
   ADD ("time-column", test_time_column);
   ADD ("find-clear-keeps-row", test_find_clear_keeps_row);
+  ADD ("filter-bar-steady", test_filter_bar_steady);
+  ADD ("details-pid-once", test_details_pid_once);
 #undef ADD
 
   status = g_test_run ();
