@@ -251,7 +251,8 @@ tw_histogram_view_init (TwHistogramView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_set_size_request (scrolled, 260, 80);
+  /* room for a measurement's task, begin and end (tw_measurement_list_create_view) */
+  gtk_widget_set_size_request (scrolled, 560, 80);
   gtk_widget_set_hexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (lower), scrolled);
 

@@ -734,6 +734,106 @@ test_details_pid_once (Fixture       *fx,
   g_assert_cmpuint (count_occurrences (details, "(pid "), ==, 1);
 }
 
+/* ------------------------------------------------------------------ a bin's measurements */
+
+typedef struct {
+  TwEvaluationsPane *pane;
+  guint              index;
+} Running;
+
+static gboolean
+evaluation_done (gpointer data)
+{
+  Running *r = data;
+
+  return !tw_evaluations_pane_is_running (r->pane, r->index);
+}
+
+/* Story 4: a histogram bar's measurements name their tasks as the rest of the window does
+ * ("cc1-14305", not "14305") and show whole times. */
+static void
+test_bin_list_names (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  TwEvaluationsPane *pane;
+  TwHistogramView *hist;
+  const TwHistogramSnapshot *snapshot;
+  TwMeasurementList *bin_list;
+  TwMeasurementTable *table;
+  TwTrace *trace;
+  GtkWidget *notebook, *bin_view, *list_view;
+  Running running;
+  int tallest = -1;
+  guint checked = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!open_shared (fx, "ftrace/recorded/sched_irq_5s.dat"))
+    return;
+  trace = tw_view_state_get_trace (tw_window_get_view_state (fx->window));
+  pane = tw_window_get_evaluations_pane (fx->window);
+  notebook = gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_NOTEBOOK);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
+                                 gtk_notebook_page_num (GTK_NOTEBOOK (notebook), GTK_WIDGET (pane)));
+  g_assert_true (tw_evaluations_pane_add_system_metric (pane, "irq-duration", &error));
+  g_assert_no_error (error);
+  running = (Running) { pane, 0 };
+  g_assert_true (tw_test_wait_until (evaluation_done, &running, WAIT_MS));
+  table = tw_evaluations_pane_get_table (pane, 0);
+  hist = tw_evaluations_pane_get_histogram_view (pane, 0);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  snapshot = tw_histogram_view_get_snapshot (hist);
+  g_assert_nonnull (snapshot);
+  for (guint b = 0; b < snapshot->n_bins; b++)
+    if (snapshot->bins[b] > 0 && (tallest < 0 || snapshot->bins[b] > snapshot->bins[tallest]))
+      tallest = b;
+  tw_histogram_view_select_bin (hist, tallest);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  bin_list = tw_histogram_view_get_bin_list (hist);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (bin_list)), >, 10);
+  bin_view = find_descendant (GTK_WIDGET (hist), GTK_TYPE_COLUMN_VIEW);
+  list_view = find_descendant (bin_view, GTK_TYPE_LIST_VIEW);
+  for (GtkWidget *row = gtk_widget_get_first_child (list_view); row; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_child_visible (row) && find_descendant (row, GTK_TYPE_LABEL))
+      g_ptr_array_add (rows, row);
+  g_assert_cmpuint (rows->len, >, 3);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+      const TwMeasurementRow *m = NULL;
+      const char *task_text, *begin_text;
+
+      tw_test_collect_descendants (rows->pdata[i], GTK_TYPE_LABEL, cells);
+      g_assert_cmpuint (cells->len, ==, 5);
+      task_text = gtk_label_get_text (cells->pdata[0]);
+      begin_text = gtk_label_get_text (cells->pdata[1]);
+      /* the measurement with that begin */
+      for (guint p = 0; p < g_list_model_get_n_items (G_LIST_MODEL (bin_list)) && m == NULL; p++)
+        {
+          const TwMeasurementRow *r = tw_measurement_table_get_row (table, tw_measurement_list_get_row (bin_list, p));
+          g_autofree char *begin = g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT " s",
+                                                    r->begin / 1000000000, r->begin % 1000000000);
+
+          if (g_strcmp0 (begin, begin_text) == 0)
+            m = r;
+        }
+      if (m == NULL)
+        continue;
+      {
+        g_autofree char *label = tw_trace_dup_task_label (trace, m->task);
+
+        g_assert_cmpstr (task_text, ==, label);
+        g_assert_nonnull (strchr (task_text, '-'));   /* name-pid, not a bare pid */
+      }
+      for (guint c = 1; c < cells->len; c++)
+        assert_label_whole (cells->pdata[c]);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >, 3);
+}
+
 /* ------------------------------------------------------------------ live */
 
 /* Runs the main loop for @ms (the session's ticks, the poll thread, the list's look). */
@@ -880,6 +980,7 @@ main (int    argc,
   ADD ("find-clear-keeps-row", test_find_clear_keeps_row);
   ADD ("filter-bar-steady", test_filter_bar_steady);
   ADD ("details-pid-once", test_details_pid_once);
+  ADD ("bin-list-names", test_bin_list_names);
 #undef ADD
 
   status = g_test_run ();
