@@ -8,8 +8,8 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "tw-event-filter-bar.h"
 #include "tw-event-list.h"
-#include "tw-task-chooser.h"
 
 /*
  * A GtkColumnView over a TwTraceModel: items exist only for the rows on screen, so a
@@ -48,19 +48,12 @@ struct _TwEventList
   GCancellable       *filter_cancellable;
   TwTraceModel       *pending_model;  /* being filtered in a thread, shown when done */
   guint               growth_source;  /* while the trace may grow (it is not sealed) */
-  guint               n_types;        /* types, tasks and CPUs the filters know of */
-  guint32             n_tasks;
-  guint               n_cpus;
   gsize               time_chars;     /* of the longest time text the column fits */
   guint               relative_time : 1;
   guint               syncing : 1;   /* selection change caused by the view state */
 
   GtkWidget          *box;
-  GtkWidget          *search_entry;
-  GtkWidget          *type_dropdown;
-  GtkWidget          *task_chooser;
-  GtkWidget          *cpu_dropdown;
-  GtkWidget          *count_label;
+  TwEventFilterBar   *filter_bar;
   GtkWidget          *scroller;
   GtkColumnView      *column_view;
   GtkColumnViewColumn *time_column;
@@ -92,42 +85,13 @@ get_trace (TwEventList *self)
   return self->model ? tw_trace_model_get_trace (self->model) : NULL;
 }
 
-/* ------------------------------------------------------------------ the count */
-
-static char *
-dup_count_text (guint64   n_shown,
-                guint64   n_total,
-                gboolean  filtered)
-{
-  g_autofree char *shown = g_strdup_printf ("%" G_GUINT64_FORMAT, n_shown);
-  g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, n_total);
-
-  if (!filtered)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", (gulong) n_shown), shown);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s event", "%s of %s events", (gulong) n_total),
-                          shown, total);
-}
-
 static void
 update_count_label (TwEventList *self)
 {
-  g_autofree char *text = NULL;
-  g_autofree char *widest = NULL;
-  guint64 n_total;
-
-  if (self->model == NULL)
-    {
-      gtk_label_set_text (GTK_LABEL (self->count_label), "");
-      return;
-    }
-
-  n_total = tw_trace_get_n_events (get_trace (self));
-  text = dup_count_text (g_list_model_get_n_items (G_LIST_MODEL (self->model)), n_total,
-                         tw_trace_model_get_filter (self->model) != NULL);
-  /* as wide as the longest count this trace can show, so the bar does not move */
-  widest = dup_count_text (n_total, n_total, TRUE);
-  gtk_label_set_width_chars (GTK_LABEL (self->count_label), (int) g_utf8_strlen (widest, -1));
-  gtk_label_set_text (GTK_LABEL (self->count_label), text);
+  if (self->model)
+    tw_event_filter_bar_set_count (self->filter_bar, g_list_model_get_n_items (G_LIST_MODEL (self->model)),
+                                   tw_trace_get_n_events (get_trace (self)),
+                                   tw_trace_model_get_filter (self->model) != NULL);
 }
 
 /* ------------------------------------------------------------------ the Time column */
@@ -383,95 +347,17 @@ refilter (TwEventList *self)
 {
   g_autoptr(TwEventFilter) filter = NULL;
   TwTrace *trace = get_trace (self);
-  guint type_pos, cpu_pos;
-  guint32 task;
 
   if (trace == NULL)
     return;
 
-  filter = tw_event_filter_new ();
-
-  /* position 0 of each drop-down is "all" */
-  type_pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->type_dropdown));
-  if (type_pos != GTK_INVALID_LIST_POSITION && type_pos > 0)
-    tw_event_filter_add_type (filter, type_pos - 1);
-  task = tw_task_chooser_get_selected_task (TW_TASK_CHOOSER (self->task_chooser));
-  if (task != TW_TASK_NONE)
-    tw_event_filter_add_task (filter, task);
-  cpu_pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->cpu_dropdown));
-  if (cpu_pos != GTK_INVALID_LIST_POSITION && cpu_pos > 0)
-    tw_event_filter_add_cpu (filter, cpu_pos - 1);
-  tw_event_filter_set_text (filter, trace,
-                            gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
-
+  filter = tw_event_filter_bar_dup_filter (self->filter_bar);
   cancel_filtering (self);
   self->filter_cancellable = g_cancellable_new ();
   self->pending_model = tw_trace_model_new (trace);
   tw_trace_model_set_filter_async (self->pending_model, filter, self->filter_cancellable,
                                    filter_done_cb, g_object_ref (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERING]);
-}
-
-/* ------------------------------------------------------------------ the filters' choices */
-
-static GtkStringList *
-dropdown_strings (GtkWidget *dropdown)
-{
-  return GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown)));
-}
-
-/* Offers the types and CPUs the trace has beyond those already offered; returns
- * whether there were new ones. */
-static gboolean
-add_choices (TwEventList *self)
-{
-  TwTrace *trace = get_trace (self);
-  guint n_types = tw_trace_get_n_event_types (trace);
-  guint n_cpus = tw_trace_get_n_cpus (trace);
-  gboolean grown = n_types > self->n_types || n_cpus > self->n_cpus;
-
-  for (; self->n_types < n_types; self->n_types++)
-    gtk_string_list_append (dropdown_strings (self->type_dropdown),
-                            tw_trace_get_event_type (trace, self->n_types)->name);
-  for (; self->n_cpus < n_cpus; self->n_cpus++)
-    {
-      /* TRANSLATORS: a CPU filter's choice; %u is the CPU number */
-      g_autofree char *label = g_strdup_printf (_("CPU %u"), self->n_cpus);
-
-      gtk_string_list_append (dropdown_strings (self->cpu_dropdown), label);
-    }
-  return grown;
-}
-
-static void
-reset_dropdown (TwEventList *self,
-                GtkWidget   *dropdown,
-                const char  *all)
-{
-  const char *strings[] = { all, NULL };
-  g_autoptr(GtkStringList) list = gtk_string_list_new (strings);
-
-  g_signal_handlers_block_by_func (dropdown, refilter, self);
-  gtk_drop_down_set_model (GTK_DROP_DOWN (dropdown), G_LIST_MODEL (list));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), 0);
-  g_signal_handlers_unblock_by_func (dropdown, refilter, self);
-}
-
-static void
-reset_choices (TwEventList *self)
-{
-  TwTrace *trace = get_trace (self);
-
-  reset_dropdown (self, self->type_dropdown, _("All types"));
-  reset_dropdown (self, self->cpu_dropdown, _("All CPUs"));
-  self->n_types = 0;
-  self->n_cpus = 0;
-  self->n_tasks = trace ? tw_trace_get_n_tasks (trace) : 0;
-  if (trace)
-    add_choices (self);
-  g_signal_handlers_block_by_func (self->task_chooser, refilter, self);
-  tw_task_chooser_set_trace (TW_TASK_CHOOSER (self->task_chooser), trace);
-  g_signal_handlers_unblock_by_func (self->task_chooser, refilter, self);
 }
 
 /* ------------------------------------------------------------------ a growing trace */
@@ -481,17 +367,11 @@ follow_growth_cb (gpointer data)
 {
   TwEventList *self = data;
   TwTrace *trace = get_trace (self);
-  guint32 n_tasks = tw_trace_get_n_tasks (trace);
-  gboolean new_names;
   g_autofree char *last = NULL;
 
   tw_trace_model_update (self->model);
-  new_names = add_choices (self) || n_tasks > self->n_tasks;
-  self->n_tasks = n_tasks;
-  tw_task_chooser_update (TW_TASK_CHOOSER (self->task_chooser));
-  /* Find resolves its text against the types and tasks there are when it starts */
-  if (new_names && self->pending_model == NULL
-      && gtk_editable_get_text (GTK_EDITABLE (self->search_entry))[0] != '\0')
+  /* a Find text resolved before a type or task it matches appeared misses its rows */
+  if (tw_event_filter_bar_update (self->filter_bar))
     refilter (self);
   update_count_label (self);
   last = dup_time_text (self, tw_trace_get_last_time (trace));
@@ -691,93 +571,16 @@ tw_event_list_class_init (TwEventListClass *klass)
 }
 
 static void
-choice_setup_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  fixed)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (GPOINTER_TO_INT (fixed) > 0)
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), GPOINTER_TO_INT (fixed));
-      gtk_label_set_max_width_chars (GTK_LABEL (label), GPOINTER_TO_INT (fixed));
-    }
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-choice_bind_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item)
-{
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)),
-                      gtk_string_object_get_string (gtk_list_item_get_item (list_item)));
-}
-
-/* @chars > 0: labels of that many characters, ellipsized; 0: as long as the text */
-static GtkListItemFactory *
-new_choice_factory (int chars)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (choice_setup_cb), GINT_TO_POINTER (chars));
-  g_signal_connect (factory, "bind", G_CALLBACK (choice_bind_cb), NULL);
-  return factory;
-}
-
-/* A drop-down whose button keeps its width whatever is chosen: the bar does not move. */
-static GtkWidget *
-new_dropdown (TwEventList *self,
-              int          chars,
-              const char  *tooltip)
-{
-  g_autoptr(GtkListItemFactory) button_factory = new_choice_factory (chars);
-  g_autoptr(GtkListItemFactory) list_factory = new_choice_factory (0);
-  GtkWidget *dropdown = gtk_drop_down_new (NULL, NULL);
-
-  gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), button_factory);
-  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
-  gtk_widget_set_tooltip_text (dropdown, tooltip);
-  g_signal_connect_swapped (dropdown, "notify::selected", G_CALLBACK (refilter), self);
-  return dropdown;
-}
-
-static void
 tw_event_list_init (TwEventList *self)
 {
   g_autoptr(GMenu) time_menu = g_menu_new ();
-  GtkWidget *bar;
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_add_css_class (bar, "toolbar");
-  gtk_box_append (GTK_BOX (self->box), bar);
-
-  self->search_entry = gtk_search_entry_new ();
-  g_object_set (self->search_entry, "placeholder-text", _("Find type or task…"), NULL);
-  gtk_widget_set_hexpand (self->search_entry, TRUE);
-  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (refilter), self);
-  gtk_box_append (GTK_BOX (bar), self->search_entry);
-
-  self->type_dropdown = new_dropdown (self, 16, _("Show one event type"));
-  self->task_chooser = tw_task_chooser_new ();
-  tw_task_chooser_set_all_label (TW_TASK_CHOOSER (self->task_chooser), _("All tasks"));
-  gtk_widget_set_tooltip_text (self->task_chooser, _("Show one task's events"));
-  g_signal_connect_swapped (self->task_chooser, "notify::selected-task", G_CALLBACK (refilter), self);
-  self->cpu_dropdown = new_dropdown (self, 8, _("Show one CPU's events"));
-  reset_choices (self);
-  gtk_box_append (GTK_BOX (bar), self->type_dropdown);
-  gtk_box_append (GTK_BOX (bar), self->task_chooser);
-  gtk_box_append (GTK_BOX (bar), self->cpu_dropdown);
-
-  self->count_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->count_label), 1.0);
-  gtk_widget_add_css_class (self->count_label, "dim-label");
-  gtk_widget_add_css_class (self->count_label, "numeric");
-  gtk_box_append (GTK_BOX (bar), self->count_label);
+  self->filter_bar = TW_EVENT_FILTER_BAR (tw_event_filter_bar_new ());
+  g_signal_connect_swapped (self->filter_bar, "changed", G_CALLBACK (refilter), self);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->filter_bar));
 
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
@@ -857,10 +660,10 @@ tw_event_list_set_view_state (TwEventList *self,
     model = tw_trace_model_new (tw_view_state_get_trace (view_state));
   install_model (self, model);
 
-  g_signal_handlers_block_by_func (self->search_entry, refilter, self);
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-  g_signal_handlers_unblock_by_func (self->search_entry, refilter, self);
-  reset_choices (self);
+  g_signal_handlers_block_by_func (self->filter_bar, refilter, self);
+  tw_event_filter_bar_set_trace (self->filter_bar, get_trace (self));
+  g_signal_handlers_unblock_by_func (self->filter_bar, refilter, self);
+  update_count_label (self);
   size_time_column (self);
   if (model && !tw_trace_is_sealed (tw_trace_model_get_trace (model)))
     self->growth_source = g_timeout_add (GROWTH_INTERVAL_MS, follow_growth_cb, self);
@@ -916,11 +719,8 @@ tw_event_list_set_filter_text (TwEventList *self,
 {
   g_return_if_fail (TW_IS_EVENT_LIST (self));
 
-  /* set directly and refilter now rather than waiting for the entry's search delay */
-  g_signal_handlers_block_by_func (self->search_entry, refilter, self);
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
-  g_signal_handlers_unblock_by_func (self->search_entry, refilter, self);
-  refilter (self);
+  /* refilter now rather than after the entry's search delay */
+  tw_event_filter_bar_set_text (self->filter_bar, text);
 }
 
 /**
@@ -933,8 +733,7 @@ tw_event_list_set_filter_cpu (TwEventList *self,
 {
   g_return_if_fail (TW_IS_EVENT_LIST (self));
 
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->cpu_dropdown),
-                              cpu == TW_CPU_NONE ? 0 : (guint) cpu + 1);
+  tw_event_filter_bar_set_cpu (self->filter_bar, cpu);
 }
 
 /**
@@ -960,8 +759,7 @@ tw_event_list_focus_search (TwEventList *self)
 {
   g_return_if_fail (TW_IS_EVENT_LIST (self));
 
-  gtk_widget_grab_focus (self->search_entry);
-  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+  tw_event_filter_bar_focus_search (self->filter_bar);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "tw-event-filter-bar.h"
 #include "tw-event-list.h"
 #include "tw-histogram-painter.h"
 #include "tw-histogram-view.h"

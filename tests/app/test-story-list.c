@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <tw-sensor.h>
 
 #include "tw-application.h"
 #include "tw-designer-window.h"
@@ -962,6 +963,78 @@ test_live_list (Fixture       *fx,
   tw_test_remove_sensor_dir (g_steal_pointer (&sensor_dir));
 }
 
+static void
+commit_elements (TwSensor *sensor,
+                 guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 *element = tw_sensor_write (sensor);
+
+      *element = i;
+      tw_sensor_commit (sensor, element);
+    }
+}
+
+typedef struct {
+  TwEventList *list;
+  guint        n;
+} ShownCount;
+
+static gboolean
+shows_n (gpointer data)
+{
+  ShownCount *c = data;
+
+  return !tw_event_list_get_filtering (c->list) && n_shown (c->list) == c->n;
+}
+
+/* Story 6: a Find typed before the task it names appears shows that task's rows once
+ * they arrive (Find resolves its text against the tasks there are). */
+static void
+test_live_find_new_task (Fixture       *fx,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sensor_dir = NULL;
+  TwSensor *early, *late;
+  TwEventList *list;
+  ShownCount count;
+
+  SKIP_WITHOUT_DISPLAY ();
+  sensor_dir = tw_test_use_temp_sensor_dir ();
+  early = tw_sensor_new ("early", "tick", "u64 seq", 4096, 0);
+  g_assert_nonnull (early);
+  fx->session = tw_live_session_new (NULL);
+  g_assert_true (tw_live_session_start (fx->session, 0, &error));
+  g_assert_no_error (error);
+  tw_window_attach_live (fx->window, fx->session);
+  list = event_list (fx);
+  commit_elements (early, 5);
+  count = (ShownCount) { list, 5 };
+  g_assert_true (tw_test_wait_until (shows_n, &count, WAIT_MS));
+
+  tw_event_list_set_filter_text (list, "LATE");
+  count.n = 0;
+  g_assert_true (tw_test_wait_until (shows_n, &count, WAIT_MS));
+  /* past the entry's search delay: Find is resolved once, before "late" exists */
+  spin (300);
+
+  late = tw_sensor_new ("late", "tick", "u64 seq", 4096, 0);
+  g_assert_nonnull (late);
+  commit_elements (late, 7);
+  commit_elements (early, 3);
+  count.n = 7;
+  g_assert_true (tw_test_wait_until (shows_n, &count, WAIT_MS));
+  g_assert_true (g_str_has_suffix (count_text (list), " of 15 events"));
+
+  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
+  g_clear_object (&fx->session);
+  tw_sensor_free (early);
+  tw_sensor_free (late);
+  tw_test_remove_sensor_dir (g_steal_pointer (&sensor_dir));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -976,6 +1049,7 @@ main (int    argc,
   ADD ("task-search", test_task_search);
   ADD ("designer-task-search", test_designer_task_search);
   ADD ("live-list", test_live_list);
+  ADD ("live-find-new-task", test_live_find_new_task);
   ADD ("time-column", test_time_column);
   ADD ("find-clear-keeps-row", test_find_clear_keeps_row);
   ADD ("filter-bar-steady", test_filter_bar_steady);
