@@ -36,6 +36,7 @@
 
 #define GROWTH_INTERVAL_MS 250
 #define TIME_PADDING       24   /* around a Time cell's text: cell padding, resize handle */
+#define TITLE_PADDING      36   /* around a column title: the header button's padding */
 
 struct _TwEventList
 {
@@ -115,11 +116,16 @@ dup_time_text (TwEventList *self,
 
 static int
 text_width (TwEventList *self,
-            const char  *text)
+            const char  *text,
+            PangoWeight  weight)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->column_view), text);
+  PangoAttrList *attrs = pango_attr_list_new ();
   int width;
 
+  pango_attr_list_insert (attrs, pango_attr_weight_new (weight));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
   pango_layout_get_pixel_size (layout, &width, NULL);
   return width;
 }
@@ -152,7 +158,9 @@ size_time_column (TwEventList *self)
     }
   else
     title = g_strdup (_("Time (s)"));
-  width = MAX (text_width (self, widest), text_width (self, title)) + TIME_PADDING;
+  /* column titles are bold in Adwaita */
+  width = MAX (text_width (self, widest, PANGO_WEIGHT_NORMAL) + TIME_PADDING,
+               text_width (self, title, PANGO_WEIGHT_BOLD) + TITLE_PADDING);
   gtk_column_view_column_set_title (self->time_column, title);
   gtk_column_view_column_set_fixed_width (self->time_column, width);
 }

@@ -229,6 +229,9 @@ search_changed_cb (TwTaskChooser *self)
   self->query = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
   g_strstrip (self->query);
   refresh_rows (self);
+  /* the list opened on the chosen task, maybe far down: show the first match */
+  if (self->matches->len > 0)
+    gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", 0);
 }
 
 /* Enter in the search entry takes the first match, as a dropdown's search does. */
