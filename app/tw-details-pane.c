@@ -5,9 +5,9 @@
  */
 #include "config.h"
 
-#include "tw-details-pane.h"
-
 #include <string.h>
+
+#include "tw-details-pane.h"
 
 struct _TwDetailsPane
 {
