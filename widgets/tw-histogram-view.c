@@ -251,14 +251,15 @@ tw_histogram_view_init (TwHistogramView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
-  /* room for a measurement's task, begin and end (tw_measurement_list_create_view) */
-  gtk_widget_set_size_request (scrolled, 560, 80);
+  gtk_widget_set_size_request (scrolled, 260, 80);
   gtk_widget_set_hexpand (scrolled, TRUE);
   gtk_box_append (GTK_BOX (lower), scrolled);
 
   gtk_paned_set_start_child (GTK_PANED (paned), self->plot);
   gtk_paned_set_end_child (GTK_PANED (paned), lower);
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  /* the plot and a bin's list share the room (320 : 260 at first): a wide pane gives the
+   * list its task, begin and end, a narrow one (the designer's) still shows both */
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), TRUE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_widget_set_parent (paned, GTK_WIDGET (self));

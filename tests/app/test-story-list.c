@@ -854,6 +854,14 @@ test_bin_list_names (Fixture       *fx,
       }
       for (guint c = 1; c < cells->len; c++)
         assert_label_whole (cells->pdata[c]);
+      /* the list has room for task, begin and end without scrolling */
+      {
+        GtkWidget *scroller = gtk_widget_get_ancestor (bin_view, GTK_TYPE_SCROLLED_WINDOW);
+        graphene_rect_t end_bounds;
+
+        g_assert_true (gtk_widget_compute_bounds (cells->pdata[2], scroller, &end_bounds));
+        g_assert_cmpfloat (end_bounds.origin.x + end_bounds.size.width, <=, gtk_widget_get_width (scroller));
+      }
       checked++;
     }
   g_assert_cmpuint (checked, >, 3);
