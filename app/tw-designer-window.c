@@ -45,7 +45,6 @@ struct _TwDesignerWindow
   /* step mode: an interpreter of its own, fed up to step_position */
   TwAutomatonInterp *step_interp;
   guint64            step_position;
-  GArray            *step_tasks;     /* guint32: what the dropdown lists */
   GArray            *step_counts;    /* guint: steps that ended in each state */
 
   TwAutomatonCanvas *canvas;
@@ -403,11 +402,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 static guint32
 step_selected_task (TwDesignerWindow *self)
 {
-  guint index = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->step_task));
-
-  if (self->step_tasks == NULL || index >= self->step_tasks->len)
-    return TW_TASK_NONE;
-  return g_array_index (self->step_tasks, guint32, index);
+  return tw_task_chooser_get_selected_task (TW_TASK_CHOOSER (self->step_task));
 }
 
 static void
@@ -554,9 +549,7 @@ tw_designer_window_set_step_task (TwDesignerWindow *self,
 {
   g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
 
-  for (guint i = 0; self->step_tasks && i < self->step_tasks->len; i++)
-    if (g_array_index (self->step_tasks, guint32, i) == task)
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->step_task), i);
+  tw_task_chooser_set_selected_task (TW_TASK_CHOOSER (self->step_task), task);
 }
 
 static void
@@ -566,33 +559,17 @@ step_task_changed_cb (TwDesignerWindow *self)
   step_show (self, NULL);
 }
 
+/* The chooser searches the tasks by name and pid (thousands in a kernel trace). */
 static void
 fill_step_tasks (TwDesignerWindow *self)
 {
-  TwTrace *trace;
-  g_autoptr(GtkStringList) names = gtk_string_list_new (NULL);
-
   if (self->state == NULL)
     {
       gtk_widget_set_sensitive (self->step_task, FALSE);
       return;
     }
-
-  trace = tw_view_state_get_trace (self->state);
-  self->step_tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
-    {
-      const TwTask *t = tw_trace_get_task (trace, k);
-      g_autofree char *label = NULL;
-
-      if (t->flags & TW_TASK_FLAG_IDLE)
-        continue;
-      label = tw_trace_dup_task_label (trace, k);
-      gtk_string_list_append (names, label);
-      g_array_append_val (self->step_tasks, k);
-    }
-  gtk_drop_down_set_model (GTK_DROP_DOWN (self->step_task), G_LIST_MODEL (names));
-  g_signal_connect_swapped (self->step_task, "notify::selected", G_CALLBACK (step_task_changed_cb), self);
+  tw_task_chooser_set_trace (TW_TASK_CHOOSER (self->step_task), tw_view_state_get_trace (self->state));
+  g_signal_connect_swapped (self->step_task, "notify::selected-task", G_CALLBACK (step_task_changed_cb), self);
 }
 
 /* ---------------------------------------------------------------- files */
@@ -877,7 +854,6 @@ tw_designer_window_dispose (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->path, g_free);
   g_clear_object (&self->step_interp);
-  g_clear_pointer (&self->step_tasks, g_array_unref);
   g_clear_pointer (&self->step_counts, g_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_DESIGNER_WINDOW);
 
@@ -892,6 +868,7 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
 
   object_class->dispose = tw_designer_window_dispose;
 
+  g_type_ensure (TW_TYPE_TASK_CHOOSER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "tw-details-pane.h"
 
 #include <glib/gi18n-lib.h>
@@ -42,6 +44,18 @@ add_row (TwDetailsPane *self,
   self->n_rows++;
 }
 
+/* Whether @label already names @t by its source id ("288", "288 (pid 4)"). */
+static gboolean
+label_is_source_id (const char   *label,
+                    const TwTask *t)
+{
+  gsize n = strlen (t->source_id);
+
+  return strncmp (label, t->source_id, n) == 0 && (label[n] == '\0' || label[n] == ' ');
+}
+
+/* The task's label, then the ids it does not show already: a S.Ha.R.K. context's label is
+ * "id (pid N)" itself. */
 static void
 add_task_row (TwDetailsPane *self,
               TwTrace       *trace,
@@ -50,14 +64,19 @@ add_task_row (TwDetailsPane *self,
 {
   g_autofree char *label = tw_trace_dup_task_label (trace, task);
   const TwTask *t = tw_trace_get_task (trace, task);
+  g_autoptr(GString) ids = g_string_new (NULL);
   g_autofree char *text = NULL;
 
   if (t && t->pid >= 0)
-    text = g_strdup_printf ("%s (pid %" G_GINT64_FORMAT ", id %s)", label, t->pid, t->source_id);
-  else if (t)
-    text = g_strdup_printf ("%s (id %s)", label, t->source_id);
-  else
-    text = g_strdup (label);
+    {
+      g_autofree char *in_label = g_strdup_printf (" (pid %" G_GINT64_FORMAT ")", t->pid);
+
+      if (!g_str_has_suffix (label, in_label))
+        g_string_append_printf (ids, "pid %" G_GINT64_FORMAT, t->pid);
+    }
+  if (t && !label_is_source_id (label, t))
+    g_string_append_printf (ids, "%sid %s", ids->len ? ", " : "", t->source_id);
+  text = ids->len ? g_strdup_printf ("%s (%s)", label, ids->str) : g_strdup (label);
   add_row (self, name, text);
 }
 

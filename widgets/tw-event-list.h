@@ -27,5 +27,8 @@ void           tw_event_list_set_filter_cpu   (TwEventList *self,
                                                guint16      cpu);
 gboolean       tw_event_list_get_filtering    (TwEventList *self);
 void           tw_event_list_focus_search     (TwEventList *self);
+gboolean       tw_event_list_get_relative_time (TwEventList *self);
+void           tw_event_list_set_relative_time (TwEventList *self,
+                                                gboolean     relative_time);
 
 G_END_DECLS

@@ -259,7 +259,9 @@ tw_histogram_view_init (TwHistogramView *self)
 
   gtk_paned_set_start_child (GTK_PANED (paned), self->plot);
   gtk_paned_set_end_child (GTK_PANED (paned), lower);
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  /* the plot and a bin's list share the room (320 : 260 at first): a wide pane gives the
+   * list its task, begin and end, a narrow one (the designer's) still shows both */
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), TRUE);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_widget_set_parent (paned, GTK_WIDGET (self));

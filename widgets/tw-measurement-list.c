@@ -5,8 +5,12 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tw-measurement-list.h"
 #include "tw-timeline-painter.h"
+
+#define CELL_PADDING 24   /* around a cell's text: cell padding, the resize handle */
 
 /* Items are made on demand, so a table of millions of rows costs no objects until the
  * view shows some of them. */
@@ -203,6 +207,9 @@ setup_label (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) == COLUMN_TASK ? 0 : 1);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_INT (data) == COLUMN_TASK ? PANGO_ELLIPSIZE_END
+                                                                                    : PANGO_ELLIPSIZE_START);
   gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -221,8 +228,10 @@ bind_label (GtkSignalListItemFactory *factory,
   switch (column)
     {
     case COLUMN_TASK:
-      text = self->trace ? tw_measurement_table_dup_task_label (self->trace, row->task)
-                         : g_strdup_printf ("%u", row->task);
+      /* named as the rest of the window names it ("cc1-14300"); the CSV keeps source ids */
+      text = self->trace && row->task < tw_trace_get_n_tasks (self->trace)
+             ? tw_trace_dup_task_label (self->trace, row->task)
+             : tw_measurement_table_dup_task_label (self->trace, row->task);
       break;
     case COLUMN_BEGIN:
       text = tw_timeline_format_time (row->begin, 1);
@@ -240,16 +249,77 @@ bind_label (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
+static int
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  int width;
+
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+static int
+column_width (GtkWidget  *view,
+              const char *title,
+              const char *sample)
+{
+  return MAX (text_width (view, title), text_width (view, sample ? sample : "")) + CELL_PADDING;
+}
+
+/* The longest task label of the trace (at most @max characters), to size the Task
+ * column for. */
+static char *
+dup_longest_task_label (TwTrace *trace,
+                        glong    max)
+{
+  char *longest = g_strdup ("");
+  glong longest_len = 0;
+
+  for (guint32 t = 0; trace && t < tw_trace_get_n_tasks (trace); t++)
+    {
+      char *label = tw_trace_dup_task_label (trace, t);
+      glong len = g_utf8_strlen (label, -1);
+
+      if (len <= longest_len)
+        {
+          g_free (label);
+          continue;
+        }
+      g_free (longest);
+      longest = label;
+      longest_len = len;
+    }
+  if (longest_len > max)
+    *g_utf8_offset_to_pointer (longest, max) = '\0';
+  return longest;
+}
+
+/* The latest time a row can show: the trace's last, or the table's last row's end. */
+static guint64
+latest_time (TwMeasurementList *self)
+{
+  gsize n = tw_measurement_table_get_n_rows (self->table);
+
+  if (self->trace && tw_trace_get_n_events (self->trace) > 0)
+    return tw_trace_get_last_time (self->trace);
+  return n > 0 ? tw_measurement_table_get_row (self->table, n - 1)->end : 0;
+}
+
 /**
  * tw_measurement_list_create_view:
  *
  * Returns: (transfer floating): a GtkColumnView of the list (task, begin, end, length,
- *   intermediate events), single selection
+ *   intermediate events), single selection; times fit their columns whole
  */
 GtkWidget *
 tw_measurement_list_create_view (TwMeasurementList *self)
 {
-  static const char *const titles[] = { "Task", "Begin", "End", "Length", "Intermediate events" };
+  const char *titles[] = { _("Task"), _("Begin"), _("End"), _("Length"), _("Events between") };
+  g_autofree char *time = NULL;
+  g_autofree char *task = dup_longest_task_label (self->trace, 18);
+  const char *samples[G_N_ELEMENTS (titles)] = { NULL };
   GtkSingleSelection *selection;
   GtkWidget *view;
 
@@ -260,6 +330,14 @@ tw_measurement_list_create_view (TwMeasurementList *self)
   gtk_single_selection_set_can_unselect (selection, TRUE);
   view = gtk_column_view_new (GTK_SELECTION_MODEL (selection));
   gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (view), TRUE);
+  gtk_widget_add_css_class (view, "data-table");
+
+  time = tw_timeline_format_time (latest_time (self), 1);
+  g_strcanon (time, ". s", '8');   /* digits of proportional fonts at their widest */
+  samples[COLUMN_TASK] = task;
+  samples[COLUMN_BEGIN] = time;
+  samples[COLUMN_END] = time;
+  samples[COLUMN_LENGTH] = "888 ms";
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
@@ -271,6 +349,7 @@ tw_measurement_list_create_view (TwMeasurementList *self)
       g_signal_connect (factory, "bind", G_CALLBACK (bind_label), self);
       column = gtk_column_view_column_new (titles[c], factory);
       gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_fixed_width (column, column_width (view, titles[c], samples[c]));
       gtk_column_view_column_set_expand (column, c == COLUMN_TASK);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (view), column);
       g_object_unref (column);

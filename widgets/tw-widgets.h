@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "tw-event-filter-bar.h"
 #include "tw-event-list.h"
 #include "tw-histogram-painter.h"
 #include "tw-histogram-view.h"
@@ -12,6 +13,7 @@
 #include "tw-measurement-list.h"
 #include "tw-shortcuts.h"
 #include "tw-span.h"
+#include "tw-task-chooser.h"
 #include "tw-time-text.h"
 #include "tw-view-state.h"
 #include "tw-wrap-box.h"
