@@ -18,7 +18,7 @@
  *   demo-rt@steps          (TW_SENSOR_CONCURRENT, shared by all threads)
  *                          u64 job; u32 thread; u32 step; f64 work_us; u64 check
  * job-start and job-end declare their jitter-constrained stream (T = period, D = 0,
- * τ = period) with a 10 ms monitor, so `capacity` 0 sizes them by seed 004 §4.2.
+ * τ = period) with a 10 ms monitor, so `capacity` 0 sizes them by Riegel 2005 §4.2.
  * `check` is a checksum of the other fields (tw_demo_check below), so a reader can
  * prove no torn element reached it. At exit it prints one line per sensor,
  * `committed <task>@<sensor> <n>`, the ground truth for missed counts. Without --keep

@@ -1,4 +1,5 @@
-/* tw-cursor-state-pane.c: the system's state at the cursor (seed 003's meta-objects)
+/* tw-cursor-state-pane.c: the system's state at the cursor (meta-objects of the
+ * reflective POSIX trace model)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -12,7 +12,7 @@
 #include <tw-evaluators.h>
 
 /*
- * Every edit re-runs the automaton over the open trace (seed 000 §3, DESIGN §4) after a
+ * Every edit re-runs the automaton over the open trace (Espinosa 2003 §3, DESIGN §4) after a
  * short pause, in a worker thread on a copy of the automaton: the canvas keeps editing
  * the original on the main thread meanwhile, and a newer edit cancels the older run.
  * Picking a measurement selects its [begin, end) in the main window's timeline.

@@ -9,7 +9,7 @@
  * inside, softirqs, job start/end and S.Ha.R.K.-style activation/end-of-cycle events)
  * with the store's hot append path, then runs each built-in metric over it with one
  * histogram insert per measurement, and prints events/s beside GRTMon's figure (~400
- * cycles per element, seed 004 §5.3) converted with this CPU's clock.
+ * cycles per element, Riegel 2005 §5.3) converted with this CPU's clock.
  */
 #include "config.h"
 
@@ -217,7 +217,7 @@ main (int   argc,
   printf ("synthetic trace: %" G_GUINT64_FORMAT " events on %d CPUs, %d tasks, built in %.1f s\n",
           tw_trace_get_n_events (trace), N_CPUS, N_TASKS, (g_get_monotonic_time () - t0) / 1e6);
   printf ("figures: thread CPU time, one histogram insert per measurement\n");
-  printf ("peer: GRTMon ~400 cycles per element (seed 004 §5.3) = %.1f M events/s at this "
+  printf ("peer: GRTMon ~400 cycles per element (Riegel 2005 §5.3) = %.1f M events/s at this "
           "CPU's %.0f MHz; target ≥ 50 M events/s\n\n", mhz > 0 ? mhz / 400 : 0, mhz);
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -7,7 +7,7 @@
  * row of GRTMon's tables that matches our common case), for a simple sensor, a
  * concurrent one without contention and under 2-thread contention (retried until the two
  * threads really ran side by side), and the rate at
- * which a reader drains a full buffer. GRTMon's figures (seed 004 §5.2, AMD K7 at
+ * which a reader drains a full buffer. GRTMon's figures (Riegel 2005 §5.2, AMD K7 at
  * 500 MHz) are converted to ns at that clock for comparison.
  */
 #include "config.h"

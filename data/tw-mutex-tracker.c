@@ -1,4 +1,5 @@
-/* tw-mutex-tracker.c: each mutex's owner and waiters at a time (seed 003's meta-mutex)
+/* tw-mutex-tracker.c: each mutex's owner and waiters at a time (the meta-mutex of
+ * the reflective POSIX trace model)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -120,7 +120,7 @@ tw_evaluation_init (TwEvaluation *self)
  * An evaluation runs its updates over the events of @trace in strict time order (the
  * store's order; equal times keep their order of arrival). It can be fed in steps
  * (tw_evaluation_run_to()) while a live trace grows, and updates can join and leave
- * while it runs, without pausing it (seed 004 §4.3).
+ * while it runs, without pausing it (Riegel 2005 §4.3).
  *
  * Returns: (transfer full): a new evaluation positioned at the first event
  */

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An evaluation module consumes a stream of events in time order and produces
- * measurements (seed 000 §2: task, begin, end, length, intermediate events) and/or
+ * measurements (Espinosa 2003 §2: task, begin, end, length, intermediate events) and/or
  * histogram values. It is a shared object, compiled outside the Trace Workbench tree
  * against this header only (C99/C11 or C++, no GLib), that exports
  *
@@ -24,7 +24,7 @@
  *   finish (context)                   end of input
  *   context_free (context)
  *
- * Prepare/commit comes from seed 004 §4.3: with live sensors the host cannot be sure
+ * Prepare/commit comes from Riegel 2005 §4.3: with live sensors the host cannot be sure
  * that an element did not change while it was read, so a module prepares its update
  * from the event and applies it only in commit (ok = true), or drops it (ok = false).
  * Events, fields and strings passed to prepare are valid only during that call.

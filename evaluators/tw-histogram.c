@@ -674,7 +674,7 @@ append_line (GString    *out,
  * tw_histogram_format_text:
  * @bar_width: characters of the longest bar
  *
- * The text-mode display (after GRTMon's, seed 004 §3.5): a statistics header (count,
+ * The text-mode display (after GRTMon's, Riegel 2005 §3.5): a statistics header (count,
  * min, mean, max, p50, p90, p99, p99.9), then one line per bin from the first to the
  * last non-empty one: range, a bar scaled to the fullest bin, count; underflow and
  * overflow lines when they hold values.

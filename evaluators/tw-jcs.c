@@ -1,4 +1,4 @@
-/* tw-jcs.c: jitter-constrained streams — buffer sizes and monitor rates (seed 004 §4.2)
+/* tw-jcs.c: jitter-constrained streams — buffer sizes and monitor rates (Riegel 2005 §4.2)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -309,7 +309,7 @@ tw_jcs_arrivals_init (TwJcsArrivals *arrivals)
  * @jcs: the sensor's declared stream (an initialised #TwJcs)
  * @t: the next element's time stamp, ns (untrusted: any value is handled)
  *
- * GRTMon uses a sensor's stream as an upper bound on its rate (seed 004 §3.2): a sensor
+ * GRTMon uses a sensor's stream as an upper bound on its rate (Riegel 2005 §3.2): a sensor
  * may be late or pause, but never denser than the dense stream. Observed times conform
  * exactly when every two elements i > j satisfy t_i − t_j >= max((i − j)D, (i − j)T − τ),
  * which this checks in O(1) per element: the D part against the previous element, the

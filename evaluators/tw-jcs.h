@@ -1,4 +1,4 @@
-/* tw-jcs.h: jitter-constrained streams — buffer sizes and monitor rates (seed 004 §4.2)
+/* tw-jcs.h: jitter-constrained streams — buffer sizes and monitor rates (Riegel 2005 §4.2)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /**
  * TwMeasurementRow:
  *
- * One result element of a metric (seed 000 §2, the Fig. 1 table). Every producer
+ * One result element of a metric (Espinosa 2003 §2, the Fig. 1 table). Every producer
  * (built-in metrics, automaton interpreter, plugins) fills this same struct.
  */
 typedef struct {

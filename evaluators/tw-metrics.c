@@ -1,4 +1,4 @@
-/* tw-metrics.c: built-in system metrics and the Metrics interface (seed 000 §2)
+/* tw-metrics.c: built-in system metrics and the Metrics interface (Espinosa 2003 §2)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -204,7 +204,7 @@ tw_metric_new_system (const char  *name,
  *   time, without interrupt/softirq handlers and without the time it was preempted
  *   (the paper's Fig. 2 behaviour), from the canonical switch and irq events
  *
- * A user metric (seed 000 §2, New_User_Metric). Its measurements carry three free
+ * A user metric (Espinosa 2003 §2, New_User_Metric). Its measurements carry three free
  * columns that split the elapsed time: running_ns (own running time outside handlers),
  * irq_ns (handlers that interrupted the task while it was running) and preempted_ns
  * (the rest: ready or blocked).
@@ -348,7 +348,7 @@ dup_selectors (TwMetric *self)
  * tw_metric_dup_required_events:
  * @trace: (nullable): the trace whose type table names the events
  *
- * The events a metric depends on (seed 000 §2, Events_Required_By): the set to keep
+ * The events a metric depends on (Espinosa 2003 §2, Events_Required_By): the set to keep
  * when a trace is filtered. (Intermediate events count the other events too, so a
  * filtered trace gives the same lengths with fewer intermediate events.)
  *
@@ -639,7 +639,7 @@ subject (MetricEval    *me,
 }
 
 /* Prepare copies what commit needs out of the event: the event may be a live sensor
- * element that changes under us, so nothing is decided until commit (seed 004 §4.3). */
+ * element that changes under us, so nothing is decided until commit (Riegel 2005 §4.3). */
 static gboolean
 metric_prepare (gpointer       context,
                 gpointer       func_data,
@@ -1392,7 +1392,7 @@ tw_metric_create_update (TwMetric           *self,
  * @progress: (nullable): fraction done
  * @cancellable: (nullable): stops the scan
  *
- * Get_Metric_Result of seed 000 §2: scans @trace for the metric's measurements.
+ * Get_Metric_Result of Espinosa 2003 §2: scans @trace for the metric's measurements.
  *
  * Returns: (transfer full) (nullable): the result elements, or %NULL with @error set
  *   when cancelled

@@ -1,4 +1,4 @@
-/* tw-metrics.h: built-in system metrics and the Metrics interface (seed 000 §2)
+/* tw-metrics.h: built-in system metrics and the Metrics interface (Espinosa 2003 §2)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

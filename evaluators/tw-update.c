@@ -33,7 +33,7 @@ G_DEFINE_BOXED_TYPE (TwUpdate, tw_update, tw_update_ref, tw_update_unref)
  * @data: (nullable): the user's state
  * @destroy: (nullable): frees @data when the last update using the context is gone
  *
- * A user context is the state several update functions share (seed 004 §4.3), so that
+ * A user context is the state several update functions share (Riegel 2005 §4.3), so that
  * they form one state machine over several sources. Reference counted; the references
  * may be dropped from any thread.
  *
@@ -106,7 +106,7 @@ tw_update_context_get_data (TwUpdateContext *self)
  *   names, `kind:NAME` for every type of a canonical kind, or `*` for all events
  *
  * An update binds an update function to a user context and to the events it consumes
- * (seed 004 §4.3). Reference counted (the paper's acquire/release); adding it to a
+ * (Riegel 2005 §4.3). Reference counted (the paper's acquire/release); adding it to a
  * #TwEvaluation takes a reference.
  *
  * Returns: (transfer full): a new update

@@ -17,7 +17,7 @@ typedef struct _TwEvaluation TwEvaluation;
  *   tw_evaluation_get_trace()); a %FALSE return (with @error set) refuses the update.
  *   The update may keep @evaluation (unowned) while it takes part, e.g. for
  *   tw_evaluation_get_cpu_event_count().
- * @prepare: computes an update from @event (seed 004 §4.3); @selector is the index of
+ * @prepare: computes an update from @event (Riegel 2005 §4.3); @selector is the index of
  *   the update's first selector that matched the event's type. Returns whether the
  *   preparation succeeded.
  * @commit: applies (@ok %TRUE) or discards (@ok %FALSE) what @prepare computed. The

@@ -66,7 +66,7 @@ tw_worst_case_init (TwWorstCase *self)
 /**
  * tw_worst_case_new:
  *
- * The per-task worst-case summary of seed 000 Fig. 4: one row per task, one column per
+ * The per-task worst-case summary of Espinosa 2003 Fig. 4: one row per task, one column per
  * metric, each cell the largest measurement of that task.
  *
  * Returns: (transfer full): an empty summary
@@ -166,7 +166,7 @@ tw_worst_case_add_column (TwWorstCase        *self,
  * @progress: (nullable): fraction done
  * @cancellable: (nullable): stops the scan
  *
- * Measures, in one pass over @trace, the terms seed 000 §4 needs and fills the Fig. 4
+ * Measures, in one pass over @trace, the terms Espinosa 2003 §4 needs and fills the Fig. 4
  * table with them:
  *
  * - execution (C^user): the user metric @initial_event → @final_event without system
@@ -391,7 +391,7 @@ jobs_in (double window,
 /**
  * tw_worst_case_analyse:
  *
- * The response-time analysis of seed 000 eq. (1) with the measured system terms:
+ * The response-time analysis of Espinosa 2003 eq. (1) with the measured system terms:
  * R_i = C_i + B_i + Σ_{j∈hp(i)} ⌈R_i/T_j⌉ C_j, with C_i = C_i^user + JST_i (2),
  * B_i = B_i^activation + B_i^critical (3), B_i^critical = max {SB_k : k ∈ lp(i)} (4)
  * and B_i^activation = Σ_{k∈lp(i)} ⌈R_i/T_k⌉ DUW_k (5), solved by fixed-point

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 /**
  * TwWorstCaseRole:
  *
- * What a column means to the response-time analysis of seed 000 eq. (1)–(5).
+ * What a column means to the response-time analysis of Espinosa 2003 eq. (1)–(5).
  */
 typedef enum {
   TW_WORST_CASE_ROLE_NONE = 0,        /* shown only */

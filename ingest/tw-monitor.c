@@ -10,7 +10,7 @@
  *
  * Discovery. The directory is rescanned at most every `scan_interval` (100 ms default)
  * from tw_monitor_poll(). Polling rather than inotify: the monitor already wakes up
- * periodically to drain the buffers (seed 004 §4.2: a monitor reads every T_M), a scan
+ * periodically to drain the buffers (Riegel 2005 §4.2: a monitor reads every T_M), a scan
  * of a tmpfs directory of a few dozen entries costs microseconds, and polling also
  * notices a file replaced by a restarted writer (same name, new inode), which the
  * reader reports (tw_sensor_reader_file_replaced) without any extra machinery. A file

@@ -369,7 +369,7 @@ run_source (CliEval          *self,
   return 0;
 }
 
-/* seed 000 §4: Fig. 4 (largest measurement per task of each metric) and eq. (1). */
+/* Espinosa 2003 §4: Fig. 4 (largest measurement per task of each metric) and eq. (1). */
 static int
 run_worst_case (CliEval    *self,
                 const char *path)
@@ -413,7 +413,7 @@ run_worst_case (CliEval    *self,
   if (self->csv && strcmp (self->csv, "-") == 0)
     return 0;
 
-  g_print ("Worst case per task (µs; seed 000 Fig. 4)\n");
+  g_print ("Worst case per task (µs; Espinosa 2003 Fig. 4)\n");
   g_print ("%-24s %12s %12s %12s %12s %12s\n", "task", "execution", "job system",
            "blocking irq", "blocking soft", "wakeup");
   for (guint r = 0; r < tw_worst_case_get_n_rows (wc); r++)
@@ -471,7 +471,7 @@ tw_cli_eval (int    argc,
     { "automaton", 'a', 0, G_OPTION_ARG_FILENAME, &self.automaton_path,
       "A metric automaton file, run by the interpreter (docs/automata.md)", "A.json" },
     { "worst-case", 'w', 0, G_OPTION_ARG_NONE, &self.worst_case,
-      "Per-task worst cases and the response-time analysis of seed 000 eq. (1); jobs from "
+      "Per-task worst cases and the response-time analysis of Espinosa 2003 eq. (1); jobs from "
       "--user-metric START,END (default task_activate,task_end_cycle)", NULL },
     { "csv", 'o', 0, G_OPTION_ARG_FILENAME, &self.csv,
       "Write the measurements (with --worst-case: the per-task table) as CSV; - for stdout",

@@ -198,7 +198,7 @@ tw_cli_jcs (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
-    "Durations are seconds, or numbers suffixed with ns, us, ms or s (seed 004 §4.2;\n"
+    "Durations are seconds, or numbers suffixed with ns, us, ms or s (Riegel 2005 §4.2;\n"
     "docs/jcs.md). Example, the paper's Fig. 11:\n"
     "  tracewb-cli jcs --T 3 --D 2 --tau 3 --TM 5 --d 4\n");
   if (!tw_cli_parse_options (context, &argc, &argv))

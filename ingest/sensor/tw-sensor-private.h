@@ -16,11 +16,11 @@
  *
  * Simple sensor: `head` is the element counter (committed elements). The element at
  * stream position p lives in slot p % slots. The writer always writes position `head`,
- * so the readable window is [max(0, head - (slots - 1)), head): one spare slot (seed 004
+ * so the readable window is [max(0, head - (slots - 1)), head): one spare slot (Riegel 2005
  * §4.1.1). A reader that copied position p is consistent iff, read after the copy,
  * head - p < slots.
  *
- * Concurrent sensor (seed 004 §4.1.2): `slots` is a power of two. index[p % slots] holds a
+ * Concurrent sensor (Riegel 2005 §4.1.2): `slots` is a power of two. index[p % slots] holds a
  * tagged index (p's low 40 bits << 24 | element index) for stream position p; `head` is
  * the next position to commit, `tail` the next position whose element a writer takes for
  * reuse. Positions start at `first_position` (= slots: the initial dummy elements). An

@@ -1,4 +1,4 @@
-/* tw-sensor-reader.c: the reader side of sensors, for monitors (seed 004 §4.1)
+/* tw-sensor-reader.c: the reader side of sensors, for monitors (Riegel 2005 §4.1)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -185,7 +185,7 @@ validate (TwSensorReader *reader, const TwSensorFileHeader *h, uint64_t file_siz
  * @error_size: its size
  *
  * Maps @path read-only and validates its header. The reader starts at the current end
- * of the stream (a monitor discards old elements, seed 004 §4.2.1); call
+ * of the stream (a monitor discards old elements, Riegel 2005 §4.2.1); call
  * tw_sensor_reader_seek_start() to read everything still in the buffer.
  *
  * Returns: (transfer full) (nullable): the reader, or NULL with errno set

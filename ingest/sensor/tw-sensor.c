@@ -1,4 +1,4 @@
-/* tw-sensor.c: the writer side of sensors (seed 004 §4.1.1–4.1.2)
+/* tw-sensor.c: the writer side of sensors (Riegel 2005 §4.1.1–4.1.2)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -61,7 +61,7 @@ params_declared (const TwSensorParams *params)
  * tw_sensor_jcs_buffer_size:
  * @params: a jitter-constrained stream (T, D, τ) and a monitor (T_M, d)
  *
- * E(l_min) with l_min = T_M + d (seed 004 eqs. 1–3): the most elements the stream can
+ * E(l_min) with l_min = T_M + d (Riegel 2005 eqs. 1–3): the most elements the stream can
  * produce before a monitor that reads every period is guaranteed to have read them.
  * E(t) = ⌈(t + τ)/T⌉ if t ≥ L·D, else ⌈t/D⌉, with burst length L = 1 + ⌊τ/(T − D)⌋
  * (L·D is unbounded when D = T: the stream is then never denser than 1/D). The writer
@@ -147,7 +147,7 @@ init_file (TwSensor *sensor, int fd, const char *task, const char *name, const c
   map = mmap (NULL, file_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   if (map == MAP_FAILED)
     return -errno;
-  /* Touch every page so that no write ever page-faults (seed 004 §5.2, footnote 30). */
+  /* Touch every page so that no write ever page-faults (Riegel 2005 §5.2, footnote 30). */
   memset (map, 0, file_size);
 
   header = map;

@@ -6,7 +6,7 @@
  * Plain C11, no GLib: a real-time program links libtracewb-sensor alone
  * (`pkg-config --cflags --libs tracewb-sensor`).
  *
- * Writer side (seed 004 §4.1):
+ * Writer side (Riegel 2005 §4.1):
  *
  *   TwSensor *s = tw_sensor_new ("my-app", "job-end", "u64 job; u32 cpu; f64 ms", 4096, 0);
  *   struct { uint64_t job; uint32_t cpu; double ms; } *e = tw_sensor_write (s);
@@ -115,11 +115,11 @@ enum {
 /**
  * TwSensorParams:
  *
- * Optional registration parameters. The jitter-constrained stream (seed 004 §4.2) is
+ * Optional registration parameters. The jitter-constrained stream (Riegel 2005 §4.2) is
  * (period, min_distance, earliness) in nanoseconds; a monitor period T_M and deadline d
  * complete it. All zero = not declared. When they are declared and `capacity` is 0, the
  * buffer holds E(T_M + d) elements: the most the stream can produce within the worst-case
- * latency l_min = T_M + d of a monitor that reads every period (seed 004 eqs. 1–3).
+ * latency l_min = T_M + d of a monitor that reads every period (Riegel 2005 eqs. 1–3).
  * `max_writers` bounds concurrent writers of a TW_SENSOR_CONCURRENT sensor (default 64):
  * that many elements are kept spare so that a write never fails below that bound.
  */

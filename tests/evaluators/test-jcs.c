@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The simulation below does not use the closed forms: it builds element times from the
- * stream's definition (seed 004 §4.2: period T, distance >= D, earliness <= τ) and runs a
+ * stream's definition (Riegel 2005 §4.2: period T, distance >= D, earliness <= τ) and runs a
  * monitor that behaves as the paper's worst case does (§4.2.1, Fig. 11): at the start of
  * each period it checks the buffer in zero time and sees only elements produced strictly
  * before that instant, takes at most R of the oldest, and finishes evaluating them all at

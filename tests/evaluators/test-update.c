@@ -141,7 +141,7 @@ test_check_func (void)
 }
 
 /* Two update functions over two event types share one context: a state machine that
- * measures a → next b distances (seed 004 §5.1: update functions advancing a shared
+ * measures a → next b distances (Riegel 2005 §5.1: update functions advancing a shared
  * state). */
 typedef struct {
   guint64 a_time;

@@ -734,7 +734,7 @@ test_concurrent_inserted_not_published (void)
   remove_sensor_dir (dir);
 }
 
-/* ----- stream parameters (seed 004 §4.2) ------------------------------------------------ */
+/* ----- stream parameters (Riegel 2005 §4.2) ------------------------------------------------ */
 
 /* Elements the densest (T, D, τ) stream produces before time @t, by walking it: element
  * e comes D after e−1 but not before e·T − τ. */
@@ -757,7 +757,7 @@ test_jcs_buffer_size (void)
 {
   static const double streams[][5] = {
     /* T, D, τ, T_M, d */
-    { 3, 2, 3, 5, 4 },          /* seed 004 Fig. 11 */
+    { 3, 2, 3, 5, 4 },          /* Riegel 2005 Fig. 11 */
     { 10, 10, 0, 100, 100 },
     { 10, 1, 100, 5, 5 },       /* still in the burst at l_min */
     { 1000, 100, 5000, 2500, 1700 },
