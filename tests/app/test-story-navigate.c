@@ -175,6 +175,7 @@ test_reach_last_row (Fixture       *fx,
   tw_test_surface_get_rgb (before, TW_TIMELINE_LABEL_WIDTH + 40, 3, ruler_before);
   tw_test_surface_get_rgb (after, TW_TIMELINE_LABEL_WIDTH + 40, 3, ruler_after);
   g_assert_true (tw_test_rgb_near (ruler_before, ruler_after));
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "lttng-many-threads-last-rows.png");
 
   cairo_surface_destroy (before);
   cairo_surface_destroy (after);
