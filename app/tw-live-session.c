@@ -928,52 +928,6 @@ tw_live_session_set_source_attached (TwLiveSession  *self,
 }
 
 /**
- * tw_live_session_record:
- * @path: the file to write
- *
- * Writes everything stored so far as CSV events (the writer `tracewb-cli monitor
- * --record` uses; the app and the CLI open the file again). The session goes on.
- * The file appears complete or not at all.
- *
- * Returns: %FALSE with @error set (naming @path) when writing failed
- */
-gboolean
-tw_live_session_record (TwLiveSession  *self,
-                        const char     *path,
-                        GError        **error)
-{
-  g_autoptr (GFile) file = NULL;
-  g_autoptr (GFileOutputStream) stream = NULL;
-  g_autoptr (GError) local = NULL;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  file = g_file_new_for_path (path);
-  /* rows that arrived late are written where they are; the CSV reader sorts */
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &local);
-  if (stream != NULL
-      && !tw_csv_writer_write (tw_monitor_get_trace (self->monitor), G_OUTPUT_STREAM (stream),
-                               NULL, &local))
-    {
-      g_autoptr (GCancellable) abandon = g_cancellable_new ();
-
-      /* a cancelled close drops the temporary file: no partial recording at @path */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-    }
-  else if (stream != NULL)
-    g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local);
-  if (local == NULL)
-    return TRUE;
-  if (strstr (local->message, path))
-    g_propagate_error (error, g_steal_pointer (&local));
-  else
-    g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
-  return FALSE;
-}
-
-/**
  * tw_live_session_get_poll_stats:
  * @n_polls: (out): polls so far
  * @max_gap_ns: (out): the longest time between two polls

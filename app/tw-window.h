@@ -9,6 +9,7 @@
 
 #include "tw-evaluations-pane.h"
 #include "tw-live-session.h"
+#include "tw-recorder.h"
 
 G_BEGIN_DECLS
 
@@ -44,5 +45,6 @@ GtkWidget   *tw_window_get_sensors_pane   (TwWindow       *self);
 gboolean     tw_window_record             (TwWindow       *self,
                                            const char     *path,
                                            GError        **error);
+TwRecorder  *tw_window_get_recorder       (TwWindow       *self);
 
 G_END_DECLS
