@@ -139,7 +139,12 @@ progress_tick_cb (gpointer user_data)
     return G_SOURCE_CONTINUE;
   permille = g_atomic_int_get (&self->recording->permille);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), permille / 1000.0);
-  set_status (self, g_strdup_printf (_("Recording… %d %%"), permille / 10));
+  /* all written: what is left is flushing the file to disk, which takes a while for
+   * hundreds of MB on a slow disk */
+  if (permille == 1000)
+    set_status (self, g_strdup (_("Writing to disk…")));
+  else
+    set_status (self, g_strdup_printf (_("Recording… %d %%"), permille / 10));
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), self->status);
   return G_SOURCE_CONTINUE;
 }
