@@ -42,7 +42,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <tw-evaluators.h>
+#include <unistd.h>
 
 #define POLL_INTERVAL_MS  10
 #define TICK_INTERVAL_MS  33
@@ -360,6 +362,16 @@ remove_private_dir (TwLiveSession *self)
   g_clear_pointer (&self->private_dir, g_free);
 }
 
+/* In the demo, before it runs: it ends with tracewb even when tracewb cannot stop it (a
+ * crash, a failed test's abort), instead of writing for DEMO_DURATION. */
+static void
+demo_child_setup (gpointer parent_pid)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid () != GPOINTER_TO_INT (parent_pid))
+    _exit (1);
+}
+
 static void
 stop_demo (TwLiveSession *self)
 {
@@ -608,6 +620,8 @@ tw_live_session_start (TwLiveSession      *self,
       g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
 
       g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
+      g_subprocess_launcher_set_child_setup (launcher, demo_child_setup,
+                                             GINT_TO_POINTER (getpid ()), NULL);
       self->demo = g_subprocess_launcher_spawn (launcher, error, self->demo_program, "--sensor-dir",
                                                 self->private_dir, "--duration", DEMO_DURATION, NULL);
       if (self->demo == NULL)

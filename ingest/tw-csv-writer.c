@@ -144,6 +144,34 @@ plan_layout (TwTrace        *trace,
     }
 }
 
+/* Numbers are formatted by hand: g_string_append_printf() allocates on every call, which
+ * is most of the writer's time on millions of rows (and far more under sanitizers). */
+static void
+append_uint (GString *out,
+             guint64  value)
+{
+  char buf[20];
+  char *p = buf + sizeof buf;
+
+  do
+    *--p = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
+static void
+append_int (GString *out,
+            gint64   value)
+{
+  if (value >= 0)
+    {
+      append_uint (out, (guint64) value);
+      return;
+    }
+  g_string_append_c (out, '-');
+  append_uint (out, 0 - (guint64) value);
+}
+
 /* Quotes when the reader would otherwise split, trim or misread the text. */
 static void
 append_text (GString    *out,
@@ -202,13 +230,18 @@ append_value (GString           *out,
     case TW_FIELD_U32:
     case TW_FIELD_U64:
       if (spec->flags & TW_FIELD_FLAG_HEX)
-        g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", value->u);
+        {
+          char buf[24];
+
+          g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", value->u);
+          g_string_append (out, buf);
+        }
       else
-        g_string_append_printf (out, "%" G_GUINT64_FORMAT, value->u);
+        append_uint (out, value->u);
       break;
     case TW_FIELD_I32:
     case TW_FIELD_I64:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->i);
+      append_int (out, value->i);
       break;
     case TW_FIELD_F64:
       {
@@ -248,7 +281,7 @@ append_canonical (GString          *out,
     case TW_N_EVENT_KINDS:
       break;
     default:
-      g_string_append_printf (out, "%u", arg);
+      append_uint (out, arg);
       break;
     }
 }
@@ -283,13 +316,13 @@ append_task_description (GString      *out,
     {
       g_string_append_c (out, ',');
       if (describe && task->pid >= 0)
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, task->pid);
+        append_int (out, task->pid);
     }
   if (layout->tid_column)
     {
       g_string_append_c (out, ',');
       if (describe && task->tid >= 0)
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, task->tid);
+        append_int (out, task->tid);
     }
   if (layout->idle_column)
     {
@@ -344,9 +377,10 @@ append_event (GString       *out,
   const TwTask *task = tw_trace_get_task (trace, ev->task);
   const int *cells = layout->cell_of[ev->type];
 
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", ev->time);
+  append_uint (out, ev->time);
+  g_string_append_c (out, ',');
   if (ev->cpu != TW_CPU_NONE)
-    g_string_append_printf (out, "%u", ev->cpu);
+    append_uint (out, ev->cpu);
   g_string_append_c (out, ',');
   append_task (out, trace, ev->task);
   g_string_append_c (out, ',');

@@ -505,7 +505,8 @@ append_thread (gpointer data)
 {
   Appender *a = data;
 
-  for (guint64 t = 1000000; !g_atomic_int_get (&a->stop); t++)
+  /* bounded: a slow (sanitized) writer must not let the store grow without end */
+  for (guint64 t = 1000000; !g_atomic_int_get (&a->stop) && t < 1000000 + 2 * TW_CHUNK_SIZE; t++)
     tw_trace_append (a->trace, t, 0, a->type, a->task, 0, NULL);
   return NULL;
 }
@@ -538,7 +539,8 @@ test_growing_snapshot (void)
   a.task = tw_trace_add_task (live, "0/0", "swapper/0", 0, 0);
   tw_trace_set_task_flags (live, a.task, TW_TASK_FLAG_IDLE);
   thread = g_thread_new ("appender", append_thread, &a);
-  while (tw_trace_get_n_events (live) < 3 * TW_CHUNK_SIZE / 2)
+  /* past the first chunk, so that the snapshot ends inside one the appender is filling */
+  while (tw_trace_get_n_events (live) < TW_CHUNK_SIZE + 4096)
     g_usleep (1000);
 
   n = tw_trace_get_n_events (live) - 10;
