@@ -11,7 +11,7 @@
 #include <tw-ingest.h>
 
 /*
- * A recording is a snapshot: the events the live store holds when Record is pressed
+ * A recording is a snapshot: the events the live store holds when the file is chosen
  * (their count is taken then), written by a GTask thread while the poll thread keeps
  * appending and the window keeps painting. The store allows that without locks: rows
  * below a published count never change and nothing it hands out ever moves (tw-trace.c).
@@ -303,6 +303,72 @@ GtkWidget *
 tw_recorder_new (void)
 {
   return g_object_new (TW_TYPE_RECORDER, NULL);
+}
+
+static void
+report_failure (TwRecorder *self,
+                const char *path,
+                GError     *error)
+{
+  g_signal_emit (self, signals[FINISHED], 0, path, (guint64) 0, error);
+}
+
+static void
+choose_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    TwRecorder      *self)
+{
+  TwTrace *trace = g_object_get_data (G_OBJECT (dialog), "tw-trace");
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  if (file && (path = g_file_get_path (file)) == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: only local files can be written"), uri);
+      report_failure (self, uri, error);
+    }
+  else if (path && !tw_recorder_start (self, trace, path, &error))
+    report_failure (self, path, error);
+  g_object_unref (dialog);
+}
+
+/**
+ * tw_recorder_choose_file:
+ * @trace: the trace to record, see tw_recorder_start()
+ *
+ * Asks for a file (CSV events) and starts recording @trace to it; a recording that
+ * cannot start is reported by ::finished. Does nothing while a recording is written.
+ */
+void
+tw_recorder_choose_file (TwRecorder *self,
+                         TwTrace    *trace)
+{
+  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog;
+
+  g_return_if_fail (TW_IS_RECORDER (self));
+  g_return_if_fail (TW_IS_TRACE (trace));
+
+  if (tw_recorder_get_busy (self))
+    return;
+  dialog = gtk_file_chooser_native_new (_("Record Live Session"),
+                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Record"), _("_Cancel"));
+  gtk_file_filter_set_name (csv, _("CSV events (opens again in Trace Workbench)"));
+  gtk_file_filter_add_suffix (csv, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), csv);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "live-session.csv");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_object_set_data_full (G_OBJECT (dialog), "tw-trace", g_object_ref (trace), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (choose_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 /**

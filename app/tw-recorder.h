@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TwRecorder, tw_recorder, TW, RECORDER, GtkWidget)
 
 GtkWidget  *tw_recorder_new               (void);
+void        tw_recorder_choose_file       (TwRecorder  *self,
+                                           TwTrace     *trace);
 gboolean    tw_recorder_start             (TwRecorder  *self,
                                            TwTrace     *trace,
                                            const char  *path,

@@ -939,9 +939,8 @@ tw_window_get_sensors_pane (TwWindow *self)
  * tw_window_record:
  * @path: the file to write (CSV events)
  *
- * Starts writing what the live session stored so far to @path in a worker thread (the
- * header bar shows the progress and a Cancel, see TwRecorder); a failure shows in the
- * window's banner.
+ * Starts writing what the live session stored so far to @path in a worker thread
+ * (TwRecorder: progress and Cancel in the header bar); failures show in the banner.
  *
  * Returns: %FALSE with @error set when no recording could be started
  */
@@ -1024,43 +1023,12 @@ pause_toggled_cb (GtkToggleButton *button,
 }
 
 static void
-record_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
-{
-  TwWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path == NULL)
-        show_error_text (self, "Could not record the live session: only local files can be written");
-      else
-        tw_window_record (self, path, NULL);
-    }
-  g_object_unref (dialog);
-}
-
-static void
 record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   TwWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
 
-  if (self->live_session == NULL || tw_recorder_get_busy (TW_RECORDER (self->recorder)))
-    return;
-  dialog = gtk_file_chooser_native_new ("Record Live Session", GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Record", "_Cancel");
-  gtk_file_filter_set_name (csv, "CSV events (opens again in Trace Workbench)");
-  gtk_file_filter_add_suffix (csv, "csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), csv);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "live-session.csv");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (record_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  if (self->live_session)
+    tw_recorder_choose_file (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session));
 }
 
 static void

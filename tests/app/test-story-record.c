@@ -136,7 +136,8 @@ demo_received (gpointer data)
  * private directory, shown in the window; then BULK_EVENTS elements, a burst at a time
  * (no more than its buffer holds), each waited for in the store. */
 static void
-start_demo_with_bulk (Fixture *fx)
+start_demo_with_bulk (Fixture *fx,
+                      guint64  n_bulk)
 {
   g_autoptr(GError) error = NULL;
   StoreWait wait;
@@ -154,7 +155,7 @@ start_demo_with_bulk (Fixture *fx)
 
   wait = (StoreWait) { live_trace (fx), 0 };
   g_test_message ("filling");
-  while (fx->committed < BULK_EVENTS)
+  while (fx->committed < n_bulk)
     {
       for (guint i = 0; i < BULK_BURST; i++)
         {
@@ -351,7 +352,7 @@ test_record_while_running (Fixture       *fx,
   guint probe_source;
 
   SKIP_WITHOUT_DEMO ();
-  start_demo_with_bulk (fx);
+  start_demo_with_bulk (fx, BULK_EVENTS);
   path = g_build_filename (fx->record_dir, "live.csv", NULL);
   state = tw_window_get_view_state (fx->window);
   g_assert_true (tw_view_state_get_following (state));
@@ -426,7 +427,7 @@ test_cancel (Fixture       *fx,
   GtkWidget *cancel;
 
   SKIP_WITHOUT_DEMO ();
-  start_demo_with_bulk (fx);
+  start_demo_with_bulk (fx, BULK_EVENTS);
   path = g_build_filename (fx->record_dir, "live.csv", NULL);
 
   g_assert_true (tw_window_record (fx->window, path, &error));
@@ -454,10 +455,88 @@ test_cancel (Fixture       *fx,
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
 
+static GtkFileChooser *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_FILE_CHOOSER (window);
+    }
+  return NULL;
+}
+
+static gboolean
+has_file_chooser (gpointer data)
+{
+  return find_file_chooser () != NULL;
+}
+
+static gboolean
+recorder_saved (gpointer data)
+{
+  Fixture *fx = data;
+
+  return !tw_recorder_get_busy (recorder (fx)) && tw_recorder_get_path (recorder (fx)) != NULL;
+}
+
+/* Ctrl+R's action asks for the file, then records to the one chosen. */
+static void
+test_record_action (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *path = NULL;
+  GtkFileChooser *chooser;
+
+  SKIP_WITHOUT_DEMO ();
+  start_demo_with_bulk (fx, BULK_BURST);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.record", NULL));
+  g_assert_true (tw_test_wait_until (has_file_chooser, NULL, WAIT_MS));
+  chooser = find_file_chooser ();
+  g_assert_cmpstr (gtk_file_chooser_get_current_name (chooser), ==, "live-session.csv");
+  folder = g_file_new_for_path (fx->record_dir);
+  g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, &error));
+  g_assert_no_error (error);
+  gtk_file_chooser_set_current_name (chooser, "chosen.csv");
+  path = g_build_filename (fx->record_dir, "chosen.csv", NULL);
+  /* Enter presses the chooser's default button, as a user does; it answers once it has
+   * checked the name in its folder, so the recording starts a little later. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (chooser), "default.activate", NULL));
+  g_assert_true (tw_test_wait_until (recorder_saved, fx, WAIT_MS));
+  g_assert_no_error (fx->finished_error);
+  g_assert_cmpstr (tw_recorder_get_path (recorder (fx)), ==, path);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved chosen.csv");
+}
+
+/* GTK's file chooser reads its settings schema; the isolated test directories hide the
+ * system's schemas, so point GSettings at them first. */
+static void
+keep_system_schemas (void)
+{
+  const char * const *dirs = g_get_system_data_dirs ();
+
+  for (guint i = 0; dirs[i] && !g_getenv ("GSETTINGS_SCHEMA_DIR"); i++)
+    {
+      g_autofree char *schemas = g_build_filename (dirs[i], "glib-2.0", "schemas", NULL);
+      g_autofree char *compiled = g_build_filename (schemas, "gschemas.compiled", NULL);
+
+      if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+        g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
+  keep_system_schemas ();
   app = tw_test_init_application (&argc, &argv);
   have_display = app != NULL;
 
@@ -465,6 +544,7 @@ main (int    argc,
   g_test_add ("/tw/app/story-record/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("while-running", test_record_while_running);
   ADD ("cancel", test_cancel);
+  ADD ("record-action", test_record_action);
 #undef ADD
 
   return g_test_run ();
