@@ -42,7 +42,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <tw-evaluators.h>
+#include <unistd.h>
 
 #define POLL_INTERVAL_MS  10
 #define TICK_INTERVAL_MS  33
@@ -360,6 +362,16 @@ remove_private_dir (TwLiveSession *self)
   g_clear_pointer (&self->private_dir, g_free);
 }
 
+/* In the demo, before it runs: it ends with tracewb even when tracewb cannot stop it (a
+ * crash, a failed test's abort), instead of writing for DEMO_DURATION. */
+static void
+demo_child_setup (gpointer parent_pid)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid () != GPOINTER_TO_INT (parent_pid))
+    _exit (1);
+}
+
 static void
 stop_demo (TwLiveSession *self)
 {
@@ -608,6 +620,8 @@ tw_live_session_start (TwLiveSession      *self,
       g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
 
       g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
+      g_subprocess_launcher_set_child_setup (launcher, demo_child_setup,
+                                             GINT_TO_POINTER (getpid ()), NULL);
       self->demo = g_subprocess_launcher_spawn (launcher, error, self->demo_program, "--sensor-dir",
                                                 self->private_dir, "--duration", DEMO_DURATION, NULL);
       if (self->demo == NULL)
@@ -925,52 +939,6 @@ tw_live_session_set_source_attached (TwLiveSession  *self,
     tw_jcs_arrivals_init (&state->arrivals);
   g_mutex_unlock (&self->lock);
   return ok;
-}
-
-/**
- * tw_live_session_record:
- * @path: the file to write
- *
- * Writes everything stored so far as CSV events (the writer `tracewb-cli monitor
- * --record` uses; the app and the CLI open the file again). The session goes on.
- * The file appears complete or not at all.
- *
- * Returns: %FALSE with @error set (naming @path) when writing failed
- */
-gboolean
-tw_live_session_record (TwLiveSession  *self,
-                        const char     *path,
-                        GError        **error)
-{
-  g_autoptr (GFile) file = NULL;
-  g_autoptr (GFileOutputStream) stream = NULL;
-  g_autoptr (GError) local = NULL;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  file = g_file_new_for_path (path);
-  /* rows that arrived late are written where they are; the CSV reader sorts */
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &local);
-  if (stream != NULL
-      && !tw_csv_writer_write (tw_monitor_get_trace (self->monitor), G_OUTPUT_STREAM (stream),
-                               NULL, &local))
-    {
-      g_autoptr (GCancellable) abandon = g_cancellable_new ();
-
-      /* a cancelled close drops the temporary file: no partial recording at @path */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-    }
-  else if (stream != NULL)
-    g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local);
-  if (local == NULL)
-    return TRUE;
-  if (strstr (local->message, path))
-    g_propagate_error (error, g_steal_pointer (&local));
-  else
-    g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
-  return FALSE;
 }
 
 /**

@@ -64,9 +64,6 @@ gboolean       tw_live_session_set_source_attached (TwLiveSession *self,
                                                  gboolean        attached,
                                                  GError        **error);
 
-gboolean       tw_live_session_record           (TwLiveSession  *self,
-                                                 const char     *path,
-                                                 GError        **error);
 void           tw_live_session_get_poll_stats   (TwLiveSession  *self,
                                                  guint64        *n_polls,
                                                  guint64        *max_gap_ns,

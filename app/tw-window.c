@@ -13,6 +13,7 @@
 #include "tw-cursor-state-pane.h"
 #include "tw-details-pane.h"
 #include "tw-go-to-time.h"
+#include "tw-recorder.h"
 #include "tw-sensors-pane.h"
 
 /*
@@ -76,6 +77,7 @@ struct _TwWindow
   GtkWidget            *live_controls;   /* in the header bar */
   GtkWidget            *follow_button;
   GtkWidget            *pause_button;
+  GtkWidget            *recorder;        /* owned; in live_controls */
   GtkWidget            *sensors_pane;
   guint                 live_n_tasks;
   guint                 live_n_cpus;
@@ -867,9 +869,10 @@ tw_window_get_sensors_pane (TwWindow *self)
  * tw_window_record:
  * @path: the file to write (CSV events)
  *
- * Saves what the live session stored so far; an error also shows in the window.
+ * Starts writing what the live session stored so far to @path in a worker thread
+ * (TwRecorder: progress and Cancel in the header bar); failures show in the banner.
  *
- * Returns: %FALSE with @error set on failure
+ * Returns: %FALSE with @error set when no recording could be started
  */
 gboolean
 tw_window_record (TwWindow    *self,
@@ -883,7 +886,8 @@ tw_window_record (TwWindow    *self,
 
   if (self->live_session == NULL)
     g_set_error_literal (&local, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "No live session to record");
-  else if (tw_live_session_record (self->live_session, path, &local))
+  else if (tw_recorder_start (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session),
+                              path, &local))
     {
       dismiss_error (self);
       return TRUE;
@@ -892,6 +896,32 @@ tw_window_record (TwWindow    *self,
   show_error_text (self, text);
   g_propagate_error (error, g_steal_pointer (&local));
   return FALSE;
+}
+
+static void
+record_finished_cb (TwWindow   *self,
+                    const char *path,
+                    guint64     n_events,
+                    GError     *error)
+{
+  g_autofree char *text = NULL;
+
+  if (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  text = g_strdup_printf ("Could not record the live session: %s", error->message);
+  show_error_text (self, text);
+}
+
+/**
+ * tw_window_get_recorder:
+ *
+ * Returns: (transfer none): the Record control of the header bar (shown while live)
+ */
+TwRecorder *
+tw_window_get_recorder (TwWindow *self)
+{
+  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
+  return TW_RECORDER (self->recorder);
 }
 
 static void
@@ -923,50 +953,17 @@ pause_toggled_cb (GtkToggleButton *button,
 }
 
 static void
-record_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
-{
-  TwWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path == NULL)
-        show_error_text (self, "Could not record the live session: only local files can be written");
-      else
-        tw_window_record (self, path, NULL);
-    }
-  g_object_unref (dialog);
-}
-
-static void
 record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   TwWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
 
-  if (self->live_session == NULL)
-    return;
-  dialog = gtk_file_chooser_native_new ("Record Live Session", GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Record", "_Cancel");
-  gtk_file_filter_set_name (csv, "CSV events (opens again in Trace Workbench)");
-  gtk_file_filter_add_suffix (csv, "csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), csv);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "live-session.csv");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (record_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  if (self->live_session)
+    tw_recorder_choose_file (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session));
 }
 
 static void
 build_live_controls (TwWindow *self)
 {
-  GtkWidget *record;
-
   self->live_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   self->follow_button = gtk_button_new_with_label ("Following");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->follow_button), "win.live-follow");
@@ -976,10 +973,9 @@ build_live_controls (TwWindow *self)
   gtk_widget_set_tooltip_text (self->pause_button, "Pause the display; data keeps being stored (P)");
   g_signal_connect (self->pause_button, "toggled", G_CALLBACK (pause_toggled_cb), self);
   gtk_box_append (GTK_BOX (self->live_controls), self->pause_button);
-  record = gtk_button_new_from_icon_name ("media-record-symbolic");
-  gtk_widget_set_tooltip_text (record, "Record what was received so far to a file (Ctrl+R)");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (record), "win.record");
-  gtk_box_append (GTK_BOX (self->live_controls), record);
+  self->recorder = g_object_ref_sink (tw_recorder_new ());
+  g_signal_connect_swapped (self->recorder, "finished", G_CALLBACK (record_finished_cb), self);
+  gtk_box_append (GTK_BOX (self->live_controls), self->recorder);
   gtk_widget_set_visible (self->live_controls, FALSE);
   /* not a bound template child: the window itself disposes its titlebar */
   gtk_header_bar_pack_start (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
@@ -1086,6 +1082,10 @@ tw_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   self->load_job = NULL;
   detach_live (self);
+  /* a recording being written outlives the window (TwRecorder) */
+  if (self->recorder)
+    g_signal_handlers_disconnect_by_data (self->recorder, self);
+  g_clear_object (&self->recorder);
   g_clear_object (&self->sensors_pane);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_signal_handler (&self->recent_changed_handler, gtk_recent_manager_get_default ());

@@ -9,6 +9,7 @@
 
 #include "tw-evaluations-pane.h"
 #include "tw-live-session.h"
+#include "tw-recorder.h"
 
 G_BEGIN_DECLS
 
@@ -45,5 +46,6 @@ gboolean     tw_window_record             (TwWindow       *self,
                                            const char     *path,
                                            GError        **error);
 const TwShortcut *tw_window_get_shortcuts (guint          *n_shortcuts);
+TwRecorder  *tw_window_get_recorder       (TwWindow       *self);
 
 G_END_DECLS

@@ -384,6 +384,7 @@ typedef enum {
   COL_TASK_NAME,
   COL_TASK_PID,
   COL_TASK_TID,
+  COL_TASK_IDLE,
   COL_ARG,
 } ColumnRole;
 
@@ -396,6 +397,7 @@ static const char * const reserved_columns[] = {
   [COL_TASK_NAME] = "task_name",
   [COL_TASK_PID] = "task_pid",
   [COL_TASK_TID] = "task_tid",
+  [COL_TASK_IDLE] = "task_idle",
 };
 
 /* Canonical argument columns, by the kind whose core `arg` they fill. */
@@ -1099,6 +1101,28 @@ canonical_arg (Parser     *ps,
   return TRUE;
 }
 
+/* `task_idle`: 1 makes the line's task its CPU's idle task (drawn as idle, never as
+ * running), 0 makes it an ordinary task again; the last cell given wins. */
+static gboolean
+apply_task_idle (Parser   *ps,
+                 Lexer    *lx,
+                 guint32   task,
+                 GError  **error)
+{
+  int column = ps->col[COL_TASK_IDLE];
+  TwTaskFlags flags;
+  guint64 idle;
+
+  if (column < 0 || cell_is_empty (lx, column))
+    return TRUE;
+  if (lx->cells[column].quoted || !parse_unsigned_cell (lx, column, 1, &idle))
+    return fail_cell (ps, lx, column, "1 (an idle task) or 0", error);
+  flags = tw_trace_get_task (ps->trace, task)->flags;
+  flags = idle ? flags | TW_TASK_FLAG_IDLE : flags & ~TW_TASK_FLAG_IDLE;
+  tw_trace_set_task_flags (ps->trace, task, flags);
+  return TRUE;
+}
+
 static gboolean
 apply_task_columns (Parser   *ps,
                     Lexer    *lx,
@@ -1109,7 +1133,8 @@ apply_task_columns (Parser   *ps,
   int column;
 
   if (task == TW_TASK_NONE
-      || (ps->col[COL_TASK_NAME] < 0 && ps->col[COL_TASK_PID] < 0 && ps->col[COL_TASK_TID] < 0))
+      || (ps->col[COL_TASK_NAME] < 0 && ps->col[COL_TASK_PID] < 0 && ps->col[COL_TASK_TID] < 0
+          && ps->col[COL_TASK_IDLE] < 0))
     return TRUE;
   t = tw_trace_get_task (ps->trace, task);
 
@@ -1133,7 +1158,7 @@ apply_task_columns (Parser   *ps,
       else if (k == COL_TASK_TID && id != t->tid)
         tw_trace_set_task_ids (ps->trace, task, t->pid, id);
     }
-  return TRUE;
+  return apply_task_idle (ps, lx, task, error);
 }
 
 /* Pass 2: store every record. */

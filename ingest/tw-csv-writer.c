@@ -18,6 +18,16 @@
 #define CELL_NONE  (-1)  /* nothing: the type has no such field */
 #define CELL_CANON (-2)  /* the core `arg` column, per the type's kind */
 
+/* What the writer writes: the counts read once, at the start. A live trace keeps
+ * growing meanwhile (tw-trace.c: one writer, readers below the published counts); rows
+ * below @n_events never change, and every task and type they name lies below @n_tasks and
+ * @n_types because those are read after @n_events. */
+typedef struct {
+  guint64 n_events;
+  guint   n_types;
+  guint32 n_tasks;
+} Snapshot;
+
 typedef struct {
   GPtrArray  *names;        /* argument column names, in first-seen order */
   GHashTable *index;        /* name → column + 1 */
@@ -26,6 +36,7 @@ typedef struct {
   gboolean    name_column;
   gboolean    pid_column;
   gboolean    tid_column;
+  gboolean    idle_column;
 } Layout;
 
 static void
@@ -63,11 +74,12 @@ kind_from_name (const char *name)
 }
 
 static void
-plan_layout (TwTrace *trace,
-             Layout  *layout)
+plan_layout (TwTrace        *trace,
+             const Snapshot *snap,
+             Layout         *layout)
 {
-  guint n_types = tw_trace_get_n_event_types (trace);
-  guint64 n = tw_trace_get_n_events (trace);
+  guint n_types = snap->n_types;
+  guint n_chunks = (guint) ((snap->n_events + TW_CHUNK_MASK) >> TW_CHUNK_SHIFT);
   g_autofree guint16 *order = g_new (guint16, MAX (n_types, 1));
   g_autofree gboolean *used = g_new0 (gboolean, MAX (n_types, 1));
   guint n_used = 0;
@@ -76,11 +88,13 @@ plan_layout (TwTrace *trace,
   layout->index = g_hash_table_new (g_str_hash, g_str_equal);
   layout->cell_of = g_new0 (int *, MAX (n_types, 1));
 
-  /* Columns follow the order in which types first occur, so a file reads naturally. */
-  for (guint c = 0; c < tw_trace_get_n_chunks (trace) && n_used < n_types; c++)
+  /* Columns follow the order in which types first occur, so a file reads naturally.
+   * Rows are counted from the snapshot, never from a chunk's own count, which the live
+   * writer may be moving. */
+  for (guint c = 0; c < n_chunks && n_used < n_types; c++)
     {
       const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-      guint rows = MIN ((guint64) chunk->n, n - ((guint64) c << TW_CHUNK_SHIFT));
+      guint rows = (guint) MIN ((guint64) TW_CHUNK_SIZE, snap->n_events - ((guint64) c << TW_CHUNK_SHIFT));
 
       for (guint r = 0; r < rows; r++)
         if (!used[chunk->type[r]])
@@ -119,14 +133,43 @@ plan_layout (TwTrace *trace,
       layout->cell_of[order[u]] = cells;
     }
 
-  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+  for (guint32 k = 0; k < snap->n_tasks; k++)
     {
       const TwTask *task = tw_trace_get_task (trace, k);
 
       layout->name_column |= task->name != NULL;
       layout->pid_column |= task->pid >= 0;
       layout->tid_column |= task->tid >= 0;
+      layout->idle_column |= (task->flags & TW_TASK_FLAG_IDLE) != 0;
     }
+}
+
+/* Numbers are formatted by hand: g_string_append_printf() allocates on every call, which
+ * is most of the writer's time on millions of rows (and far more under sanitizers). */
+static void
+append_uint (GString *out,
+             guint64  value)
+{
+  char buf[20];
+  char *p = buf + sizeof buf;
+
+  do
+    *--p = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
+static void
+append_int (GString *out,
+            gint64   value)
+{
+  if (value >= 0)
+    {
+      append_uint (out, (guint64) value);
+      return;
+    }
+  g_string_append_c (out, '-');
+  append_uint (out, 0 - (guint64) value);
 }
 
 /* Quotes when the reader would otherwise split, trim or misread the text. */
@@ -187,13 +230,18 @@ append_value (GString           *out,
     case TW_FIELD_U32:
     case TW_FIELD_U64:
       if (spec->flags & TW_FIELD_FLAG_HEX)
-        g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", value->u);
+        {
+          char buf[24];
+
+          g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", value->u);
+          g_string_append (out, buf);
+        }
       else
-        g_string_append_printf (out, "%" G_GUINT64_FORMAT, value->u);
+        append_uint (out, value->u);
       break;
     case TW_FIELD_I32:
     case TW_FIELD_I64:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, value->i);
+      append_int (out, value->i);
       break;
     case TW_FIELD_F64:
       {
@@ -233,7 +281,7 @@ append_canonical (GString          *out,
     case TW_N_EVENT_KINDS:
       break;
     default:
-      g_string_append_printf (out, "%u", arg);
+      append_uint (out, arg);
       break;
     }
 }
@@ -250,16 +298,202 @@ flush (GOutputStream  *stream,
   return TRUE;
 }
 
+/* The store keeps one name, one pid/tid and one idle flag per task: say them once, at
+ * the task's first row. */
+static void
+append_task_description (GString      *out,
+                         const Layout *layout,
+                         const TwTask *task,
+                         gboolean      describe)
+{
+  if (layout->name_column)
+    {
+      g_string_append_c (out, ',');
+      if (describe && task->name)
+        append_text (out, task->name, TRUE);
+    }
+  if (layout->pid_column)
+    {
+      g_string_append_c (out, ',');
+      if (describe && task->pid >= 0)
+        append_int (out, task->pid);
+    }
+  if (layout->tid_column)
+    {
+      g_string_append_c (out, ',');
+      if (describe && task->tid >= 0)
+        append_int (out, task->tid);
+    }
+  if (layout->idle_column)
+    {
+      g_string_append_c (out, ',');
+      if (describe && (task->flags & TW_TASK_FLAG_IDLE))
+        g_string_append_c (out, '1');
+    }
+}
+
+static void
+append_header (GString      *out,
+               TwTrace      *trace,
+               const Layout *layout)
+{
+  g_autofree char *format = tw_trace_dup_metadata (trace, "format");
+
+  g_string_append (out, "# Trace Workbench CSV events (docs/csv-format.md)\n");
+  if (format)
+    g_string_append_printf (out, "# converted from a “%s” trace\n", format);
+
+  g_string_append (out, "time_ns,cpu,task,event");
+  if (layout->kind_column)
+    g_string_append (out, ",kind");
+  if (layout->name_column)
+    g_string_append (out, ",task_name");
+  if (layout->pid_column)
+    g_string_append (out, ",task_pid");
+  if (layout->tid_column)
+    g_string_append (out, ",task_tid");
+  if (layout->idle_column)
+    g_string_append (out, ",task_idle");
+  for (guint i = 0; i < layout->names->len; i++)
+    {
+      const char *name = layout->names->pdata[i];
+      g_autofree char *header = _tw_csv_column_is_reserved (name)
+                                ? g_strconcat (TW_CSV_ARG_PREFIX, name, NULL) : g_strdup (name);
+
+      g_string_append_c (out, ',');
+      append_text (out, header, FALSE);
+    }
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_event (GString       *out,
+              TwTrace       *trace,
+              const Layout  *layout,
+              gboolean      *described,
+              const TwEvent *ev)
+{
+  const TwEventType *type = tw_trace_get_event_type (trace, ev->type);
+  const TwTask *task = tw_trace_get_task (trace, ev->task);
+  const int *cells = layout->cell_of[ev->type];
+
+  append_uint (out, ev->time);
+  g_string_append_c (out, ',');
+  if (ev->cpu != TW_CPU_NONE)
+    append_uint (out, ev->cpu);
+  g_string_append_c (out, ',');
+  append_task (out, trace, ev->task);
+  g_string_append_c (out, ',');
+  append_text (out, type->name, FALSE);
+
+  if (layout->kind_column)
+    {
+      g_string_append_c (out, ',');
+      if (type->kind != kind_from_name (type->name))
+        g_string_append (out, tw_event_kind_to_string (type->kind));
+    }
+
+  if (task != NULL)
+    {
+      append_task_description (out, layout, task, !described[ev->task]);
+      described[ev->task] = TRUE;
+    }
+  else
+    for (guint i = 0; i < (guint) (layout->name_column + layout->pid_column
+                                   + layout->tid_column + layout->idle_column); i++)
+      g_string_append_c (out, ',');
+
+  for (guint i = 0; i < layout->names->len; i++)
+    {
+      TwValue value;
+
+      g_string_append_c (out, ',');
+      if (cells[i] == CELL_CANON)
+        append_canonical (out, trace, type, ev->arg);
+      else if (cells[i] >= 0 && tw_event_type_get_field (type, ev->payload, cells[i], &value))
+        append_value (out, trace, &type->fields[cells[i]], &value);
+    }
+  g_string_append_c (out, '\n');
+}
+
+/**
+ * tw_csv_writer_write_events:
+ * @trace: a trace, sealed or growing (a live session's store)
+ * @n_events: how many events to write: the first @n_events of @trace, at most the ones
+ *   published when the call starts
+ * @stream: where the CSV text goes; not closed
+ * @progress: (nullable): called from the calling thread with the fraction written
+ *
+ * Writes the first @n_events events of @trace as one CSV line each, in the format of
+ * docs/csv-format.md: raw event names, a `kind` column when a kind does not follow from
+ * its name, the tasks' names, ids and idle flags on their first lines, the canonical
+ * argument columns filled from the core `arg` column where the type has no such field,
+ * and every field of every type. Reading the result back gives the same events.
+ *
+ * The trace may grow while this runs (another thread appending): the file is a snapshot
+ * of the counts read at the start, never a row still being written.
+ *
+ * Returns: %FALSE with @error set when writing failed or was cancelled
+ */
+gboolean
+tw_csv_writer_write_events (TwTrace         *trace,
+                            guint64          n_events,
+                            GOutputStream   *stream,
+                            TwProgressFunc   progress,
+                            gpointer         progress_data,
+                            GCancellable    *cancellable,
+                            GError         **error)
+{
+  g_autoptr(GString) out = g_string_sized_new (FLUSH_BYTES + 4096);
+  g_autofree gboolean *described = NULL;
+  Layout layout = { 0 };
+  Snapshot snap;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  /* the event count first: the tables read after it cover every row below it */
+  snap.n_events = MIN (n_events, tw_trace_get_n_events (trace));
+  snap.n_types = tw_trace_get_n_event_types (trace);
+  snap.n_tasks = tw_trace_get_n_tasks (trace);
+  described = g_new0 (gboolean, MAX (snap.n_tasks, 1));
+  plan_layout (trace, &snap, &layout);
+  append_header (out, trace, &layout);
+
+  for (guint64 e = 0; e < snap.n_events; e++)
+    {
+      TwEvent ev;
+
+      if (e % CHECK_EVERY == 0)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto out;
+          if (progress)
+            progress ((double) e / (double) snap.n_events, progress_data);
+        }
+
+      tw_trace_get_event (trace, e, &ev);
+      append_event (out, trace, &layout, described, &ev);
+      if (out->len >= FLUSH_BYTES && !flush (stream, out, cancellable, error))
+        goto out;
+    }
+
+  ok = flush (stream, out, cancellable, error);
+  if (ok && progress)
+    progress (1.0, progress_data);
+
+out:
+  layout_clear (&layout, snap.n_types);
+  return ok;
+}
+
 /**
  * tw_csv_writer_write:
- * @trace: a sealed trace
+ * @trace: a trace
  * @stream: where the CSV text goes; not closed
  *
- * Writes every event of @trace as one CSV line, in the format of docs/csv-format.md:
- * raw event names, a `kind` column when a kind does not follow from its name, the
- * canonical argument columns filled from the core `arg` column where the type has no
- * such field, and every field of every type. Reading the result back gives the same
- * events.
+ * Writes every event of @trace, see tw_csv_writer_write_events().
  *
  * Returns: %FALSE with @error set when writing failed or was cancelled
  */
@@ -269,123 +503,8 @@ tw_csv_writer_write (TwTrace        *trace,
                      GCancellable   *cancellable,
                      GError        **error)
 {
-  g_autoptr(GString) out = g_string_sized_new (FLUSH_BYTES + 4096);
-  g_autofree char *format = NULL;
-  g_autofree gboolean *described = NULL;
-  guint n_types;
-  guint64 n;
-  Layout layout = { 0 };
-  gboolean ok = FALSE;
-
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  n_types = tw_trace_get_n_event_types (trace);
-  n = tw_trace_get_n_events (trace);
-  described = g_new0 (gboolean, MAX (tw_trace_get_n_tasks (trace), 1));
-  plan_layout (trace, &layout);
-
-  g_string_append (out, "# Trace Workbench CSV events (docs/csv-format.md)\n");
-  if ((format = tw_trace_dup_metadata (trace, "format")))
-    g_string_append_printf (out, "# converted from a “%s” trace\n", format);
-
-  g_string_append (out, "time_ns,cpu,task,event");
-  if (layout.kind_column)
-    g_string_append (out, ",kind");
-  if (layout.name_column)
-    g_string_append (out, ",task_name");
-  if (layout.pid_column)
-    g_string_append (out, ",task_pid");
-  if (layout.tid_column)
-    g_string_append (out, ",task_tid");
-  for (guint i = 0; i < layout.names->len; i++)
-    {
-      const char *name = layout.names->pdata[i];
-      g_autofree char *header = _tw_csv_column_is_reserved (name)
-                                ? g_strconcat (TW_CSV_ARG_PREFIX, name, NULL) : g_strdup (name);
-
-      g_string_append_c (out, ',');
-      append_text (out, header, FALSE);
-    }
-  g_string_append_c (out, '\n');
-
-  for (guint64 e = 0; e < n; e++)
-    {
-      const TwEventType *type;
-      const TwTask *task;
-      const int *cells;
-      TwEvent ev;
-
-      if (e % CHECK_EVERY == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto out;
-
-      tw_trace_get_event (trace, e, &ev);
-      type = tw_trace_get_event_type (trace, ev.type);
-      cells = layout.cell_of[ev.type];
-      task = tw_trace_get_task (trace, ev.task);
-
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", ev.time);
-      if (ev.cpu != TW_CPU_NONE)
-        g_string_append_printf (out, "%u", ev.cpu);
-      g_string_append_c (out, ',');
-      append_task (out, trace, ev.task);
-      g_string_append_c (out, ',');
-      append_text (out, type->name, FALSE);
-
-      if (layout.kind_column)
-        {
-          g_string_append_c (out, ',');
-          if (type->kind != kind_from_name (type->name))
-            g_string_append (out, tw_event_kind_to_string (type->kind));
-        }
-
-      /* The store keeps one name and one pid/tid per task: say them once, at the task's
-       * first row. */
-      if (layout.name_column || layout.pid_column || layout.tid_column)
-        {
-          gboolean describe = task != NULL && !described[ev.task];
-
-          if (describe)
-            described[ev.task] = TRUE;
-          if (layout.name_column)
-            {
-              g_string_append_c (out, ',');
-              if (describe && task->name)
-                append_text (out, task->name, TRUE);
-            }
-          if (layout.pid_column)
-            {
-              g_string_append_c (out, ',');
-              if (describe && task->pid >= 0)
-                g_string_append_printf (out, "%" G_GINT64_FORMAT, task->pid);
-            }
-          if (layout.tid_column)
-            {
-              g_string_append_c (out, ',');
-              if (describe && task->tid >= 0)
-                g_string_append_printf (out, "%" G_GINT64_FORMAT, task->tid);
-            }
-        }
-
-      for (guint i = 0; i < layout.names->len; i++)
-        {
-          TwValue value;
-
-          g_string_append_c (out, ',');
-          if (cells[i] == CELL_CANON)
-            append_canonical (out, trace, type, ev.arg);
-          else if (cells[i] >= 0 && tw_event_type_get_field (type, ev.payload, cells[i], &value))
-            append_value (out, trace, &type->fields[cells[i]], &value);
-        }
-      g_string_append_c (out, '\n');
-
-      if (out->len >= FLUSH_BYTES && !flush (stream, out, cancellable, error))
-        goto out;
-    }
-
-  ok = flush (stream, out, cancellable, error);
-
-out:
-  layout_clear (&layout, n_types);
-  return ok;
+  return tw_csv_writer_write_events (trace, tw_trace_get_n_events (trace), stream, NULL, NULL,
+                                     cancellable, error);
 }

@@ -9,9 +9,16 @@
 
 G_BEGIN_DECLS
 
-gboolean tw_csv_writer_write (TwTrace        *trace,
-                              GOutputStream  *stream,
-                              GCancellable   *cancellable,
-                              GError        **error);
+gboolean tw_csv_writer_write        (TwTrace         *trace,
+                                     GOutputStream   *stream,
+                                     GCancellable    *cancellable,
+                                     GError         **error);
+gboolean tw_csv_writer_write_events (TwTrace         *trace,
+                                     guint64          n_events,
+                                     GOutputStream   *stream,
+                                     TwProgressFunc   progress,
+                                     gpointer         progress_data,
+                                     GCancellable    *cancellable,
+                                     GError         **error);
 
 G_END_DECLS

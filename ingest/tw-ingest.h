@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "tw-atomic-file.h"
 #include "tw-chrome-json-writer.h"
 #include "tw-csv-reader.h"
 #include "tw-csv-writer.h"

@@ -36,35 +36,32 @@ print_usage (void)
     g_printerr ("  %-12s %s\n", targets[i].name, targets[i].summary);
 }
 
+typedef struct {
+  WriteFunc  write;
+  TwTrace   *trace;
+} Conversion;
+
+static gboolean
+write_conversion (GOutputStream  *stream,
+                  gpointer        user_data,
+                  GCancellable   *cancellable,
+                  GError        **error)
+{
+  Conversion *conversion = user_data;
+
+  return conversion->write (conversion->trace, stream, cancellable, error);
+}
+
+/* The file appears complete or not at all: a failed conversion leaves nothing at @path. */
 static gboolean
 write_to_path (WriteFunc    write,
                TwTrace     *trace,
                const char  *path,
                GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GFileOutputStream) stream = NULL;
-  g_autoptr(GError) local_error = NULL;
+  Conversion conversion = { write, trace };
 
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                           &local_error);
-  if (stream != NULL && !write (trace, G_OUTPUT_STREAM (stream), NULL, &local_error))
-    {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      /* Closing a replacing stream with a cancelled cancellable drops the temporary file,
-       * so a failed conversion never leaves a partial file at @path. */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-    }
-  if (local_error != NULL
-      || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &local_error))
-    {
-      g_set_error (error, local_error->domain, local_error->code, "%s: %s", path,
-                   local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+  return tw_atomic_file_write (path, write_conversion, &conversion, NULL, error);
 }
 
 int

@@ -342,28 +342,23 @@ print_text (Session *session)
 }
 
 static gboolean
+write_recording (GOutputStream  *stream,
+                 gpointer        trace,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  return tw_csv_writer_write (trace, stream, cancellable, error);
+}
+
+/* The file appears complete or not at all (tw_atomic_file_write). */
+static gboolean
 record (TwTrace     *trace,
         const char  *path,
         GError     **error)
 {
-  g_autoptr (GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr (GFileOutputStream) stream = NULL;
-
   if (!tw_trace_seal (trace, NULL, error))
     return FALSE;
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-  if (!tw_csv_writer_write (trace, G_OUTPUT_STREAM (stream), NULL, error))
-    {
-      g_autoptr (GCancellable) abandon = g_cancellable_new ();
-
-      /* A cancelled close drops the temporary file: no partial recording at @path. */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (stream), abandon, NULL);
-      return FALSE;
-    }
-  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  return tw_atomic_file_write (path, write_recording, trace, NULL, error);
 }
 
 int

@@ -413,6 +413,44 @@ test_tasks (void)
   g_assert_cmpuint (tw_trace_get_n_tasks (trace), ==, 2);
 }
 
+/* task_idle marks a CPU's idle task: the state model then gives it no running states
+ * and the CPU rows show it as idle; the last cell given wins. */
+static void
+test_task_idle (void)
+{
+  g_autoptr(TwTrace) trace = load_ok (
+    "time_ns,cpu,task,event,next,prev_state,task_name,task_pid,task_idle\n"
+    "1,0,0/0,switch,w,R,swapper/0,0,1\n"
+    "2,1,w2,user,,,,,\n"
+    "3,1,w2,user,,,,,0\n"
+    "4,0,w,switch,0/0,S,worker,,\n"
+    "5,1,was-idle,user,,,,,1\n"
+    "6,1,was-idle,user,,,,,0\n");
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  g_autoptr(GError) error = NULL;
+  guint32 idle = tw_trace_lookup_task (trace, "0/0");
+  gsize n_states;
+
+  g_assert_cmpuint (tw_trace_get_task (trace, idle)->flags, ==, TW_TASK_FLAG_IDLE);
+  g_assert_cmpuint (tw_trace_get_task (trace, tw_trace_lookup_task (trace, "w"))->flags, ==, 0);
+  g_assert_cmpuint (tw_trace_get_task (trace, tw_trace_lookup_task (trace, "w2"))->flags, ==, 0);
+  g_assert_cmpuint (tw_trace_get_task (trace, tw_trace_lookup_task (trace, "was-idle"))->flags,
+                    ==, 0);
+
+  g_assert_true (tw_state_model_update (model, NULL, &error));
+  g_assert_no_error (error);
+  tw_state_model_get_task_states (model, idle, &n_states);
+  g_assert_cmpuint (n_states, ==, 0);
+  g_assert_cmpuint (tw_state_model_get_running_task (model, 0, 4), ==, idle);
+
+  assert_load_fails ("time_ns,cpu,task,event,task_idle\n1,0,a,x,yes\n", -1,
+                     TW_READER_ERROR_INVALID, 2, "column “task_idle”", "“yes”", NULL);
+  assert_load_fails ("time_ns,cpu,task,event,task_idle\n1,0,a,x,2\n", -1,
+                     TW_READER_ERROR_INVALID, 2, "column “task_idle”", NULL);
+  assert_load_fails ("time_ns,cpu,task,event,task_idle\n1,0,a,x,\"1\"\n", -1,
+                     TW_READER_ERROR_INVALID, 2, "column “task_idle”", NULL);
+}
+
 static void
 test_kind_column (void)
 {
@@ -836,6 +874,7 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/csv/comments-and-blank-lines", test_comments_and_blank_lines);
   g_test_add_func ("/tw/ingest/csv/empty-cells", test_empty_cells);
   g_test_add_func ("/tw/ingest/csv/tasks", test_tasks);
+  g_test_add_func ("/tw/ingest/csv/task-idle", test_task_idle);
   g_test_add_func ("/tw/ingest/csv/kind-column", test_kind_column);
   g_test_add_func ("/tw/ingest/csv/arg-prefix", test_arg_prefix);
   g_test_add_func ("/tw/ingest/csv/existing-type", test_existing_type);

@@ -154,6 +154,7 @@ assert_same_events (TwTrace *a,
       g_assert_cmpstr (ka->name, ==, kb->name);
       g_assert_cmpint (ka->pid, ==, kb->pid);
       g_assert_cmpint (ka->tid, ==, kb->tid);
+      g_assert_cmpuint (ka->flags, ==, kb->flags);
     }
   g_assert_cmpuint (tw_trace_get_n_tasks (b), ==, tw_trace_get_n_tasks (a));
 }
@@ -404,6 +405,161 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+static TwStateModel *
+build_model (TwTrace *trace)
+{
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_state_model_update (model, NULL, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&model);
+}
+
+/* Whether the task running on @cpu at @time is an idle task, by source id and flag. */
+static const char *
+describe_running (TwStateModel *model,
+                  guint         cpu,
+                  guint64       time,
+                  gboolean     *idle)
+{
+  TwTrace *trace = tw_state_model_get_trace (model);
+  guint32 task = tw_state_model_get_running_task (model, cpu, time);
+  const TwTask *t = tw_trace_get_task (trace, task);
+
+  *idle = t != NULL && (t->flags & TW_TASK_FLAG_IDLE);
+  return t ? t->source_id : "(none)";
+}
+
+/* A kernel trace's idle tasks (swapper/N, pid 0, flagged idle by the kernel readers) stay
+ * idle through CSV: the writer says so in `task_idle`, the reader flags them again, so
+ * the state model gives them no running states and the CPU rows show them as idle at
+ * the same times as before. */
+static void
+test_idle_stays_idle (void)
+{
+  g_autofree char *path = tw_test_dup_fixture_path ("ftrace/tracefs-sched-irq.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) kernel = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
+  g_autofree char *written = NULL;
+  g_autoptr(TwTrace) reread = NULL;
+  g_autoptr(TwStateModel) before = NULL;
+  g_autoptr(TwStateModel) after = NULL;
+  guint n_idle = 0, n_idle_runs = 0;
+
+  g_assert_no_error (error);
+  written = write_csv (kernel);
+  reread = parse (written);
+  g_assert_cmpuint (tw_trace_get_n_events (reread), ==, tw_trace_get_n_events (kernel));
+  g_assert_cmpuint (tw_trace_get_n_tasks (reread), ==, tw_trace_get_n_tasks (kernel));
+
+  before = build_model (kernel);
+  after = build_model (reread);
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (kernel); k++)
+    {
+      const TwTask *task = tw_trace_get_task (kernel, k);
+      guint32 again = tw_trace_lookup_task (reread, task->source_id);
+      gsize n_states;
+
+      if (!(task->flags & TW_TASK_FLAG_IDLE))
+        continue;
+      n_idle++;
+      g_assert_true (tw_trace_get_task (reread, again)->flags & TW_TASK_FLAG_IDLE);
+      tw_state_model_get_task_states (after, again, &n_states);
+      g_assert_cmpuint (n_states, ==, 0);
+    }
+  g_assert_cmpuint (n_idle, ==, 2);
+
+  /* every run on every CPU: the same task, idle exactly when it was */
+  for (guint cpu = 0; cpu < tw_state_model_get_n_cpus (before); cpu++)
+    {
+      gsize n_runs;
+      const TwRunInterval *runs = tw_state_model_get_cpu_runs (before, cpu, &n_runs);
+
+      for (gsize r = 0; r < n_runs; r++)
+        {
+          guint64 mid = runs[r].start + (runs[r].end - runs[r].start) / 2;
+          gboolean idle_before, idle_after;
+
+          g_assert_cmpstr (describe_running (before, cpu, mid, &idle_before), ==,
+                           describe_running (after, cpu, mid, &idle_after));
+          g_assert_cmpint (idle_before, ==, idle_after);
+          n_idle_runs += idle_after;
+        }
+    }
+  g_assert_cmpuint (n_idle_runs, >, 0);
+  g_assert_nonnull (strstr (written, "swapper/0\",0,0,1,"));
+}
+
+/* A growing trace (a live session's store, appended by another thread) is written as a
+ * snapshot: exactly the first N events, with the progress reaching 1. */
+typedef struct {
+  TwTrace *trace;
+  guint16  type;
+  guint32  task;
+  gint     stop;
+} Appender;
+
+static gpointer
+append_thread (gpointer data)
+{
+  Appender *a = data;
+
+  /* bounded: a slow (sanitized) writer must not let the store grow without end */
+  for (guint64 t = 1000000; !g_atomic_int_get (&a->stop) && t < 1000000 + 2 * TW_CHUNK_SIZE; t++)
+    tw_trace_append (a->trace, t, 0, a->type, a->task, 0, NULL);
+  return NULL;
+}
+
+static void
+record_progress (double   fraction,
+                 gpointer data)
+{
+  double *last = data;
+
+  g_assert_cmpfloat (fraction, >=, *last);
+  *last = fraction;
+}
+
+static void
+test_growing_snapshot (void)
+{
+  g_autoptr(TwTrace) live = tw_trace_new ();
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) reread = NULL;
+  g_autofree char *text = NULL;
+  Appender a = { live, 0, 0, 0 };
+  GThread *thread;
+  double last = 0;
+  guint64 n;
+
+  tw_trace_set_stable_payloads (live);
+  a.type = tw_trace_add_event_type (live, "tick", NULL, TW_EVENT_KIND_OTHER, NULL, 0, &error);
+  a.task = tw_trace_add_task (live, "0/0", "swapper/0", 0, 0);
+  tw_trace_set_task_flags (live, a.task, TW_TASK_FLAG_IDLE);
+  thread = g_thread_new ("appender", append_thread, &a);
+  /* past the first chunk, so that the snapshot ends inside one the appender is filling */
+  while (tw_trace_get_n_events (live) < TW_CHUNK_SIZE + 4096)
+    g_usleep (1000);
+
+  n = tw_trace_get_n_events (live) - 10;
+  g_assert_true (tw_csv_writer_write_events (live, n, stream, record_progress, &last, NULL,
+                                             &error));
+  g_assert_no_error (error);
+  g_atomic_int_set (&a.stop, 1);
+  g_thread_join (thread);
+  g_assert_cmpfloat (last, ==, 1.0);
+
+  g_assert_true (g_output_stream_write_all (stream, "", 1, NULL, NULL, &error));
+  g_output_stream_close (stream, NULL, NULL);
+  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (stream));
+  reread = parse (text);
+  g_assert_cmpuint (tw_trace_get_n_events (reread), ==, n);
+  g_assert_cmpuint (tw_trace_get_last_time (reread), ==, 1000000 + n - 1);
+  g_assert_cmpuint (tw_trace_get_task (reread, 0)->flags, ==, TW_TASK_FLAG_IDLE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -414,6 +570,8 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/csv-writer/exact-text", test_exact_text);
   g_test_add_func ("/tw/ingest/csv-writer/round-trip-built", test_round_trip_built);
   g_test_add_func ("/tw/ingest/csv-writer/cancel", test_cancel);
+  g_test_add_func ("/tw/ingest/csv-writer/idle-stays-idle", test_idle_stays_idle);
+  g_test_add_func ("/tw/ingest/csv-writer/growing-snapshot", test_growing_snapshot);
 
   return g_test_run ();
 }

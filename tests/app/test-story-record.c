@@ -1,0 +1,551 @@
+/* test-story-record.c: Record… during a live demo: the window keeps painting, the file appears whole
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * User story 6: `tracewb --live-demo`, Record… while it runs, reopen the recording. The
+ * demo program runs as in `--live-demo`; a sensor of the test adds a burst of elements
+ * first, so that the session is large enough for writing it to take a while.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <tw-ingest.h>
+#include <tw-sensor.h>
+
+#include <string.h>
+
+#include "tw-application.h"
+#include "tw-live-session.h"
+#include "tw-recorder.h"
+#include "tw-test-app.h"
+#include "tw-test-gtk.h"
+#include "tw-test-utils.h"
+#include "tw-window.h"
+
+#define WAIT_MS        120000
+#define BULK_CAPACITY  (1u << 16)
+#define BULK_BURST     60000
+#define MIN_WRITE_US   (150 * 1000)           /* else the test proves nothing */
+#define PROBE_MS       5
+
+/* Sanitized builds run everything 10 to 30 times slower (the writer, but also every
+ * frame): a smaller session still takes seconds to write there, and a frame may take
+ * longer than 100 ms. Without the worker thread the main loop stops for the whole
+ * write, which is seconds either way. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BULK_EVENTS    (4 * BULK_BURST)
+#define MAX_STALL_US   (400 * 1000)
+#define MIN_FPS        2
+#else
+#define BULK_EVENTS    (30 * BULK_BURST)      /* 1.8 M: writing takes ~0.5 s here */
+#define MAX_STALL_US   (100 * 1000)           /* the longest the main loop may stop */
+#define MIN_FPS        10                     /* frames painted per second of writing */
+#endif
+
+static TwApplication *app;
+static gboolean have_display;
+
+typedef struct {
+  char          *record_dir;
+  TwWindow      *window;
+  TwLiveSession *session;
+  TwSensor      *bulk;        /* bulk@tick: u64 seq */
+  guint64        committed;
+  GError        *finished_error;
+  guint          n_finished;
+} Fixture;
+
+#define SKIP_WITHOUT_DEMO()                                           \
+  G_STMT_START {                                                      \
+    if (!have_display)                                                \
+      {                                                               \
+        g_test_skip ("no display (run under xvfb-run)");              \
+        return;                                                       \
+      }                                                               \
+    if (g_getenv ("TW_DEMO_RT") == NULL)                              \
+      {                                                               \
+        g_test_skip ("TW_DEMO_RT not set (run through meson test)");  \
+        return;                                                       \
+      }                                                               \
+  } G_STMT_END
+
+/* ------------------------------------------------------------------ helpers */
+
+static TwRecorder *
+recorder (Fixture *fx)
+{
+  return tw_window_get_recorder (fx->window);
+}
+
+static TwTrace *
+live_trace (Fixture *fx)
+{
+  return tw_live_session_get_trace (fx->session);
+}
+
+static void
+finished_cb (TwRecorder *rec,
+             const char *path,
+             guint64     n_events,
+             GError     *error,
+             Fixture    *fx)
+{
+  g_clear_error (&fx->finished_error);
+  fx->finished_error = error ? g_error_copy (error) : NULL;
+  fx->n_finished++;
+}
+
+static gboolean
+recorder_idle (gpointer data)
+{
+  return !tw_recorder_get_busy (data);
+}
+
+typedef struct {
+  TwTrace *trace;
+  guint64  n;
+} StoreWait;
+
+static gboolean
+store_has (gpointer data)
+{
+  StoreWait *w = data;
+
+  return tw_trace_get_n_events (w->trace) >= w->n;
+}
+
+static gboolean
+demo_received (gpointer data)
+{
+  TwLiveSession *session = data;
+  guint receiving = 0;
+
+  for (guint i = 0; i < tw_live_session_get_n_sources (session); i++)
+    {
+      TwMonitorSourceInfo info;
+
+      tw_live_session_get_source_info (session, i, &info);
+      receiving += info.sensor && info.counts.received > 0;
+    }
+  /* the demo's seven sensors and the test's */
+  return receiving >= 8;
+}
+
+/* The demo as `tracewb --live-demo` starts it, plus the test's bulk sensor in the same
+ * private directory, shown in the window; then BULK_EVENTS elements, a burst at a time
+ * (no more than its buffer holds), each waited for in the store. */
+static void
+start_demo_with_bulk (Fixture *fx,
+                      guint64  n_bulk)
+{
+  g_autoptr(GError) error = NULL;
+  StoreWait wait;
+
+  fx->session = tw_live_session_new (NULL);
+  g_assert_true (tw_live_session_spawn_demo (fx->session, g_getenv ("TW_DEMO_RT"), &error));
+  g_assert_no_error (error);
+  g_setenv ("TRACEWB_SENSOR_DIR", tw_live_session_get_sensor_dir (fx->session), TRUE);
+  fx->bulk = tw_sensor_new ("bulk", "tick", "u64 seq", BULK_CAPACITY, 0);
+  g_assert_nonnull (fx->bulk);
+  g_assert_true (tw_live_session_start (fx->session, 0, &error));
+  g_assert_no_error (error);
+  tw_window_attach_live (fx->window, fx->session);
+  g_signal_connect (recorder (fx), "finished", G_CALLBACK (finished_cb), fx);
+
+  wait = (StoreWait) { live_trace (fx), 0 };
+  g_test_message ("filling");
+  while (fx->committed < n_bulk)
+    {
+      for (guint i = 0; i < BULK_BURST; i++)
+        {
+          guint64 *element = tw_sensor_write (fx->bulk);
+
+          *element = fx->committed++;
+          tw_sensor_commit (fx->bulk, element);
+        }
+      wait.n = tw_trace_get_n_events (wait.trace) + BULK_BURST;
+      g_assert_true (tw_test_wait_until (store_has, &wait, WAIT_MS));
+    }
+  g_assert_true (tw_test_wait_until (demo_received, fx->session, WAIT_MS));
+  g_test_message ("filled: %" G_GUINT64_FORMAT " events", tw_trace_get_n_events (wait.trace));
+}
+
+static guint
+count_entries (const char *dir,
+               const char *prefix)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    n += g_str_has_prefix (name, prefix);
+  return n;
+}
+
+/* What the main loop and the window do while a recording is written, sampled by a
+ * timeout every PROBE_MS. */
+typedef struct {
+  Fixture       *fx;
+  const char    *path;
+  GdkFrameClock *clock;
+  gint64         frames_at_start;
+  gint64         last_us;
+  gint64         max_stall_us;
+  guint          n_samples;
+  guint          n_final_seen;    /* samples that found a file at the final name */
+  guint          n_partial_seen;  /* samples that found the hidden partial file */
+  guint          n_both_seen;     /* samples that found both: never, rename is atomic */
+  guint          n_partial_after_final; /* a partial file again after the final one */
+  guint          n_progress_seen; /* samples whose status said a percentage below 100 */
+} Probe;
+
+static gboolean
+probe_cb (gpointer data)
+{
+  Probe *p = data;
+  gint64 now = g_get_monotonic_time ();
+  const char *status = tw_recorder_get_status (recorder (p->fx));
+  gboolean final, partial;
+
+  if (!tw_recorder_get_busy (recorder (p->fx)))
+    return G_SOURCE_CONTINUE;
+  p->max_stall_us = MAX (p->max_stall_us, now - p->last_us);
+  p->last_us = now;
+  p->n_samples++;
+  final = g_file_test (p->path, G_FILE_TEST_EXISTS);
+  partial = count_entries (p->fx->record_dir, ".live.csv.") == 1;
+  p->n_partial_after_final += partial && p->n_final_seen > 0;
+  p->n_final_seen += final;
+  p->n_partial_seen += partial;
+  p->n_both_seen += final && partial;
+  p->n_progress_seen += g_str_has_prefix (status, "Recording… ") && !strstr (status, " 100 %");
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+fixture_setup (Fixture       *fx,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!have_display)
+    return;
+  fx->record_dir = g_dir_make_tmp ("tw-story-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  fx->window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
+}
+
+static void
+fixture_teardown (Fixture       *fx,
+                  gconstpointer  data)
+{
+  if (fx->window)
+    g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
+  g_clear_object (&fx->session);
+  g_clear_pointer (&fx->bulk, tw_sensor_free);
+  g_clear_error (&fx->finished_error);
+  if (fx->record_dir)
+    {
+      g_autoptr(GDir) d = g_dir_open (fx->record_dir, 0, NULL);
+      const char *name;
+
+      while (d && (name = g_dir_read_name (d)))
+        {
+          g_autofree char *path = g_build_filename (fx->record_dir, name, NULL);
+
+          g_unlink (path);
+        }
+      g_rmdir (fx->record_dir);
+      g_free (fx->record_dir);
+    }
+}
+
+/* Each event type's count among the first @n events of @trace, by name. */
+static GHashTable *
+count_types (TwTrace *trace,
+             guint64  n)
+{
+  GHashTable *counts = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint64 e = 0; e < n; e++)
+    {
+      TwEvent ev;
+      const char *name;
+
+      g_assert_true (tw_trace_get_event (trace, e, &ev));
+      name = tw_trace_get_event_type (trace, ev.type)->name;
+      g_hash_table_insert (counts, (gpointer) name,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+    }
+  return counts;
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The recording holds exactly the first @n events of the live store: same count per
+ * event name, same times (the live store keeps late rows where they arrived, the CSV
+ * reader sorts). */
+static void
+assert_recording_is_snapshot (TwTrace *live,
+                              TwTrace *reread,
+                              guint64  n)
+{
+  g_autoptr(GHashTable) live_counts = count_types (live, n);
+  g_autoptr(GHashTable) reread_counts = count_types (reread, n);
+  g_autoptr(GArray) times = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+  GHashTableIter iter;
+  gpointer name, count;
+
+  g_assert_cmpuint (tw_trace_get_n_events (reread), ==, n);
+  g_assert_cmpuint (g_hash_table_size (reread_counts), ==, g_hash_table_size (live_counts));
+  g_hash_table_iter_init (&iter, live_counts);
+  while (g_hash_table_iter_next (&iter, &name, &count))
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (reread_counts, name)), ==,
+                      GPOINTER_TO_UINT (count));
+
+  for (guint64 e = 0; e < n; e++)
+    {
+      guint64 t = tw_trace_get_time (live, e);
+
+      g_array_append_val (times, t);
+    }
+  g_array_sort (times, compare_u64);
+  for (guint64 e = 0; e < n; e++)
+    g_assert_cmpuint (tw_trace_get_time (reread, e), ==, g_array_index (times, guint64, e));
+}
+
+static gboolean
+not_loading (gpointer data)
+{
+  return !tw_window_get_loading (data);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+/* Record… while the demo runs: the window keeps painting and the followed timeline keeps
+ * moving while the worker writes; nothing is at the final name until the file is whole;
+ * the file holds the events stored when Record was pressed, and reopens with them. */
+static void
+test_record_while_running (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(TwTrace) reread = NULL;
+  g_autoptr(GFile) file = NULL;
+  TwViewState *state;
+  guint64 begin, end_before, end_after, n_before, n_recorded;
+  gint64 started_us, write_us;
+  Probe probe = { 0 };
+  guint probe_source;
+
+  SKIP_WITHOUT_DEMO ();
+  start_demo_with_bulk (fx, BULK_EVENTS);
+  path = g_build_filename (fx->record_dir, "live.csv", NULL);
+  state = tw_window_get_view_state (fx->window);
+  g_assert_true (tw_view_state_get_following (state));
+  tw_view_state_get_visible_range (state, &begin, &end_before);
+
+  probe = (Probe) { fx, path, gtk_widget_get_frame_clock (GTK_WIDGET (fx->window)) };
+  probe.frames_at_start = gdk_frame_clock_get_frame_counter (probe.clock);
+  probe.last_us = started_us = g_get_monotonic_time ();
+  probe_source = g_timeout_add_full (G_PRIORITY_HIGH, PROBE_MS, probe_cb, &probe, NULL);
+
+  n_before = tw_trace_get_n_events (live_trace (fx));
+  g_assert_true (tw_window_record (fx->window, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (tw_recorder_get_busy (recorder (fx)));
+  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  write_us = g_get_monotonic_time () - started_us;
+  g_source_remove (probe_source);
+  tw_view_state_get_visible_range (state, &begin, &end_after);
+
+  g_test_message ("wrote %" G_GUINT64_FORMAT " events in %" G_GINT64_FORMAT " ms; "
+                  "%" G_GINT64_FORMAT " frames, longest main-loop stall %" G_GINT64_FORMAT " ms",
+                  tw_recorder_get_n_events (recorder (fx)), write_us / 1000,
+                  gdk_frame_clock_get_frame_counter (probe.clock) - probe.frames_at_start,
+                  probe.max_stall_us / 1000);
+  g_assert_cmpint (write_us, >=, MIN_WRITE_US);
+
+  /* the window kept painting, the main loop never stopped long, the view kept following */
+  g_assert_cmpint (gdk_frame_clock_get_frame_counter (probe.clock) - probe.frames_at_start,
+                   >=, MAX (2, write_us * MIN_FPS / G_USEC_PER_SEC));
+  g_assert_cmpint (probe.max_stall_us, <, MAX_STALL_US);
+  g_assert_cmpuint (end_after, >, end_before);
+  g_assert_cmpuint (probe.n_progress_seen, >, 0);
+
+  /* only a hidden partial file while writing, then (once the worker renamed it, before
+   * the main loop hears that it finished) only the whole file; nothing else at the end */
+  g_assert_cmpuint (probe.n_samples, >, 0);
+  g_assert_cmpuint (probe.n_partial_seen, >, 0);
+  g_assert_cmpuint (probe.n_both_seen, ==, 0);
+  g_assert_cmpuint (probe.n_partial_after_final, ==, 0);
+  g_assert_cmpuint (probe.n_partial_seen + probe.n_final_seen, ==, probe.n_samples);
+  g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 1);
+  g_assert_cmpuint (fx->n_finished, ==, 1);
+  g_assert_no_error (fx->finished_error);
+  g_assert_null (tw_window_get_error_message (fx->window));
+  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved live.csv");
+
+  /* a snapshot: the events stored when Record was pressed, while the store went on */
+  n_recorded = tw_recorder_get_n_events (recorder (fx));
+  g_assert_cmpuint (n_recorded, >=, n_before);
+  g_assert_cmpuint (n_recorded, >=, BULK_EVENTS);
+  g_assert_cmpuint (tw_trace_get_n_events (live_trace (fx)), >, n_recorded);
+  reread = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_recording_is_snapshot (live_trace (fx), reread, n_recorded);
+
+  /* reopened in the window, as Open… does: the same number of events */
+  file = g_file_new_for_path (path);
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (not_loading, fx->window, WAIT_MS));
+  g_assert_null (tw_window_get_error_message (fx->window));
+  g_assert_cmpuint (tw_trace_get_n_events (tw_state_model_get_trace (tw_view_state_get_model (tw_window_get_view_state (fx->window)))),
+                    ==, n_recorded);
+}
+
+/* Cancel while the recording is written: no file, no partial file, no error banner. */
+static void
+test_cancel (Fixture       *fx,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  GtkWidget *cancel;
+
+  SKIP_WITHOUT_DEMO ();
+  start_demo_with_bulk (fx, BULK_EVENTS);
+  path = g_build_filename (fx->record_dir, "live.csv", NULL);
+
+  g_assert_true (tw_window_record (fx->window, path, &error));
+  g_assert_no_error (error);
+  cancel = tw_recorder_get_cancel_button (recorder (fx));
+  tw_test_wait_frames (cancel, 2);
+  g_assert_true (gtk_widget_is_drawable (cancel));
+  g_assert_true (tw_recorder_get_busy (recorder (fx)));
+  g_assert_cmpuint (count_entries (fx->record_dir, ".live.csv."), ==, 1);
+
+  gtk_widget_activate (cancel);
+  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_cmpuint (fx->n_finished, ==, 1);
+  g_assert_error (fx->finished_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 0);
+  g_assert_null (tw_window_get_error_message (fx->window));
+  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "");
+
+  /* and the next recording works */
+  g_assert_true (tw_window_record (fx->window, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_no_error (fx->finished_error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+}
+
+static GtkFileChooser *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_FILE_CHOOSER (window);
+    }
+  return NULL;
+}
+
+static gboolean
+has_file_chooser (gpointer data)
+{
+  return find_file_chooser () != NULL;
+}
+
+static gboolean
+recorder_saved (gpointer data)
+{
+  Fixture *fx = data;
+
+  return !tw_recorder_get_busy (recorder (fx)) && tw_recorder_get_path (recorder (fx)) != NULL;
+}
+
+/* Ctrl+R's action asks for the file, then records to the one chosen. */
+static void
+test_record_action (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *path = NULL;
+  GtkFileChooser *chooser;
+
+  SKIP_WITHOUT_DEMO ();
+  start_demo_with_bulk (fx, BULK_BURST);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.record", NULL));
+  g_assert_true (tw_test_wait_until (has_file_chooser, NULL, WAIT_MS));
+  chooser = find_file_chooser ();
+  g_assert_cmpstr (gtk_file_chooser_get_current_name (chooser), ==, "live-session.csv");
+  folder = g_file_new_for_path (fx->record_dir);
+  g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, &error));
+  g_assert_no_error (error);
+  gtk_file_chooser_set_current_name (chooser, "chosen.csv");
+  path = g_build_filename (fx->record_dir, "chosen.csv", NULL);
+  /* Enter presses the chooser's default button, as a user does; it answers once it has
+   * checked the name in its folder, so the recording starts a little later. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (chooser), "default.activate", NULL));
+  g_assert_true (tw_test_wait_until (recorder_saved, fx, WAIT_MS));
+  g_assert_no_error (fx->finished_error);
+  g_assert_cmpstr (tw_recorder_get_path (recorder (fx)), ==, path);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved chosen.csv");
+}
+
+/* GTK's file chooser reads its settings schema; the isolated test directories hide the
+ * system's schemas, so point GSettings at them first. */
+static void
+keep_system_schemas (void)
+{
+  const char * const *dirs = g_get_system_data_dirs ();
+
+  for (guint i = 0; dirs[i] && !g_getenv ("GSETTINGS_SCHEMA_DIR"); i++)
+    {
+      g_autofree char *schemas = g_build_filename (dirs[i], "glib-2.0", "schemas", NULL);
+      g_autofree char *compiled = g_build_filename (schemas, "gschemas.compiled", NULL);
+
+      if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+        g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  keep_system_schemas ();
+  app = tw_test_init_application (&argc, &argv);
+  have_display = app != NULL;
+
+#define ADD(path, func) \
+  g_test_add ("/tw/app/story-record/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("while-running", test_record_while_running);
+  ADD ("cancel", test_cancel);
+  ADD ("record-action", test_record_action);
+#undef ADD
+
+  return g_test_run ();
+}
