@@ -9,9 +9,9 @@
 #include "tw-cursor-state-pane.h"
 
 /*
- * Seed 003 reifies the system's state into meta-objects that an analyser queries: here
- * they are what runs on each CPU, each task's state (both from the state model, binary
- * searches) and each mutex's owner and blocked tasks (Fig. 5's Meta_Mutex, replayed from
+ * The reflective POSIX trace model reifies the system's state into meta-objects that an
+ * analyser queries: here they are what runs on each CPU, each task's state (both from the
+ * state model, binary searches) and each mutex's owner and blocked tasks (Fig. 5's Meta_Mutex, replayed from
  * the mutex events by a TwMutexTracker: O(events crossed) per cursor move forward).
  * Cursor moves come in bursts while dragging, so the text is rebuilt once per idle, and
  * only while the pane is on screen: a hidden pane just remembers that it is out of date

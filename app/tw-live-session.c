@@ -264,7 +264,7 @@ poll_thread (gpointer data)
   gint64 next = g_get_monotonic_time ();
   struct sched_param param = { .sched_priority = 1 };
 
-  /* A monitor that misses its period loses elements of JCS-sized buffers (seed 004
+  /* A monitor that misses its period loses elements of JCS-sized buffers (Riegel 2005,
    * §4.2 presumes it meets d). The lowest real-time priority when permitted: it runs
    * for µs per period; otherwise it stays a normal thread, and misses are counted. */
   pthread_setschedparam (pthread_self (), SCHED_FIFO, &param);

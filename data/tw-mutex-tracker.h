@@ -13,8 +13,8 @@ G_BEGIN_DECLS
 /**
  * TwMutexState:
  *
- * Seed 003 §4.3, Fig. 5 (Meta_Mutex): the owner and the blocked tasks of one mutex,
- * reified from the trace's MUTEX_LOCK / MUTEX_UNLOCK / MUTEX_WAIT events.
+ * The reflective POSIX trace model, §4.3, Fig. 5 (Meta_Mutex): the owner and the blocked
+ * tasks of one mutex, reified from the trace's MUTEX_LOCK / MUTEX_UNLOCK / MUTEX_WAIT events.
  */
 typedef struct {
   guint32  mutex;       /* mutex id: the event's arg column */

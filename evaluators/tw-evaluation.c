@@ -350,7 +350,7 @@ schedule (TwEvaluation *self,
  * tw_evaluation_set_check_func:
  * @check: (nullable): tells whether an event is still intact after prepare
  *
- * Seed 004 §4.3: a monitor does not own the elements it evaluates, so after prepare it
+ * Riegel 2005, §4.3: a monitor does not own the elements it evaluates, so after prepare it
  * checks that the element was not overwritten and commits with @ok = %FALSE when it
  * was. A trace's rows never change, so without a check function @ok is just the
  * result of prepare. Set it before a run.

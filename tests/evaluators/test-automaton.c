@@ -952,7 +952,7 @@ test_shipped_wakeup_latency (void)
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
 }
 
-/* Seed 000 Fig. 3 on S.Ha.R.K. event names: the timer handler that activates task i. */
+/* Espinosa 2003, Fig. 3 on S.Ha.R.K. event names: the timer handler that activates task i. */
 static void
 test_shipped_delay_until_wakeup (void)
 {
