@@ -117,6 +117,13 @@ tw_reader_registry_probe_file (const char  *path,
     {
       g_autofree char *metadata = g_build_filename (path, "metadata", NULL);
 
+      if (!g_file_test (metadata, G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                       "%s: a folder without a trace (a CTF trace folder holds a metadata "
+                       "file; other formats are single files)", path);
+          return NULL;
+        }
       if (!read_head (metadata, head, &len, error))
         return NULL;
     }

@@ -292,6 +292,22 @@ test_probe (void)
   g_assert_cmpuint (tw_trace_get_n_cpus (trace), ==, 4);
 }
 
+/* A folder with no CTF metadata in it is refused by name, not as a missing file. */
+static void
+test_folder_without_trace (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tw-ctf-empty-XXXXXX", NULL);
+  g_autoptr(TwReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reader = tw_reader_registry_probe_file (dir, &error);
+  g_assert_null (reader);
+  g_assert_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, dir));
+  g_assert_nonnull (strstr (error->message, "a folder without a trace"));
+  g_rmdir (dir);
+}
+
 /* The many-threads trace: thousands of tasks, each named, forks give process ids. */
 static void
 test_many_threads (void)
@@ -472,6 +488,7 @@ main (int    argc,
   g_test_add_data_func ("/tw/ingest/ctf/known-switch/big-endian", &known_switches[1], test_known_switch);
   g_test_add_func ("/tw/ingest/ctf/overlapping-packets", test_overlapping_packets);
   g_test_add_func ("/tw/ingest/ctf/probe-and-rotation", test_probe);
+  g_test_add_func ("/tw/ingest/ctf/folder-without-trace", test_folder_without_trace);
   g_test_add_func ("/tw/ingest/ctf/many-threads", test_many_threads);
   g_test_add_func ("/tw/ingest/ctf/corrupt", test_corrupt);
 
