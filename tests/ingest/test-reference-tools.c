@@ -813,6 +813,9 @@ test_against_reference (gconstpointer data)
       summary_clear (&ref);
       return;
     }
+  /* `info` says 0 to 0 for a trace without events */
+  if (ref.n_events == 0)
+    ref.first = ref.last = 0;
   run_info (c->path, &ours);
   if (ref.note)
     g_test_message ("%s: %s", c->path, ref.note);
