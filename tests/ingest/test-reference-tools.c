@@ -1006,6 +1006,31 @@ add_tests (const char *root,
     }
 }
 
+/* An LTTng session folder holds its traces below it (`kernel/`, `ust/uid/1000/64-bit/`)
+ * and babeltrace2 reads every one of them, merged: a folder made so from two shared
+ * traces (the second one stands in for a UST trace; any CTF trace will do). */
+static void
+add_session_test (const char *shared,
+                  GPtrArray  *cases)
+{
+  g_autofree char *session = g_build_filename (tw_test_get_private_dir (), "lttng-session", NULL);
+  g_autofree char *ust = g_build_filename (session, "ust", "uid", "1000", NULL);
+  g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
+  g_autofree char *ust64 = g_build_filename (ust, "64-bit", NULL);
+  g_autofree char *a = g_build_filename (shared, "ctf", "lttng-kernel-bug446190", "trace", NULL);
+  g_autofree char *b = g_build_filename (shared, "ctf", "lttng-kernel-flipping-endianness", "trace", NULL);
+  Case *c;
+
+  if (!g_file_test (a, G_FILE_TEST_IS_DIR) || !g_file_test (b, G_FILE_TEST_IS_DIR))
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (ust, 0755), ==, 0);
+  g_assert_cmpint (symlink (a, kernel), ==, 0);
+  g_assert_cmpint (symlink (b, ust64), ==, 0);
+  c = case_new (session, NULL, REFERENCE_BABELTRACE);
+  g_ptr_array_add (cases, c);
+  g_test_add_data_func ("/tw/reference/generated/lttng-session", c, test_against_reference);
+}
+
 static void
 test_no_shared_traces (void)
 {
@@ -1027,7 +1052,10 @@ main (int    argc,
   g_assert_no_error (error);
 
   if (shared)
-    add_tests (shared, "shared", cases);
+    {
+      add_tests (shared, "shared", cases);
+      add_session_test (shared, cases);
+    }
   else
     g_test_add_func ("/tw/reference/shared", test_no_shared_traces);
   add_tests (fixtures, "fixtures", cases);
