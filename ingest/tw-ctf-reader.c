@@ -398,6 +398,9 @@ create_type (CtfReader            *self,
   t->type = tw_trace_add_event_type (self->trace, name, NULL, t->kind, specs, n, &self->error);
   if (t->type == TW_TYPE_NONE)
     {
+      /* two traces of a session folder (or two stream classes) may name one event with
+       * different fields: the message must still say which file */
+      g_prefix_error (&self->error, "%s: ", self->path);
       g_free (t);
       return NULL;
     }

@@ -294,6 +294,25 @@ test_session_folder (void)
   g_assert_cmpstr (traces, ==, "kernel, ust/uid/1000/64-bit");
   g_clear_object (&trace);
 
+  /* lttng-modules 2.5 and 2.10 give sched_wakeup different fields: one schema per name
+   * cannot hold both, and the error says which folder */
+  {
+    g_autofree char *c = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-tracefile-rotation/trace");
+    g_autofree char *other = g_build_filename (tw_test_get_private_dir (), "session-2", NULL);
+    g_autofree char *k = g_build_filename (other, "kernel", NULL);
+    g_autofree char *k2 = g_build_filename (other, "kernel-2", NULL);
+
+    g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+    g_assert_cmpint (symlink (a, k), ==, 0);
+    g_assert_cmpint (symlink (c, k2), ==, 0);
+    trace = load (other, &error);
+    g_assert_null (trace);
+    g_assert_true (g_str_has_prefix (error->message, other));
+    g_assert_nonnull (strstr (error->message, "sched_wakeup"));
+    g_test_message ("%s", error->message);
+    g_clear_error (&error);
+  }
+
   /* a folder without a trace below it is no trace, said of the folder */
   g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
   g_clear_pointer (&empty, g_free);
