@@ -409,8 +409,8 @@ babeltrace_per_stream (const char *dir,
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  static guint n;  /* folders of every call, all in this process's private directory */
   const char *name;
-  guint n = 0;
 
   g_assert_nonnull (d);
   while ((name = g_dir_read_name (d)))
