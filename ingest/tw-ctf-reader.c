@@ -63,18 +63,60 @@ is_ctf_metadata (const guint8 *head,
   return len >= 9 && memcmp (head, "/* CTF 1.", 9) == 0;
 }
 
-/* The trace directory of @path: @path itself, or the folder of its `metadata` file. */
-static char *
-dup_trace_dir (const char *path)
+#define MAX_SESSION_DEPTH 6
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
 {
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The trace folders at or below @dir, in name order: an LTTng session folder holds its
+ * traces in `kernel/` and `ust/uid/1000/64-bit/`, and babeltrace2 reads them all. */
+static void
+collect_trace_dirs (const char *dir,
+                    guint       depth,
+                    GPtrArray  *dirs)
+{
+  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GDir) d = NULL;
+  const char *name;
+
+  if (g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
+    {
+      g_ptr_array_add (dirs, g_strdup (dir));
+      return;
+    }
+  if (depth == MAX_SESSION_DEPTH || !(d = g_dir_open (dir, 0, NULL)))
+    return;
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_build_filename (dir, name, NULL));
+  g_ptr_array_sort (names, compare_strings);
+  for (guint i = 0; i < names->len; i++)
+    if (g_file_test (names->pdata[i], G_FILE_TEST_IS_DIR))
+      collect_trace_dirs (names->pdata[i], depth + 1, dirs);
+}
+
+/* The trace folders of @path: @path itself, the folder of its `metadata` file, or the
+ * traces below a session folder. Empty when there is none. */
+static GPtrArray *
+dup_trace_dirs (const char *path)
+{
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *base = NULL;
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    return g_strdup (path);
+    {
+      collect_trace_dirs (path, 0, dirs);
+      return dirs;
+    }
   base = g_path_get_basename (path);
   if (strcmp (base, "metadata") == 0)
-    return g_path_get_dirname (path);
-  return NULL;
+    g_ptr_array_add (dirs, g_path_get_dirname (path));
+  return dirs;
 }
 
 #if HAVE_BABELTRACE
@@ -356,6 +398,9 @@ create_type (CtfReader            *self,
   t->type = tw_trace_add_event_type (self->trace, name, NULL, t->kind, specs, n, &self->error);
   if (t->type == TW_TYPE_NONE)
     {
+      /* two traces of a session folder (or two stream classes) may name one event with
+       * different fields: the message must still say which file */
+      g_prefix_error (&self->error, "%s: ", self->path);
       g_free (t);
       return NULL;
     }
@@ -978,6 +1023,59 @@ dir_size (const char *dir)
   return total;
 }
 
+/* One src.ctf.fs per trace folder (several inputs of one must be parts of one trace),
+ * each of its streams on an input port of the sink. */
+static gboolean
+add_trace_source (bt_graph                       *graph,
+                  const bt_component_class_source *fs_class,
+                  const bt_component_sink         *sink,
+                  const char                      *dir,
+                  guint                            index)
+{
+  g_autofree char *name = g_strdup_printf ("src%u", index);
+  bt_value *params = bt_value_map_create ();
+  bt_value *inputs = NULL;
+  const bt_component_source *source = NULL;
+  gboolean ok;
+
+  bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
+  bt_value_array_append_string_element (inputs, dir);
+  ok = bt_graph_add_source_component (graph, fs_class, name, params, BT_LOGGING_LEVEL_NONE,
+                                      &source) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+  bt_value_put_ref (params);
+  for (guint64 i = 0; ok && i < bt_component_source_get_output_port_count (source); i++)
+    {
+      const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (source, i);
+      guint64 n_in = bt_component_sink_get_input_port_count (sink);
+      const bt_port_input *in = bt_component_sink_borrow_input_port_by_index_const (sink, n_in - 1);
+
+      ok = bt_graph_connect_ports (graph, out, in, NULL) == BT_GRAPH_CONNECT_PORTS_STATUS_OK;
+    }
+  return ok;
+}
+
+/* Which traces of a session folder were read, relative to it: `kernel, ust/uid/1000/64-bit`. */
+static void
+set_session_traces (TwTrace    *trace,
+                    const char *path,
+                    GPtrArray  *dirs)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+  gsize prefix = strlen (path);
+
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return;  /* the metadata file of one trace */
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      const char *dir = dirs->pdata[i];
+
+      if (list->len)
+        g_string_append (list, ", ");
+      g_string_append (list, dir + prefix + (dir[prefix] == G_DIR_SEPARATOR));
+    }
+  tw_trace_set_metadata (trace, "ctf_traces", list->str);
+}
+
 static void
 ctf_reader_clear (CtfReader *self)
 {
@@ -999,25 +1097,27 @@ read_ctf (const char      *path,
           GCancellable    *cancellable,
           GError         **error)
 {
-  g_autofree char *dir = dup_trace_dir (path);
+  g_autoptr(GPtrArray) dirs = dup_trace_dirs (path);
   CtfReader self = { 0 };
   const bt_plugin *plugin = NULL;
   const bt_component_class_source *fs_class;
   bt_component_class_sink *sink_class = NULL;
   bt_graph *graph = NULL;
-  bt_value *params = NULL;
-  bt_value *inputs = NULL;
-  const bt_component_source *source = NULL;
   const bt_component_sink *sink = NULL;
   gboolean ok = FALSE;
   char *why;
 
-  if (dir == NULL)
+  guint64 size = 0;
+
+  if (dirs->len == 0)
     {
       tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
-                                     "not a CTF trace directory or its metadata file");
+                                     "not a CTF trace directory, its metadata file, or a "
+                                     "folder with CTF traces below it");
       return FALSE;
     }
+  for (guint i = 0; i < dirs->len; i++)
+    size += dir_size (dirs->pdata[i]);
 
   self.trace = trace;
   self.path = path;
@@ -1031,7 +1131,7 @@ read_ctf (const char      *path,
   self.progress_data = progress_data;
   self.cancellable = cancellable;
   /* a rough size of an LTTng kernel event record, for progress only */
-  self.size_estimate = MAX (dir_size (dir) / 32, 1);
+  self.size_estimate = MAX (size / 32, 1);
   _tw_kernel_tasks_init (&self.tasks, trace);
   _tw_string_cache_init (&self.strings, trace);
 
@@ -1052,26 +1152,13 @@ read_ctf (const char      *path,
   bt_component_class_sink_set_finalize_method (sink_class, sink_finalize);
 
   graph = bt_graph_create (0);
-  params = bt_value_map_create ();
-  bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
-  bt_value_array_append_string_element (inputs, dir);
-
-  if (bt_graph_add_source_component (graph, fs_class, "src", params, BT_LOGGING_LEVEL_NONE,
-                                     &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK
-      || bt_graph_add_sink_component_with_initialize_method_data (
-           graph, sink_class, "sink", NULL, &self, BT_LOGGING_LEVEL_NONE, &sink)
-         != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+  if (bt_graph_add_sink_component_with_initialize_method_data (
+        graph, sink_class, "sink", NULL, &self, BT_LOGGING_LEVEL_NONE, &sink)
+      != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     goto bt_failed;
-
-  for (guint64 i = 0; i < bt_component_source_get_output_port_count (source); i++)
-    {
-      const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const (source, i);
-      guint64 n_in = bt_component_sink_get_input_port_count (sink);
-      const bt_port_input *in = bt_component_sink_borrow_input_port_by_index_const (sink, n_in - 1);
-
-      if (bt_graph_connect_ports (graph, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-        goto bt_failed;
-    }
+  for (guint i = 0; i < dirs->len; i++)
+    if (!add_trace_source (graph, fs_class, sink, dirs->pdata[i], i))
+      goto bt_failed;
 
   self.chunk = tw_trace_begin_append (trace);
   /* LTTng kernel payloads take about as many bytes in the store as in the streams: a
@@ -1118,6 +1205,8 @@ read_ctf (const char      *path,
     }
   tw_trace_set_metadata (trace, "time_origin", "ns from the CTF clock's origin (LTTng: Unix epoch)");
   tw_trace_set_metadata (trace, "clock", "CTF stream default clock");
+  if (dirs->len > 1 || strcmp (dirs->pdata[0], path) != 0)
+    set_session_traces (trace, path, dirs);
   if (self.discarded > 0)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.discarded);
@@ -1155,7 +1244,6 @@ bt_failed:
 out:
   /* the graph owns the sink, whose finalize drops the iterators before @self goes */
   bt_graph_put_ref (graph);
-  bt_value_put_ref (params);
   bt_component_class_sink_put_ref (sink_class);
   bt_plugin_put_ref (plugin);
   ctf_reader_clear (&self);
@@ -1178,19 +1266,32 @@ tw_ctf_reader_get_description (TwReader *reader)
   return "CTF 1.8 traces (LTTng), a trace directory or its metadata file, through babeltrace2";
 }
 
-/* @head is the `metadata` file's head (the registry reads it for a directory). The
- * magic is recognised even without babeltrace2, so the error can say what is missing. */
+/* @head is the `metadata` file's head (the registry reads it for a directory; nothing
+ * for a session folder, whose first trace's metadata is read here). The magic is
+ * recognised even without babeltrace2, so the error can say what is missing. */
 static guint
 tw_ctf_reader_probe (TwReader     *reader,
                      const char   *path,
                      const guint8 *head,
                      gsize         head_len)
 {
-  g_autofree char *dir = dup_trace_dir (path);
+  g_autoptr(GPtrArray) dirs = dup_trace_dirs (path);
+  g_autofree char *metadata = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  guint8 first[16];
+  gsize n = 0;
 
-  if (dir == NULL || !is_ctf_metadata (head, head_len))
+  if (dirs->len == 0)
     return 0;
-  return 100;
+  if (head_len > 0)
+    return is_ctf_metadata (head, head_len) ? 100 : 0;
+  metadata = g_build_filename (dirs->pdata[0], "metadata", NULL);
+  file = g_file_new_for_path (metadata);
+  if (!(in = g_file_read (file, NULL, NULL))
+      || !g_input_stream_read_all (G_INPUT_STREAM (in), first, sizeof first, &n, NULL, NULL))
+    return 0;
+  return is_ctf_metadata (first, n) ? 100 : 0;
 }
 
 static gboolean

@@ -15,9 +15,12 @@
  * What this reader accepts (docs: see the comments on each parser below):
  *
  *   [header]   `cpus=N`, `version = N`, `# …` (tracefs header and legend),
- *              `CPU N is empty`, `##### CPU N buffer started ####`, blank lines
+ *              `CPU N is empty`, `##### CPU N buffer started ####`, blank lines,
+ *              the wakeup latency summary of `trace-cmd report -w`
  *   [event]    COMM-PID [(TGID)] [CPU] [FLAGS] SECONDS[.FRACTION]: NAME: TEXT
  *              COMM-PID CPUFLAGS SECONDS[.FRACTION]: NAME: TEXT  (trace-cmd report -l)
+ *              `(+DELTA)` before NAME (report --ts-diff), ` Latency: N usecs` after a
+ *              sched_switch (report -w), no blank after `[CPU]` (a wide counter time)
  *   [lost]     CPU:N [LOST M EVENTS]       → metadata `lost_events` (sum of M)
  *   [continue] `=> func (addr)` lines after a stack-trace event: appended to its text
  *
@@ -298,6 +301,27 @@ parse_comm_pid_prio (const char *s,
   return TRUE;
 }
 
+/* `trace-cmd report -w` ends the sched_switch that ends a wakeup with
+ * ` Latency: 3.547 usecs`: the end of the event's own text is before it. */
+static const char *
+strip_wakeup_latency (const char *s,
+                      const char *end)
+{
+  static const char marker[] = " Latency: ";
+  static const char unit[] = " usecs";
+  const char *p = end - (sizeof unit - 1);
+  const char *digits_end = p;
+
+  if (p <= s || memcmp (p, unit, sizeof unit - 1) != 0)
+    return end;
+  while (p > s && (is_digit (p[-1]) || p[-1] == '.'))
+    p--;
+  if (p == digits_end || p - s < (gssize) (sizeof marker - 1)
+      || memcmp (p - (sizeof marker - 1), marker, sizeof marker - 1) != 0)
+    return end;
+  return p - (sizeof marker - 1);
+}
+
 static const char *
 find_arrow (const char *s,
             const char *end)
@@ -315,10 +339,13 @@ parse_switch_text (const char *s,
                    const char *end,
                    Pair       *pairs)
 {
-  const char *arrow = find_arrow (s, end);
+  const char *arrow;
   const char *state;
   const char *left_end;
   guint n;
+
+  end = strip_wakeup_latency (s, end);
+  arrow = find_arrow (s, end);
 
   if (arrow == NULL)
     /* `trace-cmd report -R` (raw): every field, no arrow, numeric prev_state */
@@ -658,7 +685,24 @@ parse_task_prefix (const char *s,
   return TRUE;
 }
 
-/* After `]`: [FLAGS] TIMESTAMP: NAME: TEXT */
+/* `trace-cmd report --ts-diff` puts the time since the previous event, `(+3)`, before
+ * the event name. */
+static const char *
+skip_ts_diff (const char *s,
+              const char *end)
+{
+  const char *p = s;
+
+  if (end - p < 4 || p[0] != '(' || p[1] != '+' || !is_digit (p[2]))
+    return s;
+  for (p += 2; p < end && is_digit (*p); p++)
+    ;
+  if (p >= end || *p != ')')
+    return s;
+  return skip_spaces (p + 1, end);
+}
+
+/* After `]`: [FLAGS] TIMESTAMP: [(+DELTA)] NAME: TEXT */
 static gboolean
 parse_after_cpu (const char *s,
                  const char *end,
@@ -667,13 +711,18 @@ parse_after_cpu (const char *s,
   const char *p = skip_spaces (s, end);
   const char *after;
 
-  if (p == s || p >= end)
+  /* a counter clock's timestamp wider than trace-cmd's column touches the CPU:
+   * `[000]54116388962168:` */
+  if (p >= end || (p == s && !is_digit (*p)))
     return FALSE;
   after = is_digit (*p) ? parse_timestamp (p, end, &line->time_ns) : NULL;
   if (after == NULL)
     {
       /* an irq-flags / latency column such as `d.h2.` */
       const char *flags = p;
+
+      if (p == s)
+        return FALSE;
 
       while (p < end && !is_space (*p))
         p++;
@@ -685,6 +734,7 @@ parse_after_cpu (const char *s,
     }
 
   p = skip_spaces (after, end);
+  p = skip_ts_diff (p, end);
   if (p >= end)
     return FALSE;
 
@@ -1205,6 +1255,12 @@ is_header_line (Parser     *self,
     return TRUE;
   if (span_has_prefix (s, end, "CPU ") && end - s > 13
       && memcmp (end - 9, " is empty", 9) == 0)
+    return TRUE;
+  /* the summary `trace-cmd report -w` prints after the events */
+  if (span_has_prefix (s, end, "Average wakeup latency: ")
+      || span_has_prefix (s, end, "Maximum Latency: ")
+      || span_has_prefix (s, end, "Minimum Latency: ")
+      || (end - s == 16 && memcmp (s, "RT task timings:", 16) == 0))
     return TRUE;
   return FALSE;
 }

@@ -112,19 +112,13 @@ tw_reader_registry_probe_file (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  /* a trace that is a directory (CTF) shows what it is in its metadata file */
+  /* a trace that is a directory (CTF) shows what it is in its metadata file; a folder
+   * without one (an LTTng session's, with its traces below) is probed with nothing */
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       g_autofree char *metadata = g_build_filename (path, "metadata", NULL);
 
-      if (!g_file_test (metadata, G_FILE_TEST_EXISTS))
-        {
-          g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
-                       "%s: a folder without a trace (a CTF trace folder holds a metadata "
-                       "file; other formats are single files)", path);
-          return NULL;
-        }
-      if (!read_head (metadata, head, &len, error))
+      if (g_file_test (metadata, G_FILE_TEST_EXISTS) && !read_head (metadata, head, &len, error))
         return NULL;
     }
   else if (!read_head (path, head, &len, error))
@@ -142,6 +136,13 @@ tw_reader_registry_probe_file (const char  *path,
         }
     }
 
+  if (best == NULL && g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                   "%s: a folder without a trace (a CTF trace folder holds a metadata "
+                   "file, in it or below it; other formats are single files)", path);
+      return NULL;
+    }
   if (best == NULL)
     {
       g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,

@@ -464,6 +464,7 @@ create_type (DatReader    *self,
 
   if (t->type == TW_TYPE_NONE)
     {
+      g_prefix_error (error, "%s: ", self->path);
       dat_type_free (t);
       return NULL;
     }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <unistd.h>
 #include <tw-ingest.h>
 
 #include "tw-test-readers.h"
@@ -262,6 +263,66 @@ test_overlapping_packets (void)
   g_assert_nonnull (strstr (note, "sorted by time"));
 }
 
+/* An LTTng session folder holds its traces below it (kernel/, ust/uid/1000/64-bit/): it
+ * reads as all of them, as babeltrace2 reads it, and says which it found. */
+static void
+test_session_folder (void)
+{
+  g_autofree char *a = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-bug446190/trace");
+  g_autofree char *b = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-flipping-endianness/trace");
+  g_autofree char *session = g_build_filename (tw_test_get_private_dir (), "session", NULL);
+  g_autofree char *ust = g_build_filename (session, "ust", "uid", "1000", NULL);
+  g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
+  g_autofree char *ust64 = g_build_filename (ust, "64-bit", NULL);
+  g_autofree char *empty = g_build_filename (tw_test_get_private_dir (), "no-trace-below", "a", NULL);
+  g_autofree char *traces = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (a == NULL || b == NULL)
+    {
+      g_test_skip ("shared trace not found (../shared/traces)");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (ust, 0755), ==, 0);
+  g_assert_cmpint (symlink (a, kernel), ==, 0);
+  g_assert_cmpint (symlink (b, ust64), ==, 0);
+  trace = load (session, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 31556 + 14310);
+  traces = tw_trace_dup_metadata (trace, "ctf_traces");
+  g_assert_cmpstr (traces, ==, "kernel, ust/uid/1000/64-bit");
+  g_clear_object (&trace);
+
+  /* lttng-modules 2.5 and 2.10 give sched_wakeup different fields: one schema per name
+   * cannot hold both, and the error says which folder */
+  {
+    g_autofree char *c = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-tracefile-rotation/trace");
+    g_autofree char *other = g_build_filename (tw_test_get_private_dir (), "session-2", NULL);
+    g_autofree char *k = g_build_filename (other, "kernel", NULL);
+    g_autofree char *k2 = g_build_filename (other, "kernel-2", NULL);
+
+    g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+    g_assert_cmpint (symlink (a, k), ==, 0);
+    g_assert_cmpint (symlink (c, k2), ==, 0);
+    trace = load (other, &error);
+    g_assert_null (trace);
+    g_assert_true (g_str_has_prefix (error->message, other));
+    g_assert_nonnull (strstr (error->message, "sched_wakeup"));
+    g_test_message ("%s", error->message);
+    g_clear_error (&error);
+  }
+
+  /* a folder without a trace below it is no trace, said of the folder */
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
+  g_clear_pointer (&empty, g_free);
+  empty = g_build_filename (tw_test_get_private_dir (), "no-trace-below", NULL);
+  trace = load (empty, &error);
+  g_assert_null (trace);
+  g_assert_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT);
+  g_assert_true (g_str_has_prefix (error->message, empty));
+}
+
 /* A trace is its directory or its metadata file; both probe as CTF. */
 static void
 test_probe (void)
@@ -489,6 +550,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/ctf/overlapping-packets", test_overlapping_packets);
   g_test_add_func ("/tw/ingest/ctf/probe-and-rotation", test_probe);
   g_test_add_func ("/tw/ingest/ctf/folder-without-trace", test_folder_without_trace);
+  g_test_add_func ("/tw/ingest/ctf/session-folder", test_session_folder);
   g_test_add_func ("/tw/ingest/ctf/many-threads", test_many_threads);
   g_test_add_func ("/tw/ingest/ctf/corrupt", test_corrupt);
 

@@ -452,6 +452,59 @@ test_trace_cmd_options (void)
   text_counts_clear (&c);
 }
 
+/* The last event of a fixture, and that no line of it was skipped. */
+static TwTrace *
+load_report_fixture (const char *name,
+                     TwEvent    *last)
+{
+  g_autofree char *path = tw_test_dup_fixture_path (name);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = load_path (path, &error);
+  g_autofree char *skipped = NULL;
+
+  g_assert_no_error (error);
+  skipped = tw_trace_dup_metadata (trace, "skipped_lines");
+  g_assert_null (skipped);
+  g_assert_true (tw_trace_get_event (trace, tw_trace_get_n_events (trace) - 1, last));
+  return g_steal_pointer (&trace);
+}
+
+/* What `trace-cmd report` adds to its lines on request: `(+DELTA)` before the name
+ * (--ts-diff), ` Latency: N usecs` after a sched_switch and a summary at the end (-w);
+ * and a counter clock's timestamp, wider than its column, touching the `[CPU]`. */
+static void
+test_trace_cmd_decorations (void)
+{
+  TwEvent last;
+  g_autoptr(TwTrace) diff = load_report_fixture ("ftrace/report-ts-diff.txt", &last);
+  g_autoptr(TwTrace) latency = NULL;
+  g_autoptr(TwTrace) tsc = NULL;
+  TwEvent first;
+
+  /*  kworker/0:0-22371 [000] 20844.475631: (+151)   sched_switch: kworker/0:0:22371 [120] W
+   *    ==> trace-cmd:24434 [120] */
+  g_assert_cmpuint (last.time, ==, G_GUINT64_CONSTANT (20844475631000));
+  g_assert_cmpstr (tw_trace_get_event_type (diff, last.type)->name, ==, "sched_switch");
+  g_assert_cmpstr (field_string (diff, &last, "next_comm"), ==, "trace-cmd");
+  g_assert_cmpint (tw_trace_lookup_event_type (diff, "function"), ==, TW_TYPE_NONE);
+
+  /* the same line with `Latency: 2352.455 usecs` after it */
+  latency = load_report_fixture ("ftrace/report-wakeup-latency.txt", &last);
+  g_assert_cmpuint (tw_trace_get_n_events (latency), ==, tw_trace_get_n_events (diff));
+  g_assert_cmpstr (tw_trace_get_event_type (latency, last.type)->name, ==, "sched_switch");
+  g_assert_cmpstr (field_string (latency, &last, "next_comm"), ==, "trace-cmd");
+  g_assert_cmpint (field_i64 (latency, &last, "next_prio"), ==, 120);
+  g_assert_cmpuint (last.arg, ==, tw_trace_lookup_task (latency, "24434"));
+
+  /*  cc1-24411 [000]54116388962168: sched_waking: comm=as pid=24412 prio=120 target_cpu=001 */
+  tsc = load_report_fixture ("ftrace/report-x86-tsc.txt", &last);
+  g_assert_true (tw_trace_get_event (tsc, 0, &first));
+  g_assert_cmpuint (first.time, ==, G_GUINT64_CONSTANT (54116388962168));
+  g_assert_cmpuint (first.cpu, ==, 0);
+  g_assert_cmpstr (tw_trace_get_event_type (tsc, first.type)->name, ==, "sched_waking");
+  g_assert_cmpuint (first.task, ==, tw_trace_lookup_task (tsc, "24411"));
+}
+
 /* `trace-cmd report -R` prints raw fields: sched_switch without the arrow and with a
  * numeric prev_state, which must come out as the kernel's letters. */
 static void
@@ -1081,6 +1134,7 @@ main (int    argc,
     }
   g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-options", test_trace_cmd_options);
   g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-raw", test_trace_cmd_raw);
+  g_test_add_func ("/tw/ingest/ftrace-text/trace-cmd-decorations", test_trace_cmd_decorations);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/no-tgid", "ftrace/tracefs-sched-irq.txt",
                         test_tracefs_fixture);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/tgid", "ftrace/tracefs-sched-irq-tgid.txt",
