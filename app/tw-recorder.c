@@ -43,6 +43,7 @@ struct _TwRecorder
   GtkWidget    *saved_label;
   GtkWidget    *progress_bar;
   GtkWidget    *cancel_button;
+  GtkNativeDialog *chooser;       /* while Record… asks for a file */
 
   /* owned */
   GCancellable *cancellable;      /* while a recording is written */
@@ -213,7 +214,15 @@ static void
 tw_recorder_dispose (GObject *object)
 {
   TwRecorder *self = TW_RECORDER (object);
+  GtkNativeDialog *chooser = g_steal_pointer (&self->chooser);
 
+  /* the chooser holds a reference to itself until it is answered */
+  if (chooser)
+    {
+      g_signal_handlers_disconnect_by_data (chooser, self);
+      gtk_native_dialog_destroy (chooser);
+      g_object_unref (chooser);
+    }
   /* a running task holds a reference: no recording is running here */
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_handle_id (&self->saved_source, g_source_remove);
@@ -335,6 +344,7 @@ choose_response_cb (GtkNativeDialog *dialog,
     }
   else if (path && !tw_recorder_start (self, trace, path, &error))
     report_failure (self, path, error);
+  self->chooser = NULL;
   g_object_unref (dialog);
 }
 
@@ -356,7 +366,7 @@ tw_recorder_choose_file (TwRecorder *self,
   g_return_if_fail (TW_IS_RECORDER (self));
   g_return_if_fail (TW_IS_TRACE (trace));
 
-  if (tw_recorder_get_busy (self))
+  if (tw_recorder_get_busy (self) || self->chooser)
     return;
   dialog = gtk_file_chooser_native_new (_("Record Live Session"),
                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
@@ -368,6 +378,7 @@ tw_recorder_choose_file (TwRecorder *self,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_object_set_data_full (G_OBJECT (dialog), "tw-trace", g_object_ref (trace), g_object_unref);
   g_signal_connect_object (dialog, "response", G_CALLBACK (choose_response_cb), self, 0);
+  self->chooser = GTK_NATIVE_DIALOG (dialog);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -421,6 +432,8 @@ tw_recorder_start (TwRecorder  *self,
 
   task = g_task_new (self, self->cancellable, record_done_cb, NULL);
   g_task_set_source_tag (task, tw_recorder_start);
+  /* a Cancel that comes after the file was renamed into place must not call it cancelled */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, rec, (GDestroyNotify) recording_free);
   g_task_run_in_thread (task, record_thread);
 
@@ -511,6 +524,20 @@ tw_recorder_get_status (TwRecorder *self)
   g_return_val_if_fail (TW_IS_RECORDER (self), NULL);
 
   return self->status;
+}
+
+/**
+ * tw_recorder_get_chooser:
+ *
+ * Returns: (transfer none) (nullable): the file chooser tw_recorder_choose_file() shows,
+ *   while it is open
+ */
+GtkNativeDialog *
+tw_recorder_get_chooser (TwRecorder *self)
+{
+  g_return_val_if_fail (TW_IS_RECORDER (self), NULL);
+
+  return self->chooser;
 }
 
 /**

@@ -16,6 +16,7 @@ G_DECLARE_FINAL_TYPE (TwRecorder, tw_recorder, TW, RECORDER, GtkWidget)
 GtkWidget  *tw_recorder_new               (void);
 void        tw_recorder_choose_file       (TwRecorder  *self,
                                            TwTrace     *trace);
+GtkNativeDialog *tw_recorder_get_chooser  (TwRecorder  *self);
 gboolean    tw_recorder_start             (TwRecorder  *self,
                                            TwTrace     *trace,
                                            const char  *path,
