@@ -976,8 +976,11 @@ source_get (Source   *src,
       if (n < 0)
         {
           int saved = errno;
-          tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, src->path, offset + done,
-                                         "%s", g_strerror (saved));
+
+          /* the disk failed, not the data: keep the errno's I/O error for the caller */
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "%s: offset %" G_GUINT64_FORMAT ": %s", src->path, offset + done,
+                       g_strerror (saved));
           return NULL;
         }
       if (n == 0)
