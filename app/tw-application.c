@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tw-application.h"
 #include "tw-app-resources.h"
 #include "tw-renderer-choice.h"
@@ -272,9 +274,9 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
   gtk_window_present (parent);
-  dialog = gtk_file_chooser_native_new ("Open Trace", parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+  dialog = gtk_file_chooser_native_new (_("Open Trace"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                         "_Open", "_Cancel");
-  gtk_file_filter_set_name (traces, "Traces (trace.dat, CTF metadata, ftrace text, S.Ha.R.K., CSV)");
+  gtk_file_filter_set_name (traces, _("Traces (trace.dat, CTF metadata, ftrace text, S.Ha.R.K., CSV)"));
   /* a CTF trace is a directory: its metadata file opens it */
   gtk_file_filter_add_pattern (traces, "metadata");
   gtk_file_filter_add_suffix (traces, "txt");
@@ -283,7 +285,7 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   gtk_file_filter_add_suffix (traces, "dat");
   gtk_file_filter_add_suffix (traces, "shark");
   gtk_file_filter_add_suffix (traces, "csv");
-  gtk_file_filter_set_name (all, "All files");
+  gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
@@ -377,7 +379,7 @@ attach_sensors_action (GSimpleAction *action, GVariant *param, gpointer user_dat
   const char *dir = tw_monitor_get_sensor_dir (probe);
   GtkFileChooserNative *dialog;
 
-  dialog = gtk_file_chooser_native_new ("Attach to Sensors", parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+  dialog = gtk_file_chooser_native_new (_("Attach to Sensors"), parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
                                         "_Attach", "_Cancel");
   if (dir)
     {

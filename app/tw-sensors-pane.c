@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tw-sensors-pane.h"
 
 
@@ -62,7 +64,7 @@ add_row (TwSensorsPane *self,
   int y = (int) index + 1;
 
   row->check = gtk_check_button_new ();
-  gtk_widget_set_tooltip_text (row->check, "Read this sensor (detached sensors are not read)");
+  gtk_widget_set_tooltip_text (row->check, _("Read this sensor (detached sensors are not read)"));
   g_object_set_data (G_OBJECT (row->check), "tw-source", GUINT_TO_POINTER (index));
   row->toggled_handler = g_signal_connect (row->check, "toggled", G_CALLBACK (toggled_cb), self);
   gtk_grid_attach (GTK_GRID (self->grid), row->check, 0, y, 1, 1);

@@ -5,8 +5,9 @@
  */
 #include "config.h"
 
-#include "tw-window.h"
-#include "tw-designer-window.h"
+#include "tw-window-private.h"
+
+#include <glib/gi18n-lib.h>
 
 #include <tw-ingest.h>
 
@@ -28,63 +29,6 @@
 #define READ_SHARE           0.9         /* of the bar; the state model gets the rest */
 #define RECENT_APP_NAME      "tracewb"
 #define RECENT_MAX           10
-#define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
-#define LIVE_RELAYOUT_US     (250 * 1000)
-#define LIVE_TIMELINE_US     (30 * 1000)    /* the followed timeline moves at ~30 Hz */
-
-typedef struct {
-  char    *path;          /* NULL when the trace was handed in */
-  char    *title;         /* what the user calls it: file name, "Demo trace" */
-  TwTrace *trace;         /* handed in (programmatic), or read by the thread */
-  gint     permille;      /* atomic: progress, 0..1000 */
-  gint     stage;         /* atomic: 0 reading, 1 building the state model */
-} LoadJob;
-
-struct _TwWindow
-{
-  GtkApplicationWindow  parent_instance;
-
-  /* template children */
-  GtkWidget            *recent_button;
-  GtkWidget            *primary_button;
-  GtkWidget            *go_to_time_button;
-  GtkWidget            *go_to_time_popover;
-  GtkWidget            *error_revealer;
-  GtkWidget            *error_label;
-  GtkWidget            *stack;
-  GtkWidget            *loading_label;
-  GtkWidget            *progress_bar;
-  GtkWidget            *trace_paned;
-  GtkWidget            *timeline_slot;
-  GtkWidget            *notebook;
-  GtkWidget            *event_list;
-  GtkWidget            *details_pane;
-  GtkWidget            *cursor_state_pane;
-  GtkWidget            *evaluations_pane;
-  GtkWidget            *timeline_scroller; /* in timeline_slot */
-  GtkWidget            *timeline;        /* in timeline_scroller */
-
-  TwViewState          *view_state;
-  GCancellable         *load_cancellable;
-  LoadJob              *load_job;        /* borrowed from the running task */
-  guint                 progress_source;
-  char                 *previous_page;   /* shown again when loading fails or is cancelled */
-  GMenu                *recent_menu;
-  gulong                recent_changed_handler;
-
-  /* live mode (tw_window_attach_live) */
-  TwLiveSession        *live_session;
-  GtkWidget            *live_controls;   /* in the header bar */
-  GtkWidget            *follow_button;
-  GtkWidget            *pause_button;
-  GtkWidget            *recorder;        /* owned; in live_controls */
-  GtkWidget            *sensors_pane;
-  guint                 live_n_tasks;
-  guint                 live_n_cpus;
-  guint64               live_n_events;
-  gint64                live_relayout_us;
-  gint64                live_timeline_us;
-};
 
 G_DEFINE_FINAL_TYPE (TwWindow, tw_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -131,8 +75,8 @@ set_action_enabled (TwWindow   *self,
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-static void
-update_actions (TwWindow *self)
+void
+_tw_window_update_actions (TwWindow *self)
 {
   gboolean has_trace = self->view_state != NULL;
 
@@ -153,27 +97,27 @@ show_error (TwWindow   *self,
 
   /* Reader errors name the file and line/offset themselves; the title says which open
    * failed even when a message does not. */
-  text = g_strdup_printf ("Could not open “%s”: %s", title, error->message);
+  text = g_strdup_printf (_("Could not open “%s”: %s"), title, error->message);
   gtk_label_set_text (GTK_LABEL (self->error_label), text);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
-static void
-show_error_text (TwWindow   *self,
+void
+_tw_window_show_error_text (TwWindow   *self,
                  const char *text)
 {
   gtk_label_set_text (GTK_LABEL (self->error_label), text);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
-static void
-dismiss_error (TwWindow *self)
+void
+_tw_window_dismiss_error (TwWindow *self)
 {
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), FALSE);
 }
 
-static void
-install_view_state (TwWindow     *self,
+void
+_tw_window_install_view_state (TwWindow     *self,
                     TwStateModel *model)
 {
   g_autoptr(TwViewState) view_state = tw_view_state_new (model);
@@ -185,7 +129,7 @@ install_view_state (TwWindow     *self,
   tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
   tw_evaluations_pane_set_view_state (TW_EVALUATIONS_PANE (self->evaluations_pane), view_state);
   tw_go_to_time_set_trace (TW_GO_TO_TIME (self->go_to_time_popover), tw_view_state_get_trace (view_state));
-  update_actions (self);
+  _tw_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }
 
@@ -250,8 +194,6 @@ rebuild_recent_menu (TwWindow *self)
 
 /* ------------------------------------------------------------------ loading */
 
-static void detach_live (TwWindow *self);
-
 /* A file opened in a live window replaces the live session. */
 static void
 leave_live_mode (TwWindow *self)
@@ -260,7 +202,7 @@ leave_live_mode (TwWindow *self)
 
   if (self->live_session == NULL)
     return;
-  detach_live (self);
+  _tw_window_detach_live (self);
   tw_sensors_pane_set_session (TW_SENSORS_PANE (self->sensors_pane), NULL);
   page = gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->sensors_pane);
   if (page >= 0)
@@ -321,7 +263,7 @@ progress_tick_cb (gpointer user_data)
     return G_SOURCE_CONTINUE;
 
   permille = g_atomic_int_get (&self->load_job->permille);
-  text = g_strdup_printf ("%s %d %%", g_atomic_int_get (&self->load_job->stage) ? "Building states…" : "Reading…",
+  text = g_strdup_printf ("%s %d %%", g_atomic_int_get (&self->load_job->stage) ? _("Building states…") : _("Reading…"),
                           permille / 10);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), permille / 1000.0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), text);
@@ -334,7 +276,7 @@ finish_loading (TwWindow *self)
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_object (&self->load_cancellable);
   self->load_job = NULL;
-  update_actions (self);
+  _tw_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -370,9 +312,9 @@ load_done_cb (GObject      *object,
     }
 
   leave_live_mode (self);
-  install_view_state (self, model);
+  _tw_window_install_view_state (self, model);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
-  title = g_strdup_printf ("%s — Trace Workbench", job->title);
+  title = g_strdup_printf (_("%s — Trace Workbench"), job->title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   if (job->path)
     add_to_recent (job->path);
@@ -397,12 +339,12 @@ start_loading (TwWindow *self,
     }
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
-  dismiss_error (self);
+  _tw_window_dismiss_error (self);
 
-  label = g_strdup_printf ("Opening %s", job->title);
+  label = g_strdup_printf (_("Opening %s"), job->title);
   gtk_label_set_text (GTK_LABEL (self->loading_label), label);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0.0);
-  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), "Reading…");
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), _("Reading…"));
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "loading");
 
   task = g_task_new (self, self->load_cancellable, load_done_cb, NULL);
@@ -411,7 +353,7 @@ start_loading (TwWindow *self,
   self->load_job = job;
   if (self->progress_source == 0)
     self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
-  update_actions (self);
+  _tw_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
   g_task_run_in_thread (task, load_thread);
 }
@@ -486,557 +428,6 @@ tw_window_cancel_loading (TwWindow *self)
     g_cancellable_cancel (self->load_cancellable);
 }
 
-/* ------------------------------------------------------------------ navigation */
-
-/* Brings @time_ns into view, keeping the zoom, when it is outside. */
-static void
-reveal_time (TwWindow *self,
-             guint64   time_ns)
-{
-  tw_view_state_reveal_time (self->view_state, time_ns);
-}
-
-/* Scans the type column from @from in @direction (±1) for the next row of @type;
- * memory-bound, no allocation. */
-static guint64
-find_event_of_type (TwTrace *trace,
-                    guint64  from,
-                    int      direction,
-                    guint16  type)
-{
-  guint64 n = tw_trace_get_n_events (trace);
-  guint64 i = from;
-
-  while (direction > 0 ? i + 1 < n : i > 0)
-    {
-      const TwEventChunk *chunk;
-
-      i = direction > 0 ? i + 1 : i - 1;
-      chunk = tw_trace_get_chunk (trace, i >> TW_CHUNK_SHIFT);
-      if (chunk->type[i & TW_CHUNK_MASK] == type)
-        return i;
-    }
-  return TW_EVENT_NONE;
-}
-
-static void
-step_event (TwWindow *self,
-            int       direction)
-{
-  TwTrace *trace = tw_view_state_get_trace (self->view_state);
-  guint64 selected = tw_view_state_get_selected_event (self->view_state);
-  guint64 next;
-  TwEvent event;
-
-  if (selected == TW_EVENT_NONE)
-    {
-      /* nothing selected yet: start from the event at the cursor (or the first one) */
-      guint64 cursor = tw_view_state_get_cursor (self->view_state);
-      next = cursor == TW_TIME_NONE ? 0 : tw_trace_find_event_at (trace, cursor);
-    }
-  else
-    {
-      tw_trace_get_event (trace, selected, &event);
-      next = find_event_of_type (trace, selected, direction, event.type);
-    }
-  if (next == TW_EVENT_NONE || next >= tw_trace_get_n_events (trace))
-    {
-      gtk_widget_error_bell (GTK_WIDGET (self));
-      return;
-    }
-  tw_view_state_set_selected_event (self->view_state, next);
-  reveal_time (self, tw_trace_get_time (trace, next));
-}
-
-/**
- * tw_window_go_to_time:
- * @text: a time as the event list shows it, or as the go-to-time popover reads it
- *   (tw_time_text_resolve())
- *
- * Selects the event nearest that time; a bad time is reported in the go-to popover.
- */
-void
-tw_window_go_to_time (TwWindow   *self,
-                      const char *text)
-{
-  g_return_if_fail (TW_IS_WINDOW (self));
-
-  if (self->view_state != NULL)
-    tw_go_to_time_choose (TW_GO_TO_TIME (self->go_to_time_popover), text);
-}
-
-static void
-go_to_time_chosen_cb (TwWindow *self,
-                      guint64   time_ns)
-{
-  TwTrace *trace = tw_view_state_get_trace (self->view_state);
-  guint64 index = tw_trace_find_event_at (trace, time_ns);
-
-  if (index == TW_EVENT_NONE)
-    return;
-  tw_view_state_set_selected_event (self->view_state, index);
-  reveal_time (self, tw_trace_get_time (trace, index));
-}
-
-/* ------------------------------------------------------------------ actions */
-
-/* The window's navigation actions (menus, tests) are the timeline's: one set, one
- * behaviour whatever starts it. */
-static void
-timeline_forward_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  g_autofree char *name = g_strconcat ("timeline.", g_action_get_name (G_ACTION (action)), NULL);
-
-  gtk_widget_activate_action (self->timeline, name, NULL);
-}
-
-static void
-next_event_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_event (user_data, +1);
-}
-
-static void
-previous_event_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  step_event (user_data, -1);
-}
-
-static void
-go_to_time_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-
-  gtk_menu_button_popup (GTK_MENU_BUTTON (self->go_to_time_button));
-}
-
-static void
-find_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook),
-                                 gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->event_list));
-  tw_event_list_focus_search (TW_EVENT_LIST (self->event_list));
-}
-
-static void
-dismiss_error_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  dismiss_error (user_data);
-}
-
-static void
-cancel_load_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  tw_window_cancel_loading (user_data);
-}
-
-static void
-export_timeline_response_cb (GtkNativeDialog *dialog,
-                             int              response,
-                             TwWindow        *self)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file))
-      && !tw_timeline_export (TW_TIMELINE (self->timeline), path, &error))
-    {
-      g_autofree char *text = g_strdup_printf ("Could not export the timeline: %s", error->message);
-
-      gtk_label_set_text (GTK_LABEL (self->error_label), text);
-      gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
-    }
-  g_object_unref (dialog);
-}
-
-/* What the timeline shows now, at its size, as PNG or SVG by the file's extension. */
-static void
-export_timeline_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) svg = gtk_file_filter_new ();
-
-  dialog = gtk_file_chooser_native_new ("Export Timeline", GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
-  gtk_file_filter_set_name (png, "PNG image");
-  gtk_file_filter_add_suffix (png, "png");
-  gtk_file_filter_set_name (svg, "SVG image");
-  gtk_file_filter_add_suffix (svg, "svg");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), png);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), svg);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "timeline.png");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (export_timeline_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-/* The designer measures the trace open now; with none open it still edits and saves. */
-static void
-designer_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-  TwDesignerWindow *designer = tw_designer_window_new (GTK_WINDOW (self),
-                                                       tw_window_get_view_state (self));
-
-  gtk_window_present (GTK_WINDOW (designer));
-}
-
-static void
-open_recent_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
-
-  tw_window_open_file (user_data, file);
-}
-
-/* ------------------------------------------------------------------ live mode */
-
-static void
-update_live_controls (TwWindow *self)
-{
-  gboolean following, paused;
-  GAction *pause;
-
-  if (self->live_session == NULL || self->view_state == NULL)
-    return;
-  following = tw_view_state_get_following (self->view_state);
-  paused = tw_live_session_get_paused (self->live_session);
-  gtk_button_set_label (GTK_BUTTON (self->follow_button),
-                        paused ? "Paused" : following ? "Following" : "Follow (End)");
-  gtk_widget_set_tooltip_text (self->follow_button,
-                               following ? "The view follows the newest data; pan or zoom back to stop"
-                                         : "Show the newest data and follow it (End)");
-  if (following && !paused)
-    gtk_widget_add_css_class (self->follow_button, "suggested-action");
-  else
-    gtk_widget_remove_css_class (self->follow_button, "suggested-action");
-  gtk_widget_set_sensitive (self->follow_button, !following || paused);
-  if (paused != gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->pause_button)))
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->pause_button), paused);
-  pause = g_action_map_lookup_action (G_ACTION_MAP (self), "live-pause");
-  g_simple_action_set_state (G_SIMPLE_ACTION (pause), g_variant_new_boolean (paused));
-}
-
-/* At display rate: the state model holds everything stored; show it. */
-static void
-live_updated_cb (TwWindow *self)
-{
-  TwTrace *trace = tw_live_session_get_trace (self->live_session);
-  TwStateModel *model = tw_live_session_get_model (self->live_session);
-  guint n_tasks = tw_trace_get_n_tasks (trace);
-  guint n_cpus = tw_trace_get_n_cpus (trace);
-  guint64 n_events = tw_state_model_get_n_processed (model);
-  gint64 now = g_get_monotonic_time ();
-
-  /* Rows appear with new tasks and CPUs, and with a task's first state or mark (a
-   * sensor's task exists before its first element): a relayout (cheap, a pass over
-   * the tasks) at once for new tasks and CPUs, at most 4 times a second otherwise. */
-  if (n_tasks != self->live_n_tasks || n_cpus != self->live_n_cpus
-      || (n_events != self->live_n_events && now - self->live_relayout_us >= LIVE_RELAYOUT_US))
-    {
-      TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (self->timeline));
-
-      self->live_n_tasks = n_tasks;
-      self->live_n_cpus = n_cpus;
-      self->live_n_events = n_events;
-      self->live_relayout_us = now;
-      if (painter)
-        tw_timeline_layout_update (tw_timeline_painter_get_layout (painter));
-    }
-  /* Updates come at up to ~60 Hz when data arrives (histograms, counts); redrawing a
-   * busy timeline costs more, and 30 Hz scrolls smoothly enough. */
-  if (now - self->live_timeline_us >= LIVE_TIMELINE_US)
-    {
-      self->live_timeline_us = now;
-      tw_view_state_follow (self->view_state, tw_live_session_get_newest_time (self->live_session));
-      gtk_widget_queue_draw (self->timeline);
-    }
-  tw_evaluations_pane_advance (TW_EVALUATIONS_PANE (self->evaluations_pane));
-  tw_sensors_pane_refresh (TW_SENSORS_PANE (self->sensors_pane));
-}
-
-static void
-detach_live (TwWindow *self)
-{
-  if (self->live_session == NULL)
-    return;
-  g_signal_handlers_disconnect_by_data (self->live_session, self);
-  if (self->view_state)
-    g_signal_handlers_disconnect_by_func (self->view_state, update_live_controls, self);
-  tw_live_session_stop (self->live_session);
-  g_clear_object (&self->live_session);
-}
-
-/**
- * tw_window_attach_live:
- * @session: a started live session
- *
- * Shows @session live: the timeline follows the newest data, evaluations added from
- * the Evaluations tab keep updating, the Sensors tab lists the sources; the header bar
- * gets Follow, Pause and Record. The window stops the session when it closes.
- */
-void
-tw_window_attach_live (TwWindow      *self,
-                       TwLiveSession *session)
-{
-  g_autofree char *title = NULL;
-  guint64 now = tw_live_monotonic_ns ();
-  int page;
-
-  g_return_if_fail (TW_IS_WINDOW (self));
-  g_return_if_fail (TW_IS_LIVE_SESSION (session));
-
-  if (self->load_cancellable)
-    g_cancellable_cancel (self->load_cancellable);
-  detach_live (self);
-  dismiss_error (self);
-  self->live_session = g_object_ref (session);
-  tw_evaluations_pane_set_live (TW_EVALUATIONS_PANE (self->evaluations_pane), TRUE);
-  install_view_state (self, tw_live_session_get_model (session));
-  tw_view_state_set_visible_range (self->view_state, now > LIVE_SPAN_NS ? now - LIVE_SPAN_NS : 0, now);
-  tw_view_state_follow (self->view_state, MAX (now, tw_live_session_get_newest_time (session)));
-  tw_view_state_set_following (self->view_state, TRUE);
-  g_signal_connect_swapped (self->view_state, "notify::following", G_CALLBACK (update_live_controls), self);
-  g_signal_connect_swapped (session, "notify::paused", G_CALLBACK (update_live_controls), self);
-  g_signal_connect_swapped (session, "updated", G_CALLBACK (live_updated_cb), self);
-
-  tw_sensors_pane_set_session (TW_SENSORS_PANE (self->sensors_pane), session);
-  page = gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->sensors_pane);
-  if (page < 0)
-    page = gtk_notebook_append_page (GTK_NOTEBOOK (self->notebook), self->sensors_pane,
-                                     gtk_label_new ("Sensors"));
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), page);
-  gtk_widget_set_visible (self->live_controls, TRUE);
-  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
-  title = g_strdup_printf ("Live: %s — Trace Workbench", tw_live_session_get_sensor_dir (session));
-  gtk_window_set_title (GTK_WINDOW (self), title);
-  update_actions (self);
-  update_live_controls (self);
-  live_updated_cb (self);
-}
-
-/**
- * tw_window_show_error_message:
- * @what: what failed, shown before the error's message
- *
- * Shows @error in the window's error banner.
- */
-void
-tw_window_show_error_message (TwWindow   *self,
-                              const char *what,
-                              GError     *error)
-{
-  g_autofree char *text = NULL;
-
-  g_return_if_fail (TW_IS_WINDOW (self));
-  text = g_strdup_printf ("%s: %s", what, error->message);
-  show_error_text (self, text);
-}
-
-/**
- * tw_window_get_live_session:
- *
- * Returns: (transfer none) (nullable): the live session shown, if any
- */
-TwLiveSession *
-tw_window_get_live_session (TwWindow *self)
-{
-  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
-  return self->live_session;
-}
-
-/**
- * tw_window_get_sensors_pane:
- *
- * Returns: (transfer none): the Sensors pane (in the notebook while live)
- */
-GtkWidget *
-tw_window_get_sensors_pane (TwWindow *self)
-{
-  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
-  return self->sensors_pane;
-}
-
-/**
- * tw_window_record:
- * @path: the file to write (CSV events)
- *
- * Starts writing what the live session stored so far to @path in a worker thread
- * (TwRecorder: progress and Cancel in the header bar); failures show in the banner.
- *
- * Returns: %FALSE with @error set when no recording could be started
- */
-gboolean
-tw_window_record (TwWindow    *self,
-                  const char  *path,
-                  GError     **error)
-{
-  g_autoptr(GError) local = NULL;
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (TW_IS_WINDOW (self), FALSE);
-
-  if (self->live_session == NULL)
-    g_set_error_literal (&local, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "No live session to record");
-  else if (tw_recorder_start (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session),
-                              path, &local))
-    {
-      dismiss_error (self);
-      return TRUE;
-    }
-  text = g_strdup_printf ("Could not record the live session: %s", local->message);
-  show_error_text (self, text);
-  g_propagate_error (error, g_steal_pointer (&local));
-  return FALSE;
-}
-
-static void
-record_finished_cb (TwWindow   *self,
-                    const char *path,
-                    guint64     n_events,
-                    GError     *error)
-{
-  g_autofree char *text = NULL;
-
-  if (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  text = g_strdup_printf ("Could not record the live session: %s", error->message);
-  show_error_text (self, text);
-}
-
-/**
- * tw_window_get_recorder:
- *
- * Returns: (transfer none): the Record control of the header bar (shown while live)
- */
-TwRecorder *
-tw_window_get_recorder (TwWindow *self)
-{
-  g_return_val_if_fail (TW_IS_WINDOW (self), NULL);
-  return TW_RECORDER (self->recorder);
-}
-
-static void
-live_follow_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-
-  if (self->live_session == NULL)
-    return;
-  tw_live_session_set_paused (self->live_session, FALSE);
-  tw_view_state_set_following (self->view_state, TRUE);
-}
-
-static void
-live_pause_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-
-  if (self->live_session)
-    tw_live_session_set_paused (self->live_session, !tw_live_session_get_paused (self->live_session));
-}
-
-static void
-pause_toggled_cb (GtkToggleButton *button,
-                  TwWindow        *self)
-{
-  if (self->live_session)
-    tw_live_session_set_paused (self->live_session, gtk_toggle_button_get_active (button));
-}
-
-static void
-record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
-{
-  TwWindow *self = user_data;
-
-  if (self->live_session)
-    tw_recorder_choose_file (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session));
-}
-
-static void
-build_live_controls (TwWindow *self)
-{
-  self->live_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->follow_button = gtk_button_new_with_label ("Following");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->follow_button), "win.live-follow");
-  gtk_box_append (GTK_BOX (self->live_controls), self->follow_button);
-  self->pause_button = gtk_toggle_button_new ();
-  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button), "media-playback-pause-symbolic");
-  gtk_widget_set_tooltip_text (self->pause_button, "Pause the display; data keeps being stored (P)");
-  g_signal_connect (self->pause_button, "toggled", G_CALLBACK (pause_toggled_cb), self);
-  gtk_box_append (GTK_BOX (self->live_controls), self->pause_button);
-  self->recorder = g_object_ref_sink (tw_recorder_new ());
-  g_signal_connect_swapped (self->recorder, "finished", G_CALLBACK (record_finished_cb), self);
-  gtk_box_append (GTK_BOX (self->live_controls), self->recorder);
-  gtk_widget_set_visible (self->live_controls, FALSE);
-  /* not a bound template child: the window itself disposes its titlebar */
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
-                             self->live_controls);
-
-  self->sensors_pane = g_object_ref_sink (tw_sensors_pane_new ());
-}
-
-static const GActionEntry window_actions[] = {
-  { "zoom-in", timeline_forward_action },
-  { "zoom-out", timeline_forward_action },
-  { "zoom-fit", timeline_forward_action },
-  { "pan-left", timeline_forward_action },
-  { "pan-right", timeline_forward_action },
-  { "next-event", next_event_action },
-  { "previous-event", previous_event_action },
-  { "go-to-time", go_to_time_action },
-  { "find", find_action },
-  { "dismiss-error", dismiss_error_action },
-  { "cancel-load", cancel_load_action },
-  { "open-recent", open_recent_action, "s" },
-  { "export-timeline", export_timeline_action },
-  { "designer", designer_action },
-  { "live-follow", live_follow_action },
-  { "live-pause", live_pause_action, NULL, "false" },
-  { "record", record_action },
-};
-
-/* The window's own keys, and the timeline's, work wherever the focus is in the trace
- * panes (the timeline, the event list, a tab, Details); text typed into an entry stays
- * text (tw_shortcuts_attach()). */
-static const TwShortcut window_shortcuts[] = {
-  { "n|<Control>Right", "win.next-event", 0 },
-  { "<Shift>n|<Control>Left", "win.previous-event", 0 },
-  { "f", "win.live-follow", 0 },
-  { "End", "win.live-follow", TW_SHORTCUT_NAVIGATION },
-  { "p|Pause", "win.live-pause", 0 },
-};
-
-/**
- * tw_window_get_shortcuts:
- * @n_shortcuts: (out): how many
- *
- * Returns: (transfer none) (array length=n_shortcuts): the keys the window adds to the
- *   timeline's in its trace panes
- */
-const TwShortcut *
-tw_window_get_shortcuts (guint *n_shortcuts)
-{
-  *n_shortcuts = G_N_ELEMENTS (window_shortcuts);
-  return window_shortcuts;
-}
-
-static void
-add_trace_shortcuts (TwWindow *self)
-{
-  tw_shortcuts_attach (self->trace_paned, GTK_WIDGET (self), window_shortcuts,
-                       G_N_ELEMENTS (window_shortcuts));
-  tw_timeline_attach_shortcuts (TW_TIMELINE (self->timeline), self->trace_paned);
-}
-
 /* ------------------------------------------------------------------ drag and drop */
 
 static gboolean
@@ -1081,7 +472,7 @@ tw_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_job = NULL;
-  detach_live (self);
+  _tw_window_detach_live (self);
   /* a recording being written outlives the window (TwRecorder) */
   if (self->recorder)
     g_signal_handlers_disconnect_by_data (self->recorder, self);
@@ -1190,7 +581,8 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, cursor_state_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, evaluations_pane);
-  gtk_widget_class_bind_template_callback (widget_class, go_to_time_chosen_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "go_to_time_chosen_cb",
+                                                G_CALLBACK (_tw_window_go_to_time_chosen_cb));
 }
 
 static void
@@ -1201,9 +593,7 @@ tw_window_init (TwWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
-                                   G_N_ELEMENTS (window_actions), self);
-  build_live_controls (self);
+  _tw_window_init_live (self);
 
   /* rows scroll under a fixed ruler: the timeline is the scrolled window's GtkScrollable */
   self->timeline = tw_timeline_new ();
@@ -1215,7 +605,7 @@ tw_window_init (TwWindow *self)
   gtk_widget_set_vexpand (self->timeline_scroller, TRUE);
   gtk_widget_set_hexpand (self->timeline_scroller, TRUE);
   gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline_scroller);
-  add_trace_shortcuts (self);
+  _tw_window_init_actions (self);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   self->recent_menu = g_menu_new ();
@@ -1230,7 +620,7 @@ tw_window_init (TwWindow *self)
 
   self->previous_page = g_strdup ("welcome");
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "welcome");
-  update_actions (self);
+  _tw_window_update_actions (self);
 }
 
 /**

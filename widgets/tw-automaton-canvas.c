@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 #include "tw-automaton-canvas.h"
@@ -1099,13 +1101,13 @@ build_label_popover (TwAutomatonCanvas *self)
   gtk_widget_set_halign (kinds, GTK_ALIGN_FILL);
   gtk_box_set_homogeneous (GTK_BOX (kinds), TRUE);
   self->label_event_toggle = gtk_toggle_button_new_with_label ("Event");
-  gtk_widget_set_tooltip_text (self->label_event_toggle, "Taken on an event of a given type");
+  gtk_widget_set_tooltip_text (self->label_event_toggle, _("Taken on an event of a given type"));
   self->label_lambda_toggle = gtk_toggle_button_new_with_label ("λ");
   gtk_widget_set_tooltip_text (self->label_lambda_toggle,
-                               "λ: taken at once, without consuming an event");
+                               _("λ: taken at once, without consuming an event"));
   self->label_any_toggle = gtk_toggle_button_new_with_label ("*  any other");
   gtk_widget_set_tooltip_text (self->label_any_toggle,
-                               "*: taken on any event that no other label of the state matches");
+                               _("*: taken on any event that no other label of the state matches"));
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->label_lambda_toggle),
                                GTK_TOGGLE_BUTTON (self->label_event_toggle));
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->label_any_toggle),
@@ -1119,12 +1121,12 @@ build_label_popover (TwAutomatonCanvas *self)
   self->label_event_grid = grid;
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 10);
-  label = gtk_label_new ("Event");
+  label = gtk_label_new (_("Event"));
   gtk_label_set_xalign (GTK_LABEL (label), 1);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_grid_attach (GTK_GRID (grid), label, 0, 0, 1, 1);
   self->label_entry = gtk_entry_new ();
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->label_entry), "sched_switch, switch, irq_entry…");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->label_entry), _("sched_switch, switch, irq_entry…"));
   gtk_widget_set_tooltip_text (self->label_entry,
                                "The event's name as the trace writes it, or a canonical kind "
                                "name (switch, wakeup, irq_entry, user…) that matches every "
@@ -1143,7 +1145,7 @@ build_label_popover (TwAutomatonCanvas *self)
   g_signal_connect (self->label_entry, "activate", G_CALLBACK (label_apply_cb), self);
   gtk_grid_attach (GTK_GRID (grid), self->label_entry, 1, 0, 1, 1);
 
-  label = gtk_label_new ("Logged by");
+  label = gtk_label_new (_("Logged by"));
   gtk_label_set_xalign (GTK_LABEL (label), 1);
   gtk_widget_add_css_class (label, "dim-label");
   gtk_grid_attach (GTK_GRID (grid), label, 0, 1, 1, 1);
@@ -1153,7 +1155,7 @@ build_label_popover (TwAutomatonCanvas *self)
                                "or another task");
   gtk_grid_attach (GTK_GRID (grid), self->label_task, 1, 1, 1, 1);
 
-  self->label_arg_check = gtk_check_button_new_with_label ("Compare the event's arg task");
+  self->label_arg_check = gtk_check_button_new_with_label (_("Compare the event's arg task"));
   gtk_widget_set_tooltip_text (self->label_arg_check,
                                "Compare i with the task the event is about (switch: the task "
                                "switched in; wakeup: the woken task) instead of the task that "
@@ -1161,11 +1163,11 @@ build_label_popover (TwAutomatonCanvas *self)
   gtk_grid_attach (GTK_GRID (grid), self->label_arg_check, 1, 2, 1, 1);
   gtk_box_append (GTK_BOX (box), grid);
 
-  remove = gtk_button_new_with_mnemonic ("_Delete");
+  remove = gtk_button_new_with_mnemonic (_("_Delete"));
   gtk_widget_add_css_class (remove, "destructive-action");
-  gtk_widget_set_tooltip_text (remove, "Delete this transition (Delete)");
+  gtk_widget_set_tooltip_text (remove, _("Delete this transition (Delete)"));
   g_signal_connect (remove, "clicked", G_CALLBACK (label_delete_cb), self);
-  apply = gtk_button_new_with_mnemonic ("_Apply");
+  apply = gtk_button_new_with_mnemonic (_("_Apply"));
   gtk_widget_add_css_class (apply, "suggested-action");
   gtk_widget_set_hexpand (apply, TRUE);
   gtk_widget_set_halign (apply, GTK_ALIGN_END);
@@ -1647,7 +1649,7 @@ build_toolbar (TwAutomatonCanvas *self)
   tw_wrap_box_append (TW_WRAP_BOX (bar), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
 
   group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  label = gtk_label_new ("Add");
+  label = gtk_label_new (_("Add"));
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_set_margin_start (label, 4);
   gtk_widget_set_margin_end (label, 2);
@@ -1692,7 +1694,7 @@ build_toolbar (TwAutomatonCanvas *self)
                                                       "Arrange the states in layers from the initial state (Ctrl+L)"));
 
   /* whole or on the next line, never cut to "Dr…" */
-  spacer = gtk_label_new ("Drag from a rim to connect");
+  spacer = gtk_label_new (_("Drag from a rim to connect"));
   gtk_widget_add_css_class (spacer, "dim-label");
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_widget_set_halign (spacer, GTK_ALIGN_END);

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "tw-histogram-view.h"
 
 #include <math.h>
@@ -245,7 +247,7 @@ tw_histogram_view_init (TwHistogramView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (plot_pressed), self);
   gtk_widget_add_controller (self->plot, GTK_EVENT_CONTROLLER (click));
 
-  self->bin_label = gtk_label_new ("Click a bar to list its measurements");
+  self->bin_label = gtk_label_new (_("Click a bar to list its measurements"));
   gtk_label_set_xalign (GTK_LABEL (self->bin_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->bin_label), TRUE);
   gtk_widget_add_css_class (self->bin_label, "dim-label");

@@ -534,10 +534,12 @@ tw_timeline_layout_dup_row_label (TwTimelineLayout    *self,
         Process *p = g_ptr_array_index (self->processes, row->id);
         const TwTask *leader = tw_trace_get_task (self->trace, p->leader);
         const char *name = leader && leader->name ? leader->name : _("process");
+        g_autofree char *pid = g_strdup_printf ("%" G_GINT64_FORMAT, p->pid);
 
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%" G_GINT64_FORMAT ", %u thread)",
-                                             "%s (%" G_GINT64_FORMAT ", %u threads)", p->tasks->len),
-                                name, p->pid, p->tasks->len);
+        /* the pid apart: translators' tools cannot expand G_GINT64_FORMAT */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%s, %u thread)",
+                                             "%s (%s, %u threads)", p->tasks->len),
+                                name, pid, p->tasks->len);
       }
     case TW_TIMELINE_ROW_TASK:
     default:

@@ -1,0 +1,84 @@
+/* tw-window-private.h: what the window's files (loading, actions, live mode) share
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-window.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char    *path;          /* NULL when the trace was handed in */
+  char    *title;         /* what the user calls it: file name, "Demo trace" */
+  TwTrace *trace;         /* handed in (programmatic), or read by the thread */
+  gint     permille;      /* atomic: progress, 0..1000 */
+  gint     stage;         /* atomic: 0 reading, 1 building the state model */
+} LoadJob;
+
+struct _TwWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* template children */
+  GtkWidget            *recent_button;
+  GtkWidget            *primary_button;
+  GtkWidget            *go_to_time_button;
+  GtkWidget            *go_to_time_popover;
+  GtkWidget            *error_revealer;
+  GtkWidget            *error_label;
+  GtkWidget            *stack;
+  GtkWidget            *loading_label;
+  GtkWidget            *progress_bar;
+  GtkWidget            *trace_paned;
+  GtkWidget            *timeline_slot;
+  GtkWidget            *notebook;
+  GtkWidget            *event_list;
+  GtkWidget            *details_pane;
+  GtkWidget            *cursor_state_pane;
+  GtkWidget            *evaluations_pane;
+  GtkWidget            *timeline_scroller; /* in timeline_slot */
+  GtkWidget            *timeline;        /* in timeline_scroller */
+
+  TwViewState          *view_state;
+  GCancellable         *load_cancellable;
+  LoadJob              *load_job;        /* borrowed from the running task */
+  guint                 progress_source;
+  char                 *previous_page;   /* shown again when loading fails or is cancelled */
+  GMenu                *recent_menu;
+  gulong                recent_changed_handler;
+
+  /* live mode (tw_window_attach_live) */
+  TwLiveSession        *live_session;
+  GtkWidget            *live_controls;   /* in the header bar */
+  GtkWidget            *follow_button;
+  GtkWidget            *pause_button;
+  GtkWidget            *recorder;        /* owned; in live_controls */
+  GtkWidget            *sensors_pane;
+  guint                 live_n_tasks;
+  guint                 live_n_cpus;
+  guint64               live_n_events;
+  gint64                live_relayout_us;
+  gint64                live_timeline_us;
+};
+
+
+/* tw-window.c */
+void _tw_window_update_actions         (TwWindow     *self);
+void _tw_window_show_error_text        (TwWindow     *self,
+                                        const char   *text);
+void _tw_window_dismiss_error          (TwWindow     *self);
+void _tw_window_install_view_state     (TwWindow     *self,
+                                        TwStateModel *model);
+
+/* tw-window-actions.c */
+void _tw_window_init_actions           (TwWindow     *self);
+void _tw_window_go_to_time_chosen_cb   (TwWindow     *self,
+                                        guint64       time);
+
+/* tw-window-live.c */
+void _tw_window_init_live              (TwWindow     *self);
+void _tw_window_detach_live            (TwWindow     *self);
+
+G_END_DECLS
