@@ -692,12 +692,16 @@ handle_irq_exit (TwStateModel *self,
       guint index = g_array_index (cs->irq_stack, guint, i - 1);
       TwIrqInterval *irq = &VEC_AT (cs->irqs.items, TwIrqInterval, index);
 
-      if (irq->kind != kind || irq->number != number)
+      if (irq->kind != kind
+          || (irq->number != number && irq->number != TW_IRQ_NUMBER_UNKNOWN
+              && number != TW_IRQ_NUMBER_UNKNOWN))
         continue;
 
       for (guint j = i; j <= cs->irq_stack->len; j++)
         VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, j - 1)).end = time;
       irq->unclosed = 0;
+      if (irq->number == TW_IRQ_NUMBER_UNKNOWN)
+        irq->number = number;
       g_array_set_size (cs->irq_stack, i - 1);
       return;
     }

@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 #define TW_PAYLOAD_NONE G_MAXUINT32
 #define TW_EVENT_NONE   G_MAXUINT64
 #define TW_TIME_NONE    G_MAXUINT64
+/* The arg of an irq or softirq event whose number the source lost (a cut text line):
+ * it pairs with the innermost open handler of its kind, whatever the number. */
+#define TW_IRQ_NUMBER_UNKNOWN G_MAXUINT32
 
 /**
  * TwEventKind:

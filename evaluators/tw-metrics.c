@@ -709,10 +709,12 @@ handler_exit (gpointer       context,
     return;
   cs = get_cpu (me, ev->cpu);
 
-  /* Match the innermost open handler of the same number; handlers above it lost
-   * their exit and are dropped. An exit nobody entered is ignored. */
+  /* Match the innermost open handler of the same number (an unknown number, from a cut
+   * line, matches any); handlers above it lost their exit and are dropped. An exit
+   * nobody entered is ignored. */
   for (guint d = cs->depth; d-- > 0;)
-    if (cs->stack[d].number == ev->arg)
+    if (cs->stack[d].number == ev->arg || cs->stack[d].number == TW_IRQ_NUMBER_UNKNOWN
+        || ev->arg == TW_IRQ_NUMBER_UNKNOWN)
       {
         const OpenHandler *h = &cs->stack[d];
         TwMeasurementRow m = {
@@ -722,7 +724,7 @@ handler_exit (gpointer       context,
           .end = ev->time,
           .length = ev->time - h->begin,
         };
-        double cols[3] = { h->number, d + 1, ev->cpu };
+        double cols[3] = { h->number != TW_IRQ_NUMBER_UNKNOWN ? h->number : ev->arg, d + 1, ev->cpu };
 
         emit (me, &m, cols);
         cs->depth = d;
