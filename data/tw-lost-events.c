@@ -9,11 +9,13 @@
 
 enum {
   FIELD_COUNT,
+  FIELD_PACKETS,
   FIELD_SINCE,
 };
 
 static const TwFieldSpec lost_fields[] = {
   [FIELD_COUNT] = { "count", TW_FIELD_U64, TW_FIELD_FLAG_OPTIONAL },
+  [FIELD_PACKETS] = { "packets", TW_FIELD_U64, TW_FIELD_FLAG_OPTIONAL },
   [FIELD_SINCE] = { "since", TW_FIELD_U64, TW_FIELD_FLAG_OPTIONAL },
 };
 
@@ -48,12 +50,14 @@ tw_lost_events_add_type (TwTrace     *trace,
  * @type: a type of tw_lost_events_add_type()
  * @payload: (out caller-allocates): type->payload_size bytes
  * @count: events lost, or TW_LOST_COUNT_UNKNOWN
+ * @packets: whole packets lost, or 0
  * @since_ns: when the loss began, or TW_TIME_NONE
  */
 void
 tw_lost_events_pack (const TwEventType *type,
                      guint8            *payload,
                      guint64            count,
+                     guint64            packets,
                      guint64            since_ns)
 {
   TwValue value = { .type = TW_FIELD_U64 };
@@ -66,6 +70,11 @@ tw_lost_events_pack (const TwEventType *type,
       value.u = count;
       tw_event_type_set_field (type, payload, FIELD_COUNT, &value);
     }
+  if (packets != 0)
+    {
+      value.u = packets;
+      tw_event_type_set_field (type, payload, FIELD_PACKETS, &value);
+    }
   if (since_ns != TW_TIME_NONE)
     {
       value.u = since_ns;
@@ -76,8 +85,9 @@ tw_lost_events_pack (const TwEventType *type,
 /**
  * tw_lost_events_append:
  *
- * Appends a loss of @count events (or TW_LOST_COUNT_UNKNOWN) known at @time_ns on @cpu,
- * begun after @since_ns (or TW_TIME_NONE: after the CPU's previous event).
+ * Appends a loss of @count events (or TW_LOST_COUNT_UNKNOWN) and @packets packets known
+ * at @time_ns on @cpu, begun after @since_ns (or TW_TIME_NONE: after the CPU's previous
+ * event).
  */
 void
 tw_lost_events_append (TwTrace *trace,
@@ -85,6 +95,7 @@ tw_lost_events_append (TwTrace *trace,
                        guint64  time_ns,
                        guint16  cpu,
                        guint64  count,
+                       guint64  packets,
                        guint64  since_ns)
 {
   const TwEventType *info = tw_trace_get_event_type (trace, type);
@@ -92,7 +103,7 @@ tw_lost_events_append (TwTrace *trace,
 
   g_return_if_fail (info != NULL && info->payload_size <= sizeof payload);
 
-  tw_lost_events_pack (info, payload, count, since_ns);
+  tw_lost_events_pack (info, payload, count, packets, since_ns);
   tw_trace_append (trace, time_ns, cpu, type, TW_TASK_NONE, tw_lost_events_arg (count), payload);
 }
 
@@ -107,11 +118,12 @@ totals_for (TwLostEvents *self,
 
 static void
 add_totals (TwLossTotals *totals,
-            guint64       count)
+            const TwLoss *loss)
 {
   totals->n_reports++;
-  totals->n_lost += count;
-  totals->n_unknown += count == TW_LOST_COUNT_UNKNOWN;
+  totals->n_lost += loss->count;
+  totals->n_packets += loss->packets;
+  totals->n_unknown += loss->count == TW_LOST_COUNT_UNKNOWN;
 }
 
 static void
@@ -120,19 +132,21 @@ add_loss (TwLostEvents *self,
           const TwEvent *ev,
           guint64       previous)
 {
-  TwLoss loss = { previous, ev->time, TW_LOST_COUNT_UNKNOWN, ev->index, ev->cpu };
+  TwLoss loss = { previous, ev->time, TW_LOST_COUNT_UNKNOWN, 0, ev->index, ev->cpu };
   TwValue value;
 
   if (tw_trace_get_event_field (trace, ev, "count", &value))
     loss.count = value.u;
+  if (tw_trace_get_event_field (trace, ev, "packets", &value))
+    loss.packets = value.u;
   if (tw_trace_get_event_field (trace, ev, "since", &value) && value.u <= ev->time)
     loss.begin = value.u;
   g_array_append_val (self->losses, loss);
   self->max_span = MAX (self->max_span, loss.end - loss.begin);
 
-  add_totals (&self->all, loss.count);
+  add_totals (&self->all, &loss);
   if (ev->cpu != TW_CPU_NONE)
-    add_totals (totals_for (self, ev->cpu), loss.count);
+    add_totals (totals_for (self, ev->cpu), &loss);
 }
 
 static gboolean
@@ -269,8 +283,8 @@ tw_lost_events_get_totals (TwLostEvents *self,
  * tw_lost_events_count_between:
  *
  * What a measurement from @begin_ns to @end_ns may be missing: the losses on any CPU
- * whose gap overlaps it, each counted by its events lost (1 when it does not say: at
- * least one was).
+ * whose gap overlaps it, each counted by its events lost (when it does not say: by its
+ * packets lost, or 1; at least one event was).
  *
  * Returns: at least how many events were lost while the measurement ran; 0 when none
  */
@@ -302,6 +316,7 @@ tw_lost_events_count_between (TwLostEvents *self,
   last_end = end_ns > G_MAXUINT64 - self->max_span ? G_MAXUINT64 : end_ns + self->max_span;
   for (gsize i = lo; i < self->losses->len && losses[i].end <= last_end; i++)
     if (losses[i].begin < end_ns)
-      total += losses[i].count == TW_LOST_COUNT_UNKNOWN ? 1 : losses[i].count;
+      total += losses[i].count != TW_LOST_COUNT_UNKNOWN ? losses[i].count
+               : MAX (losses[i].packets, 1);
   return total;
 }

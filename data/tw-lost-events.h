@@ -16,9 +16,10 @@ G_BEGIN_DECLS
  * number of events lost, clamped to G_MAXUINT32, 0 when the source does not say; its
  * fields are
  *
- *   count  U64, optional: events lost (absent: unknown)
- *   since  U64, optional: ns; the loss began after this time (CTF says when the gap
- *          began); absent: after the previous event of that CPU in the store
+ *   count    U64, optional: events lost (absent: unknown)
+ *   packets  U64, optional: whole packets lost (CTF), whose events nobody counted
+ *   since    U64, optional: ns; the loss began after this time (CTF says when the gap
+ *            began); absent: after the previous event of that CPU in the store
  *
  * Kept in the store, not in a side table, so that the event list, the timeline, the
  * evaluators and every copy of the store (readers running in another process) carry
@@ -32,12 +33,14 @@ guint16 tw_lost_events_add_type (TwTrace           *trace,
 void    tw_lost_events_pack     (const TwEventType *type,
                                  guint8            *payload,
                                  guint64            count,
+                                 guint64            packets,
                                  guint64            since_ns);
 void    tw_lost_events_append   (TwTrace           *trace,
                                  guint16            type,
                                  guint64            time_ns,
                                  guint16            cpu,
                                  guint64            count,
+                                 guint64            packets,
                                  guint64            since_ns);
 
 static inline guint32
@@ -51,6 +54,7 @@ typedef struct {
   guint64 begin;   /* ns */
   guint64 end;     /* ns, the lost event's time */
   guint64 count;   /* events lost, TW_LOST_COUNT_UNKNOWN when the source does not say */
+  guint64 packets; /* whole packets lost, 0 when none or not known */
   guint64 index;   /* the lost event in the trace */
   guint16 cpu;     /* or TW_CPU_NONE */
 } TwLoss;
@@ -58,7 +62,8 @@ typedef struct {
 typedef struct {
   guint64 n_reports;   /* lost events in the store */
   guint64 n_lost;      /* the events they count */
-  guint64 n_unknown;   /* reports that do not say how many */
+  guint64 n_packets;   /* the whole packets they count */
+  guint64 n_unknown;   /* reports that do not count events */
 } TwLossTotals;
 
 typedef struct _TwLostEvents TwLostEvents;

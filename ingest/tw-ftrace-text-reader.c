@@ -1042,7 +1042,7 @@ flush_lost (Parser        *self,
   type = tw_trace_get_event_type (self->trace, self->lost_type);
   g_assert (type->payload_size <= sizeof payload);
   count = loss->unknown ? TW_LOST_COUNT_UNKNOWN : loss->count;
-  tw_lost_events_pack (type, payload, count, TW_TIME_NONE);
+  tw_lost_events_pack (type, payload, count, 0, TW_TIME_NONE);
   if ((*chunk)->n == TW_CHUNK_SIZE)
     *chunk = tw_trace_begin_append (self->trace);
   tw_event_chunk_push (*chunk, time_ns, cpu, self->lost_type, TW_TASK_NONE,

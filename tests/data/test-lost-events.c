@@ -38,11 +38,11 @@ new_lossy_trace (void)
   tw_trace_append (trace, 100, 0, user, TW_TASK_NONE, 1, NULL);
   tw_trace_append (trace, 200, 0, user, TW_TASK_NONE, 1, NULL);
   tw_trace_append (trace, 250, 1, user, TW_TASK_NONE, 1, NULL);
-  tw_lost_events_append (trace, lost, 300, 1, TW_LOST_COUNT_UNKNOWN, TW_TIME_NONE);
-  tw_lost_events_append (trace, lost, 400, 0, 5, TW_TIME_NONE);
+  tw_lost_events_append (trace, lost, 300, 1, TW_LOST_COUNT_UNKNOWN, 0, TW_TIME_NONE);
+  tw_lost_events_append (trace, lost, 400, 0, 5, 0, TW_TIME_NONE);
   tw_trace_append (trace, 400, 0, user, TW_TASK_NONE, 1, NULL);
   tw_trace_append (trace, 500, 0, user, TW_TASK_NONE, 1, NULL);
-  tw_lost_events_append (trace, lost, 600, TW_CPU_NONE, 3, 550);
+  tw_lost_events_append (trace, lost, 600, TW_CPU_NONE, 3, 0, 550);
   g_assert_true (tw_trace_seal (trace, NULL, NULL));
   return trace;
 }
@@ -115,6 +115,23 @@ test_count_between (void)
   g_assert_cmpuint (tw_lost_events_count_between (lost, 601, G_MAXUINT64), ==, 0);
 }
 
+/* Whole packets lost (CTF) count their packets: each held at least one event. */
+static void
+test_packets (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 lost = tw_lost_events_add_type (trace, "discarded_packets", NULL);
+  g_autoptr(TwLostEvents) losses = NULL;
+
+  tw_lost_events_append (trace, lost, 900, 2, TW_LOST_COUNT_UNKNOWN, 3, 700);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  losses = tw_lost_events_new (trace);
+  g_assert_cmpuint (tw_lost_events_get_totals (losses, 2)->n_packets, ==, 3);
+  g_assert_cmpuint (tw_lost_events_get_totals (losses, 2)->n_unknown, ==, 1);
+  g_assert_cmpuint (tw_lost_events_count_between (losses, 800, 850), ==, 3);
+  g_assert_cmpuint (tw_lost_events_count_between (losses, 600, 700), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -124,6 +141,7 @@ main (int   argc,
   g_test_add_func ("/tw/data/lost-events/none", test_none);
   g_test_add_func ("/tw/data/lost-events/losses", test_losses);
   g_test_add_func ("/tw/data/lost-events/count-between", test_count_between);
+  g_test_add_func ("/tw/data/lost-events/packets", test_packets);
 
   return g_test_run ();
 }

@@ -249,8 +249,8 @@ test_lost_marks (Fixture       *f,
   gsize n;
 
   tw_test_append_switch (f->trace, f->sw, 100, 1, f->idle, f->a, NULL);
-  tw_lost_events_append (f->trace, f->lost, 200, 1, 42, TW_TIME_NONE);
-  tw_lost_events_append (f->trace, f->lost, 250, TW_CPU_NONE, 7, TW_TIME_NONE);
+  tw_lost_events_append (f->trace, f->lost, 200, 1, 42, 0, TW_TIME_NONE);
+  tw_lost_events_append (f->trace, f->lost, 250, TW_CPU_NONE, 7, 0, TW_TIME_NONE);
   tw_test_append_switch (f->trace, f->sw, 300, 1, f->a, f->idle, "S");
   g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
   model = build (f);
@@ -725,7 +725,7 @@ new_messy_trace (guint64 n_events)
       guint16 cpu = g_rand_int_range (rand, 0, 3);
 
       if (i % 2)
-        tw_lost_events_append (trace, lost, t, cpu, g_rand_int_range (rand, 0, 100), TW_TIME_NONE);
+        tw_lost_events_append (trace, lost, t, cpu, g_rand_int_range (rand, 0, 100), 0, TW_TIME_NONE);
       else
         tw_test_append_switch (trace, sw, t, cpu, g_rand_int_range (rand, 0, n_tasks),
                                g_rand_int_range (rand, 0, n_tasks), "S");

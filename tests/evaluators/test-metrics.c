@@ -225,14 +225,14 @@ test_lost_column (Fixture       *f,
 
   tw_trace_append (f->trace, 100, 0, f->k.wake, TW_TASK_NONE, f->a, NULL);
   tw_trace_append (f->trace, 120, 1, f->x, f->b, 0, NULL);
-  tw_lost_events_append (f->trace, lost, 150, 1, 7, TW_TIME_NONE);
+  tw_lost_events_append (f->trace, lost, 150, 1, 7, 0, TW_TIME_NONE);
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->idle0, f->a, "R");
   tw_trace_append (f->trace, 300, 0, f->k.wake, TW_TASK_NONE, f->b, NULL);
   tw_test_append_switch (f->trace, f->k.sw, 320, 0, f->a, f->b, "S");
   /* CPU 1's second gap runs from its event at 380 to 410 */
   tw_trace_append (f->trace, 380, 1, f->x, f->b, 0, NULL);
   tw_trace_append (f->trace, 400, 0, f->k.wake, TW_TASK_NONE, f->a, NULL);
-  tw_lost_events_append (f->trace, lost, 410, 1, TW_LOST_COUNT_UNKNOWN, TW_TIME_NONE);
+  tw_lost_events_append (f->trace, lost, 410, 1, TW_LOST_COUNT_UNKNOWN, 0, TW_TIME_NONE);
   tw_test_append_switch (f->trace, f->k.sw, 450, 0, f->b, f->a, "S");
   t = evaluate (f->trace, "wakeup-latency");
 
