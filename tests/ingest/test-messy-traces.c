@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <tw-ingest.h>
 
 #include "tw-test-utils.h"
@@ -344,6 +345,112 @@ test_ctf2_message (void)
   }
 }
 
+/* ---------------------------------------------------------------- tracewb-cli info */
+
+static JsonObject *
+info_json (const char *path,
+           JsonParser *parser)
+{
+  const char *args[] = { "info", "--json", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static char *
+info_text (const char *path)
+{
+  const char *args[] = { "info", path, NULL };
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
+/* `info` counts the trace's events (what trace-cmd report counts), and beside them the
+ * losses and repairs per CPU. */
+static void
+test_cli_info_losses (void)
+{
+  g_autofree char *path = dup_overrun_path ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  JsonObject *info, *lost, *cpu1;
+
+  if (!HAVE_LIBTRACECMD || g_getenv ("TW_CLI") == NULL)
+    {
+      g_test_skip ("needs trace.dat support and $TW_CLI");
+      return;
+    }
+  info = info_json (path, parser);
+  g_assert_cmpint (json_object_get_int_member (info, "events"), ==, 2022);
+  g_assert_false (json_object_has_member (json_object_get_object_member (info, "types"), "lost_events"));
+  lost = json_object_get_object_member (info, "lost");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (lost, "total"), "events"), ==, 4141);
+  cpu1 = json_object_get_object_member (json_object_get_object_member (lost, "cpus"), "1");
+  g_assert_cmpint (json_object_get_int_member (cpu1, "reports"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (cpu1, "uncounted"), ==, 0);
+  g_assert_false (json_object_has_member (json_object_get_object_member (lost, "cpus"), "0"));
+  /* the overrun hid a switch of CPU 1: the model repaired it there */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (info, "repairs"), "total"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (
+                     json_object_get_object_member (json_object_get_object_member (info, "repairs"), "cpus"),
+                     "1"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (info, "truncated_events"), ==, 0);
+
+  text = info_text (path);
+  g_assert_nonnull (strstr (text, "\nevents         2022\n"));
+  g_assert_nonnull (strstr (text, "\nlost           4141 events in 2 reports\n"
+                                  "  cpu 1        4141 events in 2 reports\n"
+                                  "repairs        1 "));
+  g_assert_nonnull (strstr (text, "\n  cpu 1        1\n"));
+  g_assert_null (strstr (text, "lost_events"));
+}
+
+/* Cut lines of an ftrace text: counted in `info`, each still an event. */
+static void
+test_cli_info_truncated (void)
+{
+  static const char text[] =
+    "cpus=1\n"
+    "  bash-100   [000] 10.000100: sched_switch: bash:100 [120] S ==> ls:\n"
+    "  ls-200     [000] 10.000200: irq_handler_entry: irq=\n"
+    "CPU:0 [EVENTS DROPPED]\n"
+    "  ls-200     [000] 10.000300: irq_handler_exit: irq=19 ret=handled\n"
+    "  bash-100   [000] 10.000400: foo: x=1 y";
+  g_autofree char *path = tw_test_write_temp_file ("cut.txt", text, -1);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *info, *total;
+
+  if (g_getenv ("TW_CLI") == NULL)
+    {
+      g_test_skip ("needs $TW_CLI");
+      return;
+    }
+  info = info_json (path, parser);
+  g_assert_cmpint (json_object_get_int_member (info, "events"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (info, "truncated_events"), ==, 3);
+  total = json_object_get_object_member (json_object_get_object_member (info, "lost"), "total");
+  g_assert_cmpint (json_object_get_int_member (total, "reports"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (total, "uncounted"), ==, 1);
+
+  out = info_text (path);
+  g_assert_nonnull (strstr (out, "\ntruncated_events 3\n"));
+  g_assert_nonnull (strstr (out, "first_truncated_line 2\n"));
+  g_assert_nonnull (strstr (out, "\nlost           1 report without an event count\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -355,6 +462,8 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/messy/trace-dat-codec", test_trace_dat_codec);
   g_test_add_func ("/tw/ingest/messy/ctf-discarded", test_ctf_discarded);
   g_test_add_func ("/tw/ingest/messy/ctf2-message", test_ctf2_message);
+  g_test_add_func ("/tw/ingest/messy/cli-info-losses", test_cli_info_losses);
+  g_test_add_func ("/tw/ingest/messy/cli-info-truncated", test_cli_info_truncated);
 
   return g_test_run ();
 }
