@@ -1229,7 +1229,8 @@ handle_event (Parser          *self,
   *took_continuation = ft->text_only;
   fill_payload (self, ft, pairs, n_pairs, line->text, ft->text_only ? text_end : line->text_end);
 
-  flush_lost (self, chunk, cpu, line->time_ns);
+  if G_UNLIKELY (self->pending_lost != NULL)
+    flush_lost (self, chunk, cpu, line->time_ns);
   self->last_time = MAX (self->last_time, line->time_ns);
   if ((*chunk)->n == TW_CHUNK_SIZE)
     *chunk = tw_trace_begin_append (self->trace);
