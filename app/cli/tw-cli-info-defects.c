@@ -71,6 +71,44 @@ tw_cli_defects_get_n_lost_reports (const TwCliDefects *self)
   return tw_lost_events_get_totals (self->lost, TW_CPU_NONE)->n_reports;
 }
 
+static gboolean
+is_lost_row (TwTrace *trace,
+             guint64  index)
+{
+  TwEvent ev;
+
+  return tw_trace_get_event (trace, index, &ev)
+         && tw_trace_get_event_type (trace, ev.type)->kind == TW_EVENT_KIND_LOST;
+}
+
+/**
+ * tw_cli_defects_get_time_bounds:
+ * @first: (out): the time of the trace's first event, lost events left out
+ * @last: (out): that of its last one
+ *
+ * A loss known at the end of a CTF packet can come after the packet's last event: the
+ * bounds `info` prints stay those of the events, as the format's own tools print them.
+ */
+void
+tw_cli_defects_get_time_bounds (const TwCliDefects *self,
+                                TwTrace            *trace,
+                                guint64            *first,
+                                guint64            *last)
+{
+  guint64 n = tw_trace_get_n_events (trace);
+  guint64 lo = 0, hi = n;
+
+  if (tw_cli_defects_get_n_lost_reports (self) > 0)
+    {
+      while (lo < n && is_lost_row (trace, lo))
+        lo++;
+      while (hi > lo && is_lost_row (trace, hi - 1))
+        hi--;
+    }
+  *first = lo < hi ? tw_trace_get_time (trace, lo) : tw_trace_get_first_time (trace);
+  *last = lo < hi ? tw_trace_get_time (trace, hi - 1) : tw_trace_get_last_time (trace);
+}
+
 static void
 add_json_totals (JsonBuilder        *builder,
                  const TwLossTotals *totals)

@@ -15,6 +15,10 @@ typedef struct _TwCliDefects TwCliDefects;
 TwCliDefects *tw_cli_defects_new                (TwTrace            *trace);
 void          tw_cli_defects_free               (TwCliDefects       *self);
 guint64       tw_cli_defects_get_n_lost_reports (const TwCliDefects *self);
+void          tw_cli_defects_get_time_bounds    (const TwCliDefects *self,
+                                                 TwTrace            *trace,
+                                                 guint64            *first,
+                                                 guint64            *last);
 void          tw_cli_defects_add_json           (const TwCliDefects *self,
                                                  JsonBuilder        *builder);
 void          tw_cli_defects_print              (const TwCliDefects *self);

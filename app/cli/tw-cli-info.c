@@ -46,8 +46,9 @@ print_json (TwTrace            *trace,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *format = tw_trace_dup_metadata (trace, "format");
   g_autofree char *text = NULL;
-  guint64 first = tw_trace_get_first_time (trace);
-  guint64 last = tw_trace_get_last_time (trace);
+  guint64 first, last;
+
+  tw_cli_defects_get_time_bounds (defects, trace, &first, &last);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
@@ -103,9 +104,11 @@ print_text (TwTrace            *trace,
             const TwCliDefects *defects)
 {
   g_auto(GStrv) keys = tw_trace_dup_metadata_keys (trace);
-  guint64 first = tw_trace_get_first_time (trace);
-  guint64 last = tw_trace_get_last_time (trace);
-  g_autofree char *duration = format_duration (last - first);
+  g_autofree char *duration = NULL;
+  guint64 first, last;
+
+  tw_cli_defects_get_time_bounds (defects, trace, &first, &last);
+  duration = format_duration (last - first);
 
   for (guint i = 0; keys[i]; i++)
     {

@@ -11,6 +11,38 @@
 
 #include "tw-test-utils.h"
 
+/* ---------------------------------------------------------------- tracewb-cli info */
+
+static JsonObject *
+info_json (const char *path,
+           JsonParser *parser)
+{
+  const char *args[] = { "info", "--json", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static char *
+info_text (const char *path)
+{
+  const char *args[] = { "info", path, NULL };
+  char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
 /* ---------------------------------------------------------------- trace.dat */
 
 /* tests/fixtures/ftrace/overrun.dat: two overruns of CPU 1 (see the README there). */
@@ -163,7 +195,7 @@ put_u64 (GByteArray *out,
   g_byte_array_append (out, (const guint8 *) &le, sizeof le);
 }
 
-/* One packet: header (magic, stream id), context (begin, end, content and packet size in
+/* One packet: header (magic, stream id), context (begin, @end, content and packet size in
  * bits, sequence number, events discarded so far, CPU), then a `tick` per time. */
 static void
 put_packet (GByteArray    *out,
@@ -171,14 +203,15 @@ put_packet (GByteArray    *out,
             guint64        discarded,
             guint64        cpu,
             const guint64 *times,
-            guint          n)
+            guint          n,
+            guint64        end)
 {
   guint64 bits = (64 + 24 * (guint64) n) * 8;
 
   put_u32 (out, 0xC1FC1FC1);
   put_u32 (out, 0);
   put_u64 (out, times[0]);
-  put_u64 (out, times[n - 1]);
+  put_u64 (out, end);
   put_u64 (out, bits);
   put_u64 (out, bits);
   put_u64 (out, seq);
@@ -222,7 +255,7 @@ static const char ctf_metadata[] =
   "};\n";
 
 /* CPU 0's stream skips packet 2 (sequence numbers 0, 1, 3); CPU 1's second packet says
- * 5 events were discarded since its first. */
+ * 5 events were discarded since its first, and ends at 1800, after every event. */
 static char *
 write_lossy_ctf (void)
 {
@@ -236,11 +269,11 @@ write_lossy_ctf (void)
   static const guint64 t10[] = { 1050, 1150 }, t11[] = { 1400, 1500 };
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  put_packet (cpu0, 0, 0, 0, t00, 2);
-  put_packet (cpu0, 1, 0, 0, t01, 2);
-  put_packet (cpu0, 3, 0, 0, t03, 2);
-  put_packet (cpu1, 0, 0, 1, t10, 2);
-  put_packet (cpu1, 1, 5, 1, t11, 2);
+  put_packet (cpu0, 0, 0, 0, t00, 2, 1100);
+  put_packet (cpu0, 1, 0, 0, t01, 2, 1300);
+  put_packet (cpu0, 3, 0, 0, t03, 2, 1700);
+  put_packet (cpu1, 0, 0, 1, t10, 2, 1150);
+  put_packet (cpu1, 1, 5, 1, t11, 2, 1800);
   g_assert_true (g_file_set_contents (metadata, ctf_metadata, -1, NULL));
   g_assert_true (g_file_set_contents (s0, (const char *) cpu0->data, cpu0->len, NULL));
   g_assert_true (g_file_set_contents (s1, (const char *) cpu1->data, cpu1->len, NULL));
@@ -279,18 +312,34 @@ test_ctf_discarded (void)
   lost = tw_lost_events_new (trace);
   losses = tw_lost_events_get_losses (lost, &n);
   g_assert_cmpuint (n, ==, 2);
-  g_assert_cmpuint (losses[0].cpu, ==, 1);
-  g_assert_cmpuint (losses[0].count, ==, 5);
-  g_assert_cmpuint (losses[0].begin, ==, 1150);
-  g_assert_cmpuint (losses[0].end, ==, 1500);
-  g_assert_cmpuint (losses[1].cpu, ==, 0);
-  g_assert_cmpuint (losses[1].count, ==, TW_LOST_COUNT_UNKNOWN);
-  g_assert_cmpuint (losses[1].packets, ==, 1);
-  g_assert_cmpuint (losses[1].begin, ==, 1300);
-  g_assert_cmpuint (losses[1].end, ==, 1600);
+  g_assert_cmpuint (losses[0].cpu, ==, 0);
+  g_assert_cmpuint (losses[0].count, ==, TW_LOST_COUNT_UNKNOWN);
+  g_assert_cmpuint (losses[0].packets, ==, 1);
+  g_assert_cmpuint (losses[0].begin, ==, 1300);
+  g_assert_cmpuint (losses[0].end, ==, 1600);
+  g_assert_cmpuint (losses[1].cpu, ==, 1);
+  g_assert_cmpuint (losses[1].count, ==, 5);
+  g_assert_cmpuint (losses[1].begin, ==, 1150);
+  g_assert_cmpuint (losses[1].end, ==, 1800);
   for (guint64 i = 1; i < tw_trace_get_n_events (trace); i++)
     g_assert_cmpuint (tw_trace_get_time (trace, i - 1), <=, tw_trace_get_time (trace, i));
   g_assert_null (tw_trace_dup_metadata (trace, "lost_events"));
+
+  /* info: the events babeltrace2 prints, between the times it prints, and the losses */
+  if (g_getenv ("TW_CLI") != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *info = info_json (dir, parser);
+      JsonObject *total = json_object_get_object_member (json_object_get_object_member (info, "lost"),
+                                                         "total");
+
+      g_assert_cmpint (json_object_get_int_member (info, "events"), ==, 10);
+      g_assert_cmpint (json_object_get_int_member (info, "first_ns"), ==, 1000);
+      g_assert_cmpint (json_object_get_int_member (info, "last_ns"), ==, 1700);
+      g_assert_cmpint (json_object_get_int_member (total, "events"), ==, 5);
+      g_assert_cmpint (json_object_get_int_member (total, "packets"), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (total, "uncounted"), ==, 1);
+    }
 }
 
 /* A CTF 2 metadata stream (a JSON text sequence): babeltrace2 before 2.1 cannot read it,
@@ -343,38 +392,6 @@ test_ctf2_message (void)
     if (out != NULL)
       g_assert_nonnull (strstr (out, version));
   }
-}
-
-/* ---------------------------------------------------------------- tracewb-cli info */
-
-static JsonObject *
-info_json (const char *path,
-           JsonParser *parser)
-{
-  const char *args[] = { "info", "--json", path, NULL };
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  int status;
-
-  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
-  g_assert_cmpint (status, ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static char *
-info_text (const char *path)
-{
-  const char *args[] = { "info", path, NULL };
-  char *out = NULL;
-  g_autofree char *err = NULL;
-  int status;
-
-  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
-  g_assert_cmpint (status, ==, 0);
-  return out;
 }
 
 /* `info` counts the trace's events (what trace-cmd report counts), and beside them the
