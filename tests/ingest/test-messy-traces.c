@@ -175,6 +175,33 @@ test_trace_dat_codec (void)
     g_test_message ("this libtracecmd reads zlib: %s", error->message);
 }
 
+/* ---------------------------------------------------------------- CSV */
+
+/* A CSV line of event `lost` is a loss on its CPU; a `count` column says how many. */
+static void
+test_csv_lost (void)
+{
+  static const char csv[] =
+    "time_ns,cpu,task,event,next,prev_state,count\n"
+    "100,0,a,switch,b,R,\n"
+    "300,0,,lost,,,7\n"
+    "350,1,,lost,,,\n"
+    "400,0,b,switch,a,S,\n";
+  g_autofree char *path = tw_test_write_temp_file ("lost.csv", csv, -1);
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwLostEvents) lost = NULL;
+  g_autoptr(GError) error = NULL;
+
+  trace = tw_reader_registry_load_file (path, "csv", NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  lost = tw_lost_events_new (trace);
+  g_assert_cmpuint (tw_lost_events_get_totals (lost, 0)->n_lost, ==, 7);
+  g_assert_cmpuint (tw_lost_events_get_totals (lost, 1)->n_unknown, ==, 1);
+  /* CPU 1 had no event before its loss: its gap runs from the trace's start */
+  g_assert_cmpuint (tw_lost_events_count_between (lost, 150, 250), ==, 7 + 1);
+  g_assert_cmpuint (tw_lost_events_count_between (lost, 360, 390), ==, 0);
+}
+
 /* ---------------------------------------------------------------- CTF */
 
 static void
@@ -477,6 +504,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/messy/trace-dat-overrun", test_trace_dat_overrun);
   g_test_add_func ("/tw/ingest/messy/trace-dat-overrun-as-text", test_trace_dat_overrun_as_text);
   g_test_add_func ("/tw/ingest/messy/trace-dat-codec", test_trace_dat_codec);
+  g_test_add_func ("/tw/ingest/messy/csv-lost", test_csv_lost);
   g_test_add_func ("/tw/ingest/messy/ctf-discarded", test_ctf_discarded);
   g_test_add_func ("/tw/ingest/messy/ctf2-message", test_ctf2_message);
   g_test_add_func ("/tw/ingest/messy/cli-info-losses", test_cli_info_losses);
