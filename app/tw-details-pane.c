@@ -140,11 +140,43 @@ add_canonical_row (TwDetailsPane     *self,
       text = g_strdup_printf ("%u", event->arg);
       add_row (self, "Sensor", text);
       return;
+    case TW_EVENT_KIND_LOST:
+      /* a count is listed with the fields; say when there is none */
+      if (event->arg == 0)
+        add_row (self, _("Events lost"), _("not counted by the tracer"));
+      return;
     case TW_EVENT_KIND_TASK_EXIT:
     case TW_EVENT_KIND_OTHER:
     case TW_N_EVENT_KINDS:
     default:
       return;
+    }
+}
+
+/* The repairs the state model made at the selected switch: on its CPU (its prev was not
+ * the task running there) and on the CPU its next task was still running on. */
+static void
+add_repair_rows (TwDetailsPane *self,
+                 TwTrace       *trace,
+                 const TwEvent *event)
+{
+  TwStateModel *model = tw_view_state_get_model (self->view_state);
+
+  if (model == NULL || tw_trace_get_event_type (trace, event->type)->kind != TW_EVENT_KIND_SWITCH)
+    return;
+  for (guint cpu = 0; cpu < tw_state_model_get_n_cpus (model); cpu++)
+    {
+      gsize n;
+      const TwCpuMark *marks = tw_state_model_get_cpu_marks (model, cpu, &n);
+
+      for (gsize i = tw_state_model_lower_bound (model, TW_SERIES_CPU_MARKS, cpu, event->time);
+           i < n && marks[i].time == event->time; i++)
+        if (marks[i].index == event->index && marks[i].kind != TW_CPU_MARK_LOST)
+          {
+            g_autofree char *text = tw_timeline_describe_cpu_mark (trace, cpu, &marks[i]);
+
+            add_row (self, _("Repair"), text);
+          }
     }
 }
 
@@ -213,6 +245,7 @@ rebuild (TwDetailsPane *self)
     add_row (self, "Family", type->family);
   add_row (self, "Kind", tw_event_kind_to_string (type->kind));
   add_canonical_row (self, trace, type, &event);
+  add_repair_rows (self, trace, &event);
 
   for (guint i = 0; i < type->n_fields; i++)
     {

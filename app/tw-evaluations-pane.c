@@ -1066,7 +1066,7 @@ finished_page (TwEvaluationsPane  *self,
  * @index: a finished evaluation
  * @path: the file to write
  *
- * Writes its measurement table (`task,begin_ns,end_ns,length_ns,intermediate_events`).
+ * Writes its measurement table (`task,begin_ns,end_ns,length_ns,intermediate_events,lost`).
  *
  * Returns: %FALSE with @error set on failure
  */

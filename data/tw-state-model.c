@@ -76,8 +76,8 @@ typedef struct {
   TwHugeArray l1;      /* guint64 */
   TwHugeArray l2;      /* guint64 */
   Bins       *bins;    /* NULL while the series is short */
-  TwHugeArray kinds;   /* marks only, guint8: TW_SUMMARY_MARK_* of each, so that
-                        * drawing them never reads the event store */
+  TwHugeArray kinds;   /* marks only, guint8: TW_SUMMARY_MARK_* (TW_SUMMARY_CPU_MARK_*
+                        * on CPUs) of each, so that drawing them never reads the store */
   TwHugeArray parents; /* irqs only, guint32: index of the enclosing handler, or
                         * G_MAXUINT32: finds the handlers open at a time in O(depth) */
 } Series;
@@ -85,8 +85,10 @@ typedef struct {
 typedef struct {
   Series    runs;       /* TwRunInterval */
   Series    irqs;       /* TwIrqInterval */
+  Series    marks;      /* TwCpuMark */
   GArray   *irq_stack;  /* guint: indexes into irqs of open handlers, innermost last */
   gboolean  run_open;
+  guint64   n_repairs;  /* repair marks in @marks */
 } CpuState;
 
 typedef struct {
@@ -236,6 +238,7 @@ cpu_state_free (gpointer data)
 
   series_clear (&cpu->runs);
   series_clear (&cpu->irqs);
+  series_clear (&cpu->marks);
   g_array_unref (cpu->irq_stack);
   g_free (cpu);
 }
@@ -323,6 +326,7 @@ cpu_add (TwStateModel *self,
 
       series_init (&state->runs, sizeof (TwRunInterval));
       series_init (&state->irqs, sizeof (TwIrqInterval));
+      series_init (&state->marks, sizeof (TwCpuMark));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
@@ -524,10 +528,77 @@ switched_out_state (TwStateModel    *self,
 }
 
 static void
+add_cpu_mark (CpuState      *cs,
+              guint64        time,
+              guint64        index,
+              guint32        task,
+              TwCpuMarkKind  kind)
+{
+  TwCpuMark mark = { time, index, task, kind };
+
+  series_append (&cs->marks, &mark, sizeof mark);
+  *(guint8 *) tw_huge_array_push (&cs->marks.kinds) = kind == TW_CPU_MARK_LOST
+                                                       ? TW_SUMMARY_CPU_MARK_LOST
+                                                       : TW_SUMMARY_CPU_MARK_REPAIR;
+  if (kind != TW_CPU_MARK_LOST)
+    cs->n_repairs++;
+}
+
+/* The CPU @task runs on by the model, or TW_CPU_NONE when it is not running. */
+static guint16
+running_cpu (TwStateModel *self,
+             guint32       task)
+{
+  if (task_current_state (self, task) != TW_TASK_STATE_RUNNING)
+    return TW_CPU_NONE;
+  return VEC_LAST (task_at (self, task)->states.items, TwTaskInterval).cpu;
+}
+
+/* What @task did after its run on @cpu ended at @t is unknown, not "running until the
+ * end of the trace": that would hide its later wakeups and draw it on two CPUs. */
+static void
+end_stale_run (TwStateModel *self,
+               guint32       task,
+               guint16       cpu,
+               guint64       t)
+{
+  if (is_tracked_task (self, task) && running_cpu (self, task) == cpu)
+    task_enter (self, task, TW_TASK_STATE_UNKNOWN, TW_CPU_NONE, t);
+}
+
+/* @next is switched in on @cpu while the model has it running on another CPU (its
+ * switch-out there was lost, or the CPUs' clocks disagree): its run there ends. */
+static void
+end_double_run (TwStateModel *self,
+                guint32       next,
+                guint16       cpu,
+                guint64       t,
+                guint64       index)
+{
+  guint16 other = running_cpu (self, next);
+  CpuState *os;
+
+  if (other == TW_CPU_NONE || other == cpu)
+    return;
+  os = cpu_at (self, other);
+  if (os->run_open && VEC_LAST (os->runs.items, TwRunInterval).task == next)
+    {
+      TwRunInterval *last = &VEC_LAST (os->runs.items, TwRunInterval);
+
+      last->end = t;
+      if (last->start == t)
+        series_pop (&os->runs);
+      os->run_open = FALSE;
+    }
+  add_cpu_mark (os, t, index, next, TW_CPU_MARK_DOUBLE_RUN);
+}
+
+static void
 handle_switch (TwStateModel       *self,
                const TypeInfo     *info,
                const TwEventChunk *chunk,
-               guint               row)
+               guint               row,
+               guint64             index)
 {
   guint64 t = chunk->time[row];
   guint16 cpu = chunk->cpu[row];
@@ -544,13 +615,12 @@ handle_switch (TwStateModel       *self,
           TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
 
           /* The CPU was running another task than the one switched out: the trace lost
-           * that task's switch-out. It stopped running here at the latest; what it did
-           * since is unknown, not "running until the end of the trace". */
-          if (last->task != prev && is_tracked_task (self, last->task)
-              && task_current_state (self, last->task) == TW_TASK_STATE_RUNNING
-              && VEC_LAST (task_at (self, last->task)->states.items, TwTaskInterval).cpu == cpu)
-            task_enter (self, last->task, TW_TASK_STATE_UNKNOWN, TW_CPU_NONE, t);
-
+           * that task's switch-out. It stopped running here at the latest. */
+          if (last->task != prev && prev != TW_TASK_NONE && last->task != TW_TASK_NONE)
+            {
+              end_stale_run (self, last->task, cpu, t);
+              add_cpu_mark (cs, t, index, last->task, TW_CPU_MARK_STALE_RUN);
+            }
           last->end = t;
           if (last->start == t)
             series_pop (&cs->runs);
@@ -559,10 +629,21 @@ handle_switch (TwStateModel       *self,
       cs->run_open = TRUE;
     }
 
+  /* a switch-out of a task the model has running on another CPU is the late half of a
+   * repair end_double_run() already made there */
   if (is_tracked_task (self, prev) && prev != next)
-    task_enter (self, prev, switched_out_state (self, info, chunk, row), TW_CPU_NONE, t);
+    {
+      guint16 on = running_cpu (self, prev);
+
+      if (on == TW_CPU_NONE || on == cpu || cpu == TW_CPU_NONE)
+        task_enter (self, prev, switched_out_state (self, info, chunk, row), TW_CPU_NONE, t);
+    }
   if (is_tracked_task (self, next))
-    task_enter (self, next, TW_TASK_STATE_RUNNING, cpu, t);
+    {
+      if (cpu != TW_CPU_NONE)
+        end_double_run (self, next, cpu, t, index);
+      task_enter (self, next, TW_TASK_STATE_RUNNING, cpu, t);
+    }
 }
 
 static void
@@ -611,12 +692,16 @@ handle_irq_exit (TwStateModel *self,
       guint index = g_array_index (cs->irq_stack, guint, i - 1);
       TwIrqInterval *irq = &VEC_AT (cs->irqs.items, TwIrqInterval, index);
 
-      if (irq->kind != kind || irq->number != number)
+      if (irq->kind != kind
+          || (irq->number != number && irq->number != TW_IRQ_NUMBER_UNKNOWN
+              && number != TW_IRQ_NUMBER_UNKNOWN))
         continue;
 
       for (guint j = i; j <= cs->irq_stack->len; j++)
         VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, j - 1)).end = time;
       irq->unclosed = 0;
+      if (irq->number == TW_IRQ_NUMBER_UNKNOWN)
+        irq->number = number;
       g_array_set_size (cs->irq_stack, i - 1);
       return;
     }
@@ -715,7 +800,13 @@ tw_state_model_update (TwStateModel  *self,
           switch (info->kind)
             {
             case TW_EVENT_KIND_SWITCH:
-              handle_switch (self, info, chunk, row);
+              handle_switch (self, info, chunk, row, base + row);
+              break;
+
+            case TW_EVENT_KIND_LOST:
+              if (chunk->cpu[row] != TW_CPU_NONE)
+                add_cpu_mark (cpu_at (self, chunk->cpu[row]), t, base + row, TW_TASK_NONE,
+                              TW_CPU_MARK_LOST);
               break;
 
             case TW_EVENT_KIND_WAKEUP:
@@ -877,6 +968,44 @@ tw_state_model_get_task_marks (TwStateModel *self,
   return (const TwTaskMark *) ((TaskState *) g_ptr_array_index (self->tasks, task))->marks.items.data;
 }
 
+/**
+ * tw_state_model_get_cpu_marks:
+ * @n_marks: (out): the number of marks
+ *
+ * Returns: (transfer none) (array length=n_marks) (nullable): losses and repairs on
+ *   @cpu, by time
+ */
+const TwCpuMark *
+tw_state_model_get_cpu_marks (TwStateModel *self,
+                              guint         cpu,
+                              gsize        *n_marks)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), NULL);
+
+  *n_marks = 0;
+  if (cpu >= self->cpus->len)
+    return NULL;
+  *n_marks = ((CpuState *) g_ptr_array_index (self->cpus, cpu))->marks.items.len;
+  return (const TwCpuMark *) ((CpuState *) g_ptr_array_index (self->cpus, cpu))->marks.items.data;
+}
+
+/**
+ * tw_state_model_get_cpu_repairs:
+ *
+ * Returns: how many inconsistent switches the model repaired on @cpu (its
+ *   TW_CPU_MARK_STALE_RUN and TW_CPU_MARK_DOUBLE_RUN marks)
+ */
+guint64
+tw_state_model_get_cpu_repairs (TwStateModel *self,
+                                guint         cpu)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), 0);
+
+  if (cpu >= self->cpus->len)
+    return 0;
+  return ((CpuState *) g_ptr_array_index (self->cpus, cpu))->n_repairs;
+}
+
 /* As series_lower_bound, for an answer known to be ≥ @from: gallop forward through l1
  * from @from's block. Painters walk columns left to right, so each search starts where
  * the last one ended and touches memory in order. */
@@ -937,6 +1066,8 @@ lookup_series (TwStateModel *self,
       return id < self->tasks->len ? &((TaskState *) g_ptr_array_index (self->tasks, id))->states : NULL;
     case TW_SERIES_TASK_MARKS:
       return id < self->tasks->len ? &((TaskState *) g_ptr_array_index (self->tasks, id))->marks : NULL;
+    case TW_SERIES_CPU_MARKS:
+      return id < self->cpus->len ? &((CpuState *) g_ptr_array_index (self->cpus, id))->marks : NULL;
     default:
       g_return_val_if_reached (NULL);
     }
@@ -1001,7 +1132,7 @@ element_span (TwSeries      kind,
               guint64      *end)
 {
   memcpy (start, item, sizeof *start);
-  if (kind == TW_SERIES_TASK_MARKS)
+  if (kind == TW_SERIES_TASK_MARKS || kind == TW_SERIES_CPU_MARKS)
     *end = *start + 1;
   else
     {
@@ -1052,6 +1183,7 @@ element_summary (TwStateModel *self,
       break;
 
     case TW_SERIES_TASK_MARKS:
+    case TW_SERIES_CPU_MARKS:
       sum.bits = series->kinds.data[i];
       break;
 
@@ -1151,6 +1283,9 @@ bins_build (TwStateModel *self,
     case TW_SERIES_TASK_MARKS:
       bins_add_elements (self, TW_SERIES_TASK_MARKS, series, bins);
       break;
+    case TW_SERIES_CPU_MARKS:
+      bins_add_elements (self, TW_SERIES_CPU_MARKS, series, bins);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -1208,6 +1343,7 @@ update_bins (TwStateModel *self)
 
       series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run);
       series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq);
+      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64);
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -1492,7 +1628,8 @@ tw_state_model_get_memory_size (TwStateModel *self)
       CpuState *cs = g_ptr_array_index (self->cpus, c);
 
       size += cs->runs.items.len * sizeof (TwRunInterval) + cs->irqs.items.len * sizeof (TwIrqInterval);
-      size += series_bins_size (&cs->runs) + series_bins_size (&cs->irqs);
+      size += cs->marks.items.len * sizeof (TwCpuMark);
+      size += series_bins_size (&cs->runs) + series_bins_size (&cs->irqs) + series_bins_size (&cs->marks);
     }
   for (guint k = 0; k < self->tasks->len; k++)
     {

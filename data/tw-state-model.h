@@ -47,11 +47,31 @@ typedef struct {
   guint64 index;    /* event index in the trace */
 } TwTaskMark;
 
+/* What a mark on a CPU row says: events were lost there, or the model repaired an
+ * inconsistent sequence of switches (a repair ends a run the trace never ended). */
+typedef enum {
+  TW_CPU_MARK_LOST = 0,     /* a TW_EVENT_KIND_LOST event of the CPU */
+  TW_CPU_MARK_STALE_RUN,    /* a switch here named another task as switched out than the
+                             * one running: the switch-out of @task was lost */
+  TW_CPU_MARK_DOUBLE_RUN,   /* @task, running here, was switched in on another CPU */
+} TwCpuMarkKind;
+
+/* An instant on a CPU row. For repairs, @index is the switch that showed the
+ * inconsistency (on another CPU for TW_CPU_MARK_DOUBLE_RUN) and @task the task whose
+ * run on this CPU ended here; its state is unknown from then on until the trace says. */
+typedef struct {
+  guint64 time;
+  guint64 index;    /* event index in the trace */
+  guint32 task;     /* TW_TASK_NONE for losses */
+  guint32 kind;     /* TwCpuMarkKind */
+} TwCpuMark;
+
 typedef enum {
   TW_SERIES_CPU_RUNS,     /* id = CPU */
   TW_SERIES_CPU_IRQS,     /* id = CPU */
   TW_SERIES_TASK_STATES,  /* id = task */
   TW_SERIES_TASK_MARKS,   /* id = task */
+  TW_SERIES_CPU_MARKS,    /* id = CPU */
 } TwSeries;
 
 /* What the elements of a series that meet one pixel column amount to, for painters.
@@ -59,7 +79,8 @@ typedef enum {
  *   TW_TASK_NONE (unused, TW_TASK_NONE, for the other series).
  * @bits: for CPU runs, TW_SUMMARY_RUN_*; for irqs, TW_SUMMARY_IRQ_BIT (lane, what) of
  *   every handler (lane = MIN (depth, 3) - 1); for task states, 1 << TwTaskState of every
- *   state; for marks, TW_SUMMARY_MARK_* of every mark. */
+ *   state; for marks, TW_SUMMARY_MARK_* of every mark; for CPU marks,
+ *   TW_SUMMARY_CPU_MARK_* of every mark. */
 typedef struct {
   guint32 task;
   guint32 bits;
@@ -75,6 +96,8 @@ typedef struct {
 #define TW_SUMMARY_MARK_WAKEUP    (1u << 0)
 #define TW_SUMMARY_MARK_MUTEX     (1u << 1)
 #define TW_SUMMARY_MARK_OTHER     (1u << 2)  /* user, sensor */
+#define TW_SUMMARY_CPU_MARK_LOST   (1u << 0)
+#define TW_SUMMARY_CPU_MARK_REPAIR (1u << 1)
 
 typedef enum {
   TW_SUMMARIZE_DEFAULT = 0,
@@ -104,6 +127,11 @@ const TwTaskInterval *tw_state_model_get_task_states  (TwStateModel   *self,
 const TwTaskMark     *tw_state_model_get_task_marks   (TwStateModel   *self,
                                                        guint32         task,
                                                        gsize          *n_marks);
+const TwCpuMark      *tw_state_model_get_cpu_marks    (TwStateModel   *self,
+                                                       guint           cpu,
+                                                       gsize          *n_marks);
+guint64               tw_state_model_get_cpu_repairs  (TwStateModel   *self,
+                                                       guint           cpu);
 gsize                 tw_state_model_lower_bound      (TwStateModel   *self,
                                                        TwSeries        series,
                                                        guint           id,

@@ -22,6 +22,7 @@ static const char * const kind_names[TW_N_EVENT_KINDS] = {
   [TW_EVENT_KIND_MUTEX_UNLOCK] = "mutex_unlock",
   [TW_EVENT_KIND_MUTEX_WAIT] = "mutex_wait",
   [TW_EVENT_KIND_SENSOR] = "sensor",
+  [TW_EVENT_KIND_LOST] = "lost",
 };
 
 const char *

@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 #define TW_PAYLOAD_NONE G_MAXUINT32
 #define TW_EVENT_NONE   G_MAXUINT64
 #define TW_TIME_NONE    G_MAXUINT64
+/* The arg of an irq or softirq event whose number the source lost (a cut text line):
+ * it pairs with the innermost open handler of its kind, whatever the number. */
+#define TW_IRQ_NUMBER_UNKNOWN G_MAXUINT32
 
 /**
  * TwEventKind:
@@ -34,10 +37,16 @@ G_BEGIN_DECLS
  * | USER            | task that logged it      | user event id                   |
  * | MUTEX_*         | task                     | mutex id (low 32 bits)          |
  * | SENSOR          | task of the sensor       | sensor index                    |
+ * | LOST            | none                     | events lost (0: unknown)        |
  * | OTHER           | task that logged it      | 0                               |
  *
  * A SWITCH may carry a payload field named `prev_state` (string, ftrace letters: "R",
  * "R+" = preempted, "S", "D", ... = blocked, "X"/"Z" = dead); the state model reads it.
+ *
+ * A LOST event says the source dropped events (ftrace overruns, CTF discarded events or
+ * packets) on its CPU before its time, the time the loss became known: see
+ * tw-lost-events.h for its fields. It sits in the store like any event so that every
+ * view, evaluator and copy of the store sees it.
  */
 typedef enum {
   TW_EVENT_KIND_OTHER = 0,
@@ -54,6 +63,7 @@ typedef enum {
   TW_EVENT_KIND_MUTEX_UNLOCK,
   TW_EVENT_KIND_MUTEX_WAIT,
   TW_EVENT_KIND_SENSOR,
+  TW_EVENT_KIND_LOST,
   TW_N_EVENT_KINDS
 } TwEventKind;
 

@@ -50,7 +50,7 @@
  * event type as the source spells it ("sched_switch", "task_activate") or a canonical
  * kind written "kind:NAME" (kind:switch, kind:wakeup, kind:irq_entry, kind:irq_exit,
  * kind:softirq_entry, kind:softirq_exit, kind:task_create, kind:task_exit, kind:user,
- * kind:mutex_lock, kind:mutex_unlock, kind:mutex_wait, kind:sensor), which
+ * kind:mutex_lock, kind:mutex_unlock, kind:mutex_wait, kind:sensor, kind:lost), which
  * matches every type of that kind. An event matching several names gets the id of the
  * first. With TW_EVALUATOR_FLAG_ALL_EVENTS the module also receives every other event,
  * with event_id == TW_EVALUATOR_EVENT_OTHER.

@@ -301,9 +301,11 @@ append_csv_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
+/* @lost: (nullable): the trace's losses, for the `lost` column */
 static void
 append_rows (TwMeasurementTable *self,
              TwTrace            *trace,
+             TwLostEvents       *lost,
              GString            *out,
              gsize               first,
              gsize               end)
@@ -315,8 +317,9 @@ append_rows (TwMeasurementTable *self,
 
       append_csv_field (out, label);
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-                              ",%" G_GUINT64_FORMAT ",%u",
-                              m->begin, m->end, m->length, m->intermediate_events);
+                              ",%" G_GUINT64_FORMAT ",%u,%" G_GUINT64_FORMAT,
+                              m->begin, m->end, m->length, m->intermediate_events,
+                              lost ? tw_lost_events_count_between (lost, m->begin, m->end) : 0);
       for (guint c = 0; c < self->n_columns; c++)
         {
           double v = g_array_index (self->columns, double, r * self->n_columns + c);
@@ -334,7 +337,7 @@ static void
 append_header (TwMeasurementTable *self,
                GString            *out)
 {
-  g_string_append (out, "task,begin_ns,end_ns,length_ns,intermediate_events");
+  g_string_append (out, "task,begin_ns,end_ns,length_ns,intermediate_events,lost");
   for (guint c = 0; c < self->n_columns; c++)
     {
       g_string_append_c (out, ',');
@@ -347,9 +350,12 @@ append_header (TwMeasurementTable *self,
  * tw_measurement_table_write_csv:
  * @trace: (nullable): names the tasks (see tw_measurement_table_dup_task_label())
  *
- * Writes the header `task,begin_ns,end_ns,length_ns,intermediate_events` (then the
+ * Writes the header `task,begin_ns,end_ns,length_ns,intermediate_events,lost` (then the
  * free columns, if any) and one line per row. Times are integers in the trace's time
  * base: for a CSV source exactly its `time_ns` values. Empty cells for NaN columns.
+ * `lost` is how many events the source dropped, on any CPU, while the measurement ran
+ * (tw_lost_events_count_between(); 0 without @trace): when it is not 0 the length may
+ * be wrong, since the events that would have ended or split it may be among them.
  *
  * Returns: %FALSE on a write error (@error set)
  */
@@ -361,14 +367,16 @@ tw_measurement_table_write_csv (TwMeasurementTable  *self,
                                 GError             **error)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(TwLostEvents) lost = NULL;
 
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
+  lost = trace ? tw_lost_events_new (trace) : NULL;
   append_header (self, out);
   for (gsize r = 0; r < self->rows.len; r += 4096)
     {
-      append_rows (self, trace, out, r, MIN (r + 4096, self->rows.len));
+      append_rows (self, trace, lost, out, r, MIN (r + 4096, self->rows.len));
       if (!g_output_stream_write_all (stream, out->str, out->len, NULL, cancellable, error))
         return FALSE;
       g_string_truncate (out, 0);
@@ -387,12 +395,14 @@ char *
 tw_measurement_table_to_csv (TwMeasurementTable *self,
                              TwTrace            *trace)
 {
+  g_autoptr(TwLostEvents) lost = NULL;
   GString *out;
 
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
 
+  lost = trace ? tw_lost_events_new (trace) : NULL;
   out = g_string_new (NULL);
   append_header (self, out);
-  append_rows (self, trace, out, 0, self->rows.len);
+  append_rows (self, trace, lost, out, 0, self->rows.len);
   return g_string_free (out, FALSE);
 }

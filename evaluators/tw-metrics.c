@@ -456,14 +456,14 @@ typedef struct {
   guint64  cur_from;           /* ... before the current stretch's first event */
   guint32  own_count;
   guint32  cur_count;
-  guint16  cur_cpu;
+  guint16  cur_cpu;            /* user metric; run-slice and wakeup-latency: where it runs */
   guint8   open;
   guint8   active;             /* in an own-running segment */
   guint8   current;            /* the current task of cur_cpu */
   guint8   n_queued;           /* STARTs that came while a job was open */
-  /* wakeup-latency */
+  /* wakeup-latency, run-slice */
   guint8   waiting;            /* woken, not yet switched in */
-  guint8   running;
+  guint8   running;            /* on cur_cpu */
   guint64  wake_time;
   guint64  wake_index;
   JobQueue *queue;             /* n_queued pending STARTs; allocated at the first */
@@ -709,10 +709,12 @@ handler_exit (gpointer       context,
     return;
   cs = get_cpu (me, ev->cpu);
 
-  /* Match the innermost open handler of the same number; handlers above it lost
-   * their exit and are dropped. An exit nobody entered is ignored. */
+  /* Match the innermost open handler of the same number (an unknown number, from a cut
+   * line, matches any); handlers above it lost their exit and are dropped. An exit
+   * nobody entered is ignored. */
   for (guint d = cs->depth; d-- > 0;)
-    if (cs->stack[d].number == ev->arg)
+    if (cs->stack[d].number == ev->arg || cs->stack[d].number == TW_IRQ_NUMBER_UNKNOWN
+        || ev->arg == TW_IRQ_NUMBER_UNKNOWN)
       {
         const OpenHandler *h = &cs->stack[d];
         TwMeasurementRow m = {
@@ -722,7 +724,7 @@ handler_exit (gpointer       context,
           .end = ev->time,
           .length = ev->time - h->begin,
         };
-        double cols[3] = { h->number, d + 1, ev->cpu };
+        double cols[3] = { h->number != TW_IRQ_NUMBER_UNKNOWN ? h->number : ev->arg, d + 1, ev->cpu };
 
         emit (me, &m, cols);
         cs->depth = d;
@@ -731,6 +733,60 @@ handler_exit (gpointer       context,
 }
 
 static const TwUpdateDirectFunc handler_steps[] = { handler_entry, handler_exit };
+
+/* A switch-out of @task on @cpu: it stops running unless it runs on another CPU, where
+ * a later switch-in already moved it (its switch-out here came late or was lost). */
+static void
+stop_running (MetricEval *me,
+              guint32     task,
+              guint16     cpu)
+{
+  TaskState *ts = get_task (me, task);
+
+  if (cpu == TW_CPU_NONE || ts->cur_cpu == cpu)
+    ts->running = FALSE;
+}
+
+/* Switches whose switched-out task is not the one the CPU last switched in, or that
+ * switch in a task running on another CPU, lost a switch-out: the task that kept
+ * "running" no longer runs there (tw-state-model.c repairs the same). Returns the CPU's
+ * state. */
+static CpuState *
+repair_switch (MetricEval    *me,
+               const TwEvent *ev)
+{
+  CpuState *cs;
+  TaskState *next;
+
+  if (ev->cpu == TW_CPU_NONE)
+    {
+      if (ev->task != TW_TASK_NONE)
+        stop_running (me, ev->task, TW_CPU_NONE);
+      return NULL;
+    }
+  cs = get_cpu (me, ev->cpu);
+  if (cs->current != TW_TASK_NONE && cs->current != ev->task)
+    stop_running (me, cs->current, ev->cpu);
+  if (ev->task != TW_TASK_NONE)
+    stop_running (me, ev->task, ev->cpu);
+  if (ev->arg == TW_TASK_NONE)
+    return cs;
+  next = get_task (me, ev->arg);
+  if (next->running && next->cur_cpu != ev->cpu && get_cpu (me, next->cur_cpu)->current == ev->arg)
+    get_cpu (me, next->cur_cpu)->current = TW_TASK_NONE;
+  return get_cpu (me, ev->cpu);
+}
+
+/* The switch-in after repair_switch(). */
+static void
+start_running (MetricEval    *me,
+               const TwEvent *ev)
+{
+  TaskState *ts = get_task (me, ev->arg);
+
+  ts->running = TRUE;
+  ts->cur_cpu = ev->cpu;
+}
 
 /* run-slice: selector switch. */
 static void
@@ -744,7 +800,7 @@ run_slice_switch (gpointer       context,
 
   if (ev->cpu == TW_CPU_NONE)
     return;
-  cs = get_cpu (me, ev->cpu);
+  cs = repair_switch (me, ev);
 
   if (cs->since_valid && cs->current == prev && !is_idle (me, prev))
     {
@@ -763,6 +819,8 @@ run_slice_switch (gpointer       context,
   cs->since = ev->time;
   cs->since_count = cpu_count (me, ev->cpu);
   cs->since_valid = TRUE;
+  if (ev->arg != TW_TASK_NONE)
+    start_running (me, ev);
 }
 
 static const TwUpdateDirectFunc run_slice_steps[] = { run_slice_switch };
@@ -794,9 +852,8 @@ wakeup_latency_switch (gpointer       context,
                        const TwEvent *ev)
 {
   MetricEval *me = func_data;
+  CpuState *cs = repair_switch (me, ev);
 
-  if (ev->task != TW_TASK_NONE)
-    get_task (me, ev->task)->running = FALSE;
   if (ev->arg != TW_TASK_NONE)
     {
       TaskState *ts = get_task (me, ev->arg);
@@ -815,8 +872,10 @@ wakeup_latency_switch (gpointer       context,
           emit (me, &m, cols);
           ts->waiting = FALSE;
         }
-      ts->running = TRUE;
+      start_running (me, ev);
     }
+  if (cs != NULL)
+    cs->current = ev->arg;
 }
 
 static const TwUpdateDirectFunc wakeup_latency_steps[] = {

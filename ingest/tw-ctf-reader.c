@@ -34,6 +34,10 @@
  * irq_handler_entry/exit, softirq_entry/exit (irq_softirq_* in LTTng 2.8+),
  * sched_process_fork/exit; every other event (syscalls included) keeps its payload as
  * fields: integers at their width, reals, strings, and compound fields as text.
+ * Losses: babeltrace2's discarded-events messages (from the packet context's
+ * events_discarded counter) and discarded-packets messages (gaps in packet_seq_num)
+ * become events `discarded_events` / `discarded_packets` of kind TW_EVENT_KIND_LOST on
+ * the stream's CPU, at the end of the gap, with its beginning as `since`.
  */
 
 #define CHECK_EVERY 4096
@@ -49,8 +53,18 @@ static void tw_ctf_reader_iface_init (TwReaderInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TwCtfReader, tw_ctf_reader, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_ctf_reader_iface_init))
 
+/* CTF 2 metadata is a JSON text sequence (RFC 7464): a record separator, then the
+ * preamble fragment. */
+static gboolean
+is_ctf2_metadata (const guint8 *head,
+                  gsize         len)
+{
+  return len >= 2 && head[0] == 0x1e
+         && g_strstr_len ((const char *) head, MIN (len, 256), "\"preamble\"") != NULL;
+}
+
 /* The first bytes of a CTF metadata file: TSDL text, or packetized metadata whose
- * packets start with 0x75D11D57 in the trace's byte order. */
+ * packets start with 0x75D11D57 in the trace's byte order, or CTF 2's JSON. */
 static gboolean
 is_ctf_metadata (const guint8 *head,
                  gsize         len)
@@ -60,7 +74,7 @@ is_ctf_metadata (const guint8 *head,
 
   if (len >= 4 && (memcmp (head, magic_be, 4) == 0 || memcmp (head, magic_le, 4) == 0))
     return TRUE;
-  return len >= 9 && memcmp (head, "/* CTF 1.", 9) == 0;
+  return (len >= 9 && memcmp (head, "/* CTF 1.", 9) == 0) || is_ctf2_metadata (head, len);
 }
 
 #define MAX_SESSION_DEPTH 6
@@ -173,6 +187,17 @@ typedef struct {
   int                state_field;   /* prev_state stored as letters, or −1 */
 } CtfType;
 
+/* A discarded gap, told before the events of its stream's packet that it ends with: it
+ * goes into the store when the merged events reach its end, so the store stays sorted. */
+typedef struct {
+  gint64   end;
+  guint64  since;
+  guint64  count;
+  guint64  packets;
+  guint16  type;
+  guint16  cpu;
+} Loss;
+
 typedef struct {
   guint32  current;     /* the task last switched in on this stream */
   guint16  cpu;
@@ -213,7 +238,8 @@ typedef struct {
   guint            n_live;
   guint64          n_events;
   guint64          n_clockless;
-  guint64          discarded;
+  guint16          lost_types[2]; /* discarded events, packets; TW_TYPE_NONE until seen */
+  GArray          *losses;        /* Loss, waiting for the merge to reach their time */
   guint64          overlapping_packets;
   guint64          size_estimate;
   guint            since_check;
@@ -600,6 +626,33 @@ check_context (StreamState    *state,
   }
 }
 
+/* The losses that end at or before @time_ns (all of them: G_MAXINT64), into the store. */
+static void
+flush_losses (CtfReader *self,
+              gint64     time_ns)
+{
+  for (guint i = 0; i < self->losses->len;)
+    {
+      const Loss *loss = &g_array_index (self->losses, Loss, i);
+      const TwEventType *info;
+      guint8 payload[64];
+
+      if (loss->end > time_ns)
+        {
+          i++;
+          continue;
+        }
+      info = tw_trace_get_event_type (self->trace, loss->type);
+      g_assert (info->payload_size <= sizeof payload);
+      tw_lost_events_pack (info, payload, loss->count, loss->packets, loss->since);
+      if (self->chunk->n == TW_CHUNK_SIZE)
+        self->chunk = tw_trace_begin_append (self->trace);
+      tw_event_chunk_push (self->chunk, loss->end, loss->cpu, loss->type, TW_TASK_NONE,
+                           tw_lost_events_arg (loss->count), payload, info->payload_size);
+      g_array_remove_index (self->losses, i);
+    }
+}
+
 static gboolean
 handle_event (CtfReader        *self,
               const bt_message *msg,
@@ -732,6 +785,8 @@ handle_event (CtfReader        *self,
       self->chunk = tw_trace_begin_append (self->trace);
       tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
     }
+  if G_UNLIKELY (self->losses->len > 0)
+    flush_losses (self, time_ns);
   tw_event_chunk_push (self->chunk, time_ns, cpu, t->type, task, arg, buf, t->info->payload_size);
   self->n_events++;
   return TRUE;
@@ -772,13 +827,71 @@ handle_packet (CtfReader        *self,
     }
 }
 
+/* A discarded-events or -packets message's gap, in ns: [*begin, *end]; FALSE when the
+ * stream has no clock snapshots for them. */
+static gboolean
+discarded_span (const bt_message *msg,
+                gint64           *begin,
+                gint64           *end)
+{
+  gboolean events = bt_message_get_type (msg) == BT_MESSAGE_TYPE_DISCARDED_EVENTS;
+  const bt_stream *stream = events ? bt_message_discarded_events_borrow_stream_const (msg)
+                                   : bt_message_discarded_packets_borrow_stream_const (msg);
+  const bt_stream_class *sc = bt_stream_borrow_class_const (stream);
+  const bt_clock_snapshot *first, *last;
+
+  if (events ? !bt_stream_class_discarded_events_have_default_clock_snapshots (sc)
+             : !bt_stream_class_discarded_packets_have_default_clock_snapshots (sc))
+    return FALSE;
+  first = events ? bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const (msg)
+                 : bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const (msg);
+  last = events ? bt_message_discarded_events_borrow_end_default_clock_snapshot_const (msg)
+                : bt_message_discarded_packets_borrow_end_default_clock_snapshot_const (msg);
+  return bt_clock_snapshot_get_ns_from_origin (first, begin) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
+         && bt_clock_snapshot_get_ns_from_origin (last, end) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK
+         && *begin >= 0 && *end >= *begin;
+}
+
+/* A discarded-events or -packets message: a loss on the stream's CPU at the end of its
+ * gap, since its beginning. */
+static gboolean
+handle_discarded (CtfReader        *self,
+                  const bt_message *msg)
+{
+  gboolean events = bt_message_get_type (msg) == BT_MESSAGE_TYPE_DISCARDED_EVENTS;
+  const bt_stream *stream = events ? bt_message_discarded_events_borrow_stream_const (msg)
+                                   : bt_message_discarded_packets_borrow_stream_const (msg);
+  StreamState *state = stream_state (self, stream);
+  guint16 *type = &self->lost_types[events ? 0 : 1];
+  Loss loss = { 0, TW_TIME_NONE, TW_LOST_COUNT_UNKNOWN, 0, 0, state->cpu };
+  guint64 count = 0;
+  gint64 begin;
+
+  if (*type == TW_TYPE_NONE
+      && (*type = tw_lost_events_add_type (self->trace, events ? "discarded_events" : "discarded_packets",
+                                           &self->error)) == TW_TYPE_NONE)
+    return FALSE;
+  loss.type = *type;
+  if ((events ? bt_message_discarded_events_get_count (msg, &count)
+              : bt_message_discarded_packets_get_count (msg, &count)) != BT_PROPERTY_AVAILABILITY_AVAILABLE)
+    count = 0;
+  if (events && count > 0)
+    loss.count = count;
+  else if (!events)
+    loss.packets = count;
+  if (discarded_span (msg, &begin, &loss.end))
+    loss.since = begin;
+  else
+    loss.end = state->have_end ? state->last_end_ns : 0;
+  g_array_append_val (self->losses, loss);
+  return TRUE;
+}
+
 static gboolean
 handle_message (CtfReader        *self,
                 const bt_message *msg,
                 gint64            time_ns)
 {
-  guint64 count;
-
   switch (bt_message_get_type (msg))
     {
     case BT_MESSAGE_TYPE_EVENT:
@@ -790,12 +903,10 @@ handle_message (CtfReader        *self,
       handle_packet (self, msg, FALSE);
       break;
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-      if (bt_message_discarded_events_get_count (msg, &count) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
-        self->discarded += count;
-      break;
+    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+      return handle_discarded (self, msg);
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
     case BT_MESSAGE_TYPE_STREAM_END:
-    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
     case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
     default:
       break;
@@ -1083,10 +1194,33 @@ ctf_reader_clear (CtfReader *self)
   g_clear_pointer (&self->streams, g_hash_table_unref);
   g_clear_pointer (&self->payload, g_free);
   g_clear_pointer (&self->upstreams, g_array_unref);
+  g_clear_pointer (&self->losses, g_array_unref);
   if (self->text)
     g_string_free (g_steal_pointer (&self->text), TRUE);
   _tw_kernel_tasks_clear (&self->tasks);
   _tw_string_cache_clear (&self->strings);
+}
+
+/* babeltrace2 reads CTF 2 from 2.1 on; an older one fails on it as if it were corrupt. */
+static gboolean
+check_ctf_version (const char  *path,
+                   const char  *dir,
+                   GError     **error)
+{
+  g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
+  g_autoptr(GMappedFile) file = NULL;
+
+  if (bt_version_get_major () > 2 || (bt_version_get_major () == 2 && bt_version_get_minor () >= 1))
+    return TRUE;
+  file = g_mapped_file_new (metadata, FALSE, NULL);
+  if (file == NULL
+      || !is_ctf2_metadata ((const guint8 *) g_mapped_file_get_contents (file),
+                            g_mapped_file_get_length (file)))
+    return TRUE;
+  g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
+               "%s: CTF 2 needs babeltrace2 ≥ 2.1; this system has %u.%u.%u", path,
+               bt_version_get_major (), bt_version_get_minor (), bt_version_get_patch ());
+  return FALSE;
 }
 
 static gboolean
@@ -1117,13 +1251,19 @@ read_ctf (const char      *path,
       return FALSE;
     }
   for (guint i = 0; i < dirs->len; i++)
-    size += dir_size (dirs->pdata[i]);
+    {
+      if (!check_ctf_version (path, dirs->pdata[i], error))
+        return FALSE;
+      size += dir_size (dirs->pdata[i]);
+    }
 
   self.trace = trace;
   self.path = path;
+  self.lost_types[0] = self.lost_types[1] = TW_TYPE_NONE;
   self.types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self.streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
   self.upstreams = g_array_new (FALSE, TRUE, sizeof (Upstream));
+  self.losses = g_array_new (FALSE, FALSE, sizeof (Loss));
   self.payload_cap = 64;
   self.payload = g_malloc0 (self.payload_cap);
   self.text = g_string_sized_new (64);
@@ -1195,6 +1335,7 @@ read_ctf (const char      *path,
             progress (MIN (0.99, (double) self.n_events / self.size_estimate), progress_data);
         }
     }
+  flush_losses (&self, G_MAXINT64);
   tw_trace_end_append (trace);
 
   if (self.n_events == 0)
@@ -1207,12 +1348,6 @@ read_ctf (const char      *path,
   tw_trace_set_metadata (trace, "clock", "CTF stream default clock");
   if (dirs->len > 1 || strcmp (dirs->pdata[0], path) != 0)
     set_session_traces (trace, path, dirs);
-  if (self.discarded > 0)
-    {
-      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.discarded);
-
-      tw_trace_set_metadata (trace, "lost_events", n);
-    }
   if (self.n_clockless > 0)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.n_clockless);

@@ -21,7 +21,9 @@
  *              COMM-PID CPUFLAGS SECONDS[.FRACTION]: NAME: TEXT  (trace-cmd report -l)
  *              `(+DELTA)` before NAME (report --ts-diff), ` Latency: N usecs` after a
  *              sched_switch (report -w), no blank after `[CPU]` (a wide counter time)
- *   [lost]     CPU:N [LOST M EVENTS]       → metadata `lost_events` (sum of M)
+ *   [lost]     CPU:N [LOST M EVENTS] (tracefs), CPU:N [M EVENTS DROPPED] and
+ *              CPU:N [EVENTS DROPPED] (trace-cmd report: count unknown) → an event of kind
+ *              TW_EVENT_KIND_LOST ("lost_events") on CPU N at the time of its next event
  *   [continue] `=> func (addr)` lines after a stack-trace event: appended to its text
  *
  * Time: the store keeps the kernel's absolute trace-clock time in ns, parsed exactly
@@ -42,6 +44,13 @@
  * not have, a value that is not a number where the first line had one, or no pairs at
  * all) put the misfits, as `name=value` text, into `text` instead of failing. An event
  * whose first line has no pairs keeps its whole text in `text`.
+ *
+ * An event line whose fields are cut off (the last line of a truncated capture, a line
+ * broken in two) is kept with the fields that parse, and counted (metadata
+ * `truncated_events`, `first_truncated_line`): a switch without its next task has arg
+ * TW_TASK_NONE, a wakeup without its pid TW_TASK_NONE, an irq without its number
+ * TW_IRQ_NUMBER_UNKNOWN; an unterminated last line counts as cut. So the events are
+ * exactly the lines with an event header.
  *
  * Lines that do not parse are counted (metadata `skipped_lines`) unless the very first
  * non-header line fails, or no line parses at all: then the read fails naming the line.
@@ -370,7 +379,7 @@ parse_switch_text (const char *s,
   set_pair (&pairs[3], "prev_state", state, left_end);
   if (!parse_comm_pid_prio (skip_spaces (arrow + 4, end), end,
                             "next_comm", "next_pid", "next_prio", pairs + 4))
-    return 0;
+    return 4;  /* cut after the arrow: the next task is lost */
   return 7;
 }
 
@@ -545,10 +554,20 @@ typedef struct {
   char          state[24];    /* a raw prev_state turned into letters */
   guint64       skipped;
   guint64       first_skipped_line;
-  guint64       lost;
+  guint64       truncated;
+  guint64       first_truncated_line;
+  guint16       lost_type;    /* TW_TYPE_NONE until the first LOST line */
+  GArray       *pending_lost; /* PendingLoss per CPU: a loss waits for the CPU's next event */
+  guint64       last_time;
   gboolean      saw_tracefs_header;
   gboolean      saw_report_header;
 } Parser;
+
+typedef struct {
+  guint64  count;
+  gboolean pending;
+  gboolean unknown;  /* a line did not say how many */
+} PendingLoss;
 
 static void
 ftrace_type_free (gpointer data)
@@ -1052,12 +1071,66 @@ lookup_type (Parser     *self,
 
 /* Reads one event line into the trace. Returns FALSE when the line does not make an
  * event (counted as skipped), or with @error set when the trace refuses a type. */
+/* A loss the text reported on @cpu becomes known at the CPU's next event (@time_ns): it
+ * goes into the store just before that event. */
+static void
+flush_lost (Parser        *self,
+            TwEventChunk **chunk,
+            guint          cpu,
+            guint64        time_ns)
+{
+  PendingLoss *loss;
+  const TwEventType *type;
+  guint8 payload[64];
+  guint64 count;
+
+  if (self->pending_lost == NULL || cpu >= self->pending_lost->len)
+    return;
+  loss = &g_array_index (self->pending_lost, PendingLoss, cpu);
+  if (!loss->pending)
+    return;
+  type = tw_trace_get_event_type (self->trace, self->lost_type);
+  g_assert (type->payload_size <= sizeof payload);
+  count = loss->unknown ? TW_LOST_COUNT_UNKNOWN : loss->count;
+  tw_lost_events_pack (type, payload, count, 0, TW_TIME_NONE);
+  if ((*chunk)->n == TW_CHUNK_SIZE)
+    *chunk = tw_trace_begin_append (self->trace);
+  tw_event_chunk_push (*chunk, time_ns, cpu, self->lost_type, TW_TASK_NONE,
+                       tw_lost_events_arg (count), payload, type->payload_size);
+  memset (loss, 0, sizeof *loss);
+}
+
+static gboolean
+note_lost (Parser   *self,
+           guint     cpu,
+           guint64   count,
+           GError  **error)
+{
+  PendingLoss *loss;
+
+  if (self->lost_type == TW_TYPE_NONE
+      && (self->lost_type = tw_lost_events_add_type (self->trace, "lost_events", error)) == TW_TYPE_NONE)
+    return FALSE;
+  if (self->pending_lost == NULL)
+    self->pending_lost = g_array_new (FALSE, TRUE, sizeof (PendingLoss));
+  if (cpu >= self->pending_lost->len)
+    g_array_set_size (self->pending_lost, cpu + 1);
+  loss = &g_array_index (self->pending_lost, PendingLoss, cpu);
+  loss->pending = TRUE;
+  loss->count += count;
+  loss->unknown |= count == TW_LOST_COUNT_UNKNOWN;
+  return TRUE;
+}
+
+/* Reads one event line into the trace. Returns FALSE with @error set when the trace
+ * refuses a type; sets @cut when fields that make the event what it is are missing. */
 static gboolean
 handle_event (Parser          *self,
               TwEventChunk   **chunk,
               const EventLine *line,
               const char      *text_end,
               gboolean        *took_continuation,
+              gboolean        *cut,
               GError         **error)
 {
   Pair pairs[MAX_PAIRS];
@@ -1118,19 +1191,23 @@ handle_event (Parser          *self,
         Pair *prev_state = (Pair *) find_pair (pairs, n_pairs, "prev_state");
         gsize state_len;
 
-        if (!pair_i64 (pairs, n_pairs, "prev_pid", &pid)
-            || !pair_i64 (pairs, n_pairs, "next_pid", &next_pid)
-            || prev_comm == NULL || next_comm == NULL)
-          return FALSE;
         if (prev_state && format_prev_state (prev_state->val, prev_state->val_len, self->state,
                                              sizeof self->state, &state_len))
           {
             prev_state->val = self->state;
             prev_state->val_len = state_len;
           }
-        task = task_for_pid (self, pid, pid == line->pid ? line->tgid : -1, line->cpu,
-                             prev_comm->val, prev_comm->val_len);
-        arg = task_for_pid (self, next_pid, -1, line->cpu, next_comm->val, next_comm->val_len);
+        /* without prev_pid, the line's own task: the one switched out */
+        if (pair_i64 (pairs, n_pairs, "prev_pid", &pid))
+          task = task_for_pid (self, pid, pid == line->pid ? line->tgid : -1, line->cpu,
+                               prev_comm ? prev_comm->val : NULL, prev_comm ? prev_comm->val_len : 0);
+        else
+          *cut = TRUE;
+        arg = TW_TASK_NONE;
+        if (pair_i64 (pairs, n_pairs, "next_pid", &next_pid))
+          arg = task_for_pid (self, next_pid, -1, line->cpu, next_comm ? next_comm->val : NULL,
+                              next_comm ? next_comm->val_len : 0);
+        *cut |= arg == TW_TASK_NONE || prev_comm == NULL || next_comm == NULL;
       }
       break;
 
@@ -1139,8 +1216,12 @@ handle_event (Parser          *self,
         const Pair *comm = find_pair (pairs, n_pairs, "comm");
         guint target = line->cpu;
 
+        arg = TW_TASK_NONE;
         if (!pair_i64 (pairs, n_pairs, "pid", &pid))
-          return FALSE;
+          {
+            *cut = TRUE;
+            break;
+          }
         if (pair_i64 (pairs, n_pairs, "target_cpu", &value) && value >= 0
             && value <= MAX_CPU_INDEX)
           target = value;
@@ -1153,9 +1234,11 @@ handle_event (Parser          *self,
     case TW_EVENT_KIND_IRQ_EXIT:
     case TW_EVENT_KIND_SOFTIRQ_ENTRY:
     case TW_EVENT_KIND_SOFTIRQ_EXIT:
-      if (!pair_i64 (pairs, n_pairs, ft->arg_key, &value) || value < 0 || value > G_MAXUINT32)
-        return FALSE;
-      arg = value;
+      arg = TW_IRQ_NUMBER_UNKNOWN;
+      if (pair_i64 (pairs, n_pairs, ft->arg_key, &value) && value >= 0 && value < G_MAXUINT32)
+        arg = value;
+      else
+        *cut = TRUE;
       break;
 
     case TW_EVENT_KIND_TASK_CREATE:
@@ -1186,6 +1269,7 @@ handle_event (Parser          *self,
     case TW_EVENT_KIND_MUTEX_UNLOCK:
     case TW_EVENT_KIND_MUTEX_WAIT:
     case TW_EVENT_KIND_SENSOR:
+    case TW_EVENT_KIND_LOST:
     case TW_N_EVENT_KINDS:
     default:
       break;
@@ -1195,6 +1279,9 @@ handle_event (Parser          *self,
   *took_continuation = ft->text_only;
   fill_payload (self, ft, pairs, n_pairs, line->text, ft->text_only ? text_end : line->text_end);
 
+  if G_UNLIKELY (self->pending_lost != NULL)
+    flush_lost (self, chunk, cpu, line->time_ns);
+  self->last_time = MAX (self->last_time, line->time_ns);
   if ((*chunk)->n == TW_CHUNK_SIZE)
     *chunk = tw_trace_begin_append (self->trace);
   tw_event_chunk_push (*chunk, line->time_ns, cpu, ft->type, task, arg, self->payload,
@@ -1202,30 +1289,43 @@ handle_event (Parser          *self,
   return TRUE;
 }
 
-/* `CPU:1 [LOST 123 EVENTS]` */
+/* tracefs `CPU:1 [LOST 123 EVENTS]`; trace-cmd report `CPU:1 [123 EVENTS DROPPED]`, or
+ * `CPU:1 [EVENTS DROPPED]` when the buffer did not say how many (@count 0). */
 static gboolean
 parse_lost_line (const char *s,
                  const char *end,
-                 guint64    *lost)
+                 guint      *cpu,
+                 guint64    *count)
 {
-  static const char marker[] = "[LOST ";
-  const char *p;
-  gint64 n;
+  const char *p = s;
   const char *digits;
+  gint64 n = 0;
 
-  for (p = s; p + sizeof marker - 1 <= end; p++)
-    if (memcmp (p, marker, sizeof marker - 1) == 0)
-      break;
-  if (p + sizeof marker - 1 > end)
+  if (!span_has_prefix (p, end, "CPU:"))
     return FALSE;
-  digits = p + sizeof marker - 1;
-  p = digits;
+  digits = p += 4;
   while (p < end && is_digit (*p))
     p++;
-  if (!span_has_prefix (p, end, " EVENTS]") || !parse_i64 (digits, p - digits, &n))
+  if (p == digits || p - digits > 5 || !parse_i64 (digits, p - digits, &n) || n > MAX_CPU_INDEX)
     return FALSE;
-  *lost += n;
-  return TRUE;
+  *cpu = n;
+  if (!span_has_prefix (p, end, " ["))
+    return FALSE;
+  p += 2;
+  if (span_has_prefix (p, end, "LOST "))
+    p += 5;
+  digits = p;
+  while (p < end && is_digit (*p))
+    p++;
+  *count = TW_LOST_COUNT_UNKNOWN;
+  if (p > digits && (!parse_i64 (digits, p - digits, &n) || n <= 0))
+    return FALSE;
+  if (p > digits)
+    *count = n;
+  if (p > digits && digits[-1] == ' ' && span_equals (p, end - p, " EVENTS]"))
+    return TRUE;
+  return span_equals (p, end - p, p > digits ? " EVENTS DROPPED]" : "EVENTS DROPPED]")
+         && (p == digits || digits[-1] == '[');
 }
 
 /* Lines that carry no event and are not errors. */
@@ -1300,6 +1400,7 @@ parser_clear (Parser *self)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
   if (self->overflow)
     g_string_free (g_steal_pointer (&self->overflow), TRUE);
+  g_clear_pointer (&self->pending_lost, g_array_unref);
 }
 
 /**
@@ -1335,6 +1436,7 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
 
   self.trace = trace;
   self.path = path;
+  self.lost_type = TW_TYPE_NONE;
   self.types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, ftrace_type_free);
   _tw_kernel_tasks_init (&self.tasks, trace);
   self.scratch = g_string_sized_new (256);
@@ -1351,8 +1453,11 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
       const char *stop = strip_cr (pos, eol);
       const char *s = skip_spaces (pos, stop);
       guint64 this_line = ++line_no;
+      gboolean unterminated = eol == end;
       EventLine line;
       GError *local_error = NULL;
+      guint lost_cpu;
+      guint64 lost_count;
 
       if (G_UNLIKELY (++since_progress == PROGRESS_LINES))
         {
@@ -1374,6 +1479,7 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
           const char *text_end = line.text_end;
           guint n_continuation = 0;
           gboolean took_continuation = FALSE;
+          gboolean cut = FALSE;
 
           /* a stack trace's `=> func` lines belong to the event above them */
           while (pos < end && is_continuation (pos, end))
@@ -1386,9 +1492,14 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
               n_continuation++;
             }
 
-          if (handle_event (&self, &chunk, &line, text_end, &took_continuation, &local_error))
+          if (handle_event (&self, &chunk, &line, text_end, &took_continuation, &cut, &local_error))
             {
               n_events++;
+              if (cut || (unterminated && n_continuation == 0))
+                {
+                  if (self.truncated++ == 0)
+                    self.first_truncated_line = this_line;
+                }
               if (n_continuation > 0 && !took_continuation)
                 {
                   /* only a free-text event can hold them */
@@ -1411,8 +1522,16 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
             self.skipped += n_continuation;
         }
 
-      if (parse_lost_line (s, stop, &self.lost))
-        continue;
+      if (parse_lost_line (s, stop, &lost_cpu, &lost_count))
+        {
+          if (!note_lost (&self, lost_cpu, lost_count, &local_error))
+            {
+              g_propagate_prefixed_error (error, local_error, "%s: line %" G_GUINT64_FORMAT ": ",
+                                          path, this_line);
+              goto out;
+            }
+          continue;
+        }
       if (n_events == 0 && self.skipped == 0)
         {
           g_autofree char *shown = g_strndup (s, MIN (stop - s, 80));
@@ -1440,12 +1559,17 @@ _tw_ftrace_text_parse_buffer (TwTrace         *trace,
       tw_trace_set_metadata (trace, "skipped_lines", n);
       tw_trace_set_metadata (trace, "first_skipped_line", first);
     }
-  if (self.lost > 0)
+  if (self.truncated > 0)
     {
-      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.lost);
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.truncated);
+      g_autofree char *first = g_strdup_printf ("%" G_GUINT64_FORMAT, self.first_truncated_line);
 
-      tw_trace_set_metadata (trace, "lost_events", n);
+      tw_trace_set_metadata (trace, "truncated_events", n);
+      tw_trace_set_metadata (trace, "first_truncated_line", first);
     }
+  /* losses that no later event of their CPU made known end the trace */
+  for (guint c = 0; self.pending_lost && c < self.pending_lost->len; c++)
+    flush_lost (&self, &chunk, c, self.last_time);
   tw_trace_set_metadata (trace, "ftrace_source",
                          self.saw_report_header ? "trace-cmd report"
                          : self.saw_tracefs_header ? "tracefs trace" : "ftrace text");
@@ -1486,6 +1610,8 @@ tw_ftrace_text_reader_probe (TwReader     *reader,
   const char *s = (const char *) head;
   const char *end = s + head_len;
   Parser dummy = { 0 };
+  guint lost_cpu;
+  guint64 lost_count;
   guint n_lines = 0;
   guint n_events = 0;
   guint n_bad = 0;
@@ -1506,7 +1632,7 @@ tw_ftrace_text_reader_probe (TwReader     *reader,
       n_lines++;
       if (is_continuation (s, stop))
         ;
-      else if (is_header_line (&dummy, s, stop) || parse_lost_line (s, stop, &dummy.lost))
+      else if (is_header_line (&dummy, s, stop) || parse_lost_line (s, stop, &lost_cpu, &lost_count))
         ;
       else if (parse_event_line (s, stop, &line))
         n_events++;

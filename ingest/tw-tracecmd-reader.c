@@ -32,6 +32,11 @@
  * irq_handler_exit's ret as handled/unhandled, softirq's action name); every other event
  * gets one field per field of its format: numbers at their width and sign (pointers in
  * hex), char arrays and __data_loc strings as strings, other arrays as hex text.
+ *
+ * Losses: a record whose page lost events before it (missed_events, an overrun of the
+ * ring buffer) is preceded by an event `lost_events` of kind TW_EVENT_KIND_LOST at its
+ * time on its CPU, count unknown when the page did not say: where `trace-cmd report`
+ * prints `CPU:N [M EVENTS DROPPED]`.
  */
 
 #define TRACE_DAT_MAGIC     "\x17\x08\x44tracing"
@@ -53,6 +58,8 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TwTracecmdReader, tw_tracecmd_reader, G_TYPE_OBJE
 
 /* Exported by libtracecmd 1.3 but missing from its public header. */
 const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
+bool tracecmd_compress_is_supported (const char *name, const char *version);
+int tracecmd_compress_protos_get (char ***names, char ***versions);
 
 typedef enum {
   DECODE_GENERIC = 0,
@@ -146,7 +153,7 @@ typedef struct {
   gsize                  payload_cap;
   GString               *text;
   TwEventChunk          *chunk;
-  guint64                lost;
+  guint16                lost_type;  /* TW_TYPE_NONE until the first loss */
   guint64                skipped;
   guint64                rec_offset; /* of the record being read, for messages */
   guint64                n_events;
@@ -626,6 +633,49 @@ fill_generic (DatReader               *self,
     }
 }
 
+static void
+push_record (DatReader    *self,
+             guint64       time,
+             int           cpu,
+             guint16       type,
+             guint32       task,
+             guint32       arg,
+             const guint8 *payload,
+             guint         payload_size)
+{
+  if (self->chunk->n == TW_CHUNK_SIZE)
+    {
+      /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
+       * big), sized like the last chunk's, since untouched reserve costs clearing too */
+      gsize last = self->chunk->blob_len;
+
+      self->chunk = tw_trace_begin_append (self->trace);
+      tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
+    }
+  tw_event_chunk_push (self->chunk, time, cpu, type, task, arg, payload, payload_size);
+}
+
+/* The events @rec's page lost before it (-1: some, uncounted), as a lost event. */
+static gboolean
+push_lost (DatReader               *self,
+           const struct tep_record *rec,
+           int                      cpu)
+{
+  guint64 count = rec->missed_events > 0 ? (guint64) rec->missed_events : TW_LOST_COUNT_UNKNOWN;
+  const TwEventType *info;
+  guint8 payload[64];
+
+  if (self->lost_type == TW_TYPE_NONE
+      && (self->lost_type = tw_lost_events_add_type (self->trace, "lost_events", &self->error)) == TW_TYPE_NONE)
+    return FALSE;
+  info = tw_trace_get_event_type (self->trace, self->lost_type);
+  g_assert (info->payload_size <= sizeof payload);
+  tw_lost_events_pack (info, payload, count, 0, TW_TIME_NONE);
+  push_record (self, rec->ts, cpu, self->lost_type, TW_TASK_NONE, tw_lost_events_arg (count),
+               payload, info->payload_size);
+  return TRUE;
+}
+
 /* A record too short for its own format: counted (metadata `skipped_records`), not kept. */
 static int
 skip_record (DatReader *self)
@@ -665,10 +715,12 @@ handle_record (struct tracecmd_input *handle,
         self->progress (MIN (0.99, (double) self->bytes_read / self->file_size), self->progress_data);
     }
 
-  if (rec->size < 8 || cpu < 0 || cpu >= TW_CPU_NONE)
+  if (cpu < 0 || cpu >= TW_CPU_NONE)
     return skip_record (self);
-  if (rec->missed_events > 0)
-    self->lost += rec->missed_events;
+  if (rec->missed_events != 0 && !push_lost (self, rec, cpu))
+    return 1;
+  if (rec->size < 8)
+    return skip_record (self);
 
   self->rec_offset = rec->offset;
   t = lookup_type (self, (int) read_raw (self, rec->data, 2));
@@ -807,17 +859,7 @@ handle_record (struct tracecmd_input *handle,
       break;
     }
 
-  if (self->chunk->n == TW_CHUNK_SIZE)
-    {
-      /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
-       * big), sized like the last chunk's, since untouched reserve costs clearing too */
-      gsize last = self->chunk->blob_len;
-
-      self->chunk = tw_trace_begin_append (self->trace);
-      tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
-    }
-  tw_event_chunk_push (self->chunk, rec->ts, cpu, t->type, task, arg, payload,
-                       t->info->payload_size);
+  push_record (self, rec->ts, cpu, t->type, task, arg, payload, t->info->payload_size);
   self->n_events++;
   return 0;
 }
@@ -853,6 +895,62 @@ keep_broken_handle (struct tracecmd_input *handle)
   G_UNLOCK (broken);
 }
 
+/* "zstd", "zstd and zlib": what this libtracecmd decompresses, asked at run time
+ * (distributions build it with different codecs). */
+static char *
+dup_codecs (void)
+{
+  char **names = NULL;
+  char **versions = NULL;
+  int n = tracecmd_compress_protos_get (&names, &versions);
+  GString *out = g_string_new (NULL);
+
+  for (int i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append (out, i + 1 == n ? " and " : ", ");
+      g_string_append (out, names[i]);
+    }
+  free (names);
+  free (versions);
+  return g_string_free (out, FALSE);
+}
+
+/* Version 7 files name their codec after the page size: a codec this libtracecmd lacks
+ * would otherwise fail as "truncated or corrupt". */
+static gboolean
+check_compression (const char  *path,
+                   const char  *data,
+                   gsize        len,
+                   gsize        offset,
+                   GError     **error)
+{
+  const char *name = data + offset;
+  const char *name_end = offset < len ? memchr (name, '\0', len - offset) : NULL;
+  const char *version;
+  g_autofree char *codecs = NULL;
+
+  if (name_end == NULL || memchr (name_end + 1, '\0', data + len - (name_end + 1)) == NULL)
+    return TRUE;  /* cut: libtracecmd says so */
+  version = name_end + 1;
+  if (strcmp (name, "none") == 0 || tracecmd_compress_is_supported (name, version))
+    return TRUE;
+  codecs = dup_codecs ();
+  if (codecs[0] == '\0')
+    tw_reader_set_error_at_offset (error, TW_READER_ERROR_UNSUPPORTED, path, offset,
+                                   "compressed with %.32s; this system's libtracecmd reads "
+                                   "no compressed trace.dat", name);
+  else if (tracecmd_compress_is_supported (name, NULL))
+    tw_reader_set_error_at_offset (error, TW_READER_ERROR_UNSUPPORTED, path, offset,
+                                   "compressed with %.32s %.32s; this system's libtracecmd "
+                                   "cannot read that version", name, version);
+  else
+    tw_reader_set_error_at_offset (error, TW_READER_ERROR_UNSUPPORTED, path, offset,
+                                   "compressed with %.32s; this system's libtracecmd reads "
+                                   "%s only", name, codecs);
+  return FALSE;
+}
+
 /* libtracecmd reports what it cannot read on stderr and returns NULL; say what we know. */
 static gboolean
 check_header (const char  *path,
@@ -885,6 +983,11 @@ check_header (const char  *path,
       version[i] = c;
       version[i + 1] = '\0';
     }
+  /* then endianness (1 byte), size of a long (1), page size (4), and from version 7
+   * on the codec's name and version, each NUL-terminated */
+  if (g_ascii_strtoull (version, NULL, 10) >= 7)
+    return check_compression (path, data, len, TRACE_DAT_MAGIC_LEN + strlen (version) + 1 + 6,
+                              error);
   return TRUE;
 }
 
@@ -933,6 +1036,7 @@ read_trace_dat (const char      *path,
 
   self.trace = trace;
   self.path = path;
+  self.lost_type = TW_TYPE_NONE;
   self.tep = tracecmd_get_tep (handle);
   self.swap = tep_is_file_bigendian (self.tep) != (G_BYTE_ORDER == G_BIG_ENDIAN);
   self.payload_cap = 64;
@@ -1001,12 +1105,6 @@ read_trace_dat (const char      *path,
   tw_trace_set_metadata (trace, "time_origin", "absolute kernel trace clock");
   if (version[0] != '\0')
     tw_trace_set_metadata (trace, "trace_dat_version", version);
-  if (self.lost > 0)
-    {
-      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.lost);
-
-      tw_trace_set_metadata (trace, "lost_events", n);
-    }
   if (self.skipped > 0)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, self.skipped);

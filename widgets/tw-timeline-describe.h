@@ -9,8 +9,15 @@
 
 G_BEGIN_DECLS
 
-char *tw_timeline_describe_irq (TwTrace             *trace,
-                                guint                cpu,
-                                const TwIrqInterval *irq);
+char *tw_timeline_describe_irq      (TwTrace             *trace,
+                                     guint                cpu,
+                                     const TwIrqInterval *irq);
+char *tw_timeline_describe_event    (TwTrace             *trace,
+                                     guint64              index);
+char *tw_timeline_describe_loss     (TwTrace             *trace,
+                                     const TwEvent       *event);
+char *tw_timeline_describe_cpu_mark (TwTrace             *trace,
+                                     guint                cpu,
+                                     const TwCpuMark     *mark);
 
 G_END_DECLS

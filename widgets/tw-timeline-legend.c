@@ -38,6 +38,10 @@ static const ItemText items[TW_N_LEGEND_ITEMS] = {
                                N_("A softirq (bottom half) runs, in the same lanes.") },
   [TW_LEGEND_UNCLOSED_IRQ] = { TW_LEGEND_SECTION_CPUS, N_("Irq without exit"),
                                N_("The trace has no exit for the handler: it ended, or lost events, inside it.") },
+  [TW_LEGEND_LOST]         = { TW_LEGEND_SECTION_CPUS, N_("Lost events"),
+                               N_("The tracer dropped events on the CPU (its buffer overran, or CTF discarded events or packets): a bar where the loss became known, with the count beside it. What ran in the gap is not in the trace; measurements across it are flagged.") },
+  [TW_LEGEND_REPAIR]       = { TW_LEGEND_SECTION_CPUS, N_("Repaired switch"),
+                               N_("A switch contradicted the task running (its switch-out was lost, or it was switched in on another CPU): that task's run ends there and its state is unknown until the trace says. The tooltip names both tasks.") },
   [TW_LEGEND_RUNNING]      = { TW_LEGEND_SECTION_TASKS, N_("Task running"),
                                N_("The task runs on a CPU: the full row in its colour.") },
   [TW_LEGEND_READY]        = { TW_LEGEND_SECTION_TASKS, N_("Task ready"),
@@ -163,6 +167,23 @@ draw_cpu_piece (cairo_t                *cr,
   fill_band (cr, colors, TW_TIMELINE_LAYER_RUNS, 0, task_rgb, x, x + w, y + lanes, h - lanes - 2);
 }
 
+/* A CPU row with a loss or a repair over its running task. */
+static void
+draw_cpu_mark_piece (cairo_t                *cr,
+                     const TwTimelineColors *colors,
+                     guint32                 bit,
+                     double                  x,
+                     double                  y)
+{
+  const double w = TW_LEGEND_SWATCH_WIDTH, h = TW_LEGEND_SWATCH_HEIGHT;
+  double lanes = TW_TIMELINE_IRQ_LANE_HEIGHT + 2;
+  double task_rgb[3];
+
+  sample_task_color (0, task_rgb);
+  fill_band (cr, colors, TW_TIMELINE_LAYER_RUNS, 0, task_rgb, x, x + w, y + lanes, h - lanes - 2);
+  tw_timeline_draw_cpu_mark (cr, colors, bit, x + w / 2 - 1, y, h);
+}
+
 /* A task row with a mark: the mark is a tick at the row's top, the task blocked. */
 static void
 draw_mark_piece (cairo_t                *cr,
@@ -246,6 +267,12 @@ tw_legend_draw_swatch (cairo_t                *cr,
       break;
     case TW_LEGEND_UNCLOSED_IRQ:
       draw_cpu_piece (cr, colors, TW_SUMMARY_IRQ_UNCLOSED, x, y);
+      break;
+    case TW_LEGEND_LOST:
+      draw_cpu_mark_piece (cr, colors, TW_SUMMARY_CPU_MARK_LOST, x, y);
+      break;
+    case TW_LEGEND_REPAIR:
+      draw_cpu_mark_piece (cr, colors, TW_SUMMARY_CPU_MARK_REPAIR, x, y);
       break;
     case TW_LEGEND_RUNNING:
       fill_band (cr, colors, TW_TIMELINE_LAYER_STATES, TW_TASK_STATE_RUNNING, task_rgb, x, x + w, y, h);

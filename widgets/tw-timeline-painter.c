@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "tw-timeline-cpu-marks.h"
 #include "tw-timeline-describe.h"
 #include "tw-timeline-painter.h"
 #include "tw-timeline-style.h"
@@ -887,6 +888,8 @@ draw_row (const Frame         *f,
       break;
     }
   direct_row_end (f->direct);
+  if (row->kind == TW_TIMELINE_ROW_CPU)
+    tw_timeline_cpu_marks_draw (self->model, cr, layout, f->colors, f->vp, row->id, y, row->height);
   cairo_restore (cr);
 
   tw_timeline_set_source (cr, f->colors->row_line);
@@ -1202,24 +1205,6 @@ nearest_event (TwTimelinePainter *self,
   return best;
 }
 
-static char *
-describe_event (TwTimelinePainter *self,
-                guint64            index)
-{
-  g_autofree char *args = NULL;
-  g_autofree char *task = NULL;
-  g_autofree char *time = NULL;
-  TwEvent ev;
-
-  if (!tw_trace_get_event (self->trace, index, &ev))
-    return NULL;
-  args = tw_trace_format_args (self->trace, &ev);
-  task = tw_trace_dup_task_label (self->trace, ev.task);
-  time = tw_timeline_format_time (ev.time, 1);
-  return g_strdup_printf ("%s at %s\n%s%s%s", tw_trace_get_event_type (self->trace, ev.type)->name,
-                          time, task, *args ? "\n" : "", args);
-}
-
 static void
 describe_span (TwTimelineHit *hit,
                const char    *what,
@@ -1245,6 +1230,8 @@ hit_cpu_row (TwTimelinePainter        *self,
   gsize n;
   guint32 task;
 
+  if (tw_timeline_cpu_marks_hit (self->model, row->id, hit->time, slop, &hit->event, &hit->description))
+    return;
   if (y_in_row < IRQ_MAX_LANES * IRQ_LANE_HEIGHT + 1)
     {
       const TwIrqInterval *irqs = tw_state_model_get_cpu_irqs (self->model, row->id, &n);
@@ -1315,7 +1302,7 @@ hit_task_row (TwTimelinePainter   *self,
             }
         }
       hit->event = marks[best].index;
-      hit->description = describe_event (self, marks[best].index);
+      hit->description = tw_timeline_describe_event (self->trace, marks[best].index);
       return;
     }
 

@@ -41,6 +41,8 @@ static const Pair selection      = { { 0.21, 0.52, 0.89, 0.18 }, { 0.35, 0.6, 0.
 static const Pair selection_text = { { 0.1, 0.3, 0.6, 1 },    { 0.6, 0.78, 1.0, 1 } };
 static const Pair cpu_load       = { { 0.16, 0.42, 0.78, 1 }, { 0.4, 0.6, 0.95, 1 } };
 static const Pair memory         = { { 0.16, 0.55, 0.33, 1 }, { 0.36, 0.76, 0.5, 1 } };
+static const Pair lost           = { { 0.78, 0.0, 0.5, 1 },   { 1.0, 0.45, 0.8, 1 } };
+static const Pair repair         = { { 0.0, 0.45, 0.62, 1 },  { 0.3, 0.8, 0.95, 1 } };
 
 static void
 pick (const TwPalette *palette,
@@ -92,6 +94,8 @@ tw_timeline_colors_init (TwTimelineColors *self,
   pick (palette, &selection_text, self->selection_text);
   pick (palette, &cpu_load, self->cpu_load);
   pick (palette, &memory, self->memory);
+  pick (palette, &lost, self->lost);
+  pick (palette, &repair, self->repair);
 }
 
 /* ---------------------------------------------------------------- task colours */
@@ -324,6 +328,41 @@ tw_timeline_draw_marker_line (cairo_t                *cr,
   cairo_line_to (cr, x, y1);
   cairo_stroke (cr);
   cairo_restore (cr);
+}
+
+/**
+ * tw_timeline_draw_cpu_mark:
+ * @bit: TW_SUMMARY_CPU_MARK_LOST or TW_SUMMARY_CPU_MARK_REPAIR
+ * @x: the left edge of the mark's pixel column
+ * @y: the top of the CPU row
+ * @h: its height
+ *
+ * A loss is a bar through the whole row, like the gap it stands for; a repair is a block
+ * at the row's foot, framed in the background so no task colour swallows it, and wider
+ * than a loss's bar, which often falls on the same switch.
+ */
+void
+tw_timeline_draw_cpu_mark (cairo_t                *cr,
+                           const TwTimelineColors *colors,
+                           guint32                 bit,
+                           double                  x,
+                           double                  y,
+                           double                  h)
+{
+  x = floor (x);
+  if (bit == TW_SUMMARY_CPU_MARK_LOST)
+    {
+      tw_timeline_set_source (cr, colors->lost);
+      cairo_rectangle (cr, x, y, 2, h - 1);
+      cairo_fill (cr);
+      return;
+    }
+  tw_timeline_set_source (cr, colors->background);
+  cairo_rectangle (cr, x - 4, y + h - 10, 10, 9);
+  cairo_fill (cr);
+  tw_timeline_set_source (cr, colors->repair);
+  cairo_rectangle (cr, x - 3, y + h - 9, 8, 7);
+  cairo_fill (cr);
 }
 
 /* The selection: a translucent band over everything it spans. */

@@ -54,6 +54,8 @@ typedef struct {
   double selection_text[4];
   double cpu_load[4];
   double memory[4];
+  double lost[4];            /* events the tracer lost, on CPU rows */
+  double repair[4];          /* a switch the state model repaired */
 } TwTimelineColors;
 
 void     tw_timeline_colors_init        (TwTimelineColors       *self,
@@ -85,6 +87,12 @@ void     tw_timeline_draw_marker_line   (cairo_t                *cr,
                                          double                  x,
                                          double                  y0,
                                          double                  y1);
+void     tw_timeline_draw_cpu_mark      (cairo_t                *cr,
+                                         const TwTimelineColors *colors,
+                                         guint32                 bit,
+                                         double                  x,
+                                         double                  y,
+                                         double                  h);
 void     tw_timeline_draw_selection     (cairo_t                *cr,
                                          const TwTimelineColors *colors,
                                          double                  x0,

@@ -19,6 +19,7 @@
 #include "tw-wrap-box.h"
 #include "tw-automaton-painter.h"
 #include "tw-automaton-canvas.h"
+#include "tw-timeline-describe.h"
 #include "tw-timeline-layout.h"
 #include "tw-palette.h"
 #include "tw-timeline-image.h"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "tw-cli.h"
+#include "tw-cli-info-defects.h"
 
 static guint64 *
 count_types (TwTrace *trace)
@@ -27,23 +28,34 @@ count_types (TwTrace *trace)
   return counts;
 }
 
+/* Lost events are rows of the store, not events of the trace: counted apart. */
+static gboolean
+is_event_type (TwTrace *trace,
+               guint    type)
+{
+  return tw_trace_get_event_type (trace, type)->kind != TW_EVENT_KIND_LOST;
+}
+
 static void
-print_json (TwTrace       *trace,
-            const guint64 *counts)
+print_json (TwTrace            *trace,
+            const guint64      *counts,
+            const TwCliDefects *defects)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *format = tw_trace_dup_metadata (trace, "format");
   g_autofree char *text = NULL;
-  guint64 first = tw_trace_get_first_time (trace);
-  guint64 last = tw_trace_get_last_time (trace);
+  guint64 first, last;
+
+  tw_cli_defects_get_time_bounds (defects, trace, &first, &last);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "format");
   json_builder_add_string_value (builder, format);
   json_builder_set_member_name (builder, "events");
-  json_builder_add_int_value (builder, tw_trace_get_n_events (trace));
+  json_builder_add_int_value (builder, tw_trace_get_n_events (trace)
+                                       - tw_cli_defects_get_n_lost_reports (defects));
   json_builder_set_member_name (builder, "cpus");
   json_builder_add_int_value (builder, tw_trace_get_n_cpus (trace));
   json_builder_set_member_name (builder, "tasks");
@@ -58,12 +70,13 @@ print_json (TwTrace       *trace,
   json_builder_begin_object (builder);
   for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
     {
-      if (counts[t] == 0)
+      if (counts[t] == 0 || !is_event_type (trace, t))
         continue;
       json_builder_set_member_name (builder, tw_trace_get_event_type (trace, t)->name);
       json_builder_add_int_value (builder, counts[t]);
     }
   json_builder_end_object (builder);
+  tw_cli_defects_add_json (defects, builder);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -86,31 +99,36 @@ format_duration (guint64 ns)
 }
 
 static void
-print_text (TwTrace       *trace,
-            const guint64 *counts)
+print_text (TwTrace            *trace,
+            const guint64      *counts,
+            const TwCliDefects *defects)
 {
   g_auto(GStrv) keys = tw_trace_dup_metadata_keys (trace);
-  guint64 first = tw_trace_get_first_time (trace);
-  guint64 last = tw_trace_get_last_time (trace);
-  g_autofree char *duration = format_duration (last - first);
+  g_autofree char *duration = NULL;
+  guint64 first, last;
+
+  tw_cli_defects_get_time_bounds (defects, trace, &first, &last);
+  duration = format_duration (last - first);
 
   for (guint i = 0; keys[i]; i++)
     {
       g_autofree char *value = tw_trace_dup_metadata (trace, keys[i]);
       g_print ("%-14s %s\n", keys[i], value);
     }
-  g_print ("%-14s %" G_GUINT64_FORMAT "\n", "events", tw_trace_get_n_events (trace));
+  g_print ("%-14s %" G_GUINT64_FORMAT "\n", "events",
+           tw_trace_get_n_events (trace) - tw_cli_defects_get_n_lost_reports (defects));
   g_print ("%-14s %u\n", "cpus", tw_trace_get_n_cpus (trace));
   g_print ("%-14s %u\n", "tasks", tw_trace_get_n_tasks (trace));
   g_print ("%-14s %" G_GUINT64_FORMAT " ns\n", "first", first);
   g_print ("%-14s %" G_GUINT64_FORMAT " ns\n", "last", last);
   g_print ("%-14s %s\n", "duration", duration);
+  tw_cli_defects_print (defects);
   g_print ("\n%-32s %-14s %12s\n", "type", "kind", "count");
   for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
     {
       const TwEventType *type = tw_trace_get_event_type (trace, t);
 
-      if (counts[t] == 0)
+      if (counts[t] == 0 || !is_event_type (trace, t))
         continue;
       g_print ("%-32s %-14s %12" G_GUINT64_FORMAT "\n", type->name,
                tw_event_kind_to_string (type->kind), counts[t]);
@@ -125,6 +143,7 @@ tw_cli_info (int    argc,
   g_autoptr(TwTrace) trace = NULL;
   g_autofree char *format = NULL;
   g_autofree guint64 *counts = NULL;
+  g_autoptr(TwCliDefects) defects = NULL;
   gboolean json = FALSE;
   GError *error = NULL;
   const GOptionEntry entries[] = {
@@ -146,9 +165,10 @@ tw_cli_info (int    argc,
     return tw_cli_fail ("info", error);
 
   counts = count_types (trace);
+  defects = tw_cli_defects_new (trace);
   if (json)
-    print_json (trace, counts);
+    print_json (trace, counts, defects);
   else
-    print_text (trace, counts);
+    print_text (trace, counts, defects);
   return 0;
 }

@@ -170,7 +170,7 @@ test_eval_plugin_ftrace (void)
   g_autoptr(TwMetric) metric = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GString) expected = g_string_new ("task,begin_ns,end_ns,length_ns,intermediate_events,irq\n");
+  g_autoptr(GString) expected = g_string_new ("task,begin_ns,end_ns,length_ns,intermediate_events,lost,irq\n");
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   int status;
@@ -192,7 +192,7 @@ test_eval_plugin_ftrace (void)
       g_autofree char *label = tw_measurement_table_dup_task_label (trace, m->task);
 
       g_string_append_printf (expected, "%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",%u,%.0f\n", label, m->begin, m->end, m->length,
+                              G_GUINT64_FORMAT ",%u,0,%.0f\n", label, m->begin, m->end, m->length,
                               m->intermediate_events, tw_measurement_table_get_value (table, r, 0));
     }
 
@@ -298,13 +298,13 @@ test_user_metric_simulated (void)
 
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "task,begin_ns,end_ns,length_ns,intermediate_events,"
-                                 "running_ns,irq_ns,preempted_ns");
+                                 "lost,running_ns,irq_ns,preempted_ns");
   for (guint i = 1; lines[i] && lines[i][0]; i++)
     {
       g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
       guint64 *sum;
 
-      g_assert_cmpuint (g_strv_length (cells), ==, 8);
+      g_assert_cmpuint (g_strv_length (cells), ==, 9);
       g_hash_table_insert (jobs, g_strdup (cells[0]),
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (jobs, cells[0])) + 1));
       if ((sum = g_hash_table_lookup (busy, cells[0])) == NULL)
@@ -312,7 +312,7 @@ test_user_metric_simulated (void)
           sum = g_new0 (guint64, 1);
           g_hash_table_insert (busy, g_strdup (cells[0]), sum);
         }
-      *sum += g_ascii_strtoull (cells[5], NULL, 10) + g_ascii_strtoull (cells[6], NULL, 10);
+      *sum += g_ascii_strtoull (cells[6], NULL, 10) + g_ascii_strtoull (cells[7], NULL, 10);
     }
 
   g_assert_true (json_parser_load_from_file (parser, truth, &error));

@@ -18,6 +18,7 @@ typedef struct {
   guint16  irq_out;
   guint16  soft_in;
   guint16  soft_out;
+  guint16  lost;
   guint32  idle;
   guint32  a;
   guint32  b;
@@ -34,6 +35,7 @@ fixture_setup (Fixture       *f,
   f->irq_out = tw_test_add_simple_type (f->trace, "irq_exit", TW_EVENT_KIND_IRQ_EXIT);
   f->soft_in = tw_test_add_simple_type (f->trace, "softirq_entry", TW_EVENT_KIND_SOFTIRQ_ENTRY);
   f->soft_out = tw_test_add_simple_type (f->trace, "softirq_exit", TW_EVENT_KIND_SOFTIRQ_EXIT);
+  f->lost = tw_lost_events_add_type (f->trace, "lost_events", NULL);
   f->idle = tw_trace_add_task (f->trace, "0/0", "swapper/0", 0, 0);
   tw_trace_set_task_flags (f->trace, f->idle, TW_TASK_FLAG_IDLE);
   f->a = tw_trace_add_task (f->trace, "1", "a", 1, 1);
@@ -118,6 +120,11 @@ test_switches (Fixture       *f,
   /* the idle task has no state rows */
   tw_state_model_get_task_states (model, f->idle, &n);
   g_assert_cmpuint (n, ==, 0);
+
+  /* a consistent trace needs no repair */
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 0), ==, 0);
+  g_assert_null (tw_state_model_get_cpu_marks (model, 0, &n));
+  g_assert_cmpuint (n, ==, 0);
 }
 
 static void
@@ -143,6 +150,124 @@ test_lost_switch_out (Fixture       *f,
   g_assert_cmpuint (states[1].state, ==, TW_TASK_STATE_UNKNOWN);
   g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, f->a), ==, 200);
   g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 500), ==, TW_TASK_STATE_UNKNOWN);
+}
+
+/* The repair is counted and marked on the CPU, and the task's later wakeup counts:
+ * before, a stayed "running" for the rest of the trace and its wakeups were ignored. */
+static void
+test_stale_run_repair (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwCpuMark *marks;
+  const TwRunInterval *runs;
+  gsize n;
+
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 300, 0, f->b, f->idle, "S");
+  tw_trace_append (f->trace, 400, 1, f->wake, TW_TASK_NONE, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 450, 1, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 900, 1, f->a, f->idle, "S");
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 0), ==, 1);
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 1), ==, 0);
+  marks = tw_state_model_get_cpu_marks (model, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (marks[0].time, ==, 300);
+  g_assert_cmpuint (marks[0].index, ==, 1);
+  g_assert_cmpuint (marks[0].task, ==, f->a);
+  g_assert_cmpuint (marks[0].kind, ==, TW_CPU_MARK_STALE_RUN);
+
+  /* a: running on 0 until the repair, unknown, woken (ready), running on 1 */
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 350), ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 420), ==, TW_TASK_STATE_READY);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 500), ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, f->a), ==, 200 + 450);
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (runs[0].task, ==, f->a);
+  g_assert_cmpuint (runs[0].end, ==, 300);
+}
+
+/* a runs on CPU 0; at 200 it is switched in on CPU 1 without leaving CPU 0: its run on
+ * CPU 0 ends there (the repair is CPU 0's); CPU 0's late switch-out of a at 250 leaves
+ * a running on CPU 1. */
+static void
+test_double_run_repair (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwCpuMark *marks;
+  const TwRunInterval *runs;
+  const TwTaskInterval *states;
+  gsize n;
+
+  tw_test_append_switch (f->trace, f->sw, 100, 0, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 200, 1, f->idle, f->a, NULL);
+  tw_test_append_switch (f->trace, f->sw, 250, 0, f->a, f->b, "R");
+  tw_test_append_switch (f->trace, f->sw, 600, 1, f->a, f->idle, "S");
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 0), ==, 1);
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 1), ==, 0);
+  marks = tw_state_model_get_cpu_marks (model, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (marks[0].time, ==, 200);
+  g_assert_cmpuint (marks[0].index, ==, 1);
+  g_assert_cmpuint (marks[0].task, ==, f->a);
+  g_assert_cmpuint (marks[0].kind, ==, TW_CPU_MARK_DOUBLE_RUN);
+
+  /* CPU 0: a until 200, nothing known until b at 250 */
+  runs = tw_state_model_get_cpu_runs (model, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (runs[0].task, ==, f->a);
+  g_assert_cmpuint (runs[0].end, ==, 200);
+  g_assert_cmpuint (runs[1].task, ==, f->b);
+  g_assert_cmpuint (runs[1].start, ==, 250);
+  g_assert_cmpuint (tw_state_model_get_running_task (model, 0, 220), ==, TW_TASK_NONE);
+
+  /* a: running on 0, then on 1 until it blocks */
+  states = tw_state_model_get_task_states (model, f->a, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (states[0].cpu, ==, 0);
+  g_assert_cmpuint (states[0].end, ==, 200);
+  g_assert_cmpuint (states[1].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[1].cpu, ==, 1);
+  g_assert_cmpuint (states[1].end, ==, 600);
+  g_assert_cmpuint (states[2].state, ==, TW_TASK_STATE_BLOCKED);
+}
+
+static void
+test_lost_marks (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwCpuMark *marks;
+  TwSummary sums[4];
+  gsize n;
+
+  tw_test_append_switch (f->trace, f->sw, 100, 1, f->idle, f->a, NULL);
+  tw_lost_events_append (f->trace, f->lost, 200, 1, 42, 0, TW_TIME_NONE);
+  tw_lost_events_append (f->trace, f->lost, 250, TW_CPU_NONE, 7, 0, TW_TIME_NONE);
+  tw_test_append_switch (f->trace, f->sw, 300, 1, f->a, f->idle, "S");
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  marks = tw_state_model_get_cpu_marks (model, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (marks[0].time, ==, 200);
+  g_assert_cmpuint (marks[0].index, ==, 1);
+  g_assert_cmpuint (marks[0].kind, ==, TW_CPU_MARK_LOST);
+  g_assert_cmpuint (marks[0].task, ==, TW_TASK_NONE);
+  /* a loss is no repair */
+  g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, 1), ==, 0);
+
+  tw_state_model_summarize (model, TW_SERIES_CPU_MARKS, 1, 0, 100, 4, TW_SUMMARIZE_EXACT, sums);
+  g_assert_cmpuint (sums[1].bits, ==, 0);
+  g_assert_cmpuint (sums[2].bits, ==, TW_SUMMARY_CPU_MARK_LOST);
+  g_assert_cmpuint (sums[3].bits, ==, 0);
 }
 
 static void
@@ -313,9 +438,11 @@ all_series (TwStateModel *model)
   for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
     {
       SeriesRef runs = { TW_SERIES_CPU_RUNS, c }, irqs = { TW_SERIES_CPU_IRQS, c };
+      SeriesRef marks = { TW_SERIES_CPU_MARKS, c };
 
       g_array_append_val (refs, runs);
       g_array_append_val (refs, irqs);
+      g_array_append_val (refs, marks);
     }
   for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
     {
@@ -455,6 +582,7 @@ brute_summaries (TwStateModel *model,
     case TW_SERIES_CPU_RUNS: items = (const guint8 *) tw_state_model_get_cpu_runs (model, id, &n); size = sizeof (TwRunInterval); break;
     case TW_SERIES_CPU_IRQS: items = (const guint8 *) tw_state_model_get_cpu_irqs (model, id, &n); size = sizeof (TwIrqInterval); break;
     case TW_SERIES_TASK_STATES: items = (const guint8 *) tw_state_model_get_task_states (model, id, &n); size = sizeof (TwTaskInterval); break;
+    case TW_SERIES_CPU_MARKS: items = (const guint8 *) tw_state_model_get_cpu_marks (model, id, &n); size = sizeof (TwCpuMark); break;
     case TW_SERIES_TASK_MARKS:
     default: items = (const guint8 *) tw_state_model_get_task_marks (model, id, &n); size = sizeof (TwTaskMark); break;
     }
@@ -466,7 +594,7 @@ brute_summaries (TwStateModel *model,
       guint64 s, e;
 
       memcpy (&s, item, sizeof s);
-      if (series == TW_SERIES_TASK_MARKS)
+      if (series == TW_SERIES_TASK_MARKS || series == TW_SERIES_CPU_MARKS)
         e = s + 1;
       else
         {
@@ -498,6 +626,10 @@ brute_summaries (TwStateModel *model,
           break;
         case TW_SERIES_TASK_STATES:
           sum.bits = 1u << ((const TwTaskInterval *) item)->state;
+          break;
+        case TW_SERIES_CPU_MARKS:
+          sum.bits = ((const TwCpuMark *) item)->kind == TW_CPU_MARK_LOST ? TW_SUMMARY_CPU_MARK_LOST
+                                                                           : TW_SUMMARY_CPU_MARK_REPAIR;
           break;
         case TW_SERIES_TASK_MARKS:
         default:
@@ -570,6 +702,80 @@ test_summaries_by_definition (void)
   g_assert_cmpuint (first_task, >, 1000);
 }
 
+/* The schedule with losses and switches that name the wrong task switched out, every
+ * 1 in 40 events: thousands of marks on each CPU, enough for bins. */
+static TwTrace *
+new_messy_trace (guint64 n_events)
+{
+  TwTrace *trace = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (trace, 3, 10, 7);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  guint16 lost = tw_lost_events_add_type (trace, "lost_events", NULL);
+  guint16 sw = tw_trace_lookup_event_type (trace, "switch");
+  guint32 n_tasks;
+  guint64 first, last;
+
+  tw_test_schedule_append (schedule, n_events);
+  first = tw_trace_get_first_time (trace);
+  last = tw_trace_get_last_time (trace);
+  n_tasks = tw_trace_get_n_tasks (trace);
+  for (guint64 i = 0; i < n_events / 40; i++)
+    {
+      guint64 t = first + (guint64) (g_rand_double (rand) * (double) (last - first));
+      guint16 cpu = g_rand_int_range (rand, 0, 3);
+
+      if (i % 2)
+        tw_lost_events_append (trace, lost, t, cpu, g_rand_int_range (rand, 0, 100), 0, TW_TIME_NONE);
+      else
+        tw_test_append_switch (trace, sw, t, cpu, g_rand_int_range (rand, 0, n_tasks),
+                               g_rand_int_range (rand, 0, n_tasks), "S");
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  return trace;
+}
+
+/* CPU marks summarize the same from bins, from the elements and by definition. */
+static void
+test_cpu_marks_summaries (void)
+{
+  g_autoptr(TwTrace) trace = new_messy_trace (SUMMARY_EVENTS / 3);
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  guint64 first, last;
+  const guint n_columns = 700;
+  g_autofree TwSummary *got = g_new (TwSummary, n_columns);
+  g_autofree TwSummary *want = g_new (TwSummary, n_columns);
+  guint busy = 0;
+
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  for (guint c = 0; c < 3; c++)
+    {
+      gsize n;
+
+      tw_state_model_get_cpu_marks (model, c, &n);
+      g_assert_cmpuint (n, >, 1024);
+      g_assert_cmpuint (tw_state_model_get_cpu_repairs (model, c), >, 100);
+    }
+  for_each_view (trace, check_bins_against_elements, model);
+
+  first = tw_trace_get_first_time (trace);
+  last = tw_trace_get_last_time (trace);
+  for (guint64 w = 1; w < (last - first) / n_columns; w *= 37)
+    for (guint c = 0; c < 3; c++)
+      {
+        guint64 begin = first + (last - first) / 3 * c;
+
+        tw_state_model_summarize (model, TW_SERIES_CPU_MARKS, c, begin, (double) w, n_columns,
+                                  TW_SUMMARIZE_DEFAULT, got);
+        brute_summaries (model, TW_SERIES_CPU_MARKS, c, begin, w, n_columns, want);
+        for (guint k = 0; k < n_columns; k++)
+          {
+            g_assert_cmpuint (got[k].bits, ==, want[k].bits);
+            busy += want[k].bits != 0;
+          }
+      }
+  g_assert_cmpuint (busy, >, 100);
+}
+
 static void
 check_live_against_whole (guint64  begin,
                           double   ns_per_column,
@@ -619,6 +825,9 @@ main (int   argc,
   ADD ("/tw/data/state-model/switches", test_switches);
   ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
   ADD ("/tw/data/state-model/lost-switch-out", test_lost_switch_out);
+  ADD ("/tw/data/state-model/stale-run-repair", test_stale_run_repair);
+  ADD ("/tw/data/state-model/double-run-repair", test_double_run_repair);
+  ADD ("/tw/data/state-model/lost-marks", test_lost_marks);
   ADD ("/tw/data/state-model/incremental", test_incremental);
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
   ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
@@ -626,6 +835,7 @@ main (int   argc,
   g_test_add_func ("/tw/data/state-model/summaries-bins-match-elements", test_summaries_bins_match_elements);
   g_test_add_func ("/tw/data/state-model/summaries-by-definition", test_summaries_by_definition);
   g_test_add_func ("/tw/data/state-model/summaries-live", test_summaries_live);
+  g_test_add_func ("/tw/data/state-model/cpu-marks-summaries", test_cpu_marks_summaries);
 
   return g_test_run ();
 }

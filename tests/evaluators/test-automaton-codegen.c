@@ -925,7 +925,7 @@ test_cli (void)
                                   &csv_interp, &err, &status));
   g_assert_cmpint (status, ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_true (g_str_has_prefix (csv_interp, "task,begin_ns,end_ns,length_ns,intermediate_events\n"));
+  g_assert_true (g_str_has_prefix (csv_interp, "task,begin_ns,end_ns,length_ns,intermediate_events,lost\n"));
   g_assert_cmpuint (strlen (csv_interp), >, 1000);
   g_assert_true (tw_test_run_cli ((const char *const[]) { "eval", demo, "--plugin", so_path,
                                                            "--csv", "-", NULL },
@@ -990,8 +990,8 @@ test_cli_fig2_shark (void)
    * task_schedule and the user_event_1 */
   lines = g_strsplit (csv_interp, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 355 + 1);
-  g_assert_cmpstr (lines[0], ==, "task,begin_ns,end_ns,length_ns,intermediate_events");
-  g_assert_cmpstr (lines[1], ==, "288,1004792,4606198,3600052,7");
+  g_assert_cmpstr (lines[0], ==, "task,begin_ns,end_ns,length_ns,intermediate_events,lost");
+  g_assert_cmpstr (lines[1], ==, "288,1004792,4606198,3600052,7,0");
   g_assert_cmpstr (lines[356], ==, "");
   remove_dir (dir);
 }

@@ -47,15 +47,15 @@ test_rows_and_csv (void)
    * empty cells for missing values */
   csv = tw_measurement_table_to_csv (table, trace);
   g_assert_cmpstr (csv, ==,
-                   "task,begin_ns,end_ns,length_ns,intermediate_events,irq,\"note,x\"\n"
-                   "4711,1000,1500,400,3,42,0.5\n"
-                   "\"a,\"\"b\"\"\",18446744073709551000,18446744073709551615,615,0,,-1\n"
-                   ",7,9,2,1,,\n");
+                   "task,begin_ns,end_ns,length_ns,intermediate_events,lost,irq,\"note,x\"\n"
+                   "4711,1000,1500,400,3,0,42,0.5\n"
+                   "\"a,\"\"b\"\"\",18446744073709551000,18446744073709551615,615,0,0,,-1\n"
+                   ",7,9,2,1,0,,\n");
 
   tw_measurement_table_clear (table);
   g_clear_pointer (&csv, g_free);
   csv = tw_measurement_table_to_csv (table, NULL);
-  g_assert_cmpstr (csv, ==, "task,begin_ns,end_ns,length_ns,intermediate_events,irq,\"note,x\"\n");
+  g_assert_cmpstr (csv, ==, "task,begin_ns,end_ns,length_ns,intermediate_events,lost,irq,\"note,x\"\n");
 }
 
 /* Past a few MiB the rows move to a mapping of their own: one by one and in blocks,

@@ -180,6 +180,70 @@ test_wakeup_latency (Fixture       *f,
   g_assert_cmpfloat (tw_measurement_table_get_value (t, 1, 0), ==, 1);
 }
 
+/* a's switch-out on CPU 0 is lost (the switch at 200 names b); before, a stayed
+ * "running" and its wakeup at 300 was ignored. b, switched in on CPU 1 while running on
+ * CPU 0, has its late switch-out on CPU 0 at 420 ignored: its wakeup at 450 (running
+ * on 1) does not count, its slice on 1 is 400 → 500 and no slice spans both CPUs. */
+static void
+test_repaired_switches (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(TwMeasurementTable) latency = NULL;
+  g_autoptr(TwMeasurementTable) slices = NULL;
+
+  tw_test_append_switch (f->trace, f->k.sw, 100, 0, f->idle0, f->a, "R");
+  tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->b, f->c, "S");
+  tw_trace_append (f->trace, 300, 1, f->k.wake, TW_TASK_NONE, f->a, NULL);
+  tw_test_append_switch (f->trace, f->k.sw, 350, 0, f->c, f->b, "S");
+  tw_test_append_switch (f->trace, f->k.sw, 360, 1, f->idle1, f->a, "R");
+  tw_test_append_switch (f->trace, f->k.sw, 400, 1, f->a, f->b, "R");
+  tw_test_append_switch (f->trace, f->k.sw, 420, 0, f->b, f->idle0, "S");
+  tw_trace_append (f->trace, 450, 0, f->k.wake, TW_TASK_NONE, f->b, NULL);
+  tw_test_append_switch (f->trace, f->k.sw, 500, 1, f->b, f->idle1, "S");
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+
+  latency = evaluate (f->trace, "wakeup-latency");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (latency), ==, 1);
+  assert_row (latency, 0, f->a, 300, 360, 60, 1);
+
+  slices = evaluate (f->trace, "run-slice");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (slices), ==, 3);
+  assert_row (slices, 0, f->c, 200, 350, 150, 0);
+  assert_row (slices, 1, f->a, 360, 400, 40, 0);
+  assert_row (slices, 2, f->b, 400, 500, 100, 0);
+}
+
+/* A measurement that spans a loss, on any CPU, says so in the CSV's `lost` column
+ * (at least one event when the source does not say how many). */
+static void
+test_lost_column (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TwMeasurementTable) t = NULL;
+  g_autofree char *csv = NULL;
+  guint16 lost = tw_lost_events_add_type (f->trace, "lost_events", NULL);
+
+  tw_trace_append (f->trace, 100, 0, f->k.wake, TW_TASK_NONE, f->a, NULL);
+  tw_trace_append (f->trace, 120, 1, f->x, f->b, 0, NULL);
+  tw_lost_events_append (f->trace, lost, 150, 1, 7, 0, TW_TIME_NONE);
+  tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->idle0, f->a, "R");
+  tw_trace_append (f->trace, 300, 0, f->k.wake, TW_TASK_NONE, f->b, NULL);
+  tw_test_append_switch (f->trace, f->k.sw, 320, 0, f->a, f->b, "S");
+  /* CPU 1's second gap runs from its event at 380 to 410 */
+  tw_trace_append (f->trace, 380, 1, f->x, f->b, 0, NULL);
+  tw_trace_append (f->trace, 400, 0, f->k.wake, TW_TASK_NONE, f->a, NULL);
+  tw_lost_events_append (f->trace, lost, 410, 1, TW_LOST_COUNT_UNKNOWN, 0, TW_TIME_NONE);
+  tw_test_append_switch (f->trace, f->k.sw, 450, 0, f->b, f->a, "S");
+  t = evaluate (f->trace, "wakeup-latency");
+
+  csv = tw_measurement_table_to_csv (t, f->trace);
+  g_assert_cmpstr (csv, ==,
+                   "task,begin_ns,end_ns,length_ns,intermediate_events,lost,cpu\n"
+                   "11,100,200,100,2,7,0\n"
+                   "12,300,320,20,0,0,0\n"
+                   "11,400,450,50,1,1,0\n");
+}
+
 static void
 test_wakeup_handler (Fixture       *f,
                      gconstpointer  data)
@@ -509,16 +573,16 @@ test_one_pass_and_csv (Fixture       *f,
 
   csv = tw_measurement_table_to_csv (ti, f->trace);
   g_assert_cmpstr (csv, ==,
-                   "task,begin_ns,end_ns,length_ns,intermediate_events,irq,depth,cpu\n"
-                   "11,110,117,7,0,42,1,0\n");
+                   "task,begin_ns,end_ns,length_ns,intermediate_events,lost,irq,depth,cpu\n"
+                   "11,110,117,7,0,0,42,1,0\n");
   alone = evaluate (f->trace, "irq-duration");
   csv_alone = tw_measurement_table_to_csv (alone, f->trace);
   g_assert_cmpstr (csv, ==, csv_alone);
   g_clear_pointer (&csv, g_free);
   csv = tw_measurement_table_to_csv (ts, f->trace);
   g_assert_cmpstr (csv, ==,
-                   "task,begin_ns,end_ns,length_ns,intermediate_events,cpu\n"
-                   "11,100,150,50,2,0\n");
+                   "task,begin_ns,end_ns,length_ns,intermediate_events,lost,cpu\n"
+                   "11,100,150,50,2,0,0\n");
 
   /* The stream writer gives the same text. */
   {
@@ -1106,6 +1170,31 @@ test_ftrace_run_slice (void)
   report_clear (&r);
 }
 
+/* A switch whose prev is not the task the CPU last switched in, or that switches in a
+ * task running on another CPU, lost a switch-out: the stale task no longer runs there
+ * (its later wakeups count). @running: task → CPU + 1; @current: CPU → task. */
+static void
+report_switch (GHashTable *running,
+               gint64     *current,
+               guint       cpu,
+               gint64      prev,
+               gint64      next)
+{
+  gint64 stale = current[cpu];
+  gint64 next_on;
+
+  if (stale != G_MININT64 && stale != prev
+      && GPOINTER_TO_UINT (g_hash_table_lookup (running, &stale)) == cpu + 1)
+    g_hash_table_remove (running, &stale);
+  if (GPOINTER_TO_UINT (g_hash_table_lookup (running, &prev)) == cpu + 1)
+    g_hash_table_remove (running, &prev);
+  next_on = GPOINTER_TO_UINT (g_hash_table_lookup (running, &next));
+  if (next_on != 0 && next_on != cpu + 1 && current[next_on - 1] == next)
+    current[next_on - 1] = G_MININT64;
+  g_hash_table_insert (running, g_memdup2 (&next, sizeof next), GUINT_TO_POINTER (cpu + 1));
+  current[cpu] = next;
+}
+
 static void
 test_ftrace_wakeup_latency (void)
 {
@@ -1113,13 +1202,15 @@ test_ftrace_wakeup_latency (void)
   g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (Expected));
   g_autoptr(GHashTable) running = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr(GHashTable) woken = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  gint64 current[REPORT_CPUS];
 
   if (!report_load (&r))
     return;
+  for (guint c = 0; c < REPORT_CPUS; c++)
+    current[c] = G_MININT64;
   for (guint i = 0; i < r.events->len; i++)
     {
       const ReportEvent *ev = &g_array_index (r.events, ReportEvent, i);
-      gint64 *key;
 
       if (strcmp (ev->name, "sched_wakeup") == 0)
         {
@@ -1138,14 +1229,12 @@ test_ftrace_wakeup_latency (void)
         {
           const guint64 *at;
 
-          g_hash_table_remove (running, &ev->prev);
           if ((at = g_hash_table_lookup (woken, &ev->next)) != NULL)
             {
               expect (expected, ev->next, at[0], ev->time, ev->time - at[0], i - at[1] - 1);
               g_hash_table_remove (woken, &ev->next);
             }
-          key = g_memdup2 (&ev->next, sizeof ev->next);
-          g_hash_table_add (running, key);
+          report_switch (running, current, ev->cpu, ev->prev, ev->next);
         }
     }
   assert_metric_rows (r.trace, "wakeup-latency", expected);
@@ -1417,6 +1506,8 @@ main (int   argc,
   ADD ("irq-duration", test_irq_duration);
   ADD ("run-slice", test_run_slice);
   ADD ("wakeup-latency", test_wakeup_latency);
+  ADD ("repaired-switches", test_repaired_switches);
+  ADD ("lost-column", test_lost_column);
   ADD ("wakeup-handler", test_wakeup_handler);
   ADD ("response-time", test_response_time);
   ADD ("inter-arrival-jitter", test_inter_arrival_jitter);

@@ -798,6 +798,19 @@ test_variants_generic_schema (void)
   g_assert_cmpint (field_i64 (trace, &event, "runtime"), ==, 1694423);
 }
 
+/* The kind of the store's event @index. */
+static TwEventKind
+event_kind (TwTrace *trace,
+            guint64  index,
+            TwEvent *event)
+{
+  g_assert_true (tw_trace_get_event (trace, index, event));
+  return tw_trace_get_event_type (trace, event->type)->kind;
+}
+
+/* LOST lines become lost events on their CPU at its next event (at the end when none
+ * follows); lines that are not ftrace are skipped; an event line whose fields do not
+ * make a switch is kept, cut. */
 static void
 test_variants_lost_and_skipped (void)
 {
@@ -815,12 +828,113 @@ test_variants_lost_and_skipped (void)
   g_autoptr(TwTrace) trace = load_text_ok (text);
   g_autofree char *skipped = tw_trace_dup_metadata (trace, "skipped_lines");
   g_autofree char *first = tw_trace_dup_metadata (trace, "first_skipped_line");
-  g_autofree char *lost = tw_trace_dup_metadata (trace, "lost_events");
+  g_autofree char *truncated = tw_trace_dup_metadata (trace, "truncated_events");
+  g_autofree char *first_truncated = tw_trace_dup_metadata (trace, "first_truncated_line");
+  TwEvent ev;
 
-  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 3);
-  g_assert_cmpstr (skipped, ==, "3");
+  /* 4 event lines, 2 losses */
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 6);
+  g_assert_cmpstr (skipped, ==, "2");
   g_assert_cmpstr (first, ==, "4");
-  g_assert_cmpstr (lost, ==, "130");
+  g_assert_cmpstr (truncated, ==, "1");
+  g_assert_cmpstr (first_truncated, ==, "7");
+
+  g_assert_cmpint (event_kind (trace, 1, &ev), ==, TW_EVENT_KIND_LOST);
+  g_assert_cmpuint (ev.time, ==, G_GUINT64_CONSTANT (1000001000));
+  g_assert_cmpuint (ev.cpu, ==, 1);
+  g_assert_cmpuint (ev.arg, ==, 123);
+  g_assert_cmpstr (tw_trace_get_event_type (trace, ev.type)->name, ==, "lost_events");
+  g_assert_cmpint (event_kind (trace, 3, &ev), ==, TW_EVENT_KIND_SWITCH);
+  g_assert_cmpuint (ev.arg, ==, TW_TASK_NONE);
+  /* CPU 0 has no event after its loss: it is known when the text ends */
+  g_assert_cmpint (event_kind (trace, 5, &ev), ==, TW_EVENT_KIND_LOST);
+  g_assert_cmpuint (ev.time, ==, G_GUINT64_CONSTANT (1000003000));
+  g_assert_cmpuint (ev.cpu, ==, 0);
+  g_assert_cmpuint (ev.arg, ==, 7);
+}
+
+/* trace-cmd report's forms: `CPU:N [M EVENTS DROPPED]`, and `[EVENTS DROPPED]` when
+ * the buffer did not count them. */
+static void
+test_variants_dropped (void)
+{
+  static const char text[] =
+    "cpus=2\n"
+    "          a-1     [000]     1.000000: foo: x=1\n"
+    "CPU:1 [EVENTS DROPPED]\n"
+    "CPU:0 [2248 EVENTS DROPPED]\n"
+    "          a-1     [000]     1.000005: foo: x=2\n"
+    "          a-1     [001]     1.000007: foo: x=3\n";
+  g_autoptr(TwTrace) trace = load_text_ok (text);
+  g_autoptr(TwLostEvents) lost = tw_lost_events_new (trace);
+  const TwLoss *losses;
+  gsize n;
+
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 5);
+  losses = tw_lost_events_get_losses (lost, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (losses[0].cpu, ==, 0);
+  g_assert_cmpuint (losses[0].count, ==, 2248);
+  g_assert_cmpuint (losses[0].begin, ==, G_GUINT64_CONSTANT (1000000000));
+  g_assert_cmpuint (losses[0].end, ==, G_GUINT64_CONSTANT (1000005000));
+  g_assert_cmpuint (losses[1].cpu, ==, 1);
+  g_assert_cmpuint (losses[1].count, ==, TW_LOST_COUNT_UNKNOWN);
+  g_assert_cmpuint (losses[1].end, ==, G_GUINT64_CONSTANT (1000007000));
+  g_assert_cmpuint (tw_lost_events_get_totals (lost, TW_CPU_NONE)->n_lost, ==, 2248);
+  g_assert_cmpuint (tw_lost_events_get_totals (lost, TW_CPU_NONE)->n_unknown, ==, 1);
+  g_assert_null (tw_trace_dup_metadata (trace, "skipped_lines"));
+}
+
+/* Lines cut in the middle keep what parses: one event per event header. */
+static void
+test_variants_truncated (void)
+{
+  static const char text[] =
+    "cpus=2\n"
+    "  bash-100   [000] 10.000100: sched_switch: bash:100 [120] S ==> ls:\n"
+    "  ls-200     [001] 10.000200: sched_wakeup: \n"
+    "  ls-200     [001] 10.000300: irq_handler_entry: irq=\n"
+    "  ls-200     [001] 10.000400: irq_handler_exit: irq=19 ret=handled\n"
+    "  bash-100   [000] 10.000500: sched_switch: prev_comm=bash prev_pid=100 prev_prio=120 "
+    "prev_state=S ==> next_comm=ls next_p\n"
+    "  bash-100   [000] 10.000600: foo: x=1 y=2";
+  g_autoptr(TwTrace) trace = load_text_ok (text);
+  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
+  g_autofree char *truncated = tw_trace_dup_metadata (trace, "truncated_events");
+  g_autofree char *first = tw_trace_dup_metadata (trace, "first_truncated_line");
+  g_autofree char *state = NULL;
+  const TwIrqInterval *irqs;
+  TwEvent ev;
+  gsize n;
+
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 6);
+  g_assert_cmpstr (truncated, ==, "5");
+  g_assert_cmpstr (first, ==, "2");
+  g_assert_null (tw_trace_dup_metadata (trace, "skipped_lines"));
+
+  /* the switch keeps its prev task and state, its next task is unknown */
+  g_assert_cmpint (event_kind (trace, 0, &ev), ==, TW_EVENT_KIND_SWITCH);
+  g_assert_cmpstr (tw_trace_get_task (trace, ev.task)->source_id, ==, "100");
+  g_assert_cmpuint (ev.arg, ==, TW_TASK_NONE);
+  state = tw_test_dup_event_field (trace, 0, "prev_state");
+  g_assert_cmpstr (state, ==, "S");
+  g_assert_cmpint (event_kind (trace, 1, &ev), ==, TW_EVENT_KIND_WAKEUP);
+  g_assert_cmpuint (ev.arg, ==, TW_TASK_NONE);
+  g_assert_cmpint (event_kind (trace, 2, &ev), ==, TW_EVENT_KIND_IRQ_ENTRY);
+  g_assert_cmpuint (ev.arg, ==, TW_IRQ_NUMBER_UNKNOWN);
+  g_assert_cmpint (event_kind (trace, 4, &ev), ==, TW_EVENT_KIND_SWITCH);
+  g_assert_cmpstr (tw_trace_get_task (trace, ev.task)->source_id, ==, "100");
+  g_assert_cmpuint (ev.arg, ==, TW_TASK_NONE);
+  g_assert_cmpint (event_kind (trace, 5, &ev), ==, TW_EVENT_KIND_OTHER);
+  g_assert_cmpint (field_i64 (trace, &ev, "y"), ==, 2);
+
+  /* the handler whose number was cut closes with the next exit, which names it */
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  irqs = tw_state_model_get_cpu_irqs (model, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (irqs[0].number, ==, 19);
+  g_assert_cmpuint (irqs[0].end, ==, G_GUINT64_CONSTANT (10000400000));
+  g_assert_false (irqs[0].unclosed);
 }
 
 static void
@@ -1143,6 +1257,8 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/ftrace-text/variants/report-forms", test_variants_report_forms);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/generic-schema", test_variants_generic_schema);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/lost-and-skipped", test_variants_lost_and_skipped);
+  g_test_add_func ("/tw/ingest/ftrace-text/variants/dropped", test_variants_dropped);
+  g_test_add_func ("/tw/ingest/ftrace-text/variants/truncated", test_variants_truncated);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/errors", test_variants_errors);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/header-only", test_header_only);
   g_test_add_func ("/tw/ingest/ftrace-text/probe", test_probe);
