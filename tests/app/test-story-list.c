@@ -211,7 +211,14 @@ chooser_row_text (Chooser *c,
   return gtk_string_object_get_string (row);
 }
 
-/* Opens @chooser's popover as a click on it does. */
+static gboolean
+widget_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* Opens @chooser's popover as a click on it does. The popup surface maps when the X
+ * server says so, which a loaded machine takes more than two frames to say. */
 static void
 open_chooser (GtkWidget *chooser,
               Chooser   *c)
@@ -221,8 +228,8 @@ open_chooser (GtkWidget *chooser,
 
   c->chooser = chooser;
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  g_assert_true (tw_test_wait_until (widget_mapped, popover, WAIT_MS));
   tw_test_wait_frames (button, 2);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (popover)));
   c->entry = find_descendant (GTK_WIDGET (popover), GTK_TYPE_SEARCH_ENTRY);
   c->list_view = find_descendant (GTK_WIDGET (popover), GTK_TYPE_LIST_VIEW);
   g_assert_nonnull (c->entry);
