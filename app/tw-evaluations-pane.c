@@ -287,7 +287,7 @@ run_job (GTask        *task,
       break;
     case JOB_PLUGIN:
       /* a module may put other values than lengths in its histogram: not live */
-      result = tw_plugin_evaluate (job->plugin, job->trace, job->histogram, job_progress, job,
+      result = tw_evaluator_evaluate (TW_EVALUATOR (job->plugin), job->trace, job->histogram, job_progress, job,
                                    cancellable, &error);
       break;
     case JOB_AUTOMATON:
