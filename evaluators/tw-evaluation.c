@@ -55,12 +55,14 @@ struct _TwEvaluation {
   TwEvaluationCheckFunc check;
   gpointer  check_data;
   GMutex    run_lock;    /* held by a run, and by whoever changes @entries */
-  GError   *failure;     /* what an update reported (tw_evaluation_report_error()); under
-                          * @run_lock, set only from update functions during a run */
 
   GMutex    lock;        /* guards @pending */
   GArray   *pending;     /* PendingOp */
   gint      has_pending; /* atomic: the hot loop's cheap check */
+
+  /* last, so that the fields the hot loop reads keep their places */
+  GError   *failure;     /* what an update reported (tw_evaluation_report_error()); under
+                          * @run_lock, set only from update functions during a run */
 };
 
 G_DEFINE_FINAL_TYPE (TwEvaluation, tw_evaluation, G_TYPE_OBJECT)

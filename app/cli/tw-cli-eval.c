@@ -46,7 +46,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliEval, cli_eval_clear)
  * same for every evaluator (tw-evaluator-interface.h); `--metric` reaches every
  * evaluator registered by name (tw-evaluator-factory.h). */
 typedef struct {
-  const char  *option;
   gsize        value_offset;   /* of the option's char * in CliEval */
   TwEvaluator *(*choose) (const char *value, GError **error);
   gboolean     names_file;     /* its warnings and run errors name the file */
@@ -96,11 +95,10 @@ choose_automaton (const char  *path,
 }
 
 static const EvalChoice choices[] = {
-  { "--metric", G_STRUCT_OFFSET (CliEval, metric_name), tw_evaluator_factory_create_for_spec,
-    FALSE },
-  { "--user-metric", G_STRUCT_OFFSET (CliEval, user_metric), choose_user_metric, FALSE },
-  { "--plugin", G_STRUCT_OFFSET (CliEval, plugin_path), choose_plugin, TRUE },
-  { "--automaton", G_STRUCT_OFFSET (CliEval, automaton_path), choose_automaton, TRUE },
+  { G_STRUCT_OFFSET (CliEval, metric_name), tw_evaluator_factory_create_for_spec, FALSE },
+  { G_STRUCT_OFFSET (CliEval, user_metric), choose_user_metric, FALSE },
+  { G_STRUCT_OFFSET (CliEval, plugin_path), choose_plugin, TRUE },
+  { G_STRUCT_OFFSET (CliEval, automaton_path), choose_automaton, TRUE },
 };
 
 static const char *
