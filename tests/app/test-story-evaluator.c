@@ -363,7 +363,9 @@ run_cli_here (const char *const *args,
               char             **out)
 {
   g_autofree char *path = g_build_filename (tw_test_get_private_dir (), "cli-stdout.txt", NULL);
-  g_auto(GStrv) argv = g_strdupv ((char **) args + 1);
+  /* option parsing takes the options out of argv without freeing them: free the copy */
+  g_auto(GStrv) owned = g_strdupv ((char **) args + 1);
+  g_autofree char **argv = g_memdup2 (owned, (g_strv_length (owned) + 1) * sizeof (char *));
   int saved = dup (STDOUT_FILENO);
   int fd;
   int status;
@@ -374,9 +376,9 @@ run_cli_here (const char *const *args,
   dup2 (fd, STDOUT_FILENO);
   close (fd);
   if (g_str_equal (args[0], "eval"))
-    status = tw_cli_eval (g_strv_length (argv), argv);
+    status = tw_cli_eval (g_strv_length (owned), argv);
   else
-    status = tw_cli_metrics (g_strv_length (argv), argv);
+    status = tw_cli_metrics (g_strv_length (owned), argv);
   fflush (stdout);
   dup2 (saved, STDOUT_FILENO);
   close (saved);
