@@ -164,6 +164,7 @@ send_batch (Work   *work,
 {
   gsize n = tw_measurement_table_get_n_rows (work->table);
   Batch *batch = g_new0 (Batch, 1);
+  GSource *source;
 
   batch->run = g_object_ref (work->run);
   batch->first = work->rows_sent;
@@ -176,8 +177,13 @@ send_batch (Work   *work,
       g_array_append_val (batch->lengths, length);
     }
   work->rows_sent = n;
-  g_main_context_invoke_full (work->context, G_PRIORITY_DEFAULT, batch_arrived_cb, batch,
-                              (GDestroyNotify) batch_free);
+  /* a source, not g_main_context_invoke(): that would run the callback right here, in
+   * this thread, whenever the main thread is not iterating its context */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, batch_arrived_cb, batch, (GDestroyNotify) batch_free);
+  g_source_attach (source, work->context);
+  g_source_unref (source);
 }
 
 static void

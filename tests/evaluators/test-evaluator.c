@@ -261,10 +261,17 @@ run_stopped (gpointer data)
   return !tw_evaluator_run_is_running (data);
 }
 
+typedef struct {
+  GThread *thread;      /* where the run was started */
+  guint    updates;
+  guint    elsewhere;   /* ::updated emitted on another thread */
+} Updates;
+
 static void
-count_cb (guint *count)
+count_cb (Updates *u)
 {
-  (*count)++;
+  u->updates++;
+  u->elsewhere += g_thread_self () != u->thread;
 }
 
 /* In a thread: the synchronous result, the histogram fed while it runs; cancelled:
@@ -281,18 +288,23 @@ test_run_thread (void)
                                                                TW_HISTOGRAM_SCALE_LINEAR);
   g_autofree char *expected_csv = NULL;
   g_autofree char *csv = NULL;
-  guint updates = 0;
+  Updates updates = { g_thread_self (), 0, 0 };
 
   expected = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, NULL);
   g_signal_connect_swapped (run, "updated", G_CALLBACK (count_cb), &updates);
   tw_evaluator_run_start (run);
   g_assert_true (tw_evaluator_run_is_running (run));
   g_assert_null (tw_evaluator_run_get_table (run));
+  /* nobody iterates the main context meanwhile: the batches must wait for it, not run
+   * in the worker thread */
+  g_usleep (300 * 1000);
+  g_assert_cmpuint (updates.updates, ==, 0);
   g_assert_true (tw_test_wait_until (run_stopped, run, WAIT_MS));
 
   g_assert_null (tw_evaluator_run_get_error_message (run));
   g_assert_cmpfloat (tw_evaluator_run_get_progress (run), ==, 1.0);
-  g_assert_cmpuint (updates, >, 0);
+  g_assert_cmpuint (updates.updates, >, 0);
+  g_assert_cmpuint (updates.elsewhere, ==, 0);
   expected_csv = tw_measurement_table_to_csv (expected, trace);
   csv = tw_measurement_table_to_csv (tw_evaluator_run_get_table (run), trace);
   g_assert_cmpstr (csv, ==, expected_csv);
