@@ -9,6 +9,7 @@
 #include "tw-evaluations-pane.h"
 #include "tw-window.h"
 
+#include <glib/gi18n-lib.h>
 #include <tw-evaluators.h>
 
 /*
@@ -20,14 +21,6 @@
 
 #define PREVIEW_DELAY_MS 200
 #define MAX_LISTED       10000
-
-typedef struct {
-  guint32 task;
-  guint64 begin;
-  guint64 end;
-  guint64 length;
-  guint64 intermediate;
-} Row;
 
 struct _TwDesignerWindow
 {
@@ -51,45 +44,15 @@ struct _TwDesignerWindow
   TwViewState       *state;          /* nullable: no trace open */
   GtkStringList     *strings;        /* owned by selection */
   GtkSingleSelection *selection;     /* owned by list */
-  GArray            *rows;           /* Row, what the list shows */
+  TwMeasurementTable *table;         /* of the last finished preview; the list shows its
+                                      * first MAX_LISTED rows */
   gint64             n_measurements; /* of the last finished preview, -1 none */
-  GCancellable      *running;
+  TwEvaluatorRun    *preview;        /* the preview running, NULL when none */
   guint              delay_id;
   char              *path;
 };
 
 G_DEFINE_FINAL_TYPE (TwDesignerWindow, tw_designer_window, GTK_TYPE_WINDOW)
-
-typedef struct {
-  TwAutomaton *automaton;
-  TwTrace     *trace;
-} PreviewJob;
-
-typedef struct {
-  GArray             *rows;       /* Row, at most MAX_LISTED */
-  gsize               n;
-  guint64             total;
-  guint64             max;
-  TwHistogram        *histogram;  /* every length */
-  TwMeasurementTable *table;      /* every measurement, for the bins' lists */
-} PreviewResult;
-
-static void
-preview_job_free (PreviewJob *job)
-{
-  g_clear_object (&job->automaton);
-  g_clear_object (&job->trace);
-  g_free (job);
-}
-
-static void
-preview_result_free (PreviewResult *result)
-{
-  g_clear_pointer (&result->rows, g_array_unref);
-  g_clear_object (&result->histogram);
-  g_clear_object (&result->table);
-  g_free (result);
-}
 
 static TwHistogram *
 new_preview_histogram (void)
@@ -110,62 +73,6 @@ clear_histogram (TwDesignerWindow *self)
 }
 
 static void
-preview_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
-{
-  PreviewJob *job = task_data;
-  g_autoptr(TwAutomatonInterp) interp = NULL;
-  PreviewResult *result;
-  GError *error = NULL;
-  guint64 n_events = tw_trace_get_n_events (job->trace);
-  const guint64 step = 1 << 20;
-
-  if (!(interp = tw_automaton_interp_new (job->automaton, job->trace, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  /* in slices, so a newer edit stops a long run quickly */
-  for (guint64 first = 0; first < n_events; first += step)
-    {
-      if (g_task_return_error_if_cancelled (task))
-        return;
-      if (!tw_automaton_interp_feed (interp, first, MIN (first + step, n_events), &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-    }
-
-  result = g_new0 (PreviewResult, 1);
-  result->rows = g_array_new (FALSE, FALSE, sizeof (Row));
-  result->n = tw_automaton_interp_get_n_measurements (interp);
-  result->histogram = new_preview_histogram ();
-  result->table = tw_measurement_table_new (NULL);
-  tw_measurement_table_set_name (result->table, tw_automaton_get_name (job->automaton));
-  for (gsize i = 0; i < result->n; i++)
-    {
-      const TwAutomatonMeasurement *m = tw_automaton_interp_get_measurement (interp, i);
-      Row row = { m->task, m->begin_ns, m->end_ns, m->length_ns, m->intermediate_events };
-      /* the interpreter saturates nothing: the table's field is 32 bits */
-      TwMeasurementRow table_row = { m->task, (guint32) MIN (m->intermediate_events, G_MAXUINT32),
-                                     m->begin_ns, m->end_ns, m->length_ns };
-
-      tw_measurement_table_append (result->table, &table_row, NULL);
-      tw_histogram_insert (result->histogram, (double) m->length_ns);
-
-      result->total += m->length_ns;
-      result->max = MAX (result->max, m->length_ns);
-      if (i < MAX_LISTED)
-        g_array_append_val (result->rows, row);
-    }
-  g_task_return_pointer (task, result, (GDestroyNotify) preview_result_free);
-}
-
-static void
 set_summary (TwDesignerWindow *self,
              const char       *text)
 {
@@ -173,23 +80,23 @@ set_summary (TwDesignerWindow *self,
 }
 
 static void
-show_rows (TwDesignerWindow *self,
-           GArray           *rows)
+show_rows (TwDesignerWindow   *self,
+           TwMeasurementTable *table)
 {
   TwTrace *trace = tw_view_state_get_trace (self->state);
+  gsize n = MIN (tw_measurement_table_get_n_rows (table), MAX_LISTED);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) lines = NULL;
 
-  g_clear_pointer (&self->rows, g_array_unref);
-  self->rows = g_array_ref (rows);
-  for (guint i = 0; i < rows->len; i++)
+  g_set_object (&self->table, table);
+  for (gsize i = 0; i < n; i++)
     {
-      const Row *row = &g_array_index (rows, Row, i);
+      const TwMeasurementRow *row = tw_measurement_table_get_row (table, i);
       g_autofree char *task = tw_trace_dup_task_label (trace, row->task);
       g_autofree char *begin = tw_timeline_format_time (row->begin, 1000);
       g_autofree char *length = tw_timeline_format_duration (row->length);
-      g_autofree char *line = g_strdup_printf ("%-22s %s  %10s  %" G_GUINT64_FORMAT " events",
-                                               task, begin, length, row->intermediate);
+      g_autofree char *line = g_strdup_printf ("%-22s %s  %10s  %u events",
+                                               task, begin, length, row->intermediate_events);
 
       g_strv_builder_add (builder, line);
     }
@@ -199,46 +106,60 @@ show_rows (TwDesignerWindow *self,
 }
 
 static void
-preview_done_cb (GObject      *object,
-                 GAsyncResult *res,
-                 gpointer      user_data)
+stop_preview (TwDesignerWindow *self)
 {
-  g_autoptr(TwDesignerWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  PreviewResult *result = g_task_propagate_pointer (G_TASK (res), &error);
-  g_autofree char *text = NULL;
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (self->preview == NULL)
     return;
-  g_clear_object (&self->running);
+  g_signal_handlers_disconnect_by_data (self->preview, self);
+  tw_evaluator_run_cancel (self->preview);
+  g_clear_object (&self->preview);
+}
 
-  if (result == NULL)
+static void
+preview_done_cb (TwDesignerWindow *self)
+{
+  g_autoptr(TwEvaluatorRun) preview = NULL;
+  TwMeasurementTable *table;
+  g_autofree char *text = NULL;
+  guint64 total = 0, max = 0;
+  gsize n;
+
+  if (tw_evaluator_run_is_running (self->preview))
+    return;
+  preview = g_object_ref (self->preview);
+  stop_preview (self);
+  if ((table = tw_evaluator_run_get_table (preview)) == NULL)
     {
-      text = g_strdup_printf ("Cannot run over this trace: %s", error->message);
+      text = g_strdup_printf (_("Cannot run over this trace: %s"),
+                              tw_evaluator_run_get_error_message (preview));
       set_summary (self, text);
       clear_histogram (self);
       self->n_measurements = -1;
       return;
     }
 
-  self->n_measurements = result->n;
-  tw_histogram_view_set_histogram (self->histogram_view, result->histogram, result->table,
-                                   tw_view_state_get_trace (self->state));
-  if (result->n == 0)
-    text = g_strdup ("No measurement: no task's events take the automaton from its begin "
-                     "state to an end state in this trace.");
+  n = tw_measurement_table_get_n_rows (table);
+  self->n_measurements = n;
+  tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (preview),
+                                   table, tw_view_state_get_trace (self->state));
+  for (gsize i = 0; i < n; i++)
+    {
+      total += tw_measurement_table_get_row (table, i)->length;
+      max = MAX (max, tw_measurement_table_get_row (table, i)->length);
+    }
+  if (n == 0)
+    text = g_strdup (_("No measurement: no task's events take the automaton from its begin "
+                       "state to an end state in this trace."));
   else
     {
-      g_autofree char *mean = tw_timeline_format_duration (result->total / result->n);
-      g_autofree char *max = tw_timeline_format_duration (result->max);
+      g_autofree char *mean = tw_timeline_format_duration (total / n);
+      g_autofree char *longest = tw_timeline_format_duration (max);
 
-      text = g_strdup_printf ("%" G_GSIZE_FORMAT " measurements · mean %s · max %s%s",
-                              result->n, mean, max,
-                              result->n > MAX_LISTED ? " · the first 10 000 are listed" : "");
+      text = g_strdup_printf (_("%lu measurements · mean %s · max %s%s"), (gulong) n,
+                              mean, longest, n > MAX_LISTED ? _(" · the first 10 000 are listed") : "");
     }
   set_summary (self, text);
-  show_rows (self, result->rows);
-  preview_result_free (result);
+  show_rows (self, table);
 }
 
 /**
@@ -251,47 +172,43 @@ tw_designer_window_update_preview (TwDesignerWindow *self)
 {
   TwAutomaton *automaton = tw_automaton_canvas_get_automaton (self->canvas);
   g_autoptr(GPtrArray) problems = NULL;
-  g_autoptr(GTask) task = NULL;
-  g_autofree char *data = NULL;
+  g_autoptr(TwAutomatonEvaluator) evaluator = NULL;
   g_autoptr(GError) error = NULL;
-  PreviewJob *job;
-  gsize length;
 
   g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
 
   g_clear_handle_id (&self->delay_id, g_source_remove);
-  g_cancellable_cancel (self->running);
-  g_clear_object (&self->running);
+  stop_preview (self);
   self->n_measurements = -1;
 
   if (self->state == NULL)
     {
-      set_summary (self, "Open a trace in the main window to see this automaton measure it.");
+      set_summary (self, _("Open a trace in the main window to see this automaton measure it."));
       return;
     }
 
   problems = tw_automaton_validate (automaton);
   if (problems->len > 0)
     {
-      g_autofree char *text = g_strdup_printf ("%u design error%s, marked on the canvas: %s",
-                                               problems->len, problems->len == 1 ? "" : "s",
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u design error, marked on the canvas: %s",
+                                                            "%u design errors, marked on the canvas: %s",
+                                                            problems->len),
+                                               problems->len,
                                                ((TwAutomatonProblem *) problems->pdata[0])->message);
       set_summary (self, text);
       clear_histogram (self);
       return;
     }
 
-  job = g_new0 (PreviewJob, 1);
-  data = tw_automaton_to_data (automaton, &length);
-  job->automaton = tw_automaton_load_from_data (data, length, "automaton", &error);
-  job->trace = g_object_ref (tw_view_state_get_trace (self->state));
+  /* the evaluator keeps a copy: the canvas edits on while the preview runs */
+  evaluator = tw_automaton_evaluator_new (automaton, &error);
   g_assert_no_error (error);
-
-  set_summary (self, "Measuring…");
-  self->running = g_cancellable_new ();
-  task = g_task_new (NULL, self->running, preview_done_cb, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) preview_job_free);
-  g_task_run_in_thread (task, preview_thread);
+  self->preview = tw_evaluator_run_new (TW_EVALUATOR (evaluator), tw_view_state_get_trace (self->state),
+                                        50, TW_HISTOGRAM_SCALE_LINEAR);
+  g_signal_connect_swapped (self->preview, "notify::running", G_CALLBACK (preview_done_cb), self);
+  set_summary (self, _("Measuring…"));
+  tw_evaluator_run_start (self->preview);
 }
 
 static gboolean
@@ -352,15 +269,16 @@ void
 tw_designer_window_select_measurement (TwDesignerWindow *self,
                                        guint             index)
 {
-  const Row *row;
+  const TwMeasurementRow *row;
   guint64 span, margin;
 
   g_return_if_fail (TW_IS_DESIGNER_WINDOW (self));
 
-  if (self->state == NULL || self->rows == NULL || index >= self->rows->len)
+  if (self->state == NULL || self->table == NULL ||
+      index >= MIN (tw_measurement_table_get_n_rows (self->table), MAX_LISTED))
     return;
 
-  row = &g_array_index (self->rows, Row, index);
+  row = tw_measurement_table_get_row (self->table, index);
   span = MAX (row->end - row->begin, 1);
   margin = span / 4 + 1;
   tw_view_state_set_selection (self->state, row->begin, row->end);
@@ -848,10 +766,9 @@ tw_designer_window_dispose (GObject *object)
   TwDesignerWindow *self = (TwDesignerWindow *)object;
 
   g_clear_handle_id (&self->delay_id, g_source_remove);
-  g_cancellable_cancel (self->running);
-  g_clear_object (&self->running);
+  stop_preview (self);
   g_clear_object (&self->state);
-  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_object (&self->table);
   g_clear_pointer (&self->path, g_free);
   g_clear_object (&self->step_interp);
   g_clear_pointer (&self->step_counts, g_array_unref);
@@ -999,7 +916,7 @@ tw_designer_window_get_preview_running (TwDesignerWindow *self)
 {
   g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
 
-  return self->running != NULL || self->delay_id != 0;
+  return self->preview != NULL || self->delay_id != 0;
 }
 
 /**

@@ -21,6 +21,10 @@ void                tw_evaluations_pane_advance            (TwEvaluationsPane  *
 void                tw_evaluations_pane_set_log_bins       (TwEvaluationsPane  *self,
                                                             gboolean            log_bins);
 
+gboolean            tw_evaluations_pane_add_evaluator      (TwEvaluationsPane  *self,
+                                                            TwEvaluator        *evaluator,
+                                                            const char         *title,
+                                                            GError            **error);
 gboolean            tw_evaluations_pane_add_system_metric  (TwEvaluationsPane  *self,
                                                             const char         *name,
                                                             GError            **error);
@@ -35,6 +39,7 @@ gboolean            tw_evaluations_pane_add_plugin         (TwEvaluationsPane  *
 gboolean            tw_evaluations_pane_add_automaton      (TwEvaluationsPane  *self,
                                                             const char         *path,
                                                             GError            **error);
+GListModel         *tw_evaluations_pane_get_evaluations    (TwEvaluationsPane  *self);
 guint               tw_evaluations_pane_get_n_evaluations  (TwEvaluationsPane  *self);
 const char         *tw_evaluations_pane_get_name           (TwEvaluationsPane  *self,
                                                             guint               index);

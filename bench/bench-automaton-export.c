@@ -317,7 +317,7 @@ run_scenario (const char *title,
   plugin = tw_plugin_new_for_path (so_path, &error);
   g_assert_no_error (error);
   t0 = now ();
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, NULL, NULL, NULL, NULL, &error);
   t1 = now ();
   g_assert_no_error (error);
   for (gsize i = 0; i < tw_measurement_table_get_n_rows (table); i++)
@@ -327,7 +327,7 @@ run_scenario (const char *title,
    * evaluation: the first table's memory is kept for the next (tw-huge-array.c) */
   g_clear_object (&table);
   t0 = now ();
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, NULL, NULL, NULL, NULL, &error);
   t1 = now ();
   g_assert_no_error (error);
   print_rate ("  again (table memory reused):", n_events, t0, t1, cpu_mhz);

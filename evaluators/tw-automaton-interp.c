@@ -27,7 +27,7 @@
  */
 #include "config.h"
 
-#include "tw-automaton-interp.h"
+#include "tw-automaton-interp-private.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -909,6 +909,67 @@ feed_chunk (TwAutomatonInterp  *self,
 }
 
 /**
+ * _tw_automaton_interp_feed_rows:
+ * @chunk: the chunk that holds the next event to feed
+ * @first: the row of that event (tw_automaton_interp_get_position() within @chunk)
+ * @n: how many rows to feed from @first on
+ *
+ * Feeds rows of one chunk, the events from the interpreter's position on; binds event
+ * types the trace gained since the last call. How an evaluation feeds the interpreter
+ * as an update (tw-automaton-evaluator.c).
+ *
+ * Returns: %FALSE with @error set when new event types make the automaton ambiguous
+ */
+gboolean
+_tw_automaton_interp_feed_rows (TwAutomatonInterp   *self,
+                                const TwEventChunk  *chunk,
+                                guint                first,
+                                guint                n,
+                                GError             **error)
+{
+  guint end = first + n;
+
+  if (tw_trace_get_n_event_types (self->trace) != self->n_bound_types && !bind (self, error))
+    return FALSE;
+  while (first < end)
+    {
+      guint stop = feed_chunk (self, chunk, first, end, self->position);
+
+      self->position += stop - first;
+      first = stop;
+      if (stop < end && !bind (self, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _tw_automaton_interp_skip:
+ *
+ * Steps over the event at the interpreter's position without feeding it (a live
+ * source found it overwritten after it was prepared).
+ */
+void
+_tw_automaton_interp_skip (TwAutomatonInterp *self)
+{
+  self->position++;
+}
+
+/**
+ * _tw_automaton_interp_set_position:
+ *
+ * Where an interpreter that joins an evaluation late starts: the index of the first
+ * event it will be fed. Only before it was fed anything.
+ */
+void
+_tw_automaton_interp_set_position (TwAutomatonInterp *self,
+                                   guint64            position)
+{
+  g_return_if_fail (self->position == 0 && self->n_measurements == 0);
+  self->position = position;
+}
+
+/**
  * tw_automaton_interp_feed:
  * @first: must be tw_automaton_interp_get_position()
  * @end: one past the last event to feed (clamped to the trace's events)
@@ -938,10 +999,8 @@ tw_automaton_interp_feed (TwAutomatonInterp  *self,
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, pos >> TW_CHUNK_SHIFT);
       guint i = pos & TW_CHUNK_MASK;
       guint n = (guint) MIN ((guint64) chunk->n, i + (end - pos));
-      guint stop = feed_chunk (self, chunk, i, n, pos);
 
-      self->position = pos + (stop - i);
-      if (stop < n && !bind (self, error))
+      if (!_tw_automaton_interp_feed_rows (self, chunk, i, n - i, error))
         return FALSE;
     }
   return TRUE;

@@ -59,9 +59,13 @@ struct _TwEvaluation {
   GMutex    lock;        /* guards @pending */
   GArray   *pending;     /* PendingOp */
   gint      has_pending; /* atomic: the hot loop's cheap check */
+
+  /* last, so that the fields the hot loop reads keep their places */
+  GError   *failure;     /* what an update reported (tw_evaluation_report_error()); under
+                          * @run_lock, set only from update functions during a run */
 };
 
-G_DEFINE_TYPE (TwEvaluation, tw_evaluation, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (TwEvaluation, tw_evaluation, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (tw-evaluation-error-quark, tw_evaluation_error)
 
@@ -86,6 +90,7 @@ tw_evaluation_finalize (GObject *object)
     tw_update_unref (g_array_index (self->pending, PendingOp, i).update);
   g_clear_pointer (&self->pending, g_array_unref);
   g_clear_pointer (&self->cpu_counts, g_free);
+  g_clear_error (&self->failure);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->run_lock);
   g_clear_object (&self->trace);
@@ -415,6 +420,29 @@ tw_evaluation_remove_update (TwEvaluation *self,
   schedule (self, update, FALSE);
 }
 
+/**
+ * tw_evaluation_report_error:
+ * @error: (transfer full): why the update cannot go on
+ *
+ * For an update function that meets input it cannot evaluate any further (an automaton
+ * that a type new in a live trace makes ambiguous): the run stops at the end of the
+ * current run of events and tw_evaluation_run_to() returns @error, as does every later
+ * run. The update ignores the events it is still given meanwhile. Only from an update
+ * function during a run; the first error reported wins.
+ */
+void
+tw_evaluation_report_error (TwEvaluation *self,
+                            GError       *error)
+{
+  g_return_if_fail (TW_IS_EVALUATION (self));
+  g_return_if_fail (error != NULL);
+
+  if (self->failure == NULL)
+    self->failure = error;
+  else
+    g_error_free (error);
+}
+
 /* Per-CPU event counts of rows [first, first + n) of a chunk, when no update needs them
  * event by event. A uniprocessor trace bumps one counter per event, a chain of
  * store-to-load dependencies; four lanes of local counters break it. */
@@ -494,7 +522,9 @@ run_batches (TwEvaluation       *self,
  * One run at a time: a second thread's call waits for the first (an update function
  * must not call it).
  *
- * Returns: %FALSE when cancelled (@error set); the position then says how far it got
+ * Returns: %FALSE when cancelled or when an update reported an error
+ *   (tw_evaluation_report_error()), with @error set; the position then says how far it
+ *   got
  */
 gboolean
 tw_evaluation_run_to (TwEvaluation   *self,
@@ -520,7 +550,7 @@ tw_evaluation_run_to (TwEvaluation   *self,
   if (self->dispatch_stale || tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
     rebuild_dispatch (self);
 
-  while (index < end)
+  while (index < end && self->failure == NULL)
     {
       const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, index >> TW_CHUNK_SHIFT);
       guint row = index & TW_CHUNK_MASK;
@@ -615,6 +645,11 @@ tw_evaluation_run_to (TwEvaluation   *self,
   self->position = index;
   if (g_atomic_int_get (&self->has_pending))
     apply_pending (self);
+  if (ok && self->failure != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->failure));
+      ok = FALSE;
+    }
   g_mutex_unlock (&self->run_lock);
   return ok;
 }

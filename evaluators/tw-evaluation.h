@@ -45,6 +45,8 @@ gboolean      tw_evaluation_add_update      (TwEvaluation   *self,
                                              GError        **error);
 void          tw_evaluation_remove_update   (TwEvaluation   *self,
                                              TwUpdate       *update);
+void          tw_evaluation_report_error    (TwEvaluation   *self,
+                                             GError         *error);
 
 gboolean      tw_evaluation_run_to          (TwEvaluation   *self,
                                              guint64         end,

@@ -69,7 +69,10 @@ struct _TwMetric {
   gboolean    include_system;
 };
 
-G_DEFINE_FINAL_TYPE (TwMetric, tw_metric, G_TYPE_OBJECT)
+static void tw_metric_evaluator_init (TwEvaluatorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwMetric, tw_metric, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_EVALUATOR, tw_metric_evaluator_init))
 
 G_DEFINE_QUARK (tw-metric-error-quark, tw_metric_error)
 
@@ -338,48 +341,6 @@ dup_selectors (TwMetric *self)
       break;
     default:
       g_assert_not_reached ();
-    }
-  out = g_strv_builder_end (b);
-  g_strv_builder_unref (b);
-  return out;
-}
-
-/**
- * tw_metric_dup_required_events:
- * @trace: (nullable): the trace whose type table names the events
- *
- * The events a metric depends on (Espinosa 2003 §2, Events_Required_By): the set to keep
- * when a trace is filtered. (Intermediate events count the other events too, so a
- * filtered trace gives the same lengths with fewer intermediate events.)
- *
- * Returns: (transfer full): with @trace, the names of its event types the metric
- *   consumes, in type-table order; without, the selectors (type names and kind:NAME)
- */
-GStrv
-tw_metric_dup_required_events (TwMetric *self,
-                               TwTrace  *trace)
-{
-  g_auto(GStrv) selectors = NULL;
-  GStrvBuilder *b;
-  GStrv out;
-
-  g_return_val_if_fail (TW_IS_METRIC (self), NULL);
-
-  selectors = dup_selectors (self);
-  if (trace == NULL)
-    return g_steal_pointer (&selectors);
-
-  b = g_strv_builder_new ();
-  for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
-    {
-      const TwEventType *type = tw_trace_get_event_type (trace, t);
-
-      for (guint s = 0; selectors[s]; s++)
-        if (tw_update_selector_matches (selectors[s], type))
-          {
-            g_strv_builder_add (b, type->name);
-            break;
-          }
     }
   out = g_strv_builder_end (b);
   g_strv_builder_unref (b);
@@ -1445,35 +1406,53 @@ tw_metric_create_update (TwMetric           *self,
   return update;
 }
 
-/**
- * tw_metric_evaluate:
- * @histogram: (nullable): also receives each length
- * @progress: (nullable): fraction done
- * @cancellable: (nullable): stops the scan
- *
- * Get_Metric_Result of Espinosa 2003 §2: scans @trace for the metric's measurements.
- *
- * Returns: (transfer full) (nullable): the result elements, or %NULL with @error set
- *   when cancelled
- */
-TwMeasurementTable *
-tw_metric_evaluate (TwMetric        *self,
-                    TwTrace         *trace,
-                    TwHistogram     *histogram,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
+static const char *
+metric_get_name (TwEvaluator *evaluator)
 {
-  g_autoptr(TwMeasurementTable) table = NULL;
-  g_autoptr(TwUpdate) update = NULL;
+  return TW_METRIC (evaluator)->name;
+}
 
-  g_return_val_if_fail (TW_IS_METRIC (self), NULL);
-  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+static const char *
+metric_get_description (TwEvaluator *evaluator)
+{
+  return TW_METRIC (evaluator)->description;
+}
 
-  table = tw_metric_new_table (self);
-  update = tw_metric_create_update (self, table, histogram);
-  if (!tw_evaluation_run_update (trace, update, progress, progress_data, cancellable, error))
-    return NULL;
-  return g_steal_pointer (&table);
+static gboolean
+metric_check (TwEvaluator  *evaluator,
+              TwTrace      *trace,
+              GError      **error)
+{
+  return tw_metric_check_events (TW_METRIC (evaluator), trace, error);
+}
+
+static TwMeasurementTable *
+metric_new_table (TwEvaluator *evaluator)
+{
+  return tw_metric_new_table (TW_METRIC (evaluator));
+}
+
+static TwUpdate *
+metric_create_update (TwEvaluator        *evaluator,
+                      TwMeasurementTable *table,
+                      TwHistogram        *histogram)
+{
+  return tw_metric_create_update (TW_METRIC (evaluator), table, histogram);
+}
+
+static GStrv
+metric_dup_required_events (TwEvaluator *evaluator)
+{
+  return dup_selectors (TW_METRIC (evaluator));
+}
+
+static void
+tw_metric_evaluator_init (TwEvaluatorInterface *iface)
+{
+  iface->get_name = metric_get_name;
+  iface->get_description = metric_get_description;
+  iface->dup_required_events = metric_dup_required_events;
+  iface->check = metric_check;
+  iface->new_table = metric_new_table;
+  iface->create_update = metric_create_update;
 }

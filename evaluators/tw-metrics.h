@@ -8,9 +8,7 @@
 #include <gio/gio.h>
 #include <tw-data.h>
 
-#include "tw-histogram.h"
-#include "tw-measurement-table.h"
-#include "tw-update.h"
+#include "tw-evaluator-interface.h"
 
 G_BEGIN_DECLS
 
@@ -71,6 +69,7 @@ const TwMetricInfo *tw_metrics_get_system_metrics (guint *n_metrics);
  * one ends (response time counted from its own START).
  */
 
+/* System and user metrics alike are TwEvaluators (tw-evaluator-interface.h). */
 #define TW_TYPE_METRIC (tw_metric_get_type ())
 G_DECLARE_FINAL_TYPE (TwMetric, tw_metric, TW, METRIC, GObject)
 
@@ -85,8 +84,6 @@ const char         *tw_metric_get_name             (TwMetric            *self);
 const char         *tw_metric_get_description      (TwMetric            *self);
 gboolean            tw_metric_is_user              (TwMetric            *self);
 const char *const  *tw_metric_get_column_names     (TwMetric            *self);
-GStrv               tw_metric_dup_required_events  (TwMetric            *self,
-                                                    TwTrace             *trace);
 gboolean            tw_metric_check_events         (TwMetric            *self,
                                                     TwTrace             *trace,
                                                     GError             **error);
@@ -95,12 +92,5 @@ TwUpdate           *tw_metric_create_update        (TwMetric            *self,
                                                     TwMeasurementTable  *table,
                                                     TwHistogram         *histogram);
 TwMeasurementTable *tw_metric_new_table            (TwMetric            *self);
-TwMeasurementTable *tw_metric_evaluate             (TwMetric            *self,
-                                                    TwTrace             *trace,
-                                                    TwHistogram         *histogram,
-                                                    TwProgressFunc       progress,
-                                                    gpointer             progress_data,
-                                                    GCancellable        *cancellable,
-                                                    GError             **error);
 
 G_END_DECLS

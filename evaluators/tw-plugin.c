@@ -21,7 +21,10 @@ struct _TwPlugin {
   const TwEvaluatorBatchFuncs *batch;  /* or NULL: prepare/commit only */
 };
 
-G_DEFINE_FINAL_TYPE (TwPlugin, tw_plugin, G_TYPE_OBJECT)
+static void tw_plugin_evaluator_init (TwEvaluatorInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TwPlugin, tw_plugin, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (TW_TYPE_EVALUATOR, tw_plugin_evaluator_init))
 
 G_DEFINE_QUARK (tw-plugin-error-quark, tw_plugin_error)
 
@@ -475,9 +478,9 @@ plugin_bind (gpointer       context,
     }
   if (desc->bind != NULL && !desc->bind (pe->context, &pe->host, pe->ids))
     {
+      /* whoever chose the file names it */
       g_set_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_BIND,
-                   "%s: module “%s” refused the trace (events it needs are missing?)",
-                   pe->plugin->path, desc->name);
+                   "module “%s” refused the trace (events it needs are missing?)", desc->name);
       return FALSE;
     }
   return TRUE;
@@ -575,6 +578,19 @@ plugin_batch (gpointer            context,
   pe->plugin->batch->process (pe->context, &batch);
 }
 
+/* The module's event names, and `*` when it wants every other event too. */
+static GStrv
+dup_selectors (TwPlugin *self)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  for (guint i = 0; i < self->desc->n_event_names; i++)
+    g_strv_builder_add (b, self->desc->event_names[i]);
+  if (self->desc->flags & TW_EVALUATOR_FLAG_ALL_EVENTS)
+    g_strv_builder_add (b, "*");
+  return g_strv_builder_end (b);
+}
+
 static const TwUpdateFuncs plugin_funcs = {
   plugin_bind, plugin_prepare, plugin_commit, plugin_finish,
 };
@@ -595,7 +611,6 @@ tw_plugin_create_update (TwPlugin           *self,
                          TwMeasurementTable *table,
                          TwHistogram        *histogram)
 {
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_auto(GStrv) selectors = NULL;
   PluginEval *pe;
   TwUpdate *update;
@@ -622,11 +637,7 @@ tw_plugin_create_update (TwPlugin           *self,
   pe->histogram = histogram ? g_object_ref (histogram) : NULL;
   pe->rows = g_array_new (FALSE, FALSE, sizeof (TwMeasurementRow));
 
-  for (guint i = 0; i < self->desc->n_event_names; i++)
-    g_strv_builder_add (b, self->desc->event_names[i]);
-  if (self->desc->flags & TW_EVALUATOR_FLAG_ALL_EVENTS)
-    g_strv_builder_add (b, "*");
-  selectors = g_strv_builder_end (b);
+  selectors = dup_selectors (self);
   update = tw_update_new (&plugin_funcs, pe, plugin_eval_free, NULL,
                           (const char *const *) selectors);
   if (self->batch != NULL)
@@ -634,32 +645,45 @@ tw_plugin_create_update (TwPlugin           *self,
   return update;
 }
 
-/**
- * tw_plugin_evaluate:
- * @histogram: (nullable): also receives values
- *
- * Runs one instance of the module over @trace.
- *
- * Returns: (transfer full) (nullable): its measurements, or %NULL with @error set
- */
-TwMeasurementTable *
-tw_plugin_evaluate (TwPlugin       *self,
-                    TwTrace        *trace,
-                    TwHistogram    *histogram,
-                    TwProgressFunc  progress,
-                    gpointer        progress_data,
-                    GCancellable   *cancellable,
-                    GError        **error)
+static const char *
+plugin_get_name (TwEvaluator *evaluator)
 {
-  g_autoptr(TwMeasurementTable) table = NULL;
-  g_autoptr(TwUpdate) update = NULL;
+  return tw_plugin_get_name (TW_PLUGIN (evaluator));
+}
 
-  g_return_val_if_fail (TW_IS_PLUGIN (self), NULL);
-  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+static const char *
+plugin_get_description (TwEvaluator *evaluator)
+{
+  return tw_plugin_get_description (TW_PLUGIN (evaluator));
+}
 
-  table = tw_plugin_new_table (self);
-  update = tw_plugin_create_update (self, table, histogram);
-  if (!tw_evaluation_run_update (trace, update, progress, progress_data, cancellable, error))
-    return NULL;
-  return g_steal_pointer (&table);
+static GStrv
+plugin_dup_required_events (TwEvaluator *evaluator)
+{
+  return dup_selectors (TW_PLUGIN (evaluator));
+}
+
+static TwMeasurementTable *
+plugin_new_table (TwEvaluator *evaluator)
+{
+  return tw_plugin_new_table (TW_PLUGIN (evaluator));
+}
+
+/* The module's values go into the histogram beside the lengths (emit_value). */
+static TwUpdate *
+plugin_create_update (TwEvaluator        *evaluator,
+                      TwMeasurementTable *table,
+                      TwHistogram        *histogram)
+{
+  return tw_plugin_create_update (TW_PLUGIN (evaluator), table, histogram);
+}
+
+static void
+tw_plugin_evaluator_init (TwEvaluatorInterface *iface)
+{
+  iface->get_name = plugin_get_name;
+  iface->get_description = plugin_get_description;
+  iface->dup_required_events = plugin_dup_required_events;
+  iface->new_table = plugin_new_table;
+  iface->create_update = plugin_create_update;
 }

@@ -9,9 +9,7 @@
 #include <tw-data.h>
 
 #include "tw-evaluator.h"
-#include "tw-histogram.h"
-#include "tw-measurement-table.h"
-#include "tw-update.h"
+#include "tw-evaluator-interface.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +25,7 @@ typedef enum {
 
 GQuark tw_plugin_error_quark (void);
 
+/* A loaded module is a TwEvaluator (tw-evaluator-interface.h). */
 #define TW_TYPE_PLUGIN (tw_plugin_get_type ())
 G_DECLARE_FINAL_TYPE (TwPlugin, tw_plugin, TW, PLUGIN, GObject)
 
@@ -42,12 +41,5 @@ TwMeasurementTable      *tw_plugin_new_table         (TwPlugin            *self)
 TwUpdate                *tw_plugin_create_update     (TwPlugin            *self,
                                                       TwMeasurementTable  *table,
                                                       TwHistogram         *histogram);
-TwMeasurementTable      *tw_plugin_evaluate          (TwPlugin            *self,
-                                                      TwTrace             *trace,
-                                                      TwHistogram         *histogram,
-                                                      TwProgressFunc       progress,
-                                                      gpointer             progress_data,
-                                                      GCancellable        *cancellable,
-                                                      GError             **error);
 
 G_END_DECLS

@@ -7,8 +7,8 @@
 
 #include "tw-worst-case.h"
 
-#include "tw-evaluation.h"
 #include "tw-metrics.h"
+#include "tw-worst-case-evaluator.h"
 
 #include <math.h>
 
@@ -29,6 +29,19 @@ struct _TwWorstCase {
 };
 
 G_DEFINE_FINAL_TYPE (TwWorstCase, tw_worst_case, G_TYPE_OBJECT)
+
+/* The free columns of a worst-case run's table, before its last one, the period
+ * (tw_worst_case_new_for_table()). */
+static const struct {
+  const char      *name;
+  TwWorstCaseRole  role;
+} summary_columns[] = {
+  { "execution", TW_WORST_CASE_ROLE_EXECUTION },
+  { "job_system_time", TW_WORST_CASE_ROLE_JOB_SYSTEM_TIME },
+  { "system_blocking_irq", TW_WORST_CASE_ROLE_SYSTEM_BLOCKING },
+  { "system_blocking_softirq", TW_WORST_CASE_ROLE_SYSTEM_BLOCKING },
+  { "delay_until_wakeup", TW_WORST_CASE_ROLE_WAKEUP },
+};
 
 static void
 column_clear (gpointer data)
@@ -91,6 +104,36 @@ grow (GArray *array,
     g_array_index (array, double, i) = fill;
 }
 
+static Column
+column_new (const char      *name,
+            TwWorstCaseRole  role)
+{
+  Column col = { 0 };
+
+  col.name = g_strdup (name);
+  col.role = role;
+  col.max = g_array_new (FALSE, FALSE, sizeof (double));
+  col.last_begin = g_array_new (FALSE, TRUE, sizeof (guint64));
+  col.period = g_array_new (FALSE, FALSE, sizeof (double));
+  return col;
+}
+
+static void
+column_ensure_task (TwWorstCase *self,
+                    Column      *col,
+                    guint32      task)
+{
+  if (task >= col->max->len)
+    {
+      guint len = MAX (task + 1, col->max->len * 2);
+
+      grow (col->max, len, NAN);
+      grow (col->period, len, 0);
+      g_array_set_size (col->last_begin, len);
+    }
+  self->n_tasks = MAX (self->n_tasks, task + 1);
+}
+
 /**
  * tw_worst_case_add_column:
  * @name: the column's title
@@ -106,19 +149,14 @@ tw_worst_case_add_column (TwWorstCase        *self,
                           int                 free_column,
                           TwWorstCaseRole     role)
 {
-  Column col = { 0 };
+  Column col;
   gsize n;
 
   g_return_if_fail (TW_IS_WORST_CASE (self));
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (table));
   g_return_if_fail (free_column < (int) tw_measurement_table_get_n_columns (table));
 
-  col.name = g_strdup (name);
-  col.role = role;
-  col.max = g_array_new (FALSE, FALSE, sizeof (double));
-  col.last_begin = g_array_new (FALSE, TRUE, sizeof (guint64));
-  col.period = g_array_new (FALSE, FALSE, sizeof (double));
-
+  col = column_new (name, role);
   n = tw_measurement_table_get_n_rows (table);
   for (gsize r = 0; r < n; r++)
     {
@@ -131,14 +169,7 @@ tw_worst_case_add_column (TwWorstCase        *self,
 
       if (m->task == TW_TASK_NONE || isnan (v))
         continue;
-      if (m->task >= col.max->len)
-        {
-          guint len = MAX (m->task + 1, col.max->len * 2);
-
-          grow (col.max, len, NAN);
-          grow (col.period, len, 0);
-          g_array_set_size (col.last_begin, len);
-        }
+      column_ensure_task (self, &col, m->task);
       cell = &g_array_index (col.max, double, m->task);
       period = &g_array_index (col.period, double, m->task);
       last = &g_array_index (col.last_begin, guint64, m->task);
@@ -154,9 +185,50 @@ tw_worst_case_add_column (TwWorstCase        *self,
       *last = m->begin + 1;
       if (isnan (*cell) || v > *cell)
         *cell = v;
-      self->n_tasks = MAX (self->n_tasks, m->task + 1);
     }
   g_array_append_val (self->columns, col);
+}
+
+/**
+ * tw_worst_case_new_for_table:
+ * @table: a per-task table as a worst-case run leaves it (tw-worst-case-evaluator.h):
+ *   one row per task, the free columns of tw_worst_case_evaluator_new_table() (the Fig. 4
+ *   columns, then the period)
+ *
+ * Returns: (transfer full): the summary the table holds, its columns in the roles the
+ *   analysis gives them
+ */
+TwWorstCase *
+tw_worst_case_new_for_table (TwMeasurementTable *table)
+{
+  g_autoptr(TwWorstCase) self = tw_worst_case_new ();
+  guint n_columns;
+  gsize n_rows;
+
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (table), NULL);
+  n_columns = tw_measurement_table_get_n_columns (table);
+  g_return_val_if_fail (n_columns == G_N_ELEMENTS (summary_columns) + 1, NULL);
+
+  n_rows = tw_measurement_table_get_n_rows (table);
+  for (guint c = 0; c < G_N_ELEMENTS (summary_columns); c++)
+    {
+      Column col = column_new (summary_columns[c].name, summary_columns[c].role);
+
+      for (gsize r = 0; r < n_rows; r++)
+        {
+          guint32 task = tw_measurement_table_get_row (table, r)->task;
+          double v = tw_measurement_table_get_value (table, r, c);
+
+          if (task == TW_TASK_NONE || isnan (v))
+            continue;
+          column_ensure_task (self, &col, task);
+          g_array_index (col.max, double, task) = v;
+          g_array_index (col.period, double, task) =
+            tw_measurement_table_get_value (table, r, n_columns - 1);
+        }
+      g_array_append_val (self->columns, col);
+    }
+  return g_steal_pointer (&self);
 }
 
 /**
@@ -166,17 +238,8 @@ tw_worst_case_add_column (TwWorstCase        *self,
  * @progress: (nullable): fraction done
  * @cancellable: (nullable): stops the scan
  *
- * Measures, in one pass over @trace, the terms Espinosa 2003 §4 needs and fills the Fig. 4
- * table with them:
- *
- * - execution (C^user): the user metric @initial_event → @final_event without system
- *   time (the job's own running time);
- * - job_system_time (JST): the irq/softirq time that interrupted the job while it ran
- *   (the user metric's irq_ns);
- * - system_blocking_irq / _softirq (SB): the longest irq / softirq handler that ran
- *   while the task was the current one: non-preemptible system work charged to it;
- * - delay_until_wakeup (DUW): the longest handler in which the task was woken
- *   (wakeup-handler).
+ * Measures the terms Espinosa et al. 2003 §4 needs in one pass over @trace (see
+ * tw_worst_case_evaluator_new()) and fills the Fig. 4 table with them.
  *
  * Returns: (transfer full) (nullable): the summary; %NULL with @error set when
  *   cancelled, when @trace has no event of a name (TW_METRIC_ERROR_UNKNOWN_EVENT) or
@@ -191,62 +254,18 @@ tw_worst_case_evaluate (TwTrace         *trace,
                         GCancellable    *cancellable,
                         GError         **error)
 {
-  g_autoptr(TwWorstCase) self = NULL;
-  g_autoptr(TwEvaluation) evaluation = NULL;
-  g_autoptr(TwMetric) job = NULL;
-  TwMetric *metrics[4];
-  TwMeasurementTable *tables[4] = { NULL };
-  gboolean ok = TRUE;
+  g_autoptr(TwWorstCaseEvaluator) evaluator = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
 
   g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
   g_return_val_if_fail (initial_event != NULL && final_event != NULL, NULL);
 
-  job = tw_metric_new_user ("job", initial_event, final_event, FALSE);
-  if (!tw_metric_check_events (job, trace, error))
+  evaluator = tw_worst_case_evaluator_new (initial_event, final_event);
+  if (!tw_evaluator_check (TW_EVALUATOR (evaluator), trace, error) ||
+      !(table = tw_evaluator_evaluate (TW_EVALUATOR (evaluator), trace, NULL, progress,
+                                       progress_data, cancellable, error)))
     return NULL;
-  metrics[0] = job;
-  metrics[1] = tw_metric_new_system ("irq-duration", NULL);
-  metrics[2] = tw_metric_new_system ("softirq-duration", NULL);
-  metrics[3] = tw_metric_new_system ("wakeup-handler", NULL);
-
-  evaluation = tw_evaluation_new (trace);
-  for (guint i = 0; i < G_N_ELEMENTS (metrics) && ok; i++)
-    {
-      g_autoptr(TwUpdate) update = NULL;
-
-      tables[i] = tw_metric_new_table (metrics[i]);
-      update = tw_metric_create_update (metrics[i], tables[i], NULL);
-      ok = tw_evaluation_add_update (evaluation, update, error);
-    }
-  ok = ok && tw_evaluation_run (evaluation, progress, progress_data, cancellable, error);
-  tw_evaluation_finish (evaluation);
-
-  if (ok && tw_measurement_table_get_n_rows (tables[0]) == 0)
-    {
-      g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_NO_DATA,
-                   "no task logged a job (%s → %s by the same task)", initial_event, final_event);
-      ok = FALSE;
-    }
-  if (ok)
-    {
-      self = tw_worst_case_new ();
-      tw_worst_case_add_column (self, "execution", tables[0], -1, TW_WORST_CASE_ROLE_EXECUTION);
-      tw_worst_case_add_column (self, "job_system_time", tables[0],
-                                tw_measurement_table_lookup_column (tables[0], "irq_ns"),
-                                TW_WORST_CASE_ROLE_JOB_SYSTEM_TIME);
-      tw_worst_case_add_column (self, "system_blocking_irq", tables[1], -1,
-                                TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
-      tw_worst_case_add_column (self, "system_blocking_softirq", tables[2], -1,
-                                TW_WORST_CASE_ROLE_SYSTEM_BLOCKING);
-      tw_worst_case_add_column (self, "delay_until_wakeup", tables[3], -1,
-                                TW_WORST_CASE_ROLE_WAKEUP);
-    }
-
-  for (guint i = 1; i < G_N_ELEMENTS (metrics); i++)
-    g_object_unref (metrics[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
-    g_clear_object (&tables[i]);
-  return g_steal_pointer (&self);
+  return tw_worst_case_evaluator_new_worst_case (evaluator, table, error);
 }
 
 /**
@@ -364,6 +383,23 @@ role_value (TwWorstCase     *self,
         *period = g_array_index (col->period, double, task);
     }
   return sum;
+}
+
+/**
+ * tw_worst_case_get_period:
+ *
+ * Returns: T of the row's task (ns): the smallest distance between two releases of
+ *   its jobs (the begin times of its execution measurements), 0 with fewer than two
+ */
+double
+tw_worst_case_get_period (TwWorstCase *self,
+                          guint        row)
+{
+  double period = 0;
+
+  g_return_val_if_fail (TW_IS_WORST_CASE (self), 0);
+  role_value (self, TW_WORST_CASE_ROLE_EXECUTION, tw_worst_case_get_task (self, row), &period);
+  return period;
 }
 
 static int
@@ -550,4 +586,96 @@ tw_worst_case_analysis_to_csv (TwWorstCase *self,
       g_string_append_printf (out, ",%s\n", rt->converged ? "yes" : "no");
     }
   return g_string_free (out, FALSE);
+}
+
+/**
+ * tw_worst_case_new_table:
+ *
+ * Returns: (transfer full): an empty per-task table in the form
+ *   tw_worst_case_fill_table() writes and tw_worst_case_new_for_table() reads
+ */
+TwMeasurementTable *
+tw_worst_case_new_table (void)
+{
+  const char *names[G_N_ELEMENTS (summary_columns) + 2];
+  TwMeasurementTable *table;
+
+  for (guint c = 0; c < G_N_ELEMENTS (summary_columns); c++)
+    names[c] = summary_columns[c].name;
+  names[G_N_ELEMENTS (summary_columns)] = "period_ns";
+  names[G_N_ELEMENTS (summary_columns) + 1] = NULL;
+  table = tw_measurement_table_new (names);
+  tw_measurement_table_set_name (table, "worst case");
+  return table;
+}
+
+/* Per task, the row of its longest job in @jobs, or G_MAXSIZE. */
+static GArray *
+longest_jobs (TwMeasurementTable *jobs,
+              guint32             n_tasks)
+{
+  GArray *longest = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+  g_array_set_size (longest, n_tasks);
+  for (guint32 t = 0; t < n_tasks; t++)
+    g_array_index (longest, gsize, t) = G_MAXSIZE;
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (jobs); r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (jobs, r);
+      gsize *best;
+
+      if (m->task >= n_tasks)
+        continue;
+      best = &g_array_index (longest, gsize, m->task);
+      if (*best == G_MAXSIZE || m->length > tw_measurement_table_get_row (jobs, *best)->length)
+        *best = r;
+    }
+  return longest;
+}
+
+/**
+ * tw_worst_case_fill_table:
+ * @self: a summary whose columns are those of tw_worst_case_new_table()
+ * @jobs: the job measurements its execution column came from
+ * @table: (transfer none): a table from tw_worst_case_new_table(); its rows are replaced
+ * @histogram: (nullable): receives each task's longest job
+ *
+ * One row per task: its longest job's task, begin, end, length and intermediate events
+ * (all 0 for a task without a job), then the Fig. 4 cells and the period, in ns.
+ */
+void
+tw_worst_case_fill_table (TwWorstCase        *self,
+                          TwMeasurementTable *jobs,
+                          TwMeasurementTable *table,
+                          TwHistogram        *histogram)
+{
+  guint n_columns = G_N_ELEMENTS (summary_columns);
+  g_autoptr(GArray) longest = NULL;
+  double values[G_N_ELEMENTS (summary_columns) + 1];
+
+  g_return_if_fail (TW_IS_WORST_CASE (self));
+  g_return_if_fail (self->columns->len == n_columns);
+  g_return_if_fail (tw_measurement_table_get_n_columns (table) == n_columns + 1);
+
+  longest = longest_jobs (jobs, self->n_tasks);
+  tw_measurement_table_clear (table);
+  for (guint32 task = 0; task < self->n_tasks; task++)
+    {
+      gsize job = g_array_index (longest, gsize, task);
+      TwMeasurementRow row = { .task = task };
+
+      if (!task_has_values (self, task))
+        continue;
+      if (job != G_MAXSIZE)
+        {
+          row = *tw_measurement_table_get_row (jobs, job);
+          if (histogram)
+            tw_histogram_insert (histogram, (double) row.length);
+        }
+      for (guint c = 0; c < n_columns; c++)
+        values[c] = cell (self, c, task);
+      values[n_columns] = 0;
+      role_value (self, TW_WORST_CASE_ROLE_EXECUTION, task, &values[n_columns]);
+      tw_measurement_table_append (table, &row, values);
+    }
 }

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <tw-data.h>
 
+#include "tw-histogram.h"
 #include "tw-measurement-table.h"
 
 G_BEGIN_DECLS
@@ -47,6 +48,7 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (TwWorstCase, tw_worst_case, TW, WORST_CASE, GObject)
 
 TwWorstCase *tw_worst_case_new            (void);
+TwWorstCase *tw_worst_case_new_for_table  (TwMeasurementTable *table);
 TwWorstCase *tw_worst_case_evaluate       (TwTrace            *trace,
                                            const char         *initial_event,
                                            const char         *final_event,
@@ -68,10 +70,18 @@ guint32      tw_worst_case_get_task       (TwWorstCase        *self,
 double       tw_worst_case_get_value      (TwWorstCase        *self,
                                            guint               row,
                                            guint               column);
+double       tw_worst_case_get_period     (TwWorstCase        *self,
+                                           guint               row);
 GArray      *tw_worst_case_analyse        (TwWorstCase        *self);
 char        *tw_worst_case_to_csv         (TwWorstCase        *self,
                                            TwTrace            *trace);
 char        *tw_worst_case_analysis_to_csv (TwWorstCase       *self,
                                            TwTrace            *trace);
+
+TwMeasurementTable *tw_worst_case_new_table  (void);
+void         tw_worst_case_fill_table     (TwWorstCase        *self,
+                                           TwMeasurementTable *jobs,
+                                           TwMeasurementTable *table,
+                                           TwHistogram        *histogram);
 
 G_END_DECLS

@@ -25,11 +25,6 @@ typedef struct {
   gboolean  log_bins;
   gboolean  worst_case;
   int       bins;
-
-  /* what the chosen source opened before the trace is read */
-  TwMetric *metric;
-  TwPlugin *plugin;
-  TwAutomaton *automaton;
 } CliEval;
 
 static void
@@ -42,78 +37,24 @@ cli_eval_clear (CliEval *self)
   g_clear_pointer (&self->automaton_path, g_free);
   g_clear_pointer (&self->csv, g_free);
   g_clear_pointer (&self->rta_csv, g_free);
-  g_clear_object (&self->metric);
-  g_clear_object (&self->plugin);
-  g_clear_object (&self->automaton);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliEval, cli_eval_clear)
 
-/* An evaluation source: one of the exclusive options that say what to evaluate. open()
- * checks it before the (possibly large) trace is read; create() makes the update and
- * its table. A new kind of evaluator (e.g. an automaton file) is one more entry. */
+/* The exclusive options that choose what to evaluate: each turns its value into an
+ * evaluator, before the (possibly large) trace is read. Everything after that is the
+ * same for every evaluator (tw-evaluator-interface.h); `--metric` reaches every
+ * evaluator registered by name (tw-evaluator-factory.h). */
 typedef struct {
-  const char *option;
-  gboolean  (*is_chosen) (CliEval *self);
-  gboolean  (*open)      (CliEval *self, GError **error);
-  TwUpdate *(*create)    (CliEval *self, TwMeasurementTable **table, TwHistogram *histogram);
-  const char *(*name)    (CliEval *self);
-  /* once the trace is read: whether the events the user named are in it */
-  gboolean  (*check)     (CliEval *self, TwTrace *trace, GError **error);
-  /* instead of create: a source that reads the trace itself */
-  TwMeasurementTable *(*evaluate) (CliEval *self, TwTrace *trace, TwHistogram *histogram,
-                                   GError **error);
-} EvalSource;
-
-static gboolean
-metric_is_chosen (CliEval *self)
-{
-  return self->metric_name != NULL;
-}
-
-static gboolean
-metric_open (CliEval  *self,
-             GError  **error)
-{
-  self->metric = tw_metric_new_system (self->metric_name, error);
-  return self->metric != NULL;
-}
-
-static TwUpdate *
-metric_create (CliEval             *self,
-               TwMeasurementTable **table,
-               TwHistogram         *histogram)
-{
-  *table = tw_metric_new_table (self->metric);
-  return tw_metric_create_update (self->metric, *table, histogram);
-}
-
-static const char *
-metric_name (CliEval *self)
-{
-  return tw_metric_get_name (self->metric);
-}
-
-/* A metric over events the trace lacks measures nothing: say so instead of printing
- * "0 measurements". */
-static gboolean
-metric_check (CliEval  *self,
-              TwTrace  *trace,
-              GError  **error)
-{
-  return tw_metric_check_events (self->metric, trace, error);
-}
-
-static gboolean
-user_metric_is_chosen (CliEval *self)
-{
-  return self->user_metric != NULL && !self->worst_case;
-}
+  gsize        value_offset;   /* of the option's char * in CliEval */
+  TwEvaluator *(*choose) (const char *value, GError **error);
+  gboolean     names_file;     /* its warnings and run errors name the file */
+} EvalChoice;
 
 /* START,END[,--no-system]: the events of the Fig. 2 user metric. */
-static TwMetric *
-parse_user_metric (const char  *spec,
-                   GError     **error)
+static TwEvaluator *
+choose_user_metric (const char  *spec,
+                    GError     **error)
 {
   g_auto(GStrv) parts = g_strsplit (spec, ",", -1);
   guint n = g_strv_length (parts);
@@ -129,133 +70,43 @@ parse_user_metric (const char  *spec,
                    "--user-metric “%s”: expected START,END or START,END,--no-system", spec);
       return NULL;
     }
-  return tw_metric_new_user (spec, parts[0], parts[1], include_system);
+  return TW_EVALUATOR (tw_metric_new_user (spec, parts[0], parts[1], include_system));
 }
 
-static gboolean
-user_metric_open (CliEval  *self,
-                  GError  **error)
+static TwEvaluator *
+choose_plugin (const char  *path,
+               GError     **error)
 {
-  self->metric = parse_user_metric (self->user_metric, error);
-  return self->metric != NULL;
+  return (TwEvaluator *) tw_plugin_new_for_path (path, error);
 }
 
-static gboolean
-plugin_is_chosen (CliEval *self)
+static TwEvaluator *
+choose_automaton (const char  *path,
+                  GError     **error)
 {
-  return self->plugin_path != NULL;
+  g_autoptr(TwAutomaton) automaton = tw_automaton_load (path, error);
+  TwEvaluator *evaluator;
+
+  if (automaton == NULL)
+    return NULL;
+  if (!(evaluator = (TwEvaluator *) tw_automaton_evaluator_new (automaton, error)))
+    g_prefix_error (error, "%s: ", path);
+  return evaluator;
 }
 
-static gboolean
-plugin_open (CliEval  *self,
-             GError  **error)
-{
-  self->plugin = tw_plugin_new_for_path (self->plugin_path, error);
-  return self->plugin != NULL;
-}
-
-static TwUpdate *
-plugin_create (CliEval             *self,
-               TwMeasurementTable **table,
-               TwHistogram         *histogram)
-{
-  *table = tw_plugin_new_table (self->plugin);
-  return tw_plugin_create_update (self->plugin, *table, histogram);
-}
-
-static const char *
-plugin_name (CliEval *self)
-{
-  return tw_plugin_get_name (self->plugin);
-}
-
-static gboolean
-automaton_is_chosen (CliEval *self)
-{
-  return self->automaton_path != NULL;
-}
-
-static gboolean
-automaton_open (CliEval  *self,
-                GError  **error)
-{
-  self->automaton = tw_automaton_load (self->automaton_path, error);
-  if (self->automaton == NULL)
-    return FALSE;
-  if (!tw_automaton_check (self->automaton, error))
-    {
-      g_prefix_error (error, "%s: ", self->automaton_path);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The name its exported module carries, so that --plugin prints the same. */
-static const char *
-automaton_name (CliEval *self)
-{
-  const char *name = tw_automaton_get_name (self->automaton);
-
-  return name && name[0] ? name : "automaton";
-}
-
-/* Labels may name events of other tracers on purpose (an automaton meant for several),
- * so a label this trace lacks is a warning, not a failure. */
-static void
-warn_unknown_labels (CliEval *self,
-                     TwTrace *trace)
-{
-  g_auto(GStrv) names = tw_automaton_dup_event_names (self->automaton);
-  g_autofree char *unknown = tw_event_names_check (trace, (const char *const *) names,
-                                                   TW_EVENT_NAME_LABEL);
-
-  if (unknown != NULL)
-    g_printerr ("tracewb-cli eval: warning: %s: %s\n", self->automaton_path, unknown);
-}
-
-/* The interpreter, its measurements in the order it completed them. */
-static TwMeasurementTable *
-automaton_evaluate (CliEval      *self,
-                    TwTrace      *trace,
-                    TwHistogram  *histogram,
-                    GError      **error)
-{
-  g_autoptr(TwAutomatonInterp) interp = tw_automaton_interp_new (self->automaton, trace, error);
-  g_autoptr(TwMeasurementTable) table = NULL;
-
-  if (interp == NULL || !tw_automaton_interp_run (interp, error))
-    {
-      g_prefix_error (error, "%s: ", self->automaton_path);
-      return NULL;
-    }
-  warn_unknown_labels (self, trace);
-  table = tw_measurement_table_new ((const char *const[]) { NULL });
-  tw_measurement_table_set_name (table, automaton_name (self));
-  for (gsize i = 0; i < tw_automaton_interp_get_n_measurements (interp); i++)
-    {
-      const TwAutomatonMeasurement *am = tw_automaton_interp_get_measurement (interp, i);
-      TwMeasurementRow m = {
-        .task = am->task,
-        .intermediate_events = (guint32) MIN (am->intermediate_events, G_MAXUINT32),
-        .begin = am->begin_ns,
-        .end = am->end_ns,
-        .length = am->length_ns,
-      };
-
-      tw_measurement_table_append (table, &m, NULL);
-      tw_histogram_insert (histogram, (double) m.length);
-    }
-  return g_steal_pointer (&table);
-}
-
-static const EvalSource sources[] = {
-  { "--metric", metric_is_chosen, metric_open, metric_create, metric_name, metric_check },
-  { "--user-metric", user_metric_is_chosen, user_metric_open, metric_create, metric_name,
-    metric_check },
-  { "--plugin", plugin_is_chosen, plugin_open, plugin_create, plugin_name },
-  { "--automaton", automaton_is_chosen, automaton_open, NULL, automaton_name, NULL,
-    automaton_evaluate },
+static const EvalChoice choices[] = {
+  { G_STRUCT_OFFSET (CliEval, metric_name), tw_evaluator_factory_create_for_spec, FALSE },
+  { G_STRUCT_OFFSET (CliEval, user_metric), choose_user_metric, FALSE },
+  { G_STRUCT_OFFSET (CliEval, plugin_path), choose_plugin, TRUE },
+  { G_STRUCT_OFFSET (CliEval, automaton_path), choose_automaton, TRUE },
 };
+
+static const char *
+choice_value (const CliEval    *self,
+              const EvalChoice *choice)
+{
+  return G_STRUCT_MEMBER (const char *, self, choice->value_offset);
+}
 
 static void
 print_progress (double   fraction,
@@ -314,41 +165,59 @@ write_table_csv (TwMeasurementTable  *table,
          g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }
 
+/* Reads the trace and runs @evaluator over it (the part every evaluator shares).
+ * @named: (nullable): the file the evaluator came from, for its warnings and errors */
+static TwMeasurementTable *
+evaluate (CliEval      *self,
+          TwEvaluator  *evaluator,
+          const char   *named,
+          const char   *path,
+          TwHistogram  *histogram,
+          TwTrace     **trace,
+          GError      **error)
+{
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autofree char *warning = NULL;
+
+  if (!(*trace = tw_cli_load_trace (path, self->format, error)))
+    return NULL;
+  /* an evaluator that cannot measure this trace says so instead of "0 measurements" */
+  if (!tw_evaluator_check (evaluator, *trace, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  table = tw_evaluator_evaluate (evaluator, *trace, histogram, progress_func (), NULL, NULL, error);
+  if (table == NULL)
+    {
+      if (named)
+        g_prefix_error (error, "%s: ", named);
+      return NULL;
+    }
+  if ((warning = tw_evaluator_dup_warning (evaluator, *trace)))
+    g_printerr ("tracewb-cli eval: warning: %s%s%s\n", named ? named : "", named ? ": " : "",
+                warning);
+  return g_steal_pointer (&table);
+}
+
 static int
-run_source (CliEval          *self,
-            const EvalSource *source,
+run_choice (CliEval          *self,
+            const EvalChoice *choice,
             const char       *path)
 {
+  g_autoptr(TwEvaluator) evaluator = NULL;
   g_autoptr(TwTrace) trace = NULL;
   g_autoptr(TwHistogram) histogram = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
-  g_autoptr(TwUpdate) update = NULL;
-  g_autoptr(TwEvaluation) evaluation = NULL;
   GError *error = NULL;
 
-  if (!source->open (self, &error))
+  if (!(evaluator = choice->choose (choice_value (self, choice), &error)))
     return tw_cli_fail ("eval", error);
-  if (!(trace = tw_cli_load_trace (path, self->format, &error)))
-    return tw_cli_fail ("eval", error);
-  if (source->check && !source->check (self, trace, &error))
-    {
-      g_prefix_error (&error, "%s: ", path);
-      return tw_cli_fail ("eval", error);
-    }
-
   histogram = tw_histogram_new_auto (self->bins, self->log_bins ? TW_HISTOGRAM_SCALE_LOG
                                                                 : TW_HISTOGRAM_SCALE_LINEAR);
-  if (source->evaluate)
-    {
-      if (!(table = source->evaluate (self, trace, histogram, &error)))
-        return tw_cli_fail ("eval", error);
-    }
-  else
-    {
-      update = source->create (self, &table, histogram);
-      if (!tw_evaluation_run_update (trace, update, progress_func (), NULL, NULL, &error))
-        return tw_cli_fail ("eval", error);
-    }
+  if (!(table = evaluate (self, evaluator, choice->names_file ? choice_value (self, choice) : NULL,
+                          path, histogram, &trace, &error)))
+    return tw_cli_fail ("eval", error);
 
   if (self->csv && !write_table_csv (table, trace, self->csv, &error))
     return tw_cli_fail ("eval", error);
@@ -362,7 +231,7 @@ run_source (CliEval          *self,
 
       if (bins)
         bins[1] = '\0';
-      fprintf (out, "%s: %" G_GSIZE_FORMAT " measurements\n", source->name (self),
+      fprintf (out, "%s: %" G_GSIZE_FORMAT " measurements\n", tw_evaluator_get_name (evaluator),
                tw_measurement_table_get_n_rows (table));
       fputs (text, out);
     }
@@ -374,7 +243,9 @@ static int
 run_worst_case (CliEval    *self,
                 const char *path)
 {
+  g_autoptr(TwWorstCaseEvaluator) evaluator = NULL;
   g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(TwWorstCase) wc = NULL;
   g_autoptr(GArray) rta = NULL;
   GError *error = NULL;
@@ -387,10 +258,10 @@ run_worst_case (CliEval    *self,
                   "--user-metric START,END (default task_activate,task_end_cycle)\n");
       return 2;
     }
-  if (!(trace = tw_cli_load_trace (path, self->format, &error)))
+  evaluator = tw_worst_case_evaluator_new (parts[0], parts[1]);
+  if (!(table = evaluate (self, TW_EVALUATOR (evaluator), NULL, path, NULL, &trace, &error)))
     return tw_cli_fail ("eval", error);
-  if (!(wc = tw_worst_case_evaluate (trace, parts[0], parts[1], progress_func (), NULL, NULL,
-                                     &error)))
+  if (!(wc = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error)))
     {
       g_prefix_error (&error, "%s: ", path);
       return tw_cli_fail ("eval", error);
@@ -458,7 +329,7 @@ tw_cli_eval (int    argc,
   g_autoptr(GOptionContext) context =
     g_option_context_new ("FILE — evaluate a metric, a user metric, a plugin or an automaton over a trace");
   g_auto(CliEval) self = { .bins = 32 };
-  const EvalSource *chosen = NULL;
+  const EvalChoice *chosen = NULL;
   guint n_chosen = 0;
   const GOptionEntry entries[] = {
     { "metric", 'm', 0, G_OPTION_ARG_STRING, &self.metric_name,
@@ -490,12 +361,15 @@ tw_cli_eval (int    argc,
   if (!tw_cli_parse_options (context, &argc, &argv))
     return 2;
 
-  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    if (sources[i].is_chosen (&self))
+  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
+    if (choice_value (&self, &choices[i]) != NULL)
       {
-        chosen = &sources[i];
+        chosen = &choices[i];
         n_chosen++;
       }
+  /* with --worst-case, --user-metric names the jobs */
+  if (self.worst_case && self.user_metric != NULL)
+    n_chosen--;
   if (argc != 2 || (n_chosen != 1 && !self.worst_case) || (self.worst_case && n_chosen > 0) ||
       self.bins < 2 || self.bins > 100000)
     {
@@ -508,5 +382,5 @@ tw_cli_eval (int    argc,
 
   if (self.worst_case)
     return run_worst_case (&self, argv[1]);
-  return run_source (&self, chosen, argv[1]);
+  return run_choice (&self, chosen, argv[1]);
 }

@@ -1,4 +1,4 @@
-/* tw-cli-metrics.c: `tracewb-cli metrics`: the system metrics and what they need
+/* tw-cli-metrics.c: `tracewb-cli metrics`: the metrics offered by name and what they need
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -23,6 +23,7 @@ tw_cli_metrics (int    argc,
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Reader to use instead of probing", "NAME" },
     { NULL }
   };
+  GListModel *factories = tw_evaluator_factory_list_registered ();
   GError *error = NULL;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -36,37 +37,35 @@ tw_cli_metrics (int    argc,
 
   if (required != NULL)
     {
-      g_autoptr(TwMetric) metric = tw_metric_new_system (required, &error);
+      g_autoptr(TwEvaluator) evaluator = tw_evaluator_factory_create_for_spec (required, &error);
       g_autoptr(TwTrace) trace = NULL;
       g_auto(GStrv) events = NULL;
 
-      if (metric == NULL)
+      if (evaluator == NULL)
         return tw_cli_fail ("metrics", error);
       if (argc == 2 && !(trace = tw_cli_load_trace (argv[1], format, &error)))
         return tw_cli_fail ("metrics", error);
-      if (trace && !tw_metric_check_events (metric, trace, &error))
+      if (trace && !tw_evaluator_check (evaluator, trace, &error))
         {
           g_prefix_error (&error, "%s: ", argv[1]);
           return tw_cli_fail ("metrics", error);
         }
-      events = tw_metric_dup_required_events (metric, trace);
+      events = tw_evaluator_dup_required_events (evaluator, trace);
       for (guint i = 0; events[i]; i++)
         g_print ("%s\n", events[i]);
       return 0;
     }
 
-  {
-    guint n;
-    const TwMetricInfo *infos = tw_metrics_get_system_metrics (&n);
+  for (guint i = 0; i < g_list_model_get_n_items (factories); i++)
+    {
+      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (factories, i);
+      const char *parameter = tw_evaluator_factory_get_parameter (factory);
+      g_autofree char *name = parameter
+                              ? g_strdup_printf ("%s:%s", tw_evaluator_factory_get_name (factory),
+                                                 parameter)
+                              : g_strdup (tw_evaluator_factory_get_name (factory));
 
-    for (guint i = 0; i < n; i++)
-      {
-        g_autofree char *name = infos[i].parameter
-                                ? g_strdup_printf ("%s:%s", infos[i].name, infos[i].parameter)
-                                : g_strdup (infos[i].name);
-
-        g_print ("%-28s %s\n", name, infos[i].description);
-      }
-  }
+      g_print ("%-28s %s\n", name, tw_evaluator_factory_get_description (factory));
+    }
   return 0;
 }

@@ -547,7 +547,7 @@ test_draw_fig2_on_demo (void)
   plugin = tw_plugin_new_for_path (so_path, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (tw_plugin_get_name (plugin), ==, "Fig. 2 on the demo");
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, n);
   for (gsize i = 0; i < n; i++)

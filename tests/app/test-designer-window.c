@@ -268,7 +268,7 @@ test_export_c (Fixture       *f,
   g_assert_true (g_file_test (module, G_FILE_TEST_IS_REGULAR));
   plugin = tw_plugin_new_for_path (module, &error);
   g_assert_no_error (error);
-  table = tw_plugin_evaluate (plugin, f->trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), f->trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint ((gint64) tw_measurement_table_get_n_rows (table), ==,
                    tw_designer_window_get_n_measurements (f->designer));

@@ -131,7 +131,7 @@ test_eval_ftrace (void)
   trace = tw_reader_registry_load_file (path, "ftrace-text", NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   metric = tw_metric_new_system ("irq-duration", NULL);
-  table = tw_metric_evaluate (metric, trace, hist, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, hist, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   expected = tw_measurement_table_to_csv (table, trace);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (table), >, 100);
@@ -184,7 +184,7 @@ test_eval_plugin_ftrace (void)
   trace = tw_reader_registry_load_file (path, "ftrace-text", NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   metric = tw_metric_new_system ("irq-duration", NULL);
-  table = tw_metric_evaluate (metric, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
     {

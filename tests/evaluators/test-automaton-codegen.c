@@ -194,7 +194,7 @@ event_intact (guint64  index,
   return TRUE;
 }
 
-/* How the host feeds the module: batches over whole chunks (what tw_plugin_evaluate()
+/* How the host feeds the module: batches over whole chunks (what tw_evaluator_evaluate()
  * does), prepare/commit per event, or batches cut where a live trace would stop. */
 typedef enum { FEED_BATCH, FEED_PER_EVENT, FEED_BATCH_STEPS, N_FEEDS } Feed;
 

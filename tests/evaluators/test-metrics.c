@@ -58,7 +58,7 @@ evaluate (TwTrace    *trace,
   g_assert_no_error (error);
   if (!tw_trace_is_sealed (trace))
     g_assert_true (tw_trace_seal (trace, NULL, NULL));
-  table = tw_metric_evaluate (metric, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   return table;
 }
@@ -380,9 +380,9 @@ test_user_metric (Fixture       *f,
   guint16 start, end;
 
   build_user_job (f, &start, &end);
-  t1 = tw_metric_evaluate (no_sys, f->trace, h, NULL, NULL, NULL, &error);
+  t1 = tw_evaluator_evaluate (TW_EVALUATOR (no_sys), f->trace, h, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  t2 = tw_metric_evaluate (with_sys, f->trace, NULL, NULL, NULL, NULL, &error);
+  t2 = tw_evaluator_evaluate (TW_EVALUATOR (with_sys), f->trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   /* Running 10–20, 30–40, 70–75, 78–100 = 47; handlers 20–30 and 75–78 = 13;
@@ -422,7 +422,7 @@ test_user_metric_overrun (Fixture       *f,
   tw_trace_append (f->trace, 55, 0, f->x, f->a, 0, NULL);
   tw_trace_append (f->trace, 60, 0, end, f->a, 0, NULL);
   g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
-  t = tw_metric_evaluate (job, f->trace, NULL, NULL, NULL, NULL, &error);
+  t = tw_evaluator_evaluate (TW_EVALUATOR (job), f->trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 2);
@@ -461,7 +461,7 @@ test_activation_subject (Fixture       *f,
 
   /* b ran 30–40 and 45–60 = 25; the irq took 5; it waited 10–30 = 20. Events while it
    * ran outside handlers: the irq entry at 40. */
-  t = tw_metric_evaluate (job, f->trace, NULL, NULL, NULL, NULL, &error);
+  t = tw_evaluator_evaluate (TW_EVALUATOR (job), f->trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
   assert_row (t, 0, f->b, 10, 60, 25, 1);
@@ -483,10 +483,10 @@ test_required_events (Fixture       *f,
   guint16 start, end;
 
   build_user_job (f, &start, &end);
-  u = tw_metric_dup_required_events (user, f->trace);
-  i = tw_metric_dup_required_events (irq, f->trace);
-  sel = tw_metric_dup_required_events (irq, NULL);
-  m = tw_metric_dup_required_events (ia, f->trace);
+  u = tw_evaluator_dup_required_events (TW_EVALUATOR (user), f->trace);
+  i = tw_evaluator_dup_required_events (TW_EVALUATOR (irq), f->trace);
+  sel = tw_evaluator_dup_required_events (TW_EVALUATOR (irq), NULL);
+  m = tw_evaluator_dup_required_events (TW_EVALUATOR (ia), f->trace);
 
   /* type-table order: switch, wakeup, irq_entry, irq_exit, softirq_entry, softirq_exit,
    * x, mark, job_start, job_end */
@@ -1480,7 +1480,7 @@ test_csv_hand_computed (void)
    * interrupts it) and E9 = 2. */
   user = tw_metric_new_user ("job", "job_start", "job_end", TRUE);
   user_own = tw_metric_new_user ("job-own", "job_start", "job_end", FALSE);
-  t = tw_metric_evaluate (user, trace, NULL, NULL, NULL, NULL, &error);
+  t = tw_evaluator_evaluate (TW_EVALUATOR (user), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
   assert_row (t, 0, b, 120, 250, 130, 6);
@@ -1488,7 +1488,7 @@ test_csv_hand_computed (void)
   g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 1), ==, 30);  /* irq_ns */
   g_assert_cmpfloat (tw_measurement_table_get_value (t, 0, 2), ==, 30);  /* preempted_ns */
   g_object_unref (t);
-  t = tw_metric_evaluate (user_own, trace, NULL, NULL, NULL, NULL, &error);
+  t = tw_evaluator_evaluate (TW_EVALUATOR (user_own), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
   assert_row (t, 0, b, 120, 250, 70, 2);

@@ -56,9 +56,9 @@ assert_same_as_builtin (TwPlugin *plugin)
   g_autoptr(GError) error = NULL;
   gsize n;
 
-  got = tw_plugin_evaluate (plugin, trace, hist, NULL, NULL, NULL, &error);
+  got = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, hist, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  builtin = tw_metric_evaluate (metric, trace, NULL, NULL, NULL, NULL, &error);
+  builtin = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   n = tw_measurement_table_get_n_rows (builtin);
@@ -184,7 +184,7 @@ test_bind_refused (void)
   tw_test_add_switch_type (trace);
   g_assert_true (tw_trace_seal (trace, NULL, NULL));
   g_assert_nonnull (plugin);
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_null (table);
   g_assert_error (error, TW_PLUGIN_ERROR, TW_PLUGIN_ERROR_BIND);
 }
@@ -206,7 +206,7 @@ test_fields (void)
   tw_test_append_switch (trace, sw, 10, 0, a, b, "S");
   tw_test_append_switch (trace, sw, 20, 0, b, a, NULL);   /* prev_state absent */
   g_assert_true (tw_trace_seal (trace, NULL, NULL));
-  table = tw_plugin_evaluate (plugin, trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (plugin), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, 2);

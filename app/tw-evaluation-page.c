@@ -1,0 +1,441 @@
+/* tw-evaluation-page.c: one evaluation's page of the Evaluations pane: status, histogram, table
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The page shows a TwEvaluatorRun, whatever evaluator it runs: a status line, the
+ * histogram (fed while the run goes on) or the whole measurement table, and the buttons
+ * that cancel, export or remove it. It never asks which kind of evaluation it shows.
+ */
+#include "config.h"
+
+#include "tw-evaluation-page.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _TwEvaluationPage
+{
+  GtkWidget        parent_instance;
+
+  /* template widgets */
+  GtkWidget       *status;
+  GtkWidget       *progress;
+  GtkWidget       *cancel;
+  GtkWidget       *table_scrolled;
+  TwHistogramView *histogram_view;
+
+  /* owned */
+  TwEvaluatorRun  *run;
+  char            *title;
+};
+
+G_DEFINE_FINAL_TYPE (TwEvaluationPage, tw_evaluation_page, GTK_TYPE_WIDGET)
+
+enum {
+  REMOVE,
+  MESSAGE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+show_status (TwEvaluationPage *self)
+{
+  TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
+  const char *error = tw_evaluator_run_get_error_message (self->run);
+  const char *warning = tw_evaluator_run_get_warning (self->run);
+  g_autofree char *text = NULL;
+
+  if (error != NULL)
+    text = g_strdup_printf ("%s: %s", self->title, error);
+  else if (tw_evaluator_run_is_running (self->run) && tw_evaluator_run_is_live (self->run))
+    text = g_strdup_printf (_("%s: %lu measurements (live)"), self->title,
+                            (gulong) tw_measurement_table_get_n_rows (table));
+  else if (tw_evaluator_run_is_running (self->run))
+    text = g_strdup_printf (_("%s: evaluating…"), self->title);
+  else
+    text = g_strdup_printf (_("%s: %lu measurements%s%s"), self->title,
+                            (gulong) tw_measurement_table_get_n_rows (table), warning ? "; " : "",
+                            warning ? warning : "");
+  gtk_label_set_text (GTK_LABEL (self->status), text);
+  gtk_widget_set_tooltip_text (self->status, text);   /* ellipsized */
+  if (error != NULL)
+    gtk_widget_add_css_class (self->status, "error");
+}
+
+static void
+run_updated_cb (TwEvaluationPage *self)
+{
+  tw_histogram_view_changed (self->histogram_view);
+  if (tw_evaluator_run_is_live (self->run))
+    show_status (self);
+}
+
+static void
+run_progress_cb (TwEvaluationPage *self)
+{
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress),
+                                 tw_evaluator_run_get_progress (self->run));
+}
+
+/* The run ended: its results, or why there are none. */
+static void
+run_stopped_cb (TwEvaluationPage *self)
+{
+  TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
+  TwTrace *trace = tw_evaluator_run_get_trace (self->run);
+  g_autoptr(TwMeasurementList) list = NULL;
+
+  if (tw_evaluator_run_is_running (self->run))
+    return;
+  gtk_widget_set_visible (self->progress, FALSE);
+  gtk_widget_set_visible (self->cancel, FALSE);
+  show_status (self);
+  if (table == NULL)
+    return;
+  /* the histogram the update made, with the measurements for the bins' lists */
+  tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (self->run),
+                                   table, trace);
+  list = tw_measurement_list_new (table, trace);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->table_scrolled),
+                                 tw_measurement_list_create_view (list));
+}
+
+/* ------------------------------------------------------------------ export */
+
+typedef enum {
+  EXPORT_PNG,
+  EXPORT_SVG,
+  EXPORT_CSV,
+  EXPORT_BINS_CSV,
+} ExportKind;
+
+static const struct {
+  const char *target;          /* the page.export action's parameter */
+  const char *file_name;       /* what the dialog proposes */
+} exports[] = {
+  [EXPORT_PNG] = { "png", "histogram.png" },
+  [EXPORT_SVG] = { "svg", "histogram.svg" },
+  [EXPORT_CSV] = { "csv", "measurements.csv" },
+  [EXPORT_BINS_CSV] = { "bins-csv", "bins.csv" },
+};
+
+/* What an export dialog answers for. */
+typedef struct {
+  TwEvaluationPage *page;
+  ExportKind        kind;
+} Export;
+
+static void
+export_free (Export *export)
+{
+  g_clear_object (&export->page);
+  g_free (export);
+}
+
+static gboolean
+export_to (TwEvaluationPage  *self,
+           ExportKind         kind,
+           const char        *path,
+           GError           **error)
+{
+  switch (kind)
+    {
+    case EXPORT_PNG:
+      return tw_evaluation_page_export_image (self, TW_HISTOGRAM_EXPORT_PNG, path, error);
+    case EXPORT_SVG:
+      return tw_evaluation_page_export_image (self, TW_HISTOGRAM_EXPORT_SVG, path, error);
+    case EXPORT_CSV:
+      return tw_evaluation_page_export_csv (self, path, error);
+    case EXPORT_BINS_CSV:
+    default:
+      return tw_evaluation_page_export_bins_csv (self, path, error);
+    }
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    Export          *export)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (response == GTK_RESPONSE_ACCEPT
+      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
+      && (path = g_file_get_path (file)))
+    {
+      ok = export_to (export->page, export->kind, path, &error);
+      g_signal_emit (export->page, signals[MESSAGE], 0, ok ? "" : error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TwEvaluationPage *self = TW_EVALUATION_PAGE (widget);
+  const char *target = g_variant_get_string (parameter, NULL);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkFileChooserNative *dialog;
+  Export *export;
+
+  export = g_new0 (Export, 1);
+  export->page = g_object_ref (self);
+  for (guint k = 0; k < G_N_ELEMENTS (exports); k++)
+    if (g_str_equal (exports[k].target, target))
+      export->kind = k;
+  dialog = gtk_file_chooser_native_new (_("Export"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), exports[export->kind].file_name);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (export_response_cb), export,
+                         (GClosureNotify) export_free, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+cancel_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  tw_evaluator_run_cancel (TW_EVALUATION_PAGE (widget)->run);
+}
+
+static void
+remove_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  g_signal_emit (widget, signals[REMOVE], 0);
+}
+
+/* ------------------------------------------------------------------ GObject */
+
+static void
+tw_evaluation_page_dispose (GObject *object)
+{
+  TwEvaluationPage *self = TW_EVALUATION_PAGE (object);
+  GtkWidget *child;
+
+  if (self->run != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->run, self);
+      /* a thread nobody shows stops */
+      tw_evaluator_run_cancel (self->run);
+      g_clear_object (&self->run);
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_EVALUATION_PAGE);
+  /* the template's rows have no name to be unparented by */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (tw_evaluation_page_parent_class)->dispose (object);
+}
+
+static void
+tw_evaluation_page_finalize (GObject *object)
+{
+  g_free (TW_EVALUATION_PAGE (object)->title);
+
+  G_OBJECT_CLASS (tw_evaluation_page_parent_class)->finalize (object);
+}
+
+static void
+tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tw_evaluation_page_dispose;
+  object_class->finalize = tw_evaluation_page_finalize;
+
+  /**
+   * TwEvaluationPage::remove:
+   *
+   * The user asked to remove the page (its evaluation with it).
+   */
+  signals[REMOVE] = g_signal_new ("remove", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * TwEvaluationPage::message:
+   * @text: what the last export said, "" when it went well
+   */
+  signals[MESSAGE] = g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/tracewb/Workbench/tw-evaluation-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, status);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, progress);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, cancel);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, table_scrolled);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, histogram_view);
+
+  gtk_widget_class_install_action (widget_class, "page.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "page.remove", NULL, remove_action);
+  gtk_widget_class_install_action (widget_class, "page.export", "s", export_action);
+}
+
+static void
+tw_evaluation_page_init (TwEvaluationPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * tw_evaluation_page_new:
+ * @run: a started run
+ * @title: the page's title (its tab's label)
+ * @view_state: (nullable): picking a measurement selects it there
+ *
+ * Returns: (transfer floating): the page
+ */
+GtkWidget *
+tw_evaluation_page_new (TwEvaluatorRun *run,
+                        const char     *title,
+                        TwViewState    *view_state)
+{
+  TwEvaluationPage *self;
+
+  g_return_val_if_fail (TW_IS_EVALUATOR_RUN (run), NULL);
+  g_return_val_if_fail (title != NULL, NULL);
+
+  self = g_object_new (TW_TYPE_EVALUATION_PAGE, NULL);
+  self->run = g_object_ref (run);
+  self->title = g_strdup (title);
+  tw_histogram_view_set_view_state (self->histogram_view, view_state);
+  /* live while it runs; the measurements (bin lists) come with the result */
+  tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (run),
+                                   NULL, NULL);
+  if (tw_evaluator_run_is_live (run))
+    {
+      gtk_widget_set_visible (self->progress, FALSE);
+      gtk_widget_set_tooltip_text (self->cancel, _("Stop updating this evaluation"));
+    }
+  g_signal_connect_swapped (run, "updated", G_CALLBACK (run_updated_cb), self);
+  g_signal_connect_swapped (run, "notify::progress", G_CALLBACK (run_progress_cb), self);
+  g_signal_connect_swapped (run, "notify::running", G_CALLBACK (run_stopped_cb), self);
+  show_status (self);
+  run_stopped_cb (self);
+  return GTK_WIDGET (self);
+}
+
+/**
+ * tw_evaluation_page_get_run:
+ *
+ * Returns: (transfer none): the run it shows
+ */
+TwEvaluatorRun *
+tw_evaluation_page_get_run (TwEvaluationPage *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), NULL);
+  return self->run;
+}
+
+/**
+ * tw_evaluation_page_get_title:
+ *
+ * Returns: (transfer none): its title
+ */
+const char *
+tw_evaluation_page_get_title (TwEvaluationPage *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), NULL);
+  return self->title;
+}
+
+/**
+ * tw_evaluation_page_get_histogram_view:
+ *
+ * Returns: (transfer none): its histogram view
+ */
+TwHistogramView *
+tw_evaluation_page_get_histogram_view (TwEvaluationPage *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), NULL);
+  return self->histogram_view;
+}
+
+static TwMeasurementTable *
+results (TwEvaluationPage  *self,
+         GError           **error)
+{
+  TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
+
+  if (table == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING, _("“%s” has no results yet"), self->title);
+  return table;
+}
+
+/**
+ * tw_evaluation_page_export_csv:
+ * @path: the file to write
+ *
+ * Writes its measurement table (the bytes `tracewb-cli eval --csv` writes).
+ *
+ * Returns: %FALSE with @error set when it has no results yet or writing failed
+ */
+gboolean
+tw_evaluation_page_export_csv (TwEvaluationPage  *self,
+                               const char        *path,
+                               GError           **error)
+{
+  TwMeasurementTable *table;
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), FALSE);
+
+  if (!(table = results (self, error)))
+    return FALSE;
+  csv = tw_measurement_table_to_csv (table, tw_evaluator_run_get_trace (self->run));
+  return g_file_set_contents (path, csv, -1, error);
+}
+
+/**
+ * tw_evaluation_page_export_bins_csv:
+ * @path: the file to write
+ *
+ * Returns: %FALSE with @error set when it has no results yet or writing failed
+ */
+gboolean
+tw_evaluation_page_export_bins_csv (TwEvaluationPage  *self,
+                                    const char        *path,
+                                    GError           **error)
+{
+  g_autoptr(TwHistogramSnapshot) snapshot = NULL;
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), FALSE);
+
+  if (!results (self, error))
+    return FALSE;
+  snapshot = tw_histogram_snapshot_new (tw_evaluator_run_get_histogram (self->run), FALSE);
+  csv = tw_histogram_snapshot_to_csv (snapshot);
+  return g_file_set_contents (path, csv, -1, error);
+}
+
+/**
+ * tw_evaluation_page_export_image:
+ * @format: PNG or SVG
+ * @path: the file to write
+ *
+ * Returns: %FALSE with @error set when it has no results yet or writing failed
+ */
+gboolean
+tw_evaluation_page_export_image (TwEvaluationPage         *self,
+                                 TwHistogramExportFormat   format,
+                                 const char               *path,
+                                 GError                  **error)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), FALSE);
+
+  if (!results (self, error))
+    return FALSE;
+  return tw_histogram_view_export_image (self->histogram_view, format, path, error);
+}
