@@ -338,7 +338,7 @@ spawn (Child         *child,
 
     source_fds[0] = tw_trace_image_get_fd (image);
     source_fds[1] = status_pipe[1];
-    ok = g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+    ok = g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_LEAVE_DESCRIPTORS_OPEN, NULL,
                                            NULL, -1, output_pipe[1], output_pipe[1],
                                            source_fds, target_fds, 2, &child->pid, NULL, NULL,
                                            NULL, error);
