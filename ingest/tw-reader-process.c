@@ -258,9 +258,13 @@ follow (Child        *child,
 static char *
 dup_last_words (Child *child)
 {
-  g_autofree char *text = g_utf8_make_valid ((const char *) child->output->data,
-                                             child->output->len);
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (child->output->len == 0)
+    return NULL;
+  text = g_utf8_make_valid ((const char *) child->output->data, child->output->len);
+  lines = g_strsplit (text, "\n", -1);
 
   for (guint i = g_strv_length (lines); i-- > 0;)
     {
