@@ -8,6 +8,7 @@
 #include "tw-reader-process.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <glib-unix.h>
 #include <poll.h>
 #include <signal.h>
@@ -78,7 +79,7 @@ tw_reader_process_dup_helper_path (GError **error)
       if (g_file_test (env, G_FILE_TEST_IS_EXECUTABLE))
         return g_strdup (env);
       g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
-                   "%s=%s: no such program", TW_READER_HELPER_ENV, env);
+                   _("%s=%s: no such program"), TW_READER_HELPER_ENV, env);
       return NULL;
     }
   if (self_dir && (path = executable_in (self_dir)))
@@ -86,9 +87,10 @@ tw_reader_process_dup_helper_path (GError **error)
   if ((path = executable_in (TW_LIBEXECDIR)))
     return path;
   g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
-               "the reader helper %s is not in %s%s%s (reinstall Trace Workbench, or set %s)",
-               TW_READER_HELPER_NAME, TW_LIBEXECDIR, self_dir ? " nor in " : "",
-               self_dir ? self_dir : "", TW_READER_HELPER_ENV);
+               _("the reader helper %s is in neither %s nor %s (reinstall Trace Workbench, "
+                 "or set %s)"),
+               TW_READER_HELPER_NAME, TW_LIBEXECDIR, self_dir ? self_dir : "-",
+               TW_READER_HELPER_ENV);
   return NULL;
 }
 
@@ -254,6 +256,20 @@ follow (Child        *child,
   return wait_for (child->pid);
 }
 
+/* A line's words without the pictures some libraries put before them (babeltrace2 starts
+ * its assertion messages with a table-flipping emoticon): a leading run of punctuation
+ * and blanks that holds a non-ASCII character. */
+static char *
+skip_decoration (char *line)
+{
+  char *p = line;
+  gboolean pictures = FALSE;
+
+  while (*p && !g_ascii_isalnum (*p))
+    pictures |= (guchar) *p++ >= 0x80;
+  return pictures && *p ? p : line;
+}
+
 /* The last line the child wrote, as the user's error can show it. */
 static char *
 dup_last_words (Child *child)
@@ -272,6 +288,7 @@ dup_last_words (Child *child)
 
       if (*line == '\0')
         continue;
+      line = skip_decoration (line);
       if (g_utf8_strlen (line, -1) > LAST_WORDS)
         *g_utf8_offset_to_pointer (line, LAST_WORDS) = '\0';
       return g_strdup (line);
@@ -287,24 +304,25 @@ child_failure (Child      *child,
                int         status)
 {
   g_autofree char *last = dup_last_words (child);
-  g_autofree char *said = last ? g_strdup_printf ("; its last message: “%s”", last) : g_strdup ("");
+  g_autofree char *said = last ? g_strdup_printf (_("; its last message: “%s”"), last)
+                                : g_strdup ("");
   const char *library = tw_reader_get_library (reader);
 
   if (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL)
     return g_error_new (TW_READER_ERROR, TW_READER_ERROR_LIBRARY_FAILED,
-                        "%s: reading with %s was stopped by SIGKILL (the system may have run "
-                        "out of memory)%s", path, library, said);
+                        _("%s: reading with %s was stopped by SIGKILL (the system may have "
+                          "run out of memory)%s"), path, library, said);
   if (WIFSIGNALED (status))
     return g_error_new (TW_READER_ERROR, TW_READER_ERROR_LIBRARY_FAILED,
-                        "%s: %s crashed reading this trace (SIG%s, %s)%s", path, library,
+                        _("%s: %s crashed reading this trace (SIG%s, %s)%s"), path, library,
                         sigabbrev_np (WTERMSIG (status)) ? sigabbrev_np (WTERMSIG (status)) : "?",
                         g_strsignal (WTERMSIG (status)), said);
   if (WIFEXITED (status) && WEXITSTATUS (status) != 0)
     return g_error_new (TW_READER_ERROR, TW_READER_ERROR_LIBRARY_FAILED,
-                        "%s: reading with %s quit with exit status %d%s", path, library,
+                        _("%s: reading with %s quit with exit status %d%s"), path, library,
                         WEXITSTATUS (status), said);
   return g_error_new (TW_READER_ERROR, TW_READER_ERROR_LIBRARY_FAILED,
-                      "%s: reading with %s ended without a trace%s", path, library, said);
+                      _("%s: reading with %s ended without a trace%s"), path, library, said);
 }
 
 /*

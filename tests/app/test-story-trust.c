@@ -209,6 +209,9 @@ test_library_crash_in_window (Fixture       *fx,
   open_and_wait (fx->window, crash);
   assert_crash_message (tw_window_get_error_message (fx->window), crash);
   g_assert_cmpstr (tw_window_get_page (fx->window), ==, "trace");
+  /* past the loading page's cross-fade */
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 40);
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "reader-crash.png");
   g_assert_true (tw_window_get_view_state (fx->window) == before);
 
   /* the other window, the designer and its edit are all there */
