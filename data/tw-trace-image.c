@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -79,6 +80,7 @@ struct _TwTraceImage
   gsize            file_size;
   gboolean         opened;      /* mapping side: holds a published trace, so its pages
                                  * are known (an image whose writer died is not kept) */
+  gboolean         published;   /* writer: its slots are the mapping side's now */
 };
 
 static GMutex        pool_lock;
@@ -444,21 +446,70 @@ _tw_trace_image_grow_blob (TwTraceImage *self,
 #endif
 }
 
-/* A chunk is done with its slot. The writer may take it again (a sort makes new chunks
- * and drops the old ones); the mapping side keeps its mappings for the next trace. */
+static void
+unmap_slot (TwTraceImage *self,
+            guint         slot)
+{
+  Slot *s = slot_at (self, slot);
+
+  if (s->columns)
+    munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
+  if (s->blob)
+    munmap (s->blob, s->blob_map);
+  *s = (Slot) { NULL, NULL, 0 };
+}
+
+/* Unmaps @slot here and gives its pages back: memory nobody would see otherwise. */
+static void
+release_slot (TwTraceImage *self,
+              guint         slot)
+{
+  unmap_slot (self, slot);
+  if (slot_offset (slot + 1) <= self->file_size)
+    fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, slot_offset (slot),
+               SLOT_BYTES);
+}
+
+/* A chunk is done with its slot. A writer's chunk gives it up (a sort makes new chunks and
+ * drops the old ones) for a later chunk to take; the mapping side keeps its mappings for
+ * the next trace. */
 void
 _tw_trace_image_give_slot (TwTraceImage *self,
                            guint         slot)
 {
-  Slot *s;
-
   if (!self->writer)
     return;
-  s = slot_at (self, slot);
-  munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
-  munmap (s->blob, s->blob_map);
-  *s = (Slot) { NULL, NULL, 0 };
+  /* a published trace's chunks go with the writer; their pages stay for the mapping side */
+  if (self->published)
+    {
+      unmap_slot (self, slot);
+      return;
+    }
+  release_slot (self, slot);
   g_array_append_val (self->free_slots, slot);
+}
+
+/* The mapping side: the slots @trace does not use (an earlier, bigger trace's, or chunks
+ * a sort replaced) go, so that a small trace does not hold a big one's memory; the next
+ * writer gets the slots that remain. */
+static void
+release_unused_slots (TwTraceImage *self,
+                      TwTrace      *trace)
+{
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (self->slots->len, 1));
+  guint n_used = 0;
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      guint slot = _tw_event_chunk_get_slot (tw_trace_get_chunk (trace, c));
+
+      used[slot] = TRUE;
+      n_used = MAX (n_used, slot + 1);
+    }
+  for (guint i = 0; i < self->slots->len; i++)
+    if (!used[i])
+      release_slot (self, i);
+  g_array_set_size (self->slots, n_used);
 }
 
 /* ---------------------------------------------------------------- the index */
@@ -632,9 +683,12 @@ tw_trace_image_publish (TwTraceImage  *self,
   header.n_slots = self->slots->len;
   header.index_offset = slot_offset (self->slots->len);
   header.index_len = g_variant_get_size (index);
-  return write_all (self->fd, g_variant_get_data (index), header.index_len,
-                    header.index_offset, error) &&
-         write_all (self->fd, &header, sizeof header, 0, error);
+  if (!write_all (self->fd, g_variant_get_data (index), header.index_len, header.index_offset,
+                  error) ||
+      !write_all (self->fd, &header, sizeof header, 0, error))
+    return FALSE;
+  self->published = TRUE;
+  return TRUE;
 }
 
 /* A fixed-size array of the index, as C rows. */
@@ -885,10 +939,11 @@ tw_trace_image_open_trace (TwTraceImage  *self,
       !map_chunks (self, trace, index, header.n_slots, error))
     return NULL;
   _tw_trace_seal_mapped (trace);
+  release_unused_slots (self, trace);
   self->opened = TRUE;
-  /* the index's pages are not needed any more; the slots stay for the next read */
-  if (ftruncate (self->fd, header.index_offset) == 0)
-    self->file_size = header.index_offset;
+  /* the index's pages are not needed any more; the slots in use stay for the next read */
+  if (ftruncate (self->fd, slot_offset (self->slots->len)) == 0)
+    self->file_size = slot_offset (self->slots->len);
   return g_steal_pointer (&trace);
 }
 

@@ -202,6 +202,7 @@ test_image_round_trip (void)
       g_assert_cmpuint (tw_trace_get_n_events (trace), ==, sizes[round]);
       g_assert_cmpuint (tw_trace_get_n_cpus (trace), ==, 12);
       digest = tw_test_dup_trace_digest (trace);
+      g_test_message ("round %u: %s", round, digest);
       g_assert_cmpstr (digest, ==, expected);
     }
 }
