@@ -53,15 +53,16 @@ test_identical (gconstpointer data)
                   tw_trace_get_n_events (out), out_digest);
 }
 
-/* The real traces: every CTF trace and every recorded trace.dat of shared/traces. */
-static void
+/* The real traces: every CTF trace and every recorded trace.dat of shared/traces. Returns
+ * their paths, which the tests use until the end. */
+static GPtrArray *
 add_identical_tests (void)
 {
   g_autofree char *ctf = tw_test_dup_shared_trace_path ("ctf");
   g_autofree char *recorded = tw_test_dup_shared_trace_path ("ftrace/recorded");
   g_autoptr(GDir) ctf_dir = ctf ? g_dir_open (ctf, 0, NULL) : NULL;
   g_autoptr(GDir) recorded_dir = recorded ? g_dir_open (recorded, 0, NULL) : NULL;
-  g_autoptr(GPtrArray) relatives = g_ptr_array_new ();
+  GPtrArray *relatives = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
   while (ctf_dir && (name = g_dir_read_name (ctf_dir)))
@@ -78,9 +79,9 @@ add_identical_tests (void)
       g_autofree char *test = g_strdup_printf ("/tw/ingest/reader-process/identical/%s",
                                                (char *) relatives->pdata[i]);
 
-      /* the path strings live as long as the program */
       g_test_add_data_func (test, relatives->pdata[i], test_identical);
     }
+  return relatives;
 }
 
 /* ---------------------------------------------------------------- a synthetic trace */
@@ -518,9 +519,11 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autoptr(GPtrArray) traces = NULL;
+
   g_test_init (&argc, &argv, NULL);
 
-  add_identical_tests ();
+  traces = add_identical_tests ();
   g_test_add_func ("/tw/ingest/reader-process/image-round-trip", test_image_round_trip);
   g_test_add_func ("/tw/ingest/reader-process/image-unpublished", test_image_unpublished);
   g_test_add_func ("/tw/ingest/reader-process/library-abort", test_library_abort);
