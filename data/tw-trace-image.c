@@ -434,15 +434,18 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
 }
 
 /* The writer's blob grows into [@from, @to): its pages in one call (kernels before 5.14
- * refuse; the pages then fault in one by one). */
+ * refuse; the pages then fault in one by one). Populated for reading: a shared shmem
+ * mapping needs no write fault to write (no dirty tracking), and read faults map a
+ * page's neighbours that the file holds already in the same fault, which makes a warm
+ * image's blob cost half of what MADV_POPULATE_WRITE does (100 against 200 ms/GB here). */
 void
 _tw_trace_image_grow_blob (TwTraceImage *self,
                            guint8       *blob,
                            gsize         from,
                            gsize         to)
 {
-#ifdef MADV_POPULATE_WRITE
-  madvise (blob + from, to - from, MADV_POPULATE_WRITE);
+#ifdef MADV_POPULATE_READ
+  madvise (blob + from, to - from, MADV_POPULATE_READ);
 #endif
 }
 
