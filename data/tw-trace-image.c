@@ -55,7 +55,7 @@ G_STATIC_ASSERT (sizeof (TwFieldSpec) == 16);
 typedef struct {
   char    magic[8];
   guint32 version;
-  guint32 n_slots;        /* slots the writer touched: [0, n_slots) hold pages */
+  guint32 n_slots;        /* the writer's slots are [0, n_slots) */
   guint64 index_offset;
   guint64 index_len;
   char    index_type[64]; /* INDEX_TYPE: a helper from another build is refused */
@@ -174,18 +174,16 @@ slot_at (TwTraceImage *self,
 }
 
 static void
-unmap_slots (TwTraceImage *self)
+unmap_slot (TwTraceImage *self,
+            guint         slot)
 {
-  for (guint i = 0; i < self->slots->len; i++)
-    {
-      Slot *s = &g_array_index (self->slots, Slot, i);
+  Slot *s = slot_at (self, slot);
 
-      if (s->columns)
-        munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
-      if (s->blob)
-        munmap (s->blob, s->blob_map);
-      *s = (Slot) { NULL, NULL, 0 };
-    }
+  if (s->columns)
+    munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
+  if (s->blob)
+    munmap (s->blob, s->blob_map);
+  *s = (Slot) { NULL, NULL, 0 };
 }
 
 static TwTraceImage *
@@ -209,7 +207,8 @@ image_new (int      fd,
 static void
 image_free (TwTraceImage *self)
 {
-  unmap_slots (self);
+  for (guint i = 0; i < self->slots->len; i++)
+    unmap_slot (self, i);
   g_array_unref (self->slots);
   g_array_unref (self->free_slots);
   close (self->fd);
@@ -447,19 +446,6 @@ _tw_trace_image_grow_blob (TwTraceImage *self,
 #ifdef MADV_POPULATE_READ
   madvise (blob + from, to - from, MADV_POPULATE_READ);
 #endif
-}
-
-static void
-unmap_slot (TwTraceImage *self,
-            guint         slot)
-{
-  Slot *s = slot_at (self, slot);
-
-  if (s->columns)
-    munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
-  if (s->blob)
-    munmap (s->blob, s->blob_map);
-  *s = (Slot) { NULL, NULL, 0 };
 }
 
 /* Unmaps @slot here and gives its pages back: memory nobody would see otherwise. */
@@ -712,18 +698,9 @@ restore_strings (TwTrace  *trace,
                  GVariant *index)
 {
   gsize len;
-  const char *p = index_rows (index, INDEX_STRINGS, 1, &len);
-  const char *end = p + len;
+  const char *run = index_rows (index, INDEX_STRINGS, 1, &len);
 
-  for (guint32 id = 0; p < end; id++)
-    {
-      const char *nul = memchr (p, '\0', end - p);
-
-      if (nul == NULL || tw_trace_intern_string (trace, p) != id)
-        return FALSE;
-      p = nul + 1;
-    }
-  return TRUE;
+  return _tw_trace_restore_strings (trace, run, len);
 }
 
 /* The string @id names, or NULL for NO_STRING; *ok turns FALSE for an id out of range. */

@@ -19,6 +19,9 @@ G_BEGIN_DECLS
 void      _tw_trace_set_image         (TwTrace        *self,
                                        TwTraceImage   *image);
 guint     _tw_trace_get_n_strings     (TwTrace        *self);
+gboolean  _tw_trace_restore_strings   (TwTrace        *self,
+                                       const char     *run,
+                                       gsize           len);
 guint     _tw_event_chunk_get_slot    (const TwEventChunk *chunk);
 void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
                                        guint           slot,

@@ -47,6 +47,9 @@ struct _TwTrace
   GMutex         lock;          /* writer-side: interning and table growth */
   GStringChunk  *string_chunk;
   GHashTable    *string_ids;    /* const char* → id + 1 */
+  char          *restored;      /* strings restored from an image, one run, or NULL */
+  gsize          restored_len;
+  gboolean       restored_unhashed; /* they are not in string_ids yet */
   const char  ***str_pages;     /* MAX_STR_PAGES slots */
   guint          n_strings;
 
@@ -391,6 +394,7 @@ tw_trace_finalize (GObject *object)
   g_free (self->task_pages);
 
   g_clear_pointer (&self->string_chunk, g_string_chunk_free);
+  g_clear_pointer (&self->restored, g_free);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->type_ids, g_hash_table_unref);
   g_clear_pointer (&self->task_ids, g_hash_table_unref);
@@ -494,14 +498,19 @@ tw_trace_dup_metadata_keys (TwTrace *self)
 
 /* ---------------------------------------------------------------- strings */
 
+static void hash_restored_strings (TwTrace *self);
+
 static guint32
 intern_string_locked (TwTrace    *self,
                       const char *str)
 {
-  gpointer found = g_hash_table_lookup (self->string_ids, str);
+  gpointer found;
   const char *copy;
   guint id;
 
+  if G_UNLIKELY (self->restored_unhashed)
+    hash_restored_strings (self);
+  found = g_hash_table_lookup (self->string_ids, str);
   if (found)
     return GPOINTER_TO_UINT (found) - 1;
 
@@ -560,6 +569,10 @@ intern_locked (TwTrace    *self,
 {
   if (str == NULL)
     return NULL;
+  /* a restored string is the table's own already (tables restored from an image name
+   * their strings so, without hashing them all) */
+  if (self->restored && str >= self->restored && str < self->restored + self->restored_len)
+    return str;
   return tw_trace_get_string (self, intern_string_locked (self, str));
 }
 
@@ -1604,6 +1617,49 @@ _tw_trace_add_mapped_chunk (TwTrace *self,
   self->chunks[self->n_chunks++] = &alloc->chunk;
   if (max_cpu_plus_one > self->n_cpus)
     self->n_cpus = max_cpu_plus_one;
+}
+
+/* Interning needs every string in the hash: those restored from an image go in at the
+ * first interning, which a trace restored from an image may never see. */
+static void
+hash_restored_strings (TwTrace *self)
+{
+  self->restored_unhashed = FALSE;
+  for (guint id = 0; id < self->n_strings; id++)
+    g_hash_table_insert (self->string_ids, (gpointer) tw_trace_get_string (self, id),
+                         GUINT_TO_POINTER (id + 1));
+}
+
+/* The mapping side: the string table of the trace an image holds, @len bytes of
+ * NUL-terminated strings in id order, into an empty table. The types and tasks restored
+ * next name these strings by the pointers tw_trace_get_string() gives. */
+gboolean
+_tw_trace_restore_strings (TwTrace    *self,
+                           const char *run,
+                           gsize       len)
+{
+  guint id = 0;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (self->n_strings == 0 && self->restored == NULL, FALSE);
+
+  if (len > 0 && run[len - 1] != '\0')
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  self->restored = g_memdup2 (run, len);
+  self->restored_len = len;
+  for (const char *p = self->restored; p < self->restored + len; p += strlen (p) + 1, id++)
+    {
+      if ((id >> STR_PAGE_SHIFT) >= MAX_STR_PAGES)
+        g_error ("tw-trace: more than %u distinct strings", MAX_STR_PAGES << STR_PAGE_SHIFT);
+      if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
+        self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
+      self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = p;
+    }
+  self->restored_unhashed = TRUE;
+  g_atomic_int_set (&self->n_strings, id);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
 }
 
 /* The mapping side: publishes the mapped chunks as a sealed trace. */

@@ -29,7 +29,7 @@
  * (TwTraceImage), and we map that file once the child says it is done. Rows never cross
  * a pipe. What does cross, on the status pipe, one line each:
  *
- *   progress PERMILLE          coarse, when the thousandth changes
+ *   progress PERMILLE          coarse: at most every 30 ms, and the end
  *   error DOMAIN CODE MESSAGE  the reader's GError, MESSAGE escaped as g_strescape() does
  *   done                       the image holds the sealed trace
  *
@@ -460,8 +460,13 @@ typedef enum {
 typedef struct {
   int      fd;
   int      permille;
+  gint64   sent_us;   /* when the last progress line went */
   TestHook hook;
 } Status;
+
+/* The window redraws its progress bar 30 times a second: more lines would only wake the
+ * parent for nothing. */
+#define PROGRESS_EVERY_US 30000
 
 static void
 write_line (int         fd,
@@ -488,11 +493,14 @@ child_progress_cb (double   fraction,
 {
   Status *status = user_data;
   int permille = (int) (CLAMP (fraction, 0.0, 1.0) * 1000);
+  gint64 now = g_get_monotonic_time ();
   char line[32];
 
-  if (permille == status->permille)
+  if (permille == status->permille ||
+      (now - status->sent_us < PROGRESS_EVERY_US && permille < 1000))
     return;
   status->permille = permille;
+  status->sent_us = now;
   g_snprintf (line, sizeof line, "progress %d\n", permille);
   write_line (status->fd, line);
   if (status->hook == HOOK_KILL_AFTER_PROGRESS)
@@ -543,7 +551,7 @@ child_run (const char *format,
   g_autoptr(TwReader) reader = tw_reader_registry_find (format);
   g_autoptr(TwTraceImage) image = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  Status status = { STATUS_FD, -1, test_hook () };
+  Status status = { STATUS_FD, -1, 0, test_hook () };
 
   if (reader == NULL)
     {

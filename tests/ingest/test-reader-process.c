@@ -426,7 +426,8 @@ test_progress (void)
   trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS,
                                              note_fraction_cb, fractions, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (fractions->len, >, 10);
+  /* coarse: at most one report every 30 ms, the last one at the end */
+  g_assert_cmpuint (fractions->len, >=, 2);
   g_assert_cmpuint (fractions->len, <=, 1001);
   for (guint i = 1; i < fractions->len; i++)
     g_assert_cmpfloat (g_array_index (fractions, double, i), >, g_array_index (fractions, double, i - 1));
