@@ -571,7 +571,8 @@ intern_locked (TwTrace    *self,
     return NULL;
   /* a restored string is the table's own already (tables restored from an image name
    * their strings so, without hashing them all) */
-  if (self->restored && str >= self->restored && str < self->restored + self->restored_len)
+  if (self->restored && str >= self->restored && str < self->restored + self->restored_len &&
+      (str == self->restored || str[-1] == '\0'))
     return str;
   return tw_trace_get_string (self, intern_string_locked (self, str));
 }
