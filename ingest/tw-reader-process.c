@@ -102,7 +102,6 @@ typedef struct {
   int             output_fd;
   GString        *status;       /* bytes of the status pipe not yet a whole line */
   GByteArray     *output;       /* what the child wrote, its last OUTPUT_KEEP bytes */
-  gboolean        output_cut;   /* @output lost its beginning */
   gboolean        done;
   GError         *reported;     /* the reader's own error, from an `error` line */
   TwProgressFunc  progress;
@@ -172,14 +171,11 @@ take_output (Child        *child,
 {
   g_byte_array_append (child->output, data, len);
   if (child->output->len > OUTPUT_KEEP)
-    {
-      g_byte_array_remove_range (child->output, 0, child->output->len - OUTPUT_KEEP / 2);
-      child->output_cut = TRUE;
-    }
+    g_byte_array_remove_range (child->output, 0, child->output->len - OUTPUT_KEEP / 2);
 }
 
-/* Reads what is there on @fd; FALSE at the end of the pipe. */
-static gboolean
+/* Reads what is there on @fd; closes it at the end of the pipe. */
+static void
 drain (Child    *child,
        int      *fd,
        gboolean  is_status)
@@ -194,13 +190,11 @@ drain (Child    *child,
     {
       close (*fd);
       *fd = -1;
-      return FALSE;
     }
-  if (is_status)
+  else if (is_status)
     take_status (child, buf, n);
   else
     take_output (child, buf, n);
-  return TRUE;
 }
 
 static int
@@ -415,8 +409,8 @@ tw_reader_process_load (TwReader      *reader,
                         GError       **error)
 {
   g_autoptr(TwTraceImage) image = NULL;
-  g_auto(Child) child = { 0, -1, -1, g_string_new (NULL), g_byte_array_new (), FALSE, FALSE,
-                          NULL, progress, progress_data };
+  g_auto(Child) child = { 0, -1, -1, g_string_new (NULL), g_byte_array_new (), FALSE, NULL,
+                          progress, progress_data };
   gboolean cancelled;
   int status;
 
