@@ -386,6 +386,8 @@ spawn (Child         *child,
   close (output_pipe[1]);
   child->status_fd = status_pipe[0];
   child->output_fd = output_pipe[0];
+  if (!ok)
+    g_prefix_error (error, "%s: ", path);
   return ok;
 }
 
@@ -425,7 +427,7 @@ tw_reader_process_load (TwReader      *reader,
   status = follow (&child, cancellable, &cancelled);
   if (cancelled)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+      g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
   if (child.reported && WIFEXITED (status))
