@@ -12,7 +12,7 @@
 #define TW_TEST_READER_HOOK_ENV "TRACEWB_READER_TEST_HOOK"
 
 /* The babeltrace2 2.0.4 abort: valid CTF 1.8 whose event context holds a sequence whose
- * length babeltrace2 looks up in the wrong scope (tests/fixtures/ctf/README.md). */
+ * length babeltrace2 looks up in the wrong scope (its metadata file says how). */
 #define TW_TEST_BT2_ABORT_FIXTURE "ctf/bt2-abort-sequence-length"
 
 /* A running reader helper of this process, or 0: its children as /proc lists them per
