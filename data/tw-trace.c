@@ -335,7 +335,8 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
       if (needed > BLOB_RESERVE)
         g_error ("tw-trace: a chunk's payloads outgrow %" G_GSIZE_FORMAT " bytes", BLOB_RESERVE);
       chunk->blob_cap = MIN (cap, BLOB_RESERVE);
-      _tw_trace_image_grow_blob (((ChunkAlloc *) chunk)->image, chunk->blob, old_cap, chunk->blob_cap);
+      _tw_trace_image_grow_blob (((ChunkAlloc *) chunk)->image, chunk->blob, old_cap,
+                                 chunk->blob_cap);
       return;
     }
   if ((blob = blob_pool_take (cap, &cap)) != NULL)

@@ -202,7 +202,8 @@ test_library_crash_in_window (Fixture       *fx,
   g_assert_nonnull (designer);
   g_assert_true (tw_designer_window_open_template (designer, "irq-duration", NULL));
   automaton = tw_automaton_canvas_get_automaton (tw_designer_window_get_canvas (designer));
-  tw_automaton_canvas_add_state (tw_designer_window_get_canvas (designer), TW_STATE_KIND_IN, 900, 500);
+  tw_automaton_canvas_add_state (tw_designer_window_get_canvas (designer), TW_STATE_KIND_IN,
+                                 900, 500);
   n_states = tw_automaton_get_n_states (automaton);
 
   /* the file babeltrace2 aborts on */

@@ -162,7 +162,8 @@ write_synthetic (TwTraceImage *image,
                  guint64       n,
                  guint         seed)
 {
-  g_autoptr(TwTraceImage) writer = tw_trace_image_new_for_fd (dup (tw_trace_image_get_fd (image)),
+  int fd = dup (tw_trace_image_get_fd (image));
+  g_autoptr(TwTraceImage) writer = tw_trace_image_new_for_fd (fd,
                                                               tw_trace_image_get_n_warm_slots (image));
   g_autoptr(TwTrace) written = tw_trace_image_new_trace (writer);
   g_autoptr(TwTrace) expected = tw_trace_new ();
@@ -430,7 +431,8 @@ test_progress (void)
   g_assert_cmpuint (fractions->len, >=, 2);
   g_assert_cmpuint (fractions->len, <=, 1001);
   for (guint i = 1; i < fractions->len; i++)
-    g_assert_cmpfloat (g_array_index (fractions, double, i), >, g_array_index (fractions, double, i - 1));
+    g_assert_cmpfloat (g_array_index (fractions, double, i), >,
+                       g_array_index (fractions, double, i - 1));
   g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
 }
 
@@ -458,7 +460,8 @@ test_reader_error (void)
   cut = g_build_filename (tw_test_get_private_dir (), "cut.dat", NULL);
   g_assert_true (g_file_set_contents (cut, data, 3000, NULL));
 
-  in = tw_reader_registry_load_file_full (cut, NULL, TW_LOAD_IN_PROCESS, NULL, NULL, NULL, &in_error);
+  in = tw_reader_registry_load_file_full (cut, NULL, TW_LOAD_IN_PROCESS, NULL, NULL, NULL,
+                                          &in_error);
   out = tw_reader_registry_load_file_full (cut, NULL, TW_LOAD_OUT_OF_PROCESS, NULL, NULL, NULL,
                                            &out_error);
   g_assert_null (in);
@@ -528,7 +531,8 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/reader-process/image-round-trip", test_image_round_trip);
   g_test_add_func ("/tw/ingest/reader-process/image-unpublished", test_image_unpublished);
   g_test_add_func ("/tw/ingest/reader-process/library-abort", test_library_abort);
-  g_test_add_func ("/tw/ingest/reader-process/library-abort-in-process", test_library_abort_in_process);
+  g_test_add_func ("/tw/ingest/reader-process/library-abort-in-process",
+                   test_library_abort_in_process);
   g_test_add_func ("/tw/ingest/reader-process/killed", test_killed);
   g_test_add_func ("/tw/ingest/reader-process/cancel-kills-child", test_cancel_kills_child);
   g_test_add_func ("/tw/ingest/reader-process/progress", test_progress);
