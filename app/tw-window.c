@@ -233,8 +233,8 @@ load_thread (GTask        *task,
 
   if (job->trace)
     trace = g_object_ref (job->trace);
-  else if (!(trace = tw_reader_registry_load_file (job->path, NULL, load_progress_cb, job,
-                                                   cancellable, &error)))
+  else if (!(trace = tw_reader_registry_load_file_full (job->path, NULL, TW_LOAD_OUT_OF_PROCESS,
+                                                        load_progress_cb, job, cancellable, &error)))
     {
       g_task_return_error (task, error);
       return;

@@ -8,7 +8,11 @@
  * TRACE.dat defaults to /tmp/big.dat (record it as docs/trace-dat-and-ctf.md says; it is
  * never committed), CTF-DIR to the largest shared LTTng trace (many-threads). Best of
  * RUNS (3) for each, wall and CPU time (children's rusage for the tools, the process's
- * CPU clock for in-process work), and the ratios the issue sets as targets.
+ * CPU clock for in-process work, both for out-of-process reading), and the ratios the
+ * issue sets as targets. Our readers run twice per round: in this process, and out of
+ * process as tracewb and tracewb-cli run them (docs/out-of-process-reading.md), each
+ * followed by one pass over every row and payload byte, where a mapping's deferred
+ * costs would show.
  */
 #include "config.h"
 
@@ -71,23 +75,74 @@ run_tool (const char *const *argv)
   return (Timing) { (g_get_monotonic_time () - t0) / 1e6, children_cpu () - cpu0 };
 }
 
+/* Every column of every row and every payload byte, once: what building the state model
+ * and scrolling the list touch. */
+static guint64
+read_every_row (TwTrace *trace)
+{
+  guint64 sum = 0;
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      for (guint i = 0; i < chunk->n; i++)
+        sum += chunk->time[i] + chunk->task[i] + chunk->arg[i] + chunk->payload[i] +
+               chunk->type[i] + chunk->cpu[i];
+      for (gsize b = 0; b < chunk->blob_len; b += 64)
+        sum += chunk->blob[b];
+    }
+  return sum;
+}
+
+/* The reader into a sealed store (*pass: then one pass over it); with
+ * TW_LOAD_OUT_OF_PROCESS the CPU time is ours and the child's. */
 static Timing
-run_ingest (const char *path,
-            const char *format,
-            guint64    *n_events)
+run_ingest (const char  *path,
+            const char  *format,
+            TwLoadFlags  flags,
+            Timing      *pass,
+            guint64     *n_events)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  double cpu0 = self_cpu ();
+  double cpu0 = self_cpu () + children_cpu ();
   gint64 t0 = g_get_monotonic_time ();
+  volatile guint64 sum;
   Timing t;
 
-  trace = tw_reader_registry_load_file (path, format, NULL, NULL, NULL, &error);
-  t = (Timing) { (g_get_monotonic_time () - t0) / 1e6, self_cpu () - cpu0 };
+  trace = tw_reader_registry_load_file_full (path, format, flags, NULL, NULL, NULL, &error);
+  t = (Timing) { (g_get_monotonic_time () - t0) / 1e6, self_cpu () + children_cpu () - cpu0 };
   if (trace == NULL)
     g_error ("%s", error->message);
   *n_events = tw_trace_get_n_events (trace);
+  cpu0 = self_cpu ();
+  t0 = g_get_monotonic_time ();
+  sum = read_every_row (trace);
+  (void) sum;
+  *pass = (Timing) { (g_get_monotonic_time () - t0) / 1e6, self_cpu () - cpu0 };
   return t;
+}
+
+/* In-process and out-of-process reading, one after the other in each round. */
+typedef struct {
+  Timing  in, out, in_pass, out_pass;
+  guint64 n_in, n_out;
+} Ingest;
+
+static void
+ingest_round (Ingest     *best,
+              const char *path,
+              const char *format)
+{
+  Timing t, pass;
+
+  t = run_ingest (path, format, TW_LOAD_IN_PROCESS, &pass, &best->n_in);
+  keep_best (&best->in, &t);
+  keep_best (&best->in_pass, &pass);
+  t = run_ingest (path, format, TW_LOAD_OUT_OF_PROCESS, &pass, &best->n_out);
+  keep_best (&best->out, &t);
+  keep_best (&best->out_pass, &pass);
 }
 
 #if HAVE_LIBTRACECMD
@@ -173,6 +228,25 @@ print_ratio (const char   *what,
 }
 
 static void
+print_ingest (const Ingest *best,
+              const char   *what)
+{
+  Timing in_total = { best->in.wall + best->in_pass.wall, best->in.cpu + best->in_pass.cpu };
+  Timing out_total = { best->out.wall + best->out_pass.wall, best->out.cpu + best->out_pass.cpu };
+  g_autofree char *in = g_strdup_printf ("%s -> sealed store", what);
+
+  print_row (in, &best->in, best->n_in);
+  print_row ("  same, out of process (tracewb-reader)", &best->out, best->n_out);
+  print_row ("  then every row read once, in process", &best->in_pass, 0);
+  print_row ("  then every row read once, out of process", &best->out_pass, 0);
+  print_ratio ("out of process / in process, reading", &best->out, &best->in, 1.05);
+  print_ratio ("out of process / in process, with the pass", &out_total, &in_total, 1.05);
+  if (best->n_in != best->n_out)
+    g_print ("  WARNING: out of process read %" G_GUINT64_FORMAT " events, in process %"
+             G_GUINT64_FORMAT "\n", best->n_out, best->n_in);
+}
+
+static void
 bench_trace_dat (const char *dat,
                  guint       runs)
 {
@@ -187,8 +261,9 @@ bench_trace_dat (const char *dat,
   else
     {
       const char *report[] = { "trace-cmd", "report", dat, NULL };
-      Timing t_report = worst, t_bare = worst, t_bare2 = worst, t_ours = worst;
-      guint64 n_bare = 0, n_bare2 = 0, n_ours = 0;
+      Timing t_report = worst, t_bare = worst, t_bare2 = worst;
+      Ingest ours = { worst, worst, worst, worst, 0, 0 };
+      guint64 n_bare = 0, n_bare2 = 0;
       GStatBuf st;
 
       g_stat (dat, &st);
@@ -202,20 +277,19 @@ bench_trace_dat (const char *dat,
           keep_best (&t_bare, &t);
           t = run_bare (dat, 2, &n_bare2);
           keep_best (&t_bare2, &t);
-          t = run_ingest (dat, "trace-dat", &n_ours);
-          keep_best (&t_ours, &t);
+          ingest_round (&ours, dat, "trace-dat");
         }
       g_print ("trace.dat %s (%.1f MB, %" G_GUINT64_FORMAT " events)\n", dat,
-               st.st_size / 1e6, n_ours);
-      print_row ("trace-cmd report > /dev/null", &t_report, n_ours);
+               st.st_size / 1e6, ours.n_in);
+      print_row ("trace-cmd report > /dev/null", &t_report, ours.n_in);
       print_row ("bare tracecmd_iterate_events count", &t_bare, n_bare);
       print_row ("bare count, 2 threads, one handle per CPU", &t_bare2, n_bare2);
-      print_row ("tracewb trace-dat reader -> sealed store", &t_ours, n_ours);
-      print_ratio ("ours / trace-cmd report", &t_ours, &t_report, 0.15);
-      print_ratio ("ours / bare iteration loop", &t_ours, &t_bare, 1.5);
-      if (n_bare != n_ours || n_bare2 != n_ours)
+      print_ingest (&ours, "tracewb trace-dat reader");
+      print_ratio ("ours / trace-cmd report", &ours.in, &t_report, 0.15);
+      print_ratio ("ours / bare iteration loop", &ours.in, &t_bare, 1.5);
+      if (n_bare != ours.n_in || n_bare2 != ours.n_in)
         g_print ("  WARNING: counts differ (bare %" G_GUINT64_FORMAT ", 2 threads %" G_GUINT64_FORMAT
-                 ", ours %" G_GUINT64_FORMAT ")\n", n_bare, n_bare2, n_ours);
+                 ", ours %" G_GUINT64_FORMAT ")\n", n_bare, n_bare2, ours.n_in);
       g_print ("\n");
     }
 #else
@@ -236,8 +310,8 @@ bench_ctf (const char *ctf,
     {
       const char *text[] = { "babeltrace2", ctf, NULL };
       const char *dummy[] = { "babeltrace2", "-o", "dummy", ctf, NULL };
-      Timing t_text = worst, t_dummy = worst, t_ours = worst;
-      guint64 n_ours = 0;
+      Timing t_text = worst, t_dummy = worst;
+      Ingest ours = { worst, worst, worst, worst, 0, 0 };
 
       for (guint i = 0; i < runs; i++)
         {
@@ -247,15 +321,14 @@ bench_ctf (const char *ctf,
           keep_best (&t_text, &t);
           t = run_tool (dummy);
           keep_best (&t_dummy, &t);
-          t = run_ingest (ctf, "ctf", &n_ours);
-          keep_best (&t_ours, &t);
+          ingest_round (&ours, ctf, "ctf");
         }
-      g_print ("CTF %s (%" G_GUINT64_FORMAT " events)\n", ctf, n_ours);
-      print_row ("babeltrace2 DIR > /dev/null (text)", &t_text, n_ours);
-      print_row ("babeltrace2 -o dummy DIR", &t_dummy, n_ours);
-      print_row ("tracewb ctf reader -> sealed store", &t_ours, n_ours);
-      print_ratio ("ours / babeltrace2 text", &t_ours, &t_text, 0.6);
-      print_ratio ("ours / babeltrace2 dummy sink", &t_ours, &t_dummy, 1.3);
+      g_print ("CTF %s (%" G_GUINT64_FORMAT " events)\n", ctf, ours.n_in);
+      print_row ("babeltrace2 DIR > /dev/null (text)", &t_text, ours.n_in);
+      print_row ("babeltrace2 -o dummy DIR", &t_dummy, ours.n_in);
+      print_ingest (&ours, "tracewb ctf reader");
+      print_ratio ("ours / babeltrace2 text", &ours.in, &t_text, 0.6);
+      print_ratio ("ours / babeltrace2 dummy sink", &ours.in, &t_dummy, 1.3);
     }
 #else
   g_print ("CTF: support not built (libbabeltrace2-dev missing), %s not read\n", ctf);
@@ -272,6 +345,8 @@ main (int    argc,
                                                       "lttng-kernel-many-threads", "trace", NULL);
   guint runs = argc > 3 ? MAX (1, atoi (argv[3])) : 3;
 
+  /* the build tree's helper, unless told otherwise */
+  g_setenv (TW_READER_HELPER_ENV, TW_READER_HELPER_BUILT, FALSE);
   g_print ("bench-formats: best of %u runs; the machine may be loaded, so compare CPU times\n\n", runs);
   bench_trace_dat (dat, runs);
   bench_ctf (ctf, runs);

@@ -8,6 +8,7 @@
 #include "tw-types.h"
 #include "tw-trace.h"
 #include "tw-lost-events.h"
+#include "tw-trace-image.h"
 #include "tw-state-model.h"
 #include "tw-counter-tracks.h"
 #include "tw-event-filter.h"

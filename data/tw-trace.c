@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tw-trace.h"
+#include "tw-trace-private.h"
 
 /*
  * Threading: one writer (a reader thread while loading, the monitor thread when live)
@@ -19,10 +19,10 @@
 
 #define MAX_CHUNKS      (1u << 14)   /* 2^32 events */
 #define HUGE_PAGE       (2u << 20)
-#define COLUMNS_BYTES   ((gsize) TW_CHUNK_SIZE * 24)
+#define COLUMNS_BYTES   TW_TRACE_COLUMNS_BYTES
 #define BLOB_MIN        (64u << 10)
 /* payload offsets are 32-bit: no chunk's blob is ever larger */
-#define BLOB_RESERVE    ((gsize) G_MAXUINT32 + 1)
+#define BLOB_RESERVE    TW_TRACE_BLOB_RESERVE
 #define TASK_PAGE_SHIFT 10
 #define MAX_TASK_PAGES  (1u << 14)   /* 16 Mi tasks */
 #define STR_PAGE_SHIFT  12
@@ -41,11 +41,15 @@ struct _TwTrace
   guint          n_cpus;        /* published */
   gboolean       sealed;
   gboolean       stable_blobs;  /* tw_trace_set_stable_payloads */
+  TwTraceImage  *image;         /* the file new chunks are made in, or NULL */
 
   /* strings: id → interned pointer */
   GMutex         lock;          /* writer-side: interning and table growth */
   GStringChunk  *string_chunk;
   GHashTable    *string_ids;    /* const char* → id + 1 */
+  char          *restored;      /* strings restored from an image, one run, or NULL */
+  gsize          restored_len;
+  gboolean       restored_unhashed; /* they are not in string_ids yet */
   const char  ***str_pages;     /* MAX_STR_PAGES slots */
   guint          n_strings;
 
@@ -223,9 +227,39 @@ blob_pool_give (guint8 *blob,
 
 /* A chunk and what only this file needs to know about it. */
 typedef struct {
-  TwEventChunk chunk;
-  gboolean     huge;
+  TwEventChunk  chunk;
+  gboolean      huge;
+  TwTraceImage *image;   /* whose slot @slot holds the chunk (borrowed), or NULL */
+  guint         slot;
 } ChunkAlloc;
+
+static void
+chunk_set_columns (TwEventChunk *chunk,
+                   guint8       *columns)
+{
+  chunk->time = (guint64 *) columns;
+  chunk->task = (guint32 *) (columns + TW_CHUNK_TASK_OFFSET);
+  chunk->arg = (guint32 *) (columns + TW_CHUNK_ARG_OFFSET);
+  chunk->payload = (guint32 *) (columns + TW_CHUNK_PAYLOAD_OFFSET);
+  chunk->type = (guint16 *) (columns + TW_CHUNK_TYPE_OFFSET);
+  chunk->cpu = (guint16 *) (columns + TW_CHUNK_CPU_OFFSET);
+}
+
+/* A chunk in a slot of @image: the blob is the slot's whole reservation, whose pages
+ * are mapped as it grows (tw_event_chunk_reserve_blob), so it never moves. */
+static TwEventChunk *
+chunk_new_in_image (TwTraceImage *image,
+                    gsize         blob_hint)
+{
+  ChunkAlloc *alloc = g_new0 (ChunkAlloc, 1);
+
+  alloc->image = image;
+  chunk_set_columns (&alloc->chunk, _tw_trace_image_take_slot (image, &alloc->slot,
+                                                               &alloc->chunk.blob));
+  if (blob_hint > 0)
+    tw_event_chunk_reserve_blob (&alloc->chunk, blob_hint);
+  return &alloc->chunk;
+}
 
 static TwEventChunk *
 chunk_new (gboolean huge,
@@ -247,12 +281,7 @@ chunk_new (gboolean huge,
       chunk->blob_cap = BLOB_RESERVE;
     }
 
-  chunk->time = (guint64 *) columns;
-  chunk->task = (guint32 *) (columns + TW_CHUNK_TASK_OFFSET);
-  chunk->arg = (guint32 *) (columns + TW_CHUNK_ARG_OFFSET);
-  chunk->payload = (guint32 *) (columns + TW_CHUNK_PAYLOAD_OFFSET);
-  chunk->type = (guint16 *) (columns + TW_CHUNK_TYPE_OFFSET);
-  chunk->cpu = (guint16 *) (columns + TW_CHUNK_CPU_OFFSET);
+  chunk_set_columns (chunk, columns);
   if (blob_hint > 0)
     tw_event_chunk_reserve_blob (chunk, blob_hint);
   return chunk;
@@ -263,6 +292,12 @@ chunk_free (TwEventChunk *chunk)
 {
   ChunkAlloc *alloc = (ChunkAlloc *) chunk;
 
+  if (alloc->image)
+    {
+      _tw_trace_image_give_slot (alloc->image, alloc->slot);
+      g_free (alloc);
+      return;
+    }
   unmap_columns ((guint8 *) chunk->time, alloc->huge);
   if (chunk->blob)
     blob_pool_give (chunk->blob, chunk->blob_cap);
@@ -295,6 +330,15 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
     return;
 
   cap = round_to_page (MAX (MAX (needed, chunk->blob_cap * 2), BLOB_MIN));
+  if (((ChunkAlloc *) chunk)->image)
+    {
+      if (needed > BLOB_RESERVE)
+        g_error ("tw-trace: a chunk's payloads outgrow %" G_GSIZE_FORMAT " bytes", BLOB_RESERVE);
+      chunk->blob_cap = MIN (cap, BLOB_RESERVE);
+      _tw_trace_image_grow_blob (((ChunkAlloc *) chunk)->image, chunk->blob, old_cap,
+                                 chunk->blob_cap);
+      return;
+    }
   if ((blob = blob_pool_take (cap, &cap)) != NULL)
     {
       /* Kept pages are mapped already: copying what the blob holds into them costs
@@ -332,6 +376,7 @@ tw_trace_finalize (GObject *object)
   for (guint i = 0; i < self->n_chunks; i++)
     chunk_free (self->chunks[i]);
   g_free (self->chunks);
+  g_clear_pointer (&self->image, tw_trace_image_unref);
 
   for (guint i = 0; i < MAX_STR_PAGES && self->str_pages[i]; i++)
     g_free (self->str_pages[i]);
@@ -350,6 +395,7 @@ tw_trace_finalize (GObject *object)
   g_free (self->task_pages);
 
   g_clear_pointer (&self->string_chunk, g_string_chunk_free);
+  g_clear_pointer (&self->restored, g_free);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   g_clear_pointer (&self->type_ids, g_hash_table_unref);
   g_clear_pointer (&self->task_ids, g_hash_table_unref);
@@ -453,14 +499,19 @@ tw_trace_dup_metadata_keys (TwTrace *self)
 
 /* ---------------------------------------------------------------- strings */
 
+static void hash_restored_strings (TwTrace *self);
+
 static guint32
 intern_string_locked (TwTrace    *self,
                       const char *str)
 {
-  gpointer found = g_hash_table_lookup (self->string_ids, str);
+  gpointer found;
   const char *copy;
   guint id;
 
+  if G_UNLIKELY (self->restored_unhashed)
+    hash_restored_strings (self);
+  found = g_hash_table_lookup (self->string_ids, str);
   if (found)
     return GPOINTER_TO_UINT (found) - 1;
 
@@ -519,6 +570,11 @@ intern_locked (TwTrace    *self,
 {
   if (str == NULL)
     return NULL;
+  /* a restored string is the table's own already (tables restored from an image name
+   * their strings so, without hashing them all) */
+  if (self->restored && str >= self->restored && str < self->restored + self->restored_len &&
+      (str == self->restored || str[-1] == '\0'))
+    return str;
   return tw_trace_get_string (self, intern_string_locked (self, str));
 }
 
@@ -953,6 +1009,7 @@ TwEventChunk *
 tw_trace_begin_append (TwTrace *self)
 {
   TwEventChunk *chunk;
+  gsize blob_hint;
 
   g_return_val_if_fail (TW_IS_TRACE (self), NULL);
   g_return_val_if_fail (!self->sealed, NULL);
@@ -970,9 +1027,11 @@ tw_trace_begin_append (TwTrace *self)
              (guint64) MAX_CHUNKS << TW_CHUNK_SHIFT);
 
   /* The previous chunk's payload size is the best guess for this one's. */
-  chunk = chunk_new (self->n_chunks > 0,
-                     self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->blob_len : 0,
-                     self->stable_blobs);
+  blob_hint = self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->blob_len : 0;
+  if (self->image)
+    chunk = chunk_new_in_image (self->image, blob_hint);
+  else
+    chunk = chunk_new (self->n_chunks > 0, blob_hint, self->stable_blobs);
   chunk->last_time = self->n_chunks > 0 ? self->chunks[self->n_chunks - 1]->last_time : 0;
   self->chunks[self->n_chunks] = chunk;
   g_atomic_int_set (&self->n_chunks, self->n_chunks + 1);
@@ -1174,6 +1233,9 @@ tw_trace_seal (TwTrace       *self,
       gsize keep = round_to_page (chunk->blob_len);
 
       chunk->unsorted = FALSE;
+      /* an image's pages stay for the next trace read into it */
+      if (((ChunkAlloc *) chunk)->image)
+        continue;
       if (chunk->blob && keep == 0)
         {
           munmap (chunk->blob, chunk->blob_cap);
@@ -1490,4 +1552,125 @@ tw_trace_get_memory_size (TwTrace *self)
   for (guint c = 0; c < n_chunks; c++)
     size += (gsize) self->chunks[c]->n * 24 + self->chunks[c]->blob_cap;
   return size;
+}
+
+/* ---------------------------------------------------------------- image files */
+
+/* The writing side: chunks made from now on live in slots of @image. The mapping side:
+ * the trace keeps @image, whose mappings its chunks are. Takes a reference. */
+void
+_tw_trace_set_image (TwTrace      *self,
+                     TwTraceImage *image)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (self->n_chunks == 0);
+
+  g_clear_pointer (&self->image, tw_trace_image_unref);
+  self->image = tw_trace_image_ref (image);
+}
+
+guint
+_tw_trace_get_n_strings (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  return g_atomic_int_get (&self->n_strings);
+}
+
+/* The image slot of a chunk made in an image. */
+guint
+_tw_event_chunk_get_slot (const TwEventChunk *chunk)
+{
+  const ChunkAlloc *alloc = (const ChunkAlloc *) chunk;
+
+  g_return_val_if_fail (alloc->image != NULL, 0);
+
+  return alloc->slot;
+}
+
+/* The mapping side: appends a chunk another process wrote, as mapped from the image set
+ * with _tw_trace_set_image(). Only the last chunk may hold fewer than TW_CHUNK_SIZE rows. */
+void
+_tw_trace_add_mapped_chunk (TwTrace *self,
+                            guint    slot,
+                            guint8  *columns,
+                            guint8  *blob,
+                            guint    n,
+                            gsize    blob_len,
+                            guint16  max_cpu_plus_one,
+                            guint64  last_time)
+{
+  ChunkAlloc *alloc;
+
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (self->image != NULL && !self->sealed);
+  g_return_if_fail (self->n_chunks < MAX_CHUNKS);
+
+  alloc = g_new0 (ChunkAlloc, 1);
+  alloc->image = self->image;
+  alloc->slot = slot;
+  chunk_set_columns (&alloc->chunk, columns);
+  alloc->chunk.blob = blob;
+  alloc->chunk.blob_len = blob_len;
+  alloc->chunk.blob_cap = round_to_page (blob_len);
+  alloc->chunk.n = n;
+  alloc->chunk.max_cpu_plus_one = max_cpu_plus_one;
+  alloc->chunk.last_time = last_time;
+  self->chunks[self->n_chunks++] = &alloc->chunk;
+  if (max_cpu_plus_one > self->n_cpus)
+    self->n_cpus = max_cpu_plus_one;
+}
+
+/* Interning needs every string in the hash: those restored from an image go in at the
+ * first interning, which a trace restored from an image may never see. */
+static void
+hash_restored_strings (TwTrace *self)
+{
+  self->restored_unhashed = FALSE;
+  for (guint id = 0; id < self->n_strings; id++)
+    g_hash_table_insert (self->string_ids, (gpointer) tw_trace_get_string (self, id),
+                         GUINT_TO_POINTER (id + 1));
+}
+
+/* The mapping side: the string table of the trace an image holds, @len bytes of
+ * NUL-terminated strings in id order, into an empty table. The types and tasks restored
+ * next name these strings by the pointers tw_trace_get_string() gives. */
+gboolean
+_tw_trace_restore_strings (TwTrace    *self,
+                           const char *run,
+                           gsize       len)
+{
+  guint id = 0;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (self->n_strings == 0 && self->restored == NULL, FALSE);
+
+  if (len > 0 && run[len - 1] != '\0')
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  self->restored = g_memdup2 (run, len);
+  self->restored_len = len;
+  for (const char *p = self->restored; p < self->restored + len; p += strlen (p) + 1, id++)
+    {
+      if ((id >> STR_PAGE_SHIFT) >= MAX_STR_PAGES)
+        g_error ("tw-trace: more than %u distinct strings", MAX_STR_PAGES << STR_PAGE_SHIFT);
+      if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
+        self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
+      self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = p;
+    }
+  self->restored_unhashed = TRUE;
+  g_atomic_int_set (&self->n_strings, id);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+/* The mapping side: publishes the mapped chunks as a sealed trace. */
+void
+_tw_trace_seal_mapped (TwTrace *self)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (!self->sealed);
+
+  tw_trace_end_append (self);
+  self->sealed = TRUE;
 }

@@ -1447,6 +1447,24 @@ tw_ctf_reader_read (TwReader        *reader,
 #endif
 }
 
+/* The version of the libbabeltrace2 loaded, not the one built against. */
+static const char *
+tw_ctf_reader_get_library (TwReader *reader)
+{
+#if HAVE_BABELTRACE
+  static char *library;
+
+  if (g_once_init_enter (&library))
+    g_once_init_leave (&library, g_strdup_printf ("libbabeltrace2 %u.%u.%u",
+                                                          bt_version_get_major (),
+                                                          bt_version_get_minor (),
+                                                          bt_version_get_patch ()));
+  return library;
+#else
+  return NULL;
+#endif
+}
+
 static void
 tw_ctf_reader_iface_init (TwReaderInterface *iface)
 {
@@ -1454,6 +1472,7 @@ tw_ctf_reader_iface_init (TwReaderInterface *iface)
   iface->get_description = tw_ctf_reader_get_description;
   iface->probe = tw_ctf_reader_probe;
   iface->read = tw_ctf_reader_read;
+  iface->get_library = tw_ctf_reader_get_library;
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
+#include "tw-reader-process.h"
 
 #include "tw-csv-reader.h"
 #include "tw-ctf-reader.h"
@@ -154,11 +155,40 @@ tw_reader_registry_probe_file (const char  *path,
 }
 
 /**
+ * tw_reader_registry_read_into:
+ * @trace: an empty trace
+ * @progress: (nullable) (scope call): progress of the read
+ *
+ * Reads @path with @reader into @trace, in the calling thread, and seals it: what every
+ * load does, in this process or in a reader child.
+ *
+ * Returns: %FALSE with @error set
+ */
+gboolean
+tw_reader_registry_read_into (TwReader        *reader,
+                              const char      *path,
+                              TwTrace         *trace,
+                              TwProgressFunc   progress,
+                              gpointer         progress_data,
+                              GCancellable    *cancellable,
+                              GError         **error)
+{
+  g_return_val_if_fail (TW_IS_READER (reader), FALSE);
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+
+  tw_trace_set_metadata (trace, "format", tw_reader_get_name (reader));
+  tw_trace_set_metadata (trace, "path", path);
+  return tw_reader_read (reader, path, trace, progress, progress_data, cancellable, error) &&
+         tw_trace_seal (trace, cancellable, error);
+}
+
+/**
  * tw_reader_registry_load_file:
  * @format: (nullable): a reader name, or %NULL to probe
  * @progress: (nullable) (scope call): progress of the read
  *
- * Reads @path into a new trace and seals it. Runs in the calling thread.
+ * Reads @path into a new trace and seals it. Runs in the calling thread, every reader in
+ * this process (tw_reader_registry_load_file_full() can isolate the outside libraries).
  *
  * Returns: (transfer full) (nullable): the trace
  */
@@ -169,6 +199,29 @@ tw_reader_registry_load_file (const char      *path,
                               gpointer         progress_data,
                               GCancellable    *cancellable,
                               GError         **error)
+{
+  return tw_reader_registry_load_file_full (path, format, TW_LOAD_IN_PROCESS, progress,
+                                            progress_data, cancellable, error);
+}
+
+/**
+ * tw_reader_registry_load_file_full:
+ * @format: (nullable): a reader name, or %NULL to probe
+ * @progress: (nullable) (scope call): progress of the read, called from the calling thread
+ *
+ * Reads @path into a new trace and seals it; with %TW_LOAD_OUT_OF_PROCESS, readers built
+ * on outside libraries run in a child process and the calling thread waits for it.
+ *
+ * Returns: (transfer full) (nullable): the trace
+ */
+TwTrace *
+tw_reader_registry_load_file_full (const char      *path,
+                                   const char      *format,
+                                   TwLoadFlags      flags,
+                                   TwProgressFunc   progress,
+                                   gpointer         progress_data,
+                                   GCancellable    *cancellable,
+                                   GError         **error)
 {
   g_autoptr(TwReader) reader = NULL;
   g_autoptr(TwTrace) trace = NULL;
@@ -188,14 +241,12 @@ tw_reader_registry_load_file (const char      *path,
   else if (!(reader = tw_reader_registry_probe_file (path, error)))
     return NULL;
 
+  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
+    return tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
+
   trace = tw_trace_new ();
-  tw_trace_set_metadata (trace, "format", tw_reader_get_name (reader));
-  tw_trace_set_metadata (trace, "path", path);
-
-  if (!tw_reader_read (reader, path, trace, progress, progress_data, cancellable, error))
+  if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
+                                     cancellable, error))
     return NULL;
-  if (!tw_trace_seal (trace, cancellable, error))
-    return NULL;
-
   return g_steal_pointer (&trace);
 }

@@ -9,12 +9,38 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TwLoadFlags:
+ * @TW_LOAD_IN_PROCESS: every reader runs in the calling thread
+ * @TW_LOAD_OUT_OF_PROCESS: a reader built on an outside library (tw_reader_get_library())
+ *   runs in a child process (tw-reader-process.h), so that a crash in the library is an
+ *   error, not the end of the program
+ */
+typedef enum {
+  TW_LOAD_IN_PROCESS     = 0,
+  TW_LOAD_OUT_OF_PROCESS = 1 << 0,
+} TwLoadFlags;
+
 GPtrArray *tw_reader_registry_dup_readers (void);
 TwReader  *tw_reader_registry_find        (const char      *name);
 TwReader  *tw_reader_registry_probe_file  (const char      *path,
                                            GError         **error);
 TwTrace   *tw_reader_registry_load_file   (const char      *path,
                                            const char      *format,
+                                           TwProgressFunc   progress,
+                                           gpointer         progress_data,
+                                           GCancellable    *cancellable,
+                                           GError         **error);
+TwTrace   *tw_reader_registry_load_file_full (const char    *path,
+                                           const char      *format,
+                                           TwLoadFlags      flags,
+                                           TwProgressFunc   progress,
+                                           gpointer         progress_data,
+                                           GCancellable    *cancellable,
+                                           GError         **error);
+gboolean   tw_reader_registry_read_into   (TwReader        *reader,
+                                           const char      *path,
+                                           TwTrace         *trace,
                                            TwProgressFunc   progress,
                                            gpointer         progress_data,
                                            GCancellable    *cancellable,

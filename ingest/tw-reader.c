@@ -32,6 +32,23 @@ tw_reader_get_description (TwReader *self)
 }
 
 /**
+ * tw_reader_get_library:
+ *
+ * Returns: (nullable): the outside library the reader is built on, with its version, or
+ *   %NULL when the reader is ours alone
+ */
+const char *
+tw_reader_get_library (TwReader *self)
+{
+  TwReaderInterface *iface;
+
+  g_return_val_if_fail (TW_IS_READER (self), NULL);
+
+  iface = TW_READER_GET_IFACE (self);
+  return iface->get_library ? iface->get_library (self) : NULL;
+}
+
+/**
  * tw_reader_probe:
  * @head: (array length=head_len): the first bytes of the file
  *

@@ -16,6 +16,7 @@ typedef enum {
   TW_READER_ERROR_TRUNCATED,      /* the file ends inside a record */
   TW_READER_ERROR_INVALID,        /* bad data at a named line or offset */
   TW_READER_ERROR_UNSUPPORTED,    /* the format's support was not built in */
+  TW_READER_ERROR_LIBRARY_FAILED, /* the library reading the file crashed or quit */
 } TwReaderError;
 
 GQuark tw_reader_error_quark (void);
@@ -31,6 +32,9 @@ G_DECLARE_INTERFACE (TwReader, tw_reader, TW, READER, GObject)
  *   (certain), given the file's first bytes (@head, up to 64 KiB)
  * @read: appends the file's events to @trace, calling @progress now and then from the
  *   calling thread; checks @cancellable every few thousand records
+ * @get_library: (nullable): the outside library the reader is built on, with its version
+ *   ("libbabeltrace2 2.0.4"), or %NULL (the default) for readers of our own; such readers
+ *   can be run in a child process (tw-reader-process.h)
  */
 struct _TwReaderInterface
 {
@@ -49,10 +53,12 @@ struct _TwReaderInterface
                                   gpointer         progress_data,
                                   GCancellable    *cancellable,
                                   GError         **error);
+  const char *(*get_library)     (TwReader        *self);
 };
 
 const char *tw_reader_get_name        (TwReader        *self);
 const char *tw_reader_get_description (TwReader        *self);
+const char *tw_reader_get_library     (TwReader        *self);
 guint       tw_reader_probe           (TwReader        *self,
                                        const char      *path,
                                        const guint8    *head,

@@ -1167,6 +1167,16 @@ tw_tracecmd_reader_read (TwReader        *reader,
 #endif
 }
 
+static const char *
+tw_tracecmd_reader_get_library (TwReader *reader)
+{
+#if HAVE_LIBTRACECMD
+  return "libtracecmd " TW_LIBTRACECMD_VERSION;
+#else
+  return NULL;
+#endif
+}
+
 static void
 tw_tracecmd_reader_iface_init (TwReaderInterface *iface)
 {
@@ -1174,6 +1184,7 @@ tw_tracecmd_reader_iface_init (TwReaderInterface *iface)
   iface->get_description = tw_tracecmd_reader_get_description;
   iface->probe = tw_tracecmd_reader_probe;
   iface->read = tw_tracecmd_reader_read;
+  iface->get_library = tw_tracecmd_reader_get_library;
 }
 
 static void

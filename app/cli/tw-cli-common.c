@@ -32,8 +32,9 @@ tw_cli_load_trace (const char  *path,
                    GError     **error)
 {
   gboolean tty = isatty (fileno (stderr));
-  TwTrace *trace = tw_reader_registry_load_file (path, format, tty ? print_progress : NULL,
-                                                 NULL, NULL, error);
+  TwTrace *trace = tw_reader_registry_load_file_full (path, format, TW_LOAD_OUT_OF_PROCESS,
+                                                      tty ? print_progress : NULL, NULL, NULL,
+                                                      error);
   g_autofree char *skipped = NULL;
   g_autofree char *first = NULL;
 

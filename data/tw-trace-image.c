@@ -1,0 +1,955 @@
+/* tw-trace-image.c: a trace's store in a file that two processes map
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tw-trace-private.h"
+
+/*
+ * The file (a memfd) is laid out as
+ *
+ *   [0, HEADER_BYTES)       ImageHeader, written last by the writer
+ *   slot k at HEADER_BYTES + k × SLOT_BYTES:
+ *     the chunk's columns   TW_TRACE_COLUMNS_BYTES, exactly as TwEventChunk lays them out
+ *     the payload blob      up to TW_TRACE_BLOB_RESERVE (the file is sparse: only pages
+ *                           written take memory)
+ *   the index               after the last slot: a GVariant of the trace's tables and of
+ *                           each chunk's slot and counts
+ *
+ * The writer (the reading child process) makes its chunks in slots, so the rows are
+ * written once, where the other process maps them; the tables (types, tasks, strings,
+ * metadata) are small and go through the index. Rows need no code here: whatever a
+ * reader appends (any kind, any payload) is in the columns and the blob.
+ *
+ * Fresh shared memory is dear: the kernel clears each page, and with shmem on small pages
+ * (huge pages for shmem are off by default) the writer takes a fault per 4 KiB. So the
+ * mapping side keeps an image whose trace was closed, with its mappings, for the next read
+ * (a bounded pool, as the store keeps column mappings): the next writer then writes into
+ * pages that exist, mapping them in one call, and the mapping side finds them mapped.
+ */
+
+#define IMAGE_MAGIC   "TWIMAGE1"
+#define INDEX_VERSION 1
+#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxu)a(uutqt))"
+G_STATIC_ASSERT (sizeof (INDEX_TYPE) <= 64);
+#define HEADER_BYTES  ((gsize) 2 << 20)
+#define SLOT_BYTES    (TW_TRACE_COLUMNS_BYTES + TW_TRACE_BLOB_RESERVE)
+#define MAX_INDEX     ((gsize) 1 << 30)
+#define POOL_IMAGES   4
+
+/* A new field in these must travel through the index: a changed size stops the build
+ * here so that nobody adds one without looking at build_index() and restore_tables(). */
+G_STATIC_ASSERT (sizeof (TwTask) == 40);
+G_STATIC_ASSERT (sizeof (TwEventType) == 48);
+G_STATIC_ASSERT (sizeof (TwFieldSpec) == 16);
+
+typedef struct {
+  char    magic[8];
+  guint32 version;
+  guint32 n_slots;        /* the writer's slots are [0, n_slots) */
+  guint64 index_offset;
+  guint64 index_len;
+  char    index_type[64]; /* INDEX_TYPE: a helper from another build is refused */
+} ImageHeader;
+
+G_STATIC_ASSERT (sizeof (ImageHeader) == 96);
+
+typedef struct {
+  guint8 *columns;        /* NULL while not mapped in this process */
+  guint8 *blob;
+  gsize   blob_map;       /* bytes mapped at @blob */
+} Slot;
+
+struct _TwTraceImage
+{
+  gatomicrefcount  ref_count;
+  int              fd;
+  gboolean         writer;
+  GArray          *slots;       /* Slot, by index; may hold unmapped ones */
+  GArray          *free_slots;  /* writer: guint indexes to take, the lowest last */
+  guint            n_warm;      /* slots [0, n_warm) held pages when handed over */
+  gsize            file_size;
+  gboolean         opened;      /* mapping side: holds a published trace, so its pages
+                                 * are known (an image whose writer died is not kept) */
+  gboolean         published;   /* writer: its slots are the mapping side's now */
+};
+
+static GMutex        pool_lock;
+static TwTraceImage *pool[POOL_IMAGES];
+static guint         pool_len;
+
+static gsize
+slot_offset (guint slot)
+{
+  return HEADER_BYTES + (gsize) slot * SLOT_BYTES;
+}
+
+static gsize
+round_to_page (gsize size)
+{
+  return (size + 4095) & ~(gsize) 4095;
+}
+
+static gboolean
+set_errno_error (GError     **error,
+                 const char  *what)
+{
+  int saved = errno;
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "trace image: %s: %s",
+               what, g_strerror (saved));
+  return FALSE;
+}
+
+static gboolean
+write_all (int            fd,
+           gconstpointer  data,
+           gsize          len,
+           gsize          offset,
+           GError       **error)
+{
+  const guint8 *p = data;
+
+  while (len > 0)
+    {
+      gssize n = pwrite (fd, p, len, offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return set_errno_error (error, "writing");
+      p += n;
+      len -= n;
+      offset += n;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_all (int       fd,
+          gpointer  data,
+          gsize     len,
+          gsize     offset,
+          GError  **error)
+{
+  guint8 *p = data;
+
+  while (len > 0)
+    {
+      gssize n = pread (fd, p, len, offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return set_errno_error (error, "reading");
+      if (n == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "trace image: the file ends at offset %" G_GSIZE_FORMAT, offset);
+          return FALSE;
+        }
+      p += n;
+      len -= n;
+      offset += n;
+    }
+  return TRUE;
+}
+
+static Slot *
+slot_at (TwTraceImage *self,
+         guint         slot)
+{
+  if (slot >= self->slots->len)
+    g_array_set_size (self->slots, slot + 1);
+  return &g_array_index (self->slots, Slot, slot);
+}
+
+static void
+unmap_slot (TwTraceImage *self,
+            guint         slot)
+{
+  Slot *s = slot_at (self, slot);
+
+  if (s->columns)
+    munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
+  if (s->blob)
+    munmap (s->blob, s->blob_map);
+  *s = (Slot) { NULL, NULL, 0 };
+}
+
+static TwTraceImage *
+image_new (int      fd,
+           gboolean writer,
+           guint    n_warm)
+{
+  TwTraceImage *self = g_new0 (TwTraceImage, 1);
+  struct stat st;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->fd = fd;
+  self->writer = writer;
+  self->slots = g_array_new (FALSE, TRUE, sizeof (Slot));
+  self->free_slots = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->n_warm = n_warm;
+  self->file_size = fstat (fd, &st) == 0 ? (gsize) st.st_size : 0;
+  return self;
+}
+
+static void
+image_free (TwTraceImage *self)
+{
+  for (guint i = 0; i < self->slots->len; i++)
+    unmap_slot (self, i);
+  g_array_unref (self->slots);
+  g_array_unref (self->free_slots);
+  close (self->fd);
+  g_free (self);
+}
+
+/* Bytes of memory an image's file holds, roughly: its slots' columns and mapped blobs. */
+static gsize
+image_resident (TwTraceImage *self)
+{
+  gsize bytes = 0;
+
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      const Slot *s = &g_array_index (self->slots, Slot, i);
+
+      bytes += (s->columns ? TW_TRACE_COLUMNS_BYTES : 0) + s->blob_map;
+    }
+  return bytes;
+}
+
+/* An eighth of the machine's memory: shmem pages are not given back under pressure as
+ * the store's MADV_FREE pools are (there is no swap to put them in). */
+static gsize
+pool_limit (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES);
+  long page_size = sysconf (_SC_PAGESIZE);
+
+  return pages > 0 && page_size > 0 ? (gsize) pages * page_size / 8 : 0;
+}
+
+/* Keeps a closed trace's image for the next read; FALSE when the pool is full. */
+static gboolean
+pool_give (TwTraceImage *self)
+{
+  gsize resident = image_resident (self);
+  gsize pooled = 0;
+  gboolean kept = FALSE;
+
+  if (self->writer || !self->opened || resident == 0)
+    return FALSE;
+  g_mutex_lock (&pool_lock);
+  for (guint i = 0; i < pool_len; i++)
+    pooled += image_resident (pool[i]);
+  if (pool_len < POOL_IMAGES && pooled + resident <= pool_limit ())
+    {
+      pool[pool_len++] = self;
+      kept = TRUE;
+    }
+  g_mutex_unlock (&pool_lock);
+  return kept;
+}
+
+/* The pooled image with the most slots, or NULL. */
+static TwTraceImage *
+pool_take (void)
+{
+  TwTraceImage *self = NULL;
+  guint best = 0;
+
+  g_mutex_lock (&pool_lock);
+  for (guint i = 1; i < pool_len; i++)
+    if (pool[i]->slots->len > pool[best]->slots->len)
+      best = i;
+  if (pool_len > 0)
+    {
+      self = pool[best];
+      pool[best] = pool[--pool_len];
+    }
+  g_mutex_unlock (&pool_lock);
+  return self;
+}
+
+/**
+ * tw_trace_image_new:
+ *
+ * An image to hand to a writer process: one kept from an earlier read when there is one
+ * (its pages and mappings are reused), else a new memory file.
+ *
+ * Returns: (transfer full) (nullable): the image, or %NULL with @error set
+ */
+TwTraceImage *
+tw_trace_image_new (GError **error)
+{
+  static const ImageHeader blank = { { 0 } };
+  TwTraceImage *self = pool_take ();
+  int fd;
+
+  if (self == NULL)
+    {
+      if ((fd = memfd_create ("tracewb-trace", MFD_CLOEXEC)) < 0)
+        {
+          set_errno_error (error, "memfd_create");
+          return NULL;
+        }
+      self = image_new (fd, FALSE, 0);
+    }
+  self->n_warm = self->slots->len;
+  self->opened = FALSE;
+  /* a writer that dies leaves no header: the old one must not pass for its work */
+  if (!write_all (self->fd, &blank, sizeof blank, 0, error))
+    {
+      image_free (self);
+      return NULL;
+    }
+  return self;
+}
+
+int
+tw_trace_image_get_fd (TwTraceImage *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  return self->fd;
+}
+
+/**
+ * tw_trace_image_get_n_warm_slots:
+ *
+ * Returns: how many slots of the file hold pages already (a writer reuses them first)
+ */
+guint
+tw_trace_image_get_n_warm_slots (TwTraceImage *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_warm;
+}
+
+/**
+ * tw_trace_image_new_for_fd:
+ * @fd: the image's file, from tw_trace_image_get_fd() of the mapping process; the
+ *   image closes it
+ * @n_warm_slots: tw_trace_image_get_n_warm_slots() of the mapping process
+ *
+ * The writing side of an image.
+ *
+ * Returns: (transfer full): the image
+ */
+TwTraceImage *
+tw_trace_image_new_for_fd (int   fd,
+                           guint n_warm_slots)
+{
+  TwTraceImage *self;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+
+  self = image_new (fd, TRUE, n_warm_slots);
+  g_array_set_size (self->slots, n_warm_slots);
+  for (guint i = n_warm_slots; i-- > 0;)
+    g_array_append_val (self->free_slots, i);
+  return self;
+}
+
+/**
+ * tw_trace_image_new_trace:
+ *
+ * Returns: (transfer full): an empty trace whose chunks are made in slots of @self
+ */
+TwTrace *
+tw_trace_image_new_trace (TwTraceImage *self)
+{
+  TwTrace *trace;
+
+  g_return_val_if_fail (self != NULL && self->writer, NULL);
+
+  trace = tw_trace_new ();
+  _tw_trace_set_image (trace, self);
+  return trace;
+}
+
+static gpointer
+map_or_die (gsize  len,
+            int    flags,
+            int    fd,
+            gsize  offset)
+{
+  gpointer p = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | flags, fd, offset);
+
+  if (p == MAP_FAILED)
+    g_error ("tw-trace-image: cannot map %" G_GSIZE_FORMAT " bytes at %" G_GSIZE_FORMAT ": %s",
+             len, offset, g_strerror (errno));
+  return p;
+}
+
+/*
+ * The writer's slot for a new chunk: a warm one first, else the next in the file. Its
+ * columns are mapped populated (one call instead of a fault per page), except for the
+ * first chunk of a fresh file, which a small trace fills only in part; the blob is the
+ * slot's whole reservation, mapped as it grows.
+ */
+guint8 *
+_tw_trace_image_take_slot (TwTraceImage  *self,
+                           guint         *slot,
+                           guint8       **blob)
+{
+  gboolean warm = self->free_slots->len > 0;
+  Slot *s;
+
+  g_assert (self->writer);
+
+  if (warm)
+    *slot = g_array_index (self->free_slots, guint, --self->free_slots->len);
+  else
+    *slot = self->slots->len;
+  s = slot_at (self, *slot);
+  if (slot_offset (*slot + 1) > self->file_size)
+    {
+      if (ftruncate (self->fd, slot_offset (*slot + 1)) < 0)
+        g_error ("tw-trace-image: cannot grow the image to %" G_GSIZE_FORMAT " bytes: %s",
+                 slot_offset (*slot + 1), g_strerror (errno));
+      self->file_size = slot_offset (*slot + 1);
+    }
+  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm || *slot > 0 ? MAP_POPULATE : 0,
+                           self->fd, slot_offset (*slot));
+  s->blob = map_or_die (TW_TRACE_BLOB_RESERVE, MAP_NORESERVE, self->fd,
+                        slot_offset (*slot) + TW_TRACE_COLUMNS_BYTES);
+  s->blob_map = TW_TRACE_BLOB_RESERVE;
+  *blob = s->blob;
+  return s->columns;
+}
+
+/* The writer's blob grows into [@from, @to): its pages in one call (kernels before 5.14
+ * refuse; the pages then fault in one by one). Populated for reading: a shared shmem
+ * mapping needs no write fault to write (no dirty tracking), and read faults map a
+ * page's neighbours that the file holds already in the same fault, which makes a warm
+ * image's blob cost half of what MADV_POPULATE_WRITE does (100 against 200 ms/GB here). */
+void
+_tw_trace_image_grow_blob (TwTraceImage *self,
+                           guint8       *blob,
+                           gsize         from,
+                           gsize         to)
+{
+#ifdef MADV_POPULATE_READ
+  madvise (blob + from, to - from, MADV_POPULATE_READ);
+#endif
+}
+
+/* Unmaps @slot here and gives its pages back: memory nobody would see otherwise. */
+static void
+release_slot (TwTraceImage *self,
+              guint         slot)
+{
+  unmap_slot (self, slot);
+  if (slot_offset (slot + 1) <= self->file_size)
+    fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, slot_offset (slot),
+               SLOT_BYTES);
+}
+
+/* A chunk is done with its slot. A writer's chunk gives it up (a sort makes new chunks and
+ * drops the old ones) for a later chunk to take; the mapping side keeps its mappings for
+ * the next trace. */
+void
+_tw_trace_image_give_slot (TwTraceImage *self,
+                           guint         slot)
+{
+  if (!self->writer)
+    return;
+  /* a published trace's chunks go with the writer; their pages stay for the mapping side */
+  if (self->published)
+    {
+      unmap_slot (self, slot);
+      return;
+    }
+  release_slot (self, slot);
+  g_array_append_val (self->free_slots, slot);
+}
+
+/* The mapping side: the slots @trace does not use (an earlier, bigger trace's, or chunks
+ * a sort replaced) go, so that a small trace does not hold a big one's memory; the next
+ * writer gets the slots that remain. */
+static void
+release_unused_slots (TwTraceImage *self,
+                      TwTrace      *trace)
+{
+  g_autofree gboolean *used = g_new0 (gboolean, MAX (self->slots->len, 1));
+  guint n_used = 0;
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      guint slot = _tw_event_chunk_get_slot (tw_trace_get_chunk (trace, c));
+
+      used[slot] = TRUE;
+      n_used = MAX (n_used, slot + 1);
+    }
+  for (guint i = 0; i < self->slots->len; i++)
+    if (!used[i])
+      release_slot (self, i);
+  g_array_set_size (self->slots, n_used);
+}
+
+/* ---------------------------------------------------------------- the index */
+
+/*
+ * The index is one GVariant of type INDEX_TYPE: the format version, the number of CPUs,
+ * the string table as one run of NUL-terminated strings (ids are their order), the
+ * metadata, and the type, field, task and chunk tables as arrays of fixed-size tuples,
+ * which GLib hands over as C arrays (the structs below have the tuples' layout). Strings
+ * are ids into the string table. Nothing is parsed per entry but the strings: reading
+ * the index of a trace with 25 000 strings and 8 000 tasks takes a few ms.
+ */
+#define NO_STRING  G_MAXUINT32
+
+enum { INDEX_VERSION_AT, INDEX_N_CPUS, INDEX_STRINGS, INDEX_METADATA, INDEX_TYPES,
+       INDEX_FIELDS, INDEX_TASKS, INDEX_CHUNKS };
+
+typedef struct {
+  guint32 name, family, kind, first_field, n_fields;
+} IndexType;
+
+typedef struct {
+  guint32 name, type, flags;
+} IndexField;
+
+/* GVariant's normal form has zero padding: the padding is spelled out, so that the rows'
+ * initialisers clear it. */
+typedef struct {
+  guint32 source_id, name;
+  gint64  pid, tid;
+  guint32 flags;
+  guint32 padding;
+} IndexTask;
+
+typedef struct {
+  guint32 slot, n;
+  guint64 blob_len;
+  guint16 max_cpu_plus_one;
+  guint16 padding[3];
+  guint64 last_time;
+} IndexChunk;
+
+G_STATIC_ASSERT (sizeof (IndexType) == 20);
+G_STATIC_ASSERT (sizeof (IndexField) == 12);
+G_STATIC_ASSERT (sizeof (IndexTask) == 32);
+G_STATIC_ASSERT (sizeof (IndexChunk) == 32);
+
+/* The id of a string the trace holds already (type and task names are interned). */
+static guint32
+string_id (TwTrace    *trace,
+           const char *str)
+{
+  return str ? tw_trace_intern_string (trace, str) : NO_STRING;
+}
+
+static GVariant *
+fixed_array (const char    *tuple,
+             const GArray  *rows)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE (tuple), rows->data, rows->len,
+                                    g_array_get_element_size ((GArray *) rows));
+}
+
+static GVariant *
+strings_variant (TwTrace *trace)
+{
+  guint n_strings = _tw_trace_get_n_strings (trace);
+  g_autoptr(GByteArray) all = g_byte_array_new ();
+
+  for (guint i = 0; i < n_strings; i++)
+    {
+      const char *str = tw_trace_get_string (trace, i);
+
+      g_byte_array_append (all, (const guint8 *) str, strlen (str) + 1);
+    }
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, all->data, all->len, 1);
+}
+
+static GVariant *
+metadata_variant (TwTrace *trace)
+{
+  g_auto(GVariantBuilder) metadata = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
+  g_auto(GStrv) keys = tw_trace_dup_metadata_keys (trace);
+
+  for (guint i = 0; keys[i]; i++)
+    {
+      g_autofree char *value = tw_trace_dup_metadata (trace, keys[i]);
+
+      g_variant_builder_add (&metadata, "{ss}", keys[i], value);
+    }
+  return g_variant_builder_end (&metadata);
+}
+
+static GVariant *
+build_index (TwTrace *trace)
+{
+  g_autoptr(GArray) types = g_array_new (FALSE, FALSE, sizeof (IndexType));
+  g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (IndexField));
+  g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (IndexTask));
+  g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (IndexChunk));
+  GVariant *children[8];
+
+  for (guint i = 0; i < tw_trace_get_n_event_types (trace); i++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (trace, i);
+      IndexType row = { string_id (trace, type->name), string_id (trace, type->family),
+                        type->kind, fields->len, type->n_fields };
+
+      g_array_append_val (types, row);
+      for (guint f = 0; f < type->n_fields; f++)
+        {
+          IndexField field = { string_id (trace, type->fields[f].name), type->fields[f].type,
+                               type->fields[f].flags };
+
+          g_array_append_val (fields, field);
+        }
+    }
+  for (guint32 i = 0; i < tw_trace_get_n_tasks (trace); i++)
+    {
+      const TwTask *task = tw_trace_get_task (trace, i);
+      IndexTask row = { .source_id = string_id (trace, task->source_id),
+                        .name = string_id (trace, task->name),
+                        .pid = task->pid, .tid = task->tid, .flags = task->flags };
+
+      g_array_append_val (tasks, row);
+    }
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+      IndexChunk row = { .slot = _tw_event_chunk_get_slot (chunk), .n = chunk->n,
+                         .blob_len = chunk->blob_len,
+                         .max_cpu_plus_one = chunk->max_cpu_plus_one,
+                         .last_time = chunk->last_time };
+
+      g_array_append_val (chunks, row);
+    }
+
+  /* the strings last: string_id() above adds none, but ask once all ids are known */
+  children[INDEX_VERSION_AT] = g_variant_new_uint32 (INDEX_VERSION);
+  children[INDEX_N_CPUS] = g_variant_new_uint32 (tw_trace_get_n_cpus (trace));
+  children[INDEX_STRINGS] = strings_variant (trace);
+  children[INDEX_METADATA] = metadata_variant (trace);
+  children[INDEX_TYPES] = fixed_array ("(uuuuu)", types);
+  children[INDEX_FIELDS] = fixed_array ("(uuu)", fields);
+  children[INDEX_TASKS] = fixed_array ("(uuxxu)", tasks);
+  children[INDEX_CHUNKS] = fixed_array ("(uutqt)", chunks);
+  return g_variant_new_tuple (children, G_N_ELEMENTS (children));
+}
+
+/**
+ * tw_trace_image_publish:
+ * @trace: a sealed trace made by tw_trace_image_new_trace()
+ *
+ * Writes the index of @trace's tables and chunks, then the header that makes the image
+ * complete. The rows are in the file already.
+ *
+ * Returns: %FALSE with @error set when the file cannot be written
+ */
+gboolean
+tw_trace_image_publish (TwTraceImage  *self,
+                        TwTrace       *trace,
+                        GError       **error)
+{
+  g_autoptr(GVariant) index = NULL;
+  ImageHeader header = { IMAGE_MAGIC, INDEX_VERSION, 0, 0, 0, INDEX_TYPE };
+
+  g_return_val_if_fail (self != NULL && self->writer, FALSE);
+  g_return_val_if_fail (tw_trace_is_sealed (trace), FALSE);
+
+  index = g_variant_ref_sink (build_index (trace));
+  header.n_slots = self->slots->len;
+  header.index_offset = slot_offset (self->slots->len);
+  header.index_len = g_variant_get_size (index);
+  if (!write_all (self->fd, g_variant_get_data (index), header.index_len, header.index_offset,
+                  error) ||
+      !write_all (self->fd, &header, sizeof header, 0, error))
+    return FALSE;
+  self->published = TRUE;
+  return TRUE;
+}
+
+/* A fixed-size array of the index, as C rows. */
+static gconstpointer
+index_rows (GVariant *index,
+            guint     at,
+            gsize     row_size,
+            gsize    *n_rows)
+{
+  g_autoptr(GVariant) child = g_variant_get_child_value (index, at);
+
+  /* the index holds a reference to its children's data */
+  return g_variant_get_fixed_array (child, n_rows, row_size);
+}
+
+static gboolean
+restore_strings (TwTrace  *trace,
+                 GVariant *index)
+{
+  gsize len;
+  const char *run = index_rows (index, INDEX_STRINGS, 1, &len);
+
+  return _tw_trace_restore_strings (trace, run, len);
+}
+
+/* The string @id names, or NULL for NO_STRING; *ok turns FALSE for an id out of range. */
+static const char *
+string_at (TwTrace  *trace,
+           guint32   id,
+           gboolean *ok)
+{
+  const char *str;
+
+  if (id == NO_STRING)
+    return NULL;
+  if ((str = tw_trace_get_string (trace, id)) == NULL)
+    *ok = FALSE;
+  return str;
+}
+
+static gboolean
+restore_types (TwTrace  *trace,
+               GVariant *index)
+{
+  gsize n_types, n_fields;
+  const IndexType *types = index_rows (index, INDEX_TYPES, sizeof (IndexType), &n_types);
+  const IndexField *fields = index_rows (index, INDEX_FIELDS, sizeof (IndexField), &n_fields);
+  g_autofree TwFieldSpec *specs = g_new0 (TwFieldSpec, MAX (n_fields, 1));
+  gboolean ok = TRUE;
+
+  for (gsize f = 0; f < n_fields; f++)
+    {
+      if (fields[f].type > TW_FIELD_STRING)
+        return FALSE;
+      specs[f] = (TwFieldSpec) { string_at (trace, fields[f].name, &ok), fields[f].type,
+                                 fields[f].flags };
+    }
+  for (gsize i = 0; i < n_types && ok; i++)
+    {
+      const IndexType *t = &types[i];
+      const char *name = string_at (trace, t->name, &ok);
+
+      if (!ok || name == NULL || t->kind >= TW_N_EVENT_KINDS ||
+          t->first_field > n_fields || t->n_fields > n_fields - t->first_field ||
+          tw_trace_add_event_type (trace, name, string_at (trace, t->family, &ok), t->kind,
+                                   specs + t->first_field, t->n_fields, NULL) != i)
+        return FALSE;
+    }
+  return ok;
+}
+
+static gboolean
+restore_tasks (TwTrace  *trace,
+               GVariant *index)
+{
+  gsize n_tasks;
+  const IndexTask *tasks = index_rows (index, INDEX_TASKS, sizeof (IndexTask), &n_tasks);
+  gboolean ok = TRUE;
+
+  for (gsize i = 0; i < n_tasks && ok; i++)
+    {
+      const char *source_id = string_at (trace, tasks[i].source_id, &ok);
+
+      if (!ok || source_id == NULL ||
+          tw_trace_add_task (trace, source_id, string_at (trace, tasks[i].name, &ok),
+                             tasks[i].pid, tasks[i].tid) != i)
+        return FALSE;
+      tw_trace_set_task_flags (trace, i, tasks[i].flags);
+    }
+  return ok;
+}
+
+static gboolean
+restore_tables (TwTrace   *trace,
+                GVariant  *index,
+                GError   **error)
+{
+  g_autoptr(GVariant) metadata = g_variant_get_child_value (index, INDEX_METADATA);
+  g_autoptr(GVariant) n_cpus = g_variant_get_child_value (index, INDEX_N_CPUS);
+  GVariantIter iter;
+  const char *key, *value;
+
+  g_variant_iter_init (&iter, metadata);
+  while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
+    tw_trace_set_metadata (trace, key, value);
+  if (!restore_strings (trace, index) || !restore_types (trace, index) ||
+      !restore_tasks (trace, index))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: the index of its tables is inconsistent");
+      return FALSE;
+    }
+  if (g_variant_get_uint32 (n_cpus) > 0)
+    tw_trace_note_cpu (trace, MIN (g_variant_get_uint32 (n_cpus), TW_CPU_NONE) - 1);
+  return TRUE;
+}
+
+/* The mapping side's view of @slot with at least @blob_len bytes of blob; a slot mapped
+ * for an earlier trace is reused as it is (its pages are mapped), or grown. Full chunks
+ * are mapped populated: the state model reads every row next. */
+static gboolean
+map_slot (TwTraceImage  *self,
+          guint          slot,
+          gsize          blob_len,
+          gboolean       full,
+          GError       **error)
+{
+  Slot *s = slot_at (self, slot);
+  gsize want = round_to_page (blob_len);
+  int populate = full ? MAP_POPULATE : 0;
+  gpointer p;
+
+  if (s->columns == NULL)
+    {
+      p = mmap (NULL, TW_TRACE_COLUMNS_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | populate,
+                self->fd, slot_offset (slot));
+      if (p == MAP_FAILED)
+        return set_errno_error (error, "mapping a chunk");
+      s->columns = p;
+    }
+  if (want <= s->blob_map)
+    return TRUE;
+  if (s->blob)
+    p = mremap (s->blob, s->blob_map, want, MREMAP_MAYMOVE);
+  else
+    p = mmap (NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED | populate, self->fd,
+              slot_offset (slot) + TW_TRACE_COLUMNS_BYTES);
+  if (p == MAP_FAILED)
+    return set_errno_error (error, "mapping a chunk's payloads");
+  s->blob = p;
+  s->blob_map = want;
+  return TRUE;
+}
+
+static gboolean
+map_chunks (TwTraceImage  *self,
+            TwTrace       *trace,
+            GVariant      *index,
+            guint          n_slots,
+            GError       **error)
+{
+  gsize n_chunks;
+  const IndexChunk *chunks = index_rows (index, INDEX_CHUNKS, sizeof (IndexChunk), &n_chunks);
+
+  for (gsize c = 0; c < n_chunks; c++)
+    {
+      const IndexChunk *chunk = &chunks[c];
+      Slot *s;
+
+      if (chunk->slot >= n_slots || chunk->n > TW_CHUNK_SIZE ||
+          (c + 1 < n_chunks && chunk->n != TW_CHUNK_SIZE) ||
+          chunk->blob_len > TW_TRACE_BLOB_RESERVE ||
+          slot_offset (chunk->slot) + TW_TRACE_COLUMNS_BYTES + chunk->blob_len > self->file_size)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "trace image: chunk %" G_GSIZE_FORMAT " lies outside the file", c);
+          return FALSE;
+        }
+      if (!map_slot (self, chunk->slot, chunk->blob_len, chunk->n == TW_CHUNK_SIZE, error))
+        return FALSE;
+      s = slot_at (self, chunk->slot);
+      _tw_trace_add_mapped_chunk (trace, chunk->slot, s->columns,
+                                  chunk->blob_len ? s->blob : NULL, chunk->n, chunk->blob_len,
+                                  chunk->max_cpu_plus_one, chunk->last_time);
+    }
+  return TRUE;
+}
+
+/**
+ * tw_trace_image_open_trace:
+ *
+ * Maps what a writer published into @self as a sealed trace. The trace keeps @self.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+TwTrace *
+tw_trace_image_open_trace (TwTraceImage  *self,
+                           GError       **error)
+{
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GVariant) index = NULL;
+  g_autofree guint8 *bytes = NULL;
+  ImageHeader header;
+  struct stat st;
+
+  g_return_val_if_fail (self != NULL && !self->writer, NULL);
+
+  if (!read_all (self->fd, &header, sizeof header, 0, error))
+    return NULL;
+  if (fstat (self->fd, &st) < 0)
+    {
+      set_errno_error (error, "fstat");
+      return NULL;
+    }
+  self->file_size = st.st_size;
+  if (memcmp (header.magic, IMAGE_MAGIC, sizeof header.magic) != 0 ||
+      header.version != INDEX_VERSION ||
+      strncmp (header.index_type, INDEX_TYPE, sizeof header.index_type) != 0 ||
+      header.index_len > MAX_INDEX ||
+      header.index_offset != slot_offset (header.n_slots) ||
+      header.index_offset + header.index_len > self->file_size)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: no complete trace in the file");
+      return NULL;
+    }
+  bytes = g_malloc (MAX (header.index_len, 1));
+  if (!read_all (self->fd, bytes, header.index_len, header.index_offset, error))
+    return NULL;
+  index = g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (INDEX_TYPE), bytes,
+                                                       header.index_len, FALSE, NULL, NULL));
+
+  /* slots the writer touched hold pages, mapped here or not: the next writer reuses them */
+  if (header.n_slots > self->slots->len)
+    g_array_set_size (self->slots, header.n_slots);
+  trace = tw_trace_new ();
+  _tw_trace_set_image (trace, self);
+  if (!restore_tables (trace, index, error) ||
+      !map_chunks (self, trace, index, header.n_slots, error))
+    return NULL;
+  _tw_trace_seal_mapped (trace);
+  release_unused_slots (self, trace);
+  self->opened = TRUE;
+  /* the index's pages are not needed any more; the slots in use stay for the next read */
+  if (ftruncate (self->fd, slot_offset (self->slots->len)) == 0)
+    self->file_size = slot_offset (self->slots->len);
+  return g_steal_pointer (&trace);
+}
+
+TwTraceImage *
+tw_trace_image_ref (TwTraceImage *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+/**
+ * tw_trace_image_unref:
+ *
+ * The last reference of a mapping side's image puts it in the pool for the next read,
+ * within bounds; otherwise the mappings and the file go.
+ */
+void
+tw_trace_image_unref (TwTraceImage *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_atomic_ref_count_init (&self->ref_count);
+  if (!pool_give (self))
+    image_free (self);
+}

@@ -1,0 +1,47 @@
+/* tw-trace-private.h: what the store and its image file share
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "tw-trace.h"
+#include "tw-trace-image.h"
+
+G_BEGIN_DECLS
+
+/* A chunk's columns take TW_TRACE_COLUMNS_BYTES; its payload blob is never larger than
+ * TW_TRACE_BLOB_RESERVE (payload offsets are 32-bit). */
+#define TW_TRACE_COLUMNS_BYTES ((gsize) TW_CHUNK_SIZE * 24)
+#define TW_TRACE_BLOB_RESERVE  ((gsize) G_MAXUINT32 + 1)
+
+/* tw-trace.c, for tw-trace-image.c */
+void      _tw_trace_set_image         (TwTrace        *self,
+                                       TwTraceImage   *image);
+guint     _tw_trace_get_n_strings     (TwTrace        *self);
+gboolean  _tw_trace_restore_strings   (TwTrace        *self,
+                                       const char     *run,
+                                       gsize           len);
+guint     _tw_event_chunk_get_slot    (const TwEventChunk *chunk);
+void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
+                                       guint           slot,
+                                       guint8         *columns,
+                                       guint8         *blob,
+                                       guint           n,
+                                       gsize           blob_len,
+                                       guint16         max_cpu_plus_one,
+                                       guint64         last_time);
+void      _tw_trace_seal_mapped       (TwTrace        *self);
+
+/* tw-trace-image.c, for tw-trace.c: a chunk's memory in the image's file */
+guint8   *_tw_trace_image_take_slot   (TwTraceImage   *self,
+                                       guint          *slot,
+                                       guint8        **blob);
+void      _tw_trace_image_grow_blob   (TwTraceImage   *self,
+                                       guint8         *blob,
+                                       gsize           from,
+                                       gsize           to);
+void      _tw_trace_image_give_slot   (TwTraceImage   *self,
+                                       guint           slot);
+
+G_END_DECLS
