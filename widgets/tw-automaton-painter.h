@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <tw-automaton.h>
 
+#include "tw-automaton-edges.h"
 #include "tw-automaton-style.h"
 #include "tw-palette.h"
 
@@ -100,8 +101,6 @@ gboolean            tw_automaton_painter_get_bounds         (TwAutomatonPainter 
                                                              double                    *width,
                                                              double                    *height);
 GPtrArray          *tw_automaton_painter_get_problems       (TwAutomatonPainter        *self);
-
-char               *tw_automaton_format_label               (const TwAutomatonTransition *transition);
 
 void                tw_automaton_viewport_to_screen         (const TwAutomatonViewport *viewport,
                                                              double                     mx,
