@@ -11,11 +11,13 @@
 #include "tw-automaton-style.h"
 
 /*
- * Every transition is a cubic Bézier computed from the states' positions, so that it
- * follows a state as it is dragged: straight when it is alone between its two states,
- * bent apart when several connect the same pair (either direction), a loop above (then
- * right, below, left) for a state's own transitions. Automata are small (tens of
- * states), so the painter recomputes this on every draw and hit test.
+ * A transition follows the route Graphviz drew for it (tw_automaton_layout_full()) as
+ * long as its two states stay where that layout put them. Otherwise it is a cubic
+ * Bézier computed from the states' positions, so that it follows a state as it is
+ * dragged: straight when it is alone between its two states, bent apart when several
+ * connect the same pair (either direction), a loop above (then right, below, left) for
+ * a state's own transitions. Automata are small (tens of states), so the painter
+ * recomputes this on every draw and hit test.
  */
 
 #define BEND_STEP      44.0
@@ -67,11 +69,19 @@ tw_automaton_edge_point (const TwAutomatonEdge *e,
                          double                *x,
                          double                *y)
 {
-  double u = 1 - t;
-  double a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  guint n_segments = (e->n_points - 1) / 3;
+  guint segment = MIN ((guint) (CLAMP (t, 0, 1) * n_segments), n_segments - 1);
+  const double (*p)[2] = (const double (*)[2]) e->p + 3 * segment;
+  double u, a, b, c, d;
 
-  *x = a * e->p[0][0] + b * e->p[1][0] + c * e->p[2][0] + d * e->p[3][0];
-  *y = a * e->p[0][1] + b * e->p[1][1] + c * e->p[2][1] + d * e->p[3][1];
+  t = t * n_segments - segment;
+  u = 1 - t;
+  a = u * u * u;
+  b = 3 * u * u * t;
+  c = 3 * u * t * t;
+  d = t * t * t;
+  *x = a * p[0][0] + b * p[1][0] + c * p[2][0] + d * p[3][0];
+  *y = a * p[0][1] + b * p[1][1] + c * p[2][1] + d * p[3][1];
 }
 
 /**
@@ -123,7 +133,10 @@ tw_automaton_label_get_size (PangoContext *measure,
 static void
 edge_clear (gpointer data)
 {
-  g_free (((TwAutomatonEdge *) data)->label);
+  TwAutomatonEdge *e = data;
+
+  g_free (e->label);
+  g_free (e->p);
 }
 
 /* The direction of a state's loop number @rank: of eight directions (up first), the
@@ -198,7 +211,6 @@ place_loop (TwAutomatonEdge        *e,
   double spread = 0.5, open = 0.78;
   double mx, my;
 
-  e->loop = TRUE;
   e->p[0][0] = s->x + r * cos (theta - spread);
   e->p[0][1] = s->y + r * sin (theta - spread);
   e->p[1][0] = s->x + reach * cos (theta - open);
@@ -245,16 +257,39 @@ place_line (TwAutomatonEdge        *e,
   tw_automaton_edge_point (e, 0.5, &e->lx, &e->ly);
 }
 
+/* @route, when it was made for the states' positions now. */
+static gboolean
+follow_route (TwAutomatonEdge             *e,
+              const TwAutomatonRoute      *route,
+              const TwAutomatonTransition *t,
+              const TwAutomatonState      *from,
+              const TwAutomatonState      *to)
+{
+  if (route == NULL || g_strcmp0 (route->from, t->from) != 0 || g_strcmp0 (route->to, t->to) != 0 ||
+      route->from_x != from->x || route->from_y != from->y ||
+      route->to_x != to->x || route->to_y != to->y)
+    return FALSE;
+  g_free (e->p);
+  e->n_points = route->n_points;
+  e->p = g_memdup2 (route->points, route->n_points * sizeof *route->points);
+  e->lx = route->label_x;
+  e->ly = route->label_y;
+  return TRUE;
+}
+
 /**
  * tw_automaton_edges_compute:
  * @measure: the context that measures label and state-name text
+ * @routes: (nullable) (element-type TwAutomatonRoute): what the last layout drew,
+ *   indexed like the transitions
  *
  * Returns: (transfer full) (element-type TwAutomatonEdge): the transitions' curves and
  *   label boxes, in model units, indexed like the automaton's transitions
  */
 GArray *
 tw_automaton_edges_compute (TwAutomaton  *a,
-                            PangoContext *measure)
+                            PangoContext *measure,
+                            GPtrArray    *routes)
 {
   guint n = tw_automaton_get_n_transitions (a);
   GArray *edges = g_array_sized_new (FALSE, TRUE, sizeof (TwAutomatonEdge), n);
@@ -273,17 +308,22 @@ tw_automaton_edges_compute (TwAutomaton  *a,
   for (guint i = 0; i < n; i++)
     {
       TwAutomatonEdge *e = &g_array_index (edges, TwAutomatonEdge, i);
+      const TwAutomatonTransition *t = tw_automaton_get_transition (a, i);
       const TwAutomatonState *sa, *sb;
       double ra, rb;
       guint group = 0, rank = 0;
 
-      e->label = tw_automaton_format_label (tw_automaton_get_transition (a, i));
+      e->label = tw_automaton_format_label (t);
       tw_automaton_label_get_size (measure, e->label, &e->lw, &e->lh);
       if (from[i] < 0 || to[i] < 0)
         continue;
       e->valid = TRUE;
       sa = tw_automaton_get_state (a, from[i]);
       sb = tw_automaton_get_state (a, to[i]);
+      if (routes && i < routes->len && follow_route (e, routes->pdata[i], t, sa, sb))
+        continue;
+      e->n_points = 4;
+      e->p = g_malloc_n (4, sizeof *e->p);
       ra = tw_automaton_state_radius (measure, sa->id);
       rb = tw_automaton_state_radius (measure, sb->id);
 

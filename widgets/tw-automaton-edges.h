@@ -8,6 +8,8 @@
 #include <pango/pango.h>
 #include <tw-automaton.h>
 
+#include "tw-automaton-layout.h"
+
 G_BEGIN_DECLS
 
 /* Font of transition labels. */
@@ -16,8 +18,9 @@ G_BEGIN_DECLS
 /**
  * TwAutomatonEdge:
  * @valid: both ends name states (otherwise nothing is drawn)
- * @loop: a state's transition to itself
- * @p: the cubic Bézier: start, control 1, control 2, end (the arrow's tip), model units
+ * @n_points: 3 × k + 1 for a curve of k cubic Bézier segments
+ * @p: (array length=n_points): the start, then two control points and the end of each
+ *   segment; the last end is the arrow's tip. Model units.
  * @lx: x of the label's centre
  * @ly: y of the label's centre
  * @lw: width of the label's box
@@ -28,15 +31,16 @@ G_BEGIN_DECLS
  */
 typedef struct {
   gboolean valid;
-  gboolean loop;
-  double   p[4][2];
+  guint    n_points;
+  double (*p)[2];
   double   lx, ly;
   double   lw, lh;
   char    *label;
 } TwAutomatonEdge;
 
 GArray *tw_automaton_edges_compute     (TwAutomaton                 *automaton,
-                                        PangoContext                *measure);
+                                        PangoContext                *measure,
+                                        GPtrArray                   *routes);
 void    tw_automaton_edge_point        (const TwAutomatonEdge       *edge,
                                         double                       t,
                                         double                      *x,

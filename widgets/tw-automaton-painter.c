@@ -32,6 +32,7 @@ struct _TwAutomatonPainter
   GObject       parent_instance;
 
   TwAutomaton  *automaton;
+  GPtrArray    *routes;        /* TwAutomatonRoute from the last layout, or NULL */
   GPtrArray    *problems;      /* TwAutomatonProblem, from the last draw */
   PangoContext *measure;       /* for label sizes outside a draw */
 };
@@ -91,6 +92,7 @@ tw_automaton_painter_finalize (GObject *object)
   TwAutomatonPainter *self = TW_AUTOMATON_PAINTER (object);
 
   g_clear_object (&self->automaton);
+  g_clear_pointer (&self->routes, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_clear_object (&self->measure);
   G_OBJECT_CLASS (tw_automaton_painter_parent_class)->finalize (object);
@@ -147,7 +149,28 @@ tw_automaton_painter_set_automaton (TwAutomatonPainter *self,
   g_return_if_fail (TW_IS_AUTOMATON (automaton));
 
   g_set_object (&self->automaton, automaton);
+  g_clear_pointer (&self->routes, g_ptr_array_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+}
+
+/**
+ * tw_automaton_painter_set_routes:
+ * @routes: (nullable) (element-type TwAutomatonRoute): the routes of the automaton's
+ *   last layout (tw_automaton_layout_full()), or %NULL for none
+ *
+ * Draws each transition along its route while its states stay where the layout put
+ * them. Setting another automaton drops the routes.
+ */
+void
+tw_automaton_painter_set_routes (TwAutomatonPainter *self,
+                                 GPtrArray          *routes)
+{
+  g_return_if_fail (TW_IS_AUTOMATON_PAINTER (self));
+
+  if (routes)
+    g_ptr_array_ref (routes);
+  g_clear_pointer (&self->routes, g_ptr_array_unref);
+  self->routes = routes;
 }
 
 /**
@@ -229,21 +252,31 @@ draw_grid (cairo_t                   *cr,
 static void
 draw_edge (cairo_t                 *cr,
            const TwAutomatonColors *c,
-           const TwAutomatonEdge              *e,
+           const TwAutomatonEdge   *e,
            gboolean                 selected)
 {
-  double ux, uy, bx, by;
+  const double *tip = e->p[e->n_points - 1], *control = e->p[e->n_points - 2];
+  double ux, uy;
 
-  /* stop the line under the arrowhead so its end does not poke out of the tip */
-  tw_automaton_unit_vector (e->p[3][0] - e->p[2][0], e->p[3][1] - e->p[2][1], &ux, &uy);
-  bx = e->p[3][0] - ux * TW_AUTOMATON_ARROW_LENGTH * 0.8;
-  by = e->p[3][1] - uy * TW_AUTOMATON_ARROW_LENGTH * 0.8;
   tw_automaton_set_rgb (cr, selected ? c->accent : c->edge);
   cairo_set_line_width (cr, selected ? 2.6 : 1.6);
   cairo_move_to (cr, e->p[0][0], e->p[0][1]);
-  cairo_curve_to (cr, e->p[1][0], e->p[1][1], e->p[2][0], e->p[2][1], bx, by);
+  for (guint k = 1; k + 2 < e->n_points; k += 3)
+    {
+      /* stop the line under the arrowhead so its end does not poke out of the tip */
+      double end_x = e->p[k + 2][0], end_y = e->p[k + 2][1];
+
+      if (k + 3 == e->n_points)
+        {
+          tw_automaton_unit_vector (tip[0] - control[0], tip[1] - control[1], &ux, &uy);
+          end_x -= ux * TW_AUTOMATON_ARROW_LENGTH * 0.8;
+          end_y -= uy * TW_AUTOMATON_ARROW_LENGTH * 0.8;
+        }
+      cairo_curve_to (cr, e->p[k][0], e->p[k][1], e->p[k + 1][0], e->p[k + 1][1], end_x, end_y);
+    }
   cairo_stroke (cr);
-  tw_automaton_draw_arrow_head (cr, e->p[3][0], e->p[3][1], ux, uy, selected ? 1.15 : 1.0);
+  tw_automaton_unit_vector (tip[0] - control[0], tip[1] - control[1], &ux, &uy);
+  tw_automaton_draw_arrow_head (cr, tip[0], tip[1], ux, uy, selected ? 1.15 : 1.0);
 }
 
 static void
@@ -471,7 +504,7 @@ tw_automaton_painter_draw (TwAutomatonPainter        *self,
 
   a = self->automaton;
   problems = tw_automaton_painter_get_problems (self);
-  edges = tw_automaton_edges_compute (self->automaton, self->measure);
+  edges = tw_automaton_edges_compute (self->automaton, self->measure, self->routes);
   n_states = tw_automaton_get_n_states (a);
   initial = tw_automaton_get_initial (a) ? tw_automaton_find_state (a, tw_automaton_get_initial (a)) : -1;
 
@@ -556,7 +589,7 @@ tw_automaton_painter_hit_test (TwAutomatonPainter        *self,
   hit->kind = TW_AUTOMATON_HIT_NONE;
   hit->index = -1;
   a = self->automaton;
-  edges = tw_automaton_edges_compute (self->automaton, self->measure);
+  edges = tw_automaton_edges_compute (self->automaton, self->measure, self->routes);
   tw_automaton_viewport_to_model (vp, x, y, &mx, &my);
 
   for (guint i = edges->len; i-- > 0;)
@@ -591,10 +624,12 @@ tw_automaton_painter_hit_test (TwAutomatonPainter        *self,
       const TwAutomatonEdge *e = &g_array_index (edges, TwAutomatonEdge, i);
       if (!e->valid)
         continue;
-      for (int k = 0; k <= 32; k++)
+      guint samples = 32 * (e->n_points - 1) / 3;
+
+      for (guint k = 0; k <= samples; k++)
         {
           double bx, by, d;
-          tw_automaton_edge_point (e, k / 32.0, &bx, &by);
+          tw_automaton_edge_point (e, k / (double) samples, &bx, &by);
           d = hypot (bx - mx, by - my) * vp->zoom;
           if (d < best)
             {
@@ -629,7 +664,7 @@ tw_automaton_painter_get_label_position (TwAutomatonPainter        *self,
 
   g_return_val_if_fail (TW_IS_AUTOMATON_PAINTER (self), FALSE);
 
-  edges = tw_automaton_edges_compute (self->automaton, self->measure);
+  edges = tw_automaton_edges_compute (self->automaton, self->measure, self->routes);
   if (transition >= edges->len)
     return FALSE;
   e = &g_array_index (edges, TwAutomatonEdge, transition);
@@ -675,7 +710,7 @@ tw_automaton_painter_get_bounds (TwAutomatonPainter *self,
       if (g_strcmp0 (s->id, tw_automaton_get_initial (self->automaton)) == 0)
         x0 = MIN (x0, s->x - r - INITIAL_ARROW - 8);
     }
-  edges = tw_automaton_edges_compute (self->automaton, self->measure);
+  edges = tw_automaton_edges_compute (self->automaton, self->measure, self->routes);
   for (guint i = 0; i < edges->len; i++)
     {
       const TwAutomatonEdge *e = &g_array_index (edges, TwAutomatonEdge, i);
@@ -685,7 +720,7 @@ tw_automaton_painter_get_bounds (TwAutomatonPainter *self,
       x1 = MAX (x1, e->lx + e->lw / 2);
       y0 = MIN (y0, e->ly - e->lh / 2);
       y1 = MAX (y1, e->ly + e->lh / 2);
-      for (int k = 1; k < 3; k++)
+      for (guint k = 0; k < e->n_points; k++)
         {
           x0 = MIN (x0, e->p[k][0]);
           x1 = MAX (x1, e->p[k][0]);

@@ -9,6 +9,7 @@
 #include <tw-automaton.h>
 
 #include "tw-automaton-edges.h"
+#include "tw-automaton-layout.h"
 #include "tw-automaton-style.h"
 #include "tw-palette.h"
 
@@ -82,6 +83,8 @@ TwAutomatonPainter *tw_automaton_painter_new                (TwAutomaton        
 TwAutomaton        *tw_automaton_painter_get_automaton      (TwAutomatonPainter        *self);
 void                tw_automaton_painter_set_automaton      (TwAutomatonPainter        *self,
                                                              TwAutomaton               *automaton);
+void                tw_automaton_painter_set_routes         (TwAutomatonPainter        *self,
+                                                             GPtrArray                 *routes);
 void                tw_automaton_painter_draw               (TwAutomatonPainter        *self,
                                                              cairo_t                   *cr,
                                                              const TwAutomatonViewport *viewport);
