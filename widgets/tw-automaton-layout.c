@@ -10,7 +10,6 @@
 
 #include "tw-automaton-layout.h"
 #include "tw-automaton-edges.h"
-#include "tw-automaton-painter.h"
 #include "tw-automaton-style.h"
 
 /* after GLib: Graphviz's headers define MIN, MAX, TRUE and FALSE their own way */
