@@ -148,8 +148,11 @@ tw_automaton_set_name (TwAutomaton *self,
 {
   g_return_if_fail (TW_IS_AUTOMATON (self));
 
+  /* @name may be our own string (set_name (a, get_name (a))): copy before freeing */
+  char *copy = g_strdup (name ? name : "");
+
   g_free (self->name);
-  self->name = g_strdup (name ? name : "");
+  self->name = copy;
 }
 
 /**
@@ -171,8 +174,10 @@ tw_automaton_set_initial (TwAutomaton *self,
 {
   g_return_if_fail (TW_IS_AUTOMATON (self));
 
+  char *copy = g_strdup (state_id);
+
   g_free (self->initial);
-  self->initial = g_strdup (state_id);
+  self->initial = copy;
 }
 
 /**

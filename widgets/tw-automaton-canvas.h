@@ -7,7 +7,9 @@
 
 #include <gtk/gtk.h>
 #include <tw-automaton.h>
+#include <tw-automaton-document.h>
 
+#include "tw-automaton-layout.h"
 #include "tw-automaton-painter.h"
 
 G_BEGIN_DECLS
@@ -16,6 +18,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TwAutomatonCanvas, tw_automaton_canvas, TW, AUTOMATON_CANVAS, GtkWidget)
 
 GtkWidget          *tw_automaton_canvas_new                  (void);
+
+TwAutomatonDocument *tw_automaton_canvas_get_document        (TwAutomatonCanvas   *self);
 
 TwAutomaton        *tw_automaton_canvas_get_automaton        (TwAutomatonCanvas   *self);
 void                tw_automaton_canvas_set_automaton        (TwAutomatonCanvas   *self,
@@ -37,7 +41,8 @@ void                tw_automaton_canvas_set_event_names      (TwAutomatonCanvas 
                                                               const char * const  *names);
 GtkEntryCompletion *tw_automaton_canvas_get_event_completion (TwAutomatonCanvas   *self);
 
-/* Edits: each one is one undoable step and emits ::changed once. */
+/* Edits of the document (tw-automaton-document.h) that also select what they add: each
+ * one is one undoable step and emits ::changed once. */
 int                 tw_automaton_canvas_add_state            (TwAutomatonCanvas   *self,
                                                               TwStateKind          kind,
                                                               double               x,
@@ -97,8 +102,5 @@ void                tw_automaton_canvas_set_zoom             (TwAutomatonCanvas 
                                                               double               zoom,
                                                               double               anchor_x,
                                                               double               anchor_y);
-
-gboolean            tw_automaton_layout_needed               (TwAutomaton         *automaton);
-void                tw_automaton_layout                      (TwAutomaton         *automaton);
 
 G_END_DECLS

@@ -8,6 +8,8 @@
 #include <cairo.h>
 #include <tw-automaton.h>
 
+#include "tw-automaton-edges.h"
+#include "tw-automaton-layout.h"
 #include "tw-automaton-style.h"
 #include "tw-palette.h"
 
@@ -81,6 +83,8 @@ TwAutomatonPainter *tw_automaton_painter_new                (TwAutomaton        
 TwAutomaton        *tw_automaton_painter_get_automaton      (TwAutomatonPainter        *self);
 void                tw_automaton_painter_set_automaton      (TwAutomatonPainter        *self,
                                                              TwAutomaton               *automaton);
+void                tw_automaton_painter_set_routes         (TwAutomatonPainter        *self,
+                                                             GPtrArray                 *routes);
 void                tw_automaton_painter_draw               (TwAutomatonPainter        *self,
                                                              cairo_t                   *cr,
                                                              const TwAutomatonViewport *viewport);
@@ -100,8 +104,6 @@ gboolean            tw_automaton_painter_get_bounds         (TwAutomatonPainter 
                                                              double                    *width,
                                                              double                    *height);
 GPtrArray          *tw_automaton_painter_get_problems       (TwAutomatonPainter        *self);
-
-char               *tw_automaton_format_label               (const TwAutomatonTransition *transition);
 
 void                tw_automaton_viewport_to_screen         (const TwAutomatonViewport *viewport,
                                                              double                     mx,

@@ -12,6 +12,7 @@
 #include "tw-automaton-style.h"
 
 #define R TW_AUTOMATON_STATE_RADIUS
+#define ARROW_HALF 5.0
 
 /* GNOME HIG colours that mean something whatever the theme */
 static const double COLOR_ACCENT[3] = { 0x35 / 255., 0x84 / 255., 0xe4 / 255. };
@@ -54,20 +55,6 @@ static const struct {
                              "counts if an in state follows" },
 };
 
-static void
-set_rgb (cairo_t      *cr,
-         const double  rgb[3])
-{
-  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-}
-
-static void
-set_rgba (cairo_t      *cr,
-          const double  rgb[3],
-          double        alpha)
-{
-  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-}
 
 static TwStateKind
 clamp_kind (TwStateKind kind)
@@ -165,9 +152,9 @@ tw_automaton_painter_draw_state_icon (cairo_t     *cr,
   cairo_save (cr);
   cairo_new_path (cr);
   cairo_arc (cr, x, y, radius, 0, 2 * G_PI);
-  set_rgb (cr, kind_style[kind].fill);
+  tw_automaton_set_rgb (cr, kind_style[kind].fill);
   cairo_fill_preserve (cr);
-  set_rgb (cr, kind_style[kind].stroke);
+  tw_automaton_set_rgb (cr, kind_style[kind].stroke);
   cairo_set_line_width (cr, MAX (2.2 * k, 1.0));
   switch (kind)
     {
@@ -197,7 +184,7 @@ tw_automaton_painter_draw_state_icon (cairo_t     *cr,
             cairo_move_to (cr, x + inner * cos (angle), y + inner * sin (angle));
             cairo_line_to (cr, x + outer * cos (angle), y + outer * sin (angle));
           }
-        set_rgba (cr, kind_style[kind].stroke, 0.55);
+        tw_automaton_set_rgba (cr, kind_style[kind].stroke, 0.55);
         cairo_set_line_width (cr, MAX (2.4 * k, 1.0));
         cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
         cairo_stroke (cr);
@@ -307,7 +294,7 @@ tw_automaton_draw_state_name (cairo_t     *cr,
   if (kind_style[clamp_kind (kind)].light_text)
     cairo_set_source_rgb (cr, 1, 1, 1);
   else
-    set_rgb (cr, STATE_INK);
+    tw_automaton_set_rgb (cr, STATE_INK);
   pango_layout_set_text (layout, name, -1);
   for (guint f = 0; f < G_N_ELEMENTS (NAME_FONTS); f++)
     if (ink_fits ((ink = name_ink (layout, NAME_FONTS[f]), &ink), radius))
@@ -336,4 +323,96 @@ tw_automaton_draw_state_name (cairo_t     *cr,
   cairo_move_to (cr, x - ink.x - ink.width / 2.0, y - ink.y - ink.height / 2.0);
   pango_cairo_show_layout (cr, layout);
   cairo_new_path (cr);
+}
+
+void
+tw_automaton_set_rgb (cairo_t      *cr,
+                      const double  rgb[3])
+{
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+}
+
+void
+tw_automaton_set_rgba (cairo_t      *cr,
+                       const double  rgb[3],
+                       double        alpha)
+{
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+}
+
+/**
+ * tw_automaton_draw_text:
+ * @align_x: 0 puts the text's left at @x, 0.5 centres it, 1 puts its right there
+ * @align_y: the same for @y
+ *
+ * Writes one line of @text in @font with the current source.
+ */
+void
+tw_automaton_draw_text (cairo_t    *cr,
+                        const char *font,
+                        const char *text,
+                        double      x,
+                        double      y,
+                        double      align_x,
+                        double      align_y)
+{
+  g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *desc = pango_font_description_from_string (font);
+  int w, h;
+
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, x - w * align_x, y - h * align_y);
+  pango_cairo_show_layout (cr, layout);
+  cairo_new_path (cr);
+}
+
+/**
+ * tw_automaton_rounded_rect:
+ *
+ * Adds a rectangle with corners of radius @r (at most half its shorter side) to the path.
+ */
+void
+tw_automaton_rounded_rect (cairo_t *cr,
+                           double   x,
+                           double   y,
+                           double   w,
+                           double   h,
+                           double   r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+/**
+ * tw_automaton_draw_arrow_head:
+ * @ux: x of the unit vector the arrow points along
+ * @uy: its y
+ * @scale: 1 for the size of a transition's arrow
+ *
+ * Fills an arrowhead whose tip is at (@tip_x, @tip_y).
+ */
+void
+tw_automaton_draw_arrow_head (cairo_t *cr,
+                              double   tip_x,
+                              double   tip_y,
+                              double   ux,
+                              double   uy,
+                              double   scale)
+{
+  double bx = tip_x - ux * TW_AUTOMATON_ARROW_LENGTH * scale;
+  double by = tip_y - uy * TW_AUTOMATON_ARROW_LENGTH * scale;
+
+  cairo_move_to (cr, tip_x, tip_y);
+  cairo_line_to (cr, bx - uy * ARROW_HALF * scale, by + ux * ARROW_HALF * scale);
+  cairo_line_to (cr, bx + uy * ARROW_HALF * scale, by - ux * ARROW_HALF * scale);
+  cairo_close_path (cr);
+  cairo_fill (cr);
 }

@@ -13,6 +13,9 @@
 
 G_BEGIN_DECLS
 
+/* Length of a transition's arrowhead, model units. */
+#define TW_AUTOMATON_ARROW_LENGTH 11.0
+
 /* The canvas's chrome follows the theme; accent, error and the step-mode highlight keep
  * their GNOME colours on either background. */
 typedef struct {
@@ -50,5 +53,30 @@ void        tw_automaton_state_kind_get_stroke   (TwStateKind        kind,
                                                   double             rgb[3]);
 void        tw_automaton_painter_get_error_color (double             rgb[3]);
 const char *tw_automaton_state_kind_describe     (TwStateKind        kind);
+
+void        tw_automaton_set_rgb                 (cairo_t           *cr,
+                                                  const double       rgb[3]);
+void        tw_automaton_set_rgba                (cairo_t           *cr,
+                                                  const double       rgb[3],
+                                                  double             alpha);
+void        tw_automaton_draw_text               (cairo_t           *cr,
+                                                  const char        *font,
+                                                  const char        *text,
+                                                  double             x,
+                                                  double             y,
+                                                  double             align_x,
+                                                  double             align_y);
+void        tw_automaton_rounded_rect            (cairo_t           *cr,
+                                                  double             x,
+                                                  double             y,
+                                                  double             w,
+                                                  double             h,
+                                                  double             r);
+void        tw_automaton_draw_arrow_head         (cairo_t           *cr,
+                                                  double             tip_x,
+                                                  double             tip_y,
+                                                  double             ux,
+                                                  double             uy,
+                                                  double             scale);
 
 G_END_DECLS

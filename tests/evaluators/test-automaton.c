@@ -670,6 +670,11 @@ test_model_edits (void)
   g_assert_cmpstr (tw_automaton_get_name (a), ==, "test");
   tw_automaton_set_name (a, "renamed");
   g_assert_cmpstr (tw_automaton_get_name (a), ==, "renamed");
+  /* setting what it already holds (a designer's "apply" without a change) */
+  tw_automaton_set_name (a, tw_automaton_get_name (a));
+  g_assert_cmpstr (tw_automaton_get_name (a), ==, "renamed");
+  tw_automaton_set_initial (a, tw_automaton_get_initial (a));
+  g_assert_cmpstr (tw_automaton_get_initial (a), ==, "o");
   g_assert_cmpint (tw_automaton_find_state (a, "p"), ==, 2);
   g_assert_cmpint (tw_automaton_find_state (a, "nope"), ==, -1);
 
