@@ -354,15 +354,15 @@ step_show (TwDesignerWindow *self,
   tw_automaton_canvas_set_step_view (self->canvas, info.state, (const guint *) self->step_counts->data,
                                      self->step_counts->len);
   /* TRANSLATORS: the step bar: "<event> · in <state>[ · measuring][ · segment open] ·
-   * segment visits <n>[ · cond run pending] · <n> measurements so far" */
-  text = g_strdup_printf (_("%s · in %s%s%s · segment visits %" G_GUINT64_FORMAT
-                            "%s · %" G_GSIZE_FORMAT " measurements so far"),
+   * segment visits <n>[ · cond run pending] · <n> measurements so far". The numbers are
+   * cast for %llu: xgettext cannot read G_GUINT64_FORMAT inside a message. */
+  text = g_strdup_printf (_("%s · in %s%s%s · segment visits %llu%s · %llu measurements so far"),
                           what ? what : "", tw_automaton_get_state (automaton, info.state)->id,
                           info.has_measurement ? _(" · measuring") : "",
                           info.has_segment ? _(" · segment open") : "",
-                          info.has_segment ? info.segment_visits : (guint64) 0,
+                          (unsigned long long) (info.has_segment ? info.segment_visits : 0),
                           info.has_run ? _(" · cond run pending") : "",
-                          tw_automaton_interp_get_n_measurements (self->step_interp));
+                          (unsigned long long) tw_automaton_interp_get_n_measurements (self->step_interp));
   gtk_label_set_text (GTK_LABEL (self->step_label), text);
 }
 
@@ -443,7 +443,7 @@ tw_designer_window_step (TwDesignerWindow *self,
 
   {
     g_autofree char *time = tw_timeline_format_time (ev.time, 1);
-    what = g_strdup_printf (_("#%" G_GUINT64_FORMAT " %s at %s"), ev.index,
+    what = g_strdup_printf (_("#%llu %s at %s"), (unsigned long long) ev.index,
                             tw_trace_get_event_type (trace, ev.type)->name, time);
   }
   tw_view_state_set_selected_event (self->state, ev.index);
