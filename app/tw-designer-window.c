@@ -31,7 +31,6 @@ struct _TwDesignerWindow
   GtkWidget         *canvas_slot;
   GtkWidget         *name_entry;
   GtkWidget         *summary;
-  GtkWidget         *histogram_slot;
   TwHistogramView   *histogram_view; /* lengths of the last finished preview */
   GtkWidget         *list;
   GtkWidget         *step_task;
@@ -768,12 +767,13 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   object_class->dispose = tw_designer_window_dispose;
 
   g_type_ensure (TW_TYPE_TASK_CHOOSER);
+  g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, name_entry);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
-  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_label);
@@ -828,9 +828,6 @@ tw_designer_window_init (TwDesignerWindow *self)
     gtk_widget_add_controller (self->name_entry, focus);
   }
 
-  self->histogram_view = TW_HISTOGRAM_VIEW (tw_histogram_view_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->histogram_view), TRUE);
-  gtk_box_append (GTK_BOX (self->histogram_slot), GTK_WIDGET (self->histogram_view));
   clear_histogram (self);
 
   self->strings = gtk_string_list_new (NULL);
