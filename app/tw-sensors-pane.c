@@ -44,11 +44,11 @@ toggled_cb (GtkCheckButton *check,
 
   if (self->session == NULL)
     return;
+  /* an empty label would still take a line between the directory and the table */
   if (!tw_live_session_set_source_attached (self->session, index,
                                             gtk_check_button_get_active (check), &error))
     gtk_label_set_text (GTK_LABEL (self->error_label), error->message);
-  else
-    gtk_label_set_text (GTK_LABEL (self->error_label), "");
+  gtk_widget_set_visible (self->error_label, error != NULL);
   tw_sensors_pane_refresh (self);
 }
 
