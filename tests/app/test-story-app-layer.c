@@ -35,19 +35,21 @@ page_is_trace (gpointer data)
   return g_strcmp0 (tw_window_get_page (data), "trace") == 0 && !tw_window_get_loading (data);
 }
 
+/* The designer among the toplevels: the last one opened. */
 static TwDesignerWindow *
 find_designer (void)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+  g_autoptr(GObject) found = NULL;
 
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0 && found == NULL; i--)
     {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i - 1);
 
       if (TW_IS_DESIGNER_WINDOW (window))
-        return TW_DESIGNER_WINDOW (window);
+        found = g_steal_pointer (&window);
     }
-  return NULL;
+  return (TwDesignerWindow *) found;
 }
 
 /* The first descendant of @widget that has @css_class, depth first. */
@@ -100,10 +102,17 @@ open_demo_window (void)
   return window;
 }
 
-static char *
-dup_compiler (void)
+/* A window, and a compiler to build what the designer exports; skips without them. */
+static gboolean
+can_export (void)
 {
-  return g_find_program_in_path (g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc");
+  g_autofree char *cc = g_find_program_in_path (g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc");
+
+  if (app == NULL)
+    g_test_skip ("no display (run under xvfb-run)");
+  else if (cc == NULL)
+    g_test_skip ("no C compiler (cc or $CC) to build the exported module");
+  return app != NULL && cc != NULL;
 }
 
 static void
@@ -117,6 +126,22 @@ remove_exported (const char *dir)
   g_rmdir (dir);
 }
 
+/* Export as C into a new temporary directory; returns the C file's path. */
+static char *
+export_to_temp_dir (TwDesignerWindow  *designer,
+                    char             **dir)
+{
+  g_autoptr(GError) error = NULL;
+  char *c_path;
+
+  *dir = g_dir_make_tmp ("tw-app-layer-XXXXXX", &error);
+  g_assert_no_error (error);
+  c_path = g_build_filename (*dir, "metric.c", NULL);
+  g_assert_true (tw_designer_window_export_c (designer, c_path, &error));
+  g_assert_no_error (error);
+  return c_path;
+}
+
 /* ------------------------------------------------------------------ designer */
 
 /* Ctrl+D, then Export as C: the module runs in the Evaluations tab of the window that
@@ -124,8 +149,6 @@ remove_exported (const char *dir)
 static void
 test_designer_export_runs_in_window (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *cc = dup_compiler ();
   g_autofree char *dir = NULL;
   g_autofree char *c_path = NULL;
   TwEvaluationsPane *pane;
@@ -133,16 +156,8 @@ test_designer_export_runs_in_window (void)
   TwWindow *window;
   guint n_before;
 
-  if (app == NULL)
-    {
-      g_test_skip ("no display (run under xvfb-run)");
-      return;
-    }
-  if (cc == NULL)
-    {
-      g_test_skip ("no C compiler (cc or $CC) to build the exported module");
-      return;
-    }
+  if (!can_export ())
+    return;
   window = open_demo_window ();
   pane = tw_window_get_evaluations_pane (window);
   n_before = tw_evaluations_pane_get_n_evaluations (pane);
@@ -150,11 +165,7 @@ test_designer_export_runs_in_window (void)
   designer = find_designer ();
   g_assert_nonnull (designer);
 
-  dir = g_dir_make_tmp ("tw-app-layer-XXXXXX", &error);
-  g_assert_no_error (error);
-  c_path = g_build_filename (dir, "metric.c", NULL);
-  g_assert_true (tw_designer_window_export_c (designer, c_path, &error));
-  g_assert_no_error (error);
+  c_path = export_to_temp_dir (designer, &dir);
   g_assert_cmpuint (tw_evaluations_pane_get_n_evaluations (pane), ==, n_before + 1);
   g_assert_true (g_str_has_suffix (tw_designer_window_get_summary (designer),
                                    "; it runs in the Evaluations tab."));
@@ -169,9 +180,7 @@ test_designer_export_runs_in_window (void)
 static void
 test_designer_export_without_window (void)
 {
-  g_autoptr(GError) error = NULL;
   g_autoptr(TwViewState) state = NULL;
-  g_autofree char *cc = dup_compiler ();
   g_autofree char *dir = NULL;
   g_autofree char *c_path = NULL;
   g_autofree char *so_path = NULL;
@@ -180,16 +189,8 @@ test_designer_export_without_window (void)
   TwWindow *window;
   guint n_before;
 
-  if (app == NULL)
-    {
-      g_test_skip ("no display (run under xvfb-run)");
-      return;
-    }
-  if (cc == NULL)
-    {
-      g_test_skip ("no C compiler (cc or $CC) to build the exported module");
-      return;
-    }
+  if (!can_export ())
+    return;
   window = open_demo_window ();
   n_before = tw_evaluations_pane_get_n_evaluations (tw_window_get_evaluations_pane (window));
   state = g_object_ref (tw_window_get_view_state (window));
@@ -197,12 +198,8 @@ test_designer_export_without_window (void)
   designer = tw_designer_window_new (GTK_WINDOW (window), state);
   tw_test_present_window (GTK_WINDOW (designer), 1000, 700);
 
-  dir = g_dir_make_tmp ("tw-app-layer-XXXXXX", &error);
-  g_assert_no_error (error);
-  c_path = g_build_filename (dir, "metric.c", NULL);
+  c_path = export_to_temp_dir (designer, &dir);
   so_path = g_build_filename (dir, "metric.so", NULL);
-  g_assert_true (tw_designer_window_export_c (designer, c_path, &error));
-  g_assert_no_error (error);
   g_assert_true (g_file_test (so_path, G_FILE_TEST_IS_REGULAR));
   expected = g_strdup_printf ("Wrote %s and built %s.", c_path, so_path);
   g_assert_cmpstr (tw_designer_window_get_summary (designer), ==, expected);
