@@ -8,6 +8,8 @@
 
 #include "tw-cursor-state-pane.h"
 
+#include <glib/gi18n-lib.h>
+
 /*
  * The reflective POSIX trace model reifies the system's state into meta-objects that an
  * analyser queries: here they are what runs on each CPU, each task's state (both from the
@@ -39,12 +41,12 @@ state_name (TwTaskState state)
 {
   switch (state)
     {
-    case TW_TASK_STATE_RUNNING: return "running";
-    case TW_TASK_STATE_READY:   return "ready";
-    case TW_TASK_STATE_BLOCKED: return "blocked";
-    case TW_TASK_STATE_DEAD:    return "dead";
+    case TW_TASK_STATE_RUNNING: return _("running");
+    case TW_TASK_STATE_READY:   return _("ready");
+    case TW_TASK_STATE_BLOCKED: return _("blocked");
+    case TW_TASK_STATE_DEAD:    return _("dead");
     case TW_TASK_STATE_UNKNOWN:
-    default:                    return "unknown";
+    default:                    return _("unknown");
     }
 }
 
@@ -79,18 +81,18 @@ append_cpus (GtkTextBuffer *buffer,
 {
   guint n_cpus = tw_state_model_get_n_cpus (model);
 
-  insert_heading (buffer, "Running on each CPU");
+  insert_heading (buffer, _("Running on each CPU"));
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
       guint32 task = tw_state_model_get_running_task (model, cpu, cursor);
       const TwTask *t = task == TW_TASK_NONE ? NULL : tw_trace_get_task (trace, task);
-      g_autofree char *label = t ? tw_trace_dup_task_label (trace, task) : g_strdup ("nothing known");
-      g_autofree char *line = g_strdup_printf ("  CPU %-3u %s%s", cpu, label,
-                                               t && (t->flags & TW_TASK_FLAG_IDLE) ? " (idle)" : "");
+      g_autofree char *label = t ? tw_trace_dup_task_label (trace, task) : g_strdup (_("nothing known"));
+      g_autofree char *line = g_strdup_printf (_("  CPU %-3u %s%s"), cpu, label,
+                                               t && (t->flags & TW_TASK_FLAG_IDLE) ? _(" (idle)") : "");
       insert_line (buffer, line);
     }
   if (n_cpus == 0)
-    insert_line (buffer, "  the trace names no CPU");
+    insert_line (buffer, _("  the trace names no CPU"));
 }
 
 static void
@@ -102,7 +104,7 @@ append_tasks (GtkTextBuffer *buffer,
   guint32 n_tasks = tw_trace_get_n_tasks (trace);
   guint n_unknown = 0;
 
-  insert_heading (buffer, "\nTask states");
+  insert_heading (buffer, _("\nTask states"));
   for (guint32 task = 0; task < n_tasks; task++)
     {
       TwTaskState state = tw_state_model_get_task_state (model, task, cursor);
@@ -120,7 +122,7 @@ append_tasks (GtkTextBuffer *buffer,
     }
   if (n_unknown > 0)
     {
-      g_autofree char *line = g_strdup_printf ("  (%u tasks with no known state at this time)", n_unknown);
+      g_autofree char *line = g_strdup_printf (_("  (%u tasks with no known state at this time)"), n_unknown);
       insert_line (buffer, line);
     }
 }
@@ -136,7 +138,7 @@ append_mutexes (GtkTextBuffer  *buffer,
   if (!tw_mutex_tracker_has_mutexes (mutexes))
     return;
 
-  insert_heading (buffer, "\nMutexes (owner, waiting tasks)");
+  insert_heading (buffer, _("\nMutexes (owner, waiting tasks)"));
   tw_mutex_tracker_advance_to (mutexes, cursor);
   n = tw_mutex_tracker_get_n_mutexes (mutexes);
   for (guint i = 0; i < n; i++)
@@ -144,24 +146,24 @@ append_mutexes (GtkTextBuffer  *buffer,
       const TwMutexState *m = tw_mutex_tracker_get_mutex (mutexes, i);
       g_autoptr(GString) line = g_string_new (NULL);
 
-      g_string_append_printf (line, "  mutex 0x%-8x ", m->mutex);
+      g_string_append_printf (line, _("  mutex 0x%-8x "), m->mutex);
       if (m->owner == TW_TASK_NONE)
-        g_string_append (line, "free");
+        g_string_append (line, _("free"));
       else
         {
           g_autofree char *owner = tw_trace_dup_task_label (trace, m->owner);
           g_autofree char *since = tw_time_text_format (m->owned_since);
-          g_string_append_printf (line, "owned by %s since %s", owner, since);
+          g_string_append_printf (line, _("owned by %s since %s"), owner, since);
         }
       for (guint w = 0; w < m->waiters->len; w++)
         {
           g_autofree char *waiter = tw_trace_dup_task_label (trace, g_array_index (m->waiters, guint32, w));
-          g_string_append_printf (line, "%s%s", w == 0 ? "; waiting: " : ", ", waiter);
+          g_string_append_printf (line, "%s%s", w == 0 ? _("; waiting: ") : ", ", waiter);
         }
       insert_line (buffer, line->str);
     }
   if (n == 0)
-    insert_line (buffer, "  no mutex event before the cursor");
+    insert_line (buffer, _("  no mutex event before the cursor"));
 }
 
 static void
@@ -181,14 +183,14 @@ rebuild (TwCursorStatePane *self)
   cursor = tw_view_state_get_cursor (self->view_state);
   if (cursor == TW_TIME_NONE)
     {
-      insert_line (buffer, "No cursor. Click in the timeline or select an event.");
+      insert_line (buffer, _("No cursor. Click in the timeline or select an event."));
       return;
     }
 
   model = tw_view_state_get_model (self->view_state);
   trace = tw_view_state_get_trace (self->view_state);
   when = tw_time_text_format (cursor);
-  title = g_strdup_printf ("At %s", when);
+  title = g_strdup_printf (_("At %s"), when);
   insert_heading (buffer, title);
   insert_line (buffer, "");
   append_cpus (buffer, model, trace, cursor);
@@ -226,7 +228,7 @@ tw_cursor_state_pane_dispose (GObject *object)
 
   tw_cursor_state_pane_set_view_state (self, NULL);
   g_clear_handle_id (&self->update_source, g_source_remove);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_CURSOR_STATE_PANE);
 
   G_OBJECT_CLASS (tw_cursor_state_pane_parent_class)->dispose (object);
 }
@@ -244,29 +246,22 @@ tw_cursor_state_pane_map (GtkWidget *widget)
 static void
 tw_cursor_state_pane_class_init (TwCursorStatePaneClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = tw_cursor_state_pane_dispose;
-  GTK_WIDGET_CLASS (klass)->map = tw_cursor_state_pane_map;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "cursorstatepane");
+  widget_class->map = tw_cursor_state_pane_map;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "cursorstatepane");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/tracewb/Workbench/tw-cursor-state-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwCursorStatePane, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TwCursorStatePane, text_view);
 }
 
 static void
 tw_cursor_state_pane_init (TwCursorStatePane *self)
 {
-  GtkTextBuffer *buffer;
-
-  self->text_view = gtk_text_view_new ();
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->text_view), TRUE);
-  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->text_view), 12);
-  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (self->text_view), 8);
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->text_view));
-  gtk_text_buffer_create_tag (buffer, "heading", "weight", PANGO_WEIGHT_BOLD, NULL);
-
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->text_view);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /**

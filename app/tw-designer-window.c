@@ -6,8 +6,7 @@
 #include "config.h"
 
 #include "tw-designer-window.h"
-#include "tw-evaluations-pane.h"
-#include "tw-window.h"
+#include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
 #include <tw-evaluators.h>
@@ -17,6 +16,9 @@
  * short pause, in a worker thread on a copy of the automaton: the canvas keeps editing
  * the original on the main thread meanwhile, and a newer edit cancels the older run.
  * Picking a measurement selects its [begin, end) in the main window's timeline.
+ *
+ * The designer does not know the main window: an exported module goes out through
+ * ::module-built, which the window that opened the designer answers by running it.
  */
 
 #define PREVIEW_DELAY_MS 200
@@ -29,7 +31,6 @@ struct _TwDesignerWindow
   GtkWidget         *canvas_slot;
   GtkWidget         *name_entry;
   GtkWidget         *summary;
-  GtkWidget         *histogram_slot;
   TwHistogramView   *histogram_view; /* lengths of the last finished preview */
   GtkWidget         *list;
   GtkWidget         *step_task;
@@ -53,6 +54,13 @@ struct _TwDesignerWindow
 };
 
 G_DEFINE_FINAL_TYPE (TwDesignerWindow, tw_designer_window, GTK_TYPE_WINDOW)
+
+enum {
+  MODULE_BUILT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static TwHistogram *
 new_preview_histogram (void)
@@ -254,7 +262,7 @@ canvas_changed_cb (TwDesignerWindow *self)
     {
       step_reset (self);
       tw_automaton_canvas_set_step_view (self->canvas, -1, NULL, 0);
-      gtk_label_set_text (GTK_LABEL (self->step_label), "The automaton changed: stepping starts over.");
+      gtk_label_set_text (GTK_LABEL (self->step_label), _("The automaton changed: stepping starts over."));
     }
   g_clear_handle_id (&self->delay_id, g_source_remove);
   self->delay_id = g_timeout_add (PREVIEW_DELAY_MS, preview_delay_cb, self);
@@ -344,14 +352,16 @@ step_show (TwDesignerWindow *self,
     g_array_index (self->step_counts, guint, info.state)++;
   tw_automaton_canvas_set_step_view (self->canvas, info.state, (const guint *) self->step_counts->data,
                                      self->step_counts->len);
-  text = g_strdup_printf ("%s · in %s%s%s · segment visits %" G_GUINT64_FORMAT
-                          "%s · %" G_GSIZE_FORMAT " measurements so far",
+  /* TRANSLATORS: the step bar: "<event> · in <state>[ · measuring][ · segment open] ·
+   * segment visits <n>[ · cond run pending] · <n> measurements so far". The numbers are
+   * cast for %llu: xgettext cannot read G_GUINT64_FORMAT inside a message. */
+  text = g_strdup_printf (_("%s · in %s%s%s · segment visits %llu%s · %llu measurements so far"),
                           what ? what : "", tw_automaton_get_state (automaton, info.state)->id,
-                          info.has_measurement ? " · measuring" : "",
-                          info.has_segment ? " · segment open" : "",
-                          info.has_segment ? info.segment_visits : (guint64) 0,
-                          info.has_run ? " · cond run pending" : "",
-                          tw_automaton_interp_get_n_measurements (self->step_interp));
+                          info.has_measurement ? _(" · measuring") : "",
+                          info.has_segment ? _(" · segment open") : "",
+                          (unsigned long long) (info.has_segment ? info.segment_visits : 0),
+                          info.has_run ? _(" · cond run pending") : "",
+                          (unsigned long long) tw_automaton_interp_get_n_measurements (self->step_interp));
   gtk_label_set_text (GTK_LABEL (self->step_label), text);
 }
 
@@ -372,7 +382,7 @@ step_reset (TwDesignerWindow *self)
   problems = tw_automaton_validate (automaton);
   if (problems->len > 0)
     {
-      step_show (self, "Fix the design errors to step.");
+      step_show (self, _("Fix the design errors to step."));
       return FALSE;
     }
   if (!(self->step_interp = tw_automaton_interp_new (automaton, tw_view_state_get_trace (self->state), &error)))
@@ -419,7 +429,7 @@ tw_designer_window_step (TwDesignerWindow *self,
         next++;
       if (next >= n_events)
         {
-          step_show (self, "End of the trace.");
+          step_show (self, _("End of the trace."));
           return FALSE;
         }
       if (!tw_automaton_interp_feed (self->step_interp, self->step_position, next + 1, &error))
@@ -432,7 +442,7 @@ tw_designer_window_step (TwDesignerWindow *self,
 
   {
     g_autofree char *time = tw_timeline_format_time (ev.time, 1);
-    what = g_strdup_printf ("#%" G_GUINT64_FORMAT " %s at %s", ev.index,
+    what = g_strdup_printf (_("#%llu %s at %s"), (unsigned long long) ev.index,
                             tw_trace_get_event_type (trace, ev.type)->name, time);
   }
   tw_view_state_set_selected_event (self->state, ev.index);
@@ -568,44 +578,32 @@ report_error (TwDesignerWindow *self,
 }
 
 static void
-open_response_cb (GtkNativeDialog  *dialog,
-                  int               response,
-                  TwDesignerWindow *self)
+open_chosen_cb (GtkWidget  *owner,
+                const char *path,
+                gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  TwDesignerWindow *self = TW_DESIGNER_WINDOW (owner);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file))
-      && !tw_designer_window_open (self, path, &error))
+  if (!tw_designer_window_open (self, path, &error))
     report_error (self, error);
-  g_object_unref (dialog);
 }
 
 static void
-save_response_cb (GtkNativeDialog  *dialog,
-                  int               response,
-                  TwDesignerWindow *self)
+save_chosen_cb (GtkWidget  *owner,
+                const char *path,
+                gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  TwDesignerWindow *self = TW_DESIGNER_WINDOW (owner);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file)))
+  if (!tw_automaton_canvas_save (self->canvas, path, &error))
     {
-      if (tw_automaton_canvas_save (self->canvas, path, &error))
-        {
-          g_free (self->path);
-          self->path = g_steal_pointer (&path);
-        }
-      else
-        report_error (self, error);
+      report_error (self, error);
+      return;
     }
-  g_object_unref (dialog);
+  g_free (self->path);
+  self->path = g_strdup (path);
 }
 
 /**
@@ -613,8 +611,8 @@ save_response_cb (GtkNativeDialog  *dialog,
  * @path: where to write the module's C source (its .so goes beside it)
  *
  * Writes the automaton as a C evaluation module, then, where a C compiler exists,
- * builds it and adds it to the main window's Evaluations tab as a plugin over the open
- * trace (its results equal the preview's).
+ * builds it and, when a trace is open, offers it through ::module-built (the main window
+ * runs it in its Evaluations tab; its results equal the preview's).
  *
  * Returns: %FALSE with @error set; a missing compiler is not an error (the C file stays)
  */
@@ -629,8 +627,9 @@ tw_designer_window_export_c (TwDesignerWindow  *self,
   g_autofree char *messages = NULL;
   g_autofree char *stem = NULL;
   g_autofree char *compiler = NULL;
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
   g_autofree char *text = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gboolean running = FALSE;
 
   g_return_val_if_fail (TW_IS_DESIGNER_WINDOW (self), FALSE);
 
@@ -642,7 +641,7 @@ tw_designer_window_export_c (TwDesignerWindow  *self,
   compiler = g_find_program_in_path (g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc");
   if (compiler == NULL)
     {
-      text = g_strdup_printf ("Wrote %s; no C compiler here to build it.", path);
+      text = g_strdup_printf (_("Wrote %s; no C compiler here to build it."), path);
       set_summary (self, text);
       return TRUE;
     }
@@ -656,54 +655,49 @@ tw_designer_window_export_c (TwDesignerWindow  *self,
       return FALSE;
     }
 
-  if (TW_IS_WINDOW (parent) && self->state != NULL
-      && !tw_evaluations_pane_add_plugin (tw_window_get_evaluations_pane (TW_WINDOW (parent)),
-                                          module, error))
-    return FALSE;
+  if (self->state != NULL)
+    g_signal_emit (self, signals[MODULE_BUILT], 0, module, &local_error, &running);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
 
-  text = g_strdup_printf ("Wrote %s and built %s%s.", path, module,
-                          TW_IS_WINDOW (parent) && self->state ? "; it runs in the Evaluations tab" : "");
+  text = g_strdup_printf (running ? _("Wrote %s and built %s; it runs in the Evaluations tab.")
+                                  : _("Wrote %s and built %s."), path, module);
   set_summary (self, text);
   return TRUE;
 }
 
 static void
-export_response_cb (GtkNativeDialog  *dialog,
-                    int               response,
-                    TwDesignerWindow *self)
+export_chosen_cb (GtkWidget  *owner,
+                  const char *path,
+                  gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  TwDesignerWindow *self = TW_DESIGNER_WINDOW (owner);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file))
-      && !tw_designer_window_export_c (self, path, &error))
+  if (!tw_designer_window_export_c (self, path, &error))
     report_error (self, error);
-  g_object_unref (dialog);
 }
 
 static void
-file_dialog (TwDesignerWindow     *self,
-             GtkFileChooserAction  action,
-             GCallback             response_cb)
+ask_for_file (TwDesignerWindow     *self,
+              GtkFileChooserAction  action,
+              TwFileChosenFunc      chosen)
 {
+  gboolean save = action == GTK_FILE_CHOOSER_ACTION_SAVE;
+  gboolean export = chosen == export_chosen_cb;
   GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  dialog = gtk_file_chooser_native_new (action == GTK_FILE_CHOOSER_ACTION_SAVE ? "Save Automaton"
-                                                                               : "Open Automaton",
-                                        GTK_WINDOW (self), action,
-                                        action == GTK_FILE_CHOOSER_ACTION_SAVE ? "_Save" : "_Open",
-                                        "_Cancel");
-  gtk_file_filter_set_name (filter, "Metric automata (JSON)");
-  gtk_file_filter_add_suffix (filter, "json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  if (action == GTK_FILE_CHOOSER_ACTION_SAVE)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "metric.json");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", response_cb, self);
+  dialog = tw_file_chooser_new (GTK_WIDGET (self), action,
+                                export ? _("Export as C") : save ? _("Save Automaton") : _("Open Automaton"),
+                                export ? _("_Export") : save ? _("_Save") : _("_Open"),
+                                chosen, NULL, NULL);
+  tw_file_chooser_add_filter (dialog, export ? _("C source") : _("Metric automata (JSON)"),
+                              export ? "c" : "json");
+  if (save)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), export ? "metric.c" : "metric.json");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
@@ -716,11 +710,11 @@ designer_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (g_str_equal (action_name, "designer.open"))
-    file_dialog (self, GTK_FILE_CHOOSER_ACTION_OPEN, G_CALLBACK (open_response_cb));
+    ask_for_file (self, GTK_FILE_CHOOSER_ACTION_OPEN, open_chosen_cb);
   else if (g_str_equal (action_name, "designer.save"))
     {
       if (self->path == NULL)
-        file_dialog (self, GTK_FILE_CHOOSER_ACTION_SAVE, G_CALLBACK (save_response_cb));
+        ask_for_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, save_chosen_cb);
       else if (!tw_automaton_canvas_save (self->canvas, self->path, &error))
         report_error (self, error);
     }
@@ -732,26 +726,13 @@ designer_action (GtkWidget  *widget,
       g_clear_pointer (&self->path, g_free);
     }
   else if (g_str_equal (action_name, "designer.export-c"))
-    {
-      GtkFileChooserNative *dialog;
-      g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-      dialog = gtk_file_chooser_native_new ("Export as C", GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                            "_Export", "_Cancel");
-      gtk_file_filter_set_name (filter, "C source");
-      gtk_file_filter_add_suffix (filter, "c");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "metric.c");
-      gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-      g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-    }
+    ask_for_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, export_chosen_cb);
   else if (g_str_equal (action_name, "designer.step"))
     tw_designer_window_step (self, g_variant_get_int32 (parameter));
   else if (g_str_equal (action_name, "designer.step-reset"))
     {
       step_reset (self);
-      step_show (self, "At the start of the trace.");
+      step_show (self, _("At the start of the trace."));
     }
   else if (g_str_equal (action_name, "designer.template")
            && !tw_designer_window_open_template (self, g_variant_get_string (parameter, NULL), &error))
@@ -786,12 +767,13 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   object_class->dispose = tw_designer_window_dispose;
 
   g_type_ensure (TW_TYPE_TASK_CHOOSER);
+  g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, name_entry);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
-  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_label);
@@ -807,6 +789,21 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "designer.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "designer.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+
+  /**
+   * TwDesignerWindow::module-built:
+   * @path: the evaluation module (.so) tw_designer_window_export_c() built
+   * @error: (type gpointer): a `GError **` to set when running it failed
+   *
+   * Offers the module to whoever runs evaluations over the open trace; the first
+   * handler answers.
+   *
+   * Returns: %TRUE when the module runs now; %FALSE with @error set when it could not
+   *   be run, %FALSE alone when nobody took it
+   */
+  signals[MODULE_BUILT] = g_signal_new ("module-built", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, g_signal_accumulator_first_wins, NULL, NULL,
+                                        G_TYPE_BOOLEAN, 2, G_TYPE_STRING, G_TYPE_POINTER);
 }
 
 static void
@@ -831,9 +828,6 @@ tw_designer_window_init (TwDesignerWindow *self)
     gtk_widget_add_controller (self->name_entry, focus);
   }
 
-  self->histogram_view = TW_HISTOGRAM_VIEW (tw_histogram_view_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->histogram_view), TRUE);
-  gtk_box_append (GTK_BOX (self->histogram_slot), GTK_WIDGET (self->histogram_view));
   clear_histogram (self);
 
   self->strings = gtk_string_list_new (NULL);

@@ -108,37 +108,37 @@ add_canonical_row (TwDetailsPane     *self,
   switch (type->kind)
     {
     case TW_EVENT_KIND_SWITCH:
-      add_task_row (self, trace, "Next task", event->arg);
+      add_task_row (self, trace, _("Next task"), event->arg);
       return;
     case TW_EVENT_KIND_WAKEUP:
-      add_task_row (self, trace, "Woken task", event->arg);
+      add_task_row (self, trace, _("Woken task"), event->arg);
       return;
     case TW_EVENT_KIND_TASK_CREATE:
-      add_task_row (self, trace, "Created task", event->arg);
+      add_task_row (self, trace, _("Created task"), event->arg);
       return;
     case TW_EVENT_KIND_IRQ_ENTRY:
     case TW_EVENT_KIND_IRQ_EXIT:
       text = g_strdup_printf ("%u", event->arg);
-      add_row (self, "IRQ", text);
+      add_row (self, _("IRQ"), text);
       return;
     case TW_EVENT_KIND_SOFTIRQ_ENTRY:
     case TW_EVENT_KIND_SOFTIRQ_EXIT:
       text = g_strdup_printf ("%u", event->arg);
-      add_row (self, "Softirq vector", text);
+      add_row (self, _("Softirq vector"), text);
       return;
     case TW_EVENT_KIND_USER:
       text = g_strdup_printf ("%u", event->arg);
-      add_row (self, "User event id", text);
+      add_row (self, _("User event id"), text);
       return;
     case TW_EVENT_KIND_MUTEX_LOCK:
     case TW_EVENT_KIND_MUTEX_UNLOCK:
     case TW_EVENT_KIND_MUTEX_WAIT:
       text = g_strdup_printf ("0x%x", event->arg);
-      add_row (self, "Mutex", text);
+      add_row (self, _("Mutex"), text);
       return;
     case TW_EVENT_KIND_SENSOR:
       text = g_strdup_printf ("%u", event->arg);
-      add_row (self, "Sensor", text);
+      add_row (self, _("Sensor"), text);
       return;
     case TW_EVENT_KIND_LOST:
       /* a count is listed with the fields; say when there is none */
@@ -225,25 +225,25 @@ rebuild (TwDetailsPane *self)
   type = tw_trace_get_event_type (trace, event.type);
 
   text = g_strdup_printf ("%" G_GUINT64_FORMAT, index);
-  add_row (self, "Event", text);
+  add_row (self, _("Event"), text);
   g_clear_pointer (&text, g_free);
 
   text = tw_time_text_format (event.time);
-  add_row (self, "Time", text);
+  add_row (self, _("Time"), text);
   g_clear_pointer (&text, g_free);
   text = g_strdup_printf ("%" G_GUINT64_FORMAT " ns", event.time);
   add_row (self, "", text);
   g_clear_pointer (&text, g_free);
 
-  text = event.cpu == TW_CPU_NONE ? g_strdup ("none") : g_strdup_printf ("%u", event.cpu);
-  add_row (self, "CPU", text);
+  text = event.cpu == TW_CPU_NONE ? g_strdup (_("none")) : g_strdup_printf ("%u", event.cpu);
+  add_row (self, _("CPU"), text);
   g_clear_pointer (&text, g_free);
 
-  add_task_row (self, trace, "Task", event.task);
-  add_row (self, "Type", type->name);
+  add_task_row (self, trace, _("Task"), event.task);
+  add_row (self, _("Type"), type->name);
   if (type->family)
-    add_row (self, "Family", type->family);
-  add_row (self, "Kind", tw_event_kind_to_string (type->kind));
+    add_row (self, _("Family"), type->family);
+  add_row (self, _("Kind"), tw_event_kind_to_string (type->kind));
   add_canonical_row (self, trace, type, &event);
   add_repair_rows (self, trace, &event);
 
@@ -253,7 +253,7 @@ rebuild (TwDetailsPane *self)
       TwValue value;
 
       if (!tw_event_type_get_field (type, event.payload, i, &value))
-        add_row (self, type->fields[i].name, "(absent)");
+        add_row (self, type->fields[i].name, _("(absent)"));
       else
         {
           value_text = tw_trace_format_value (trace, &type->fields[i], &value);
@@ -268,8 +268,7 @@ tw_details_pane_dispose (GObject *object)
   TwDetailsPane *self = (TwDetailsPane *)object;
 
   tw_details_pane_set_view_state (self, NULL);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
-  g_clear_pointer (&self->placeholder, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_DETAILS_PANE);
 
   G_OBJECT_CLASS (tw_details_pane_parent_class)->dispose (object);
 }
@@ -277,9 +276,15 @@ tw_details_pane_dispose (GObject *object)
 static void
 tw_details_pane_class_init (TwDetailsPaneClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = tw_details_pane_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
-  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "detailspane");
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "detailspane");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-details-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwDetailsPane, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TwDetailsPane, grid);
+  gtk_widget_class_bind_template_child (widget_class, TwDetailsPane, placeholder);
 }
 
 static void
@@ -287,25 +292,7 @@ tw_details_pane_init (TwDetailsPane *self)
 {
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
-
-  self->placeholder = gtk_label_new (_("Nothing selected. Click an event in the list or the timeline, or a span on the timeline."));
-  gtk_widget_add_css_class (self->placeholder, "dim-label");
-  gtk_widget_set_vexpand (self->placeholder, TRUE);
-  gtk_widget_set_parent (self->placeholder, GTK_WIDGET (self));
-
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 4);
-  gtk_widget_set_margin_start (self->grid, 12);
-  gtk_widget_set_margin_end (self->grid, 12);
-  gtk_widget_set_margin_top (self->grid, 8);
-  gtk_widget_set_margin_bottom (self->grid, 8);
-
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (self->scroller, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->grid);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-  gtk_widget_set_visible (self->scroller, FALSE);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /**

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tw-evaluation-page.h"
+#include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -121,18 +122,6 @@ static const struct {
   [EXPORT_BINS_CSV] = { "bins-csv", "bins.csv" },
 };
 
-/* What an export dialog answers for. */
-typedef struct {
-  TwEvaluationPage *page;
-  ExportKind        kind;
-} Export;
-
-static void
-export_free (Export *export)
-{
-  g_clear_object (&export->page);
-  g_free (export);
-}
 
 static gboolean
 export_to (TwEvaluationPage  *self,
@@ -154,24 +143,16 @@ export_to (TwEvaluationPage  *self,
     }
 }
 
+/* @user_data: the ExportKind */
 static void
-export_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    Export          *export)
+export_chosen_cb (GtkWidget  *owner,
+                  const char *path,
+                  gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean ok;
+  gboolean ok = export_to (TW_EVALUATION_PAGE (owner), GPOINTER_TO_UINT (user_data), path, &error);
 
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file)))
-    {
-      ok = export_to (export->page, export->kind, path, &error);
-      g_signal_emit (export->page, signals[MESSAGE], 0, ok ? "" : error->message);
-    }
-  g_object_unref (dialog);
+  g_signal_emit (owner, signals[MESSAGE], 0, ok ? "" : error->message);
 }
 
 static void
@@ -179,22 +160,16 @@ export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  TwEvaluationPage *self = TW_EVALUATION_PAGE (widget);
   const char *target = g_variant_get_string (parameter, NULL);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  ExportKind kind = 0;
   GtkFileChooserNative *dialog;
-  Export *export;
 
-  export = g_new0 (Export, 1);
-  export->page = g_object_ref (self);
   for (guint k = 0; k < G_N_ELEMENTS (exports); k++)
     if (g_str_equal (exports[k].target, target))
-      export->kind = k;
-  dialog = gtk_file_chooser_native_new (_("Export"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), exports[export->kind].file_name);
-  g_signal_connect_data (dialog, "response", G_CALLBACK (export_response_cb), export,
-                         (GClosureNotify) export_free, 0);
+      kind = k;
+  dialog = tw_file_chooser_new (widget, GTK_FILE_CHOOSER_ACTION_SAVE, _("Export"), _("_Export"),
+                                export_chosen_cb, GUINT_TO_POINTER (kind), NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), exports[kind].file_name);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

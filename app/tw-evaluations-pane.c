@@ -13,6 +13,7 @@
 
 #include "tw-evaluations-pane.h"
 #include "tw-evaluation-page.h"
+#include "tw-file-chooser.h"
 #include "tw-event-name-entry.h"
 #include "tw-tab-name.h"
 #include "tw-worst-case-page.h"
@@ -301,42 +302,26 @@ worst_case_action (GtkWidget  *widget,
             gtk_editable_get_text (GTK_EDITABLE (self->final_entry)), &error), &error);
 }
 
-/* The file a chooser's answer names, or NULL. */
-static char *
-dup_chosen_path (GtkNativeDialog *dialog,
-                 int              response)
+static void
+open_automaton_chosen_cb (GtkWidget  *owner,
+                          const char *path,
+                          gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  TwEvaluationsPane *self = TW_EVALUATIONS_PANE (owner);
+  g_autoptr(GError) error = NULL;
 
-  if (response != GTK_RESPONSE_ACCEPT || !(file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))))
-    return NULL;
-  return g_file_get_path (file);
+  report (self, tw_evaluations_pane_add_automaton (self, path, &error), &error);
 }
 
 static void
-open_automaton_response_cb (GtkNativeDialog   *dialog,
-                            int                response,
-                            TwEvaluationsPane *self)
+open_plugin_chosen_cb (GtkWidget  *owner,
+                       const char *path,
+                       gpointer    user_data)
 {
-  g_autofree char *path = dup_chosen_path (dialog, response);
+  TwEvaluationsPane *self = TW_EVALUATIONS_PANE (owner);
   g_autoptr(GError) error = NULL;
 
-  if (path)
-    report (self, tw_evaluations_pane_add_automaton (self, path, &error), &error);
-  g_object_unref (dialog);
-}
-
-static void
-open_plugin_response_cb (GtkNativeDialog   *dialog,
-                         int                response,
-                         TwEvaluationsPane *self)
-{
-  g_autofree char *path = dup_chosen_path (dialog, response);
-  g_autoptr(GError) error = NULL;
-
-  if (path)
-    report (self, tw_evaluations_pane_add_plugin (self, path, &error), &error);
-  g_object_unref (dialog);
+  report (self, tw_evaluations_pane_add_plugin (self, path, &error), &error);
 }
 
 /* evaluations.open-plugin, evaluations.open-automaton */
@@ -346,19 +331,14 @@ open_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   gboolean automaton = g_str_equal (action_name, "evaluations.open-automaton");
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   GtkFileChooserNative *dialog;
 
-  dialog = gtk_file_chooser_native_new (automaton ? _("Open Metric Automaton") : _("Open Evaluation Module"),
-                                        GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, automaton ? _("Metric automata (*.json)") : _("Modules (*.so)"));
-  gtk_file_filter_add_pattern (filter, automaton ? "*.json" : "*.so");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_signal_connect (dialog, "response",
-                    automaton ? G_CALLBACK (open_automaton_response_cb) : G_CALLBACK (open_plugin_response_cb),
-                    widget);
+  dialog = tw_file_chooser_new (widget, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                automaton ? _("Open Metric Automaton") : _("Open Evaluation Module"),
+                                _("_Open"), automaton ? open_automaton_chosen_cb : open_plugin_chosen_cb,
+                                NULL, NULL);
+  tw_file_chooser_add_filter (dialog, automaton ? _("Metric automata (*.json)") : _("Modules (*.so)"),
+                              automaton ? "json" : "so");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

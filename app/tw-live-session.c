@@ -33,72 +33,18 @@
  */
 #include "config.h"
 
-#include "tw-live-session.h"
+#include "tw-live-session-private.h"
 
 #include <errno.h>
-#include <glib/gstdio.h>
-#include <math.h>
+#include <glib/gi18n-lib.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <tw-evaluators.h>
-#include <unistd.h>
 
-#define POLL_INTERVAL_MS  10
 #define TICK_INTERVAL_MS  33
-#define RATE_INTERVAL_NS  G_GUINT64_CONSTANT (1000000000)
-#define DEMO_DURATION     "86400"   /* the session ends the demo; this is a backstop */
 #define SCAN_INTERVAL_NS  (20 * 1000 * 1000)
 #define WINDOW_NS         (2 * 1000 * 1000)   /* reorder window without the kernel source */
 #define MIN_UPDATE_US     (15 * 1000)          /* ≈ one frame: data-driven updates at most */
-
-typedef struct {
-  /* stream check (see tw-cli-monitor.c: a gap in positions restarts it) */
-  gboolean       initialized;
-  gboolean       declared;
-  gboolean       valid;
-  TwJcs          jcs;
-  TwJcsArrivals  arrivals;
-  guint64        next_position;
-  guint64        violations;
-  TwJcsArrival   first_violation;
-  char          *error;
-  /* elements/s over the last second */
-  guint64        rate_base_ns;
-  guint64        rate_base_received;
-  double         rate;
-} SourceState;
-
-struct _TwLiveSession
-{
-  GObject        parent_instance;
-
-  char          *sensor_dir;
-  TwMonitor     *monitor;
-  TwStateModel  *model;
-  GArray        *sources;       /* SourceState per monitor source index */
-  GString       *notes;
-  gboolean       running;
-  gboolean       paused;
-  guint          tick_id;
-  GSubprocess   *demo;
-  char          *demo_program;  /* started by tw_live_session_start */
-  char          *private_dir;   /* made for the demo, removed at stop */
-  GThread       *thread;
-  GMutex         lock;          /* the monitor and @sources: see the top of the file */
-  GCond          wake;
-  gboolean       stop_thread;   /* under @lock */
-  gint           wake_pending;  /* atomic: the thread asked the main loop for an update */
-  gint64         last_update_us;
-  guint          deferred_id;   /* an update waiting for MIN_UPDATE_US to pass */
-
-  guint64        n_polls;
-  guint64        last_poll_ns;
-  guint64        max_gap_ns;
-  guint64        max_poll_ns;
-};
 
 G_DEFINE_FINAL_TYPE (TwLiveSession, tw_live_session, G_TYPE_OBJECT)
 
@@ -116,100 +62,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-source_state_clear (gpointer data)
-{
-  g_free (((SourceState *) data)->error);
-}
-
-static SourceState *
-get_source_state (TwLiveSession *self,
-                  guint          source)
-{
-  if (source >= self->sources->len)
-    g_array_set_size (self->sources, source + 1);
-  return &g_array_index (self->sources, SourceState, source);
-}
-
-/* The first element of a sensor turns its declared stream (if any) into a TwJcs. */
-static void
-init_stream_check (SourceState               *state,
-                   const TwMonitorSourceInfo *info)
-{
-  TwJcsStream stream = { llround (info->period_ns), llround (info->min_distance_ns),
-                         llround (info->earliness_ns) };
-  TwJcsMonitor monitor = { llround (info->monitor_period_ns), llround (info->deadline_ns) };
-  g_autoptr (GError) error = NULL;
-
-  state->initialized = TRUE;
-  state->declared = info->period_ns > 0;
-  if (!state->declared)
-    return;
-  /* declared without a monitor: this session's poll period serves */
-  if (monitor.T_M <= 0)
-    monitor = (TwJcsMonitor) { POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000),
-                               POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000) };
-  state->valid = tw_jcs_init (&state->jcs, &stream, &monitor, &error);
-  if (!state->valid)
-    state->error = g_strdup (error->message);
-  tw_jcs_arrivals_init (&state->arrivals);
-}
-
-static void
-on_element (guint    source,
-            guint64  position,
-            guint64  time_ns,
-            gpointer data)
-{
-  TwLiveSession *self = data;
-  SourceState *state = get_source_state (self, source);
-  TwJcsArrival arrival;
-
-  if (!state->initialized)
-    {
-      TwMonitorSourceInfo info;
-
-      if (!tw_monitor_get_source_info (self->monitor, source, &info))
-        return;
-      init_stream_check (state, &info);
-    }
-  if (!state->valid)
-    return;
-  if (position != state->next_position && state->arrivals.n > 0)
-    tw_jcs_arrivals_init (&state->arrivals);
-  state->next_position = position + 1;
-  arrival = tw_jcs_arrivals_add (&state->arrivals, &state->jcs, (gint64) time_ns);
-  if (arrival != TW_JCS_ARRIVAL_OK && state->violations++ == 0)
-    state->first_violation = arrival;
-}
-
-static void
-update_rates (TwLiveSession *self,
-              guint64        now)
-{
-  guint n = tw_monitor_get_n_sources (self->monitor);
-
-  for (guint i = 0; i < n; i++)
-    {
-      SourceState *state = get_source_state (self, i);
-      TwMonitorSourceInfo info;
-
-      tw_monitor_get_source_info (self->monitor, i, &info);
-      if (state->rate_base_ns == 0)
-        {
-          state->rate_base_ns = now;
-          state->rate_base_received = info.counts.received;
-          continue;
-        }
-      if (now - state->rate_base_ns < RATE_INTERVAL_NS)
-        continue;
-      state->rate = (double) (info.counts.received - state->rate_base_received) * 1e9
-                    / (double) (now - state->rate_base_ns);
-      state->rate_base_ns = now;
-      state->rate_base_received = info.counts.received;
-    }
-}
-
 /* With @lock held. Returns the rows stored. */
 static guint64
 poll_locked (TwLiveSession *self)
@@ -224,7 +76,7 @@ poll_locked (TwLiveSession *self)
   end = tw_live_monotonic_ns ();
   self->max_poll_ns = MAX (self->max_poll_ns, end - start);
   self->n_polls++;
-  update_rates (self, end);
+  _tw_live_session_update_rates (self, end);
   return emitted;
 }
 
@@ -343,51 +195,6 @@ tick_cb (gpointer data)
 
 /* ------------------------------------------------------------------ GObject */
 
-static void
-remove_private_dir (TwLiveSession *self)
-{
-  g_autoptr (GDir) dir = NULL;
-  const char *name;
-
-  if (self->private_dir == NULL)
-    return;
-  /* the demo removes its files at exit; a killed one leaves them */
-  if ((dir = g_dir_open (self->private_dir, 0, NULL)))
-    while ((name = g_dir_read_name (dir)))
-      {
-        g_autofree char *path = g_build_filename (self->private_dir, name, NULL);
-        g_unlink (path);
-      }
-  g_rmdir (self->private_dir);
-  g_clear_pointer (&self->private_dir, g_free);
-}
-
-/* In the demo, before it runs: it ends with tracewb even when tracewb cannot stop it (a
- * crash, a failed test's abort), instead of writing for DEMO_DURATION. */
-static void
-demo_child_setup (gpointer parent_pid)
-{
-  prctl (PR_SET_PDEATHSIG, SIGTERM);
-  if (getppid () != GPOINTER_TO_INT (parent_pid))
-    _exit (1);
-}
-
-static void
-stop_demo (TwLiveSession *self)
-{
-  if (self->demo == NULL)
-    return;
-  /* SIGTERM lets it remove its sensor files; a demo that does not end in a second is
-   * killed (it must never outlive the window) */
-  g_subprocess_send_signal (self->demo, SIGTERM);
-  /* the identifier goes once GLib's worker thread reaped the process */
-  for (int i = 0; i < 100 && g_subprocess_get_identifier (self->demo) != NULL; i++)
-    g_usleep (10000);
-  g_subprocess_force_exit (self->demo);
-  g_subprocess_wait (self->demo, NULL, NULL);
-  g_clear_object (&self->demo);
-}
-
 /**
  * tw_live_session_stop:
  *
@@ -410,7 +217,7 @@ tw_live_session_stop (TwLiveSession *self)
       g_mutex_unlock (&self->lock);
       g_clear_pointer (&self->thread, g_thread_join);
     }
-  stop_demo (self);
+  _tw_live_session_stop_demo (self);
   if (self->running)
     {
       self->running = FALSE;
@@ -418,7 +225,7 @@ tw_live_session_stop (TwLiveSession *self)
       if (!self->paused)
         tw_live_session_update (self);
     }
-  remove_private_dir (self);
+  _tw_live_session_remove_demo_dir (self);
 }
 
 static void
@@ -506,8 +313,7 @@ tw_live_session_class_init (TwLiveSessionClass *klass)
 static void
 tw_live_session_init (TwLiveSession *self)
 {
-  self->sources = g_array_new (FALSE, TRUE, sizeof (SourceState));
-  g_array_set_clear_func (self->sources, source_state_clear);
+  self->sources = _tw_live_session_sources_new ();
   self->notes = g_string_new (NULL);
   g_mutex_init (&self->lock);
   g_cond_init (&self->wake);
@@ -525,17 +331,31 @@ tw_live_session_new (const char *sensor_dir)
 {
   TwLiveSession *self = g_object_new (TW_TYPE_LIVE_SESSION, NULL);
 
-  self->monitor = tw_monitor_new (sensor_dir);
-  tw_trace_set_stable_payloads (tw_monitor_get_trace (self->monitor));
-  self->sensor_dir = g_strdup (tw_monitor_get_sensor_dir (self->monitor));
-  self->model = tw_state_model_new (tw_monitor_get_trace (self->monitor));
-  tw_trace_set_metadata (tw_monitor_get_trace (self->monitor), "format", "live session");
+  _tw_live_session_watch (self, tw_monitor_new (sensor_dir));
+  return self;
+}
+
+/* Makes @monitor (transfer full) the session's, with a store and state model of its own. */
+void
+_tw_live_session_watch (TwLiveSession *self,
+                        TwMonitor     *monitor)
+{
+  TwTrace *trace = tw_monitor_get_trace (monitor);
+
+  g_clear_object (&self->model);
+  g_set_object (&self->monitor, monitor);
+  g_object_unref (monitor);
+  g_array_set_size (self->sources, 0);
+  g_free (self->sensor_dir);
+  self->sensor_dir = g_strdup (tw_monitor_get_sensor_dir (monitor));
+  tw_trace_set_stable_payloads (trace);
+  tw_trace_set_metadata (trace, "format", "live session");
+  self->model = tw_state_model_new (trace);
   /* sensors already there at attach time are read from their first element: their
    * received + missed then adds up to what they committed */
-  tw_monitor_set_from_start (self->monitor, TRUE);
-  tw_monitor_set_element_func (self->monitor, on_element, self);
-  tw_monitor_set_scan_interval (self->monitor, SCAN_INTERVAL_NS);
-  return self;
+  tw_monitor_set_from_start (monitor, TRUE);
+  tw_monitor_set_element_func (monitor, _tw_live_session_on_element, self);
+  tw_monitor_set_scan_interval (monitor, SCAN_INTERVAL_NS);
 }
 
 static void
@@ -563,13 +383,15 @@ tw_live_session_start (TwLiveSession      *self,
                        TwLiveSessionFlags  flags,
                        GError            **error)
 {
+  gboolean kernel = FALSE;
+
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
   g_return_val_if_fail (!self->running, FALSE);
 
   if (self->sensor_dir == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "No sensor directory: set TRACEWB_SENSOR_DIR or choose one");
+                           _("No sensor directory: set TRACEWB_SENSOR_DIR or choose one"));
       return FALSE;
     }
   if (!g_file_test (self->sensor_dir, G_FILE_TEST_EXISTS)
@@ -588,10 +410,11 @@ tw_live_session_start (TwLiveSession      *self,
       g_autoptr (GError) local = NULL;
       TwLiveSource *source = NULL;
 
-      if (!tw_live_kernel_is_supported (&local)
-          || !(source = tw_live_kernel_new (&local))
-          || !tw_monitor_add_source (self->monitor, source, &local))
-        add_note (self, "Kernel trace buffer not attached", local);
+      kernel = tw_live_kernel_is_supported (&local)
+               && (source = tw_live_kernel_new (&local))
+               && tw_monitor_add_source (self->monitor, source, &local);
+      if (!kernel)
+        add_note (self, _("Kernel trace buffer not attached"), local);
     }
   if (flags & TW_LIVE_SESSION_GTOP)
     {
@@ -601,105 +424,25 @@ tw_live_session_start (TwLiveSession      *self,
       if (!tw_live_gtop_is_supported (&local)
           || !(source = tw_live_gtop_new (0, &local))
           || !tw_monitor_add_source (self->monitor, source, &local))
-        add_note (self, "CPU load and memory (libgtop) not sampled", local);
+        add_note (self, _("CPU load and memory (libgtop) not sampled"), local);
     }
 
   /* The kernel's per-CPU buffers need the monitor's default window; sensors stamp with
    * CLOCK_MONOTONIC right before publishing, 2 ms covers a writer preempted in between
    * (one that is later still gets stored, counted late). */
-  if (!(flags & TW_LIVE_SESSION_KERNEL) || strstr (self->notes->str, "Kernel"))
+  if (!kernel)
     tw_monitor_set_reorder_window (self->monitor, WINDOW_NS);
   self->running = TRUE;
   tw_live_session_poll (self);
   self->thread = g_thread_new ("tw-live-poll", poll_thread, self);
   self->tick_id = g_timeout_add (TICK_INTERVAL_MS, tick_cb, self);
 
-  if (self->demo_program)
+  if (self->demo_program && !_tw_live_session_start_demo (self, error))
     {
-      /* its per-sensor summary at exit is for terminals, not for the window */
-      g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
-
-      g_subprocess_launcher_setenv (launcher, "TRACEWB_SENSOR_DIR", self->private_dir, TRUE);
-      g_subprocess_launcher_set_child_setup (launcher, demo_child_setup,
-                                             GINT_TO_POINTER (getpid ()), NULL);
-      self->demo = g_subprocess_launcher_spawn (launcher, error, self->demo_program, "--sensor-dir",
-                                                self->private_dir, "--duration", DEMO_DURATION, NULL);
-      if (self->demo == NULL)
-        {
-          tw_live_session_stop (self);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-/**
- * tw_live_session_spawn_demo:
- * @program: the demo program (tw_live_find_demo_program)
- *
- * Makes a private sensor directory, which the session uses from then on, for @program
- * to write its sensors into. Call before tw_live_session_start(), which starts
- * @program once the poll thread runs (setting up the kernel source takes seconds, and
- * the demo's JCS-sized buffers would overflow before the first poll). The session ends
- * the demo when it stops.
- *
- * Returns: %FALSE with @error set when the directory cannot be made
- */
-gboolean
-tw_live_session_spawn_demo (TwLiveSession  *self,
-                            const char     *program,
-                            GError        **error)
-{
-  g_autofree char *template = NULL;
-  char *dir;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  g_return_val_if_fail (!self->running && self->demo_program == NULL, FALSE);
-
-  /* tmpfs when there is a runtime directory, like the per-user sensor directory */
-  template = g_build_filename (g_get_user_runtime_dir (), "tracewb-live-demo-XXXXXX", NULL);
-  if ((dir = g_mkdtemp_full (template, 0700)) == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", template,
-                   g_strerror (saved));
+      tw_live_session_stop (self);
       return FALSE;
     }
-  self->private_dir = g_strdup (dir);
-  self->demo_program = g_strdup (program);
-
-  g_clear_object (&self->monitor);
-  g_clear_object (&self->model);
-  g_array_set_size (self->sources, 0);
-  self->monitor = tw_monitor_new (self->private_dir);
-  tw_trace_set_stable_payloads (tw_monitor_get_trace (self->monitor));
-  g_free (self->sensor_dir);
-  self->sensor_dir = g_strdup (self->private_dir);
-  self->model = tw_state_model_new (tw_monitor_get_trace (self->monitor));
-  tw_trace_set_metadata (tw_monitor_get_trace (self->monitor), "format", "live session");
-  tw_monitor_set_from_start (self->monitor, TRUE);
-  tw_monitor_set_element_func (self->monitor, on_element, self);
-  tw_monitor_set_scan_interval (self->monitor, SCAN_INTERVAL_NS);
   return TRUE;
-}
-
-gboolean
-tw_live_session_is_running (TwLiveSession *self)
-{
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  return self->running;
-}
-
-/**
- * tw_live_session_get_monitor:
- *
- * Returns: (transfer none): the monitor
- */
-TwMonitor *
-tw_live_session_get_monitor (TwLiveSession *self)
-{
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), NULL);
-  return self->monitor;
 }
 
 /**
@@ -800,148 +543,6 @@ tw_live_session_set_paused (TwLiveSession *self,
 }
 
 /**
- * tw_live_session_get_rate:
- * @source: a monitor source index
- *
- * Returns: the elements per second it received over the last full second
- */
-double
-tw_live_session_get_rate (TwLiveSession *self,
-                          guint          source)
-{
-  double rate;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
-  g_mutex_lock (&self->lock);
-  rate = source < self->sources->len ? g_array_index (self->sources, SourceState, source).rate : 0;
-  g_mutex_unlock (&self->lock);
-  return rate;
-}
-
-/**
- * tw_live_session_get_stream_status:
- * @source: a monitor source index
- * @detail: (out) (optional) (transfer none): the first violation or why the declared
- *   stream is invalid, %NULL otherwise
- *
- * Returns: whether @source's arrivals fit the jitter-constrained stream it declared
- */
-static TwLiveStreamStatus
-get_stream_status_locked (TwLiveSession  *self,
-                          guint           source,
-                          const char    **detail)
-{
-  SourceState *state;
-  TwMonitorSourceInfo info;
-
-  if (detail)
-    *detail = NULL;
-  if (!tw_monitor_get_source_info (self->monitor, source, &info))
-    return TW_LIVE_STREAM_NONE;
-  state = get_source_state (self, source);
-  if (!state->initialized && info.period_ns > 0)
-    init_stream_check (state, &info);
-  if (!state->declared)
-    return TW_LIVE_STREAM_NONE;
-  if (!state->valid)
-    {
-      if (detail)
-        *detail = state->error;
-      return TW_LIVE_STREAM_INVALID;
-    }
-  if (state->violations == 0)
-    return TW_LIVE_STREAM_OK;
-  if (detail)
-    *detail = tw_jcs_arrival_to_string (state->first_violation);
-  return TW_LIVE_STREAM_BROKEN;
-}
-
-TwLiveStreamStatus
-tw_live_session_get_stream_status (TwLiveSession  *self,
-                                   guint           source,
-                                   const char    **detail)
-{
-  TwLiveStreamStatus status;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), TW_LIVE_STREAM_NONE);
-
-  g_mutex_lock (&self->lock);
-  status = get_stream_status_locked (self, source, detail);
-  g_mutex_unlock (&self->lock);
-  return status;
-}
-
-/**
- * tw_live_session_get_n_sources:
- *
- * Returns: how many sources the monitor has seen (sensors, kernel, samplers)
- */
-guint
-tw_live_session_get_n_sources (TwLiveSession *self)
-{
-  guint n;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
-  g_mutex_lock (&self->lock);
-  n = tw_monitor_get_n_sources (self->monitor);
-  g_mutex_unlock (&self->lock);
-  return n;
-}
-
-/**
- * tw_live_session_get_source_info:
- * @info: (out): a snapshot; its strings stay valid while the session lives
- *
- * tw_monitor_get_source_info() under the session's lock (the poll thread updates the
- * counts).
- *
- * Returns: %FALSE when @source is out of range
- */
-gboolean
-tw_live_session_get_source_info (TwLiveSession       *self,
-                                 guint                source,
-                                 TwMonitorSourceInfo *info)
-{
-  gboolean ok;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-  g_mutex_lock (&self->lock);
-  ok = tw_monitor_get_source_info (self->monitor, source, info);
-  g_mutex_unlock (&self->lock);
-  return ok;
-}
-
-/**
- * tw_live_session_set_source_attached:
- * @source: a sensor's monitor source index
- *
- * Detaches a sensor (it is no longer read) or attaches it again (from the writer's
- * current end), see tw_monitor_set_source_detached().
- *
- * Returns: %FALSE with @error set when @source is not a sensor being read
- */
-gboolean
-tw_live_session_set_source_attached (TwLiveSession  *self,
-                                     guint           source,
-                                     gboolean        attached,
-                                     GError        **error)
-{
-  SourceState *state;
-  gboolean ok;
-
-  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
-
-  g_mutex_lock (&self->lock);
-  ok = tw_monitor_set_source_detached (self->monitor, source, !attached, error);
-  /* the elements skipped while detached are not a gap in the stream */
-  state = get_source_state (self, source);
-  if (ok && state->valid)
-    tw_jcs_arrivals_init (&state->arrivals);
-  g_mutex_unlock (&self->lock);
-  return ok;
-}
-
-/**
  * tw_live_session_get_poll_stats:
  * @n_polls: (out): polls so far
  * @max_gap_ns: (out): the longest time between two polls
@@ -960,55 +561,4 @@ tw_live_session_get_poll_stats (TwLiveSession *self,
   *max_gap_ns = self->max_gap_ns;
   *max_poll_ns = self->max_poll_ns;
   g_mutex_unlock (&self->lock);
-}
-
-/**
- * tw_live_dup_demo_search_dirs:
- *
- * Where `tracewb --live-demo` looks for the demo program: beside the running program
- * (the build directory, or an installed bindir), then the configured bindir.
- *
- * Returns: (transfer full): a %NULL-terminated list of directories
- */
-char **
-tw_live_dup_demo_search_dirs (void)
-{
-  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (self_exe)
-    {
-      g_autofree char *dir = g_path_get_dirname (self_exe);
-      g_strv_builder_add (builder, dir);
-    }
-  g_strv_builder_add (builder, TW_BINDIR);
-  return g_strv_builder_end (builder);
-}
-
-/**
- * tw_live_find_demo_program:
- * @dirs: directories to look in, in order
- *
- * Returns: (transfer full) (nullable): the path of the first executable
- *   `tracewb-demo-rt` in @dirs; %NULL with @error naming every place looked at
- */
-char *
-tw_live_find_demo_program (const char *const  *dirs,
-                           GError            **error)
-{
-  g_autoptr (GString) tried = g_string_new (NULL);
-
-  for (guint i = 0; dirs && dirs[i]; i++)
-    {
-      g_autofree char *path = g_build_filename (dirs[i], TW_LIVE_DEMO_PROGRAM, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR) && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-        return g_steal_pointer (&path);
-      g_string_append_printf (tried, "%s%s", tried->len ? ", " : "", path);
-    }
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-               "The live demo program “%s” was not found (looked for %s); build it "
-               "(it is part of the tracewb build) or install Trace Workbench",
-               TW_LIVE_DEMO_PROGRAM, tried->len ? tried->str : "nothing: no directories");
-  return NULL;
 }

@@ -35,9 +35,7 @@ gboolean       tw_live_session_spawn_demo       (TwLiveSession  *self,
                                                  const char     *program,
                                                  GError        **error);
 void           tw_live_session_stop             (TwLiveSession  *self);
-gboolean       tw_live_session_is_running       (TwLiveSession  *self);
 
-TwMonitor     *tw_live_session_get_monitor      (TwLiveSession  *self);
 TwTrace       *tw_live_session_get_trace        (TwLiveSession  *self);
 TwStateModel  *tw_live_session_get_model        (TwLiveSession  *self);
 const char    *tw_live_session_get_sensor_dir   (TwLiveSession  *self);

@@ -3,7 +3,7 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A grid, one row per monitor source in the order the monitor found them (indexes never
+ * A grid (tw-sensors-pane.ui), one row per monitor source in the order the monitor found them (indexes never
  * change, so rows are only ever appended); the window refreshes it on the session's
  * ::updated. A handful of sources at 30 Hz: labels are cheaper than a list model.
  */
@@ -35,10 +35,6 @@ struct _TwSensorsPane
 
 G_DEFINE_FINAL_TYPE (TwSensorsPane, tw_sensors_pane, GTK_TYPE_WIDGET)
 
-static const char *const column_titles[TW_SENSORS_N_COLUMNS] = {
-  "Read", "Task", "Sensor", "Schema", "Rate", "Received", "Missed", "Stream", "State",
-};
-
 static void
 toggled_cb (GtkCheckButton *check,
             TwSensorsPane  *self)
@@ -48,11 +44,11 @@ toggled_cb (GtkCheckButton *check,
 
   if (self->session == NULL)
     return;
+  /* an empty label would still take a line between the directory and the table */
   if (!tw_live_session_set_source_attached (self->session, index,
                                             gtk_check_button_get_active (check), &error))
     gtk_label_set_text (GTK_LABEL (self->error_label), error->message);
-  else
-    gtk_label_set_text (GTK_LABEL (self->error_label), "");
+  gtk_widget_set_visible (self->error_label, error != NULL);
   tw_sensors_pane_refresh (self);
 }
 
@@ -280,7 +276,7 @@ tw_sensors_pane_dispose (GObject *object)
   TwSensorsPane *self = TW_SENSORS_PANE (object);
 
   g_clear_object (&self->session);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_SENSORS_PANE);
   G_OBJECT_CLASS (tw_sensors_pane_parent_class)->dispose (object);
 }
 
@@ -302,51 +298,19 @@ tw_sensors_pane_class_init (TwSensorsPaneClass *klass)
   object_class->dispose = tw_sensors_pane_dispose;
   object_class->finalize = tw_sensors_pane_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-sensors-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, box);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, dir_label);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, notes_label);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, grid);
 }
 
 static void
 tw_sensors_pane_init (TwSensorsPane *self)
 {
-  GtkWidget *scroller;
-
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_ptr_array_new_with_free_func (g_free);
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (self->box, 6);
-  gtk_widget_set_margin_end (self->box, 6);
-  gtk_widget_set_margin_top (self->box, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  self->dir_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->dir_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (self->dir_label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (self->dir_label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_box_append (GTK_BOX (self->box), self->dir_label);
-  self->notes_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->notes_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->notes_label), TRUE);
-  gtk_widget_add_css_class (self->notes_label, "dim-label");
-  gtk_widget_set_visible (self->notes_label, FALSE);
-  gtk_box_append (GTK_BOX (self->box), self->notes_label);
-  self->error_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_box_append (GTK_BOX (self->box), self->error_label);
-
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 2);
-  for (int c = 0; c < TW_SENSORS_N_COLUMNS; c++)
-    {
-      GtkWidget *title = gtk_label_new (column_titles[c]);
-
-      gtk_widget_add_css_class (title, "heading");
-      gtk_label_set_xalign (GTK_LABEL (title), 0);
-      gtk_grid_attach (GTK_GRID (self->grid), title, c, 0, 1, 1);
-    }
-  scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->grid);
-  gtk_box_append (GTK_BOX (self->box), scroller);
 }
 
 /**

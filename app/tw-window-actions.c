@@ -10,6 +10,7 @@
 
 #include "tw-window-private.h"
 #include "tw-designer-window.h"
+#include "tw-file-chooser.h"
 #include "tw-go-to-time.h"
 
 /* ------------------------------------------------------------------ navigation */
@@ -160,48 +161,43 @@ cancel_load_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
-export_timeline_response_cb (GtkNativeDialog *dialog,
-                             int              response,
-                             TwWindow        *self)
+export_timeline_chosen_cb (GtkWidget  *owner,
+                           const char *path,
+                           gpointer    user_data)
 {
-  g_autoptr(GFile) file = NULL;
+  TwWindow *self = TW_WINDOW (owner);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file))
-      && !tw_timeline_export (TW_TIMELINE (self->timeline), path, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("Could not export the timeline: %s"), error->message);
-
-      gtk_label_set_text (GTK_LABEL (self->error_label), text);
-      gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
-    }
-  g_object_unref (dialog);
+  if (tw_timeline_export (TW_TIMELINE (self->timeline), path, &error))
+    return;
+  text = g_strdup_printf (_("Could not export the timeline: %s"), error->message);
+  gtk_label_set_text (GTK_LABEL (self->error_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
 /* What the timeline shows now, at its size, as PNG or SVG by the file's extension. */
 static void
 export_timeline_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  TwWindow *self = user_data;
   GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) svg = gtk_file_filter_new ();
 
-  dialog = gtk_file_chooser_native_new (_("Export Timeline"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, "_Export", "_Cancel");
-  gtk_file_filter_set_name (png, _("PNG image"));
-  gtk_file_filter_add_suffix (png, "png");
-  gtk_file_filter_set_name (svg, _("SVG image"));
-  gtk_file_filter_add_suffix (svg, "svg");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), png);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), svg);
+  dialog = tw_file_chooser_new (GTK_WIDGET (user_data), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                _("Export Timeline"), _("_Export"), export_timeline_chosen_cb,
+                                NULL, NULL);
+  tw_file_chooser_add_filter (dialog, _("PNG image"), "png");
+  tw_file_chooser_add_filter (dialog, _("SVG image"), "svg");
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "timeline.png");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (export_timeline_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* A module the designer exported runs over the open trace in the Evaluations tab. */
+static gboolean
+designer_module_built_cb (TwWindow   *self,
+                          const char *path,
+                          GError    **error)
+{
+  return tw_evaluations_pane_add_plugin (TW_EVALUATIONS_PANE (self->evaluations_pane), path, error);
 }
 
 /* The designer measures the trace open now; with none open it still edits and saves. */
@@ -212,6 +208,8 @@ designer_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   TwDesignerWindow *designer = tw_designer_window_new (GTK_WINDOW (self),
                                                        tw_window_get_view_state (self));
 
+  g_signal_connect_object (designer, "module-built", G_CALLBACK (designer_module_built_cb),
+                           self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (designer));
 }
 

@@ -280,40 +280,21 @@ record_action (GSimpleAction *action, GVariant *param, gpointer user_data)
     tw_recorder_choose_file (TW_RECORDER (self->recorder), tw_live_session_get_trace (self->live_session));
 }
 
-static void
-build_live_controls (TwWindow *self)
-{
-  self->live_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->follow_button = gtk_button_new_with_label (_("Following"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->follow_button), "win.live-follow");
-  gtk_box_append (GTK_BOX (self->live_controls), self->follow_button);
-  self->pause_button = gtk_toggle_button_new ();
-  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button), "media-playback-pause-symbolic");
-  gtk_widget_set_tooltip_text (self->pause_button, _("Pause the display; data keeps being stored (P)"));
-  g_signal_connect (self->pause_button, "toggled", G_CALLBACK (pause_toggled_cb), self);
-  gtk_box_append (GTK_BOX (self->live_controls), self->pause_button);
-  self->recorder = g_object_ref_sink (tw_recorder_new ());
-  g_signal_connect_swapped (self->recorder, "finished", G_CALLBACK (record_finished_cb), self);
-  gtk_box_append (GTK_BOX (self->live_controls), self->recorder);
-  gtk_widget_set_visible (self->live_controls, FALSE);
-  /* not a bound template child: the window itself disposes its titlebar */
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
-                             self->live_controls);
-
-  self->sensors_pane = g_object_ref_sink (tw_sensors_pane_new ());
-}
-
 static const GActionEntry live_action_entries[] = {
   { "live-follow", live_follow_action },
   { "live-pause", live_pause_action, NULL, "false" },
   { "record", record_action },
 };
 
-/* The live actions, and the controls the header bar shows while live. */
+/* The live actions and what the header bar's live controls (tw-window.ui) do. After
+ * gtk_widget_init_template(). */
 void
 _tw_window_init_live (TwWindow *self)
 {
   g_action_map_add_action_entries (G_ACTION_MAP (self), live_action_entries,
                                    G_N_ELEMENTS (live_action_entries), self);
-  build_live_controls (self);
+  g_signal_connect (self->pause_button, "toggled", G_CALLBACK (pause_toggled_cb), self);
+  g_signal_connect_swapped (self->recorder, "finished", G_CALLBACK (record_finished_cb), self);
+  /* a notebook page only while live: not in the template */
+  self->sensors_pane = g_object_ref_sink (tw_sensors_pane_new ());
 }

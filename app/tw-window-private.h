@@ -54,7 +54,7 @@ struct _TwWindow
   GtkWidget            *live_controls;   /* in the header bar */
   GtkWidget            *follow_button;
   GtkWidget            *pause_button;
-  GtkWidget            *recorder;        /* owned; in live_controls */
+  GtkWidget            *recorder;        /* in live_controls */
   GtkWidget            *sensors_pane;
   guint                 live_n_tasks;
   guint                 live_n_cpus;

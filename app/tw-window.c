@@ -476,7 +476,6 @@ tw_window_dispose (GObject *object)
   /* a recording being written outlives the window (TwRecorder) */
   if (self->recorder)
     g_signal_handlers_disconnect_by_data (self->recorder, self);
-  g_clear_object (&self->recorder);
   g_clear_object (&self->sensors_pane);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_signal_handler (&self->recent_changed_handler, gtk_recent_manager_get_default ());
@@ -563,6 +562,8 @@ tw_window_class_init (TwWindowClass *klass)
   g_type_ensure (TW_TYPE_CURSOR_STATE_PANE);
   g_type_ensure (TW_TYPE_EVALUATIONS_PANE);
   g_type_ensure (TW_TYPE_TIMELINE_LEGEND_VIEW);
+  g_type_ensure (TW_TYPE_RECORDER);
+  g_type_ensure (TW_TYPE_TIMELINE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWindow, recent_button);
@@ -576,11 +577,17 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, trace_paned);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline_slot);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, cursor_state_pane);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, evaluations_pane);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, live_controls);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, follow_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, recorder);
   gtk_widget_class_bind_template_callback_full (widget_class, "go_to_time_chosen_cb",
                                                 G_CALLBACK (_tw_window_go_to_time_chosen_cb));
 }
@@ -594,17 +601,6 @@ tw_window_init (TwWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   _tw_window_init_live (self);
-
-  /* rows scroll under a fixed ruler: the timeline is the scrolled window's GtkScrollable */
-  self->timeline = tw_timeline_new ();
-  self->timeline_scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->timeline_scroller),
-                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (self->timeline_scroller), FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->timeline_scroller), self->timeline);
-  gtk_widget_set_vexpand (self->timeline_scroller, TRUE);
-  gtk_widget_set_hexpand (self->timeline_scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->timeline_slot), self->timeline_scroller);
   _tw_window_init_actions (self);
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 

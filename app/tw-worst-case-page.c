@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tw-worst-case-page.h"
+#include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -260,42 +261,25 @@ tw_worst_case_page_compute (TwWorstCasePage *self,
 
 /* ------------------------------------------------------------------ export */
 
-/* What an export dialog answers for. */
-typedef struct {
-  TwWorstCasePage *page;
-  gboolean         analysis;   /* the response times, else the Fig. 4 table */
-} Export;
 
+/* @user_data: non-NULL for the response times, NULL for the Fig. 4 table */
 static void
-export_free (Export *export)
+export_chosen_cb (GtkWidget  *owner,
+                  const char *path,
+                  gpointer    user_data)
 {
-  g_clear_object (&export->page);
-  g_free (export);
-}
-
-static void
-export_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    Export          *export)
-{
-  TwWorstCasePage *self = export->page;
-  g_autoptr(GFile) file = NULL;
+  TwWorstCasePage *self = TW_WORST_CASE_PAGE (owner);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
   g_autofree char *csv = NULL;
+  TwTrace *trace;
 
-  if (response == GTK_RESPONSE_ACCEPT && self->worst_case
-      && (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)))
-      && (path = g_file_get_path (file)))
-    {
-      TwTrace *trace = tw_evaluator_run_get_trace (self->run);
-
-      csv = export->analysis ? tw_worst_case_analysis_to_csv (self->worst_case, trace)
-                             : tw_worst_case_to_csv (self->worst_case, trace);
-      if (!g_file_set_contents (path, csv, -1, &error))
-        gtk_label_set_text (GTK_LABEL (self->status), error->message);
-    }
-  g_object_unref (dialog);
+  if (self->worst_case == NULL)
+    return;
+  trace = tw_evaluator_run_get_trace (self->run);
+  csv = user_data ? tw_worst_case_analysis_to_csv (self->worst_case, trace)
+                  : tw_worst_case_to_csv (self->worst_case, trace);
+  if (!g_file_set_contents (path, csv, -1, &error))
+    gtk_label_set_text (GTK_LABEL (self->status), error->message);
 }
 
 static void
@@ -303,22 +287,15 @@ export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  TwWorstCasePage *self = TW_WORST_CASE_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
+  gboolean analysis = g_variant_get_boolean (parameter);
   GtkFileChooserNative *dialog;
-  Export *export;
 
-  if (self->worst_case == NULL)
+  if (TW_WORST_CASE_PAGE (widget)->worst_case == NULL)
     return;
-  export = g_new0 (Export, 1);
-  export->page = g_object_ref (self);
-  export->analysis = g_variant_get_boolean (parameter);
-  dialog = gtk_file_chooser_native_new (_("Export"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  dialog = tw_file_chooser_new (widget, GTK_FILE_CHOOSER_ACTION_SAVE, _("Export"), _("_Export"),
+                                export_chosen_cb, GINT_TO_POINTER (analysis), NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog),
-                                     export->analysis ? "response-time.csv" : "worst-case.csv");
-  g_signal_connect_data (dialog, "response", G_CALLBACK (export_response_cb), export,
-                         (GClosureNotify) export_free, 0);
+                                     analysis ? "response-time.csv" : "worst-case.csv");
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 

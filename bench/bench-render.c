@@ -9,10 +9,8 @@
 
 #include "tw-test-utils.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 /*
  * `tracewb-cli render --bench FILE` times a file; S.Ha.R.K. traces have one CPU and a
@@ -25,68 +23,9 @@
  */
 
 static double
-cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
-static double
 wall_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double da = *(const double *) a;
-  double db = *(const double *) b;
-
-  return da < db ? -1 : da > db;
-}
-
-static double
-frame_ms (TwTimelinePainter        *painter,
-          cairo_surface_t          *surface,
-          const TwTimelineViewport *vp)
-{
-  cairo_t *cr = cairo_create (surface);
-  double t0 = cpu_ms ();
-
-  tw_timeline_painter_draw (painter, cr, vp);
-  cairo_surface_flush (surface);
-  cairo_destroy (cr);
-  return cpu_ms () - t0;
-}
-
-/* median and max of @n frames panning across the view */
-static void
-time_frames (TwTimelinePainter        *painter,
-             cairo_surface_t          *surface,
-             const TwTimelineViewport *vp,
-             int                       n,
-             double                   *median,
-             double                   *max)
-{
-  double ms[32];
-  guint64 span = vp->end_ns - vp->begin_ns;
-
-  for (int i = 0; i < n; i++)
-    {
-      TwTimelineViewport moved = *vp;
-      guint64 shift = span * i / 100;
-
-      moved.begin_ns += shift;
-      moved.end_ns += shift;
-      ms[i] = frame_ms (painter, surface, &moved);
-    }
-  qsort (ms, n, sizeof ms[0], compare_double);
-  *median = ms[n / 2];
-  *max = ms[n - 1];
 }
 
 int
@@ -102,8 +41,8 @@ main (int    argc,
   g_autoptr(TwTimelinePainter) painter = NULL;
   cairo_surface_t *surface;
   TwTimelineViewport vp = { 0 };
-  guint64 first, last, mid;
-  double full, c0, w0, c_model, w_model, c_frame, w_frame;
+  guint64 first, last;
+  double c0, w0, c_model, w_model, c_frame, w_frame;
   const int width = 1920, height = 1080;
 
   if (n_events < 1000 || n_cpus < 1 || n_cpus > 256 || n_tasks < 1)
@@ -117,16 +56,14 @@ main (int    argc,
   tw_trace_seal (trace, NULL, NULL);
   first = tw_trace_get_first_time (trace);
   last = tw_trace_get_last_time (trace) + 1;
-  mid = first + (last - first) / 2;
-  full = (double) (last - first);
 
   /* from a loaded trace to the first frame on screen */
-  c0 = cpu_ms ();
+  c0 = tw_thread_cpu_ms ();
   w0 = wall_ms ();
   model = tw_state_model_new (trace);
   tw_state_model_update (model, NULL, NULL);
   painter = tw_timeline_painter_new (model);
-  c_model = cpu_ms () - c0;
+  c_model = tw_thread_cpu_ms () - c0;
   w_model = wall_ms () - w0;
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   vp.begin_ns = first;
@@ -134,7 +71,7 @@ main (int    argc,
   vp.width = width;
   vp.height = height;
   vp.cursor_ns = TW_TIME_NONE;
-  c_frame = frame_ms (painter, surface, &vp);
+  c_frame = tw_timeline_painter_time_frame (painter, surface, &vp);
   w_frame = wall_ms () - w0 - w_model;
 
   g_print ("simulated trace: %" G_GUINT64_FORMAT " events, %u CPUs, %u tasks, models %.0f MiB "
@@ -146,19 +83,16 @@ main (int    argc,
 
   g_print ("%-12s %22s %26s\n", "", "bins (ms CPU)", "peer: exact (ms CPU)");
   g_print ("%-12s %11s %10s %13s %12s\n", "span", "median", "max", "median", "max");
-  for (int level = 0; level <= 5; level++)
+  for (guint level = 0; level <= TW_TIMELINE_ZOOM_LEVELS; level++)
     {
-      double span = level == 0 ? full : full * pow (1000.0 / full, level / 5.0);
+      double span = tw_timeline_viewport_set_zoom_level (&vp, first, last, level);
       g_autofree char *label = tw_timeline_format_duration ((guint64) span);
       double fast_median, fast_max, exact_median, exact_max;
 
-      vp.begin_ns = level == 0 ? first : (guint64) MAX ((double) mid - span / 2, 0);
-      vp.end_ns = vp.begin_ns + MAX ((guint64) span, 1);
-
       tw_timeline_painter_set_exact (painter, FALSE);
-      time_frames (painter, surface, &vp, 15, &fast_median, &fast_max);
+      tw_timeline_painter_time_frames (painter, surface, &vp, 15, &fast_median, &fast_max);
       tw_timeline_painter_set_exact (painter, TRUE);
-      time_frames (painter, surface, &vp, 3, &exact_median, &exact_max);
+      tw_timeline_painter_time_frames (painter, surface, &vp, 3, &exact_median, &exact_max);
       g_print ("%-12s %11.2f %10.2f %13.2f %12.2f\n", label, fast_median, fast_max,
                exact_median, exact_max);
     }

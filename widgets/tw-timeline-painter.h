@@ -81,4 +81,23 @@ char                *tw_timeline_format_time             (guint64               
                                                           guint64                   step_ns);
 char                *tw_timeline_format_duration         (guint64                   ns);
 
+/* The render benchmarks' zoom levels (tw-timeline-painter-timing.c): level 0 is the full
+ * view, the last a 1 µs span. */
+#define TW_TIMELINE_ZOOM_LEVELS 5
+
+double               tw_thread_cpu_ms                    (void);
+double               tw_timeline_painter_time_frame      (TwTimelinePainter        *self,
+                                                          cairo_surface_t          *surface,
+                                                          const TwTimelineViewport *viewport);
+void                 tw_timeline_painter_time_frames     (TwTimelinePainter        *self,
+                                                          cairo_surface_t          *surface,
+                                                          const TwTimelineViewport *viewport,
+                                                          guint                     n_frames,
+                                                          double                   *median_ms,
+                                                          double                   *max_ms);
+double               tw_timeline_viewport_set_zoom_level (TwTimelineViewport       *viewport,
+                                                          guint64                   first,
+                                                          guint64                   end,
+                                                          guint                     level);
+
 G_END_DECLS

@@ -5,47 +5,10 @@
  */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <time.h>
 #include <tw-widgets.h>
 
 #include "tw-cli.h"
-
-/* Thread CPU time: the figure stays meaningful on a machine shared with other jobs,
- * where wall time mostly measures the scheduler. */
-static double
-now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double da = *(const double *) a;
-  double db = *(const double *) b;
-
-  return da < db ? -1 : da > db;
-}
-
-static double
-render_frame_ms (TwTimelinePainter        *painter,
-                 cairo_surface_t          *surface,
-                 const TwTimelineViewport *vp)
-{
-  cairo_t *cr = cairo_create (surface);
-  double t0 = now_ms ();
-
-  tw_timeline_painter_draw (painter, cr, vp);
-  cairo_surface_flush (surface);
-  cairo_destroy (cr);
-  return now_ms () - t0;
-}
 
 /* Full view, then five zoom levels down to a 1 µs span around the middle of the trace:
  * median and max ms per 1920×1080 frame at each. */
@@ -57,39 +20,18 @@ run_bench (TwTimelinePainter *painter,
            int                height)
 {
   guint64 first = tw_trace_get_first_time (trace);
-  guint64 last = tw_trace_get_last_time (trace) + 1;
-  guint64 mid = first + (last - first) / 2;
-  double full = (double) (last - first);
-  const int frames = 15;
+  guint64 end = tw_trace_get_last_time (trace) + 1;
 
   g_print ("%-14s %12s %10s %10s\n", "span", "view", "median ms", "max ms");
-  for (int level = 0; level <= 5; level++)
+  for (guint level = 0; level <= TW_TIMELINE_ZOOM_LEVELS; level++)
     {
-      /* geometric steps from the full span to 1 µs */
-      double span = level == 0 ? full : full * pow (1000.0 / full, level / 5.0);
-      TwTimelineViewport vp = { 0 };
+      TwTimelineViewport vp = { .width = width, .height = height, .cursor_ns = TW_TIME_NONE };
+      double span = tw_timeline_viewport_set_zoom_level (&vp, first, end, level);
       g_autofree char *label = tw_timeline_format_duration ((guint64) span);
-      double ms[64];
+      double median, max;
 
-      vp.begin_ns = level == 0 ? first : (guint64) MAX ((double) mid - span / 2, 0);
-      vp.end_ns = vp.begin_ns + MAX ((guint64) span, 1);
-      vp.width = width;
-      vp.height = height;
-      vp.cursor_ns = TW_TIME_NONE;
-
-      for (int i = 0; i < frames; i++)
-        {
-          /* pan a little each frame so nothing is cached between frames */
-          TwTimelineViewport moved = vp;
-          guint64 shift = (guint64) (span * i / 100.0);
-
-          moved.begin_ns += shift;
-          moved.end_ns += shift;
-          ms[i] = render_frame_ms (painter, surface, &moved);
-        }
-      qsort (ms, frames, sizeof ms[0], compare_double);
-      g_print ("%-14s %12s %10.2f %10.2f\n", label, level == 0 ? "full" : "zoomed",
-               ms[frames / 2], ms[frames - 1]);
+      tw_timeline_painter_time_frames (painter, surface, &vp, 15, &median, &max);
+      g_print ("%-14s %12s %10.2f %10.2f\n", label, level == 0 ? "full" : "zoomed", median, max);
     }
 }
 
@@ -109,7 +51,7 @@ tw_cli_render (int    argc,
   gboolean no_legend = FALSE;
   TwTimelineViewport vp = { 0 };
   GError *error = NULL;
-  double t0 = now_ms ();
+  double t0 = tw_thread_cpu_ms ();
   double wall0 = g_get_monotonic_time () / 1000.0;
   double t_loaded, t_model, t_frame, wall_frame;
   const GOptionEntry entries[] = {
@@ -137,13 +79,13 @@ tw_cli_render (int    argc,
 
   if (!(trace = tw_cli_load_trace (argv[1], format, &error)))
     return tw_cli_fail ("render", error);
-  t_loaded = now_ms ();
+  t_loaded = tw_thread_cpu_ms ();
 
   model = tw_state_model_new (trace);
   if (!tw_state_model_update (model, NULL, &error))
     return tw_cli_fail ("render", error);
   painter = tw_timeline_painter_new (model);
-  t_model = now_ms ();
+  t_model = tw_thread_cpu_ms ();
 
   vp.begin_ns = from >= 0 ? (guint64) from : tw_trace_get_first_time (trace);
   vp.end_ns = to >= 0 ? (guint64) to : tw_trace_get_last_time (trace) + 1;
@@ -161,7 +103,7 @@ tw_cli_render (int    argc,
       /* the frames of the levels reuse this surface: the first frame pays for its pages */
       cairo_surface_t *first = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
 
-      t_frame = render_frame_ms (painter, first, &vp);
+      t_frame = tw_timeline_painter_time_frame (painter, first, &vp);
       wall_frame = g_get_monotonic_time () / 1000.0;
       g_print ("%s: %" G_GUINT64_FORMAT " events, %u CPUs, %u tasks, models %.1f MiB\n", argv[1],
                tw_trace_get_n_events (trace), tw_trace_get_n_cpus (trace),

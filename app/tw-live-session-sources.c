@@ -1,0 +1,260 @@
+/* tw-live-session-sources.c: per source: its declared stream checked as elements arrive, its rate
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "tw-live-session-private.h"
+
+#define RATE_INTERVAL_NS  G_GUINT64_CONSTANT (1000000000)
+
+static void
+source_state_clear (gpointer data)
+{
+  g_free (((SourceState *) data)->error);
+}
+
+/* Returns: (transfer full): an empty SourceState array, one per monitor source index */
+GArray *
+_tw_live_session_sources_new (void)
+{
+  GArray *sources = g_array_new (FALSE, TRUE, sizeof (SourceState));
+
+  g_array_set_clear_func (sources, source_state_clear);
+  return sources;
+}
+
+static SourceState *
+get_source_state (TwLiveSession *self,
+                  guint          source)
+{
+  if (source >= self->sources->len)
+    g_array_set_size (self->sources, source + 1);
+  return &g_array_index (self->sources, SourceState, source);
+}
+
+/* The first element of a sensor turns its declared stream (if any) into a TwJcs. */
+static void
+init_stream_check (SourceState               *state,
+                   const TwMonitorSourceInfo *info)
+{
+  TwJcsStream stream = { llround (info->period_ns), llround (info->min_distance_ns),
+                         llround (info->earliness_ns) };
+  TwJcsMonitor monitor = { llround (info->monitor_period_ns), llround (info->deadline_ns) };
+  g_autoptr (GError) error = NULL;
+
+  state->initialized = TRUE;
+  state->declared = info->period_ns > 0;
+  if (!state->declared)
+    return;
+  /* declared without a monitor: this session's poll period serves */
+  if (monitor.T_M <= 0)
+    monitor = (TwJcsMonitor) { POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000),
+                               POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000) };
+  state->valid = tw_jcs_init (&state->jcs, &stream, &monitor, &error);
+  if (!state->valid)
+    state->error = g_strdup (error->message);
+  tw_jcs_arrivals_init (&state->arrivals);
+}
+
+/* The monitor's element hook, in the poll thread with @lock held. */
+void
+_tw_live_session_on_element (guint    source,
+                             guint64  position,
+                             guint64  time_ns,
+                             gpointer data)
+{
+  TwLiveSession *self = data;
+  SourceState *state = get_source_state (self, source);
+  TwJcsArrival arrival;
+
+  if (!state->initialized)
+    {
+      TwMonitorSourceInfo info;
+
+      if (!tw_monitor_get_source_info (self->monitor, source, &info))
+        return;
+      init_stream_check (state, &info);
+    }
+  if (!state->valid)
+    return;
+  if (position != state->next_position && state->arrivals.n > 0)
+    tw_jcs_arrivals_init (&state->arrivals);
+  state->next_position = position + 1;
+  arrival = tw_jcs_arrivals_add (&state->arrivals, &state->jcs, (gint64) time_ns);
+  if (arrival != TW_JCS_ARRIVAL_OK && state->violations++ == 0)
+    state->first_violation = arrival;
+}
+
+/* With @lock held, after a poll. */
+void
+_tw_live_session_update_rates (TwLiveSession *self,
+                               guint64        now)
+{
+  guint n = tw_monitor_get_n_sources (self->monitor);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SourceState *state = get_source_state (self, i);
+      TwMonitorSourceInfo info;
+
+      tw_monitor_get_source_info (self->monitor, i, &info);
+      if (state->rate_base_ns == 0)
+        {
+          state->rate_base_ns = now;
+          state->rate_base_received = info.counts.received;
+          continue;
+        }
+      if (now - state->rate_base_ns < RATE_INTERVAL_NS)
+        continue;
+      state->rate = (double) (info.counts.received - state->rate_base_received) * 1e9
+                    / (double) (now - state->rate_base_ns);
+      state->rate_base_ns = now;
+      state->rate_base_received = info.counts.received;
+    }
+}
+
+/**
+ * tw_live_session_get_rate:
+ * @source: a monitor source index
+ *
+ * Returns: the elements per second it received over the last full second
+ */
+double
+tw_live_session_get_rate (TwLiveSession *self,
+                          guint          source)
+{
+  double rate;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
+  g_mutex_lock (&self->lock);
+  rate = source < self->sources->len ? g_array_index (self->sources, SourceState, source).rate : 0;
+  g_mutex_unlock (&self->lock);
+  return rate;
+}
+
+static TwLiveStreamStatus
+get_stream_status_locked (TwLiveSession  *self,
+                          guint           source,
+                          const char    **detail)
+{
+  SourceState *state;
+  TwMonitorSourceInfo info;
+
+  if (detail)
+    *detail = NULL;
+  if (!tw_monitor_get_source_info (self->monitor, source, &info))
+    return TW_LIVE_STREAM_NONE;
+  state = get_source_state (self, source);
+  if (!state->initialized && info.period_ns > 0)
+    init_stream_check (state, &info);
+  if (!state->declared)
+    return TW_LIVE_STREAM_NONE;
+  if (!state->valid)
+    {
+      if (detail)
+        *detail = state->error;
+      return TW_LIVE_STREAM_INVALID;
+    }
+  if (state->violations == 0)
+    return TW_LIVE_STREAM_OK;
+  if (detail)
+    *detail = tw_jcs_arrival_to_string (state->first_violation);
+  return TW_LIVE_STREAM_BROKEN;
+}
+
+/**
+ * tw_live_session_get_stream_status:
+ * @source: a monitor source index
+ * @detail: (out) (optional) (transfer none): the first violation or why the declared
+ *   stream is invalid, %NULL otherwise
+ *
+ * Returns: whether @source's arrivals fit the jitter-constrained stream it declared
+ */
+TwLiveStreamStatus
+tw_live_session_get_stream_status (TwLiveSession  *self,
+                                   guint           source,
+                                   const char    **detail)
+{
+  TwLiveStreamStatus status;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), TW_LIVE_STREAM_NONE);
+
+  g_mutex_lock (&self->lock);
+  status = get_stream_status_locked (self, source, detail);
+  g_mutex_unlock (&self->lock);
+  return status;
+}
+
+/**
+ * tw_live_session_get_n_sources:
+ *
+ * Returns: how many sources the monitor has seen (sensors, kernel, samplers)
+ */
+guint
+tw_live_session_get_n_sources (TwLiveSession *self)
+{
+  guint n;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
+  g_mutex_lock (&self->lock);
+  n = tw_monitor_get_n_sources (self->monitor);
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/**
+ * tw_live_session_get_source_info:
+ * @info: (out): a snapshot; its strings stay valid while the session lives
+ *
+ * tw_monitor_get_source_info() under the session's lock (the poll thread updates the
+ * counts).
+ *
+ * Returns: %FALSE when @source is out of range
+ */
+gboolean
+tw_live_session_get_source_info (TwLiveSession       *self,
+                                 guint                source,
+                                 TwMonitorSourceInfo *info)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
+  g_mutex_lock (&self->lock);
+  ok = tw_monitor_get_source_info (self->monitor, source, info);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+/**
+ * tw_live_session_set_source_attached:
+ * @source: a sensor's monitor source index
+ *
+ * Detaches a sensor (it is no longer read) or attaches it again (from the writer's
+ * current end), see tw_monitor_set_source_detached().
+ *
+ * Returns: %FALSE with @error set when @source is not a sensor being read
+ */
+gboolean
+tw_live_session_set_source_attached (TwLiveSession  *self,
+                                     guint           source,
+                                     gboolean        attached,
+                                     GError        **error)
+{
+  SourceState *state;
+  gboolean ok;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  ok = tw_monitor_set_source_detached (self->monitor, source, !attached, error);
+  /* the elements skipped while detached are not a gap in the stream */
+  state = get_source_state (self, source);
+  if (ok && state->valid)
+    tw_jcs_arrivals_init (&state->arrivals);
+  g_mutex_unlock (&self->lock);
+  return ok;
+}

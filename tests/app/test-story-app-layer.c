@@ -1,0 +1,334 @@
+/* test-story-app-layer.c: the stories issue 14's app-layer changes touch, in the real window
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * - A module exported from the designer runs in the Evaluations tab of the window that
+ *   opened it, and a designer no window opened still exports (it never reaches for one).
+ * - Going live shows the header bar's controls (now template children) and they drive
+ *   the session.
+ * - The Sensors pane shows no blank line between the directory and the table while
+ *   there is no error to show.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <tw-sensor.h>
+
+#include "tw-designer-window.h"
+#include "tw-live-session.h"
+#include "tw-sensors-pane.h"
+#include "tw-test-app.h"
+#include "tw-test-gtk.h"
+#include "tw-test-utils.h"
+#include "tw-window.h"
+
+#define WAIT_MS 30000
+
+static TwApplication *app;
+
+/* ------------------------------------------------------------------ helpers */
+
+static gboolean
+page_is_trace (gpointer data)
+{
+  return g_strcmp0 (tw_window_get_page (data), "trace") == 0 && !tw_window_get_loading (data);
+}
+
+/* The designer among the toplevels: the last one opened. */
+static TwDesignerWindow *
+find_designer (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+  g_autoptr(GObject) found = NULL;
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0 && found == NULL; i--)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i - 1);
+
+      if (TW_IS_DESIGNER_WINDOW (window))
+        found = g_steal_pointer (&window);
+    }
+  return (TwDesignerWindow *) found;
+}
+
+/* The first descendant of @widget that has @css_class, depth first. */
+static GtkWidget *
+find_with_class (GtkWidget  *widget,
+                 const char *css_class)
+{
+  if (gtk_widget_has_css_class (widget, css_class))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_with_class (child, css_class);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The first button under @widget showing @icon_name or labelled @label. */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *icon_name,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget)
+      && ((icon_name && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), icon_name) == 0)
+          || (label && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, icon_name, label);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static TwWindow *
+open_demo_window (void)
+{
+  TwWindow *window = tw_window_new (GTK_APPLICATION (app));
+
+  tw_test_present_window (GTK_WINDOW (window), 1280, 900);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-demo", NULL);
+  g_assert_true (tw_test_wait_until (page_is_trace, window, WAIT_MS));
+  return window;
+}
+
+/* A window, and a compiler to build what the designer exports; skips without them. */
+static gboolean
+can_export (void)
+{
+  g_autofree char *cc = g_find_program_in_path (g_getenv ("CC") && *g_getenv ("CC") ? g_getenv ("CC") : "cc");
+
+  if (app == NULL)
+    g_test_skip ("no display (run under xvfb-run)");
+  else if (cc == NULL)
+    g_test_skip ("no C compiler (cc or $CC) to build the exported module");
+  return app != NULL && cc != NULL;
+}
+
+static void
+remove_exported (const char *dir)
+{
+  g_autofree char *c_path = g_build_filename (dir, "metric.c", NULL);
+  g_autofree char *so_path = g_build_filename (dir, "metric.so", NULL);
+
+  g_remove (c_path);
+  g_remove (so_path);
+  g_rmdir (dir);
+}
+
+/* Export as C into a new temporary directory; returns the C file's path. */
+static char *
+export_to_temp_dir (TwDesignerWindow  *designer,
+                    char             **dir)
+{
+  g_autoptr(GError) error = NULL;
+  char *c_path;
+
+  *dir = g_dir_make_tmp ("tw-app-layer-XXXXXX", &error);
+  g_assert_no_error (error);
+  c_path = g_build_filename (*dir, "metric.c", NULL);
+  g_assert_true (tw_designer_window_export_c (designer, c_path, &error));
+  g_assert_no_error (error);
+  return c_path;
+}
+
+/* ------------------------------------------------------------------ designer */
+
+/* Ctrl+D, then Export as C: the module runs in the Evaluations tab of the window that
+ * opened the designer, which hears of it through TwDesignerWindow::module-built. */
+static void
+test_designer_export_runs_in_window (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *c_path = NULL;
+  TwEvaluationsPane *pane;
+  TwDesignerWindow *designer;
+  TwWindow *window;
+  guint n_before;
+
+  if (!can_export ())
+    return;
+  window = open_demo_window ();
+  pane = tw_window_get_evaluations_pane (window);
+  n_before = tw_evaluations_pane_get_n_evaluations (pane);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "designer", NULL);
+  designer = find_designer ();
+  g_assert_nonnull (designer);
+
+  c_path = export_to_temp_dir (designer, &dir);
+  g_assert_cmpuint (tw_evaluations_pane_get_n_evaluations (pane), ==, n_before + 1);
+  g_assert_true (g_str_has_suffix (tw_designer_window_get_summary (designer),
+                                   "; it runs in the Evaluations tab."));
+
+  tw_test_close_window (GTK_WINDOW (designer));
+  tw_test_close_window (GTK_WINDOW (window));
+  remove_exported (dir);
+}
+
+/* A designer with a trace but no window listening (the CLI's, a test's) builds the
+ * module and says only that: it does not look for a main window to put it in. */
+static void
+test_designer_export_without_window (void)
+{
+  g_autoptr(TwViewState) state = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *c_path = NULL;
+  g_autofree char *so_path = NULL;
+  g_autofree char *expected = NULL;
+  TwDesignerWindow *designer;
+  TwWindow *window;
+  guint n_before;
+
+  if (!can_export ())
+    return;
+  window = open_demo_window ();
+  n_before = tw_evaluations_pane_get_n_evaluations (tw_window_get_evaluations_pane (window));
+  state = g_object_ref (tw_window_get_view_state (window));
+  /* transient for the main window, but opened without it: nobody answers */
+  designer = tw_designer_window_new (GTK_WINDOW (window), state);
+  tw_test_present_window (GTK_WINDOW (designer), 1000, 700);
+
+  c_path = export_to_temp_dir (designer, &dir);
+  so_path = g_build_filename (dir, "metric.so", NULL);
+  g_assert_true (g_file_test (so_path, G_FILE_TEST_IS_REGULAR));
+  expected = g_strdup_printf ("Wrote %s and built %s.", c_path, so_path);
+  g_assert_cmpstr (tw_designer_window_get_summary (designer), ==, expected);
+  g_assert_cmpuint (tw_evaluations_pane_get_n_evaluations (tw_window_get_evaluations_pane (window)), ==,
+                    n_before);
+
+  tw_test_close_window (GTK_WINDOW (designer));
+  tw_test_close_window (GTK_WINDOW (window));
+  remove_exported (dir);
+}
+
+/* ------------------------------------------------------------------ live */
+
+typedef struct {
+  char     *sensor_dir;
+  TwSensor *sensor;
+  TwWindow *window;
+  TwLiveSession *session;
+} LiveFixture;
+
+static void
+live_setup (LiveFixture   *fx,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (app == NULL)
+    return;
+  fx->sensor_dir = tw_test_use_temp_sensor_dir ();
+  fx->sensor = tw_sensor_new ("job", "start", "u64 seq", 4096, 0);
+  g_assert_nonnull (fx->sensor);
+  fx->window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
+  fx->session = tw_live_session_new (NULL);
+  g_assert_true (tw_live_session_start (fx->session, 0, &error));
+  g_assert_no_error (error);
+  tw_window_attach_live (fx->window, fx->session);
+}
+
+static void
+live_teardown (LiveFixture   *fx,
+               gconstpointer  data)
+{
+  if (app == NULL)
+    return;
+  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
+  g_clear_object (&fx->session);
+  g_clear_pointer (&fx->sensor, tw_sensor_free);
+  tw_test_remove_sensor_dir (g_steal_pointer (&fx->sensor_dir));
+}
+
+static gboolean
+pane_has_rows (gpointer data)
+{
+  return tw_sensors_pane_get_n_rows (data) > 0;
+}
+
+/* The Sensors pane: the directory line, then the table; the error line under the
+ * directory took a blank line of its own while it had nothing to say. */
+static void
+test_sensors_pane_no_blank_line (LiveFixture   *fx,
+                                 gconstpointer  data)
+{
+  TwSensorsPane *pane;
+  GtkWidget *error_label;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (fx->window));
+  g_assert_true (tw_test_wait_until (pane_has_rows, pane, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  error_label = find_with_class (GTK_WIDGET (pane), "error");
+  g_assert_nonnull (error_label);
+  g_assert_false (gtk_widget_get_visible (error_label));
+  g_assert_cmpint (gtk_widget_get_height (error_label), ==, 0);
+}
+
+static gboolean
+is_paused (gpointer data)
+{
+  return tw_live_session_get_paused (data);
+}
+
+/* Live, the header bar shows Following, Pause and Record; Pause pauses the session. */
+static void
+test_live_controls (LiveFixture   *fx,
+                    gconstpointer  data)
+{
+  GtkWidget *titlebar;
+  GtkWidget *pause;
+  GtkWidget *follow;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  titlebar = gtk_window_get_titlebar (GTK_WINDOW (fx->window));
+  pause = find_button (titlebar, "media-playback-pause-symbolic", NULL);
+  follow = find_button (titlebar, NULL, "Following");
+  g_assert_nonnull (pause);
+  g_assert_nonnull (follow);
+  g_assert_true (gtk_widget_get_mapped (pause));
+  g_assert_true (gtk_widget_get_mapped (follow));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (tw_window_get_recorder (fx->window))));
+
+  g_assert_false (tw_live_session_get_paused (fx->session));
+  g_signal_emit_by_name (pause, "clicked");
+  g_assert_true (tw_test_wait_until (is_paused, fx->session, WAIT_MS));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  app = tw_test_init_application (&argc, &argv);
+
+  g_test_add_func ("/tw/app/story/app-layer/designer-export-runs-in-window",
+                   test_designer_export_runs_in_window);
+  g_test_add_func ("/tw/app/story/app-layer/designer-export-without-window",
+                   test_designer_export_without_window);
+  g_test_add ("/tw/app/story/app-layer/sensors-pane-no-blank-line", LiveFixture, NULL,
+              live_setup, test_sensors_pane_no_blank_line, live_teardown);
+  g_test_add ("/tw/app/story/app-layer/live-controls", LiveFixture, NULL,
+              live_setup, test_live_controls, live_teardown);
+  return g_test_run ();
+}
