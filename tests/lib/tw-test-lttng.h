@@ -222,7 +222,7 @@ tw_test_lttng_stop_relayd (TwTestLttng *lt)
 }
 
 /* Creates live session @name (live timer @timer_us) sending to our relay, all UST
- * events enabled, started. */
+ * events enabled with their thread, process and process name, started. */
 static inline gboolean
 tw_test_lttng_create_session (TwTestLttng *lt,
                               const char  *name,
@@ -231,26 +231,38 @@ tw_test_lttng_create_session (TwTestLttng *lt,
   g_autofree char *live = g_strdup_printf ("--live=%u", timer_us);
   g_autofree char *url = g_strdup_printf ("--set-url=net://127.0.0.1:%u:%u", lt->ports[0], lt->ports[1]);
 
+  /* the thread and process contexts give events their task (the CTF reader's mapping) */
   return tw_test_lttng_run (lt, "create", name, live, url, NULL)
          && tw_test_lttng_run (lt, "enable-event", "-s", name, "-u", "-a", NULL)
+         && tw_test_lttng_run (lt, "add-context", "-s", name, "-u", "-t", "vpid", "-t", "vtid",
+                               "-t", "procname", NULL)
          && tw_test_lttng_run (lt, "start", name, NULL);
 }
 
 /* Runs the test build's UST program: @n events, @delay_us apart. */
 static inline gboolean
-tw_test_lttng_emit (TwTestLttng *lt,
-                    guint        n,
-                    guint        delay_us)
+tw_test_lttng_emit_mode (TwTestLttng *lt,
+                         guint        n,
+                         guint        delay_us,
+                         const char  *mode)
 {
   g_autofree char *count = g_strdup_printf ("%u", n);
   g_autofree char *delay = g_strdup_printf ("%u", delay_us);
-  const char *args[] = { g_getenv ("TW_LTTNG_EMIT"), count, delay, NULL };
+  const char *args[] = { g_getenv ("TW_LTTNG_EMIT"), count, delay, mode, NULL };
   g_autoptr(GPtrArray) argv = tw_test_lttng_argv (lt, args);
   int status = -1;
 
   return g_spawn_sync (NULL, (char **) argv->pdata, lt->env, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                        NULL, NULL, &status, NULL)
          && g_spawn_check_wait_status (status, NULL);
+}
+
+static inline gboolean
+tw_test_lttng_emit (TwTestLttng *lt,
+                    guint        n,
+                    guint        delay_us)
+{
+  return tw_test_lttng_emit_mode (lt, n, delay_us, NULL);
 }
 
 static inline char *
