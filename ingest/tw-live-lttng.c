@@ -71,7 +71,8 @@ typedef struct {
   GArray       *types;       /* TypeMap by the helper's type id */
   GArray       *tasks;       /* guint32 by the helper's task id */
   GArray       *strings;     /* guint32 by the helper's string id */
-  guint8       *payload;
+  guint8       *payload;     /* a row's payload while its ids are mapped */
+  gsize         payload_cap;
   char         *end_reason;  /* from an END or ERROR frame */
   gboolean      ended;
   gboolean      got_rows;    /* this helper delivered rows */
@@ -357,8 +358,11 @@ take_type (LttngSource   *self,
       g_array_append_val (map->string_offsets, info->offsets[i]);
     else if ((info->fields[i].flags & TW_FIELD_FLAG_TASK) && info->fields[i].type == TW_FIELD_U32)
       g_array_append_val (map->task_offsets, info->offsets[i]);
-  if (info->payload_size > 0)
-    self->payload = g_realloc (self->payload, MAX (info->payload_size, 64));
+  if (info->payload_size > self->payload_cap)
+    {
+      self->payload_cap = info->payload_size;
+      self->payload = g_realloc (self->payload, self->payload_cap);
+    }
   return TRUE;
 }
 
@@ -791,7 +795,8 @@ tw_live_lttng_new (const char  *url,
   g_array_set_clear_func (self->types, type_map_clear);
   self->tasks = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->strings = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->payload = g_malloc0 (64);
+  self->payload_cap = 64;
+  self->payload = g_malloc0 (self->payload_cap);
   self->backoff_ms = BACKOFF_FIRST_MS;
   return &self->parent;
 }

@@ -279,6 +279,43 @@ test_session_destroyed (Fixture       *fx,
   g_assert_cmpuint (count_named (tw_monitor_get_trace (fx->monitor), TRACEF_NAME), ==, 100);
 }
 
+/* tracewb-cli monitor --lttng-live: the relay's sessions, then what one session sent,
+ * counted by event name; the relay gone without --reconnect: one line, exit 1. */
+static void
+test_cli (Fixture       *fx,
+          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autofree char *relay = NULL, *url = NULL, *out = NULL, *err = NULL, *listed = NULL;
+  const char *list_argv[] = { g_getenv ("TW_CLI"), "monitor", "--lttng-live", NULL, NULL };
+
+  if (fx->lt.sessiond == 0)
+    return;
+  g_assert_true (tw_test_lttng_create_session (&fx->lt, "cli", TIMER_US));
+  g_assert_true (tw_test_lttng_emit (&fx->lt, 0, 0));
+  relay = tw_test_lttng_url (&fx->lt, NULL);
+  url = tw_test_lttng_url (&fx->lt, "cli");
+  list_argv[3] = relay;
+  g_assert_true (g_spawn_sync (NULL, (char **) list_argv, NULL, 0, NULL, NULL, &listed, NULL, NULL, &error));
+  g_assert_nonnull (strstr (listed, url));
+
+  cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          g_getenv ("TW_CLI"), "monitor", "--lttng-live", url, "--duration", "20",
+                          "--json", NULL);
+  g_assert_no_error (error);
+  g_usleep (2 * G_USEC_PER_SEC);
+  g_assert_true (tw_test_lttng_emit (&fx->lt, 100, 0));
+  g_usleep (2 * G_USEC_PER_SEC);
+  tw_test_lttng_stop_relayd (&fx->lt);
+  g_assert_true (g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error));
+  g_test_message ("%s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 1);
+  g_assert_nonnull (strstr (err, "connection lost"));
+  g_assert_nonnull (strstr (out, "\"" TRACEF_NAME "\" : 100"));
+  g_assert_nonnull (strstr (out, "\"connection\" : \"lost\""));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -289,5 +326,6 @@ main (int    argc,
   g_test_add ("/live-lttng/exact-events", Fixture, NULL, fixture_set_up, test_exact_events, fixture_tear_down);
   g_test_add ("/live-lttng/relay-killed", Fixture, NULL, fixture_set_up, test_relay_killed, fixture_tear_down);
   g_test_add ("/live-lttng/session-destroyed", Fixture, NULL, fixture_set_up, test_session_destroyed, fixture_tear_down);
+  g_test_add ("/live-lttng/cli", Fixture, NULL, fixture_set_up, test_cli, fixture_tear_down);
   return g_test_run ();
 }
