@@ -9,6 +9,8 @@
 
 #include "tw-application.h"
 #include "tw-app-resources.h"
+#include "tw-live-session.h"
+#include "tw-lttng-attach-dialog.h"
 #include "tw-renderer-choice.h"
 #include "tw-window.h"
 
@@ -132,6 +134,36 @@ tw_application_start_live (TwApplication *self,
   return window;
 }
 
+/**
+ * tw_application_start_lttng_live:
+ * @url: `net://HOST[:PORT]/host/TARGET/SESSION`
+ *
+ * Attaches to an LTTng live session through its relay and shows it in a window, live
+ * like a sensor session; failures show in the window's error banner.
+ *
+ * Returns: (transfer none): the window
+ */
+TwWindow *
+tw_application_start_lttng_live (TwApplication  *self,
+                                 const char     *url,
+                                 GError        **error)
+{
+  TwWindow *window = get_window (self, TRUE);
+  g_autoptr(GError) local = NULL;
+  TwLiveSource *source = tw_live_lttng_new (url, &local);
+  g_autoptr(TwLiveSession) session = source ? tw_live_session_new_for_remote (source, url) : NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  if (session == NULL || !tw_live_session_start (session, 0, &local))
+    {
+      tw_window_show_error_message (window, _("Could not attach to the LTTng session"), local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return window;
+    }
+  tw_window_attach_live (window, session);
+  return window;
+}
+
 static void
 tw_application_activate (GApplication *app)
 {
@@ -172,7 +204,24 @@ tw_application_open (GApplication  *app,
   TwApplication *self = TW_APPLICATION (app);
 
   for (int i = 0; i < n_files; i++)
-    open_in_window (self, get_window (self, TRUE), files[i]);
+    {
+      /* `tracewb --live net://…`: an LTTng live session, not a file */
+      if (g_file_has_uri_scheme (files[i], "net"))
+        {
+          g_autofree char *url = g_file_get_uri (files[i]);
+          g_autoptr(GError) error = NULL;
+
+          self->live = FALSE;
+          tw_application_start_lttng_live (self, url, &error);
+          if (error)
+            {
+              g_printerr ("tracewb: %s\n", error->message);
+              self->load_failed = TRUE;
+            }
+          continue;
+        }
+      open_in_window (self, get_window (self, TRUE), files[i]);
+    }
   maybe_quit_after_startup (self);
 }
 
@@ -394,6 +443,26 @@ attach_sensors_action (GSimpleAction *action, GVariant *param, gpointer user_dat
 }
 
 static void
+lttng_attach_cb (TwLttngAttachDialog *dialog,
+                 const char          *url,
+                 gpointer             user_data)
+{
+  tw_application_start_lttng_live (user_data, url, NULL);
+}
+
+/* File ▸ Attach to LTTng…: a relay's sessions to choose from */
+static void
+attach_lttng_action (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  TwApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  TwLttngAttachDialog *dialog = tw_lttng_attach_dialog_new (parent);
+
+  g_signal_connect_object (dialog, "attach", G_CALLBACK (lttng_attach_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   g_application_quit (G_APPLICATION (user_data));
@@ -429,6 +498,7 @@ static const GActionEntry app_actions[] = {
   { "open", open_action },
   { "open-demo", open_demo_action },
   { "attach-sensors", attach_sensors_action },
+  { "attach-lttng", attach_lttng_action },
   { "quit", quit_action },
   { "shortcuts", shortcuts_action },
   { "about", about_action },

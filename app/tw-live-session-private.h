@@ -35,6 +35,8 @@ struct _TwLiveSession
   GObject        parent_instance;
 
   char          *sensor_dir;
+  char          *remote_url;    /* a session on a remote source (LTTng live) instead */
+  TwLiveSource  *remote_source; /* until started: then the monitor's */
   TwMonitor     *monitor;
   TwStateModel  *model;
   GArray        *sources;       /* SourceState per monitor source index */

@@ -242,6 +242,11 @@ tw_live_session_finalize (GObject *object)
 {
   TwLiveSession *self = TW_LIVE_SESSION (object);
 
+  /* a remote session that never started still owns its source */
+  if (self->remote_source)
+    self->remote_source->klass->free (self->remote_source);
+  g_free (self->remote_url);
+
   g_clear_object (&self->model);
   g_clear_object (&self->monitor);
   g_clear_pointer (&self->sources, g_array_unref);
@@ -358,6 +363,52 @@ _tw_live_session_watch (TwLiveSession *self,
   tw_monitor_set_scan_interval (monitor, SCAN_INTERVAL_NS);
 }
 
+/**
+ * tw_live_session_new_for_remote:
+ * @source: (transfer full): the source reading the target (tw_live_lttng_new)
+ * @url: what the session is of, for titles
+ *
+ * A session on a remote target instead of a sensor directory; started, polled and
+ * shown like any other (tw_live_session_start: pass no flags for the target alone).
+ */
+TwLiveSession *
+tw_live_session_new_for_remote (TwLiveSource *source,
+                                const char   *url)
+{
+  TwLiveSession *self = tw_live_session_new (NULL);
+
+  tw_monitor_set_watch_sensors (self->monitor, FALSE);
+  g_clear_pointer (&self->sensor_dir, g_free);
+  self->remote_url = g_strdup (url);
+  self->remote_source = source;
+  return self;
+}
+
+/**
+ * tw_live_session_is_running:
+ *
+ * Returns: whether the session polls its sources (a remote source that lost its
+ *   connection keeps the session running while it reconnects)
+ */
+gboolean
+tw_live_session_is_running (TwLiveSession *self)
+{
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
+  return self->running;
+}
+
+/**
+ * tw_live_session_get_remote_url:
+ *
+ * Returns: (nullable): the remote session's URL, %NULL for a sensor directory's session
+ */
+const char *
+tw_live_session_get_remote_url (TwLiveSession *self)
+{
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), NULL);
+  return self->remote_url;
+}
+
 static void
 add_note (TwLiveSession *self,
           const char    *what,
@@ -388,13 +439,18 @@ tw_live_session_start (TwLiveSession      *self,
   g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
   g_return_val_if_fail (!self->running, FALSE);
 
-  if (self->sensor_dir == NULL)
+  if (self->remote_url)
+    {
+      if (!tw_monitor_add_source (self->monitor, g_steal_pointer (&self->remote_source), error))
+        return FALSE;
+    }
+  else if (self->sensor_dir == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                            _("No sensor directory: set TRACEWB_SENSOR_DIR or choose one"));
       return FALSE;
     }
-  if (!g_file_test (self->sensor_dir, G_FILE_TEST_EXISTS)
+  else if (!g_file_test (self->sensor_dir, G_FILE_TEST_EXISTS)
       && g_mkdir_with_parents (self->sensor_dir, 0700) != 0)
     {
       int saved = errno;
@@ -402,7 +458,7 @@ tw_live_session_start (TwLiveSession      *self,
                    self->sensor_dir, g_strerror (saved));
       return FALSE;
     }
-  if (!tw_monitor_scan (self->monitor, error))
+  if (!self->remote_url && !tw_monitor_scan (self->monitor, error))
     return FALSE;
 
   if (flags & TW_LIVE_SESSION_KERNEL)

@@ -130,6 +130,7 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       const char *detail = NULL;
       TwLiveStreamStatus stream;
       g_autofree char *rate = NULL, *received = NULL, *missed = NULL, *stream_text = NULL;
+      g_autofree char *connection = NULL;
       const char *state;
       gboolean is_sensor;
 
@@ -160,6 +161,9 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
         case TW_MONITOR_SOURCE_FAILED:
         default:                         state = info.error ? info.error : "failed"; break;
         }
+      /* a remote target: where its connection stands, and why it last ended */
+      if (info.state == TW_MONITOR_SOURCE_ATTACHED && info.connection != TW_LIVE_CONNECTION_LOCAL)
+        state = connection = tw_sensors_pane_describe_connection (&info);
 
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], is_sensor ? info.task : "—");
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], is_sensor ? info.sensor : info.name);
@@ -176,8 +180,39 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
         gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
       if (stream == TW_LIVE_STREAM_BROKEN || stream == TW_LIVE_STREAM_INVALID)
         gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STREAM], "error");
-      if (info.state == TW_MONITOR_SOURCE_FAILED)
+      if (info.state == TW_MONITOR_SOURCE_FAILED
+          || info.connection == TW_LIVE_CONNECTION_LOST || info.connection == TW_LIVE_CONNECTION_ENDED)
         gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+      else
+        gtk_widget_remove_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+    }
+}
+
+/**
+ * tw_sensors_pane_describe_connection:
+ *
+ * Returns: (transfer full): a remote source's connection as the Sensors tab says it
+ */
+char *
+tw_sensors_pane_describe_connection (const TwMonitorSourceInfo *info)
+{
+  const char *why = info->connection_error ? info->connection_error : "";
+
+  switch (info->connection)
+    {
+    case TW_LIVE_CONNECTION_CONNECTING:
+      return info->n_reconnects ? g_strdup_printf (_("reconnecting (attempt %u)"), info->n_reconnects)
+                                : g_strdup (_("connecting"));
+    case TW_LIVE_CONNECTION_CONNECTED:
+      return info->n_reconnects ? g_strdup_printf (_("connected (reconnected %u×)"), info->n_reconnects)
+                                : g_strdup (_("connected"));
+    case TW_LIVE_CONNECTION_LOST:
+      return g_strdup_printf (_("connection lost, retrying: %s"), why);
+    case TW_LIVE_CONNECTION_ENDED:
+      return g_strdup_printf (_("session ended, waiting for it again: %s"), why);
+    case TW_LIVE_CONNECTION_LOCAL:
+    default:
+      return g_strdup ("attached");
     }
 }
 
@@ -207,7 +242,10 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
   if (session == NULL)
     return;
 
-  dir = g_strdup_printf ("Sensor directory: %s", tw_live_session_get_sensor_dir (session));
+  if (tw_live_session_get_remote_url (session))
+    dir = g_strdup_printf (_("LTTng live session: %s"), tw_live_session_get_remote_url (session));
+  else
+    dir = g_strdup_printf ("Sensor directory: %s", tw_live_session_get_sensor_dir (session));
   gtk_label_set_text (GTK_LABEL (self->dir_label), dir);
   notes = tw_live_session_get_notes (session);
   gtk_label_set_text (GTK_LABEL (self->notes_label), notes);

@@ -39,4 +39,6 @@ GtkWidget  *tw_sensors_pane_get_attach_button (TwSensorsPane *self,
                                           guint          row);
 const char *tw_sensors_pane_get_notes    (TwSensorsPane *self);
 
+char *tw_sensors_pane_describe_connection (const TwMonitorSourceInfo *info);
+
 G_END_DECLS

@@ -107,7 +107,10 @@ tw_window_attach_live (TwWindow      *self,
                        TwLiveSession *session)
 {
   g_autofree char *title = NULL;
-  guint64 now = tw_live_monotonic_ns ();
+  /* sensors are stamped with CLOCK_MONOTONIC, a remote target (LTTng) with its own
+   * clock from the Unix epoch */
+  guint64 now = tw_live_session_get_remote_url (session) ? (guint64) g_get_real_time () * 1000
+                                                         : tw_live_monotonic_ns ();
   int page;
 
   g_return_if_fail (TW_IS_WINDOW (self));
@@ -135,7 +138,9 @@ tw_window_attach_live (TwWindow      *self,
   gtk_notebook_set_current_page (GTK_NOTEBOOK (self->notebook), page);
   gtk_widget_set_visible (self->live_controls, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
-  title = g_strdup_printf (_("Live: %s — Trace Workbench"), tw_live_session_get_sensor_dir (session));
+  title = g_strdup_printf (_("Live: %s — Trace Workbench"),
+                           tw_live_session_get_remote_url (session) ? tw_live_session_get_remote_url (session)
+                                                                    : tw_live_session_get_sensor_dir (session));
   gtk_window_set_title (GTK_WINDOW (self), title);
   _tw_window_update_actions (self);
   update_live_controls (self);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-ctf-reader.h"
+#include "tw-ctf-decoder-private.h"
 #include "tw-kernel-common-private.h"
 
 #include <glib/gstdio.h>
@@ -247,6 +248,10 @@ typedef struct {
   gpointer         progress_data;
   GCancellable    *cancellable;
   GError          *error;
+  /* live (tw-ctf-decoder-private.h): rows go to @row_func instead of the store */
+  TwCtfRowFunc     row_func;
+  gpointer         row_data;
+  gint64           horizon;
 } CtfReader;
 
 static void
@@ -645,10 +650,17 @@ flush_losses (CtfReader *self,
       info = tw_trace_get_event_type (self->trace, loss->type);
       g_assert (info->payload_size <= sizeof payload);
       tw_lost_events_pack (info, payload, loss->count, loss->packets, loss->since);
-      if (self->chunk->n == TW_CHUNK_SIZE)
-        self->chunk = tw_trace_begin_append (self->trace);
-      tw_event_chunk_push (self->chunk, loss->end, loss->cpu, loss->type, TW_TASK_NONE,
-                           tw_lost_events_arg (loss->count), payload, info->payload_size);
+      if (self->row_func)
+        self->row_func (loss->end, loss->cpu, loss->type, TW_TASK_NONE,
+                        tw_lost_events_arg (loss->count), payload, info->payload_size,
+                        self->row_data);
+      else
+        {
+          if (self->chunk->n == TW_CHUNK_SIZE)
+            self->chunk = tw_trace_begin_append (self->trace);
+          tw_event_chunk_push (self->chunk, loss->end, loss->cpu, loss->type, TW_TASK_NONE,
+                               tw_lost_events_arg (loss->count), payload, info->payload_size);
+        }
       g_array_remove_index (self->losses, i);
     }
 }
@@ -776,6 +788,15 @@ handle_event (CtfReader        *self,
       break;
     }
 
+  if G_UNLIKELY (self->losses->len > 0)
+    flush_losses (self, time_ns);
+  self->n_events++;
+  self->horizon = time_ns;
+  if (self->row_func)
+    {
+      self->row_func (time_ns, cpu, t->type, task, arg, buf, t->info->payload_size, self->row_data);
+      return TRUE;
+    }
   if (self->chunk->n == TW_CHUNK_SIZE)
     {
       /* a second chunk means a big trace: its payloads in one blob (of huge pages, once
@@ -785,10 +806,7 @@ handle_event (CtfReader        *self,
       self->chunk = tw_trace_begin_append (self->trace);
       tw_event_chunk_reserve_blob (self->chunk, last + last / 16);
     }
-  if G_UNLIKELY (self->losses->len > 0)
-    flush_losses (self, time_ns);
   tw_event_chunk_push (self->chunk, time_ns, cpu, t->type, task, arg, buf, t->info->payload_size);
-  self->n_events++;
   return TRUE;
 }
 
@@ -905,9 +923,19 @@ handle_message (CtfReader        *self,
     case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
     case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
       return handle_discarded (self, msg);
+    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
+      {
+        /* lttng-live's "nothing until then" on quiet streams: how far the live stream
+         * is complete */
+        const bt_clock_snapshot *snap = bt_message_message_iterator_inactivity_borrow_clock_snapshot_const (msg);
+        gint64 ns;
+
+        if (bt_clock_snapshot_get_ns_from_origin (snap, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+          self->horizon = MAX (self->horizon, ns);
+      }
+      break;
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
     case BT_MESSAGE_TYPE_STREAM_END:
-    case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
     default:
       break;
     }
@@ -1188,6 +1216,37 @@ set_session_traces (TwTrace    *trace,
 }
 
 static void
+ctf_reader_init (CtfReader  *self,
+                 TwTrace    *trace,
+                 const char *path)
+{
+  self->trace = trace;
+  self->path = path;
+  self->lost_types[0] = self->lost_types[1] = TW_TYPE_NONE;
+  self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
+  self->upstreams = g_array_new (FALSE, TRUE, sizeof (Upstream));
+  self->losses = g_array_new (FALSE, FALSE, sizeof (Loss));
+  self->payload_cap = 64;
+  self->payload = g_malloc0 (self->payload_cap);
+  self->text = g_string_sized_new (64);
+  _tw_kernel_tasks_init (&self->tasks, trace);
+  _tw_string_cache_init (&self->strings, trace);
+}
+
+static bt_component_class_sink *
+create_sink_class (void)
+{
+  bt_component_class_sink *sink_class = bt_component_class_sink_create ("tracewb-sink", sink_consume);
+
+  bt_component_class_sink_set_initialize_method (sink_class, sink_initialize);
+  bt_component_class_sink_set_input_port_connected_method (sink_class, sink_input_port_connected);
+  bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured);
+  bt_component_class_sink_set_finalize_method (sink_class, sink_finalize);
+  return sink_class;
+}
+
+static void
 ctf_reader_clear (CtfReader *self)
 {
   g_clear_pointer (&self->types, g_hash_table_unref);
@@ -1257,23 +1316,12 @@ read_ctf (const char      *path,
       size += dir_size (dirs->pdata[i]);
     }
 
-  self.trace = trace;
-  self.path = path;
-  self.lost_types[0] = self.lost_types[1] = TW_TYPE_NONE;
-  self.types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self.streams = g_hash_table_new_full (NULL, NULL, NULL, stream_state_free);
-  self.upstreams = g_array_new (FALSE, TRUE, sizeof (Upstream));
-  self.losses = g_array_new (FALSE, FALSE, sizeof (Loss));
-  self.payload_cap = 64;
-  self.payload = g_malloc0 (self.payload_cap);
-  self.text = g_string_sized_new (64);
+  ctf_reader_init (&self, trace, path);
   self.progress = progress;
   self.progress_data = progress_data;
   self.cancellable = cancellable;
   /* a rough size of an LTTng kernel event record, for progress only */
   self.size_estimate = MAX (size / 32, 1);
-  _tw_kernel_tasks_init (&self.tasks, trace);
-  _tw_string_cache_init (&self.strings, trace);
 
   if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &plugin)
       != BT_PLUGIN_FIND_STATUS_OK
@@ -1285,12 +1333,7 @@ read_ctf (const char      *path,
       goto out;
     }
 
-  sink_class = bt_component_class_sink_create ("tracewb-sink", sink_consume);
-  bt_component_class_sink_set_initialize_method (sink_class, sink_initialize);
-  bt_component_class_sink_set_input_port_connected_method (sink_class, sink_input_port_connected);
-  bt_component_class_sink_set_graph_is_configured_method (sink_class, sink_graph_is_configured);
-  bt_component_class_sink_set_finalize_method (sink_class, sink_finalize);
-
+  sink_class = create_sink_class ();
   graph = bt_graph_create (0);
   if (bt_graph_add_sink_component_with_initialize_method_data (
         graph, sink_class, "sink", NULL, &self, BT_LOGGING_LEVEL_NONE, &sink)
@@ -1383,6 +1426,104 @@ out:
   bt_plugin_put_ref (plugin);
   ctf_reader_clear (&self);
   return ok;
+}
+
+/* ---------------------------------------------------------------- live decoding */
+
+struct _TwCtfDecoder {
+  CtfReader                 reader;
+  bt_component_class_sink  *sink_class;
+  char                     *what;
+};
+
+/**
+ * _tw_ctf_decoder_new:
+ * @trace: where event types, tasks and strings go (rows go to @func)
+ * @what: the URL or path errors name
+ *
+ * The CTF reader's decoding (kinds, tasks, fields, losses) for a graph someone else
+ * builds and runs: src.ctf.lttng-live in the live helper (tw-lttng-live-child.c).
+ */
+TwCtfDecoder *
+_tw_ctf_decoder_new (TwTrace      *trace,
+                     const char   *what,
+                     TwCtfRowFunc  func,
+                     gpointer      user_data)
+{
+  TwCtfDecoder *self = g_new0 (TwCtfDecoder, 1);
+
+  self->what = g_strdup (what);
+  ctf_reader_init (&self->reader, trace, self->what);
+  self->reader.row_func = func;
+  self->reader.row_data = user_data;
+  self->reader.horizon = G_MININT64;
+  self->sink_class = create_sink_class ();
+  return self;
+}
+
+/**
+ * _tw_ctf_decoder_add_sink:
+ *
+ * Adds the decoding sink to @graph; connect the source's output ports to its free input
+ * port (the last one), one at a time, as add_trace_source() does.
+ */
+gboolean
+_tw_ctf_decoder_add_sink (TwCtfDecoder             *self,
+                          bt_graph                 *graph,
+                          const bt_component_sink **sink)
+{
+  return bt_graph_add_sink_component_with_initialize_method_data (
+           graph, self->sink_class, "sink", NULL, &self->reader, BT_LOGGING_LEVEL_NONE, sink)
+         == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+}
+
+/* Stores the losses still waiting for a later event (the live stream went quiet). */
+void
+_tw_ctf_decoder_flush_losses (TwCtfDecoder *self)
+{
+  flush_losses (&self->reader, G_MAXINT64);
+}
+
+/* The decoding error that stopped the graph, if any. */
+gboolean
+_tw_ctf_decoder_take_error (TwCtfDecoder  *self,
+                            GError       **error)
+{
+  if (self->reader.error == NULL)
+    return FALSE;
+  g_propagate_error (error, g_steal_pointer (&self->reader.error));
+  return TRUE;
+}
+
+/* The time of the last event or inactivity message: G_MININT64 before any. */
+gint64
+_tw_ctf_decoder_get_horizon (TwCtfDecoder *self)
+{
+  return self->reader.horizon;
+}
+
+guint64
+_tw_ctf_decoder_get_n_events (TwCtfDecoder *self)
+{
+  return self->reader.n_events;
+}
+
+/* After the graph is gone (its sink's finalize reads the decoder). */
+void
+_tw_ctf_decoder_free (TwCtfDecoder *self)
+{
+  if (self == NULL)
+    return;
+  bt_component_class_sink_put_ref (self->sink_class);
+  ctf_reader_clear (&self->reader);
+  g_free (self->what);
+  g_free (self);
+}
+
+char *
+_tw_ctf_take_bt_error (void)
+{
+  return take_bt_error ();
 }
 
 #endif /* HAVE_BABELTRACE */

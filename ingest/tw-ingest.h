@@ -20,4 +20,5 @@
 #include "tw-monitor.h"
 #include "tw-live-kernel.h"
 #include "tw-live-gtop.h"
+#include "tw-live-lttng.h"
 #include "tw-tracecmd-reader.h"

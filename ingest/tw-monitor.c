@@ -37,6 +37,8 @@
  * drained past T + W. A row that nevertheless arrives with a time before the last
  * emitted one is stored anyway (never lost) and counted in `late`; the store then
  * knows it is unsorted (tw_trace_seal sorts it). tw_monitor_flush() emits everything.
+ * A source in its own time base (TwLiveSource.own_clock: LTTng live, stamped by the
+ * target) gives its horizon itself: the time it will deliver nothing earlier than.
  */
 #include "config.h"
 
@@ -1149,7 +1151,8 @@ tw_monitor_poll (TwMonitor *self)
                   entry_fail (entry, error);
                   continue;
                 }
-              entry->horizon = entry->source->more ? entry->source->drained_until : now;
+              entry->horizon = entry->source->more ? entry->source->drained_until
+                               : entry->source->own_clock ? entry->source->horizon : now;
               more |= entry->source->more;
             }
           any = TRUE;
@@ -1269,6 +1272,9 @@ tw_monitor_get_source_info (TwMonitor           *self,
   info->name = entry->source->name;
   info->kind = entry->source->klass->kind;
   info->counts = entry->source->counts;
+  info->connection = entry->source->connection;
+  info->connection_error = entry->source->connection_error;
+  info->n_reconnects = entry->source->n_reconnects;
   if (entry->sensor)
     {
       const TwSensorInfo *si = &entry->sensor->info;

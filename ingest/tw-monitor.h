@@ -61,9 +61,28 @@ typedef struct {
 } TwLiveSourceClass;
 
 /**
+ * TwLiveConnection:
+ *
+ * Where a source that reads a remote target (LTTng live) stands; local sources stay
+ * TW_LIVE_CONNECTION_LOCAL.
+ */
+typedef enum {
+  TW_LIVE_CONNECTION_LOCAL = 0,    /* not remote */
+  TW_LIVE_CONNECTION_CONNECTING,   /* (re)connecting */
+  TW_LIVE_CONNECTION_CONNECTED,    /* receiving */
+  TW_LIVE_CONNECTION_LOST,         /* the relay went away or the reader failed; retrying */
+  TW_LIVE_CONNECTION_ENDED,        /* the session ended on the relay (destroyed); retrying */
+} TwLiveConnection;
+
+/**
  * TwLiveSource:
  *
  * The common head of every live source; a source embeds it first and fills @counts.
+ *
+ * Time: rows of local sources are stamped with CLOCK_MONOTONIC, and the merge takes the
+ * poll's time as how far a source is complete. A source in another time base (LTTng:
+ * the target's clock, ns from the Unix epoch) sets @own_clock and, at each poll,
+ * @horizon: it will deliver no row earlier than that.
  */
 struct _TwLiveSource {
   const TwLiveSourceClass *klass;
@@ -73,6 +92,13 @@ struct _TwLiveSource {
    * the time of the last row it queued (the merge may not emit past it). */
   gboolean                 more;
   guint64                  drained_until;
+  gboolean                 own_clock;
+  guint64                  horizon;
+  /* remote sources: the connection, why it last ended (interned: the main thread may
+   * read it while the poll thread moves on), and how often it was made again */
+  TwLiveConnection         connection;
+  const char              *connection_error;
+  guint                    n_reconnects;
 };
 
 void tw_live_source_init (TwLiveSource            *source,
@@ -122,6 +148,10 @@ typedef struct {
   double                monitor_period_ns, deadline_ns;
   /* detached by tw_monitor_set_source_detached (still ATTACHED, but not read) */
   gboolean              detached;
+  /* remote sources (TwLiveSource) */
+  TwLiveConnection      connection;
+  const char           *connection_error;
+  guint                 n_reconnects;
 } TwMonitorSourceInfo;
 
 /**

@@ -28,7 +28,7 @@ static const Command commands[] = {
   { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
   { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
   { "automaton", tw_cli_automaton, "Check a metric automaton file, or export it as a C module" },
-  { "monitor", tw_cli_monitor, "Attach live to sensors (and the kernel); counts, dump, record" },
+  { "monitor", tw_cli_monitor, "Attach live to sensors, the kernel or an LTTng live session; counts, dump, record" },
 };
 
 static void

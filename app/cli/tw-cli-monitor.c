@@ -21,6 +21,7 @@
 #include <tw-ingest.h>
 
 #include "tw-cli.h"
+#include "tw-cli-lttng.h"
 
 typedef struct {
   gboolean       declared;
@@ -42,6 +43,10 @@ typedef struct {
   GHashTable *dumped_types;     /* types whose CSV header was printed */
   gboolean    dump;
   gint64      period_ns;
+  /* --lttng-live: without --reconnect a fault ends the command (exit 1) */
+  gboolean    lttng;
+  gboolean    reconnect;
+  int         status;
 } Session;
 
 static void
@@ -217,6 +222,31 @@ walk_new_rows (Session *session)
     fflush (stdout);
 }
 
+/* An LTTng live source lost its relay or session: one line, and the end unless
+ * --reconnect (scripts want to know; a watcher wants it to carry on). */
+static void
+check_connections (Session *session)
+{
+  guint n = tw_monitor_get_n_sources (session->monitor);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TwMonitorSourceInfo info;
+
+      tw_monitor_get_source_info (session->monitor, i, &info);
+      if (info.connection != TW_LIVE_CONNECTION_LOST && info.connection != TW_LIVE_CONNECTION_ENDED)
+        continue;
+      if (session->reconnect)
+        continue;
+      g_printerr ("tracewb-cli monitor: %s: %s: %s\n", info.name,
+                  info.connection == TW_LIVE_CONNECTION_ENDED ? "session ended" : "connection lost",
+                  info.connection_error ? info.connection_error : "?");
+      session->status = 1;
+      g_main_loop_quit (session->loop);
+      return;
+    }
+}
+
 static gboolean
 on_poll (gpointer data)
 {
@@ -224,6 +254,8 @@ on_poll (gpointer data)
 
   tw_monitor_poll (session->monitor);
   walk_new_rows (session);
+  if (session->lttng && session->status == 0)
+    check_connections (session);
   return G_SOURCE_CONTINUE;
 }
 
@@ -312,6 +344,13 @@ print_json (Session *session)
       add_string (builder, "stream_error",
                   check->error ? check->error
                   : check->violations ? tw_jcs_arrival_to_string (check->first_violation) : NULL);
+      if (info.connection != TW_LIVE_CONNECTION_LOCAL)
+        {
+          add_string (builder, "connection", tw_cli_lttng_connection_name (info.connection));
+          add_string (builder, "connection_error", info.connection_error);
+          add_uint (builder, "reconnects", info.n_reconnects);
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), builder);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -338,6 +377,13 @@ print_text (Session *session)
                   info.name, state_name (info.state), info.counts.received, info.counts.missed,
                   info.counts.inconsistent, info.counts.nonmonotonic,
                   info.error ? "  " : "", info.error ? info.error : "");
+      if (info.connection != TW_LIVE_CONNECTION_LOCAL)
+        {
+          g_printerr ("  %s, %u reconnect(s)%s%s\n", tw_cli_lttng_connection_name (info.connection),
+                      info.n_reconnects, info.connection_error ? "; last fault: " : "",
+                      info.connection_error ? info.connection_error : "");
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), NULL);
+        }
     }
 }
 
@@ -368,11 +414,13 @@ tw_cli_monitor (int    argc,
   g_autoptr (GOptionContext) context = g_option_context_new ("— attach live to sensors and report what arrives");
   g_autofree char *sensor_dir = NULL;
   g_autofree char *record_path = NULL;
+  g_autofree char *lttng_url = NULL;
   g_autoptr (TwMonitor) monitor = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GArray) checks = NULL;
   g_autoptr (GHashTable) dumped = NULL;
   gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
+  gboolean reconnect = FALSE;
   double duration = 0, period_ms = 10, window_ms = 5;
   GError *error = NULL;
   Session session = { 0 };
@@ -390,6 +438,11 @@ tw_cli_monitor (int    argc,
     { "kernel", 0, 0, G_OPTION_ARG_NONE, &kernel, "Also read the kernel trace buffer live (root, tracefs)", NULL },
     { "gtop", 0, 0, G_OPTION_ARG_NONE, &gtop, "Also sample CPU load, memory and process CPU time (libgtop)", NULL },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &record_path, "Save the merged session as CSV events at the end", "FILE" },
+    { "lttng-live", 0, 0, G_OPTION_ARG_STRING, &lttng_url,
+      "Read an LTTng live session through its relay (net://HOST[:PORT]/host/TARGET/SESSION); "
+      "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
+    { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
+      "--lttng-live: when the relay goes away or the session ends, keep trying (default: say so and exit 1)", NULL },
     { NULL }
   };
 
@@ -409,6 +462,16 @@ tw_cli_monitor (int    argc,
       return 2;
     }
 
+  if (lttng_url)
+    {
+      g_autofree char *session_name = NULL;
+
+      if (!tw_live_lttng_parse_url (lttng_url, NULL, NULL, &session_name, &error))
+        return tw_cli_fail ("monitor --lttng-live", error);
+      if (session_name == NULL)
+        return tw_cli_lttng_list (lttng_url, json);
+    }
+
   checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
   g_array_set_clear_func (checks, stream_check_clear);
   session.checks = checks;
@@ -418,8 +481,22 @@ tw_cli_monitor (int    argc,
   tw_monitor_set_from_start (monitor, from_start);
   tw_monitor_set_element_func (monitor, on_element, &session);
   tw_monitor_set_reorder_window (monitor, (guint64) llround (window_ms * 1e6));
-  if (!tw_monitor_scan (monitor, &error))
+  /* an LTTng session alone does not read the local sensors unless asked to */
+  if (lttng_url && sensor_dir == NULL)
+    tw_monitor_set_watch_sensors (monitor, FALSE);
+  else if (!tw_monitor_scan (monitor, &error))
     return tw_cli_fail ("monitor", error);
+  if (lttng_url)
+    {
+      TwLiveSource *source = tw_live_lttng_new (lttng_url, &error);
+
+      if (source)
+        tw_live_lttng_set_reconnect (source, reconnect);
+      if (source == NULL || !tw_monitor_add_source (monitor, source, &error))
+        return tw_cli_fail ("monitor --lttng-live", error);
+      session.lttng = TRUE;
+      session.reconnect = reconnect;
+    }
   if (kernel)
     {
       TwLiveSource *source = tw_live_kernel_new (&error);
@@ -461,5 +538,5 @@ tw_cli_monitor (int    argc,
     print_text (&session);
   if (record_path && !record (tw_monitor_get_trace (monitor), record_path, &error))
     return tw_cli_fail ("monitor --record", error);
-  return 0;
+  return session.status;
 }

@@ -1,0 +1,155 @@
+/* tw-cli-lttng.c: `tracewb-cli monitor --lttng-live`: sessions of a relay, what a session sent
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <tw-ingest.h>
+
+#include "tw-cli.h"
+#include "tw-cli-lttng.h"
+
+/* `--lttng-live net://HOST[:PORT]` without a session: the relay's sessions, as
+ * `babeltrace2 --input-format=lttng-live net://HOST` lists them. */
+int
+tw_cli_lttng_list (const char *url,
+                   gboolean    json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) sessions = tw_live_lttng_list_sessions (url, NULL, &error);
+
+  if (sessions == NULL)
+    return tw_cli_fail ("monitor --lttng-live", g_steal_pointer (&error));
+  if (json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < sessions->len; i++)
+        {
+          const TwLttngSessionInfo *s = sessions->pdata[i];
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "url");
+          json_builder_add_string_value (builder, s->url);
+          json_builder_set_member_name (builder, "target");
+          json_builder_add_string_value (builder, s->hostname);
+          json_builder_set_member_name (builder, "session");
+          json_builder_add_string_value (builder, s->name);
+          json_builder_set_member_name (builder, "timer_us");
+          json_builder_add_int_value (builder, (gint64) s->timer_us);
+          json_builder_set_member_name (builder, "streams");
+          json_builder_add_int_value (builder, (gint64) s->n_streams);
+          json_builder_set_member_name (builder, "clients");
+          json_builder_add_int_value (builder, (gint64) s->n_clients);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      root = json_builder_get_root (builder);
+      json_generator_set_root (generator, root);
+      json_generator_set_pretty (generator, TRUE);
+      text = json_generator_to_data (generator, NULL);
+      printf ("%s\n", text);
+      return 0;
+    }
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      const TwLttngSessionInfo *s = sessions->pdata[i];
+
+      printf ("%s (timer %" G_GUINT64_FORMAT " us, %" G_GUINT64_FORMAT " stream(s), %"
+              G_GUINT64_FORMAT " client(s))\n", s->url, s->timer_us, s->n_streams, s->n_clients);
+    }
+  if (sessions->len == 0)
+    g_printerr ("tracewb-cli monitor: %s serves no session\n", url);
+  return 0;
+}
+
+/* The store's events by name (losses apart) and the losses by CPU (one LTTng stream per
+ * CPU and channel): into @builder's current object, or as text. */
+void
+tw_cli_lttng_report (TwTrace     *trace,
+                     JsonBuilder *builder)
+{
+  guint n_types = tw_trace_get_n_event_types (trace);
+  g_autofree guint64 *per_type = g_new0 (guint64, MAX (n_types, 1));
+  g_autoptr(GArray) lost_per_cpu = g_array_new (FALSE, TRUE, sizeof (guint64));
+  guint64 n = tw_trace_get_n_events (trace);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (trace, i, &event);
+      if (tw_trace_get_event_type (trace, event.type)->kind == TW_EVENT_KIND_LOST)
+        {
+          guint cpu = event.cpu == TW_CPU_NONE ? 0 : event.cpu;
+
+          if (cpu >= lost_per_cpu->len)
+            g_array_set_size (lost_per_cpu, cpu + 1);
+          g_array_index (lost_per_cpu, guint64, cpu) += event.arg;
+        }
+      else if (event.type < n_types)
+        per_type[event.type]++;
+    }
+  if (builder)
+    {
+      json_builder_set_member_name (builder, "events");
+      json_builder_begin_object (builder);
+    }
+  for (guint t = 0; t < n_types; t++)
+    if (per_type[t])
+      {
+        const char *name = tw_trace_get_event_type (trace, t)->name;
+
+        if (builder)
+          {
+            json_builder_set_member_name (builder, name);
+            json_builder_add_int_value (builder, (gint64) per_type[t]);
+          }
+        else
+          g_printerr ("  %-38s %" G_GUINT64_FORMAT "\n", name, per_type[t]);
+      }
+  if (builder)
+    {
+      json_builder_end_object (builder);
+      json_builder_set_member_name (builder, "lost_per_cpu");
+      json_builder_begin_object (builder);
+    }
+  for (guint cpu = 0; cpu < lost_per_cpu->len; cpu++)
+    if (g_array_index (lost_per_cpu, guint64, cpu))
+      {
+        char key[16];
+
+        g_snprintf (key, sizeof key, "%u", cpu);
+        if (builder)
+          {
+            json_builder_set_member_name (builder, key);
+            json_builder_add_int_value (builder, (gint64) g_array_index (lost_per_cpu, guint64, cpu));
+          }
+        else
+          g_printerr ("  lost on CPU %-26u %" G_GUINT64_FORMAT "\n", cpu,
+                      g_array_index (lost_per_cpu, guint64, cpu));
+      }
+  if (builder)
+    json_builder_end_object (builder);
+}
+
+const char *
+tw_cli_lttng_connection_name (TwLiveConnection connection)
+{
+  switch (connection)
+    {
+    case TW_LIVE_CONNECTION_CONNECTING: return "connecting";
+    case TW_LIVE_CONNECTION_CONNECTED:  return "connected";
+    case TW_LIVE_CONNECTION_LOST:       return "lost";
+    case TW_LIVE_CONNECTION_ENDED:      return "ended";
+    case TW_LIVE_CONNECTION_LOCAL:
+    default:                            return NULL;
+    }
+}

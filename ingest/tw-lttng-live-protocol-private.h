@@ -1,0 +1,54 @@
+/* tw-lttng-live-protocol-private.h: what the LTTng live helper sends its parent
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The helper (`tracewb-reader --lttng-live URL`, tw-lttng-live-child.c) writes frames on
+ * fd 3, native byte order (both ends run on one machine): a header, then @size bytes.
+ * Rows travel many to a frame, written when 64 KiB gathered or the stream went quiet,
+ * never one by one. Every frame that rows refer to (their type, task, the strings of
+ * their payloads) comes before them; ids are the helper's own, the parent maps them.
+ *
+ *   STRING   u32 id, the bytes (no NUL)
+ *   TYPE     u16 id, u16 kind, u16 n_fields, name NUL, family NUL (empty: none),
+ *            then per field: u8 type, u8 flags, name NUL
+ *   TASK     u32 id, i64 pid, i64 tid, u32 flags, u8 has_name, source_id NUL, name NUL
+ *   ROWS     rows of: u64 time, u16 cpu, u16 type, u32 task, u32 arg, u16 size, payload
+ *   HORIZON  i64 ns: no row earlier than this will follow
+ *   STATE    u32 TwLttngLiveState
+ *   SESSION  u64 timer_us, u64 streams, u64 clients, url NUL, host NUL, name NUL
+ *   END      text: the session ended (`--lttng-sessions`: the list is complete)
+ *   ERROR    text: why the helper gives up; it exits 1 right after
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TW_LTTNG_FRAME_STRING = 1,
+  TW_LTTNG_FRAME_TYPE,
+  TW_LTTNG_FRAME_TASK,
+  TW_LTTNG_FRAME_ROWS,
+  TW_LTTNG_FRAME_HORIZON,
+  TW_LTTNG_FRAME_STATE,
+  TW_LTTNG_FRAME_SESSION,
+  TW_LTTNG_FRAME_END,
+  TW_LTTNG_FRAME_ERROR,
+} TwLttngFrameKind;
+
+typedef enum {
+  TW_LTTNG_LIVE_STATE_CONNECTED = 1,   /* the graph runs: attached to the session */
+} TwLttngLiveState;
+
+typedef struct {
+  guint32 kind;
+  guint32 size;
+} TwLttngFrameHeader;
+
+#define TW_LTTNG_ROW_HEAD   (8 + 2 + 2 + 4 + 4 + 2)
+#define TW_LTTNG_DATA_FD    3
+#define TW_LTTNG_MAX_FRAME  (16u << 20)
+
+G_END_DECLS
