@@ -27,18 +27,17 @@
 
 #include <tw-data.h>
 
+#include "tw-automaton-tables-private.h"
 #include "tw-evaluator.h"
 
 #include <string.h>
 
 typedef struct {
-  guint       n_states;
-  guint       initial;
-  GPtrArray  *names;          /* distinct label names, in transition order */
-  guint       n_syms;         /* names->len + 1; symbol 0: no name */
+  TwAutomatonTables automaton;
+  guint       n_states;       /* automaton.n_states */
+  guint       initial;        /* automaton.initial, a state (the automaton is valid) */
+  guint       n_syms;         /* automaton.names->len + 1; symbol 0: no name */
   gint32     *next;           /* [(state * n_syms + sym) * 4 + class] */
-  gint32     *lambda_next;
-  guint8     *kind;
   guint8     *lazy;           /* per state: LAZY_* */
   guint8     *sym_arg_task;
   GPtrArray  *selectors;      /* event names given to the host */
@@ -50,10 +49,8 @@ typedef struct {
 static void
 tables_clear (Tables *t)
 {
-  g_clear_pointer (&t->names, g_ptr_array_unref);
+  _tw_automaton_tables_clear (&t->automaton);
   g_clear_pointer (&t->next, g_free);
-  g_clear_pointer (&t->lambda_next, g_free);
-  g_clear_pointer (&t->kind, g_free);
   g_clear_pointer (&t->lazy, g_free);
   g_clear_pointer (&t->sym_arg_task, g_free);
   g_clear_pointer (&t->selectors, g_ptr_array_unref);
@@ -66,23 +63,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
 /* States whose self-loop visits the module counts instead of making (see build_tables) */
 enum { LAZY_NONE, LAZY_IN, LAZY_COND };
 
-static gboolean
-kind_has_task_arg (TwEventKind kind)
-{
-  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
-         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
-}
-
-static int
-name_index (GPtrArray  *names,
-            const char *name)
-{
-  for (guint n = 0; n < names->len; n++)
-    if (strcmp (g_ptr_array_index (names, n), name) == 0)
-      return n;
-  return -1;
-}
-
 /* The interpreter's binding (tw-automaton-interp.c bind_tables), over symbols that
  * are single label names. */
 static gboolean
@@ -90,106 +70,52 @@ build_tables (TwAutomaton  *automaton,
               Tables       *t,
               GError      **error)
 {
-  guint n_trans = tw_automaton_get_n_transitions (automaton);
-  g_autofree int *from = g_new (int, n_trans + 1);
-  g_autofree int *to = g_new (int, n_trans + 1);
-  g_autofree int *tname = g_new (int, n_trans + 1);
+  const TwAutomatonTables *a = &t->automaton;
+  guint n_trans, n_names;
   g_autofree guint8 *arg_refuse = NULL;
+  g_autofree guint8 *one_hot = NULL;
+  g_autofree const guint8 **sym_names = NULL;
+  TwAutomatonTie tie;
 
   if (!tw_automaton_check (automaton, error))
     return FALSE;
 
-  t->n_states = tw_automaton_get_n_states (automaton);
-  t->initial = tw_automaton_find_state (automaton, tw_automaton_get_initial (automaton));
-  t->names = g_ptr_array_new ();
-  t->kind = g_new (guint8, t->n_states);
-  t->lambda_next = g_new (gint32, t->n_states);
-  for (guint s = 0; s < t->n_states; s++)
-    {
-      t->kind[s] = tw_automaton_get_state (automaton, s)->kind;
-      t->lambda_next[s] = -1;
-    }
-  for (guint i = 0; i < n_trans; i++)
-    {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
-
-      from[i] = tw_automaton_find_state (automaton, tr->from);
-      to[i] = tw_automaton_find_state (automaton, tr->to);
-      tname[i] = -1;
-      if (tr->label == TW_LABEL_LAMBDA)
-        t->lambda_next[from[i]] = to[i];
-      if (tr->label != TW_LABEL_EVENT)
-        continue;
-      tname[i] = name_index (t->names, tr->event);
-      if (tname[i] < 0)
-        {
-          tname[i] = t->names->len;
-          g_ptr_array_add (t->names, tr->event);
-        }
-    }
-  t->n_syms = t->names->len + 1;
+  _tw_automaton_tables_init (&t->automaton, automaton);
+  t->n_states = a->n_states;
+  t->initial = (guint) a->initial;
+  n_trans = a->n_transitions;
+  n_names = a->names->len;
+  t->n_syms = n_names + 1;
 
   /* which symbols use the arg column as a task, and which names the interpreter would
    * refuse to bind (a task_field arg label on a kind whose arg is no task) */
   t->sym_arg_task = g_new0 (guint8, t->n_syms);
   arg_refuse = g_new0 (guint8, t->n_syms);
-  for (guint i = 0; i < n_trans; i++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
       TwEventKind kind;
 
-      if (tname[i] < 0 || tr->task_field != TW_TASK_FIELD_ARG || tr->task == TW_TASK_MATCH_ANY)
+      if (a->arg_task_transition[n] < 0)
         continue;
-      t->sym_arg_task[tname[i] + 1] = 1;
-      if (tw_event_kind_from_string (tr->event, &kind) && !kind_has_task_arg (kind))
-        arg_refuse[tname[i] + 1] = 1;
+      t->sym_arg_task[n + 1] = 1;
+      if (tw_event_kind_from_string (g_ptr_array_index (a->names, n), &kind) &&
+          !_tw_event_kind_has_task_arg (kind))
+        arg_refuse[n + 1] = 1;
     }
 
+  /* symbol n + 1 matches name n alone, symbol 0 none */
+  one_hot = g_new0 (guint8, (gsize) t->n_syms * n_names + 1);
+  sym_names = g_new (const guint8 *, t->n_syms);
+  for (guint sym = 0; sym < t->n_syms; sym++)
+    {
+      sym_names[sym] = one_hot + (gsize) sym * n_names;
+      if (sym > 0)
+        one_hot[(gsize) sym * n_names + sym - 1] = 1;
+    }
   t->next = g_new (gint32, (gsize) t->n_states * t->n_syms * 4);
-  for (guint s = 0; s < t->n_states; s++)
-    for (guint sym = 0; sym < t->n_syms; sym++)
-      for (guint c = 0; c < 4; c++)
-        {
-          int best = -1, best_spec = -1, tie = -1;
-
-          for (guint i = 0; i < n_trans; i++)
-            {
-              const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
-              int spec;
-
-              if (from[i] != (int) s || tr->label == TW_LABEL_LAMBDA)
-                continue;
-              if (tr->label == TW_LABEL_ANY)
-                spec = 0;
-              else if (tname[i] + 1 != (int) sym)
-                continue;
-              else if (tr->task == TW_TASK_MATCH_ANY)
-                spec = 1;
-              else
-                {
-                  gboolean is_i = tr->task_field == TW_TASK_FIELD_ARG ? (c >> 1) & 1 : c & 1;
-
-                  if (is_i != (tr->task == TW_TASK_MATCH_SAME))
-                    continue;
-                  spec = 2;
-                }
-              if (spec > best_spec)
-                {
-                  best = i;
-                  best_spec = spec;
-                  tie = -1;
-                }
-              else if (spec == best_spec)
-                tie = i;
-            }
-          /* validation rejects every overlap of one name, and a symbol is one name */
-          g_assert (tie < 0);
-          if (best >= 0 && to[best] == (int) s &&
-              (t->kind[s] == TW_STATE_KIND_OUT || t->kind[s] == TW_STATE_KIND_END ||
-               t->kind[s] == TW_STATE_KIND_CANCEL))
-            best = -1;
-          t->next[((gsize) s * t->n_syms + sym) * 4 + c] = best >= 0 ? to[best] : -1;
-        }
+  /* validation rejects every overlap of one name, and a symbol is one name */
+  if (!_tw_automaton_tables_fill_next (a, t->n_syms, sym_names, t->next, &tie))
+    g_assert_not_reached ();
 
   /* An instance exists from its task's first event of any type. A module that only
    * sees its named events creates it later; that is the same only when no state
@@ -212,11 +138,11 @@ build_tables (TwAutomaton  *automaton,
   t->lazy = g_new0 (guint8, t->n_states);
   for (guint i = 0; i < n_trans; i++)
     {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+      int from = a->from[i];
 
-      if (tr->label == TW_LABEL_ANY && from[i] == to[i] &&
-          (t->kind[from[i]] == TW_STATE_KIND_IN || t->kind[from[i]] == TW_STATE_KIND_COND))
-        t->lazy[from[i]] = t->kind[from[i]] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
+      if (a->transitions[i].label == TW_LABEL_ANY && from == a->to[i] &&
+          (a->kind[from] == TW_STATE_KIND_IN || a->kind[from] == TW_STATE_KIND_COND))
+        t->lazy[from] = a->kind[from] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
     }
   for (guint s = 0; s < t->n_states; s++)
     if (t->lazy[s] != LAZY_NONE)
@@ -229,9 +155,9 @@ build_tables (TwAutomaton  *automaton,
   t->selector_refuse = g_array_new (FALSE, FALSE, sizeof (guint8));
   /* The host reads a selector "*" as every event and "kind:…" as a kind: a type
    * whose raw name looks like that cannot be named (docs/automata.md). */
-  for (guint n = 0; n < t->names->len; n++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const char *name = g_ptr_array_index (t->names, n);
+      const char *name = g_ptr_array_index (a->names, n);
       guint16 sym = n + 1;
       guint8 refuse = 0;
 
@@ -241,9 +167,9 @@ build_tables (TwAutomaton  *automaton,
       g_array_append_val (t->selector_sym, sym);
       g_array_append_val (t->selector_refuse, refuse);
     }
-  for (guint n = 0; n < t->names->len; n++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const char *name = g_ptr_array_index (t->names, n);
+      const char *name = g_ptr_array_index (a->names, n);
       TwEventKind kind;
       guint16 sym = n + 1;
 
@@ -839,9 +765,9 @@ append_take (GString      *out,
       for (;;)
         {
           g_string_append_printf (out, "      $visit (c, inst, task, %du, time);\n", state);
-          if (t->lambda_next[state] < 0)
+          if (t->automaton.lambda_next[state] < 0)
             break;
-          state = t->lambda_next[state];
+          state = t->automaton.lambda_next[state];
         }
       g_string_append_printf (out, "      last = %du;\n      break;\n", state);
     }
@@ -1165,7 +1091,7 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   append_int_array (out, "uint16_t", "$selector_sym", values, t.selectors->len);
   append_table_u8 (out, "$selector_refuse", (const guint8 *) t.selector_refuse->data,
                    t.selector_refuse->len);
-  append_table_u8 (out, "$state_kind", t.kind, t.n_states);
+  append_table_u8 (out, "$state_kind", t.automaton.kind, t.n_states);
   g_string_append (out, "/* per state: 1 an `in`, 2 a `cond` whose `*` self-visits are counted, not made */\n");
   append_table_u8 (out, "$lazy", t.lazy, t.n_states);
 
