@@ -33,8 +33,9 @@
 
 #include "tw-automaton-tables-private.h"
 
+#include <tw-pages.h>
+
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #define STATE_NONE G_MAXUINT32
 #define POS_NONE   G_MAXUINT32
@@ -71,8 +72,9 @@ typedef struct {
 } MemberList;
 
 /* Results live in blocks that never move, so pointers handed out stay valid while a
- * live trace keeps feeding, and growing never copies what is there. */
-#define BLOCK_BYTES             (2u << 20)
+ * live trace keeps feeding, and growing never copies what is there. A full block is
+ * one huge page (tw_pages_alloc_block()). */
+#define BLOCK_BYTES             TW_PAGES_HUGE_BYTES
 #define FIRST_MEASUREMENTS      256u    /* block b holds 256 << b, up to ... */
 #define N_GROWING_BLOCKS        8u
 #define MEASUREMENT_BLOCK       (FIRST_MEASUREMENTS << (N_GROWING_BLOCKS - 1))
@@ -168,27 +170,6 @@ static void
 tw_automaton_interp_class_init (TwAutomatonInterpClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tw_automaton_interp_finalize;
-}
-
-/* Results can be hundreds of MiB for a long trace, and first touching a page is what
- * costs most when writing them: ask for huge pages where the system gives them. */
-static gpointer
-alloc_block (gsize size)
-{
-  void *block = NULL;
-
-  if (size > BLOCK_BYTES / 2 && size <= BLOCK_BYTES &&
-      posix_memalign (&block, BLOCK_BYTES, BLOCK_BYTES) == 0)
-    {
-#ifdef MADV_HUGEPAGE
-      madvise (block, BLOCK_BYTES, MADV_HUGEPAGE);
-#endif
-      return block;
-    }
-  block = malloc (size);
-  if (block == NULL)
-    g_error ("%s: failed to allocate %zu bytes", G_STRLOC, size);
-  return block;
 }
 
 static void
@@ -554,7 +535,7 @@ keep_segments (TwAutomatonInterp *self,
       gsize size = block ? MIN (block->cap * 2, SEGMENT_BLOCK) : FIRST_SEGMENTS;
       SegmentBlock fresh = { NULL, 0, MAX (size, n) };
 
-      fresh.items = alloc_block (fresh.cap * sizeof (TwSegment));
+      fresh.items = tw_pages_alloc_block (fresh.cap * sizeof (TwSegment));
       g_array_append_val (self->segment_blocks, fresh);
       block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
     }
@@ -580,7 +561,8 @@ report (TwAutomatonInterp *self,
     {
       gsize n = block < N_GROWING_BLOCKS ? FIRST_MEASUREMENTS << block : MEASUREMENT_BLOCK;
 
-      g_ptr_array_add (self->measurement_blocks, alloc_block (n * sizeof (TwAutomatonMeasurement)));
+      g_ptr_array_add (self->measurement_blocks,
+                       tw_pages_alloc_block (n * sizeof (TwAutomatonMeasurement)));
     }
   m = &((TwAutomatonMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
   self->n_measurements++;
