@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "tw-pages.h"
 #include "tw-trace-private.h"
