@@ -7,15 +7,16 @@
 
 #include "tw-huge-array.h"
 
+#include "tw-pages.h"
+
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #define MAP_FROM_BYTES  (1u << 20)
 #define HUGE_FROM_BYTES (4u << 20)
 #define PAGE_BYTES      ((gsize) 4096)
 #define RESERVE_BYTES   (G_GUINT64_CONSTANT (16) << 30)
-#define HUGE_ALIGN      (2u << 20)
+#define HUGE_ALIGN      TW_PAGES_HUGE_BYTES
 
 /**
  * tw_huge_array_init:
@@ -31,97 +32,17 @@ tw_huge_array_init (TwHugeArray *self,
   *self = (TwHugeArray) { NULL, 0, 0, element_size, FALSE, 0 };
 }
 
-static guint8 *
-map_reservation (gsize size)
-{
-  gsize len = size + HUGE_ALIGN;
-  guint8 *raw = mmap (NULL, len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  guint8 *aligned;
-
-  if (raw == MAP_FAILED)
-    return NULL;
-  aligned = (guint8 *) (((guintptr) raw + HUGE_ALIGN - 1) & ~(guintptr) (HUGE_ALIGN - 1));
-  if (aligned > raw)
-    munmap (raw, aligned - raw);
-  munmap (aligned + size, (raw + len) - (aligned + size));
-  madvise (aligned, size, MADV_HUGEPAGE);
-  return aligned;
-}
-
 /*
  * Cleared reservations are kept for the next big array of the process: the table and
  * histogram of the next run of an evaluation (the designer re-runs its automaton at
  * every edit, the Evaluations tab at every new parameter), the next trace's state
- * model. First touch of fresh memory is what such arrays cost most on virtual machines
- * (see the store's column pool in tw-trace.c); a kept reservation's pages are advised
- * MADV_FREE, so the kernel still takes them under memory pressure (an array never reads
- * past its length, so what a page then holds does not matter). At most KEPT_SLOTS
- * reservations holding at most an eighth of the machine's memory.
+ * model (tw-pages.h: first touch of fresh memory is what such arrays cost most). Only
+ * the touched part of a reservation is advised MADV_FREE and counted, rounded to huge
+ * pages (an array never reads past its length, so what a page then holds does not
+ * matter). At most 8 reservations holding at most an eighth of the machine's memory.
  */
-#define KEPT_SLOTS 8
-
-typedef struct {
-  guint8 *data;
-  gsize   cap;
-  gsize   used;   /* bytes that were touched, rounded to huge pages */
-} KeptReservation;
-
-static GMutex          kept_lock;
-static KeptReservation kept[KEPT_SLOTS];
-static guint           n_kept;
-static gsize           kept_bytes;
-
-static gsize
-kept_bytes_limit (void)
-{
-  long pages = sysconf (_SC_PHYS_PAGES);
-  long page_size = sysconf (_SC_PAGESIZE);
-
-  return pages > 0 && page_size > 0 ? (gsize) pages * page_size / 8 : 0;
-}
-
-/* The last kept reservation of at least @cap bytes, or NULL. */
-static guint8 *
-take_kept_reservation (gsize  cap,
-                       gsize *cap_out)
-{
-  guint8 *data = NULL;
-
-  g_mutex_lock (&kept_lock);
-  for (guint i = n_kept; i-- > 0;)
-    if (kept[i].cap >= cap)
-      {
-        data = kept[i].data;
-        *cap_out = kept[i].cap;
-        kept_bytes -= kept[i].used;
-        kept[i] = kept[--n_kept];
-        break;
-      }
-  g_mutex_unlock (&kept_lock);
-  return data;
-}
-
-/* Keeps a reservation of which @used bytes were touched; FALSE when there is no room. */
-static gboolean
-keep_reservation (guint8 *data,
-                  gsize   cap,
-                  gsize   used)
-{
-  gboolean kept_it = FALSE;
-
-  used = MIN (cap, (used + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1));
-  g_mutex_lock (&kept_lock);
-  if (n_kept < KEPT_SLOTS && kept_bytes + used <= kept_bytes_limit () &&
-      (used == 0 || madvise (data, used, MADV_FREE) == 0))
-    {
-      kept[n_kept++] = (KeptReservation) { data, cap, used };
-      kept_bytes += used;
-      kept_it = TRUE;
-    }
-  g_mutex_unlock (&kept_lock);
-  return kept_it;
-}
+static TwPageSlot kept_slots[8];
+static TwPagePool kept_reservations = TW_PAGE_POOL_INIT (kept_slots, 0, 8, TRUE);
 
 /*
  * Up to MAP_FROM_BYTES arrays stay in malloc memory: the heap hands back pages the
@@ -138,9 +59,7 @@ page_round_up (gsize bytes)
 
 /*
  * A private mapping's pages are populated ahead of the elements, a quarter of what is
- * there (at least 512 KiB) at a time, by one madvise each: measured here, 1.2 ns per
- * byte against 3.1 ns per byte when every 4 KiB page faults on first write. An old
- * kernel says EINVAL to MADV_POPULATE_WRITE, and the pages then fault one by one.
+ * there (at least 512 KiB) at a time, by one call each (tw_pages_populate()).
  */
 static void
 populate_ahead (TwHugeArray *self,
@@ -149,10 +68,8 @@ populate_ahead (TwHugeArray *self,
   gsize cap = MIN (self->map_size,
                    page_round_up (MAX (need, self->cap + MAX (self->cap / 4, MAP_FROM_BYTES / 2))));
 
-#ifdef MADV_POPULATE_WRITE
   if (cap > self->cap)
-    madvise (self->data + self->cap, cap - self->cap, MADV_POPULATE_WRITE);
-#endif
+    tw_pages_populate (self->data + self->cap, cap - self->cap);
   self->cap = cap;
 }
 
@@ -167,7 +84,7 @@ move_to_reservation (TwHugeArray *self,
       if (mremap (self->data, self->map_size, self->map_size,
                   MREMAP_MAYMOVE | MREMAP_FIXED, data) == data)
         {
-          madvise (data, self->map_size, MADV_HUGEPAGE);
+          tw_pages_advise_huge (data, self->map_size);
           self->map_size = 0;
           return;
         }
@@ -258,8 +175,8 @@ tw_huge_array_reserve (TwHugeArray *self,
   else
     {
       cap = MAX ((gsize) RESERVE_BYTES, (cap + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1));
-      if ((data = take_kept_reservation (cap, &cap)) == NULL &&
-          (data = map_reservation (cap)) == NULL)
+      if ((data = tw_page_pool_take (&kept_reservations, cap, &cap)) == NULL &&
+          (data = tw_pages_map_aligned (cap, TW_PAGES_HUGE | TW_PAGES_NORESERVE)) == NULL)
         g_error ("tw-huge-array: cannot reserve %" G_GSIZE_FORMAT " bytes of address space", cap);
       move_to_reservation (self, data);
       self->mapped = TRUE;
@@ -301,7 +218,9 @@ tw_huge_array_clear (TwHugeArray *self)
 {
   if (self->mapped)
     {
-      if (!keep_reservation (self->data, self->cap, self->len * self->element_size))
+      gsize used = (self->len * self->element_size + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1);
+
+      if (!tw_page_pool_give (&kept_reservations, self->data, self->cap, used))
         munmap (self->data, self->cap);
     }
   else if (self->map_size > 0)

@@ -6,8 +6,8 @@
 #include "config.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
+#include "tw-pages.h"
 #include "tw-trace-private.h"
 
 /*
@@ -18,7 +18,7 @@
  */
 
 #define MAX_CHUNKS      (1u << 14)   /* 2^32 events */
-#define HUGE_PAGE       (2u << 20)
+#define HUGE_PAGE       TW_PAGES_HUGE_BYTES
 #define COLUMNS_BYTES   TW_TRACE_COLUMNS_BYTES
 #define BLOB_MIN        (64u << 10)
 /* payload offsets are 32-bit: no chunk's blob is ever larger */
@@ -79,91 +79,42 @@ map_or_die (gsize size)
   return p;
 }
 
-/* The columns of a chunk, 2 MiB aligned so the kernel can back them with huge pages.
- * The first chunk of a trace stays on small pages: a small trace touches a few of them,
- * where huge pages would have the kernel clear 6 MiB. */
-static guint8 *
-map_columns_fresh (gboolean huge)
-{
-  gsize len = COLUMNS_BYTES + HUGE_PAGE;
-  guint8 *raw = map_or_die (len);
-  guint8 *aligned = (guint8 *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
-  gsize tail = (gsize) ((raw + len) - (aligned + COLUMNS_BYTES));
-
-  if (aligned > raw)
-    munmap (raw, aligned - raw);
-  if (tail > 0)
-    munmap (aligned + COLUMNS_BYTES, tail);
-  if (huge)
-    madvise (aligned, COLUMNS_BYTES, MADV_HUGEPAGE);
-  return aligned;
-}
-
 /*
  * Freed huge-page column mappings are kept for the next trace of the process (closing a
- * trace and opening another, reloading, the next run of a benchmark). Fresh memory is
- * the main cost of ingest on virtual machines: the kernel clears every new page, and a
- * hypervisor that takes freed memory back (free page reporting) makes the first touch of
- * it cost ~1 s per GB. A kept mapping is advised MADV_FREE, so the kernel may still take
- * its pages under memory pressure (they come back zeroed, which is just as good: only
- * rows below a chunk's count are ever read). The pool is bounded by a quarter of the
- * machine's memory.
+ * trace and opening another, reloading, the next run of a benchmark): fresh memory is
+ * the main cost of ingest on virtual machines (tw-pages.h). At most a quarter of the
+ * machine's memory; kept pages are advised MADV_FREE (only rows below a chunk's count
+ * are ever read, so pages the kernel takes back and returns zeroed are as good).
  */
-#define POOL_SLOTS 4096
-static GMutex  column_pool_lock;
-static guint8 *column_pool[POOL_SLOTS];
-static guint   column_pool_len;
-static guint   column_pool_max;   /* 0 until computed */
-
-static guint
-column_pool_limit (void)
-{
-  if (column_pool_max == 0)
-    {
-      long pages = sysconf (_SC_PHYS_PAGES);
-      long page_size = sysconf (_SC_PAGESIZE);
-      guint64 bytes = pages > 0 && page_size > 0 ? (guint64) pages * page_size / 4 : 0;
-
-      column_pool_max = (guint) CLAMP (bytes / COLUMNS_BYTES, 1, POOL_SLOTS);
-    }
-  return column_pool_max;
-}
+static TwPageSlot column_slots[4096];
+static TwPagePool column_pool = TW_PAGE_POOL_INIT (column_slots, 0, 4, TRUE);
 
 /* A kept mapping when there is one (for the first chunk too: its pages are there already,
- * so nothing is cleared), else a fresh one; *huge says which kind it is. */
+ * so nothing is cleared), else a fresh one; *huge says which kind it is. The first chunk
+ * of a trace stays on small pages: a small trace touches a few of them, where huge pages
+ * would have the kernel clear 6 MiB. */
 static guint8 *
 map_columns (gboolean *huge)
 {
-  guint8 *columns = NULL;
+  gsize cap;
+  guint8 *columns = tw_page_pool_take (&column_pool, COLUMNS_BYTES, &cap);
 
-  g_mutex_lock (&column_pool_lock);
-  if (column_pool_len > 0)
-    columns = column_pool[--column_pool_len];
-  g_mutex_unlock (&column_pool_lock);
   if (columns)
     {
       *huge = TRUE;
       return columns;
     }
-  return map_columns_fresh (*huge);
+  columns = tw_pages_map_aligned (COLUMNS_BYTES, *huge ? TW_PAGES_HUGE : TW_PAGES_SMALL);
+  if (columns == NULL)
+    g_error ("tw-trace: out of memory mapping %" G_GSIZE_FORMAT " bytes", (gsize) COLUMNS_BYTES);
+  return columns;
 }
 
 static void
 unmap_columns (guint8   *columns,
                gboolean  huge)
 {
-  /* Advised before it is published: another thread may take it at once and write. */
-  if (huge && madvise (columns, COLUMNS_BYTES, MADV_FREE) == 0)
-    {
-      g_mutex_lock (&column_pool_lock);
-      if (column_pool_len < column_pool_limit ())
-        {
-          column_pool[column_pool_len++] = columns;
-          columns = NULL;
-        }
-      g_mutex_unlock (&column_pool_lock);
-    }
-  if (columns)
+  if (!huge || !tw_page_pool_give (&column_pool, columns, COLUMNS_BYTES, COLUMNS_BYTES))
     munmap (columns, COLUMNS_BYTES);
 }
 
@@ -172,56 +123,14 @@ unmap_columns (guint8   *columns,
  * on small pages, and a small page advised MADV_FREE costs more on its next write
  * under some hypervisors than a fresh page. So this pool is small: 128 MiB stay
  * resident at most. */
-#define BLOB_POOL_SLOTS 256
-#define BLOB_POOL_BYTES ((gsize) 128 << 20)
-typedef struct {
-  guint8 *blob;
-  gsize   cap;
-} PooledBlob;
-static GMutex     blob_pool_lock;
-static PooledBlob blob_pool[BLOB_POOL_SLOTS];
-static guint      blob_pool_len;
-static gsize      blob_pool_bytes;
-
-/* The smallest kept blob of at least @needed bytes, or NULL. */
-static guint8 *
-blob_pool_take (gsize  needed,
-                gsize *cap)
-{
-  guint8 *blob = NULL;
-  guint best = G_MAXUINT;
-
-  g_mutex_lock (&blob_pool_lock);
-  for (guint i = 0; i < blob_pool_len; i++)
-    if (blob_pool[i].cap >= needed && (best == G_MAXUINT || blob_pool[i].cap < blob_pool[best].cap))
-      best = i;
-  if (best != G_MAXUINT)
-    {
-      blob = blob_pool[best].blob;
-      *cap = blob_pool[best].cap;
-      blob_pool_bytes -= *cap;
-      blob_pool[best] = blob_pool[--blob_pool_len];
-    }
-  g_mutex_unlock (&blob_pool_lock);
-  return blob;
-}
+static TwPageSlot blob_slots[256];
+static TwPagePool blob_pool = TW_PAGE_POOL_INIT (blob_slots, (gsize) 128 << 20, 0, FALSE);
 
 static void
 blob_pool_give (guint8 *blob,
                 gsize   cap)
 {
-  if (cap >= BLOB_MIN)
-    {
-      g_mutex_lock (&blob_pool_lock);
-      if (blob_pool_len < BLOB_POOL_SLOTS && blob_pool_bytes + cap <= BLOB_POOL_BYTES)
-        {
-          blob_pool[blob_pool_len++] = (PooledBlob) { blob, cap };
-          blob_pool_bytes += cap;
-          blob = NULL;
-        }
-      g_mutex_unlock (&blob_pool_lock);
-    }
-  if (blob)
+  if (cap < BLOB_MIN || !tw_page_pool_give (&blob_pool, blob, cap, cap))
     munmap (blob, cap);
 }
 
@@ -339,7 +248,7 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
                                  chunk->blob_cap);
       return;
     }
-  if ((blob = blob_pool_take (cap, &cap)) != NULL)
+  if ((blob = tw_page_pool_take (&blob_pool, cap, &cap)) != NULL)
     {
       /* Kept pages are mapped already: copying what the blob holds into them costs
        * less than mapping fresh ones. */
@@ -361,11 +270,9 @@ tw_event_chunk_reserve_blob (TwEventChunk *chunk,
   /* a big blob is a big trace's: first touch of small pages costs as much as the rest of
    * a binary reader's ingest on virtual machines (as for the columns) */
   if (cap >= 2 * HUGE_PAGE)
-    madvise (blob, cap, MADV_HUGEPAGE);
-  /* The new pages will be written: map them all in one call. A fault per 4 KiB page costs
-   * several µs under some hypervisors, more than filling the page. Kernels before 5.14
-   * refuse the advice; the pages then fault in one by one as before. */
-  madvise (blob + old_cap, cap - old_cap, MADV_POPULATE_WRITE);
+    tw_pages_advise_huge (blob, cap);
+  /* the new pages will be written: map them all in one call */
+  tw_pages_populate (blob + old_cap, cap - old_cap);
 }
 
 static void

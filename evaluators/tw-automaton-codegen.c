@@ -18,6 +18,10 @@
  * or `cond` state with a `*` self-loop are counted when the instance leaves rather
  * than made one event at a time (build_tables, docs/automata.md).
  *
+ * The code that is the same in every module is runtime/tw-automaton-runtime.c, whose
+ * text the build embeds (tw-automaton-runtime-parts.h); this file writes the tables
+ * and the code specialised to them around it.
+ *
  * Strings from the JSON only ever appear inside C string literals, escaped byte by
  * byte; identifiers come from indexes, and comments carry no user text.
  */
@@ -27,18 +31,18 @@
 
 #include <tw-data.h>
 
+#include "tw-automaton-runtime-parts.h"
+#include "tw-automaton-tables-private.h"
 #include "tw-evaluator.h"
 
 #include <string.h>
 
 typedef struct {
-  guint       n_states;
-  guint       initial;
-  GPtrArray  *names;          /* distinct label names, in transition order */
-  guint       n_syms;         /* names->len + 1; symbol 0: no name */
+  TwAutomatonTables automaton;
+  guint       n_states;       /* automaton.n_states */
+  guint       initial;        /* automaton.initial, a state (the automaton is valid) */
+  guint       n_syms;         /* automaton.names->len + 1; symbol 0: no name */
   gint32     *next;           /* [(state * n_syms + sym) * 4 + class] */
-  gint32     *lambda_next;
-  guint8     *kind;
   guint8     *lazy;           /* per state: LAZY_* */
   guint8     *sym_arg_task;
   GPtrArray  *selectors;      /* event names given to the host */
@@ -50,10 +54,8 @@ typedef struct {
 static void
 tables_clear (Tables *t)
 {
-  g_clear_pointer (&t->names, g_ptr_array_unref);
+  _tw_automaton_tables_clear (&t->automaton);
   g_clear_pointer (&t->next, g_free);
-  g_clear_pointer (&t->lambda_next, g_free);
-  g_clear_pointer (&t->kind, g_free);
   g_clear_pointer (&t->lazy, g_free);
   g_clear_pointer (&t->sym_arg_task, g_free);
   g_clear_pointer (&t->selectors, g_ptr_array_unref);
@@ -66,23 +68,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tables, tables_clear)
 /* States whose self-loop visits the module counts instead of making (see build_tables) */
 enum { LAZY_NONE, LAZY_IN, LAZY_COND };
 
-static gboolean
-kind_has_task_arg (TwEventKind kind)
-{
-  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
-         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
-}
-
-static int
-name_index (GPtrArray  *names,
-            const char *name)
-{
-  for (guint n = 0; n < names->len; n++)
-    if (strcmp (g_ptr_array_index (names, n), name) == 0)
-      return n;
-  return -1;
-}
-
 /* The interpreter's binding (tw-automaton-interp.c bind_tables), over symbols that
  * are single label names. */
 static gboolean
@@ -90,106 +75,52 @@ build_tables (TwAutomaton  *automaton,
               Tables       *t,
               GError      **error)
 {
-  guint n_trans = tw_automaton_get_n_transitions (automaton);
-  g_autofree int *from = g_new (int, n_trans + 1);
-  g_autofree int *to = g_new (int, n_trans + 1);
-  g_autofree int *tname = g_new (int, n_trans + 1);
+  const TwAutomatonTables *a = &t->automaton;
+  guint n_trans, n_names;
   g_autofree guint8 *arg_refuse = NULL;
+  g_autofree guint8 *one_hot = NULL;
+  g_autofree const guint8 **sym_names = NULL;
+  TwAutomatonTie tie;
 
   if (!tw_automaton_check (automaton, error))
     return FALSE;
 
-  t->n_states = tw_automaton_get_n_states (automaton);
-  t->initial = tw_automaton_find_state (automaton, tw_automaton_get_initial (automaton));
-  t->names = g_ptr_array_new ();
-  t->kind = g_new (guint8, t->n_states);
-  t->lambda_next = g_new (gint32, t->n_states);
-  for (guint s = 0; s < t->n_states; s++)
-    {
-      t->kind[s] = tw_automaton_get_state (automaton, s)->kind;
-      t->lambda_next[s] = -1;
-    }
-  for (guint i = 0; i < n_trans; i++)
-    {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
-
-      from[i] = tw_automaton_find_state (automaton, tr->from);
-      to[i] = tw_automaton_find_state (automaton, tr->to);
-      tname[i] = -1;
-      if (tr->label == TW_LABEL_LAMBDA)
-        t->lambda_next[from[i]] = to[i];
-      if (tr->label != TW_LABEL_EVENT)
-        continue;
-      tname[i] = name_index (t->names, tr->event);
-      if (tname[i] < 0)
-        {
-          tname[i] = t->names->len;
-          g_ptr_array_add (t->names, tr->event);
-        }
-    }
-  t->n_syms = t->names->len + 1;
+  _tw_automaton_tables_init (&t->automaton, automaton);
+  t->n_states = a->n_states;
+  t->initial = (guint) a->initial;
+  n_trans = a->n_transitions;
+  n_names = a->names->len;
+  t->n_syms = n_names + 1;
 
   /* which symbols use the arg column as a task, and which names the interpreter would
    * refuse to bind (a task_field arg label on a kind whose arg is no task) */
   t->sym_arg_task = g_new0 (guint8, t->n_syms);
   arg_refuse = g_new0 (guint8, t->n_syms);
-  for (guint i = 0; i < n_trans; i++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
       TwEventKind kind;
 
-      if (tname[i] < 0 || tr->task_field != TW_TASK_FIELD_ARG || tr->task == TW_TASK_MATCH_ANY)
+      if (a->arg_task_transition[n] < 0)
         continue;
-      t->sym_arg_task[tname[i] + 1] = 1;
-      if (tw_event_kind_from_string (tr->event, &kind) && !kind_has_task_arg (kind))
-        arg_refuse[tname[i] + 1] = 1;
+      t->sym_arg_task[n + 1] = 1;
+      if (tw_event_kind_from_string (g_ptr_array_index (a->names, n), &kind) &&
+          !_tw_event_kind_has_task_arg (kind))
+        arg_refuse[n + 1] = 1;
     }
 
+  /* symbol n + 1 matches name n alone, symbol 0 none */
+  one_hot = g_new0 (guint8, (gsize) t->n_syms * n_names + 1);
+  sym_names = g_new (const guint8 *, t->n_syms);
+  for (guint sym = 0; sym < t->n_syms; sym++)
+    {
+      sym_names[sym] = one_hot + (gsize) sym * n_names;
+      if (sym > 0)
+        one_hot[(gsize) sym * n_names + sym - 1] = 1;
+    }
   t->next = g_new (gint32, (gsize) t->n_states * t->n_syms * 4);
-  for (guint s = 0; s < t->n_states; s++)
-    for (guint sym = 0; sym < t->n_syms; sym++)
-      for (guint c = 0; c < 4; c++)
-        {
-          int best = -1, best_spec = -1, tie = -1;
-
-          for (guint i = 0; i < n_trans; i++)
-            {
-              const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
-              int spec;
-
-              if (from[i] != (int) s || tr->label == TW_LABEL_LAMBDA)
-                continue;
-              if (tr->label == TW_LABEL_ANY)
-                spec = 0;
-              else if (tname[i] + 1 != (int) sym)
-                continue;
-              else if (tr->task == TW_TASK_MATCH_ANY)
-                spec = 1;
-              else
-                {
-                  gboolean is_i = tr->task_field == TW_TASK_FIELD_ARG ? (c >> 1) & 1 : c & 1;
-
-                  if (is_i != (tr->task == TW_TASK_MATCH_SAME))
-                    continue;
-                  spec = 2;
-                }
-              if (spec > best_spec)
-                {
-                  best = i;
-                  best_spec = spec;
-                  tie = -1;
-                }
-              else if (spec == best_spec)
-                tie = i;
-            }
-          /* validation rejects every overlap of one name, and a symbol is one name */
-          g_assert (tie < 0);
-          if (best >= 0 && to[best] == (int) s &&
-              (t->kind[s] == TW_STATE_KIND_OUT || t->kind[s] == TW_STATE_KIND_END ||
-               t->kind[s] == TW_STATE_KIND_CANCEL))
-            best = -1;
-          t->next[((gsize) s * t->n_syms + sym) * 4 + c] = best >= 0 ? to[best] : -1;
-        }
+  /* validation rejects every overlap of one name, and a symbol is one name */
+  if (!_tw_automaton_tables_fill_next (a, t->n_syms, sym_names, t->next, &tie))
+    g_assert_not_reached ();
 
   /* An instance exists from its task's first event of any type. A module that only
    * sees its named events creates it later; that is the same only when no state
@@ -212,11 +143,11 @@ build_tables (TwAutomaton  *automaton,
   t->lazy = g_new0 (guint8, t->n_states);
   for (guint i = 0; i < n_trans; i++)
     {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
+      int from = a->from[i];
 
-      if (tr->label == TW_LABEL_ANY && from[i] == to[i] &&
-          (t->kind[from[i]] == TW_STATE_KIND_IN || t->kind[from[i]] == TW_STATE_KIND_COND))
-        t->lazy[from[i]] = t->kind[from[i]] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
+      if (a->transitions[i].label == TW_LABEL_ANY && from == a->to[i] &&
+          (a->kind[from] == TW_STATE_KIND_IN || a->kind[from] == TW_STATE_KIND_COND))
+        t->lazy[from] = a->kind[from] == TW_STATE_KIND_IN ? LAZY_IN : LAZY_COND;
     }
   for (guint s = 0; s < t->n_states; s++)
     if (t->lazy[s] != LAZY_NONE)
@@ -229,9 +160,9 @@ build_tables (TwAutomaton  *automaton,
   t->selector_refuse = g_array_new (FALSE, FALSE, sizeof (guint8));
   /* The host reads a selector "*" as every event and "kind:…" as a kind: a type
    * whose raw name looks like that cannot be named (docs/automata.md). */
-  for (guint n = 0; n < t->names->len; n++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const char *name = g_ptr_array_index (t->names, n);
+      const char *name = g_ptr_array_index (a->names, n);
       guint16 sym = n + 1;
       guint8 refuse = 0;
 
@@ -241,9 +172,9 @@ build_tables (TwAutomaton  *automaton,
       g_array_append_val (t->selector_sym, sym);
       g_array_append_val (t->selector_refuse, refuse);
     }
-  for (guint n = 0; n < t->names->len; n++)
+  for (guint n = 0; n < n_names; n++)
     {
-      const char *name = g_ptr_array_index (t->names, n);
+      const char *name = g_ptr_array_index (a->names, n);
       TwEventKind kind;
       guint16 sym = n + 1;
 
@@ -312,493 +243,6 @@ append_table_u8 (GString      *out,
   append_int_array (out, "uint8_t", ident, values, n);
 }
 
-static const char runtime[] =
-  "#define $TASK_NONE TW_EVALUATOR_TASK_NONE\n"
-  "#define $STATE_NONE UINT32_MAX\n"
-  "#define $POS_NONE UINT32_MAX\n"
-  "/* the per-event code folds into one loop only when inlined (GRTMon-like cost);\n"
-  " * a build without optimization is for debugging, and compiles faster without */\n"
-  "#if defined(__GNUC__) && defined(__OPTIMIZE__)\n"
-  "# define $ALWAYS_INLINE static inline __attribute__ ((always_inline))\n"
-  "#else\n"
-  "# define $ALWAYS_INLINE static inline\n"
-  "#endif\n"
-  "\n"
-  "/* a variable, not a constant: with no selector a loop up to 0 draws -Wtype-limits */\n"
-  "static const unsigned $n_selectors = $N_SELECTORS;\n"
-  "\n"
-  "enum { $HAS_MEASUREMENT = 1, $HAS_SEGMENT = 2, $HAS_RUN = 4 };\n"
-  "enum { $K_BEGIN, $K_END, $K_CANCEL, $K_IN, $K_OUT, $K_COND };\n"
-  "\n"
-  "typedef struct {\n"
-  "  uint32_t state;\n"
-  "  uint32_t flags;\n"
-  "  uint32_t member_pos;\n"
-  "  uint32_t pad;\n"
-  "  uint64_t stamp;\n"
-  "  uint64_t meas_begin, meas_length, meas_events;\n"
-  "  uint64_t seg_first, seg_last, seg_visits;\n"
-  "  uint64_t run_first, run_visits;\n"
-  "  uint64_t lazy_from;   /* in a $lazy state: the event that visited it last */\n"
-  "} $Instance;\n"
-  "\n"
-  "typedef struct {\n"
-  "  uint32_t *items;\n"
-  "  uint32_t len, cap;\n"
-  "} $MemberList;\n"
-  "\n"
-  "typedef struct {\n"
-  "  const TwEvaluatorHost *host;\n"
-  "  uint32_t ids[$N_SELECTORS + 1];\n"
-  "  uint16_t *id_sym;\n"
-  "  uint32_t n_id_sym;\n"
-  "  bool failed;\n"
-  "  $Instance *inst;\n"
-  "  uint32_t n_inst;\n"
-  "  uint8_t *known;   /* n_inst + 1 entries: 1 where the instance exists; the last is 0 */\n"
-  "  $MemberList members[$N_STATES];\n"
-  "  uint64_t pos;\n"
-  "  TwEvaluatorMeasurement *out;\n"
-  "  uint32_t n_out, cap_out;\n"
-  "  uint64_t ev_time;\n"
-  "  uint32_t ev_task, ev_arg, ev_sym;\n"
-  "  uint32_t n_sorted;\n"
-  "  uint64_t prev_time;   /* of the last event fed */\n"
-  "  uint32_t *type_sym;   /* by host type: symbol + 1 (0: not fed), | $ACTS if it can act */\n"
-  "  uint32_t n_type_sym;\n"
-  "} $Context;\n"
-  "\n"
-  "static void *$context_new (void)\n"
-  "{\n"
-  "  return calloc (1, sizeof ($Context));\n"
-  "}\n"
-  "\n"
-  "static void $context_free (void *data)\n"
-  "{\n"
-  "  $Context *c = data;\n"
-  "  if (c == NULL)\n"
-  "    return;\n"
-  "  for (unsigned s = 0; s < $N_STATES; s++)\n"
-  "    free (c->members[s].items);\n"
-  "  free (c->inst);\n"
-  "  free (c->known);\n"
-  "  free (c->id_sym);\n"
-  "  free (c->out);\n"
-  "  free (c->type_sym);\n"
-  "  free (c);\n"
-  "}\n"
-  "\n"
-  "static bool $bind (void *data, const TwEvaluatorHost *host, const uint32_t *ids)\n"
-  "{\n"
-  "  $Context *c = data;\n"
-  "  uint32_t max_id = 0;\n"
-  "  if (c == NULL)\n"
-  "    return false;\n"
-  "  c->host = host;\n"
-  "  for (unsigned i = 0; i < $n_selectors; i++)\n"
-  "    {\n"
-  "      c->ids[i] = ids[i];\n"
-  "      if (ids[i] == TW_EVALUATOR_EVENT_ABSENT)\n"
-  "        continue;\n"
-  "      /* the interpreter refuses such a trace too */\n"
-  "      if ($selector_refuse[i])\n"
-  "        return false;\n"
-  "      if (ids[i] < 65536u && ids[i] + 1 > max_id)\n"
-  "        max_id = ids[i] + 1;\n"
-  "    }\n"
-  "  free (c->id_sym);\n"
-  "  free (c->type_sym);\n"
-  "  c->type_sym = NULL;\n"
-  "  c->n_type_sym = 0;\n"
-  "  c->id_sym = calloc (max_id + 1, sizeof (uint16_t));\n"
-  "  if (c->id_sym == NULL)\n"
-  "    return false;\n"
-  "  c->n_id_sym = max_id;\n"
-  "  if (c->known == NULL && (c->known = calloc (1, 1)) == NULL)\n"
-  "    return false;\n"
-  "  /* an event gets the id of its first matching name: keep the first */\n"
-  "  for (unsigned i = $N_SELECTORS; i-- > 0;)\n"
-  "    if (ids[i] < max_id)\n"
-  "      c->id_sym[ids[i]] = $selector_sym[i];\n"
-  "  return true;\n"
-  "}\n"
-  "\n"
-  "static uint32_t $symbol_of (const $Context *c, uint32_t id)\n"
-  "{\n"
-  "  if (id == TW_EVALUATOR_EVENT_OTHER)\n"
-  "    return 0;\n"
-  "  if (id < c->n_id_sym)\n"
-  "    return c->id_sym[id];\n"
-  "  for (unsigned i = 0; i < $n_selectors; i++)\n"
-  "    if (c->ids[i] == id)\n"
-  "      return $selector_sym[i];\n"
-  "  return 0;\n"
-  "}\n"
-  "\n"
-  "static bool $prepare (void *data, const TwEvaluatorEvent *event)\n"
-  "{\n"
-  "  $Context *c = data;\n"
-  "  c->ev_time = event->time_ns;\n"
-  "  c->ev_task = event->task;\n"
-  "  c->ev_arg = event->arg;\n"
-  "  c->ev_sym = $symbol_of (c, event->event_id);\n"
-  "  return true;\n"
-  "}\n"
-  "\n"
-  "/* Member lists hold the instances of the states a symbol's class 0 can move\n"
-  " * ($watched): an event walks them instead of every instance. Callers pass constant\n"
-  " * states, so each call folds to its list or to nothing. */\n"
-  "$ALWAYS_INLINE bool $add_member ($Context *c, uint32_t task, uint32_t state)\n"
-  "{\n"
-  "  $Instance *inst = &c->inst[task];\n"
-  "  $MemberList *list;\n"
-  "  if (!$watched[state])\n"
-  "    return true;\n"
-  "  list = &c->members[state];\n"
-  "  if (list->len == list->cap)\n"
-  "    {\n"
-  "      uint32_t cap = list->cap ? list->cap * 2u : 16u;\n"
-  "      uint32_t *items = realloc (list->items, cap * sizeof (uint32_t));\n"
-  "      if (items == NULL)\n"
-  "        return false;\n"
-  "      list->items = items;\n"
-  "      list->cap = cap;\n"
-  "    }\n"
-  "  inst->member_pos = list->len;\n"
-  "  list->items[list->len++] = task;\n"
-  "  return true;\n"
-  "}\n"
-  "\n"
-  "$ALWAYS_INLINE void $remove_member ($Context *c, uint32_t task, uint32_t state)\n"
-  "{\n"
-  "  $Instance *inst = &c->inst[task];\n"
-  "  $MemberList *list;\n"
-  "  uint32_t last;\n"
-  "  if (!$watched[state])\n"
-  "    return;\n"
-  "  list = &c->members[state];\n"
-  "  last = list->items[--list->len];\n"
-  "  list->items[inst->member_pos] = last;\n"
-  "  c->inst[last].member_pos = inst->member_pos;\n"
-  "}\n"
-  "\n"
-  "static bool $ensure_instance ($Context *c, uint32_t task)\n"
-  "{\n"
-  "  if (task >= c->n_inst)\n"
-  "    {\n"
-  "      uint64_t want = (uint64_t) task + 1u;\n"
-  "      uint64_t n = (uint64_t) c->n_inst * 2u > want ? (uint64_t) c->n_inst * 2u : want;\n"
-  "      $Instance *inst;\n"
-  "      uint8_t *known;\n"
-  "      if (n < 64u)\n"
-  "        n = 64u;\n"
-  "      if (n > UINT32_MAX)\n"
-  "        n = UINT32_MAX;\n"
-  "      inst = realloc (c->inst, (size_t) n * sizeof ($Instance));\n"
-  "      if (inst == NULL)\n"
-  "        return false;\n"
-  "      c->inst = inst;\n"
-  "      known = realloc (c->known, (size_t) n + 1u);\n"
-  "      if (known == NULL)\n"
-  "        return false;\n"
-  "      memset (known + c->n_inst, 0, (size_t) (n - c->n_inst) + 1u);\n"
-  "      c->known = known;\n"
-  "      memset (inst + c->n_inst, 0, (size_t) (n - c->n_inst) * sizeof ($Instance));\n"
-  "      for (uint64_t i = c->n_inst; i < n; i++)\n"
-  "        {\n"
-  "          inst[i].state = $STATE_NONE;\n"
-  "          inst[i].member_pos = $POS_NONE;\n"
-  "          inst[i].stamp = UINT64_MAX;\n"
-  "        }\n"
-  "      c->n_inst = (uint32_t) n;\n"
-  "    }\n"
-  "  if (c->inst[task].state != $STATE_NONE)\n"
-  "    return true;\n"
-  "  c->inst[task].state = $INITIAL;\n"
-  "  c->known[task] = 1;\n"
-  "  return $add_member (c, task, $INITIAL);\n"
-  "}\n"
-  "\n"
-  "static void $close_segment ($Instance *inst)\n"
-  "{\n"
-  "  if (!(inst->flags & $HAS_SEGMENT))\n"
-  "    return;\n"
-  "  inst->flags &= ~(uint32_t) $HAS_SEGMENT;\n"
-  "  if (inst->flags & $HAS_MEASUREMENT)\n"
-  "    {\n"
-  "      inst->meas_length += inst->seg_last - inst->seg_first;\n"
-  "      inst->meas_events += inst->seg_visits - 1u;\n"
-  "    }\n"
-  "}\n"
-  "\n"
-  "static void $report ($Context *c, $Instance *inst, uint32_t task, uint64_t time)\n"
-  "{\n"
-  "  TwEvaluatorMeasurement *m;\n"
-  "  if (c->n_out == c->cap_out)\n"
-  "    {\n"
-  "      uint32_t cap = c->cap_out ? c->cap_out * 2u : 16u;\n"
-  "      TwEvaluatorMeasurement *out = realloc (c->out, cap * sizeof (TwEvaluatorMeasurement));\n"
-  "      if (out == NULL)\n"
-  "        {\n"
-  "          c->failed = true;\n"
-  "          return;\n"
-  "        }\n"
-  "      c->out = out;\n"
-  "      c->cap_out = cap;\n"
-  "    }\n"
-  "  m = &c->out[c->n_out++];\n"
-  "  memset (m, 0, sizeof *m);\n"
-  "  m->task = task;\n"
-  "  /* the ABI's field is 32 bits: saturate, as tracewb-cli eval --automaton does */\n"
-  "  m->intermediate_events = inst->meas_events > UINT32_MAX ? UINT32_MAX\n"
-  "                                                          : (uint32_t) inst->meas_events;\n"
-  "  m->begin_ns = inst->meas_begin;\n"
-  "  m->end_ns = time;\n"
-  "  m->length_ns = inst->meas_length;\n"
-  "  inst->flags &= ~(uint32_t) $HAS_MEASUREMENT;\n"
-  "}\n"
-  "\n"
-  "$ALWAYS_INLINE void $visit ($Context *c, $Instance *inst, uint32_t task, uint32_t state,\n"
-  "                           uint64_t time)\n"
-  "{\n"
-  "  switch ($state_kind[state])\n"
-  "    {\n"
-  "    case $K_BEGIN:\n"
-  "      inst->flags = $HAS_MEASUREMENT;\n"
-  "      inst->meas_begin = time;\n"
-  "      inst->meas_length = 0;\n"
-  "      inst->meas_events = 0;\n"
-  "      break;\n"
-  "    case $K_IN:\n"
-  "      if (inst->flags & $HAS_RUN)\n"
-  "        {\n"
-  "          inst->flags = (inst->flags & ~(uint32_t) $HAS_RUN) | $HAS_SEGMENT;\n"
-  "          inst->seg_first = inst->run_first;\n"
-  "          inst->seg_last = time;\n"
-  "          inst->seg_visits = inst->run_visits + 1u;\n"
-  "        }\n"
-  "      else if (inst->flags & $HAS_SEGMENT)\n"
-  "        {\n"
-  "          inst->seg_last = time;\n"
-  "          inst->seg_visits++;\n"
-  "        }\n"
-  "      else\n"
-  "        {\n"
-  "          inst->flags |= $HAS_SEGMENT;\n"
-  "          inst->seg_first = inst->seg_last = time;\n"
-  "          inst->seg_visits = 1;\n"
-  "        }\n"
-  "      break;\n"
-  "    case $K_COND:\n"
-  "      $close_segment (inst);\n"
-  "      if (inst->flags & $HAS_RUN)\n"
-  "        inst->run_visits++;\n"
-  "      else\n"
-  "        {\n"
-  "          inst->flags |= $HAS_RUN;\n"
-  "          inst->run_first = time;\n"
-  "          inst->run_visits = 1;\n"
-  "        }\n"
-  "      break;\n"
-  "    case $K_OUT:\n"
-  "      $close_segment (inst);\n"
-  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
-  "      break;\n"
-  "    case $K_END:\n"
-  "      $close_segment (inst);\n"
-  "      inst->flags &= ~(uint32_t) $HAS_RUN;\n"
-  "      if (inst->flags & $HAS_MEASUREMENT)\n"
-  "        $report (c, inst, task, time);\n"
-  "      break;\n"
-  "    default:\n"
-  "      inst->flags = 0;\n"
-  "      break;\n"
-  "    }\n"
-  "}\n"
-  "\n"
-  ;
-
-/* after the generated $take () */
-static const char runtime_tail[] =
-  "/* Reports of one event, in task order (stable), as the interpreter gives them: sorts\n"
-  " * the ones added since the last call. */\n"
-  "static void $sort_new ($Context *c)\n"
-  "{\n"
-  "  for (uint32_t i = c->n_sorted + 1u; i < c->n_out; i++)\n"
-  "    {\n"
-  "      TwEvaluatorMeasurement m = c->out[i];\n"
-  "      uint32_t j = i;\n"
-  "      for (; j > c->n_sorted && c->out[j - 1].task > m.task; j--)\n"
-  "        c->out[j] = c->out[j - 1];\n"
-  "      c->out[j] = m;\n"
-  "    }\n"
-  "  c->n_sorted = c->n_out;\n"
-  "}\n"
-  "\n"
-  "static void $emit ($Context *c, const TwEvaluatorBatch *batch)\n"
-  "{\n"
-  "  if (c->n_out == 0)\n"
-  "    return;\n"
-  "  if (batch != NULL && batch->emit_measurements != NULL)\n"
-  "    batch->emit_measurements (c->host, c->out, c->n_out);\n"
-  "  else\n"
-  "    for (uint32_t i = 0; i < c->n_out; i++)\n"
-  "      c->host->emit_measurement (c->host, &c->out[i]);\n"
-  "  c->n_out = c->n_sorted = 0;\n"
-  "}\n"
-  "\n"
-  ;
-
-/* after the generated $event () */
-static const char runtime_batch[] =
-  "/* The per-event paths (commit, batches with unfed events) share one copy. */\n"
-  "static bool $event_call ($Context *c, uint32_t sym, uint32_t task, uint32_t arg,\n"
-  "                         uint64_t time, uint64_t pos, uint64_t prev_time)\n"
-  "{\n"
-  "  return $event (c, sym, task, arg, time, pos, prev_time);\n"
-  "}\n"
-  "\n"
-  "static void $commit (void *data, bool ok)\n"
-  "{\n"
-  "  $Context *c = data;\n"
-  "  if (!ok || c->failed)\n"
-  "    return;\n"
-  "  if (!$event_call (c, c->ev_sym, c->ev_task, c->ev_arg, c->ev_time, c->pos, c->prev_time))\n"
-  "    return;\n"
-  "  c->pos++;\n"
-  "  c->prev_time = c->ev_time;\n"
-  "  if (c->n_out > 0)\n"
-  "    {\n"
-  "      $sort_new (c);\n"
-  "      $emit (c, NULL);\n"
-  "    }\n"
-  "}\n"
-  "\n"
-  "/* The host's type numbers to symbols + 1 (0: not for this module) with $ACTS where\n"
-  " * the symbol can act, extended as the host's types grow. */\n"
-  "static bool $extend_type_sym ($Context *c, const TwEvaluatorBatch *batch)\n"
-  "{\n"
-  "  uint32_t *map;\n"
-  "  if (batch->n_types <= c->n_type_sym)\n"
-  "    return true;\n"
-  "  map = realloc (c->type_sym, (size_t) batch->n_types * sizeof (uint32_t));\n"
-  "  if (map == NULL)\n"
-  "    return false;\n"
-  "  for (uint32_t t = c->n_type_sym; t < batch->n_types; t++)\n"
-  "    {\n"
-  "      uint32_t ts = batch->type_ids[t] == TW_EVALUATOR_EVENT_ABSENT\n"
-  "                    ? 0u : $symbol_of (c, batch->type_ids[t]) + 1u;\n"
-  "      map[t] = ts | ($active[ts] ? $ACTS : 0u);\n"
-  "    }\n"
-  "  c->type_sym = map;\n"
-  "  c->n_type_sym = batch->n_types;\n"
-  "  return true;\n"
-  "}\n"
-  "\n"
-  "/* tw-evaluator.h batches: the same as prepare/commit per event. Per block, a\n"
-  " * branch-free pass keeps the events that can act: those of a symbol some state\n"
-  " * reacts to and, where it matters ($FRESH_MATTERS), a task's first event (it\n"
-  " * creates the instance); the rest only count (pos, prev_time), and one\n"
-  " * unpredictable branch per event on a random trace cost more than all they do. */\n"
-  "static void $process (void *data, const TwEvaluatorBatch *batch)\n"
-  "{\n"
-  "  $Context *c = data;\n"
-  "  const uint64_t *time;\n"
-  "  const uint32_t *task, *arg;\n"
-  "  const uint16_t *type;\n"
-  "  const uint32_t *type_sym;\n"
-  "  uint32_t n_type_sym;\n"
-  "  /* locals: in the context they would be reloaded and stored every event */\n"
-  "  uint64_t pos, prev_time;\n"
-  "  if (c == NULL || batch == NULL || c->failed || c->host == NULL)\n"
-  "    return;\n"
-  "  if (!$extend_type_sym (c, batch))\n"
-  "    {\n"
-  "      c->failed = true;\n"
-  "      return;\n"
-  "    }\n"
-  "  time = batch->time_ns;\n"
-  "  task = batch->task;\n"
-  "  arg = batch->arg;\n"
-  "  type = batch->type;\n"
-  "  type_sym = c->type_sym;\n"
-  "  n_type_sym = c->n_type_sym;\n"
-  "  pos = c->pos;\n"
-  "  prev_time = c->prev_time;\n"
-  "  for (size_t base = 0; base < batch->n_events && !c->failed; base += $BLOCK)\n"
-  "    {\n"
-  "      const uint32_t m = batch->n_events - base < $BLOCK ? (uint32_t) (batch->n_events - base)\n"
-  "                                                         : $BLOCK;\n"
-  "      const uint8_t *known = c->known;\n"
-  "      const uint32_t n_known = c->n_inst;\n"
-  "      uint16_t keep[$BLOCK];\n"
-  "      uint32_t n_keep = 0, n_fed = 0;\n"
-  "      for (uint32_t j = 0; j < m; j++)\n"
-  "        {\n"
-  "          const uint32_t ty = type[base + j];\n"
-  "          const uint32_t ts = ty < n_type_sym ? type_sym[ty] : 0u;\n"
-  "          uint32_t keep_it = ts >> $ACTS_SHIFT;\n"
-  "          if ($FRESH_MATTERS)\n"
-  "            {\n"
-  "              const uint32_t t = task[base + j];\n"
-  "              keep_it |= (ts != 0u) & (t != $TASK_NONE) & (known[t < n_known ? t : n_known] ^ 1u);\n"
-  "            }\n"
-  "          keep[n_keep] = (uint16_t) j;\n"
-  "          n_keep += keep_it;\n"
-  "          n_fed += ts != 0u;\n"
-  "        }\n"
-  "      /* every event fed: event j is at pos + j, after the time of event j - 1; without\n"
-  "       * lazy states pos only stamps an event, and any increasing number does */\n"
-  "      if (n_fed == m || !$EXACT_POS)\n"
-  "        {\n"
-  "          for (uint32_t i = 0; i < n_keep; i++)\n"
-  "            {\n"
-  "              const size_t k = base + keep[i];\n"
-  "              const uint32_t ts = type_sym[type[k]] & $SYM_MASK;\n"
-  "              if (!$event (c, ts - 1u, task[k], arg[k], time[k], pos + keep[i],\n"
-  "                           keep[i] > 0 ? time[k - 1] : prev_time))\n"
-  "                break;\n"
-  "              if (c->n_out > c->n_sorted)\n"
-  "                {\n"
-  "                  $sort_new (c);\n"
-  "                  if (c->n_out >= 4096u)\n"
-  "                    $emit (c, batch);\n"
-  "                }\n"
-  "            }\n"
-  "          pos += m;\n"
-  "          prev_time = time[base + m - 1];\n"
-  "          continue;\n"
-  "        }\n"
-  "      for (uint32_t j = 0; j < m; j++)\n"
-  "        {\n"
-  "          const size_t k = base + j;\n"
-  "          const uint32_t ts = type[k] < n_type_sym ? type_sym[type[k]] & $SYM_MASK : 0u;\n"
-  "          if (ts == 0)\n"
-  "            continue;\n"
-  "          if (!$event_call (c, ts - 1u, task[k], arg[k], time[k], pos, prev_time))\n"
-  "            break;\n"
-  "          pos++;\n"
-  "          prev_time = time[k];\n"
-  "          if (c->n_out > c->n_sorted)\n"
-  "            {\n"
-  "              $sort_new (c);\n"
-  "              if (c->n_out >= 4096u)\n"
-  "                $emit (c, batch);\n"
-  "            }\n"
-  "        }\n"
-  "    }\n"
-  "  c->pos = pos;\n"
-  "  c->prev_time = prev_time;\n"
-  "  $emit (c, batch);\n"
-  "}\n"
-  "\n"
-  "static void $finish (void *data)\n"
-  "{\n"
-  "  (void) data;\n"
-  "}\n"
-  "\n"
-  ;
-
 /* $take (): moves an instance from state @from along the winning transition to
  * @target and its λ chain. Every call passes constant states (the chains are known:
  * validation forbids λ cycles), so each call folds to the visits of its chain, with
@@ -839,9 +283,9 @@ append_take (GString      *out,
       for (;;)
         {
           g_string_append_printf (out, "      $visit (c, inst, task, %du, time);\n", state);
-          if (t->lambda_next[state] < 0)
+          if (t->automaton.lambda_next[state] < 0)
             break;
-          state = t->lambda_next[state];
+          state = t->automaton.lambda_next[state];
         }
       g_string_append_printf (out, "      last = %du;\n      break;\n", state);
     }
@@ -1165,7 +609,7 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
   append_int_array (out, "uint16_t", "$selector_sym", values, t.selectors->len);
   append_table_u8 (out, "$selector_refuse", (const guint8 *) t.selector_refuse->data,
                    t.selector_refuse->len);
-  append_table_u8 (out, "$state_kind", t.kind, t.n_states);
+  append_table_u8 (out, "$state_kind", t.automaton.kind, t.n_states);
   g_string_append (out, "/* per state: 1 an `in`, 2 a `cond` whose `*` self-visits are counted, not made */\n");
   append_table_u8 (out, "$lazy", t.lazy, t.n_states);
 
@@ -1200,11 +644,13 @@ tw_automaton_codegen_generate (TwAutomaton  *automaton,
                                "#define $ACTS (1u << $ACTS_SHIFT)\n"
                                "#define $SYM_MASK ($ACTS - 1u)\n\n", has_lazy ? 1 : 0);
 
-  g_string_append (out, runtime);
+  /* the runtime every module shares (runtime/tw-automaton-runtime.c) around the code
+   * made for this automaton */
+  g_string_append (out, tw_automaton_runtime_core);
   append_take (out, &t);
-  g_string_append (out, runtime_tail);
+  g_string_append (out, tw_automaton_runtime_tail);
   append_event (out, &t);
-  g_string_append (out, runtime_batch);
+  g_string_append (out, tw_automaton_runtime_batch);
 
   g_string_append_printf (out,
                           "static const TwEvaluatorModule $module = {\n"

@@ -3,7 +3,9 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Binding turns the automaton into tables a C generator can emit as they are:
+ * Binding turns the automaton into tables a C generator can emit as they are (the
+ * automaton as indexes and the winning-transition rule are tw-automaton-tables.c's,
+ * which the validator and the C generator use too):
  *
  *   symbol of an event type   every trace type maps to a symbol; types that the same set
  *                             of label names matches share one (symbol 0: no name)
@@ -29,8 +31,11 @@
 
 #include "tw-automaton-interp-private.h"
 
+#include "tw-automaton-tables-private.h"
+
+#include <tw-pages.h>
+
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #define STATE_NONE G_MAXUINT32
 #define POS_NONE   G_MAXUINT32
@@ -67,8 +72,9 @@ typedef struct {
 } MemberList;
 
 /* Results live in blocks that never move, so pointers handed out stay valid while a
- * live trace keeps feeding, and growing never copies what is there. */
-#define BLOCK_BYTES             (2u << 20)
+ * live trace keeps feeding, and growing never copies what is there. A full block is
+ * one huge page (tw_pages_alloc_block()). */
+#define BLOCK_BYTES             TW_PAGES_HUGE_BYTES
 #define FIRST_MEASUREMENTS      256u    /* block b holds 256 << b, up to ... */
 #define N_GROWING_BLOCKS        8u
 #define MEASUREMENT_BLOCK       (FIRST_MEASUREMENTS << (N_GROWING_BLOCKS - 1))
@@ -90,18 +96,8 @@ struct _TwAutomatonInterp
 
   TwTrace     *trace;
 
-  /* copied from the automaton, indexes instead of ids */
-  guint        n_states;
-  guint        initial;
-  guint8      *kind;
-  int         *lambda_next;
-  char       **state_ids;
-  guint        n_transitions;
-  int         *trans_from;
-  int         *trans_to;
-  TwAutomatonTransition *trans;  /* label part only; event points into @names */
-  GPtrArray   *names;            /* distinct event names */
-  int         *trans_name;       /* index in @names, or -1 */
+  /* copied from the automaton, indexes instead of ids; initial is valid */
+  TwAutomatonTables tables;
 
   /* binding to the trace's type table */
   guint        n_bound_types;
@@ -131,7 +127,7 @@ clear_binding (TwAutomatonInterp *self)
 {
   if (self->members)
     {
-      for (guint s = 0; s < self->n_states; s++)
+      for (guint s = 0; s < self->tables.n_states; s++)
         g_free (self->members[s].items);
     }
   g_clear_pointer (&self->members, g_free);
@@ -163,14 +159,7 @@ tw_automaton_interp_finalize (GObject *object)
   clear_binding (self);
   clear_instances (self);
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->kind, g_free);
-  g_clear_pointer (&self->lambda_next, g_free);
-  g_clear_pointer (&self->state_ids, g_strfreev);
-  g_clear_pointer (&self->trans_from, g_free);
-  g_clear_pointer (&self->trans_to, g_free);
-  g_clear_pointer (&self->trans, g_free);
-  g_clear_pointer (&self->trans_name, g_free);
-  g_clear_pointer (&self->names, g_ptr_array_unref);
+  _tw_automaton_tables_clear (&self->tables);
   g_clear_pointer (&self->measurement_blocks, g_ptr_array_unref);
   g_clear_pointer (&self->segment_blocks, g_array_unref);
 
@@ -183,27 +172,6 @@ tw_automaton_interp_class_init (TwAutomatonInterpClass *klass)
   G_OBJECT_CLASS (klass)->finalize = tw_automaton_interp_finalize;
 }
 
-/* Results can be hundreds of MiB for a long trace, and first touching a page is what
- * costs most when writing them: ask for huge pages where the system gives them. */
-static gpointer
-alloc_block (gsize size)
-{
-  void *block = NULL;
-
-  if (size > BLOCK_BYTES / 2 && size <= BLOCK_BYTES &&
-      posix_memalign (&block, BLOCK_BYTES, BLOCK_BYTES) == 0)
-    {
-#ifdef MADV_HUGEPAGE
-      madvise (block, BLOCK_BYTES, MADV_HUGEPAGE);
-#endif
-      return block;
-    }
-  block = malloc (size);
-  if (block == NULL)
-    g_error ("%s: failed to allocate %zu bytes", G_STRLOC, size);
-  return block;
-}
-
 static void
 clear_segment_block (gpointer data)
 {
@@ -213,17 +181,9 @@ clear_segment_block (gpointer data)
 static void
 tw_automaton_interp_init (TwAutomatonInterp *self)
 {
-  self->names = g_ptr_array_new_with_free_func (g_free);
   self->measurement_blocks = g_ptr_array_new_with_free_func (free);
   self->segment_blocks = g_array_new (FALSE, FALSE, sizeof (SegmentBlock));
   g_array_set_clear_func (self->segment_blocks, clear_segment_block);
-}
-
-static gboolean
-kind_has_task_arg (TwEventKind kind)
-{
-  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
-         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
 }
 
 /* A label name matches a type by its raw name, or by canonical kind name ("switch"
@@ -237,13 +197,6 @@ name_matches_type (const char        *name,
   if (g_strcmp0 (name, type->name) == 0)
     return TRUE;
   return tw_event_kind_from_string (name, &kind) && type->kind == kind;
-}
-
-static char *
-label_of (TwAutomatonInterp *self,
-          guint              t)
-{
-  return tw_automaton_transition_dup_label (&self->trans[t]);
 }
 
 static void
@@ -296,8 +249,12 @@ bind_tables (TwAutomatonInterp  *self,
   g_autoptr(GPtrArray) sym_sig = g_ptr_array_new ();
   g_autoptr(GArray) interest = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree guint8 *bits = NULL;
-  guint n_names = self->names->len;
+  g_autofree const guint8 **sym_names = NULL;
+  const TwAutomatonTables *tables = &self->tables;
+  guint n_names = tables->names->len;
+  guint n_states = tables->n_states;
   guint n_types;
+  TwAutomatonTie tie;
 
   clear_binding (self);
 
@@ -317,10 +274,11 @@ bind_tables (TwAutomatonInterp  *self,
       const TwEventType *type = tw_trace_get_event_type (self->trace, t);
       g_autoptr(GBytes) sig = NULL;
       gpointer value;
+      int first_arg_label;
 
       for (guint n = 0; n < n_names; n++)
         {
-          bits[n] = name_matches_type (g_ptr_array_index (self->names, n), type);
+          bits[n] = name_matches_type (g_ptr_array_index (tables->names, n), type);
           self->name_bound[n] |= bits[n];
         }
       sig = g_bytes_new (bits, n_names);
@@ -340,100 +298,54 @@ bind_tables (TwAutomatonInterp  *self,
           g_ptr_array_add (sym_sig, sig);
         }
 
-      for (guint i = 0; i < self->n_transitions; i++)
+      /* the first label that reads this type's arg column as a task */
+      first_arg_label = -1;
+      for (guint n = 0; n < n_names; n++)
+        if (bits[n] && tables->arg_task_transition[n] >= 0 &&
+            (first_arg_label < 0 || tables->arg_task_transition[n] < first_arg_label))
+          first_arg_label = tables->arg_task_transition[n];
+      if (first_arg_label < 0)
+        continue;
+      if (!_tw_event_kind_has_task_arg (type->kind))
         {
-          const TwAutomatonTransition *tr = &self->trans[i];
+          g_autofree char *label = _tw_automaton_tables_dup_label (tables, first_arg_label);
 
-          if (self->trans_name[i] < 0 || !bits[self->trans_name[i]] ||
-              tr->task_field != TW_TASK_FIELD_ARG || tr->task == TW_TASK_MATCH_ANY)
-            continue;
-          if (!kind_has_task_arg (type->kind))
-            {
-              g_autofree char *label = label_of (self, i);
-
-              g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
-                           "State “%s”: label %s matches event type “%s” of kind %s, "
-                           "whose arg is not a task", self->state_ids[self->trans_from[i]],
-                           label, type->name, tw_event_kind_to_string (type->kind));
-              return FALSE;
-            }
-          self->type_arg_task[t] = 1;
+          g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
+                       "State “%s”: label %s matches event type “%s” of kind %s, "
+                       "whose arg is not a task",
+                       tables->state_ids[tables->from[first_arg_label]],
+                       label, type->name, tw_event_kind_to_string (type->kind));
+          return FALSE;
         }
+      self->type_arg_task[t] = 1;
     }
 
   self->n_syms = sym_sig->len;
-  self->next = g_new (gint32, (gsize) self->n_states * self->n_syms * 4);
+  self->next = g_new (gint32, (gsize) n_states * self->n_syms * 4);
+  sym_names = g_new (const guint8 *, self->n_syms);
+  for (guint sym = 0; sym < self->n_syms; sym++)
+    sym_names[sym] = g_bytes_get_data (g_ptr_array_index (sym_sig, sym), NULL);
+  /* Only names that alias through the trace can tie here: validation rejects every
+   * overlap visible in the automaton itself. */
+  if (!_tw_automaton_tables_fill_next (&self->tables, self->n_syms, sym_names, self->next, &tie))
+    {
+      g_autofree char *la = _tw_automaton_tables_dup_label (&self->tables, tie.first);
+      g_autofree char *lb = _tw_automaton_tables_dup_label (&self->tables, tie.second);
 
-  for (guint s = 0; s < self->n_states; s++)
-    for (guint sym = 0; sym < self->n_syms; sym++)
-      {
-        const guint8 *sig = g_bytes_get_data (g_ptr_array_index (sym_sig, sym), NULL);
-
-        for (guint c = 0; c < 4; c++)
-          {
-            int best = -1, best_spec = -1, tie = -1;
-
-            for (guint i = 0; i < self->n_transitions; i++)
-              {
-                const TwAutomatonTransition *tr = &self->trans[i];
-                int spec;
-
-                if (self->trans_from[i] != (int) s || tr->label == TW_LABEL_LAMBDA)
-                  continue;
-                if (tr->label == TW_LABEL_ANY)
-                  spec = 0;
-                else if (!sig[self->trans_name[i]])
-                  continue;
-                else if (tr->task == TW_TASK_MATCH_ANY)
-                  spec = 1;
-                else
-                  {
-                    gboolean is_i = tr->task_field == TW_TASK_FIELD_ARG ? (c >> 1) & 1 : c & 1;
-
-                    if (is_i != (tr->task == TW_TASK_MATCH_SAME))
-                      continue;
-                    spec = 2;
-                  }
-                if (spec > best_spec)
-                  {
-                    best = i;
-                    best_spec = spec;
-                    tie = -1;
-                  }
-                else if (spec == best_spec)
-                  tie = i;
-              }
-            /* Only names that alias through the trace get here: validation rejects
-             * every overlap visible in the automaton itself. */
-            if (tie >= 0)
-              {
-                g_autofree char *la = label_of (self, best);
-                g_autofree char *lb = label_of (self, tie);
-
-                g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
-                             "State “%s”: labels %s and %s both match the same events of "
-                             "this trace with equal specificity", self->state_ids[s], la, lb);
-                return FALSE;
-              }
-            /* a self-loop on out, end or cancel changes nothing (the visit that
-             * entered the state already closed and dropped everything): store it as
-             * "ignored" so that the hot loop skips it */
-            if (best >= 0 && self->trans_to[best] == (int) s &&
-                (self->kind[s] == TW_STATE_KIND_OUT || self->kind[s] == TW_STATE_KIND_END ||
-                 self->kind[s] == TW_STATE_KIND_CANCEL))
-              best = -1;
-            self->next[((gsize) s * self->n_syms + sym) * 4 + c] =
-              best >= 0 ? self->trans_to[best] : -1;
-          }
-      }
+      g_set_error (error, TW_AUTOMATON_ERROR, TW_AUTOMATON_ERROR_BIND,
+                   "State “%s”: labels %s and %s both match the same events of "
+                   "this trace with equal specificity", self->tables.state_ids[tie.state],
+                   la, lb);
+      return FALSE;
+    }
 
   /* which states class 0 of each symbol can change (see the top of the file) */
-  self->watched = g_new0 (gboolean, self->n_states);
+  self->watched = g_new0 (gboolean, self->tables.n_states);
   self->interest_start = g_new (guint, self->n_syms + 1);
   for (guint sym = 0; sym < self->n_syms; sym++)
     {
       self->interest_start[sym] = interest->len;
-      for (guint s = 0; s < self->n_states; s++)
+      for (guint s = 0; s < self->tables.n_states; s++)
         {
           if (self->next[((gsize) s * self->n_syms + sym) * 4] < 0)
             continue;
@@ -444,7 +356,7 @@ bind_tables (TwAutomatonInterp  *self,
   self->interest_start[self->n_syms] = interest->len;
   self->interest_states = g_memdup2 (interest->data, MAX (interest->len, 1) * sizeof (guint));
 
-  self->members = g_new0 (MemberList, self->n_states);
+  self->members = g_new0 (MemberList, self->tables.n_states);
   for (guint32 i = 0; i < self->n_instances; i++)
     if (self->instances[i].state != STATE_NONE)
       add_member (self, i);
@@ -482,7 +394,6 @@ tw_automaton_interp_new (TwAutomaton  *automaton,
                          GError      **error)
 {
   g_autoptr(TwAutomatonInterp) self = NULL;
-  g_autoptr(GHashTable) name_index = NULL;
 
   g_return_val_if_fail (TW_IS_AUTOMATON (automaton), NULL);
   g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
@@ -492,52 +403,7 @@ tw_automaton_interp_new (TwAutomaton  *automaton,
 
   self = g_object_new (TW_TYPE_AUTOMATON_INTERP, NULL);
   self->trace = g_object_ref (trace);
-  self->n_states = tw_automaton_get_n_states (automaton);
-  self->kind = g_new (guint8, self->n_states);
-  self->lambda_next = g_new (int, self->n_states);
-  self->state_ids = g_new0 (char *, self->n_states + 1);
-  for (guint s = 0; s < self->n_states; s++)
-    {
-      const TwAutomatonState *state = tw_automaton_get_state (automaton, s);
-
-      self->kind[s] = state->kind;
-      self->lambda_next[s] = -1;
-      self->state_ids[s] = g_strdup (state->id);
-    }
-  self->initial = (guint) tw_automaton_find_state (automaton,
-                                                   tw_automaton_get_initial (automaton));
-
-  name_index = g_hash_table_new (g_str_hash, g_str_equal);
-  self->n_transitions = tw_automaton_get_n_transitions (automaton);
-  self->trans_from = g_new (int, self->n_transitions + 1);
-  self->trans_to = g_new (int, self->n_transitions + 1);
-  self->trans_name = g_new (int, self->n_transitions + 1);
-  self->trans = g_new0 (TwAutomatonTransition, self->n_transitions + 1);
-  for (guint i = 0; i < self->n_transitions; i++)
-    {
-      const TwAutomatonTransition *tr = tw_automaton_get_transition (automaton, i);
-      gpointer value;
-
-      self->trans[i].label = tr->label;
-      self->trans[i].task = tr->task;
-      self->trans[i].task_field = tr->task_field;
-      self->trans_from[i] = tw_automaton_find_state (automaton, tr->from);
-      self->trans_to[i] = tw_automaton_find_state (automaton, tr->to);
-      self->trans_name[i] = -1;
-      if (tr->label == TW_LABEL_LAMBDA)
-        self->lambda_next[self->trans_from[i]] = self->trans_to[i];
-      if (tr->label != TW_LABEL_EVENT)
-        continue;
-      if (!g_hash_table_lookup_extended (name_index, tr->event, NULL, &value))
-        {
-          value = GUINT_TO_POINTER (self->names->len);
-          g_ptr_array_add (self->names, g_strdup (tr->event));
-          g_hash_table_insert (name_index, g_ptr_array_index (self->names, self->names->len - 1),
-                               value);
-        }
-      self->trans_name[i] = GPOINTER_TO_INT (value);
-      self->trans[i].event = g_ptr_array_index (self->names, self->trans_name[i]);
-    }
+  _tw_automaton_tables_init (&self->tables, automaton);
 
   if (!bind (self, error))
     return NULL;
@@ -556,7 +422,7 @@ tw_automaton_interp_reset (TwAutomatonInterp *self)
   g_return_if_fail (TW_IS_AUTOMATON_INTERP (self));
 
   clear_instances (self);
-  for (guint s = 0; self->members && s < self->n_states; s++)
+  for (guint s = 0; self->members && s < self->tables.n_states; s++)
     self->members[s].len = 0;
   g_ptr_array_set_size (self->measurement_blocks, 0);
   self->n_measurements = 0;
@@ -588,7 +454,7 @@ ensure_instance (TwAutomatonInterp *self,
   inst = &self->instances[task];
   if (inst->state != STATE_NONE)
     return;
-  inst->state = self->initial;
+  inst->state = (guint32) self->tables.initial;
   add_member (self, task);
 }
 
@@ -669,7 +535,7 @@ keep_segments (TwAutomatonInterp *self,
       gsize size = block ? MIN (block->cap * 2, SEGMENT_BLOCK) : FIRST_SEGMENTS;
       SegmentBlock fresh = { NULL, 0, MAX (size, n) };
 
-      fresh.items = alloc_block (fresh.cap * sizeof (TwSegment));
+      fresh.items = tw_pages_alloc_block (fresh.cap * sizeof (TwSegment));
       g_array_append_val (self->segment_blocks, fresh);
       block = &g_array_index (self->segment_blocks, SegmentBlock, self->segment_blocks->len - 1);
     }
@@ -695,7 +561,8 @@ report (TwAutomatonInterp *self,
     {
       gsize n = block < N_GROWING_BLOCKS ? FIRST_MEASUREMENTS << block : MEASUREMENT_BLOCK;
 
-      g_ptr_array_add (self->measurement_blocks, alloc_block (n * sizeof (TwAutomatonMeasurement)));
+      g_ptr_array_add (self->measurement_blocks,
+                       tw_pages_alloc_block (n * sizeof (TwAutomatonMeasurement)));
     }
   m = &((TwAutomatonMeasurement *) g_ptr_array_index (self->measurement_blocks, block))[offset];
   self->n_measurements++;
@@ -720,7 +587,7 @@ visit (TwAutomatonInterp *self,
        guint64            time,
        guint64            event)
 {
-  switch ((TwStateKind) self->kind[state])
+  switch ((TwStateKind) self->tables.kind[state])
     {
     case TW_STATE_KIND_BEGIN:
       drop_measurement (inst);
@@ -794,9 +661,9 @@ take (TwAutomatonInterp *self,
   for (;;)
     {
       visit (self, inst, task, target, time, event);
-      if (self->lambda_next[target] < 0)
+      if (self->tables.lambda_next[target] < 0)
         break;
-      target = self->lambda_next[target];
+      target = self->tables.lambda_next[target];
     }
   if ((guint) target != inst->state)
     {
@@ -1124,8 +991,8 @@ tw_automaton_interp_dup_unbound_events (TwAutomatonInterp *self)
 
   g_return_val_if_fail (TW_IS_AUTOMATON_INTERP (self), NULL);
 
-  for (guint n = 0; n < self->names->len; n++)
+  for (guint n = 0; n < self->tables.names->len; n++)
     if (!self->name_bound[n])
-      g_strv_builder_add (builder, g_ptr_array_index (self->names, n));
+      g_strv_builder_add (builder, g_ptr_array_index (self->tables.names, n));
   return g_strv_builder_end (builder);
 }

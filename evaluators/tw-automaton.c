@@ -7,6 +7,8 @@
 
 #include "tw-automaton.h"
 
+#include "tw-automaton-tables-private.h"
+
 struct _TwAutomaton
 {
   GObject     parent_instance;
@@ -602,10 +604,8 @@ GPtrArray *
 tw_automaton_validate (TwAutomaton *self)
 {
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_automaton_problem_free);
-  g_autoptr(GHashTable) ids = NULL;
-  g_autofree int *from = NULL;
-  g_autofree int *to = NULL;
-  g_autofree int *lambda_next = NULL;
+  g_auto(TwAutomatonTables) tables = { 0 };
+  const int *from, *to;
   g_autofree guint *n_exits = NULL;
   g_autofree guint *n_lambda = NULL;
   g_autofree gboolean *reached = NULL;
@@ -624,7 +624,10 @@ tw_automaton_validate (TwAutomaton *self)
       return g_steal_pointer (&problems);
     }
 
-  ids = g_hash_table_new (g_str_hash, g_str_equal);
+  /* state ids are looked up as the interpreter does: the first state of an id counts */
+  _tw_automaton_tables_init (&tables, self);
+  from = tables.from;
+  to = tables.to;
   for (guint i = 0; i < n_states; i++)
     {
       const TwAutomatonState *s = &g_array_index (self->states, TwAutomatonState, i);
@@ -632,24 +635,22 @@ tw_automaton_validate (TwAutomaton *self)
       if (s->id[0] == '\0')
         add_problem (problems, TW_AUTOMATON_ERROR_EMPTY_STATE_ID, "",
                      "State number %u has an empty id", i + 1);
-      else if (g_hash_table_contains (ids, s->id))
+      else if (_tw_automaton_tables_lookup_state (&tables, s->id) != (int) i)
         add_problem (problems, TW_AUTOMATON_ERROR_DUPLICATE_STATE, s->id,
                      "State “%s” is defined more than once", s->id);
-      else
-        g_hash_table_insert (ids, s->id, GUINT_TO_POINTER (i + 1));
     }
 
   if (self->initial == NULL || self->initial[0] == '\0')
     add_problem (problems, TW_AUTOMATON_ERROR_NO_INITIAL, "",
                  "The automaton has no initial state");
-  else if (!g_hash_table_contains (ids, self->initial))
+  else if (tables.initial < 0)
     add_problem (problems, TW_AUTOMATON_ERROR_UNKNOWN_INITIAL, self->initial,
                  "The initial state “%s” does not exist", self->initial);
   else
     {
       const TwAutomatonState *s;
 
-      initial = GPOINTER_TO_INT (g_hash_table_lookup (ids, self->initial)) - 1;
+      initial = tables.initial;
       s = &g_array_index (self->states, TwAutomatonState, initial);
       if (s->kind != TW_STATE_KIND_OUT)
         add_problem (problems, TW_AUTOMATON_ERROR_INITIAL_NOT_OUT, s->id,
@@ -657,21 +658,14 @@ tw_automaton_validate (TwAutomaton *self)
                      s->id, tw_state_kind_to_string (s->kind));
     }
 
-  from = g_new (int, n_transitions + 1);
-  to = g_new (int, n_transitions + 1);
   n_exits = g_new0 (guint, n_states);
   n_lambda = g_new0 (guint, n_states);
-  lambda_next = g_new (int, n_states);
-  for (guint i = 0; i < n_states; i++)
-    lambda_next[i] = -1;
 
   for (guint i = 0; i < n_transitions; i++)
     {
       const TwAutomatonTransition *t = &g_array_index (self->transitions,
                                                        TwAutomatonTransition, i);
 
-      from[i] = GPOINTER_TO_INT (g_hash_table_lookup (ids, t->from)) - 1;
-      to[i] = GPOINTER_TO_INT (g_hash_table_lookup (ids, t->to)) - 1;
       if (from[i] < 0)
         add_problem (problems, TW_AUTOMATON_ERROR_UNKNOWN_STATE, t->from,
                      "Transition %u starts at “%s”, which is no state", i + 1, t->from);
@@ -687,11 +681,7 @@ tw_automaton_validate (TwAutomaton *self)
         continue;
       n_exits[from[i]]++;
       if (t->label == TW_LABEL_LAMBDA)
-        {
-          n_lambda[from[i]]++;
-          if (to[i] >= 0)
-            lambda_next[from[i]] = to[i];
-        }
+        n_lambda[from[i]]++;
     }
 
   /* labels of one state, pair by pair */
@@ -809,8 +799,7 @@ tw_automaton_validate (TwAutomaton *self)
           const char *id = g_array_index (self->states, TwAutomatonState, s).id;
 
           /* a duplicate id is reported once, as a duplicate */
-          if (!reached[s] &&
-              GPOINTER_TO_UINT (g_hash_table_lookup (ids, id)) == s + 1)
+          if (!reached[s] && _tw_automaton_tables_lookup_state (&tables, id) == (int) s)
             add_problem (problems, TW_AUTOMATON_ERROR_UNREACHABLE, id,
                          "State “%s” cannot be reached from the initial state “%s”",
                          id, self->initial);
