@@ -1304,31 +1304,8 @@ out:
 
 /* ---------------------------------------------------------------- the reader */
 
-struct _TwCsvReader
-{
-  GObject parent_instance;
-};
-
-static void tw_csv_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwCsvReader, tw_csv_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_csv_reader_iface_init))
-
-static const char *
-tw_csv_reader_get_name (TwReader *reader)
-{
-  return "csv";
-}
-
-static const char *
-tw_csv_reader_get_description (TwReader *reader)
-{
-  return "CSV events: one event per line, columns time_ns,cpu,task,event and arguments";
-}
-
 static guint
-tw_csv_reader_probe (TwReader     *reader,
-                     const char   *path,
+tw_csv_reader_probe (const char   *path,
                      const guint8 *head,
                      gsize         head_len)
 {
@@ -1348,8 +1325,7 @@ tw_csv_reader_probe (TwReader     *reader,
 }
 
 static gboolean
-tw_csv_reader_read (TwReader        *reader,
-                    const char      *path,
+tw_csv_reader_read (const char      *path,
                     TwTrace         *trace,
                     TwProgressFunc   progress,
                     gpointer         progress_data,
@@ -1370,32 +1346,11 @@ tw_csv_reader_read (TwReader        *reader,
                                cancellable, error);
 }
 
-static void
-tw_csv_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_csv_reader_get_name;
-  iface->get_description = tw_csv_reader_get_description;
-  iface->probe = tw_csv_reader_probe;
-  iface->read = tw_csv_reader_read;
-}
-
-static void
-tw_csv_reader_class_init (TwCsvReaderClass *klass)
-{
-}
-
-static void
-tw_csv_reader_init (TwCsvReader *self)
-{
-}
-
-/**
- * tw_csv_reader_new:
- *
- * Returns: (transfer full): the CSV events reader
- */
-TwReader *
-tw_csv_reader_new (void)
-{
-  return g_object_new (TW_TYPE_CSV_READER, NULL);
-}
+const TwReaderInfo tw_csv_reader_info = {
+  .name = "csv",
+  .label = "CSV events",
+  .description = "CSV events: one event per line, columns time_ns,cpu,task,event and arguments",
+  .suffixes = (const char *const[]) { "csv", NULL },
+  .probe = tw_csv_reader_probe,
+  .read = tw_csv_reader_read,
+};

@@ -61,17 +61,6 @@
 #define PROGRESS_LINES   4096
 #define MAX_CPU_INDEX    (TW_CPU_NONE - 1)
 
-struct _TwFtraceTextReader
-{
-  GObject parent_instance;
-};
-
-static void tw_ftrace_text_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwFtraceTextReader, tw_ftrace_text_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER,
-                                                      tw_ftrace_text_reader_iface_init))
-
 /* ---------------------------------------------------------------- text helpers */
 
 typedef struct {
@@ -1585,25 +1574,12 @@ out:
   return ok;
 }
 
-/* ---------------------------------------------------------------- TwReader */
-
-static const char *
-tw_ftrace_text_reader_get_name (TwReader *reader)
-{
-  return "ftrace-text";
-}
-
-static const char *
-tw_ftrace_text_reader_get_description (TwReader *reader)
-{
-  return "Linux ftrace text (trace-cmd report, /sys/kernel/tracing/trace)";
-}
+/* ---------------------------------------------------------------- the reader */
 
 /* trace-cmd report opens with `cpus=N`, tracefs with `# tracer:`; otherwise, the file
  * is ours as far as its first lines are ftrace event lines. */
 static guint
-tw_ftrace_text_reader_probe (TwReader     *reader,
-                             const char   *path,
+tw_ftrace_text_reader_probe (const char   *path,
                              const guint8 *head,
                              gsize         head_len)
 {
@@ -1651,8 +1627,7 @@ tw_ftrace_text_reader_probe (TwReader     *reader,
 }
 
 static gboolean
-tw_ftrace_text_reader_read (TwReader        *reader,
-                            const char      *path,
+tw_ftrace_text_reader_read (const char      *path,
                             TwTrace         *trace,
                             TwProgressFunc   progress,
                             gpointer         progress_data,
@@ -1669,32 +1644,11 @@ tw_ftrace_text_reader_read (TwReader        *reader,
                                        progress_data, cancellable, error);
 }
 
-static void
-tw_ftrace_text_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_ftrace_text_reader_get_name;
-  iface->get_description = tw_ftrace_text_reader_get_description;
-  iface->probe = tw_ftrace_text_reader_probe;
-  iface->read = tw_ftrace_text_reader_read;
-}
-
-static void
-tw_ftrace_text_reader_class_init (TwFtraceTextReaderClass *klass)
-{
-}
-
-static void
-tw_ftrace_text_reader_init (TwFtraceTextReader *self)
-{
-}
-
-/**
- * tw_ftrace_text_reader_new:
- *
- * Returns: (transfer full): a reader of ftrace text
- */
-TwReader *
-tw_ftrace_text_reader_new (void)
-{
-  return g_object_new (TW_TYPE_FTRACE_TEXT_READER, NULL);
-}
+const TwReaderInfo tw_ftrace_text_reader_info = {
+  .name = "ftrace-text",
+  .label = "ftrace text",
+  .description = "Linux ftrace text (trace-cmd report, /sys/kernel/tracing/trace)",
+  .suffixes = (const char *const[]) { "txt", "report", "trace", NULL },
+  .probe = tw_ftrace_text_reader_probe,
+  .read = tw_ftrace_text_reader_read,
+};
