@@ -40,8 +40,10 @@ G_BEGIN_DECLS
  * | LOST            | none                     | events lost (0: unknown)        |
  * | OTHER           | task that logged it      | 0                               |
  *
- * A SWITCH may carry a payload field named `prev_state` (string, ftrace letters: "R",
- * "R+" = preempted, "S", "D", ... = blocked, "X"/"Z" = dead); the state model reads it.
+ * A SWITCH may carry a payload field named `prev_state`: a string as the source spells
+ * how the switched-out task left the CPU (ftrace's "R+", "S"), which the reader interns
+ * with tw_trace_intern_task_state(), saying which TwTaskState it stands for. The state
+ * model reads that state, never the spelling; a switch without one left the task READY.
  *
  * A LOST event says the source dropped events (ftrace overruns, CTF discarded events or
  * packets) on its CPU before its time, the time the loss became known: see

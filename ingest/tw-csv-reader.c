@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-csv-reader-private.h"
+#include "tw-kernel-common-private.h"
 
 #include <errno.h>
 #include <string.h>
@@ -506,6 +507,8 @@ typedef struct {
   const TwEventType *event_type;
   int         *field_of;       /* per column: field index or -1 */
   int          canon_of[N_CANON]; /* field index of each canonical column, or -1 */
+  int          state_column;   /* a switch's prev_state column, or -1 */
+  gboolean     state_numeric;  /* its cells are all integers: the kernel's raw values */
 } EventInfo;
 
 static void
@@ -814,6 +817,15 @@ survey (Parser   *ps,
   return r == 0;
 }
 
+/* A switch's prev_state keeps its text, whatever it looks like: it is interned with the
+ * task state it names (fill_prev_state()). */
+static gboolean
+is_state_column (const Column *column,
+                 TwEventKind   kind)
+{
+  return kind == TW_EVENT_KIND_SWITCH && strcmp (column->arg_name, "prev_state") == 0;
+}
+
 static TwFieldSpec
 field_spec_for (const Column *column,
                 TwEventKind   kind,
@@ -821,6 +833,8 @@ field_spec_for (const Column *column,
 {
   TwFieldSpec spec = { column->arg_name, TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL };
 
+  if (is_state_column (column, kind))
+    return spec;
   if (column->canon >= 0 && canon_is_task (kind, column->canon))
     {
       spec.type = TW_FIELD_U32;
@@ -859,6 +873,7 @@ create_types (Parser   *ps,
       info->field_of = g_new (int, MAX (ps->n_columns, 1));
       for (guint c = 0; c < N_CANON; c++)
         info->canon_of[c] = -1;
+      info->state_column = -1;
 
       for (guint i = 0; i < ps->n_columns; i++)
         {
@@ -867,6 +882,11 @@ create_types (Parser   *ps,
             continue;
           if (ps->columns[i].canon >= 0)
             info->canon_of[ps->columns[i].canon] = n_fields;
+          if (is_state_column (&ps->columns[i], info->kind))
+            {
+              info->state_column = i;
+              info->state_numeric = !(info->stats[i] & STAT_NOT_INT);
+            }
           info->field_of[i] = n_fields;
           specs[n_fields++] = field_spec_for (&ps->columns[i], info->kind, info->stats[i]);
         }
@@ -1007,6 +1027,26 @@ fill_field (Parser            *ps,
       }
   tw_event_type_set_field (type, ps->payload, field, &value);
   return TRUE;
+}
+
+/* prev_state letters as ftrace spells them (docs/csv-format.md), or in a column of
+ * integers the kernel's raw value, where 0 is a task still runnable. */
+static void
+fill_prev_state (Parser          *ps,
+                 Lexer           *lx,
+                 const EventInfo *info,
+                 guint            column)
+{
+  const char *text = cell_text (lx, column);
+  TwValue value = { .type = TW_FIELD_STRING };
+  TwTaskState state = _tw_kernel_task_state (text);
+  gboolean negative, hex;
+  guint64 raw;
+
+  if (info->state_numeric && parse_integer (text, lx->cells[column].len, &negative, &hex, &raw))
+    state = raw == 0 ? TW_TASK_STATE_READY : TW_TASK_STATE_BLOCKED;
+  value.str = tw_trace_intern_task_state (ps->trace, text, state);
+  tw_event_type_set_field (info->event_type, ps->payload, info->field_of[column], &value);
 }
 
 /* The core `arg` column of one row, per the table in tw-types.h. */
@@ -1211,8 +1251,11 @@ store (Parser   *ps,
         {
           memset (ps->payload, 0, type->payload_size);
           for (guint i = 0; i < lx->n_cells; i++)
-            if (info->field_of[i] >= 0 && !cell_is_empty (lx, i)
-                && !fill_field (ps, lx, type, info->field_of[i], i, error))
+            if (info->field_of[i] < 0 || cell_is_empty (lx, i))
+              continue;
+            else if ((int) i == info->state_column)
+              fill_prev_state (ps, lx, info, i);
+            else if (!fill_field (ps, lx, type, info->field_of[i], i, error))
               return FALSE;
         }
 

@@ -404,7 +404,7 @@ create_type (CtfReader            *self,
           t->role[r] = i;
       if (t->decode == DECODE_SWITCH && strcmp (member, "prev_state") == 0)
         {
-          /* as letters, the way the ftrace readers keep it for the state model */
+          /* as letters, the way the ftrace readers keep it, with the state they name */
           specs[i].type = TW_FIELD_STRING;
           specs[i].flags = TW_FIELD_FLAG_OPTIONAL;
           t->state_field = i;
@@ -538,7 +538,7 @@ fill_payload (CtfReader      *self,
           if (!member_i64 (payload, i, &raw))
             continue;
           len = _tw_kernel_format_prev_state (raw, state, sizeof state);
-          v.str = _tw_string_cache_get (&self->strings, state, len);
+          v.str = _tw_string_cache_get_prev_state (&self->strings, state, len);
         }
       else
         switch (v.type)

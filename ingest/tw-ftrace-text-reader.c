@@ -504,6 +504,7 @@ typedef struct {
   Decode             decode;
   const char        *arg_key;
   int                text_field;  /* the free-text field, -1 when none */
+  int                state_field; /* a switch's prev_state, -1 when none */
   gboolean           text_only;   /* the whole text goes to `text` */
 } FtraceType;
 
@@ -906,6 +907,8 @@ create_type (Parser      *self,
       return NULL;
     }
   ft->type_info = tw_trace_get_event_type (self->trace, ft->type);
+  ft->state_field = ft->kind == TW_EVENT_KIND_SWITCH
+                    ? tw_event_type_lookup_field (ft->type_info, "prev_state") : -1;
   if (ft->type_info->payload_size > self->payload_cap)
     {
       self->payload_cap = ft->type_info->payload_size;
@@ -1007,7 +1010,9 @@ fill_payload (Parser           *self,
               ok = parse_hex (pair->val, pair->val_len, &v.u);
               break;
             case TW_FIELD_STRING:
-              v.str = _tw_string_cache_get (&self->strings, pair->val, pair->val_len);
+              v.str = field == ft->state_field
+                      ? _tw_string_cache_get_prev_state (&self->strings, pair->val, pair->val_len)
+                      : _tw_string_cache_get (&self->strings, pair->val, pair->val_len);
               ok = TRUE;
               break;
             case TW_FIELD_U8:

@@ -1110,9 +1110,10 @@ parse_source (Source          *src,
   parser.ctx_task = ctx_task_array;
   parser.ctx_state = ctx_state_array;
   parser.dedup = dedup;
-  parser.state_str[STATE_R] = tw_trace_intern_string (trace, "R");
-  parser.state_str[STATE_S] = tw_trace_intern_string (trace, "S");
-  parser.state_str[STATE_X] = tw_trace_intern_string (trace, "X");
+  /* spelled as ftrace does, so that users read one vocabulary whatever the source */
+  parser.state_str[STATE_R] = tw_trace_intern_task_state (trace, "R", TW_TASK_STATE_READY);
+  parser.state_str[STATE_S] = tw_trace_intern_task_state (trace, "S", TW_TASK_STATE_BLOCKED);
+  parser.state_str[STATE_X] = tw_trace_intern_task_state (trace, "X", TW_TASK_STATE_DEAD);
   next_chunk (&parser);
 
   for (guint64 block = 0, step = 0, n = 0; block < n_records; block += n)

@@ -581,7 +581,7 @@ read_comm (DatReader               *self,
   return TRUE;
 }
 
-/* prev_state's letters, by raw value */
+/* prev_state's letters, by raw value, with the task state they name */
 static guint32
 state_id (DatReader *self,
           gint64     value)
@@ -593,8 +593,8 @@ state_id (DatReader *self,
     return self->state_ids[value] - 1;
   len = _tw_kernel_format_prev_state (value, state, sizeof state);
   if (value >= 0 && value < STATE_CACHE)
-    return (self->state_ids[value] = _tw_string_cache_get (&self->strings, state, len) + 1) - 1;
-  return _tw_string_cache_get (&self->strings, state, len);
+    return (self->state_ids[value] = _tw_string_cache_get_prev_state (&self->strings, state, len) + 1) - 1;
+  return _tw_string_cache_get_prev_state (&self->strings, state, len);
 }
 
 static void
