@@ -101,6 +101,12 @@ typedef enum {
   TW_FIELD_FLAG_HEX      = 1 << 0, /* show as 0x… */
   TW_FIELD_FLAG_OPTIONAL = 1 << 1, /* may be absent in a given event (CSV empty cell) */
   TW_FIELD_FLAG_TASK     = 1 << 2, /* the value is a task index of the trace */
+  /* What a sampled counter's field measures (tw-counter-tracks.h): its sampler says */
+  TW_FIELD_FLAG_CPU_LOAD     = 1 << 3, /* a CPU's busy share, %, of the interval that
+                                        * ends at the sample (the event's CPU) */
+  TW_FIELD_FLAG_MEMORY_USED  = 1 << 4, /* memory in use, bytes, from the sample on */
+  TW_FIELD_FLAG_MEMORY_TOTAL = 1 << 5, /* the memory there is, bytes: the top of the
+                                        * MEMORY_USED graph */
 } TwFieldFlags;
 
 typedef struct {

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-csv-reader-private.h"
+#include "tw-gtop-types.h"
 #include "tw-kernel-common-private.h"
 
 #include <errno.h>
@@ -888,7 +889,9 @@ create_types (Parser   *ps,
               info->state_numeric = !(info->stats[i] & STAT_NOT_INT);
             }
           info->field_of[i] = n_fields;
-          specs[n_fields++] = field_spec_for (&ps->columns[i], info->kind, info->stats[i]);
+          specs[n_fields] = field_spec_for (&ps->columns[i], info->kind, info->stats[i]);
+          /* a recorded libgtop session: its load and memory are counters again */
+          specs[n_fields++].flags |= tw_gtop_field_flags (info->name, ps->columns[i].arg_name);
         }
 
       info->type = tw_trace_add_event_type (ps->trace, info->name, NULL, info->kind,

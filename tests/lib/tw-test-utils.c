@@ -7,6 +7,8 @@
 
 #include "tw-test-utils.h"
 
+#include <tw-gtop-types.h>
+
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -504,8 +506,8 @@ tw_test_add_gtop_type (TwTrace  *trace,
                        gboolean  memory)
 {
   g_autoptr(GError) error = NULL;
-  guint16 type = tw_counter_tracks_add_gtop_type (trace, memory ? TW_COUNTER_MEMORY
-                                                                : TW_COUNTER_CPU_LOAD, &error);
+  guint16 type = tw_gtop_add_type (trace, memory ? TW_COUNTER_MEMORY : TW_COUNTER_CPU_LOAD,
+                                   &error);
 
   g_assert_no_error (error);
   return type;
