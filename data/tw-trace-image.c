@@ -698,14 +698,17 @@ index_rows (GVariant *index,
   return g_variant_get_fixed_array (child, n_rows, row_size);
 }
 
+/* The strings, and the task states some of them name. */
 static gboolean
 restore_strings (TwTrace  *trace,
                  GVariant *index)
 {
-  gsize len;
+  gsize len, n_states;
   const char *run = index_rows (index, INDEX_STRINGS, 1, &len);
+  const guint8 *states = index_rows (index, INDEX_TASK_STATES, 1, &n_states);
 
-  return _tw_trace_restore_strings (trace, run, len);
+  return _tw_trace_restore_strings (trace, run, len) &&
+         _tw_trace_restore_task_states (trace, states, n_states);
 }
 
 /* The string @id names, or NULL for NO_STRING; *ok turns FALSE for an id out of range. */
@@ -721,16 +724,6 @@ string_at (TwTrace  *trace,
   if ((str = tw_trace_get_string (trace, id)) == NULL)
     *ok = FALSE;
   return str;
-}
-
-static gboolean
-restore_task_states (TwTrace  *trace,
-                     GVariant *index)
-{
-  gsize len;
-  const guint8 *states = index_rows (index, INDEX_TASK_STATES, 1, &len);
-
-  return _tw_trace_restore_task_states (trace, states, len);
 }
 
 static gboolean
@@ -798,8 +791,8 @@ restore_tables (TwTrace   *trace,
   g_variant_iter_init (&iter, metadata);
   while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
     tw_trace_set_metadata (trace, key, value);
-  if (!restore_strings (trace, index) || !restore_task_states (trace, index) ||
-      !restore_types (trace, index) || !restore_tasks (trace, index))
+  if (!restore_strings (trace, index) || !restore_types (trace, index) ||
+      !restore_tasks (trace, index))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "trace image: the index of its tables is inconsistent");

@@ -819,7 +819,7 @@ survey (Parser   *ps,
 }
 
 /* A switch's prev_state keeps its text, whatever it looks like: it is interned with the
- * task state it names (fill_prev_state()). */
+ * task state it names (intern_prev_state()). */
 static gboolean
 is_state_column (const Column *column,
                  TwEventKind   kind)
@@ -988,14 +988,32 @@ parse_signed_cell (Lexer  *lx,
   return TRUE;
 }
 
+/* A switch's prev_state: letters as ftrace spells them (docs/csv-format.md), or in a
+ * column of integers the kernel's raw value, where 0 is a task still runnable. */
+static guint32
+intern_prev_state (Parser          *ps,
+                   const EventInfo *info,
+                   const char      *text,
+                   gsize            len)
+{
+  gboolean negative, hex;
+  guint64 raw;
+
+  if (info->state_numeric && parse_integer (text, len, &negative, &hex, &raw))
+    return tw_trace_intern_task_state (ps->trace, text, raw == 0 ? TW_TASK_STATE_READY
+                                                                 : TW_TASK_STATE_BLOCKED);
+  return tw_trace_intern_task_state (ps->trace, text, _tw_kernel_task_state (text));
+}
+
 static gboolean
 fill_field (Parser            *ps,
             Lexer             *lx,
-            const TwEventType *type,
+            const EventInfo   *info,
             guint              field,
             guint              column,
             GError           **error)
 {
+  const TwEventType *type = info->event_type;
   const char *text = cell_text (lx, column);
   TwValue value = { .type = type->fields[field].type };
   gboolean negative, hex;
@@ -1019,7 +1037,9 @@ fill_field (Parser            *ps,
         value.f = g_ascii_strtod (text, NULL);
         break;
       case TW_FIELD_STRING:
-        value.str = tw_trace_intern_string (ps->trace, text);
+        value.str = (int) column == info->state_column
+                    ? intern_prev_state (ps, info, text, lx->cells[column].len)
+                    : tw_trace_intern_string (ps->trace, text);
         break;
       case TW_FIELD_U8:
       case TW_FIELD_U16:
@@ -1030,26 +1050,6 @@ fill_field (Parser            *ps,
       }
   tw_event_type_set_field (type, ps->payload, field, &value);
   return TRUE;
-}
-
-/* prev_state letters as ftrace spells them (docs/csv-format.md), or in a column of
- * integers the kernel's raw value, where 0 is a task still runnable. */
-static void
-fill_prev_state (Parser          *ps,
-                 Lexer           *lx,
-                 const EventInfo *info,
-                 guint            column)
-{
-  const char *text = cell_text (lx, column);
-  TwValue value = { .type = TW_FIELD_STRING };
-  TwTaskState state = _tw_kernel_task_state (text);
-  gboolean negative, hex;
-  guint64 raw;
-
-  if (info->state_numeric && parse_integer (text, lx->cells[column].len, &negative, &hex, &raw))
-    state = raw == 0 ? TW_TASK_STATE_READY : TW_TASK_STATE_BLOCKED;
-  value.str = tw_trace_intern_task_state (ps->trace, text, state);
-  tw_event_type_set_field (info->event_type, ps->payload, info->field_of[column], &value);
 }
 
 /* The core `arg` column of one row, per the table in tw-types.h. */
@@ -1254,11 +1254,8 @@ store (Parser   *ps,
         {
           memset (ps->payload, 0, type->payload_size);
           for (guint i = 0; i < lx->n_cells; i++)
-            if (info->field_of[i] < 0 || cell_is_empty (lx, i))
-              continue;
-            else if ((int) i == info->state_column)
-              fill_prev_state (ps, lx, info, i);
-            else if (!fill_field (ps, lx, type, info->field_of[i], i, error))
+            if (info->field_of[i] >= 0 && !cell_is_empty (lx, i)
+                && !fill_field (ps, lx, info, info->field_of[i], i, error))
               return FALSE;
         }
 
@@ -1370,33 +1367,11 @@ tw_csv_reader_probe (const char   *path,
   return found == 0xf ? 90 : 0;
 }
 
-static gboolean
-tw_csv_reader_read (const char      *path,
-                    TwTrace         *trace,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
-{
-  g_autoptr(GMappedFile) file = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  if (!(file = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, local_error->domain, local_error->code, "%s", local_error->message);
-      return FALSE;
-    }
-
-  return _tw_csv_parse_buffer (trace, path, g_mapped_file_get_contents (file),
-                               g_mapped_file_get_length (file), progress, progress_data,
-                               cancellable, error);
-}
-
 const TwReaderInfo tw_csv_reader_info = {
   .name = "csv",
   .label = "CSV events",
   .description = "CSV events: one event per line, columns time_ns,cpu,task,event and arguments",
   .suffixes = (const char *const[]) { "csv", NULL },
   .probe = tw_csv_reader_probe,
-  .read = tw_csv_reader_read,
+  .parse = _tw_csv_parse_buffer,
 };

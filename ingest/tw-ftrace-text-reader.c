@@ -1631,29 +1631,11 @@ tw_ftrace_text_reader_probe (const char   *path,
   return 0;
 }
 
-static gboolean
-tw_ftrace_text_reader_read (const char      *path,
-                            TwTrace         *trace,
-                            TwProgressFunc   progress,
-                            gpointer         progress_data,
-                            GCancellable    *cancellable,
-                            GError         **error)
-{
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
-
-  if (file == NULL)
-    return FALSE;
-
-  return _tw_ftrace_text_parse_buffer (trace, path, g_mapped_file_get_contents (file),
-                                       g_mapped_file_get_length (file), progress,
-                                       progress_data, cancellable, error);
-}
-
 const TwReaderInfo tw_ftrace_text_reader_info = {
   .name = "ftrace-text",
   .label = "ftrace text",
   .description = "Linux ftrace text (trace-cmd report, /sys/kernel/tracing/trace)",
   .suffixes = (const char *const[]) { "txt", "report", "trace", NULL },
   .probe = tw_ftrace_text_reader_probe,
-  .read = tw_ftrace_text_reader_read,
+  .parse = _tw_ftrace_text_parse_buffer,
 };

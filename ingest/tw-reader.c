@@ -119,18 +119,26 @@ tw_reader_read (TwReader        *self,
                 GCancellable    *cancellable,
                 GError         **error)
 {
+  g_autoptr(GMappedFile) file = NULL;
+
   g_return_val_if_fail (TW_IS_READER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
 
-  if (self->info->read == NULL)
+  if (self->info->read)
+    return self->info->read (path, trace, progress, progress_data, cancellable, error);
+  if (self->info->parse == NULL)
     {
       g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
                    "%s: %s support was not built (install %s and rebuild)", path,
                    self->info->label, self->info->build_package);
       return FALSE;
     }
-  return self->info->read (path, trace, progress, progress_data, cancellable, error);
+  if (!(file = g_mapped_file_new (path, FALSE, error)))
+    return FALSE;
+  return self->info->parse (trace, path, g_mapped_file_get_contents (file),
+                            g_mapped_file_get_length (file), progress, progress_data,
+                            cancellable, error);
 }
 
 static void set_error_at (GError **error, TwReaderError code, const char *path,

@@ -21,6 +21,17 @@ typedef enum {
 
 GQuark tw_reader_error_quark (void);
 
+/* A parser of a format read from memory: TwReaderInfo.parse. Its entry points are
+ * declared with it ("TwReaderParseFunc _tw_csv_parse_buffer;"). */
+typedef gboolean TwReaderParseFunc (TwTrace         *trace,
+                                    const char      *path,
+                                    const char      *data,
+                                    gsize            len,
+                                    TwProgressFunc   progress,
+                                    gpointer         progress_data,
+                                    GCancellable    *cancellable,
+                                    GError         **error);
+
 /**
  * TwReaderInfo:
  * @name: a short stable name ("shark", "csv", "ftrace-text"), used by `--format` and to
@@ -35,8 +46,11 @@ GQuark tw_reader_error_quark (void);
  *   its `metadata` file, if any)
  * @read: (nullable): appends the file's events to @trace, calling @progress now and then
  *   from the calling thread; checks @cancellable every few thousand records. %NULL when
- *   the library the reader needs was not built in: the probe still knows the format, and
- *   reading says which package to install
+ *   @parse does the reading, or when the library the reader needs was not built in: the
+ *   probe still knows the format, and reading says which package to install
+ * @parse: (nullable): for a format parsed from the file's bytes in memory, instead of
+ *   @read: appends the events of @data (the file, mapped; @path names it in errors)
+ *   as @read does. Fuzz targets and tests call it on a buffer
  * @get_library: (nullable): the outside library the reader is built on, with its version
  *   ("libbabeltrace2 2.0.4"), or %NULL for readers of our own; such readers can be run in
  *   a child process (tw-reader-process.h)
@@ -61,6 +75,7 @@ typedef struct {
                                     gpointer         progress_data,
                                     GCancellable    *cancellable,
                                     GError         **error);
+  TwReaderParseFunc  *parse;
   const char       *(*get_library) (void);
   const char         *build_package;
 } TwReaderInfo;

@@ -85,6 +85,7 @@ add_test_readers (void)
 {
   csv_twin_reader_info.probe = tw_csv_reader_info.probe;
   csv_twin_reader_info.read = tw_csv_reader_info.read;
+  csv_twin_reader_info.parse = tw_csv_reader_info.parse;
   tw_reader_registry_add (&ticks_reader_info);
   tw_reader_registry_add (&csv_twin_reader_info);
 }
