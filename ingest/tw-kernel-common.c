@@ -62,21 +62,12 @@ slots_insert (struct _TwStringSlot *slots,
 }
 
 static struct _TwStringSlot *
-cache_slot (TwStringCache *self,
-            const char    *s,
-            gsize          len)
+cache_insert (TwStringCache *self,
+              const char    *s,
+              gsize          len,
+              guint32        hash)
 {
-  guint32 hash = hash_span (s, len);
   struct _TwStringSlot slot = { 0 };
-
-  for (guint i = hash & self->mask; self->slots[i].id_plus_one != 0; i = (i + 1) & self->mask)
-    {
-      struct _TwStringSlot *found = &self->slots[i];
-
-      if (found->hash == hash && found->len == len
-          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
-        return found;
-    }
 
   g_string_truncate (self->scratch, 0);
   g_string_append_len (self->scratch, s, len);
@@ -98,6 +89,26 @@ cache_slot (TwStringCache *self,
       self->mask = mask;
     }
   return slots_insert (self->slots, self->mask, slot);
+}
+
+/* The slot of @s, found or added: inlined in both callers, as the hit path is the
+ * readers' hottest string lookup. */
+G_ALWAYS_INLINE static inline struct _TwStringSlot *
+cache_slot (TwStringCache *self,
+            const char    *s,
+            gsize          len)
+{
+  guint32 hash = hash_span (s, len);
+
+  for (guint i = hash & self->mask; self->slots[i].id_plus_one != 0; i = (i + 1) & self->mask)
+    {
+      struct _TwStringSlot *found = &self->slots[i];
+
+      if (found->hash == hash && found->len == len
+          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
+        return found;
+    }
+  return cache_insert (self, s, len, hash);
 }
 
 guint32
