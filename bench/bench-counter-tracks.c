@@ -105,7 +105,7 @@ main (int    argc,
 {
   guint64 n = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 20000000;
   static const TwFieldSpec fields[] = {
-    { "load_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "load_pct", TW_FIELD_F64, TW_FIELD_FLAG_CPU_LOAD },
   };
   g_autoptr(TwTrace) trace = tw_trace_new ();
   g_autoptr(TwCounterTracks) tracks = NULL;

@@ -81,7 +81,7 @@ main (int   argc,
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("— S.Ha.R.K. ingest benchmark");
   g_autoptr(GError) error = NULL;
-  g_autoptr(TwReader) reader = tw_shark_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_shark_reader_info);
   g_autoptr(TwTrace) trace = NULL;
   g_autoptr(TwStateModel) model = NULL;
   g_autofree char *file = NULL;

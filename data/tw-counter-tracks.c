@@ -1,4 +1,4 @@
-/* tw-counter-tracks.c: sampled numeric series of a trace (libgtop CPU load, memory)
+/* tw-counter-tracks.c: sampled numeric series of a trace (CPU load, memory)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,8 +10,9 @@
 #include <math.h>
 
 /*
- * The libgtop sampler (ingest/tw-live-gtop.c) stores one `gtop_cpu_load` row per CPU and
- * one `gtop_memory` row per sample period. Views draw them as graphs, which needs the
+ * Samplers store counters as rows whose fields they flag (tw-types.h): the libgtop
+ * sampler (ingest/tw-gtop-types.c) one row per CPU with its load and one row per sample
+ * period with the memory in use. Views draw them as graphs, which needs the
  * samples of one CPU without the millions of other rows between them, and the minimum
  * and maximum over any range of samples without visiting each: a painter asks once per
  * pixel column. So every series keeps its samples (time, value, event index) in arrays
@@ -204,62 +205,30 @@ pyramid_rebuild (Track *track)
     pyramid_add (track, i, g_array_index (track->values, double, i));
 }
 
-/* ---------------------------------------------------------------- the sampler's types */
-
-static const TwFieldSpec gtop_cpu_fields[] = {
-  { "load_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "user_pct",   TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "system_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-  { "iowait_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-};
-
-static const TwFieldSpec gtop_memory_fields[] = {
-  { "total",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "used",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "free",     TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "cached",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "buffer",   TW_FIELD_U64, TW_FIELD_FLAG_NONE },
-  { "used_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
-};
-
-/**
- * tw_counter_tracks_add_gtop_type:
- * @kind: %TW_COUNTER_CPU_LOAD for `gtop_cpu_load`, %TW_COUNTER_MEMORY for `gtop_memory`
- *
- * Registers (or finds) the event type the libgtop sampler writes for @kind, with the
- * fields these tracks read: one schema for the sampler and whoever writes such rows.
- *
- * Returns: the type, or %TW_TYPE_NONE with @error set when @trace has the name with
- *   other fields
- */
-guint16
-tw_counter_tracks_add_gtop_type (TwTrace        *trace,
-                                 TwCounterKind   kind,
-                                 GError        **error)
-{
-  g_return_val_if_fail (TW_IS_TRACE (trace), TW_TYPE_NONE);
-
-  if (kind == TW_COUNTER_MEMORY)
-    return tw_trace_add_event_type (trace, "gtop_memory", "gtop", TW_EVENT_KIND_OTHER,
-                                    gtop_memory_fields, G_N_ELEMENTS (gtop_memory_fields), error);
-  return tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
-                                  gtop_cpu_fields, G_N_ELEMENTS (gtop_cpu_fields), error);
-}
-
 /* ---------------------------------------------------------------- reading the trace */
 
+static int
+flagged_field (const TwEventType *type,
+               TwFieldFlags       flag)
+{
+  for (guint f = 0; f < type->n_fields; f++)
+    if (type->fields[f].flags & flag)
+      return f;
+  return -1;
+}
+
+/* A counter type is one with a field its sampler flagged as a CPU's load or the memory
+ * in use (tw-types.h); the memory's total, when flagged, is the top of its graph. */
 static TypeRole
 classify_type (const TwEventType *type,
                TypeInfo          *info)
 {
   info->total_field = -1;
-  if (g_strcmp0 (type->name, "gtop_cpu_load") == 0
-      && (info->value_field = tw_event_type_lookup_field (type, "load_pct")) >= 0)
+  if ((info->value_field = flagged_field (type, TW_FIELD_FLAG_CPU_LOAD)) >= 0)
     return TYPE_CPU_LOAD;
-  if (g_strcmp0 (type->name, "gtop_memory") == 0
-      && (info->value_field = tw_event_type_lookup_field (type, "used")) >= 0)
+  if ((info->value_field = flagged_field (type, TW_FIELD_FLAG_MEMORY_USED)) >= 0)
     {
-      info->total_field = tw_event_type_lookup_field (type, "total");
+      info->total_field = flagged_field (type, TW_FIELD_FLAG_MEMORY_TOTAL);
       return TYPE_MEMORY;
     }
   return TYPE_PLAIN;

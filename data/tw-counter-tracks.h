@@ -1,4 +1,4 @@
-/* tw-counter-tracks.h: sampled numeric series of a trace (libgtop CPU load, memory)
+/* tw-counter-tracks.h: sampled numeric series of a trace (CPU load, memory)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,8 +10,9 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  TW_COUNTER_CPU_LOAD,   /* `gtop_cpu_load` load_pct, 0..100 % */
-  TW_COUNTER_MEMORY,     /* `gtop_memory` used, bytes (scale: the largest `total` seen) */
+  TW_COUNTER_CPU_LOAD,   /* a TW_FIELD_FLAG_CPU_LOAD field, 0..100 % */
+  TW_COUNTER_MEMORY,     /* a TW_FIELD_FLAG_MEMORY_USED field, bytes (scale: the largest
+                          * TW_FIELD_FLAG_MEMORY_TOTAL seen) */
 } TwCounterKind;
 
 /* Which time a sample stands for. A rate (CPU load: the busy share of the interval that
@@ -30,7 +31,7 @@ typedef enum {
 typedef struct {
   TwCounterKind  kind;
   TwCounterHold  hold;
-  guint32        task;       /* the sampler's task ("gtop:cpu/N", "gtop:memory") */
+  guint32        task;       /* the sampler's task (libgtop's "gtop:cpu/N", "gtop:memory") */
   guint16        cpu;        /* the CPU of a load track, TW_CPU_NONE otherwise */
   double         scale_max;  /* top of the graph: 100 for load, the total for memory */
   const char    *unit;       /* "%" or "B" (static) */
@@ -38,10 +39,6 @@ typedef struct {
 
 #define TW_TYPE_COUNTER_TRACKS (tw_counter_tracks_get_type ())
 G_DECLARE_FINAL_TYPE (TwCounterTracks, tw_counter_tracks, TW, COUNTER_TRACKS, GObject)
-
-guint16               tw_counter_tracks_add_gtop_type  (TwTrace         *trace,
-                                                        TwCounterKind    kind,
-                                                        GError         **error);
 
 TwCounterTracks      *tw_counter_tracks_new            (TwTrace         *trace);
 gboolean              tw_counter_tracks_update         (TwCounterTracks *self);

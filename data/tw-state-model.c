@@ -117,8 +117,8 @@ struct _TwStateModel
   /* Per-event lookups resolved once per update rather than per event: */
   GByteArray *tracked;     /* index = task: 1 when is_tracked_task(), as the task table
                             * said when the update began */
-  GByteArray *prev_states; /* index = string id: 1 + TwTaskState of a prev_state
-                            * string, 0 while not yet looked at */
+  GByteArray *prev_states; /* index = string id: 1 + TwTaskState the string names as a
+                            * prev_state, 0 while not yet looked at */
 };
 
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
@@ -476,19 +476,8 @@ task_current_state (TwStateModel *self,
   return VEC_LAST (ts->states.items, TwTaskInterval).state;
 }
 
-static TwTaskState
-prev_state_of_string (TwStateModel *self,
-                      guint32       id)
-{
-  const char *s = tw_trace_get_string (self->trace, id);
-
-  if (s == NULL || s[0] == '\0' || s[0] == 'R')
-    return TW_TASK_STATE_READY;
-  if (s[0] == 'X' || s[0] == 'Z' || s[0] == 'x')
-    return TW_TASK_STATE_DEAD;
-  return TW_TASK_STATE_BLOCKED;
-}
-
+/* The state a switch left its prev task in: the one its reader gave the prev_state
+ * string (tw_trace_intern_task_state()); READY when it gave none. */
 static TwTaskState
 switched_out_state (TwStateModel    *self,
                     const TypeInfo  *info,
@@ -502,17 +491,17 @@ switched_out_state (TwStateModel    *self,
     return TW_TASK_STATE_READY;
 
   if (!tw_event_type_get_field (info->type, chunk->blob + chunk->payload[row],
-                                info->prev_state_field, &value))
+                                info->prev_state_field, &value)
+      || value.type != TW_FIELD_STRING)
     return TW_TASK_STATE_READY;
 
-  if (value.type != TW_FIELD_STRING)
-    /* ftrace's numeric prev_state: 0 is TASK_RUNNING, i.e. preempted. */
-    return value.u == 0 ? TW_TASK_STATE_READY : TW_TASK_STATE_BLOCKED;
-
-  /* Interned strings never change: a few distinct ones stand in millions of switches. */
+  /* A few distinct strings stand in millions of switches, and the reader named the state
+   * of each before the first row that holds it was published. */
   if G_LIKELY (value.str < self->prev_states->len && self->prev_states->data[value.str] != 0)
     return self->prev_states->data[value.str] - 1;
-  state = prev_state_of_string (self, value.str);
+  state = tw_trace_get_string_task_state (self->trace, value.str);
+  if (state == TW_TASK_STATE_UNKNOWN)
+    state = TW_TASK_STATE_READY;
   if (tw_trace_get_string (self->trace, value.str) != NULL)
     {
       if (value.str >= self->prev_states->len)

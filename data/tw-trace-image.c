@@ -38,8 +38,8 @@
  */
 
 #define IMAGE_MAGIC   "TWIMAGE1"
-#define INDEX_VERSION 1
-#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxu)a(uutqt))"
+#define INDEX_VERSION 2
+#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxu)a(uutqt)ay)"
 G_STATIC_ASSERT (sizeof (INDEX_TYPE) <= 64);
 #define HEADER_BYTES  ((gsize) 2 << 20)
 #define SLOT_BYTES    (TW_TRACE_COLUMNS_BYTES + TW_TRACE_BLOB_RESERVE)
@@ -506,15 +506,16 @@ release_unused_slots (TwTraceImage *self,
 /*
  * The index is one GVariant of type INDEX_TYPE: the format version, the number of CPUs,
  * the string table as one run of NUL-terminated strings (ids are their order), the
- * metadata, and the type, field, task and chunk tables as arrays of fixed-size tuples,
- * which GLib hands over as C arrays (the structs below have the tuples' layout). Strings
- * are ids into the string table. Nothing is parsed per entry but the strings: reading
+ * metadata, the type, field, task and chunk tables as arrays of fixed-size tuples,
+ * which GLib hands over as C arrays (the structs below have the tuples' layout), and the
+ * task state each string names (1 + TwTaskState by string id, 0: none). Strings are ids
+ * into the string table. Nothing is parsed per entry but the strings: reading
  * the index of a trace with 25 000 strings and 8 000 tasks takes a few ms.
  */
 #define NO_STRING  G_MAXUINT32
 
 enum { INDEX_VERSION_AT, INDEX_N_CPUS, INDEX_STRINGS, INDEX_METADATA, INDEX_TYPES,
-       INDEX_FIELDS, INDEX_TASKS, INDEX_CHUNKS };
+       INDEX_FIELDS, INDEX_TASKS, INDEX_CHUNKS, INDEX_TASK_STATES };
 
 typedef struct {
   guint32 name, family, kind, first_field, n_fields;
@@ -599,7 +600,8 @@ build_index (TwTrace *trace)
   g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (IndexField));
   g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (IndexTask));
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (IndexChunk));
-  GVariant *children[8];
+  g_autoptr(GBytes) task_states = NULL;
+  GVariant *children[9];
 
   for (guint i = 0; i < tw_trace_get_n_event_types (trace); i++)
     {
@@ -645,6 +647,9 @@ build_index (TwTrace *trace)
   children[INDEX_FIELDS] = fixed_array ("(uuu)", fields);
   children[INDEX_TASKS] = fixed_array ("(uuxxu)", tasks);
   children[INDEX_CHUNKS] = fixed_array ("(uutqt)", chunks);
+  task_states = _tw_trace_dup_task_states (trace);
+  children[INDEX_TASK_STATES] = g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING,
+                                                          task_states, TRUE);
   return g_variant_new_tuple (children, G_N_ELEMENTS (children));
 }
 
@@ -693,14 +698,17 @@ index_rows (GVariant *index,
   return g_variant_get_fixed_array (child, n_rows, row_size);
 }
 
+/* The strings, and the task states some of them name. */
 static gboolean
 restore_strings (TwTrace  *trace,
                  GVariant *index)
 {
-  gsize len;
+  gsize len, n_states;
   const char *run = index_rows (index, INDEX_STRINGS, 1, &len);
+  const guint8 *states = index_rows (index, INDEX_TASK_STATES, 1, &n_states);
 
-  return _tw_trace_restore_strings (trace, run, len);
+  return _tw_trace_restore_strings (trace, run, len) &&
+         _tw_trace_restore_task_states (trace, states, n_states);
 }
 
 /* The string @id names, or NULL for NO_STRING; *ok turns FALSE for an id out of range. */

@@ -22,6 +22,10 @@ guint     _tw_trace_get_n_strings     (TwTrace        *self);
 gboolean  _tw_trace_restore_strings   (TwTrace        *self,
                                        const char     *run,
                                        gsize           len);
+GBytes   *_tw_trace_dup_task_states   (TwTrace        *self);
+gboolean  _tw_trace_restore_task_states (TwTrace      *self,
+                                       const guint8   *states,
+                                       gsize           len);
 guint     _tw_event_chunk_get_slot    (const TwEventChunk *chunk);
 void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
                                        guint           slot,

@@ -52,6 +52,7 @@ struct _TwTrace
   gboolean       restored_unhashed; /* they are not in string_ids yet */
   const char  ***str_pages;     /* MAX_STR_PAGES slots */
   guint          n_strings;
+  GArray        *task_states;   /* guint8 by string id: 1 + the TwTaskState it names, 0: none */
 
   TwEventType  **type_pages;    /* MAX_TYPE_PAGES slots */
   guint          n_types;
@@ -304,6 +305,7 @@ tw_trace_finalize (GObject *object)
   g_clear_pointer (&self->string_chunk, g_string_chunk_free);
   g_clear_pointer (&self->restored, g_free);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->task_states, g_array_unref);
   g_clear_pointer (&self->type_ids, g_hash_table_unref);
   g_clear_pointer (&self->task_ids, g_hash_table_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
@@ -328,6 +330,7 @@ tw_trace_init (TwTrace *self)
   self->task_pages = g_new0 (TwTask *, MAX_TASK_PAGES);
   self->string_chunk = g_string_chunk_new (64 * 1024);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->task_states = g_array_new (FALSE, TRUE, sizeof (guint8));
   self->type_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->task_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -469,6 +472,66 @@ tw_trace_get_string (TwTrace *self,
   if (id >= (guint) g_atomic_int_get (&self->n_strings))
     return NULL;
   return self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)];
+}
+
+static void
+set_task_state_locked (TwTrace     *self,
+                       guint32      id,
+                       TwTaskState  state)
+{
+  if (id >= self->task_states->len)
+    g_array_set_size (self->task_states, id + 1);
+  g_array_index (self->task_states, guint8, id) = 1 + state;
+}
+
+/**
+ * tw_trace_intern_task_state:
+ * @name: how the source spells a task state ("R+", "S")
+ * @state: the canonical state @name stands for
+ *
+ * Interns @name as tw_trace_intern_string() does and records the state it names. A
+ * reader gives a switch's `prev_state` field such a string (tw-types.h): the models read
+ * the state, users and exports the source's own spelling.
+ *
+ * Returns: the id of @name in the string table
+ */
+guint32
+tw_trace_intern_task_state (TwTrace     *self,
+                            const char  *name,
+                            TwTaskState  state)
+{
+  guint32 id;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  g_mutex_lock (&self->lock);
+  id = intern_string_locked (self, name);
+  set_task_state_locked (self, id, state);
+  g_mutex_unlock (&self->lock);
+  return id;
+}
+
+/**
+ * tw_trace_get_string_task_state:
+ * @id: a string id
+ *
+ * Returns: the state the string names, given by tw_trace_intern_task_state(), or
+ *   %TW_TASK_STATE_UNKNOWN when the string was never given one
+ */
+TwTaskState
+tw_trace_get_string_task_state (TwTrace *self,
+                                guint32  id)
+{
+  TwTaskState state = TW_TASK_STATE_UNKNOWN;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_TASK_STATE_UNKNOWN);
+
+  g_mutex_lock (&self->lock);
+  if (id < self->task_states->len && g_array_index (self->task_states, guint8, id) != 0)
+    state = g_array_index (self->task_states, guint8, id) - 1;
+  g_mutex_unlock (&self->lock);
+  return state;
 }
 
 static const char *
@@ -1567,6 +1630,42 @@ _tw_trace_restore_strings (TwTrace    *self,
     }
   self->restored_unhashed = TRUE;
   g_atomic_int_set (&self->n_strings, id);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+/* The states strings name (tw_trace_intern_task_state()): 1 + state by string id, 0 for
+ * none, for the image's index. */
+GBytes *
+_tw_trace_dup_task_states (TwTrace *self)
+{
+  GBytes *states;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  states = g_bytes_new (self->task_states->data, self->task_states->len);
+  g_mutex_unlock (&self->lock);
+  return states;
+}
+
+/* The mapping side: what _tw_trace_dup_task_states() gave, after
+ * _tw_trace_restore_strings(), into a trace that names no states yet. */
+gboolean
+_tw_trace_restore_task_states (TwTrace      *self,
+                               const guint8 *states,
+                               gsize         len)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (self->task_states->len == 0, FALSE);
+
+  if (len > self->n_strings)
+    return FALSE;
+  for (gsize id = 0; id < len; id++)
+    if (states[id] > 1 + TW_TASK_STATE_DEAD)
+      return FALSE;
+  g_mutex_lock (&self->lock);
+  g_array_append_vals (self->task_states, states, len);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }

@@ -113,6 +113,11 @@ guint32             tw_trace_intern_string        (TwTrace        *self,
                                                    const char     *str);
 const char         *tw_trace_get_string           (TwTrace        *self,
                                                    guint32         id);
+guint32             tw_trace_intern_task_state    (TwTrace        *self,
+                                                   const char     *name,
+                                                   TwTaskState     state);
+TwTaskState         tw_trace_get_string_task_state (TwTrace       *self,
+                                                   guint32         id);
 
 /* type table */
 guint16             tw_trace_add_event_type       (TwTrace           *self,

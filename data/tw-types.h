@@ -40,8 +40,10 @@ G_BEGIN_DECLS
  * | LOST            | none                     | events lost (0: unknown)        |
  * | OTHER           | task that logged it      | 0                               |
  *
- * A SWITCH may carry a payload field named `prev_state` (string, ftrace letters: "R",
- * "R+" = preempted, "S", "D", ... = blocked, "X"/"Z" = dead); the state model reads it.
+ * A SWITCH may carry a payload field named `prev_state`: a string as the source spells
+ * how the switched-out task left the CPU (ftrace's "R+", "S"), which the reader interns
+ * with tw_trace_intern_task_state(), saying which TwTaskState it stands for. The state
+ * model reads that state, never the spelling; a switch without one left the task READY.
  *
  * A LOST event says the source dropped events (ftrace overruns, CTF discarded events or
  * packets) on its CPU before its time, the time the loss became known: see
@@ -99,6 +101,12 @@ typedef enum {
   TW_FIELD_FLAG_HEX      = 1 << 0, /* show as 0x… */
   TW_FIELD_FLAG_OPTIONAL = 1 << 1, /* may be absent in a given event (CSV empty cell) */
   TW_FIELD_FLAG_TASK     = 1 << 2, /* the value is a task index of the trace */
+  /* What a sampled counter's field measures (tw-counter-tracks.h): its sampler says */
+  TW_FIELD_FLAG_CPU_LOAD     = 1 << 3, /* a CPU's busy share, %, of the interval that
+                                        * ends at the sample (the event's CPU) */
+  TW_FIELD_FLAG_MEMORY_USED  = 1 << 4, /* memory in use, bytes, from the sample on */
+  TW_FIELD_FLAG_MEMORY_TOTAL = 1 << 5, /* the memory there is, bytes: the top of the
+                                        * MEMORY_USED graph */
 } TwFieldFlags;
 
 typedef struct {

@@ -31,7 +31,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autoptr(TwReader) reader = tw_csv_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_csv_reader_info);
   g_autoptr(TwTrace) trace = tw_trace_new ();
   g_autoptr(TwTrace) again = NULL;
   g_autoptr(GError) error = NULL;

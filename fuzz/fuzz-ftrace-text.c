@@ -27,7 +27,7 @@ int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
 {
-  g_autoptr(TwReader) reader = tw_ftrace_text_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_ftrace_text_reader_info);
   g_autoptr(TwTrace) trace = tw_trace_new ();
   g_autoptr(GError) error = NULL;
 

@@ -9,14 +9,7 @@
 
 G_BEGIN_DECLS
 
-gboolean _tw_csv_parse_buffer       (TwTrace         *trace,
-                                     const char      *display_name,
-                                     const char      *data,
-                                     gsize            len,
-                                     TwProgressFunc   progress,
-                                     gpointer         progress_data,
-                                     GCancellable    *cancellable,
-                                     GError         **error);
+TwReaderParseFunc _tw_csv_parse_buffer;
 gboolean _tw_csv_column_is_reserved (const char      *name);
 const char *_tw_csv_kind_column_for (TwEventKind      kind);
 

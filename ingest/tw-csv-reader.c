@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include "tw-csv-reader-private.h"
+#include "tw-gtop-types.h"
+#include "tw-kernel-common-private.h"
 
 #include <errno.h>
 #include <string.h>
@@ -506,6 +508,8 @@ typedef struct {
   const TwEventType *event_type;
   int         *field_of;       /* per column: field index or -1 */
   int          canon_of[N_CANON]; /* field index of each canonical column, or -1 */
+  int          state_column;   /* a switch's prev_state column, or -1 */
+  gboolean     state_numeric;  /* its cells are all integers: the kernel's raw values */
 } EventInfo;
 
 static void
@@ -814,6 +818,15 @@ survey (Parser   *ps,
   return r == 0;
 }
 
+/* A switch's prev_state keeps its text, whatever it looks like: it is interned with the
+ * task state it names (intern_prev_state()). */
+static gboolean
+is_state_column (const Column *column,
+                 TwEventKind   kind)
+{
+  return kind == TW_EVENT_KIND_SWITCH && strcmp (column->arg_name, "prev_state") == 0;
+}
+
 static TwFieldSpec
 field_spec_for (const Column *column,
                 TwEventKind   kind,
@@ -821,6 +834,8 @@ field_spec_for (const Column *column,
 {
   TwFieldSpec spec = { column->arg_name, TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL };
 
+  if (is_state_column (column, kind))
+    return spec;
   if (column->canon >= 0 && canon_is_task (kind, column->canon))
     {
       spec.type = TW_FIELD_U32;
@@ -859,6 +874,7 @@ create_types (Parser   *ps,
       info->field_of = g_new (int, MAX (ps->n_columns, 1));
       for (guint c = 0; c < N_CANON; c++)
         info->canon_of[c] = -1;
+      info->state_column = -1;
 
       for (guint i = 0; i < ps->n_columns; i++)
         {
@@ -867,8 +883,15 @@ create_types (Parser   *ps,
             continue;
           if (ps->columns[i].canon >= 0)
             info->canon_of[ps->columns[i].canon] = n_fields;
+          if (is_state_column (&ps->columns[i], info->kind))
+            {
+              info->state_column = i;
+              info->state_numeric = !(info->stats[i] & STAT_NOT_INT);
+            }
           info->field_of[i] = n_fields;
-          specs[n_fields++] = field_spec_for (&ps->columns[i], info->kind, info->stats[i]);
+          specs[n_fields] = field_spec_for (&ps->columns[i], info->kind, info->stats[i]);
+          /* a recorded libgtop session: its load and memory are counters again */
+          specs[n_fields++].flags |= tw_gtop_field_flags (info->name, ps->columns[i].arg_name);
         }
 
       info->type = tw_trace_add_event_type (ps->trace, info->name, NULL, info->kind,
@@ -965,14 +988,32 @@ parse_signed_cell (Lexer  *lx,
   return TRUE;
 }
 
+/* A switch's prev_state: letters as ftrace spells them (docs/csv-format.md), or in a
+ * column of integers the kernel's raw value, where 0 is a task still runnable. */
+static guint32
+intern_prev_state (Parser          *ps,
+                   const EventInfo *info,
+                   const char      *text,
+                   gsize            len)
+{
+  gboolean negative, hex;
+  guint64 raw;
+
+  if (info->state_numeric && parse_integer (text, len, &negative, &hex, &raw))
+    return tw_trace_intern_task_state (ps->trace, text, raw == 0 ? TW_TASK_STATE_READY
+                                                                 : TW_TASK_STATE_BLOCKED);
+  return tw_trace_intern_task_state (ps->trace, text, _tw_kernel_task_state (text));
+}
+
 static gboolean
 fill_field (Parser            *ps,
             Lexer             *lx,
-            const TwEventType *type,
+            const EventInfo   *info,
             guint              field,
             guint              column,
             GError           **error)
 {
+  const TwEventType *type = info->event_type;
   const char *text = cell_text (lx, column);
   TwValue value = { .type = type->fields[field].type };
   gboolean negative, hex;
@@ -996,7 +1037,9 @@ fill_field (Parser            *ps,
         value.f = g_ascii_strtod (text, NULL);
         break;
       case TW_FIELD_STRING:
-        value.str = tw_trace_intern_string (ps->trace, text);
+        value.str = (int) column == info->state_column
+                    ? intern_prev_state (ps, info, text, lx->cells[column].len)
+                    : tw_trace_intern_string (ps->trace, text);
         break;
       case TW_FIELD_U8:
       case TW_FIELD_U16:
@@ -1212,7 +1255,7 @@ store (Parser   *ps,
           memset (ps->payload, 0, type->payload_size);
           for (guint i = 0; i < lx->n_cells; i++)
             if (info->field_of[i] >= 0 && !cell_is_empty (lx, i)
-                && !fill_field (ps, lx, type, info->field_of[i], i, error))
+                && !fill_field (ps, lx, info, info->field_of[i], i, error))
               return FALSE;
         }
 
@@ -1304,31 +1347,8 @@ out:
 
 /* ---------------------------------------------------------------- the reader */
 
-struct _TwCsvReader
-{
-  GObject parent_instance;
-};
-
-static void tw_csv_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwCsvReader, tw_csv_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_csv_reader_iface_init))
-
-static const char *
-tw_csv_reader_get_name (TwReader *reader)
-{
-  return "csv";
-}
-
-static const char *
-tw_csv_reader_get_description (TwReader *reader)
-{
-  return "CSV events: one event per line, columns time_ns,cpu,task,event and arguments";
-}
-
 static guint
-tw_csv_reader_probe (TwReader     *reader,
-                     const char   *path,
+tw_csv_reader_probe (const char   *path,
                      const guint8 *head,
                      gsize         head_len)
 {
@@ -1347,55 +1367,11 @@ tw_csv_reader_probe (TwReader     *reader,
   return found == 0xf ? 90 : 0;
 }
 
-static gboolean
-tw_csv_reader_read (TwReader        *reader,
-                    const char      *path,
-                    TwTrace         *trace,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
-{
-  g_autoptr(GMappedFile) file = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  if (!(file = g_mapped_file_new (path, FALSE, &local_error)))
-    {
-      g_set_error (error, local_error->domain, local_error->code, "%s", local_error->message);
-      return FALSE;
-    }
-
-  return _tw_csv_parse_buffer (trace, path, g_mapped_file_get_contents (file),
-                               g_mapped_file_get_length (file), progress, progress_data,
-                               cancellable, error);
-}
-
-static void
-tw_csv_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_csv_reader_get_name;
-  iface->get_description = tw_csv_reader_get_description;
-  iface->probe = tw_csv_reader_probe;
-  iface->read = tw_csv_reader_read;
-}
-
-static void
-tw_csv_reader_class_init (TwCsvReaderClass *klass)
-{
-}
-
-static void
-tw_csv_reader_init (TwCsvReader *self)
-{
-}
-
-/**
- * tw_csv_reader_new:
- *
- * Returns: (transfer full): the CSV events reader
- */
-TwReader *
-tw_csv_reader_new (void)
-{
-  return g_object_new (TW_TYPE_CSV_READER, NULL);
-}
+const TwReaderInfo tw_csv_reader_info = {
+  .name = "csv",
+  .label = "CSV events",
+  .description = "CSV events: one event per line, columns time_ns,cpu,task,event and arguments",
+  .suffixes = (const char *const[]) { "csv", NULL },
+  .probe = tw_csv_reader_probe,
+  .parse = _tw_csv_parse_buffer,
+};

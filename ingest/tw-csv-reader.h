@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-#define TW_TYPE_CSV_READER (tw_csv_reader_get_type ())
-G_DECLARE_FINAL_TYPE (TwCsvReader, tw_csv_reader, TW, CSV_READER, GObject)
-
-TwReader *tw_csv_reader_new (void);
+extern const TwReaderInfo tw_csv_reader_info;
 
 G_END_DECLS

@@ -44,16 +44,6 @@
 #define CHECK_EVERY 4096
 #define BIG_BLOB    (2u << 20)
 
-struct _TwCtfReader
-{
-  GObject parent_instance;
-};
-
-static void tw_ctf_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwCtfReader, tw_ctf_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_ctf_reader_iface_init))
-
 /* CTF 2 metadata is a JSON text sequence (RFC 7464): a record separator, then the
  * preamble fragment. */
 static gboolean
@@ -419,7 +409,7 @@ create_type (CtfReader            *self,
           t->role[r] = i;
       if (t->decode == DECODE_SWITCH && strcmp (member, "prev_state") == 0)
         {
-          /* as letters, the way the ftrace readers keep it for the state model */
+          /* as letters, the way the ftrace readers keep it, with the state they name */
           specs[i].type = TW_FIELD_STRING;
           specs[i].flags = TW_FIELD_FLAG_OPTIONAL;
           t->state_field = i;
@@ -553,7 +543,7 @@ fill_payload (CtfReader      *self,
           if (!member_i64 (payload, i, &raw))
             continue;
           len = _tw_kernel_format_prev_state (raw, state, sizeof state);
-          v.str = _tw_string_cache_get (&self->strings, state, len);
+          v.str = _tw_string_cache_get_prev_state (&self->strings, state, len);
         }
       else
         switch (v.type)
@@ -1528,26 +1518,13 @@ _tw_ctf_take_bt_error (void)
 
 #endif /* HAVE_BABELTRACE */
 
-/* ---------------------------------------------------------------- TwReader */
-
-static const char *
-tw_ctf_reader_get_name (TwReader *reader)
-{
-  return "ctf";
-}
-
-static const char *
-tw_ctf_reader_get_description (TwReader *reader)
-{
-  return "CTF 1.8 traces (LTTng), a trace directory or its metadata file, through babeltrace2";
-}
+/* ---------------------------------------------------------------- the reader */
 
 /* @head is the `metadata` file's head (the registry reads it for a directory; nothing
  * for a session folder, whose first trace's metadata is read here). The magic is
  * recognised even without babeltrace2, so the error can say what is missing. */
 static guint
-tw_ctf_reader_probe (TwReader     *reader,
-                     const char   *path,
+tw_ctf_reader_probe (const char   *path,
                      const guint8 *head,
                      gsize         head_len)
 {
@@ -1570,29 +1547,11 @@ tw_ctf_reader_probe (TwReader     *reader,
   return is_ctf_metadata (first, n) ? 100 : 0;
 }
 
-static gboolean
-tw_ctf_reader_read (TwReader        *reader,
-                    const char      *path,
-                    TwTrace         *trace,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
-{
 #if HAVE_BABELTRACE
-  return read_ctf (path, trace, progress, progress_data, cancellable, error);
-#else
-  g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
-               "%s: CTF support was not built (install libbabeltrace2-dev and rebuild)", path);
-  return FALSE;
-#endif
-}
-
 /* The version of the libbabeltrace2 loaded, not the one built against. */
 static const char *
-tw_ctf_reader_get_library (TwReader *reader)
+tw_ctf_reader_get_library (void)
 {
-#if HAVE_BABELTRACE
   static char *library;
 
   if (g_once_init_enter (&library))
@@ -1601,38 +1560,18 @@ tw_ctf_reader_get_library (TwReader *reader)
                                                           bt_version_get_minor (),
                                                           bt_version_get_patch ()));
   return library;
-#else
-  return NULL;
+}
 #endif
-}
 
-static void
-tw_ctf_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_ctf_reader_get_name;
-  iface->get_description = tw_ctf_reader_get_description;
-  iface->probe = tw_ctf_reader_probe;
-  iface->read = tw_ctf_reader_read;
-  iface->get_library = tw_ctf_reader_get_library;
-}
-
-static void
-tw_ctf_reader_class_init (TwCtfReaderClass *klass)
-{
-}
-
-static void
-tw_ctf_reader_init (TwCtfReader *self)
-{
-}
-
-/**
- * tw_ctf_reader_new:
- *
- * Returns: (transfer full): a reader of CTF traces
- */
-TwReader *
-tw_ctf_reader_new (void)
-{
-  return g_object_new (TW_TYPE_CTF_READER, NULL);
-}
+/* A CTF trace is a folder: its name has no suffix to speak of. */
+const TwReaderInfo tw_ctf_reader_info = {
+  .name = "ctf",
+  .label = "CTF",
+  .description = "CTF 1.8 traces (LTTng), a trace directory or its metadata file, through babeltrace2",
+  .probe = tw_ctf_reader_probe,
+#if HAVE_BABELTRACE
+  .read = read_ctf,
+  .get_library = tw_ctf_reader_get_library,
+#endif
+  .build_package = "libbabeltrace2-dev",
+};

@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-#define TW_TYPE_CTF_READER (tw_ctf_reader_get_type ())
-G_DECLARE_FINAL_TYPE (TwCtfReader, tw_ctf_reader, TW, CTF_READER, GObject)
-
-TwReader *tw_ctf_reader_new (void);
+extern const TwReaderInfo tw_ctf_reader_info;
 
 G_END_DECLS

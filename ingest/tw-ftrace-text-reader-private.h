@@ -10,13 +10,6 @@
 
 G_BEGIN_DECLS
 
-gboolean _tw_ftrace_text_parse_buffer (TwTrace         *trace,
-                                       const char      *path,
-                                       const char      *data,
-                                       gsize            len,
-                                       TwProgressFunc   progress,
-                                       gpointer         progress_data,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
+TwReaderParseFunc _tw_ftrace_text_parse_buffer;
 
 G_END_DECLS

@@ -61,17 +61,6 @@
 #define PROGRESS_LINES   4096
 #define MAX_CPU_INDEX    (TW_CPU_NONE - 1)
 
-struct _TwFtraceTextReader
-{
-  GObject parent_instance;
-};
-
-static void tw_ftrace_text_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwFtraceTextReader, tw_ftrace_text_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER,
-                                                      tw_ftrace_text_reader_iface_init))
-
 /* ---------------------------------------------------------------- text helpers */
 
 typedef struct {
@@ -515,6 +504,7 @@ typedef struct {
   Decode             decode;
   const char        *arg_key;
   int                text_field;  /* the free-text field, -1 when none */
+  int                state_field; /* a switch's prev_state, -1 when none */
   gboolean           text_only;   /* the whole text goes to `text` */
 } FtraceType;
 
@@ -917,6 +907,8 @@ create_type (Parser      *self,
       return NULL;
     }
   ft->type_info = tw_trace_get_event_type (self->trace, ft->type);
+  ft->state_field = ft->kind == TW_EVENT_KIND_SWITCH
+                    ? tw_event_type_lookup_field (ft->type_info, "prev_state") : -1;
   if (ft->type_info->payload_size > self->payload_cap)
     {
       self->payload_cap = ft->type_info->payload_size;
@@ -1018,7 +1010,9 @@ fill_payload (Parser           *self,
               ok = parse_hex (pair->val, pair->val_len, &v.u);
               break;
             case TW_FIELD_STRING:
-              v.str = _tw_string_cache_get (&self->strings, pair->val, pair->val_len);
+              v.str = field == ft->state_field
+                      ? _tw_string_cache_get_prev_state (&self->strings, pair->val, pair->val_len)
+                      : _tw_string_cache_get (&self->strings, pair->val, pair->val_len);
               ok = TRUE;
               break;
             case TW_FIELD_U8:
@@ -1585,25 +1579,12 @@ out:
   return ok;
 }
 
-/* ---------------------------------------------------------------- TwReader */
-
-static const char *
-tw_ftrace_text_reader_get_name (TwReader *reader)
-{
-  return "ftrace-text";
-}
-
-static const char *
-tw_ftrace_text_reader_get_description (TwReader *reader)
-{
-  return "Linux ftrace text (trace-cmd report, /sys/kernel/tracing/trace)";
-}
+/* ---------------------------------------------------------------- the reader */
 
 /* trace-cmd report opens with `cpus=N`, tracefs with `# tracer:`; otherwise, the file
  * is ours as far as its first lines are ftrace event lines. */
 static guint
-tw_ftrace_text_reader_probe (TwReader     *reader,
-                             const char   *path,
+tw_ftrace_text_reader_probe (const char   *path,
                              const guint8 *head,
                              gsize         head_len)
 {
@@ -1650,51 +1631,11 @@ tw_ftrace_text_reader_probe (TwReader     *reader,
   return 0;
 }
 
-static gboolean
-tw_ftrace_text_reader_read (TwReader        *reader,
-                            const char      *path,
-                            TwTrace         *trace,
-                            TwProgressFunc   progress,
-                            gpointer         progress_data,
-                            GCancellable    *cancellable,
-                            GError         **error)
-{
-  g_autoptr(GMappedFile) file = g_mapped_file_new (path, FALSE, error);
-
-  if (file == NULL)
-    return FALSE;
-
-  return _tw_ftrace_text_parse_buffer (trace, path, g_mapped_file_get_contents (file),
-                                       g_mapped_file_get_length (file), progress,
-                                       progress_data, cancellable, error);
-}
-
-static void
-tw_ftrace_text_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_ftrace_text_reader_get_name;
-  iface->get_description = tw_ftrace_text_reader_get_description;
-  iface->probe = tw_ftrace_text_reader_probe;
-  iface->read = tw_ftrace_text_reader_read;
-}
-
-static void
-tw_ftrace_text_reader_class_init (TwFtraceTextReaderClass *klass)
-{
-}
-
-static void
-tw_ftrace_text_reader_init (TwFtraceTextReader *self)
-{
-}
-
-/**
- * tw_ftrace_text_reader_new:
- *
- * Returns: (transfer full): a reader of ftrace text
- */
-TwReader *
-tw_ftrace_text_reader_new (void)
-{
-  return g_object_new (TW_TYPE_FTRACE_TEXT_READER, NULL);
-}
+const TwReaderInfo tw_ftrace_text_reader_info = {
+  .name = "ftrace-text",
+  .label = "ftrace text",
+  .description = "Linux ftrace text (trace-cmd report, /sys/kernel/tracing/trace)",
+  .suffixes = (const char *const[]) { "txt", "report", "trace", NULL },
+  .probe = tw_ftrace_text_reader_probe,
+  .parse = _tw_ftrace_text_parse_buffer,
+};

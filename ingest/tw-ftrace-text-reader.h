@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-#define TW_TYPE_FTRACE_TEXT_READER (tw_ftrace_text_reader_get_type ())
-G_DECLARE_FINAL_TYPE (TwFtraceTextReader, tw_ftrace_text_reader, TW, FTRACE_TEXT_READER, GObject)
-
-TwReader *tw_ftrace_text_reader_new (void);
+extern const TwReaderInfo tw_ftrace_text_reader_info;
 
 G_END_DECLS

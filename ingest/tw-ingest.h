@@ -12,6 +12,7 @@
 #include "tw-ctf-reader.h"
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
+#include "tw-gtop-types.h"
 #include "tw-reader-process.h"
 #include "tw-reader-registry.h"
 #include "tw-shark-format.h"

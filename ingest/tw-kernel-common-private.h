@@ -1,4 +1,4 @@
-/* tw-kernel-common-private.h: what the binary kernel-trace readers (trace.dat, CTF) share
+/* tw-kernel-common-private.h: what the kernel-trace readers and samplers share
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -25,6 +25,9 @@ void     _tw_string_cache_clear (TwStringCache *self);
 guint32  _tw_string_cache_get   (TwStringCache *self,
                                  const char    *s,
                                  gsize          len);
+guint32  _tw_string_cache_get_prev_state (TwStringCache *self,
+                                          const char    *s,
+                                          gsize          len);
 
 /* Kernel tasks as the ftrace text reader keys them: one task per pid (source id
  * "<pid>", tid = pid), and pid 0 as one idle task per CPU (source id "0/<cpu>", named
@@ -60,6 +63,11 @@ gboolean _tw_kernel_comm_is_known (const char *comm,
 gsize    _tw_kernel_format_prev_state (guint64 value,
                                        char   *buf,
                                        gsize   buf_len);
+
+/* The task state a prev_state in the kernel's letters stands for: "R", "R+" (still
+ * runnable: preempted) READY; "X", "Z" (exiting) DEAD; "S", "D", "T", "I"... BLOCKED. The
+ * readers give it the trace with the letters (tw_trace_intern_task_state()). */
+TwTaskState _tw_kernel_task_state (const char *letters);
 
 /* Names of the softirq vectors as the kernel's softirq_entry format prints them. */
 const char *_tw_kernel_softirq_name (guint64 vec);

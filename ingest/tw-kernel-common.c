@@ -1,4 +1,4 @@
-/* tw-kernel-common.c: what the binary kernel-trace readers (trace.dat, CTF) share
+/* tw-kernel-common.c: what the kernel-trace readers and samplers share
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,6 +15,7 @@ struct _TwStringSlot {
   guint32 hash;
   guint32 len;
   guint32 id_plus_one;
+  guint32 names_state;  /* the trace knows the task state the string names */
 };
 
 static inline guint32
@@ -47,7 +48,7 @@ _tw_string_cache_clear (TwStringCache *self)
     g_string_free (g_steal_pointer (&self->scratch), TRUE);
 }
 
-static void
+static struct _TwStringSlot *
 slots_insert (struct _TwStringSlot *slots,
               guint                 mask,
               struct _TwStringSlot  slot)
@@ -57,24 +58,16 @@ slots_insert (struct _TwStringSlot *slots,
   while (slots[i].id_plus_one != 0)
     i = (i + 1) & mask;
   slots[i] = slot;
+  return &slots[i];
 }
 
-guint32
-_tw_string_cache_get (TwStringCache *self,
-                      const char    *s,
-                      gsize          len)
+static struct _TwStringSlot *
+cache_insert (TwStringCache *self,
+              const char    *s,
+              gsize          len,
+              guint32        hash)
 {
-  guint32 hash = hash_span (s, len);
-  struct _TwStringSlot slot;
-
-  for (guint i = hash & self->mask; self->slots[i].id_plus_one != 0; i = (i + 1) & self->mask)
-    {
-      const struct _TwStringSlot *found = &self->slots[i];
-
-      if (found->hash == hash && found->len == len
-          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
-        return found->id_plus_one - 1;
-    }
+  struct _TwStringSlot slot = { 0 };
 
   g_string_truncate (self->scratch, 0);
   g_string_append_len (self->scratch, s, len);
@@ -95,8 +88,54 @@ _tw_string_cache_get (TwStringCache *self,
       self->slots = slots;
       self->mask = mask;
     }
-  slots_insert (self->slots, self->mask, slot);
-  return slot.id_plus_one - 1;
+  return slots_insert (self->slots, self->mask, slot);
+}
+
+/* The slot of @s, found or added: inlined in both callers, as the hit path is the
+ * readers' hottest string lookup. */
+G_ALWAYS_INLINE static inline struct _TwStringSlot *
+cache_slot (TwStringCache *self,
+            const char    *s,
+            gsize          len)
+{
+  guint32 hash = hash_span (s, len);
+
+  for (guint i = hash & self->mask; self->slots[i].id_plus_one != 0; i = (i + 1) & self->mask)
+    {
+      struct _TwStringSlot *found = &self->slots[i];
+
+      if (found->hash == hash && found->len == len
+          && memcmp (tw_trace_get_string (self->trace, found->id_plus_one - 1), s, len) == 0)
+        return found;
+    }
+  return cache_insert (self, s, len, hash);
+}
+
+guint32
+_tw_string_cache_get (TwStringCache *self,
+                      const char    *s,
+                      gsize          len)
+{
+  return cache_slot (self, s, len)->id_plus_one - 1;
+}
+
+/* The id of @s, the prev_state of a switch as the kernel spells it, which the trace then
+ * knows the task state of (tw_trace_intern_task_state()). */
+guint32
+_tw_string_cache_get_prev_state (TwStringCache *self,
+                                 const char    *s,
+                                 gsize          len)
+{
+  struct _TwStringSlot *slot = cache_slot (self, s, len);
+
+  if G_UNLIKELY (!slot->names_state)
+    {
+      const char *letters = tw_trace_get_string (self->trace, slot->id_plus_one - 1);
+
+      tw_trace_intern_task_state (self->trace, letters, _tw_kernel_task_state (letters));
+      slot->names_state = TRUE;
+    }
+  return slot->id_plus_one - 1;
 }
 
 void
@@ -254,6 +293,16 @@ _tw_kernel_format_prev_state (guint64 value,
     buf[n++] = '+';
   buf[n] = '\0';
   return n;
+}
+
+TwTaskState
+_tw_kernel_task_state (const char *letters)
+{
+  if (letters[0] == '\0' || letters[0] == 'R')
+    return TW_TASK_STATE_READY;
+  if (letters[0] == 'X' || letters[0] == 'Z' || letters[0] == 'x')
+    return TW_TASK_STATE_DEAD;
+  return TW_TASK_STATE_BLOCKED;
 }
 
 const char *

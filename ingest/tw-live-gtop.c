@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include "tw-live-gtop.h"
+#include "tw-gtop-types.h"
 
 #include <string.h>
 
@@ -94,10 +95,10 @@ gtop_start (TwLiveSource *source,
   self->n_cpus = MIN ((guint) glibtop_global_server->ncpu + 1, GLIBTOP_NCPU);
   self->cpu_prev = g_new0 (CpuTicks, self->n_cpus);
   self->cpu_tasks = g_new0 (guint32, self->n_cpus);
-  self->cpu_type = tw_counter_tracks_add_gtop_type (trace, TW_COUNTER_CPU_LOAD, error);
+  self->cpu_type = tw_gtop_add_type (trace, TW_COUNTER_CPU_LOAD, error);
   if (self->cpu_type == TW_TYPE_NONE)
     return FALSE;
-  self->memory_type = tw_counter_tracks_add_gtop_type (trace, TW_COUNTER_MEMORY, error);
+  self->memory_type = tw_gtop_add_type (trace, TW_COUNTER_MEMORY, error);
   if (self->memory_type == TW_TYPE_NONE)
     return FALSE;
   self->process_type = tw_trace_add_event_type (trace, "gtop_process", "gtop", TW_EVENT_KIND_OTHER,

@@ -196,12 +196,17 @@ set_int (const TwEventType *type, guint field, gint64 v, guint8 *payload)
 }
 
 static void
+set_string_id (const TwEventType *type, guint field, guint32 id, guint8 *payload)
+{
+  TwValue value = { .type = TW_FIELD_STRING, .str = id };
+
+  tw_event_type_set_field (type, payload, field, &value);
+}
+
+static void
 set_string (KernelSource *self, const TwEventType *type, guint field, const char *text, guint8 *payload)
 {
-  TwValue value = { .type = TW_FIELD_STRING };
-
-  value.str = tw_trace_intern_string (self->trace, text);
-  tw_event_type_set_field (type, payload, field, &value);
+  set_string_id (type, field, tw_trace_intern_string (self->trace, text), payload);
 }
 
 static int
@@ -242,7 +247,9 @@ on_record (struct tep_event  *event,
         set_int (type, 1, prev, payload);
         set_int (type, 2, field_int (event, record, "prev_prio"), payload);
         if (info_value (info, "prev_state", text, sizeof text))
-          set_string (self, type, 3, text, payload);
+          set_string_id (type, 3, tw_trace_intern_task_state (self->trace, text,
+                                                              _tw_kernel_task_state (text)),
+                         payload);
         set_string (self, type, 4, comm2, payload);
         set_int (type, 5, next, payload);
         set_int (type, 6, field_int (event, record, "next_prio"), payload);

@@ -492,14 +492,20 @@ take_frame (LttngSource   *self,
       {
         g_autofree char *text = NULL;
         guint32 id;
+        guint8 state;
 
-        if (size < 4)
+        if (size < 5 || p[4] > TW_TASK_STATE_DEAD)
           return bad_frame (self, error);
         memcpy (&id, p, 4);
-        text = g_strndup ((const char *) p + 4, size - 4);
+        state = p[4];
+        text = g_strndup ((const char *) p + 5, size - 5);
         if (id >= self->strings->len)
           g_array_set_size (self->strings, id + 1);
-        g_array_index (self->strings, guint32, id) = tw_trace_intern_string (trace, text);
+        /* the state a kernel prev_state spelling stands for travels with it: data/ does
+         * not read the letters */
+        g_array_index (self->strings, guint32, id) =
+          state != TW_TASK_STATE_UNKNOWN ? tw_trace_intern_task_state (trace, text, state)
+                                         : tw_trace_intern_string (trace, text);
         return TRUE;
       }
     case TW_LTTNG_FRAME_TYPE:

@@ -187,9 +187,11 @@ put_news (Child *child)
   while ((s = tw_trace_get_string (child->trace, child->sent_strings)))
     {
       gsize start = child->out->len;
+      guint8 state = tw_trace_get_string_task_state (child->trace, child->sent_strings);
 
       frame_begin (child->out, TW_LTTNG_FRAME_STRING);
       put (child->out, &child->sent_strings, 4);
+      put (child->out, &state, 1);
       put (child->out, s, strlen (s));
       frame_end (child->out, start);
       child->sent_strings++;

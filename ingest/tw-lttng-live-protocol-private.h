@@ -9,7 +9,8 @@
  * never one by one. Every frame that rows refer to (their type, task, the strings of
  * their payloads) comes before them; ids are the helper's own, the parent maps them.
  *
- *   STRING   u32 id, the bytes (no NUL)
+ *   STRING   u32 id, u8 TwTaskState the reader gave it (a prev_state spelling; 0: none),
+ *            the bytes (no NUL)
  *   TYPE     u16 id, u16 kind, u16 n_fields, name NUL, family NUL (empty: none),
  *            then per field: u8 type, u8 flags, name NUL
  *   TASK     u32 id, i64 pid, i64 tid, u32 flags, u8 has_name, source_id NUL, name NUL

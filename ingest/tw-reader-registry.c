@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
@@ -20,15 +21,49 @@
 
 #define PROBE_BYTES (64 * 1024)
 
-static GType
-(*const reader_types[]) (void) = {
-  tw_shark_reader_get_type,
-  tw_csv_reader_get_type,
-  tw_ftrace_text_reader_get_type,
-  tw_tracecmd_reader_get_type,
-  tw_ctf_reader_get_type,
-  NULL,
+/* The order breaks ties between readers equally sure of a file whose name says nothing. */
+static const TwReaderInfo *const builtin_readers[] = {
+  &tw_shark_reader_info,
+  &tw_csv_reader_info,
+  &tw_ftrace_text_reader_info,
+  &tw_tracecmd_reader_info,
+  &tw_ctf_reader_info,
 };
+
+static GMutex added_lock;
+static GPtrArray *added_readers; /* const TwReaderInfo *, after the built-in ones */
+
+/**
+ * tw_reader_registry_add:
+ * @info: (transfer none): a reader's description, kept for the life of the program
+ *
+ * Makes one more reader known to probing, tw_reader_registry_find() and `--format`,
+ * after the built-in ones. A reader added so is known in this process only: one with a
+ * library (@info->get_library) still reads in this process.
+ */
+void
+tw_reader_registry_add (const TwReaderInfo *info)
+{
+  g_return_if_fail (info != NULL && info->name != NULL && info->label != NULL);
+  g_return_if_fail (info->probe != NULL);
+
+  g_mutex_lock (&added_lock);
+  if (added_readers == NULL)
+    added_readers = g_ptr_array_new ();
+  g_ptr_array_add (added_readers, (gpointer) info);
+  g_mutex_unlock (&added_lock);
+}
+
+/* Whether the name @path ends in one of @reader's suffixes ("x.dat"). */
+static gboolean
+has_suffix (TwReader   *reader,
+            const char *path)
+{
+  const char * const *suffixes = tw_reader_get_info (reader)->suffixes;
+  const char *dot = strrchr (path, '.');
+
+  return suffixes != NULL && dot != NULL && g_strv_contains (suffixes, dot + 1);
+}
 
 /**
  * tw_reader_registry_dup_readers:
@@ -40,8 +75,12 @@ tw_reader_registry_dup_readers (void)
 {
   GPtrArray *readers = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint i = 0; reader_types[i] != NULL; i++)
-    g_ptr_array_add (readers, g_object_new (reader_types[i] (), NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_readers); i++)
+    g_ptr_array_add (readers, tw_reader_new (builtin_readers[i]));
+  g_mutex_lock (&added_lock);
+  for (guint i = 0; added_readers && i < added_readers->len; i++)
+    g_ptr_array_add (readers, tw_reader_new (added_readers->pdata[i]));
+  g_mutex_unlock (&added_lock);
   return readers;
 }
 
@@ -130,7 +169,9 @@ tw_reader_registry_probe_file (const char  *path,
     {
       guint score = tw_reader_probe (readers->pdata[i], path, head, len);
 
-      if (score > best_score)
+      if (score > best_score
+          || (score > 0 && score == best_score && !has_suffix (best, path)
+              && has_suffix (readers->pdata[i], path)))
         {
           best_score = score;
           best = readers->pdata[i];
@@ -146,9 +187,13 @@ tw_reader_registry_probe_file (const char  *path,
     }
   if (best == NULL)
     {
+      g_autoptr(GString) known = g_string_new (NULL);
+
+      for (guint i = 0; i < readers->len; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "",
+                                tw_reader_get_info (readers->pdata[i])->label);
       g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
-                   "%s: not a trace format Trace Workbench knows "
-                   "(S.Ha.R.K. dump, CSV events, ftrace text, trace.dat, CTF)", path);
+                   "%s: not a trace format Trace Workbench knows (%s)", path, known->str);
       return NULL;
     }
   return g_object_ref (best);

@@ -21,6 +21,7 @@ typedef enum {
   TW_LOAD_OUT_OF_PROCESS = 1 << 0,
 } TwLoadFlags;
 
+void       tw_reader_registry_add         (const TwReaderInfo *info);
 GPtrArray *tw_reader_registry_dup_readers (void);
 TwReader  *tw_reader_registry_find        (const char      *name);
 TwReader  *tw_reader_registry_probe_file  (const char      *path,

@@ -1,4 +1,4 @@
-/* tw-reader.c: the interface every trace file reader implements
+/* tw-reader.c: a trace file reader, described by one TwReaderInfo
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,12 +7,47 @@
 
 #include "tw-reader.h"
 
+
 G_DEFINE_QUARK (tw-reader-error-quark, tw_reader_error)
-G_DEFINE_INTERFACE (TwReader, tw_reader, G_TYPE_OBJECT)
+
+/* The reader's identity is its TwReaderInfo; the object lets callers hold, share and
+ * pass a reader like any other. */
+struct _TwReader
+{
+  GObject             parent_instance;
+  const TwReaderInfo *info;
+};
+
+G_DEFINE_FINAL_TYPE (TwReader, tw_reader, G_TYPE_OBJECT)
 
 static void
-tw_reader_default_init (TwReaderInterface *iface)
+tw_reader_class_init (TwReaderClass *klass)
 {
+}
+
+static void
+tw_reader_init (TwReader *self)
+{
+}
+
+/**
+ * tw_reader_new:
+ * @info: (transfer none): the reader's description, which must outlive the reader (a
+ *   constant, as every built-in reader's is)
+ *
+ * Returns: (transfer full): the reader @info describes
+ */
+TwReader *
+tw_reader_new (const TwReaderInfo *info)
+{
+  TwReader *self;
+
+  g_return_val_if_fail (info != NULL && info->name != NULL && info->label != NULL, NULL);
+  g_return_val_if_fail (info->probe != NULL, NULL);
+
+  self = g_object_new (TW_TYPE_READER, NULL);
+  self->info = info;
+  return self;
 }
 
 const char *
@@ -20,15 +55,20 @@ tw_reader_get_name (TwReader *self)
 {
   g_return_val_if_fail (TW_IS_READER (self), NULL);
 
-  return TW_READER_GET_IFACE (self)->get_name (self);
+  return self->info->name;
 }
 
-const char *
-tw_reader_get_description (TwReader *self)
+/**
+ * tw_reader_get_info:
+ *
+ * Returns: (transfer none): the description the reader was made from
+ */
+const TwReaderInfo *
+tw_reader_get_info (TwReader *self)
 {
   g_return_val_if_fail (TW_IS_READER (self), NULL);
 
-  return TW_READER_GET_IFACE (self)->get_description (self);
+  return self->info;
 }
 
 /**
@@ -40,12 +80,9 @@ tw_reader_get_description (TwReader *self)
 const char *
 tw_reader_get_library (TwReader *self)
 {
-  TwReaderInterface *iface;
-
   g_return_val_if_fail (TW_IS_READER (self), NULL);
 
-  iface = TW_READER_GET_IFACE (self);
-  return iface->get_library ? iface->get_library (self) : NULL;
+  return self->info->get_library ? self->info->get_library () : NULL;
 }
 
 /**
@@ -62,7 +99,7 @@ tw_reader_probe (TwReader     *self,
 {
   g_return_val_if_fail (TW_IS_READER (self), 0);
 
-  return MIN (100, TW_READER_GET_IFACE (self)->probe (self, path, head, head_len));
+  return MIN (100, self->info->probe (path, head, head_len));
 }
 
 /**
@@ -82,12 +119,26 @@ tw_reader_read (TwReader        *self,
                 GCancellable    *cancellable,
                 GError         **error)
 {
+  g_autoptr(GMappedFile) file = NULL;
+
   g_return_val_if_fail (TW_IS_READER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
 
-  return TW_READER_GET_IFACE (self)->read (self, path, trace, progress, progress_data,
-                                           cancellable, error);
+  if (self->info->read)
+    return self->info->read (path, trace, progress, progress_data, cancellable, error);
+  if (self->info->parse == NULL)
+    {
+      g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
+                   "%s: %s support was not built (install %s and rebuild)", path,
+                   self->info->label, self->info->build_package);
+      return FALSE;
+    }
+  if (!(file = g_mapped_file_new (path, FALSE, error)))
+    return FALSE;
+  return self->info->parse (trace, path, g_mapped_file_get_contents (file),
+                            g_mapped_file_get_length (file), progress, progress_data,
+                            cancellable, error);
 }
 
 static void set_error_at (GError **error, TwReaderError code, const char *path,

@@ -1110,9 +1110,10 @@ parse_source (Source          *src,
   parser.ctx_task = ctx_task_array;
   parser.ctx_state = ctx_state_array;
   parser.dedup = dedup;
-  parser.state_str[STATE_R] = tw_trace_intern_string (trace, "R");
-  parser.state_str[STATE_S] = tw_trace_intern_string (trace, "S");
-  parser.state_str[STATE_X] = tw_trace_intern_string (trace, "X");
+  /* spelled as ftrace does, so that users read one vocabulary whatever the source */
+  parser.state_str[STATE_R] = tw_trace_intern_task_state (trace, "R", TW_TASK_STATE_READY);
+  parser.state_str[STATE_S] = tw_trace_intern_task_state (trace, "S", TW_TASK_STATE_BLOCKED);
+  parser.state_str[STATE_X] = tw_trace_intern_task_state (trace, "X", TW_TASK_STATE_DEAD);
   next_chunk (&parser);
 
   for (guint64 block = 0, step = 0, n = 0; block < n_records; block += n)
@@ -1217,33 +1218,10 @@ tw_shark_parse_buffer (const guint8    *data,
   return parse_source (&src, trace, progress, progress_data, cancellable, error);
 }
 
-/* ---------------------------------------------------------------- the GObject */
-
-struct _TwSharkReader
-{
-  GObject parent_instance;
-};
-
-static void tw_shark_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwSharkReader, tw_shark_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER, tw_shark_reader_iface_init))
-
-static const char *
-tw_shark_reader_get_name (TwReader *reader)
-{
-  return "shark";
-}
-
-static const char *
-tw_shark_reader_get_description (TwReader *reader)
-{
-  return "S.Ha.R.K. tracer (FTrace) binary dump: 16-byte records";
-}
+/* ---------------------------------------------------------------- the reader */
 
 static guint
-tw_shark_reader_probe (TwReader     *reader,
-                       const char   *path,
+tw_shark_reader_probe (const char   *path,
                        const guint8 *head,
                        gsize         head_len)
 {
@@ -1266,8 +1244,7 @@ set_errno_error (GError     **error,
 }
 
 static gboolean
-tw_shark_reader_read (TwReader        *reader,
-                      const char      *path,
+tw_shark_reader_read (const char      *path,
                       TwTrace         *trace,
                       TwProgressFunc   progress,
                       gpointer         progress_data,
@@ -1304,32 +1281,11 @@ tw_shark_reader_read (TwReader        *reader,
   return ok;
 }
 
-static void
-tw_shark_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_shark_reader_get_name;
-  iface->get_description = tw_shark_reader_get_description;
-  iface->probe = tw_shark_reader_probe;
-  iface->read = tw_shark_reader_read;
-}
-
-static void
-tw_shark_reader_class_init (TwSharkReaderClass *klass)
-{
-}
-
-static void
-tw_shark_reader_init (TwSharkReader *self)
-{
-}
-
-/**
- * tw_shark_reader_new:
- *
- * Returns: (transfer full): a reader of S.Ha.R.K. dumps
- */
-TwReader *
-tw_shark_reader_new (void)
-{
-  return g_object_new (TW_TYPE_SHARK_READER, NULL);
-}
+const TwReaderInfo tw_shark_reader_info = {
+  .name = "shark",
+  .label = "S.Ha.R.K. dump",
+  .description = "S.Ha.R.K. tracer (FTrace) binary dump: 16-byte records",
+  .suffixes = (const char *const[]) { "shark", "dump", NULL },
+  .probe = tw_shark_reader_probe,
+  .read = tw_shark_reader_read,
+};

@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-#define TW_TYPE_SHARK_READER (tw_shark_reader_get_type ())
-G_DECLARE_FINAL_TYPE (TwSharkReader, tw_shark_reader, TW, SHARK_READER, GObject)
-
-TwReader *tw_shark_reader_new (void);
+extern const TwReaderInfo tw_shark_reader_info;
 
 G_END_DECLS

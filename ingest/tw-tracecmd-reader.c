@@ -43,17 +43,6 @@
 #define TRACE_DAT_MAGIC_LEN 10
 #define CHECK_EVERY         4096
 
-struct _TwTracecmdReader
-{
-  GObject parent_instance;
-};
-
-static void tw_tracecmd_reader_iface_init (TwReaderInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TwTracecmdReader, tw_tracecmd_reader, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (TW_TYPE_READER,
-                                                      tw_tracecmd_reader_iface_init))
-
 #if HAVE_LIBTRACECMD
 
 /* Exported by libtracecmd 1.3 but missing from its public header. */
@@ -592,7 +581,7 @@ read_comm (DatReader               *self,
   return TRUE;
 }
 
-/* prev_state's letters, by raw value */
+/* prev_state's letters, by raw value, with the task state they name */
 static guint32
 state_id (DatReader *self,
           gint64     value)
@@ -604,8 +593,8 @@ state_id (DatReader *self,
     return self->state_ids[value] - 1;
   len = _tw_kernel_format_prev_state (value, state, sizeof state);
   if (value >= 0 && value < STATE_CACHE)
-    return (self->state_ids[value] = _tw_string_cache_get (&self->strings, state, len) + 1) - 1;
-  return _tw_string_cache_get (&self->strings, state, len);
+    return (self->state_ids[value] = _tw_string_cache_get_prev_state (&self->strings, state, len) + 1) - 1;
+  return _tw_string_cache_get_prev_state (&self->strings, state, len);
 }
 
 static void
@@ -1121,26 +1110,19 @@ out:
   return ok;
 }
 
+static const char *
+tw_tracecmd_reader_get_library (void)
+{
+  return "libtracecmd " TW_LIBTRACECMD_VERSION;
+}
+
 #endif /* HAVE_LIBTRACECMD */
 
-/* ---------------------------------------------------------------- TwReader */
-
-static const char *
-tw_tracecmd_reader_get_name (TwReader *reader)
-{
-  return "trace-dat";
-}
-
-static const char *
-tw_tracecmd_reader_get_description (TwReader *reader)
-{
-  return "trace-cmd trace.dat (versions 6 and 7), through libtracecmd";
-}
+/* ---------------------------------------------------------------- the reader */
 
 /* The magic is recognised even without libtracecmd, so the error can say what is missing. */
 static guint
-tw_tracecmd_reader_probe (TwReader     *reader,
-                          const char   *path,
+tw_tracecmd_reader_probe (const char   *path,
                           const guint8 *head,
                           gsize         head_len)
 {
@@ -1148,62 +1130,15 @@ tw_tracecmd_reader_probe (TwReader     *reader,
          && memcmp (head, TRACE_DAT_MAGIC, TRACE_DAT_MAGIC_LEN) == 0 ? 100 : 0;
 }
 
-static gboolean
-tw_tracecmd_reader_read (TwReader        *reader,
-                         const char      *path,
-                         TwTrace         *trace,
-                         TwProgressFunc   progress,
-                         gpointer         progress_data,
-                         GCancellable    *cancellable,
-                         GError         **error)
-{
+const TwReaderInfo tw_tracecmd_reader_info = {
+  .name = "trace-dat",
+  .label = "trace.dat",
+  .description = "trace-cmd trace.dat (versions 6 and 7), through libtracecmd",
+  .suffixes = (const char *const[]) { "dat", NULL },
+  .probe = tw_tracecmd_reader_probe,
 #if HAVE_LIBTRACECMD
-  return read_trace_dat (path, trace, progress, progress_data, cancellable, error);
-#else
-  g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED,
-               "%s: trace.dat support was not built (install libtracecmd-dev and rebuild)",
-               path);
-  return FALSE;
+  .read = read_trace_dat,
+  .get_library = tw_tracecmd_reader_get_library,
 #endif
-}
-
-static const char *
-tw_tracecmd_reader_get_library (TwReader *reader)
-{
-#if HAVE_LIBTRACECMD
-  return "libtracecmd " TW_LIBTRACECMD_VERSION;
-#else
-  return NULL;
-#endif
-}
-
-static void
-tw_tracecmd_reader_iface_init (TwReaderInterface *iface)
-{
-  iface->get_name = tw_tracecmd_reader_get_name;
-  iface->get_description = tw_tracecmd_reader_get_description;
-  iface->probe = tw_tracecmd_reader_probe;
-  iface->read = tw_tracecmd_reader_read;
-  iface->get_library = tw_tracecmd_reader_get_library;
-}
-
-static void
-tw_tracecmd_reader_class_init (TwTracecmdReaderClass *klass)
-{
-}
-
-static void
-tw_tracecmd_reader_init (TwTracecmdReader *self)
-{
-}
-
-/**
- * tw_tracecmd_reader_new:
- *
- * Returns: (transfer full): a reader of trace-cmd trace.dat files
- */
-TwReader *
-tw_tracecmd_reader_new (void)
-{
-  return g_object_new (TW_TYPE_TRACECMD_READER, NULL);
-}
+  .build_package = "libtracecmd-dev",
+};

@@ -9,9 +9,6 @@
 
 G_BEGIN_DECLS
 
-#define TW_TYPE_TRACECMD_READER (tw_tracecmd_reader_get_type ())
-G_DECLARE_FINAL_TYPE (TwTracecmdReader, tw_tracecmd_reader, TW, TRACECMD_READER, GObject)
-
-TwReader *tw_tracecmd_reader_new (void);
+extern const TwReaderInfo tw_tracecmd_reader_info;
 
 G_END_DECLS

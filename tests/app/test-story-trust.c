@@ -80,7 +80,7 @@ open_and_wait (TwWindow   *window,
 static gboolean
 have_ctf_crash (const char *path)
 {
-  g_autoptr(TwReader) ctf = tw_ctf_reader_new ();
+  g_autoptr(TwReader) ctf = tw_reader_new (&tw_ctf_reader_info);
   const char *argv[] = { "babeltrace2", path, NULL };
   g_autofree char *out = NULL;
   int status = 0;

@@ -256,6 +256,51 @@ test_type_added_live (void)
   }
 }
 
+static void
+append_sample (TwTrace *trace,
+               guint16  type,
+               guint64  time,
+               guint16  cpu,
+               guint32  task,
+               double   value)
+{
+  const TwEventType *t = tw_trace_get_event_type (trace, type);
+  g_autofree guint8 *payload = g_malloc0 (t->payload_size);
+  TwValue v = { .type = TW_FIELD_F64, .f = value };
+
+  tw_event_type_set_field (t, payload, 0, &v);
+  tw_trace_append (trace, time, cpu, type, task, 0, payload);
+}
+
+/* A counter is what its sampler flagged, whatever the names: a `gtop_cpu_load` without
+ * the flag is a plain type, a "busy" field of another sampler's type a CPU's load. */
+static void
+test_counters_by_field_flags (void)
+{
+  static const TwFieldSpec unflagged[] = { { "load_pct", TW_FIELD_F64, TW_FIELD_FLAG_NONE } };
+  static const TwFieldSpec flagged[] = { { "busy", TW_FIELD_F64, TW_FIELD_FLAG_CPU_LOAD } };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwCounterTracks) tracks = tw_counter_tracks_new (trace);
+  guint16 named = tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER,
+                                           unflagged, 1, NULL);
+  guint16 other = tw_trace_add_event_type (trace, "cpu_busy", "probe", TW_EVENT_KIND_OTHER,
+                                           flagged, 1, NULL);
+  guint32 cpu2 = tw_trace_add_task (trace, "probe:cpu/2", "CPU 2", -1, -1);
+  const TwCounterTrack *track;
+  double value;
+
+  append_sample (trace, named, 10, 1, cpu2, 50);
+  append_sample (trace, other, 20, 2, cpu2, 75);
+  g_assert_true (tw_counter_tracks_update (tracks));
+  g_assert_cmpuint (tw_counter_tracks_get_n_tracks (tracks), ==, 1);
+  track = tw_counter_tracks_get_track (tracks, 0);
+  g_assert_cmpint (track->kind, ==, TW_COUNTER_CPU_LOAD);
+  g_assert_cmpuint (track->cpu, ==, 2);
+  g_assert_cmpuint (tw_counter_tracks_get_n_samples (tracks, 0), ==, 1);
+  tw_counter_tracks_get_sample (tracks, 0, 0, NULL, &value, NULL);
+  g_assert_cmpfloat (value, ==, 75);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -266,6 +311,7 @@ main (int   argc,
   g_test_add_func ("/tw/data/counter-tracks/extent-matches-scan", test_extent_matches_scan);
   g_test_add_func ("/tw/data/counter-tracks/late-sample", test_late_sample);
   g_test_add_func ("/tw/data/counter-tracks/type-added-live", test_type_added_live);
+  g_test_add_func ("/tw/data/counter-tracks/counters-by-field-flags", test_counters_by_field_flags);
 
   return g_test_run ();
 }

@@ -152,6 +152,48 @@ test_lost_switch_out (Fixture       *f,
   g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 500), ==, TW_TASK_STATE_UNKNOWN);
 }
 
+static void
+append_switch_state (Fixture  *f,
+                     guint64   time,
+                     guint32   prev,
+                     guint32   next,
+                     guint32   state_string)
+{
+  const TwEventType *t = tw_trace_get_event_type (f->trace, f->sw);
+  g_autofree guint8 *payload = g_malloc0 (t->payload_size);
+  TwValue state = { .type = TW_FIELD_STRING, .str = state_string };
+
+  tw_event_type_set_field (t, payload, 0, &state);
+  tw_trace_append (f->trace, time, 0, f->sw, prev, next, payload);
+}
+
+/* The model reads the state the reader gave the prev_state string, never its letters:
+ * "S" interned as a plain string says nothing (ready), and any spelling a source has
+ * means what its reader said. */
+static void
+test_prev_state_from_reader (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  guint32 plain_s = tw_trace_intern_string (f->trace, "S");
+  guint32 waits = tw_trace_intern_task_state (f->trace, "waits-for-io", TW_TASK_STATE_BLOCKED);
+  guint32 gone = tw_trace_intern_task_state (f->trace, "R", TW_TASK_STATE_DEAD);
+
+  g_assert_cmpint (tw_trace_get_string_task_state (f->trace, plain_s), ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpint (tw_trace_get_string_task_state (f->trace, waits), ==, TW_TASK_STATE_BLOCKED);
+  append_switch_state (f, 100, f->idle, f->a, plain_s);
+  append_switch_state (f, 200, f->a, f->b, plain_s);
+  append_switch_state (f, 300, f->b, f->a, waits);
+  append_switch_state (f, 400, f->a, f->idle, gone);
+  tw_test_append_switch (f->trace, f->sw, 900, 0, f->idle, f->idle, NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 250), ==, TW_TASK_STATE_READY);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->b, 350), ==, TW_TASK_STATE_BLOCKED);
+  g_assert_cmpint (tw_state_model_get_task_state (model, f->a, 450), ==, TW_TASK_STATE_UNKNOWN);
+}
+
 /* The repair is counted and marked on the CPU, and the task's later wakeup counts:
  * before, a stayed "running" for the rest of the trace and its wakeups were ignored. */
 static void
@@ -825,6 +867,7 @@ main (int   argc,
   ADD ("/tw/data/state-model/switches", test_switches);
   ADD ("/tw/data/state-model/irq-nesting", test_irq_nesting);
   ADD ("/tw/data/state-model/lost-switch-out", test_lost_switch_out);
+  ADD ("/tw/data/state-model/prev-state-from-reader", test_prev_state_from_reader);
   ADD ("/tw/data/state-model/stale-run-repair", test_stale_run_repair);
   ADD ("/tw/data/state-model/double-run-repair", test_double_run_repair);
   ADD ("/tw/data/state-model/lost-marks", test_lost_marks);

@@ -861,11 +861,69 @@ test_state_model (void)
   g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, b), ==, 450);
 }
 
+/* The TwTaskState the reader gave the prev_state of event @index. */
+static TwTaskState
+prev_state_of (TwTrace *trace,
+               guint64  index)
+{
+  TwEvent event;
+  TwValue value;
+
+  g_assert_true (tw_trace_get_event (trace, index, &event));
+  g_assert_true (tw_trace_get_event_field (trace, &event, "prev_state", &value));
+  g_assert_cmpint (value.type, ==, TW_FIELD_STRING);
+  return tw_trace_get_string_task_state (trace, value.str);
+}
+
+/* The reader says what a prev_state names; a column of integers is the kernel's raw
+ * value (0: still runnable), kept as the text it was. */
+static void
+test_prev_state_names_a_state (void)
+{
+  g_autoptr(TwTrace) letters = load_ok ("time_ns,cpu,task,event,next,prev_state\n"
+                                        "1,0,a,switch,b,R+\n2,0,b,switch,a,D\n"
+                                        "3,0,a,switch,b,Z\n4,0,b,switch,c,\n");
+  g_autoptr(TwTrace) numbers = load_ok ("time_ns,cpu,task,event,next,prev_state\n"
+                                        "1,0,a,switch,b,0\n2,0,b,switch,a,1\n");
+
+  g_assert_cmpint (prev_state_of (letters, 0), ==, TW_TASK_STATE_READY);
+  g_assert_cmpint (prev_state_of (letters, 1), ==, TW_TASK_STATE_BLOCKED);
+  g_assert_cmpint (prev_state_of (letters, 2), ==, TW_TASK_STATE_DEAD);
+  g_assert_cmpint (prev_state_of (numbers, 0), ==, TW_TASK_STATE_READY);
+  g_assert_cmpint (prev_state_of (numbers, 1), ==, TW_TASK_STATE_BLOCKED);
+  assert_field (numbers, 1, "prev_state", "1");
+}
+
+/* A recorded libgtop session: its load and memory fields are flagged as the sampler
+ * flags them, so that they are counters again. */
+static void
+test_recorded_gtop_counters (void)
+{
+  g_autoptr(TwTrace) trace = load_ok (
+    "time_ns,cpu,task,event,load_pct,user_pct,total,used,free\n"
+    "500,1,gtop:cpu/1,gtop_cpu_load,12.5,10,,,\n"
+    "500,,gtop:memory,gtop_memory,,,8000,3000,5000\n"
+    "600,1,gtop:cpu/1,other_load,40,,,,\n");
+
+  g_assert_cmpint (field_spec (trace, "gtop_cpu_load", "load_pct")->flags & ~TW_FIELD_FLAG_OPTIONAL,
+                   ==, TW_FIELD_FLAG_CPU_LOAD);
+  g_assert_cmpint (field_spec (trace, "gtop_cpu_load", "user_pct")->flags, ==, TW_FIELD_FLAG_OPTIONAL);
+  g_assert_cmpint (field_spec (trace, "gtop_memory", "used")->flags & ~TW_FIELD_FLAG_OPTIONAL,
+                   ==, TW_FIELD_FLAG_MEMORY_USED);
+  g_assert_cmpint (field_spec (trace, "gtop_memory", "total")->flags & ~TW_FIELD_FLAG_OPTIONAL,
+                   ==, TW_FIELD_FLAG_MEMORY_TOTAL);
+  g_assert_cmpint (field_spec (trace, "gtop_memory", "free")->flags, ==, TW_FIELD_FLAG_OPTIONAL);
+  g_assert_cmpint (field_spec (trace, "other_load", "load_pct")->flags, ==, TW_FIELD_FLAG_OPTIONAL);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tw/ingest/csv/prev-state-names-a-state", test_prev_state_names_a_state);
+  g_test_add_func ("/tw/ingest/csv/recorded-gtop-counters", test_recorded_gtop_counters);
 
   g_test_add_func ("/tw/ingest/csv/every-kind", test_every_kind);
   g_test_add_func ("/tw/ingest/csv/field-types", test_field_types);

@@ -632,6 +632,35 @@ test_tracefs_fixture (gconstpointer data)
 
 /* ---------------------------------------------------------------- hand-made variants */
 
+/* The reader gives each prev_state the task state it names: the state model reads that. */
+static void
+test_prev_state_names_a_state (void)
+{
+  static const char text[] =
+    "# tracer: nop\n"
+    "#\n"
+    "  a-1 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 "
+    "prev_state=R+ ==> next_comm=b next_pid=2 next_prio=120\n"
+    "  b-2 [000] d..2. 1.000100: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 "
+    "prev_state=D ==> next_comm=c next_pid=3 next_prio=120\n"
+    "  c-3 [000] d..2. 1.000200: sched_switch: prev_comm=c prev_pid=3 prev_prio=120 "
+    "prev_state=X ==> next_comm=a next_pid=1 next_prio=120\n";
+  static const TwTaskState expected[] = {
+    TW_TASK_STATE_READY, TW_TASK_STATE_BLOCKED, TW_TASK_STATE_DEAD,
+  };
+  g_autoptr(TwTrace) trace = load_text_ok (text);
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      TwEvent event;
+      TwValue state;
+
+      g_assert_true (tw_trace_get_event (trace, i, &event));
+      g_assert_true (tw_trace_get_event_field (trace, &event, "prev_state", &state));
+      g_assert_cmpint (tw_trace_get_string_task_state (trace, state.str), ==, expected[i]);
+    }
+}
+
 static void
 test_variants_columns (void)
 {
@@ -1253,6 +1282,7 @@ main (int    argc,
                         test_tracefs_fixture);
   g_test_add_data_func ("/tw/ingest/ftrace-text/tracefs/tgid", "ftrace/tracefs-sched-irq-tgid.txt",
                         test_tracefs_fixture);
+  g_test_add_func ("/tw/ingest/ftrace-text/prev-state-names-a-state", test_prev_state_names_a_state);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/columns", test_variants_columns);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/report-forms", test_variants_report_forms);
   g_test_add_func ("/tw/ingest/ftrace-text/variants/generic-schema", test_variants_generic_schema);

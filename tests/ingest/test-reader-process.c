@@ -241,7 +241,7 @@ babeltrace_cli_dies (const char *path)
 static gboolean
 have_babeltrace (void)
 {
-  g_autoptr(TwReader) ctf = tw_ctf_reader_new ();
+  g_autoptr(TwReader) ctf = tw_reader_new (&tw_ctf_reader_info);
 
   return tw_reader_get_library (ctf) != NULL;
 }
@@ -311,7 +311,7 @@ test_killed (void)
   g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  g_autoptr(TwReader) reader = tw_tracecmd_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_tracecmd_reader_info);
 
   if (path == NULL || tw_reader_get_library (reader) == NULL)
     {
@@ -449,7 +449,7 @@ test_reader_error (void)
   g_autoptr(GError) out_error = NULL;
   g_autoptr(TwTrace) in = NULL;
   g_autoptr(TwTrace) out = NULL;
-  g_autoptr(TwReader) reader = tw_tracecmd_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_tracecmd_reader_info);
 
   if (source == NULL || tw_reader_get_library (reader) == NULL)
     {

@@ -644,7 +644,7 @@ test_truncated (void)
   g_autoptr(GBytes) bytes = make_dump (small, 3, FALSE);
   g_autofree guint8 *data = g_malloc (3 * 16 + 5);
   g_autofree char *path = NULL;
-  g_autoptr(TwReader) reader = tw_shark_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_shark_reader_info);
   g_autoptr(TwTrace) trace = tw_trace_new ();
   g_autoptr(GError) error = NULL;
 
@@ -668,7 +668,7 @@ static void
 test_empty (void)
 {
   g_autofree char *path = tw_test_write_temp_file ("empty.dump", "", 0);
-  g_autoptr(TwReader) reader = tw_shark_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_shark_reader_info);
   g_autoptr(TwTrace) trace = tw_trace_new ();
   g_autoptr(GError) error = NULL;
 
@@ -688,7 +688,7 @@ test_probe (void)
   const char *ftrace = "# tracer: nop\n#\n          <idle>-0     [000] d..2  100.000: sched_switch: "
                        "prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a\n";
   guint8 tracedat[64] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g', '6', 0 };
-  g_autoptr(TwReader) reader = tw_shark_reader_new ();
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_shark_reader_info);
   g_autofree char *text_path = tw_test_write_temp_file ("events.csv", csv, -1);
   gsize len;
   const guint8 *data = g_bytes_get_data (dump, &len);

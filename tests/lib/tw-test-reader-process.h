@@ -83,7 +83,12 @@ tw_test_dup_trace_digest (TwTrace *trace)
       tw_test_digest_string (sum, value);
     }
   for (guint32 id = 0; (str = tw_trace_get_string (trace, id)); id++)
-    tw_test_digest_string (sum, str);
+    {
+      TwTaskState state = tw_trace_get_string_task_state (trace, id);
+
+      tw_test_digest_string (sum, str);
+      g_checksum_update (sum, (const guchar *) &state, sizeof state);
+    }
   for (guint t = 0; t < tw_trace_get_n_event_types (trace); t++)
     {
       const TwEventType *type = tw_trace_get_event_type (trace, t);

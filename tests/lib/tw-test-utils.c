@@ -7,6 +7,8 @@
 
 #include "tw-test-utils.h"
 
+#include <tw-gtop-types.h>
+
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -142,6 +144,22 @@ tw_test_add_simple_type (TwTrace     *trace,
   return type;
 }
 
+/* The tests spell prev_state as ftrace does and, like a reader, say what it names. */
+static TwTaskState
+state_named (const char *letters)
+{
+  switch (letters[0])
+    {
+    case 'R':
+      return TW_TASK_STATE_READY;
+    case 'X':
+    case 'Z':
+      return TW_TASK_STATE_DEAD;
+    default:
+      return TW_TASK_STATE_BLOCKED;
+    }
+}
+
 void
 tw_test_append_switch (TwTrace    *trace,
                        guint16     type,
@@ -157,7 +175,8 @@ tw_test_append_switch (TwTrace    *trace,
   g_assert_cmpuint (t->payload_size, <=, sizeof payload);
   if (prev_state)
     {
-      TwValue v = { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, prev_state) };
+      TwValue v = { .type = TW_FIELD_STRING,
+                    .str = tw_trace_intern_task_state (trace, prev_state, state_named (prev_state)) };
       tw_event_type_set_field (t, payload, 0, &v);
     }
   tw_trace_append (trace, time_ns, cpu, type, prev, next, payload);
@@ -487,8 +506,8 @@ tw_test_add_gtop_type (TwTrace  *trace,
                        gboolean  memory)
 {
   g_autoptr(GError) error = NULL;
-  guint16 type = tw_counter_tracks_add_gtop_type (trace, memory ? TW_COUNTER_MEMORY
-                                                                : TW_COUNTER_CPU_LOAD, &error);
+  guint16 type = tw_gtop_add_type (trace, memory ? TW_COUNTER_MEMORY : TW_COUNTER_CPU_LOAD,
+                                   &error);
 
   g_assert_no_error (error);
   return type;
@@ -600,9 +619,9 @@ tw_test_schedule_new (TwTrace *trace,
   tw_test_add_kind_types (trace, &s->types);
   s->user = tw_test_add_simple_type (trace, "user", TW_EVENT_KIND_USER);
   s->mutex = tw_test_add_simple_type (trace, "mutex_lock", TW_EVENT_KIND_MUTEX_LOCK);
-  s->states[0] = tw_trace_intern_string (trace, "R");
-  s->states[1] = tw_trace_intern_string (trace, "S");
-  s->states[2] = tw_trace_intern_string (trace, "D");
+  s->states[0] = tw_trace_intern_task_state (trace, "R", TW_TASK_STATE_READY);
+  s->states[1] = tw_trace_intern_task_state (trace, "S", TW_TASK_STATE_BLOCKED);
+  s->states[2] = tw_trace_intern_task_state (trace, "D", TW_TASK_STATE_BLOCKED);
 
   s->idle = g_new (guint32, n_cpus);
   s->cpus = g_new0 (ScheduleCpu, n_cpus);
