@@ -251,6 +251,12 @@ view_end_beyond (gpointer data)
 }
 
 /* The view follows new data; a pan back stops following; End resumes. */
+static gboolean
+is_following (gpointer data)
+{
+  return tw_view_state_get_following (data);
+}
+
 static void
 test_follow (Fixture       *fx,
              gconstpointer  data)
@@ -296,12 +302,13 @@ test_follow (Fixture       *fx,
     {
       gtk_widget_grab_focus (GTK_WIDGET (tw_event_list_get_column_view (tw_window_get_event_list (fx->window))));
       tw_test_input_keys (GTK_WIDGET (fx->window), "f");
-      g_assert_true (tw_view_state_get_following (state));
+      /* under ASan the key can take longer than the input flush to be handled */
+      g_assert_true (tw_test_wait_until (is_following, state, WAIT_MS));
       tw_view_state_pan (state, -0.5);
       g_assert_false (tw_view_state_get_following (state));
       gtk_widget_grab_focus (tw_window_get_timeline (fx->window));
       tw_test_input_keys (GTK_WIDGET (fx->window), "End");
-      g_assert_true (tw_view_state_get_following (state));
+      g_assert_true (tw_test_wait_until (is_following, state, WAIT_MS));
       tw_view_state_pan (state, -0.5);
     }
 
