@@ -839,6 +839,15 @@ tw_state_model_update (TwStateModel  *self,
               break;
 
             case TW_EVENT_KIND_OTHER:
+              /* A task's other events are drawn by its run on that CPU when the model
+               * has it running there (a kernel trace's syscalls); otherwise nothing
+               * else shows them — a UST trace without kernel events has no switches
+               * at all — so they become marks, and the task gets a row. */
+              if (is_tracked_task (self, chunk->task[row])
+                  && running_cpu (self, chunk->task[row]) != chunk->cpu[row])
+                add_mark (self, chunk->task[row], t, base + row, info->kind);
+              break;
+
             case TW_EVENT_KIND_TASK_CREATE:
             case TW_N_EVENT_KINDS:
             default:

@@ -95,7 +95,7 @@ typedef struct {
 #define TW_SUMMARY_IRQ_BIT(lane, what) (1u << ((lane) * 3 + (what)))
 #define TW_SUMMARY_MARK_WAKEUP    (1u << 0)
 #define TW_SUMMARY_MARK_MUTEX     (1u << 1)
-#define TW_SUMMARY_MARK_OTHER     (1u << 2)  /* user, sensor */
+#define TW_SUMMARY_MARK_OTHER     (1u << 2)  /* user, sensor, other */
 #define TW_SUMMARY_CPU_MARK_LOST   (1u << 0)
 #define TW_SUMMARY_CPU_MARK_REPAIR (1u << 1)
 

@@ -24,6 +24,7 @@
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-lttng.h"
+#include "tw-test-task-marks.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -133,6 +134,24 @@ count_type (TwTrace *trace,
   return n;
 }
 
+/* The time of the @n-th (from 0) event of @type. */
+static guint64
+time_of_nth (TwTrace *trace,
+             guint16  type,
+             guint64  n)
+{
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.type == type && n-- == 0)
+        return event.time;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
 static gboolean
 store_has_pairs (gpointer data)
 {
@@ -209,6 +228,24 @@ follow_jobs (Fixture *fx)
   g_assert_null (tw_evaluations_pane_get_error_message (pane, 0));
 }
 
+/* No kernel events: the emitter's task still has a row, the end of the first ten jobs
+ * drawn on it, the wait before the next 25 empty. */
+static void
+check_task_marks (Fixture *fx)
+{
+  TwTrace *trace = tw_live_session_get_trace (fx->session);
+  guint64 last_end, next_start;
+
+  spin (400);   /* a relayout (≤ 4 per second) gives the task its row */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-pause", NULL));
+  last_end = time_of_nth (trace, fx->end_type, 9);
+  next_start = time_of_nth (trace, fx->start_type, 10);
+  g_assert_cmpuint (next_start, >, last_end);
+  tw_test_assert_task_marks (fx->window, trace, "lttng-emit", last_end - (next_start - last_end), next_start,
+                             last_end, last_end + (next_start - last_end) / 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-pause", NULL));
+}
+
 /* `tracewb --live net://…`, then the relay goes away: the Sensors tab says so, the
  * window keeps what it has, no dialog. */
 static void
@@ -228,6 +265,7 @@ test_command_line (Fixture       *fx,
   fx->window = tw_application_start_lttng_live (app, url, NULL);
   g_assert_null (tw_window_get_error_message (fx->window));
   follow_jobs (fx);
+  check_task_marks (fx);
 
   rows = tw_trace_get_n_events (tw_live_session_get_trace (fx->session));
   tw_test_lttng_stop_relayd (&fx->lt);
