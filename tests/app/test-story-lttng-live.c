@@ -228,6 +228,26 @@ follow_jobs (Fixture *fx)
   g_assert_null (tw_evaluations_pane_get_error_message (pane, 0));
 }
 
+typedef struct {
+  TwStateModel *model;
+  TwTrace      *trace;
+  guint64       time;
+} ModelReach;
+
+/* Whether the state model has taken every row up to @time. */
+static gboolean
+model_reached (gpointer data)
+{
+  ModelReach *reach = data;
+  guint64 n = tw_state_model_get_n_processed (reach->model);
+  TwEvent event;
+
+  if (n == 0)
+    return FALSE;
+  tw_trace_get_event (reach->trace, n - 1, &event);
+  return event.time >= reach->time;
+}
+
 /* No kernel events: the emitter's task still has a row, the end of the first ten jobs
  * drawn on it, the wait before the next 25 empty. */
 static void
@@ -236,10 +256,14 @@ check_task_marks (Fixture *fx)
   TwTrace *trace = tw_live_session_get_trace (fx->session);
   guint64 last_end, next_start;
 
-  spin (400);   /* a relayout (≤ 4 per second) gives the task its row */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-pause", NULL));
   last_end = time_of_nth (trace, fx->end_type, 9);
   next_start = time_of_nth (trace, fx->start_type, 10);
+  /* Pause freezes the state model: it must have taken the events drawn here first
+   * (under ASan it lags the store by more than the relayout's wait) */
+  g_assert_true (tw_test_wait_until (model_reached, &(ModelReach) {
+                   tw_live_session_get_model (fx->session), trace, next_start }, WAIT_MS));
+  spin (400);   /* a relayout (≤ 4 per second) gives the task its row */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-pause", NULL));
   g_assert_cmpuint (next_start, >, last_end);
   tw_test_assert_task_marks (fx->window, trace, "lttng-emit", last_end - (next_start - last_end), next_start,
                              last_end, last_end + (next_start - last_end) / 2);
