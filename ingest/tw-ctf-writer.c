@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-ctf-writer.h"
+#include "tw-ctf-writer-private.h"
 
 #include "tw-atomic-file.h"
 #include "tw-csv-reader-private.h"
@@ -891,14 +892,23 @@ take_bt_error (void)
 }
 
 static const bt_component_class_sink *
-find_fs_sink (const bt_plugin **plugin)
+find_sink (const char       *plugin_name,
+           const char       *sink_name,
+           const bt_plugin **plugin)
 {
-  if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, plugin) != BT_PLUGIN_FIND_STATUS_OK)
+  if (bt_plugin_find (plugin_name, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, plugin) != BT_PLUGIN_FIND_STATUS_OK)
     return NULL;
-  return bt_plugin_borrow_sink_component_class_by_name_const (*plugin, "fs");
+  return bt_plugin_borrow_sink_component_class_by_name_const (*plugin, sink_name);
 }
 
-/* Writes rows [first, end) as a CTF trace into @dir, which must not exist. */
+static const bt_component_class_sink *
+find_fs_sink (const bt_plugin **plugin)
+{
+  return find_sink ("ctf", "fs", plugin);
+}
+
+/* Writes rows [first, end) as a CTF trace into @dir, which must not exist; with @dir
+ * %NULL, into sink.utils.dummy, which takes the messages and writes nothing. */
 static gboolean
 run_graph (WriteJob        *job,
            const char      *dir,
@@ -908,7 +918,7 @@ run_graph (WriteJob        *job,
            GError         **error)
 {
   const bt_plugin *plugin = NULL;
-  const bt_component_class_sink *fs_class = find_fs_sink (&plugin);
+  const bt_component_class_sink *fs_class = dir ? find_fs_sink (&plugin) : find_sink ("utils", "dummy", &plugin);
   bt_message_iterator_class *iter_class = NULL;
   bt_component_class_source *source_class = NULL;
   bt_graph *graph = NULL;
@@ -922,7 +932,8 @@ run_graph (WriteJob        *job,
     {
       g_free (take_bt_error ());
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "%s: babeltrace2's ctf plugin (sink.ctf.fs) was not found", dir);
+                   "%s: babeltrace2's %s was not found", dir ? dir : "(no file)",
+                   dir ? "ctf plugin (sink.ctf.fs)" : "utils plugin (sink.utils.dummy)");
       goto out;
     }
 
@@ -933,9 +944,12 @@ run_graph (WriteJob        *job,
   bt_component_class_source_set_initialize_method (source_class, source_initialize);
 
   params = bt_value_map_create ();
-  bt_value_map_insert_string_entry (params, "path", dir);
-  bt_value_map_insert_bool_entry (params, "assume-single-trace", BT_TRUE);
-  bt_value_map_insert_bool_entry (params, "quiet", BT_TRUE);
+  if (dir)
+    {
+      bt_value_map_insert_string_entry (params, "path", dir);
+      bt_value_map_insert_bool_entry (params, "assume-single-trace", BT_TRUE);
+      bt_value_map_insert_bool_entry (params, "quiet", BT_TRUE);
+    }
 
   graph = bt_graph_create (0);
   if (bt_graph_add_source_component_with_initialize_method_data (graph, source_class, "tracewb", NULL, job,
@@ -981,7 +995,7 @@ bt_failed:
     g_autofree char *why = take_bt_error ();
 
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: babeltrace2 could not write the CTF trace%s%s",
-                 dir, why[0] ? ": " : "", why);
+                 dir ? dir : "(no file)", why[0] ? ": " : "", why);
   }
 
 out:
@@ -995,6 +1009,32 @@ out:
 }
 
 #endif /* HAVE_BABELTRACE */
+
+/**
+ * _tw_ctf_writer_run_source_only:
+ *
+ * For bench/bench-ctf-record.c: the first @n_events rows of @trace through our source
+ * component into sink.utils.dummy, which writes nothing, so that the time our messages
+ * cost can be told from sink.ctf.fs's serialisation.
+ *
+ * Returns: %FALSE with @error set when the graph failed
+ */
+gboolean
+_tw_ctf_writer_run_source_only (TwTrace  *trace,
+                                guint64   n_events,
+                                GError  **error)
+{
+#if HAVE_BABELTRACE
+  WriteJob job = { 0 };
+
+  job.trace = trace;
+  job.end = MIN (n_events, tw_trace_get_n_events (trace));
+  job.n_types = tw_trace_get_n_event_types (trace);
+  return run_graph (&job, NULL, NULL, NULL, NULL, error);
+#else
+  return tw_ctf_writer_is_available (error);
+#endif
+}
 
 /**
  * tw_ctf_writer_is_available:
