@@ -429,7 +429,7 @@ choose_response_cb (GtkNativeDialog *dialog,
 {
   TwTrace *trace = g_object_get_data (G_OBJECT (dialog), "tw-trace");
   g_autoptr(GFile) file = NULL;
-  g_autoptr(GtkFileFilter) filter = NULL;
+  GtkFileFilter *filter = NULL;   /* borrowed from the chooser */
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
 
