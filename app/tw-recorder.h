@@ -1,4 +1,4 @@
-/* tw-recorder.h: the live window's Record control: a trace written as CSV in a worker thread
+/* tw-recorder.h: the live window's Record control: a trace written as CTF (or CSV) in a worker thread
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -22,6 +22,10 @@ gboolean    tw_recorder_start             (TwRecorder  *self,
                                            const char  *path,
                                            GError     **error);
 void        tw_recorder_cancel            (TwRecorder  *self);
+void        tw_recorder_stop              (TwRecorder  *self);
+gboolean    tw_recorder_get_keep_recording (TwRecorder *self);
+void        tw_recorder_set_keep_recording (TwRecorder *self,
+                                           gboolean     keep);
 gboolean    tw_recorder_get_busy          (TwRecorder  *self);
 double      tw_recorder_get_fraction      (TwRecorder  *self);
 guint64     tw_recorder_get_n_events      (TwRecorder  *self);

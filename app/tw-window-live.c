@@ -91,6 +91,8 @@ _tw_window_detach_live (TwWindow *self)
   if (self->view_state)
     g_signal_handlers_disconnect_by_func (self->view_state, update_live_controls, self);
   tw_live_session_stop (self->live_session);
+  /* after the session: a Keep recording's last chunk then holds every event */
+  tw_recorder_stop (TW_RECORDER (self->recorder));
   g_clear_object (&self->live_session);
 }
 
@@ -191,9 +193,10 @@ tw_window_get_sensors_pane (TwWindow *self)
 
 /**
  * tw_window_record:
- * @path: the file to write (CSV events)
+ * @path: the CTF trace folder to make, or a `.csv` file to export to
  *
  * Starts writing what the live session stored so far to @path in a worker thread
+ * (or, with the Keep recording toggle, what arrives until the session ends)
  * (TwRecorder: progress and Cancel in the header bar); failures show in the banner.
  *
  * Returns: %FALSE with @error set when no recording could be started

@@ -7,6 +7,7 @@
 
 #include "tw-ctf-reader.h"
 #include "tw-ctf-decoder-private.h"
+#include "tw-gtop-types.h"
 #include "tw-kernel-common-private.h"
 
 #include <glib/gstdio.h>
@@ -134,6 +135,7 @@ typedef enum {
   DECODE_SOFTIRQ,
   DECODE_FORK,
   DECODE_EXIT,
+  DECODE_ARG,       /* the store's arg is a payload member (tw-ctf-writer.c) */
 } Decode;
 
 static const struct {
@@ -174,6 +176,8 @@ typedef struct {
   TwEventKind        kind;
   Decode             decode;
   guint              n_members;
+  guint              n_fields;      /* the members that are fields: all, or all but the last */
+  int                arg_member;    /* DECODE_ARG: the member holding the arg, or −1 */
   int                role[N_ROLES];
   int                state_field;   /* prev_state stored as letters, or −1 */
 } CtfType;
@@ -197,7 +201,12 @@ typedef struct {
   gint64   last_end_ns;
   int      ctx_tid;     /* member index of a tid/vtid common context, −1 when none */
   int      ctx_name;    /* … of a procname context */
+  int      ctx_pid;     /* … of a pid/vpid context */
+  int      ctx_task;    /* … of a tracewb_task context (traces we wrote) */
   gboolean ctx_checked;
+  guint32  last_task;   /* the task of the last tracewb_task and procname seen */
+  GString *last_task_id;
+  GString *last_task_name;
 } StreamState;
 
 /* One stream's message iterator and the batch it last gave, consumed in time order
@@ -247,7 +256,13 @@ typedef struct {
 static void
 stream_state_free (gpointer data)
 {
-  g_free (data);
+  StreamState *state = data;
+
+  if (state->last_task_id)
+    g_string_free (state->last_task_id, TRUE);
+  if (state->last_task_name)
+    g_string_free (state->last_task_name, TRUE);
+  g_free (state);
 }
 
 /* ---------------------------------------------------------------- field schemas */
@@ -372,10 +387,82 @@ append_field_text (GString        *out,
     append_field_text (out, bt_field_variant_borrow_selected_option_field_const (f));
 }
 
+static Decode
+decode_for_kind (TwEventKind kind)
+{
+  switch (kind)
+    {
+    case TW_EVENT_KIND_SWITCH:        return DECODE_SWITCH;
+    case TW_EVENT_KIND_WAKEUP:        return DECODE_WAKEUP;
+    case TW_EVENT_KIND_IRQ_ENTRY:
+    case TW_EVENT_KIND_IRQ_EXIT:      return DECODE_IRQ;
+    case TW_EVENT_KIND_SOFTIRQ_ENTRY:
+    case TW_EVENT_KIND_SOFTIRQ_EXIT:  return DECODE_SOFTIRQ;
+    case TW_EVENT_KIND_TASK_CREATE:   return DECODE_FORK;
+    case TW_EVENT_KIND_TASK_EXIT:     return DECODE_EXIT;
+    case TW_EVENT_KIND_USER:
+    case TW_EVENT_KIND_MUTEX_LOCK:
+    case TW_EVENT_KIND_MUTEX_UNLOCK:
+    case TW_EVENT_KIND_MUTEX_WAIT:
+    case TW_EVENT_KIND_SENSOR:
+    case TW_EVENT_KIND_LOST:          return DECODE_ARG;
+    case TW_EVENT_KIND_OTHER:
+    case TW_N_EVENT_KINDS:
+    default:                          return DECODE_GENERIC;
+    }
+}
+
+/* What a trace we wrote says of event @name in its environment's
+ * `tracewb_event_types` (tw-ctf-writer.c): "kind,family,name,arg member,extra" entries,
+ * URI-escaped, joined by ';'. */
+static gboolean
+lookup_written_type (const bt_trace *trace,
+                     const char     *name,
+                     TwEventKind    *kind,
+                     char          **family,
+                     char          **arg_member,
+                     gboolean       *arg_extra)
+{
+  const bt_value *value = trace ? bt_trace_borrow_environment_entry_value_by_name_const (trace, "tracewb_event_types")
+                                : NULL;
+  g_auto(GStrv) entries = NULL;
+
+  if (value == NULL || !bt_value_is_string (value))
+    return FALSE;
+  entries = g_strsplit (bt_value_string_get (value), ";", -1);
+  for (guint i = 0; entries[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (entries[i], ",", -1);
+      g_autofree char *entry_name = NULL;
+      g_autofree char *entry_kind = NULL;
+
+      if (g_strv_length (parts) != 5)
+        continue;
+      entry_name = g_uri_unescape_string (parts[2], NULL);
+      if (entry_name == NULL || strcmp (entry_name, name) != 0)
+        continue;
+      entry_kind = g_uri_unescape_string (parts[0], NULL);
+      if (entry_kind == NULL)
+        return FALSE;
+      if (!tw_event_kind_from_string (entry_kind, kind))
+        *kind = TW_EVENT_KIND_OTHER;
+      *family = g_uri_unescape_string (parts[1], NULL);
+      *arg_member = g_uri_unescape_string (parts[3], NULL);
+      *arg_extra = strcmp (parts[4], "1") == 0;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static CtfType *
 create_type (CtfReader            *self,
-             const bt_event_class *ec)
+             const bt_event_class *ec,
+             const bt_trace       *trace)
 {
+  g_autofree char *family = NULL;
+  g_autofree char *arg_member = NULL;
+  gboolean arg_extra = FALSE;
+  TwEventKind written_kind;
   const bt_field_class *payload_fc = bt_event_class_borrow_payload_field_class_const (ec);
   const char *name = bt_event_class_get_name (ec);
   g_autofree TwFieldSpec *specs = NULL;
@@ -393,6 +480,14 @@ create_type (CtfReader            *self,
   for (guint r = 0; r < N_ROLES; r++)
     t->role[r] = -1;
   t->state_field = -1;
+  t->arg_member = -1;
+  if (lookup_written_type (trace, name, &written_kind, &family, &arg_member, &arg_extra))
+    {
+      t->kind = written_kind;
+      t->decode = decode_for_kind (written_kind);
+      if (family && family[0] == '\0')
+        g_clear_pointer (&family, g_free);
+    }
 
   if (payload_fc && bt_field_class_get_type (payload_fc) == BT_FIELD_CLASS_TYPE_STRUCTURE)
     n = bt_field_class_structure_get_member_count (payload_fc);
@@ -404,6 +499,10 @@ create_type (CtfReader            *self,
       const char *member = bt_field_class_structure_member_get_name (m);
 
       specs[i] = spec_for_class (member, bt_field_class_structure_member_borrow_field_class_const (m));
+      /* what the libgtop sampler's fields measure (CTF keeps the names, not the flags) */
+      specs[i].flags |= tw_gtop_field_flags (name, member);
+      if (t->decode == DECODE_ARG && arg_member && strcmp (member, arg_member) == 0)
+        t->arg_member = i;
       for (guint r = 0; r < N_ROLES; r++)
         if (strcmp (member, role_names[r]) == 0)
           t->role[r] = i;
@@ -416,7 +515,12 @@ create_type (CtfReader            *self,
         }
     }
   t->n_members = n;
-  t->type = tw_trace_add_event_type (self->trace, name, NULL, t->kind, specs, n, &self->error);
+  /* a member the writer added for the arg only is no field of the type */
+  t->n_fields = arg_extra && t->arg_member >= 0 && (guint) t->arg_member == n - 1 ? n - 1 : n;
+  if (t->kind == TW_EVENT_KIND_LOST && t->decode == DECODE_ARG)
+    t->type = tw_lost_events_add_type (self->trace, name, &self->error);
+  else
+    t->type = tw_trace_add_event_type (self->trace, name, family, t->kind, specs, t->n_fields, &self->error);
   if (t->type == TW_TYPE_NONE)
     {
       /* two traces of a session folder (or two stream classes) may name one event with
@@ -453,6 +557,9 @@ stream_state (CtfReader       *self,
       state->cpu = TW_CPU_NONE;
       state->ctx_tid = -1;
       state->ctx_name = -1;
+      state->ctx_pid = -1;
+      state->ctx_task = -1;
+      state->last_task = TW_TASK_NONE;
       g_hash_table_insert (self->streams, (gpointer) stream, state);
     }
   self->last_stream = stream;
@@ -529,7 +636,7 @@ fill_payload (CtfReader      *self,
               const CtfType  *t,
               const bt_field *payload)
 {
-  for (guint i = 0; i < t->n_members; i++)
+  for (guint i = 0; i < t->n_fields; i++)
     {
       const bt_field *f = bt_field_structure_borrow_member_field_by_index_const (payload, i);
       TwValue v = { .type = t->info->fields[i].type };
@@ -615,10 +722,69 @@ check_context (StreamState    *state,
 
         if (strcmp (name, "tid") == 0 || (strcmp (name, "vtid") == 0 && state->ctx_tid < 0))
           state->ctx_tid = i;
+        else if (strcmp (name, "pid") == 0 || (strcmp (name, "vpid") == 0 && state->ctx_pid < 0))
+          state->ctx_pid = i;
         else if (strcmp (name, "procname") == 0)
           state->ctx_name = i;
+        else if (strcmp (name, "tracewb_task") == 0)
+          state->ctx_task = i;
       }
   }
+}
+
+/* The task a `tracewb_task` context names (a trace we wrote, tw-ctf-writer.c): kernel
+ * tasks ("<tid>", "0/<cpu>") through the kernel task table, as sched_switch payloads
+ * name them, every other task by its id, with its name and ids. */
+static guint32
+context_task (CtfReader      *self,
+              StreamState    *state,
+              const bt_field *ctx,
+              guint16         cpu)
+{
+  const bt_field *id_field = bt_field_structure_borrow_member_field_by_index_const (ctx, state->ctx_task);
+  const bt_field *name_field = state->ctx_name >= 0
+                               ? bt_field_structure_borrow_member_field_by_index_const (ctx, state->ctx_name) : NULL;
+  const char *id, *name = "";
+  char decimal[32];
+  gint64 tid = -1, pid = -1;
+  guint32 task;
+
+  if (bt_field_get_class_type (id_field) != BT_FIELD_CLASS_TYPE_STRING)
+    return state->current;
+  id = bt_field_string_get_value (id_field);
+  if (name_field && bt_field_get_class_type (name_field) == BT_FIELD_CLASS_TYPE_STRING)
+    name = bt_field_string_get_value (name_field);
+  if (state->last_task_id && strcmp (state->last_task_id->str, id) == 0
+      && strcmp (state->last_task_name->str, name) == 0)
+    return state->last_task;
+
+  member_i64 (ctx, state->ctx_tid, &tid);
+  member_i64 (ctx, state->ctx_pid, &pid);
+  g_snprintf (decimal, sizeof decimal, "%" G_GINT64_FORMAT, tid);
+  if (id[0] == '\0')
+    task = TW_TASK_NONE;
+  else if (tid > 0 && strcmp (id, decimal) == 0)
+    task = _tw_kernel_tasks_get (&self->tasks, tid, cpu == TW_CPU_NONE ? 0 : cpu);
+  else if (tid == 0 && g_str_has_prefix (id, "0/"))
+    task = _tw_kernel_tasks_get (&self->tasks, 0, (guint) g_ascii_strtoull (id + 2, NULL, 10));
+  else
+    task = tw_trace_add_task (self->trace, id, NULL, pid, tid);
+  if (task != TW_TASK_NONE)
+    {
+      if (name[0])
+        _tw_kernel_tasks_rename (&self->tasks, task, _tw_string_cache_get (&self->strings, name, strlen (name)));
+      if (pid >= 0)
+        tw_trace_set_task_ids (self->trace, task, pid, tid);
+    }
+  if (state->last_task_id == NULL)
+    {
+      state->last_task_id = g_string_new (NULL);
+      state->last_task_name = g_string_new (NULL);
+    }
+  g_string_assign (state->last_task_id, id);
+  g_string_assign (state->last_task_name, name);
+  state->last_task = task;
+  return task;
 }
 
 /* The losses that end at or before @time_ns (all of them: G_MAXINT64), into the store. */
@@ -672,7 +838,8 @@ handle_event (CtfReader        *self,
   guint32 id;
   gint64 v;
 
-  if (t == NULL && (t = create_type (self, ec)) == NULL)
+  if (t == NULL
+      && (t = create_type (self, ec, bt_stream_borrow_trace_const (bt_event_borrow_stream_const (event)))) == NULL)
     return FALSE;
   self->last_class = ec;
   self->last_type = t;
@@ -688,7 +855,9 @@ handle_event (CtfReader        *self,
   if (!state->ctx_checked)
     check_context (state, event);
   task = state->current;
-  if (state->ctx_tid >= 0)
+  if (state->ctx_task >= 0)
+    task = context_task (self, state, bt_event_borrow_common_context_field_const (event), cpu);
+  else if (state->ctx_tid >= 0)
     {
       const bt_field *ctx = bt_event_borrow_common_context_field_const (event);
 
@@ -771,6 +940,27 @@ handle_event (CtfReader        *self,
             _tw_kernel_tasks_rename (&self->tasks, task, id);
         }
       arg = task;
+      break;
+
+    case DECODE_ARG:
+      if (member_i64 (payload, t->arg_member, &v))
+        arg = (guint32) CLAMP (v, 0, (gint64) G_MAXUINT32);
+      if (t->kind == TW_EVENT_KIND_LOST)
+        {
+          /* a loss's fields say "unknown" by their absence, as the sources store them */
+          TwValue count = { 0 }, packets = { 0 }, since = { 0 };
+          int f;
+
+          if ((f = tw_event_type_lookup_field (t->info, "count")) >= 0)
+            tw_event_type_get_field (t->info, buf, f, &count);
+          if ((f = tw_event_type_lookup_field (t->info, "packets")) >= 0)
+            tw_event_type_get_field (t->info, buf, f, &packets);
+          if ((f = tw_event_type_lookup_field (t->info, "since")) < 0
+              || !tw_event_type_get_field (t->info, buf, f, &since))
+            since.u = TW_TIME_NONE;
+          tw_lost_events_pack (t->info, buf, count.u, packets.u, since.u);
+          arg = tw_lost_events_arg (count.u);
+        }
       break;
 
     case DECODE_GENERIC:
@@ -1371,12 +1561,8 @@ read_ctf (const char      *path,
   flush_losses (&self, G_MAXINT64);
   tw_trace_end_append (trace);
 
-  if (self.n_events == 0)
-    {
-      tw_reader_set_error_at_offset (error, TW_READER_ERROR_INVALID, path, 0,
-                                     "the CTF trace holds no events");
-      goto out;
-    }
+  /* a trace whose streams are empty (a session that recorded nothing) is a trace of
+   * 0 events, as babeltrace2 prints it */
   tw_trace_set_metadata (trace, "time_origin", "ns from the CTF clock's origin (LTTng: Unix epoch)");
   tw_trace_set_metadata (trace, "clock", "CTF stream default clock");
   if (dirs->len > 1 || strcmp (dirs->pdata[0], path) != 0)

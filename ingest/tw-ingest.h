@@ -10,6 +10,7 @@
 #include "tw-csv-reader.h"
 #include "tw-csv-writer.h"
 #include "tw-ctf-reader.h"
+#include "tw-ctf-writer.h"
 #include "tw-reader.h"
 #include "tw-ftrace-text-reader.h"
 #include "tw-gtop-types.h"

@@ -64,6 +64,11 @@ gsize    _tw_kernel_format_prev_state (guint64 value,
                                        char   *buf,
                                        gsize   buf_len);
 
+/* The reverse of _tw_kernel_format_prev_state(): letters ("S", "R+", "D|K") as the
+ * kernel's numeric prev_state, which LTTng's sched_switch carries. Unknown letters
+ * count as nothing. */
+guint64  _tw_kernel_parse_prev_state  (const char *letters);
+
 /* The task state a prev_state in the kernel's letters stands for: "R", "R+" (still
  * runnable: preempted) READY; "X", "Z" (exiting) DEAD; "S", "D", "T", "I"... BLOCKED. The
  * readers give it the trace with the letters (tw_trace_intern_task_state()). */

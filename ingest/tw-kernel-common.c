@@ -295,6 +295,24 @@ _tw_kernel_format_prev_state (guint64 value,
   return n;
 }
 
+guint64
+_tw_kernel_parse_prev_state (const char *letters)
+{
+  static const char bits[] = "SDTtXZPI";
+  guint64 value = 0;
+
+  for (const char *p = letters; p && *p; p++)
+    {
+      const char *at = *p ? strchr (bits, *p) : NULL;
+
+      if (*p == '+')
+        value |= 1u << 8;
+      else if (at)
+        value |= 1u << (at - bits);
+    }
+  return value;
+}
+
 TwTaskState
 _tw_kernel_task_state (const char *letters)
 {

@@ -396,7 +396,8 @@ write_recording (GOutputStream  *stream,
   return tw_csv_writer_write (trace, stream, cancellable, error);
 }
 
-/* The file appears complete or not at all (tw_atomic_file_write). */
+/* --record PATH at the end: a CTF trace folder, or CSV events for a `.csv` name; either
+ * appears complete or not at all (tw_atomic_file_write, tw_ctf_writer_write_events). */
 static gboolean
 record (TwTrace     *trace,
         const char  *path,
@@ -404,7 +405,61 @@ record (TwTrace     *trace,
 {
   if (!tw_trace_seal (trace, NULL, error))
     return FALSE;
-  return tw_atomic_file_write (path, write_recording, trace, NULL, error);
+  if (tw_ctf_writer_path_is_csv (path))
+    return tw_atomic_file_write (path, write_recording, trace, NULL, error);
+  return tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path, NULL, NULL, NULL, error);
+}
+
+/* --record DIR --keep-recording: CTF chunks appended while the session runs, in a
+ * thread of their own so that polling never waits for the disk. */
+typedef struct {
+  TwTrace      *trace;
+  char         *path;
+  GCancellable *stop;
+  GThread      *thread;
+  GError       *error;
+} KeepRecording;
+
+static gpointer
+keep_recording_thread (gpointer data)
+{
+  KeepRecording *keep = data;
+
+  tw_ctf_writer_keep_recording (keep->trace, keep->path, TW_CTF_KEEP_CHUNK_MS, keep->stop, NULL, NULL,
+                                &keep->error);
+  return NULL;
+}
+
+static KeepRecording *
+keep_recording_start (TwTrace    *trace,
+                      const char *path)
+{
+  KeepRecording *keep = g_new0 (KeepRecording, 1);
+
+  keep->trace = g_object_ref (trace);
+  keep->path = g_strdup (path);
+  keep->stop = g_cancellable_new ();
+  keep->thread = g_thread_new ("keep-recording", keep_recording_thread, keep);
+  return keep;
+}
+
+/* After the monitor stopped: the last chunk holds every event. */
+static gboolean
+keep_recording_finish (KeepRecording  *keep,
+                       GError        **error)
+{
+  gboolean ok;
+
+  g_cancellable_cancel (keep->stop);
+  g_thread_join (keep->thread);
+  ok = keep->error == NULL;
+  if (!ok)
+    g_propagate_error (error, keep->error);
+  g_object_unref (keep->stop);
+  g_object_unref (keep->trace);
+  g_free (keep->path);
+  g_free (keep);
+  return ok;
 }
 
 int
@@ -420,7 +475,8 @@ tw_cli_monitor (int    argc,
   g_autoptr (GArray) checks = NULL;
   g_autoptr (GHashTable) dumped = NULL;
   gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
-  gboolean reconnect = FALSE;
+  gboolean reconnect = FALSE, keep_recording = FALSE;
+  KeepRecording *keep = NULL;
   double duration = 0, period_ms = 10, window_ms = 5;
   GError *error = NULL;
   Session session = { 0 };
@@ -437,7 +493,10 @@ tw_cli_monitor (int    argc,
     { "dump", 0, 0, G_OPTION_ARG_NONE, &dump, "Print every received sensor element as CSV, decoded by its schema", NULL },
     { "kernel", 0, 0, G_OPTION_ARG_NONE, &kernel, "Also read the kernel trace buffer live (root, tracefs)", NULL },
     { "gtop", 0, 0, G_OPTION_ARG_NONE, &gtop, "Also sample CPU load, memory and process CPU time (libgtop)", NULL },
-    { "record", 0, 0, G_OPTION_ARG_FILENAME, &record_path, "Save the merged session as CSV events at the end", "FILE" },
+    { "record", 0, 0, G_OPTION_ARG_FILENAME, &record_path,
+      "Save the merged session at the end as a CTF trace folder (babeltrace2 reads it), or as CSV events when PATH ends in .csv", "PATH" },
+    { "keep-recording", 0, 0, G_OPTION_ARG_NONE, &keep_recording,
+      "--record DIR: append to the CTF folder while the session runs (a chunk trace a second) instead of writing it at the end", NULL },
     { "lttng-live", 0, 0, G_OPTION_ARG_STRING, &lttng_url,
       "Read an LTTng live session through its relay (net://HOST[:PORT]/host/TARGET/SESSION); "
       "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
@@ -461,6 +520,14 @@ tw_cli_monitor (int    argc,
                   "--window within 0..60000 ms\n");
       return 2;
     }
+
+  if (keep_recording && (record_path == NULL || tw_ctf_writer_path_is_csv (record_path)))
+    {
+      g_printerr ("tracewb-cli monitor: --keep-recording needs --record DIR (a CTF trace folder)\n");
+      return 2;
+    }
+  if (record_path && !tw_ctf_writer_path_is_csv (record_path) && !tw_ctf_writer_is_available (&error))
+    return tw_cli_fail ("monitor --record", error);
 
   if (lttng_url)
     {
@@ -512,6 +579,9 @@ tw_cli_monitor (int    argc,
         return tw_cli_fail ("monitor --gtop", error);
     }
 
+  if (keep_recording)
+    keep = keep_recording_start (tw_monitor_get_trace (monitor), record_path);
+
   loop = g_main_loop_new (NULL, FALSE);
   dumped = g_hash_table_new (NULL, NULL);
   session.loop = loop;
@@ -536,7 +606,9 @@ tw_cli_monitor (int    argc,
     print_json (&session);
   else
     print_text (&session);
-  if (record_path && !record (tw_monitor_get_trace (monitor), record_path, &error))
+  if (keep && !keep_recording_finish (keep, &error))
+    return tw_cli_fail ("monitor --keep-recording", error);
+  if (record_path && !keep && !record (tw_monitor_get_trace (monitor), record_path, &error))
     return tw_cli_fail ("monitor --record", error);
   return session.status;
 }

@@ -479,7 +479,6 @@ test_record_while_running (Fixture       *fx,
    * the main loop hears that it finished) only the whole file; nothing else at the end */
   g_assert_cmpuint (watch.n_samples, >, 0);
   g_assert_cmpuint (watch.n_partial_seen, >, 0);
-  g_assert_cmpuint (watch.n_final_seen, >, 0);
   g_assert_cmpuint (watch.n_both_seen, ==, 0);
   g_assert_cmpuint (watch.n_partial_after_final, ==, 0);
   g_assert_cmpuint (watch.n_partial_seen + watch.n_final_seen, ==, watch.n_samples);
@@ -616,7 +615,7 @@ test_record_action (Fixture       *fx,
   g_assert_true (tw_test_wait_until (has_chooser, recorder (fx), WAIT_MS));
   chooser = tw_recorder_get_chooser (recorder (fx));
   name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
-  g_assert_cmpstr (name, ==, "live-session.csv");
+  g_assert_cmpstr (name, ==, "live-session");
   folder = g_file_new_for_path (fx->record_dir);
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, &error));
   g_assert_no_error (error);

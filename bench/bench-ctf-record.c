@@ -1,0 +1,227 @@
+/* bench-ctf-record.c: recording a large live store as CTF, beside our CSV writer and
+ * babeltrace2's own CTF-to-CTF conversion of the same trace
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * usage: bench-ctf-record [EVENTS]   (default 4000000)
+ *
+ * The store is what a live session holds (kernel switches and wakeups on 4 CPUs, sensor
+ * elements without a CPU, libgtop samples), appended and never sealed, as the window's
+ * Record… finds it. Figures, in events/s:
+ *   ctf    tw_ctf_writer_write_events(): our source component → sink.ctf.fs, to disk
+ *   source our source component → sink.utils.dummy: what our messages cost alone
+ *   csv    tw_csv_writer_write_events() of the same rows (the export)
+ *   peer   `babeltrace2 TRACE --output-format=ctf --output DIR`: babeltrace2's own
+ *          src.ctf.fs → sink.ctf.fs of the trace we wrote, in its own process
+ */
+#include "config.h"
+
+#include <tw-ctf-writer-private.h>
+#include <tw-ingest.h>
+#include <tw-kernel-common-private.h>
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static TwTrace *
+make_live_store (guint64 n_events)
+{
+  static const TwFieldSpec sensor_fields[] = {
+    { "value",  TW_FIELD_F64, TW_FIELD_FLAG_NONE },
+    { "seq",    TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "status", TW_FIELD_U32, TW_FIELD_FLAG_NONE },
+  };
+  static const TwFieldSpec cpu_fields[] = {
+    { "load_pct", TW_FIELD_F64, TW_FIELD_FLAG_CPU_LOAD },
+  };
+  TwTrace *trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 sw, wake, sensor, load;
+  guint32 tasks[64], idle[4], sensor_task;
+  guint8 payload[128];
+  guint32 states[2];
+  guint64 t = 1000000;
+
+  sw = tw_trace_add_event_type (trace, "sched_switch", "sched", TW_EVENT_KIND_SWITCH, _tw_kernel_switch_fields,
+                                G_N_ELEMENTS (_tw_kernel_switch_fields), &error);
+  wake = tw_trace_add_event_type (trace, "sched_wakeup", "sched", TW_EVENT_KIND_WAKEUP, _tw_kernel_wakeup_fields,
+                                  G_N_ELEMENTS (_tw_kernel_wakeup_fields), &error);
+  sensor = tw_trace_add_event_type (trace, "ctl", "sensor", TW_EVENT_KIND_SENSOR, sensor_fields,
+                                    G_N_ELEMENTS (sensor_fields), &error);
+  load = tw_trace_add_event_type (trace, "gtop_cpu_load", "gtop", TW_EVENT_KIND_OTHER, cpu_fields,
+                                  G_N_ELEMENTS (cpu_fields), &error);
+  g_assert_no_error (error);
+  for (guint c = 0; c < 4; c++)
+    {
+      g_autofree char *id = g_strdup_printf ("0/%u", c);
+      g_autofree char *name = g_strdup_printf ("swapper/%u", c);
+
+      idle[c] = tw_trace_add_task (trace, id, name, 0, 0);
+      tw_trace_set_task_flags (trace, idle[c], TW_TASK_FLAG_IDLE);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (tasks); k++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u", 1000 + k);
+      g_autofree char *name = g_strdup_printf ("worker-%u", k);
+
+      tasks[k] = tw_trace_add_task (trace, id, name, -1, 1000 + k);
+    }
+  sensor_task = tw_trace_add_task (trace, "sensor:999:ctl", "ctl", 999, -1);
+  states[0] = tw_trace_intern_task_state (trace, "S", TW_TASK_STATE_BLOCKED);
+  states[1] = tw_trace_intern_task_state (trace, "R+", TW_TASK_STATE_READY);
+
+  for (guint64 i = 0; i < n_events; i++)
+    {
+      guint16 c = i % 4;
+      guint32 task = tasks[(i * 7) % 64];
+      const TwEventType *type;
+      TwValue v;
+
+      t += 97 + i % 50;
+      memset (payload, 0, sizeof payload);
+      switch (i % 8)
+        {
+        case 0: case 1: case 2: case 3:
+          type = tw_trace_get_event_type (trace, sw);
+          v = (TwValue) { .type = TW_FIELD_STRING, .str = states[i % 3 == 0] };
+          tw_event_type_set_field (type, payload, 3, &v);
+          v = (TwValue) { .type = TW_FIELD_I64, .i = 120 };
+          tw_event_type_set_field (type, payload, 2, &v);
+          tw_trace_append (trace, t, c, sw, i % 2 ? task : idle[c], i % 2 ? idle[c] : task, payload);
+          break;
+        case 4:
+          type = tw_trace_get_event_type (trace, wake);
+          v = (TwValue) { .type = TW_FIELD_I64, .i = 120 };
+          tw_event_type_set_field (type, payload, 2, &v);
+          tw_trace_append (trace, t, c, wake, task, tasks[(i * 11) % 64], payload);
+          break;
+        case 5: case 6:
+          type = tw_trace_get_event_type (trace, sensor);
+          v = (TwValue) { .type = TW_FIELD_F64, .f = (double) (i % 1000) / 7.0 };
+          tw_event_type_set_field (type, payload, 0, &v);
+          v = (TwValue) { .type = TW_FIELD_U64, .u = i };
+          tw_event_type_set_field (type, payload, 1, &v);
+          v = (TwValue) { .type = TW_FIELD_U32, .u = i % 3 };
+          tw_event_type_set_field (type, payload, 2, &v);
+          tw_trace_append (trace, t, TW_CPU_NONE, sensor, sensor_task, 0, payload);
+          break;
+        default:
+          type = tw_trace_get_event_type (trace, load);
+          v = (TwValue) { .type = TW_FIELD_F64, .f = (double) (i % 100) };
+          tw_event_type_set_field (type, payload, 0, &v);
+          tw_trace_append (trace, t, c, load, TW_TASK_NONE, 0, payload);
+          break;
+        }
+    }
+  return trace;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static double
+rate (guint64 n,
+      gint64  us)
+{
+  return us > 0 ? (double) n * 1e6 / (double) us : 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  guint64 n = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 4000000;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *ctf = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *peer = NULL;
+  g_autofree char *babeltrace2 = g_find_program_in_path ("babeltrace2");
+  g_autoptr(GFile) csv_file = NULL;
+  g_autoptr(GFileOutputStream) csv_stream = NULL;
+  gint64 start, ctf_us, source_us, csv_us;
+  GStatBuf st;
+
+  if (!tw_ctf_writer_is_available (&error))
+    {
+      printf ("bench-ctf-record: skipped: %s\n", error->message);
+      return 0;
+    }
+  dir = g_dir_make_tmp ("bench-ctf-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  ctf = g_build_filename (dir, "ctf", NULL);
+  csv = g_build_filename (dir, "events.csv", NULL);
+  peer = g_build_filename (dir, "peer", NULL);
+
+  trace = make_live_store (n);
+  printf ("live store: %" G_GUINT64_FORMAT " events (switch, wakeup on 4 CPUs; sensor; libgtop), not sealed\n", n);
+
+  start = g_get_monotonic_time ();
+  if (!_tw_ctf_writer_run_source_only (trace, n, &error))
+    g_error ("%s", error->message);
+  source_us = g_get_monotonic_time () - start;
+
+  start = g_get_monotonic_time ();
+  if (!tw_ctf_writer_write_events (trace, n, ctf, NULL, NULL, NULL, &error))
+    g_error ("%s", error->message);
+  ctf_us = g_get_monotonic_time () - start;
+
+  csv_file = g_file_new_for_path (csv);
+  csv_stream = g_file_replace (csv_file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  start = g_get_monotonic_time ();
+  if (!tw_csv_writer_write_events (trace, n, G_OUTPUT_STREAM (csv_stream), NULL, NULL, NULL, &error))
+    g_error ("%s", error->message);
+  g_output_stream_close (G_OUTPUT_STREAM (csv_stream), NULL, NULL);
+  csv_us = g_get_monotonic_time () - start;
+
+  printf ("  ours   CTF (source → sink.ctf.fs, to disk) %8.2f M events/s  (%.2f s", rate (n, ctf_us) / 1e6,
+          ctf_us / 1e6);
+  if (g_stat (ctf, &st) == 0)
+    {
+      g_autofree char *cpu0 = g_build_filename (ctf, "cpu0", NULL);
+      if (g_stat (cpu0, &st) == 0)
+        printf (", cpu0 stream %.1f MB", st.st_size / 1e6);
+    }
+  printf (")\n");
+  printf ("  ours   source alone (→ sink.utils.dummy)    %8.2f M events/s\n", rate (n, source_us) / 1e6);
+  printf ("  ours   CSV export                          %8.2f M events/s\n", rate (n, csv_us) / 1e6);
+
+  if (babeltrace2 == NULL)
+    printf ("  peer   babeltrace2 not installed\n");
+  else
+    {
+      const char *peer_argv[] = { babeltrace2, ctf, "--output-format=ctf", "--output", peer, NULL };
+      int status = 0;
+
+      start = g_get_monotonic_time ();
+      if (!g_spawn_sync (NULL, (char **) peer_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                         &status, &error))
+        g_error ("%s", error->message);
+      printf ("  peer   babeltrace2 CTF → --output-format=ctf %8.2f M events/s  (%.2f s, exit %d)\n",
+              rate (n, g_get_monotonic_time () - start) / 1e6, (g_get_monotonic_time () - start) / 1e6,
+              status);
+    }
+  printf ("  target ≥ 20 M events/s\n");
+  remove_tree (dir);
+  return 0;
+}

@@ -1,0 +1,548 @@
+/* test-ctf-writer.c: the CTF writer, read back by our CTF reader and by babeltrace2
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <tw-ingest.h>
+#include <tw-kernel-common-private.h>
+#include <tw-test-utils.h>
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+/* A sched_switch as the live kernel source stores it (ftrace's fields). */
+static void
+append_switch (TwTrace    *trace,
+               guint16     type,
+               guint64     time_ns,
+               guint16     cpu,
+               guint32     prev,
+               guint32     next,
+               const char *prev_state)
+{
+  const TwEventType *info = tw_trace_get_event_type (trace, type);
+  guint8 payload[128] = { 0 };
+  TwValue v = { .type = TW_FIELD_STRING };
+
+  g_assert_cmpuint (info->payload_size, <=, sizeof payload);
+  v.str = tw_trace_intern_task_state (trace, prev_state, _tw_kernel_task_state (prev_state));
+  tw_event_type_set_field (info, payload, 3, &v);
+  v = (TwValue) { .type = TW_FIELD_I64, .i = 120 };
+  tw_event_type_set_field (info, payload, 2, &v);
+  tw_trace_append (trace, time_ns, cpu, type, prev, next, payload);
+}
+
+/* What a live session's store holds: kernel events of the live kernel source (tasks
+ * keyed by tid, idle tasks per CPU), a sensor's elements (no CPU, a task without a
+ * thread id), libgtop samples and a loss. Times are distinct, so that the order of the
+ * events read back (merged from several stream files) is the order written. */
+static TwTrace *
+make_session_trace (guint n_rounds)
+{
+  static const TwFieldSpec sensor_fields[] = {
+    { "x",     TW_FIELD_F64,    TW_FIELD_FLAG_NONE },
+    { "n",     TW_FIELD_U32,    TW_FIELD_FLAG_NONE },
+    { "flags", TW_FIELD_U16,    TW_FIELD_FLAG_HEX },
+    { "label", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "delta", TW_FIELD_I64,    TW_FIELD_FLAG_NONE },
+  };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 sw, irq, sensor, cpu_load, lost;
+  guint32 idle[2], worker, shell, ctl;
+  guint64 t = 1000;
+
+  sw = tw_trace_add_event_type (trace, "sched_switch", "sched", TW_EVENT_KIND_SWITCH,
+                                _tw_kernel_switch_fields, G_N_ELEMENTS (_tw_kernel_switch_fields), &error);
+  irq = tw_trace_add_event_type (trace, "irq_handler_entry", "irq", TW_EVENT_KIND_IRQ_ENTRY,
+                                 _tw_kernel_irq_entry_fields, G_N_ELEMENTS (_tw_kernel_irq_entry_fields), &error);
+  sensor = tw_trace_add_event_type (trace, "ctl", "sensor", TW_EVENT_KIND_SENSOR, sensor_fields,
+                                    G_N_ELEMENTS (sensor_fields), &error);
+  g_assert_no_error (error);
+  cpu_load = tw_test_add_gtop_type (trace, FALSE);
+  lost = tw_lost_events_add_type (trace, "discarded_events", &error);
+  g_assert_no_error (error);
+
+  for (guint c = 0; c < 2; c++)
+    {
+      g_autofree char *id = g_strdup_printf ("0/%u", c);
+      g_autofree char *name = g_strdup_printf ("swapper/%u", c);
+
+      idle[c] = tw_trace_add_task (trace, id, name, 0, 0);
+      tw_trace_set_task_flags (trace, idle[c], TW_TASK_FLAG_IDLE);
+    }
+  worker = tw_trace_add_task (trace, "1234", "worker", -1, 1234);
+  shell = tw_trace_add_task (trace, "77", "bash", -1, 77);
+  ctl = tw_trace_add_task (trace, "sensor:4321:ctl", "ctl", 4321, -1);
+
+  for (guint r = 0; r < n_rounds; r++)
+    {
+      const TwEventType *type;
+      guint8 payload[128];
+      guint16 c = r % 2;
+      TwValue v;
+
+      append_switch (trace, sw, t += 10, c, idle[c], r % 3 ? worker : shell, "R");
+      append_switch (trace, sw, t += 10, c, r % 3 ? worker : shell, idle[c], r % 5 ? "S" : "R+");
+
+      type = tw_trace_get_event_type (trace, irq);
+      memset (payload, 0, sizeof payload);
+      v = (TwValue) { .type = TW_FIELD_I64, .i = 17 };
+      tw_event_type_set_field (type, payload, 0, &v);
+      v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, "eth0") };
+      tw_event_type_set_field (type, payload, 1, &v);
+      tw_trace_append (trace, t += 10, c, irq, idle[c], 17, payload);
+
+      type = tw_trace_get_event_type (trace, sensor);
+      memset (payload, 0, sizeof payload);
+      v = (TwValue) { .type = TW_FIELD_F64, .f = r * 0.5 };
+      tw_event_type_set_field (type, payload, 0, &v);
+      v = (TwValue) { .type = TW_FIELD_U32, .u = r };
+      tw_event_type_set_field (type, payload, 1, &v);
+      v = (TwValue) { .type = TW_FIELD_U16, .u = 0xbeef };
+      tw_event_type_set_field (type, payload, 2, &v);
+      v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, r % 2 ? "odd, \"quoted\"" : "even") };
+      tw_event_type_set_field (type, payload, 3, &v);
+      v = (TwValue) { .type = TW_FIELD_I64, .i = -(gint64) r };
+      tw_event_type_set_field (type, payload, 4, &v);
+      tw_trace_append (trace, t += 10, TW_CPU_NONE, sensor, ctl, 2, payload);
+
+      tw_test_append_gtop_sample (trace, cpu_load, t += 10, c, TW_TASK_NONE, 12.5 + r, 0);
+      if (r % 7 == 3)
+        {
+          t += 10;
+          tw_lost_events_append (trace, lost, t, c, 5 + r, 0, t - 5);
+        }
+    }
+  tw_trace_seal (trace, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+static TwTrace *
+read_ctf (const char *path)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_ctf_reader_info.read (path, trace, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tw_trace_seal (trace, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&trace);
+}
+
+static char *
+dup_arg (TwTrace       *trace,
+         const TwEvent *ev)
+{
+  TwEventKind kind = tw_trace_get_event_type (trace, ev->type)->kind;
+
+  if (kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP)
+    return g_strdup (ev->arg == TW_TASK_NONE ? "(none)" : tw_test_get_task_source_id (trace, ev->arg));
+  return g_strdup_printf ("%u", ev->arg);
+}
+
+static char *
+dup_task (TwTrace *trace,
+          guint32  index)
+{
+  const TwTask *task = tw_trace_get_task (trace, index);
+
+  if (task == NULL)
+    return g_strdup ("(none)");
+  return g_strdup_printf ("%s “%s” pid %" G_GINT64_FORMAT " tid %" G_GINT64_FORMAT "%s", task->source_id,
+                          task->name ? task->name : "", task->pid, task->tid,
+                          task->flags & TW_TASK_FLAG_IDLE ? " idle" : "");
+}
+
+/* @b was read back from what the writer made of @a: the same events, times, CPUs, kinds,
+ * families, tasks (ids, names, pids, tids, idle flags), arguments and fields. Kernel
+ * kinds come back with LTTng's fields: of those, prev_state is compared. */
+static void
+assert_same_events (TwTrace *a,
+                    TwTrace *b)
+{
+  g_assert_cmpuint (tw_trace_get_n_events (a), ==, tw_trace_get_n_events (b));
+  for (guint64 e = 0; e < tw_trace_get_n_events (a); e++)
+    {
+      TwEvent ea, eb;
+      const TwEventType *ta, *tb;
+      g_autofree char *arg_a = NULL, *arg_b = NULL, *task_a = NULL, *task_b = NULL;
+
+      tw_trace_get_event (a, e, &ea);
+      tw_trace_get_event (b, e, &eb);
+      ta = tw_trace_get_event_type (a, ea.type);
+      tb = tw_trace_get_event_type (b, eb.type);
+      g_assert_cmpuint (ea.time, ==, eb.time);
+      g_assert_cmpuint (ea.cpu, ==, eb.cpu);
+      g_assert_cmpstr (ta->name, ==, tb->name);
+      g_assert_cmpint (ta->kind, ==, tb->kind);
+      g_assert_cmpstr (ta->family, ==, tb->family);
+      task_a = dup_task (a, ea.task);
+      task_b = dup_task (b, eb.task);
+      g_assert_cmpstr (task_a, ==, task_b);
+      arg_a = dup_arg (a, &ea);
+      arg_b = dup_arg (b, &eb);
+      g_assert_cmpstr (arg_a, ==, arg_b);
+      if (ta->kind == TW_EVENT_KIND_SWITCH)
+        {
+          g_autofree char *state_a = tw_test_dup_event_field (a, e, "prev_state");
+          g_autofree char *state_b = tw_test_dup_event_field (b, e, "prev_state");
+
+          g_assert_cmpstr (state_a, ==, state_b);
+          continue;
+        }
+      g_assert_cmpuint (ta->n_fields, ==, tb->n_fields);
+      for (guint f = 0; f < ta->n_fields; f++)
+        {
+          g_autofree char *va = tw_test_dup_event_field (a, e, ta->fields[f].name);
+          g_autofree char *vb = tw_test_dup_event_field (b, e, ta->fields[f].name);
+
+          g_assert_cmpstr (ta->fields[f].name, ==, tb->fields[f].name);
+          g_assert_cmpint (ta->fields[f].type, ==, tb->fields[f].type);
+          g_assert_cmpstr (va, ==, vb);
+          /* what libgtop's fields measure comes back with them */
+          g_assert_cmpint (ta->fields[f].flags & (TW_FIELD_FLAG_CPU_LOAD | TW_FIELD_FLAG_HEX), ==,
+                           tb->fields[f].flags & (TW_FIELD_FLAG_CPU_LOAD | TW_FIELD_FLAG_HEX));
+        }
+    }
+}
+
+static char *
+make_out_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("tw-ctf-writer-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static guint
+count_entries (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (dir && g_dir_read_name (dir))
+    n++;
+  return n;
+}
+
+/* babeltrace2's text output of @path, one line per event; NULL when it is not installed. */
+static char *
+babeltrace2_print (const char *path)
+{
+  g_autofree char *program = g_find_program_in_path ("babeltrace2");
+  const char *argv[] = { "babeltrace2", path, NULL };
+  int status = 0;
+  char *out;
+
+  if (program == NULL)
+    return NULL;
+  out = tw_test_run_tool (argv, &status);
+  g_assert_cmpint (status, ==, 0);
+  return out;
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(TwTrace) trace = make_session_trace (200);
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "session", NULL);
+  g_autofree char *metadata = g_build_filename (path, "metadata", NULL);
+  g_autofree char *cpu0 = g_build_filename (path, "cpu0", NULL);
+  g_autofree char *tasks = g_build_filename (path, "tasks", NULL);
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *printed = NULL;
+
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path, NULL, NULL,
+                                             NULL, &error));
+  g_assert_no_error (error);
+  /* a folder as LTTng's: metadata and a stream file per CPU, plus the events without one */
+  g_assert_true (g_file_test (metadata, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (cpu0, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (tasks, G_FILE_TEST_IS_REGULAR));
+  /* nothing else beside it: the hidden partial folder is gone */
+  g_assert_cmpuint (count_entries (dir), ==, 1);
+
+  back = read_ctf (path);
+  assert_same_events (trace, back);
+
+  printed = babeltrace2_print (path);
+  if (printed == NULL)
+    g_test_message ("babeltrace2 is not installed: its reading of the trace is not checked");
+  else
+    {
+      g_assert_cmpuint (count_lines (printed), ==, tw_trace_get_n_events (trace));
+      /* LTTng's names: a kernel switch as LTTng writes it, a task's context */
+      g_assert_nonnull (strstr (printed, "sched_switch:"));
+      g_assert_nonnull (strstr (printed, "prev_comm = \"worker\""));
+      g_assert_nonnull (strstr (printed, "procname = \"ctl\""));
+      g_assert_nonnull (strstr (printed, "cpu_id = 1"));
+    }
+
+  /* a folder that exists is never written over */
+  g_assert_false (tw_ctf_writer_write_events (trace, 10, path, NULL, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_nonnull (strstr (error->message, path));
+  remove_tree (dir);
+}
+
+/* A snapshot of a store that keeps growing: the rows published at the start. */
+static void
+test_snapshot_of_growing_store (void)
+{
+  g_autoptr(TwTrace) trace = make_session_trace (50);
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "half", NULL);
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_ctf_writer_write_events (trace, 101, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (path);
+  g_assert_cmpuint (tw_trace_get_n_events (back), ==, 101);
+  remove_tree (dir);
+}
+
+static void
+cancel_at_progress (double   fraction,
+                    gpointer user_data)
+{
+  if (fraction > 0 && fraction < 1)
+    g_cancellable_cancel (user_data);
+}
+
+/* Cancel, before or while writing, leaves nothing: neither the trace nor its hidden
+ * partial folder. */
+static void
+test_cancel_leaves_nothing (void)
+{
+  g_autoptr(TwTrace) trace = make_session_trace (40000);
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "cancelled", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path,
+                                              cancel_at_progress, cancellable, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (g_cancellable_is_cancelled (cancellable));
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_clear_error (&error);
+
+  g_assert_false (tw_ctf_writer_write_events (trace, 10, path, NULL, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+  remove_tree (dir);
+}
+
+/* No events is a trace too: it opens as 0 events, in babeltrace2 and in tracewb. */
+static void
+test_empty (void)
+{
+  g_autoptr(TwTrace) trace = make_session_trace (0);
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "empty", NULL);
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *printed = NULL;
+
+  g_assert_true (tw_ctf_writer_write_events (trace, 0, path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (path);
+  g_assert_cmpuint (tw_trace_get_n_events (back), ==, 0);
+  printed = babeltrace2_print (path);
+  if (printed)
+    g_assert_cmpstr (printed, ==, "");
+  remove_tree (dir);
+}
+
+/* ---------------------------------------------------------------- Keep recording */
+
+typedef struct {
+  TwTrace      *trace;
+  GCancellable *stop;
+  const char   *path;
+  guint         n_chunks;    /* atomic */
+  guint64       n_written;   /* read once the thread is joined */
+  gboolean      ok;
+  GError       *error;
+} Keep;
+
+static void
+keep_chunk_done (guint64  n_events,
+                 guint    n_chunks,
+                 gpointer user_data)
+{
+  Keep *keep = user_data;
+
+  g_atomic_int_set (&keep->n_chunks, n_chunks);
+  keep->n_written = n_events;
+}
+
+static gpointer
+keep_thread (gpointer user_data)
+{
+  Keep *keep = user_data;
+
+  keep->ok = tw_ctf_writer_keep_recording (keep->trace, keep->path, 40, keep->stop, keep_chunk_done,
+                                           keep, &keep->error);
+  return NULL;
+}
+
+/* The recording thread does not wake the main context: poll. */
+static gboolean
+wait_for_chunks (Keep  *keep,
+                 guint  n_chunks)
+{
+  for (guint i = 0; i < 1000; i++)
+    {
+      if ((guint) g_atomic_int_get (&keep->n_chunks) >= n_chunks)
+        return TRUE;
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
+}
+
+/* The recording grows while the session runs: each chunk is a whole CTF trace once it
+ * appears, readable before the recording stops; after the stop the folder holds every
+ * event, in babeltrace2 and in tracewb. */
+static void
+test_keep_recording (void)
+{
+  g_autoptr(TwTrace) source = make_session_trace (300);
+  g_autoptr(TwTrace) live = tw_trace_new ();
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "kept", NULL);
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *printed = NULL;
+  Keep keep = { live, stop, path, 0, 0, FALSE, NULL };
+  guint64 n = tw_trace_get_n_events (source);
+  guint64 half = n / 2;
+  guint chunks_before;
+  GThread *thread;
+
+  /* the "session": the same tables, rows appended in two bursts; payload strings are
+   * ids of the source's table, the same ids when interned in the same order first */
+  for (guint32 s = 0; tw_trace_get_string (source, s); s++)
+    g_assert_cmpuint (tw_trace_intern_string (live, tw_trace_get_string (source, s)), ==, s);
+  for (guint t = 0; t < tw_trace_get_n_event_types (source); t++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (source, t);
+
+      tw_trace_add_event_type (live, type->name, type->family, type->kind, type->fields, type->n_fields, &error);
+      g_assert_no_error (error);
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (source); k++)
+    {
+      const TwTask *task = tw_trace_get_task (source, k);
+
+      tw_trace_add_task (live, task->source_id, task->name, task->pid, task->tid);
+      tw_trace_set_task_flags (live, k, task->flags);
+    }
+  for (guint64 e = 0; e < half; e++)
+    {
+      TwEvent ev;
+
+      tw_trace_get_event (source, e, &ev);
+      tw_trace_append (live, ev.time, ev.cpu, ev.type, ev.task, ev.arg, ev.payload);
+    }
+
+  thread = g_thread_new ("keep-recording", keep_thread, &keep);
+  g_assert_true (wait_for_chunks (&keep, 1));
+  /* a chunk on disk is a whole trace while the recording goes on */
+  {
+    g_autofree char *first = g_build_filename (path, "chunk-000001", NULL);
+    g_autoptr(TwTrace) part = read_ctf (first);
+
+    g_assert_cmpuint (tw_trace_get_n_events (part), ==, half);
+  }
+  chunks_before = g_atomic_int_get (&keep.n_chunks);
+
+  for (guint64 e = half; e < n; e++)
+    {
+      TwEvent ev;
+
+      tw_trace_get_event (source, e, &ev);
+      tw_trace_append (live, ev.time, ev.cpu, ev.type, ev.task, ev.arg, ev.payload);
+    }
+  g_assert_true (wait_for_chunks (&keep, chunks_before + 1));
+  g_cancellable_cancel (stop);
+  g_thread_join (thread);
+  g_assert_no_error (keep.error);
+  g_assert_true (keep.ok);
+  g_assert_cmpuint (keep.n_written, ==, n);
+
+  back = read_ctf (path);
+  assert_same_events (source, back);
+  printed = babeltrace2_print (path);
+  if (printed == NULL)
+    g_test_message ("babeltrace2 is not installed: its reading of the recording is not checked");
+  else
+    g_assert_cmpuint (count_lines (printed), ==, n);
+  remove_tree (dir);
+}
+
+static void
+skip_unavailable (void)
+{
+  g_test_skip ("CTF cannot be written here (babeltrace2 or its ctf plugin missing)");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!tw_ctf_writer_is_available (&error))
+    {
+      g_test_message ("CTF cannot be written here: %s", error->message);
+      g_test_add_func ("/ctf-writer/unavailable", skip_unavailable);
+      return g_test_run ();
+    }
+  g_test_add_func ("/ctf-writer/round-trip", test_round_trip);
+  g_test_add_func ("/ctf-writer/snapshot-of-growing-store", test_snapshot_of_growing_store);
+  g_test_add_func ("/ctf-writer/cancel-leaves-nothing", test_cancel_leaves_nothing);
+  g_test_add_func ("/ctf-writer/empty", test_empty);
+  g_test_add_func ("/ctf-writer/keep-recording", test_keep_recording);
+  return g_test_run ();
+}
