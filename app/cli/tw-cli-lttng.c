@@ -124,16 +124,16 @@ tw_cli_lttng_report (TwTrace     *trace,
   for (guint cpu = 0; cpu < lost_per_cpu->len; cpu++)
     if (g_array_index (lost_per_cpu, guint64, cpu))
       {
-        char key[16];
+        /* "HOST/N" when the store holds several targets */
+        g_autofree char *key = tw_trace_dup_cpu_label (trace, cpu);
 
-        g_snprintf (key, sizeof key, "%u", cpu);
         if (builder)
           {
             json_builder_set_member_name (builder, key);
             json_builder_add_int_value (builder, (gint64) g_array_index (lost_per_cpu, guint64, cpu));
           }
         else
-          g_printerr ("  lost on CPU %-26u %" G_GUINT64_FORMAT "\n", cpu,
+          g_printerr ("  lost on CPU %-26s %" G_GUINT64_FORMAT "\n", key,
                       g_array_index (lost_per_cpu, guint64, cpu));
       }
   if (builder)

@@ -414,7 +414,8 @@ tw_cli_monitor (int    argc,
   g_autoptr (GOptionContext) context = g_option_context_new ("— attach live to sensors and report what arrives");
   g_autofree char *sensor_dir = NULL;
   g_autofree char *record_path = NULL;
-  g_autofree char *lttng_url = NULL;
+  g_auto (GStrv) lttng_urls = NULL;
+  const char *lttng_url = NULL;
   g_autoptr (TwMonitor) monitor = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GArray) checks = NULL;
@@ -438,8 +439,9 @@ tw_cli_monitor (int    argc,
     { "kernel", 0, 0, G_OPTION_ARG_NONE, &kernel, "Also read the kernel trace buffer live (root, tracefs)", NULL },
     { "gtop", 0, 0, G_OPTION_ARG_NONE, &gtop, "Also sample CPU load, memory and process CPU time (libgtop)", NULL },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &record_path, "Save the merged session as CSV events at the end", "FILE" },
-    { "lttng-live", 0, 0, G_OPTION_ARG_STRING, &lttng_url,
+    { "lttng-live", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lttng_urls,
       "Read an LTTng live session through its relay (net://HOST[:PORT]/host/TARGET/SESSION); "
+      "repeat for several targets merged in time order, tasks and CPUs named by host; "
       "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
     { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
       "--lttng-live: when the relay goes away or the session ends, keep trying (default: say so and exit 1)", NULL },
@@ -462,14 +464,21 @@ tw_cli_monitor (int    argc,
       return 2;
     }
 
-  if (lttng_url)
+  lttng_url = lttng_urls ? lttng_urls[0] : NULL;
+  for (guint i = 0; lttng_urls && lttng_urls[i]; i++)
     {
       g_autofree char *session_name = NULL;
 
-      if (!tw_live_lttng_parse_url (lttng_url, NULL, NULL, &session_name, &error))
+      if (!tw_live_lttng_parse_url (lttng_urls[i], NULL, NULL, &session_name, &error))
         return tw_cli_fail ("monitor --lttng-live", error);
+      if (session_name == NULL && lttng_urls[1] == NULL)
+        return tw_cli_lttng_list (lttng_urls[i], json);
       if (session_name == NULL)
-        return tw_cli_lttng_list (lttng_url, json);
+        {
+          g_printerr ("tracewb-cli monitor: %s names no session: list a relay's sessions "
+                      "with one --lttng-live alone\n", lttng_urls[i]);
+          return 2;
+        }
     }
 
   checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
@@ -488,12 +497,31 @@ tw_cli_monitor (int    argc,
     return tw_cli_fail ("monitor", error);
   if (lttng_url)
     {
-      TwLiveSource *source = tw_live_lttng_new (lttng_url, &error);
+      g_autoptr (GPtrArray) sources = g_ptr_array_new ();
 
-      if (source)
-        tw_live_lttng_set_reconnect (source, reconnect);
-      if (source == NULL || !tw_monitor_add_source (monitor, source, &error))
-        return tw_cli_fail ("monitor --lttng-live", error);
+      for (guint i = 0; lttng_urls[i]; i++)
+        {
+          TwLiveSource *source = tw_live_lttng_new (lttng_urls[i], &error);
+
+          if (source == NULL)
+            {
+              for (guint k = 0; k < sources->len; k++)
+                ((TwLiveSource *) sources->pdata[k])->klass->free (sources->pdata[k]);
+              return tw_cli_fail ("monitor --lttng-live", error);
+            }
+          tw_live_lttng_set_reconnect (source, reconnect);
+          g_ptr_array_add (sources, source);
+        }
+      /* several targets: one store, tasks and CPUs named by host */
+      tw_live_lttng_name_hosts ((TwLiveSource **) sources->pdata, sources->len);
+      /* the monitor takes each source, even one it refuses */
+      for (guint i = 0; i < sources->len; i++)
+        if (!tw_monitor_add_source (monitor, sources->pdata[i], &error))
+          {
+            for (guint k = i + 1; k < sources->len; k++)
+              ((TwLiveSource *) sources->pdata[k])->klass->free (sources->pdata[k]);
+            return tw_cli_fail ("monitor --lttng-live", error);
+          }
       session.lttng = TRUE;
       session.reconnect = reconnect;
     }
