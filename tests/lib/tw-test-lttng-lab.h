@@ -18,6 +18,8 @@
  */
 #pragma once
 
+#include <stdlib.h>
+
 #include "tw-test-lttng.h"
 
 #define TW_LAB_TARGETS 2
@@ -28,7 +30,43 @@ typedef struct {
   char        *veth[TW_LAB_TARGETS];     /* our end of each pair */
   char        *gateway[TW_LAB_TARGETS];  /* its address, the target's route out */
   char        *address[TW_LAB_TARGETS];  /* the target's end */
+  char        *uts[TW_LAB_TARGETS];      /* its UTS namespace ("uts:[INODE]") */
 } TwTestLab;
+
+/* Ends what is left in the UTS namespace @uts, which we made: a session daemon that had
+ * to be killed leaves its consumer daemons and run-as helper there. Each is one of ours
+ * by the namespace it lives in; each is killed by its PID, and we wait until none is
+ * left (bounded). */
+static inline void
+tw_test_lab_end_namespace (const char *uts)
+{
+  for (guint round = 0; round < 100; round++)
+    {
+      g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+      const char *name;
+      gboolean any = FALSE;
+
+      while (proc && (name = g_dir_read_name (proc)))
+        {
+          g_autofree char *link = NULL;
+          g_autofree char *path = NULL;
+          char *end = NULL;
+          long pid = strtol (name, &end, 10);
+
+          if (pid <= 1 || *end || pid == getpid ())
+            continue;
+          path = g_strdup_printf ("/proc/%ld/ns/uts", pid);
+          link = g_file_read_link (path, NULL);
+          if (link == NULL || g_strcmp0 (link, uts) != 0)
+            continue;
+          any = TRUE;
+          kill ((pid_t) pid, SIGKILL);
+        }
+      if (!any)
+        return;
+      g_usleep (10000);
+    }
+}
 
 /* Runs @argv (ours, as root) and says whether it succeeded. */
 static inline gboolean
@@ -54,6 +92,9 @@ tw_test_lab_stop (TwTestLab *lab)
   for (guint k = 0; k < TW_LAB_TARGETS; k++)
     {
       tw_test_lttng_stop (&lab->targets[k]);
+      if (lab->uts[k])
+        tw_test_lab_end_namespace (lab->uts[k]);
+      g_clear_pointer (&lab->uts[k], g_free);
       /* gone with the namespace already, unless a daemon outlived its stop */
       if (lab->veth[k])
         {
@@ -137,9 +178,12 @@ tw_test_lab_start_target (TwTestLab *lab,
 
       if (theirs && g_strcmp0 (own, theirs) != 0)
         {
+          g_autofree char *uts = g_strdup_printf ("/proc/%d/ns/uts", t->sessiond);
+
           const char *addr[] = { "ip", "addr", "add", host_side, "dev", lab->veth[k], NULL };
           const char *up[] = { "ip", "link", "set", lab->veth[k], "up", NULL };
 
+          lab->uts[k] = g_file_read_link (uts, NULL);
           if (!tw_test_lab_run (add) || !tw_test_lab_run (addr) || !tw_test_lab_run (up))
             return FALSE;
           break;
