@@ -349,7 +349,7 @@ print_json (Session *session)
           add_string (builder, "connection", tw_cli_lttng_connection_name (info.connection));
           add_string (builder, "connection_error", info.connection_error);
           add_uint (builder, "reconnects", info.n_reconnects);
-          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), builder);
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, builder);
         }
       json_builder_end_object (builder);
     }
@@ -382,7 +382,7 @@ print_text (Session *session)
           g_printerr ("  %s, %u reconnect(s)%s%s\n", tw_cli_lttng_connection_name (info.connection),
                       info.n_reconnects, info.connection_error ? "; last fault: " : "",
                       info.connection_error ? info.connection_error : "");
-          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), NULL);
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, NULL);
         }
     }
 }

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 #include <tw-ingest.h>
 
@@ -277,6 +278,55 @@ test_relay_lost (void)
   tw_test_lttng_stop (&a);
 }
 
+/* tracewb-cli monitor --lttng-live A --lttng-live B: one report per target, each with
+ * what that target's emitter sent. */
+static void
+test_cli_two_targets (void)
+{
+  TwTestLab lab;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *url_a = NULL, *url_b = NULL, *out = NULL, *err = NULL;
+  JsonArray *sources;
+  const char *hosts[] = { "tA", "tB" };
+  const gint64 sent[] = { 12, 8 };
+
+  if (!tw_test_lab_start (&lab))
+    return;
+  g_assert_true (tw_test_lab_create_session (&lab, 0, "cli"));
+  g_assert_true (tw_test_lab_create_session (&lab, 1, "cli"));
+  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
+  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
+  url_a = tw_test_lab_url (&lab, 0, "cli");
+  url_b = tw_test_lab_url (&lab, 1, "cli");
+  cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          g_getenv ("TW_CLI"), "monitor", "--lttng-live", url_a, "--lttng-live", url_b,
+                          "--duration", "6", "--json", NULL);
+  g_assert_no_error (error);
+  g_usleep (2 * G_USEC_PER_SEC);
+  g_assert_true (tw_test_lab_emit (&lab, 0, sent[0], 100));
+  g_assert_true (tw_test_lab_emit (&lab, 1, sent[1], 100));
+  g_assert_true (g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error));
+  g_test_message ("%s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  sources = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (sources), ==, 2);
+  for (guint k = 0; k < 2; k++)
+    {
+      JsonObject *source = json_array_get_object_element (sources, k);
+      JsonObject *events = json_object_get_object_member (source, "events");
+      g_autofree char *part = g_strdup_printf ("/host/%s/", hosts[k]);
+
+      g_assert_nonnull (strstr (json_object_get_string_member (source, "name"), part));
+      g_assert_cmpstr (json_object_get_string_member (source, "connection"), ==, "connected");
+      g_assert_cmpint (json_object_get_int_member (events, TRACEF_NAME), ==, sent[k]);
+    }
+  tw_test_lab_stop (&lab);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -284,5 +334,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/tw/ingest/lttng-live/two-targets", test_two_targets);
   g_test_add_func ("/tw/ingest/lttng-live/relay-lost", test_relay_lost);
+  g_test_add_func ("/tw/ingest/lttng-live/cli-two-targets", test_cli_two_targets);
   return g_test_run ();
 }
