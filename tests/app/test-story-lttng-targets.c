@@ -7,7 +7,8 @@
  * behind one relay. The user starts `tracewb --live URL_A --live URL_B`: one window,
  * one timeline, each host's emitter with a row of its own labelled by its host, the rows
  * of one host together, each row drawing its events (pixels read back from the
- * exported timeline).
+ * exported timeline). Or, in File ▸ Attach to LTTng…, lists the lab's relay and a second
+ * relay, checks a session of each host, and attaches them all to one window.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include "tw-application.h"
 #include "tw-live-session.h"
+#include "tw-lttng-attach-dialog.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-lttng-lab.h"
@@ -191,11 +193,118 @@ test_two_targets (void)
   tw_test_lab_stop (&lab);
 }
 
+typedef struct {
+  TwLttngAttachDialog *dialog;
+  guint                n;
+} Listed;
+
+static gboolean
+dialog_listed (gpointer data)
+{
+  Listed *l = data;
+
+  return tw_lttng_attach_dialog_get_n_sessions (l->dialog) == l->n
+         && strstr (tw_lttng_attach_dialog_get_status (l->dialog), "Asking") == NULL;
+}
+
+static void
+attached (TwLttngAttachDialog *dialog,
+          const char *const   *urls,
+          gpointer             data)
+{
+  TwWindow **window = data;
+
+  g_assert_cmpuint (g_strv_length ((GStrv) urls), ==, 3);
+  *window = tw_application_start_lttng_live (app, urls, NULL);
+}
+
+static gboolean
+three_connected (gpointer data)
+{
+  TwLiveSession *session = data;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      TwMonitorSourceInfo info;
+
+      if (!tw_live_session_get_source_info (session, i, &info)
+          || info.connection != TW_LIVE_CONNECTION_CONNECTED)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The dialog lists the lab's relay (two targets), then a second relay (this machine's
+ * own session): three sessions, all checked, one window of three hosts. */
+static void
+test_dialog_two_relays (void)
+{
+  TwTestLab lab;
+  TwTestLttng local;
+  g_autofree char *relay_a = NULL, *relay_b = NULL;
+  TwWindow *window = NULL;
+  Listed listed;
+  TwLiveSession *session;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (!tw_test_lab_start (&lab))
+    return;
+  if (!tw_test_lttng_start (&local))
+    {
+      tw_test_lab_stop (&lab);
+      return;
+    }
+  g_assert_true (tw_test_lab_create_session (&lab, 0, "bench"));
+  g_assert_true (tw_test_lab_create_session (&lab, 1, "bench"));
+  g_assert_true (tw_test_lttng_create_session (&local, "here", 100000));
+  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
+  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
+  g_assert_true (tw_test_lttng_emit (&local, 0, 0));
+  relay_a = g_strdup_printf ("net://127.0.0.1:%u", lab.relay.ports[2]);
+  relay_b = tw_test_lttng_url (&local, NULL);
+
+  listed.dialog = tw_lttng_attach_dialog_new (NULL);
+  g_signal_connect (listed.dialog, "attach", G_CALLBACK (attached), &window);
+  gtk_window_present (GTK_WINDOW (listed.dialog));
+  tw_lttng_attach_dialog_list (listed.dialog, relay_a);
+  listed.n = 2;
+  g_assert_true (tw_test_wait_until (dialog_listed, &listed, WAIT_MS));
+  g_assert_cmpstr (tw_lttng_attach_dialog_get_status (listed.dialog), ==, "2 sessions");
+  /* the same relay again replaces its own rows */
+  tw_lttng_attach_dialog_list (listed.dialog, relay_a);
+  g_assert_true (tw_test_wait_until (dialog_listed, &listed, WAIT_MS));
+  /* a second relay adds its sessions below */
+  tw_lttng_attach_dialog_list (listed.dialog, relay_b);
+  listed.n = 3;
+  g_assert_true (tw_test_wait_until (dialog_listed, &listed, WAIT_MS));
+  g_assert_nonnull (strstr (tw_lttng_attach_dialog_get_status (listed.dialog), "3 sessions"));
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (tw_lttng_attach_dialog_select (listed.dialog, i, TRUE));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (listed.dialog), "lttng-attach.attach", NULL));
+
+  g_assert_nonnull (window);
+  g_assert_null (tw_window_get_error_message (window));
+  session = tw_window_get_live_session (window);
+  g_assert_cmpuint (tw_live_session_get_n_remotes (session), ==, 3);
+  g_assert_true (tw_test_wait_until (three_connected, session, WAIT_MS));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  tw_test_lttng_stop (&local);
+  tw_test_lab_stop (&lab);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   app = tw_test_init_application (&argc, &argv);
   g_test_add_func ("/tw/app/lttng-live/two-targets", test_two_targets);
+  g_test_add_func ("/tw/app/lttng-live/dialog-two-relays", test_dialog_two_relays);
   return g_test_run ();
 }
