@@ -45,7 +45,7 @@ struct _TwTimelineLayout
   GArray          *rows;           /* TwTimelineRow */
   GPtrArray       *processes;      /* Process */
   GArray          *ranks;          /* guint32 per task: its place, or G_MAXUINT32 */
-  GHashTable      *collapsed_pids;
+  GHashTable      *collapsed_pids; /* ProcessKey of the collapsed processes */
   GHashTable      *task_filter;    /* task index set, NULL = all */
   TwTaskSort       sort;
   int              height;
@@ -243,7 +243,7 @@ build_processes (TwTimelineLayout *self,
           p->host = t->host;
           p->leader = TW_TASK_NONE;
           p->tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &t->pid);
+          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &key);
           g_ptr_array_add (self->processes, p);
           if (t->pid >= 0)
             g_hash_table_insert (by_pid, g_memdup2 (&key, sizeof key), p);
@@ -513,13 +513,10 @@ tw_timeline_layout_toggle_row (TwTimelineLayout *self,
   else if (r->kind == TW_TIMELINE_ROW_PROCESS)
     {
       Process *p = g_ptr_array_index (self->processes, r->id);
-      gint64 *key = g_new (gint64, 1);
+      ProcessKey key = { p->host, p->pid };
 
-      *key = p->pid;
-      if (!g_hash_table_remove (self->collapsed_pids, key))
-        g_hash_table_add (self->collapsed_pids, key);
-      else
-        g_free (key);
+      if (!g_hash_table_remove (self->collapsed_pids, &key))
+        g_hash_table_add (self->collapsed_pids, g_memdup2 (&key, sizeof key));
     }
   else
     return;
@@ -778,7 +775,7 @@ tw_timeline_layout_init (TwTimelineLayout *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (TwTimelineRow));
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->ranks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->collapsed_pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->collapsed_pids = g_hash_table_new_full (process_key_hash, process_key_equal, g_free, NULL);
   self->sort = TW_TASK_SORT_CPU_TIME;
 }
 
