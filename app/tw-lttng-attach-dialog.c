@@ -206,8 +206,8 @@ list_done (GObject      *source,
                                                self->n_sessions);
       g_autofree char *more = NULL;
 
-      if (!first)
-        more = g_strdup_printf (_("%s; check those to put on one timeline"), text);
+      if (self->n_sessions > 1)
+        more = g_strdup_printf (_("%s: check those to follow; several go on one timeline"), text);
       gtk_label_set_text (GTK_LABEL (self->status_label), more ? more : text);
       /* one relay's first session is what most users want; several they check */
       if (first)
