@@ -136,25 +136,38 @@ tw_application_start_live (TwApplication *self,
 
 /**
  * tw_application_start_lttng_live:
- * @url: `net://HOST[:PORT]/host/TARGET/SESSION`
+ * @urls: (array zero-terminated=1): `net://HOST[:PORT]/host/TARGET/SESSION`, one or more
  *
- * Attaches to an LTTng live session through its relay and shows it in a window, live
- * like a sensor session; failures show in the window's error banner.
+ * Attaches to LTTng live sessions through their relays and shows them in a window, live
+ * like a sensor session: several sessions (targets) go on one timeline, their rows
+ * merged in time order and grouped by host. Failures show in the window's error banner.
  *
  * Returns: (transfer none): the window
  */
 TwWindow *
-tw_application_start_lttng_live (TwApplication  *self,
-                                 const char     *url,
-                                 GError        **error)
+tw_application_start_lttng_live (TwApplication     *self,
+                                 const char *const *urls,
+                                 GError           **error)
 {
   TwWindow *window = get_window (self, TRUE);
   g_autoptr(GError) local = NULL;
-  TwLiveSource *source = tw_live_lttng_new (url, &local);
-  g_autoptr(TwLiveSession) session = source ? tw_live_session_new_for_remote (source, url) : NULL;
+  g_autoptr(TwLiveSession) session = NULL;
+
+  g_return_val_if_fail (urls != NULL && urls[0] != NULL, window);
 
   gtk_window_present (GTK_WINDOW (window));
-  if (session == NULL || !tw_live_session_start (session, 0, &local))
+  for (guint i = 0; urls[i] && local == NULL; i++)
+    {
+      TwLiveSource *source = tw_live_lttng_new (urls[i], &local);
+
+      if (source == NULL)
+        break;
+      if (session == NULL)
+        session = tw_live_session_new_for_remote (source, urls[i]);
+      else
+        tw_live_session_add_remote (session, source, urls[i]);
+    }
+  if (local != NULL || !tw_live_session_start (session, 0, &local))
     {
       tw_window_show_error_message (window, _("Could not attach to the LTTng session"), local);
       g_propagate_error (error, g_steal_pointer (&local));
@@ -203,24 +216,34 @@ tw_application_open (GApplication  *app,
 {
   TwApplication *self = TW_APPLICATION (app);
 
+  g_autoptr(GStrvBuilder) lttng = g_strv_builder_new ();
+  g_auto(GStrv) urls = NULL;
+
   for (int i = 0; i < n_files; i++)
     {
-      /* `tracewb --live net://…`: an LTTng live session, not a file */
+      /* `tracewb --live net://…`: an LTTng live session, not a file; all of them on the
+       * command line go on one timeline (`--live URL1 --live URL2`) */
       if (g_file_has_uri_scheme (files[i], "net"))
         {
           g_autofree char *url = g_file_get_uri (files[i]);
-          g_autoptr(GError) error = NULL;
 
-          self->live = FALSE;
-          tw_application_start_lttng_live (self, url, &error);
-          if (error)
-            {
-              g_printerr ("tracewb: %s\n", error->message);
-              self->load_failed = TRUE;
-            }
+          g_strv_builder_add (lttng, url);
           continue;
         }
       open_in_window (self, get_window (self, TRUE), files[i]);
+    }
+  urls = g_strv_builder_end (lttng);
+  if (urls[0])
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->live = FALSE;
+      tw_application_start_lttng_live (self, (const char *const *) urls, &error);
+      if (error)
+        {
+          g_printerr ("tracewb: %s\n", error->message);
+          self->load_failed = TRUE;
+        }
     }
   maybe_quit_after_startup (self);
 }
@@ -444,10 +467,10 @@ attach_sensors_action (GSimpleAction *action, GVariant *param, gpointer user_dat
 
 static void
 lttng_attach_cb (TwLttngAttachDialog *dialog,
-                 const char          *url,
+                 const char *const   *urls,
                  gpointer             user_data)
 {
-  tw_application_start_lttng_live (user_data, url, NULL);
+  tw_application_start_lttng_live (user_data, urls, NULL);
 }
 
 /* File ▸ Attach to LTTng…: a relay's sessions to choose from */
@@ -587,7 +610,8 @@ tw_application_init (TwApplication *self)
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
     { "demo", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the embedded demo trace", NULL },
     { "live", 0, 0, G_OPTION_ARG_NONE, NULL,
-      "Attach live to the sensors of a sensor directory (default: $TRACEWB_SENSOR_DIR, else the per-user one)", NULL },
+      "Attach live to the sensors of a sensor directory (default: $TRACEWB_SENSOR_DIR, else the per-user one); "
+      "with net://HOST[:PORT]/host/TARGET/SESSION to an LTTng live session (repeat for several targets on one timeline)", NULL },
     { "sensor-dir", 0, 0, G_OPTION_ARG_FILENAME, NULL, "The sensor directory for --live", "DIR" },
     { "no-kernel", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Live: do not read the kernel trace buffer, even where permitted (root, tracefs)", NULL },

@@ -20,9 +20,9 @@ TwWindow      *tw_application_start_live     (TwApplication  *self,
                                               const char     *sensor_dir,
                                               const char     *demo_program,
                                               GError        **error);
-TwWindow      *tw_application_start_lttng_live (TwApplication *self,
-                                                const char    *url,
-                                                GError       **error);
+TwWindow      *tw_application_start_lttng_live (TwApplication     *self,
+                                                const char *const *urls,
+                                                GError           **error);
 int            tw_application_run            (TwApplication  *self,
                                               int             argc,
                                               char          **argv);

@@ -235,7 +235,7 @@ rebuild (TwDetailsPane *self)
   add_row (self, "", text);
   g_clear_pointer (&text, g_free);
 
-  text = event.cpu == TW_CPU_NONE ? g_strdup (_("none")) : g_strdup_printf ("%u", event.cpu);
+  text = event.cpu == TW_CPU_NONE ? g_strdup (_("none")) : tw_trace_dup_cpu_label (trace, event.cpu);
   add_row (self, _("CPU"), text);
   g_clear_pointer (&text, g_free);
 

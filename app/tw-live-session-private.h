@@ -35,8 +35,10 @@ struct _TwLiveSession
   GObject        parent_instance;
 
   char          *sensor_dir;
-  char          *remote_url;    /* a session on a remote source (LTTng live) instead */
-  TwLiveSource  *remote_source; /* until started: then the monitor's */
+  char          *remote_url;    /* a session on remote sources (LTTng live) instead: what
+                                 * they are, for titles */
+  GPtrArray     *remote_urls;   /* char*, one per remote source */
+  GPtrArray     *remote_sources;/* TwLiveSource*, until started: then the monitor's */
   TwMonitor     *monitor;
   TwStateModel  *model;
   GArray        *sources;       /* SourceState per monitor source index */

@@ -242,9 +242,9 @@ tw_live_session_finalize (GObject *object)
 {
   TwLiveSession *self = TW_LIVE_SESSION (object);
 
-  /* a remote session that never started still owns its source */
-  if (self->remote_source)
-    self->remote_source->klass->free (self->remote_source);
+  /* a remote session that never started still owns its sources */
+  g_clear_pointer (&self->remote_sources, g_ptr_array_unref);
+  g_clear_pointer (&self->remote_urls, g_ptr_array_unref);
   g_free (self->remote_url);
 
   g_clear_object (&self->model);
@@ -363,6 +363,14 @@ _tw_live_session_watch (TwLiveSession *self,
   tw_monitor_set_scan_interval (monitor, SCAN_INTERVAL_NS);
 }
 
+static void
+free_remote_source (gpointer data)
+{
+  TwLiveSource *source = data;
+
+  source->klass->free (source);
+}
+
 /**
  * tw_live_session_new_for_remote:
  * @source: (transfer full): the source reading the target (tw_live_lttng_new)
@@ -370,6 +378,7 @@ _tw_live_session_watch (TwLiveSession *self,
  *
  * A session on a remote target instead of a sensor directory; started, polled and
  * shown like any other (tw_live_session_start: pass no flags for the target alone).
+ * More targets join it with tw_live_session_add_remote().
  */
 TwLiveSession *
 tw_live_session_new_for_remote (TwLiveSource *source,
@@ -379,9 +388,52 @@ tw_live_session_new_for_remote (TwLiveSource *source,
 
   tw_monitor_set_watch_sensors (self->monitor, FALSE);
   g_clear_pointer (&self->sensor_dir, g_free);
-  self->remote_url = g_strdup (url);
-  self->remote_source = source;
+  self->remote_sources = g_ptr_array_new_with_free_func (free_remote_source);
+  self->remote_urls = g_ptr_array_new_with_free_func (g_free);
+  tw_live_session_add_remote (self, source, url);
   return self;
+}
+
+/**
+ * tw_live_session_add_remote:
+ * @source: (transfer full): another target's source (tw_live_lttng_new)
+ * @url: what it reads, for titles
+ *
+ * Several targets on one timeline: the monitor merges their rows in time order (LTTng
+ * targets share a time base: each target's clock in ns from the Unix epoch, as
+ * babeltrace2 correlates it). When they are different hosts, each one's tasks and
+ * CPUs are named by its host in the store (tw_live_lttng_set_host), so that they do
+ * not collide. Before tw_live_session_start(), on a session made by
+ * tw_live_session_new_for_remote().
+ */
+void
+tw_live_session_add_remote (TwLiveSession *self,
+                            TwLiveSource  *source,
+                            const char    *url)
+{
+  g_autoptr(GString) title = g_string_new (NULL);
+
+  g_return_if_fail (TW_IS_LIVE_SESSION (self));
+  g_return_if_fail (self->remote_sources != NULL && !self->running);
+
+  g_ptr_array_add (self->remote_sources, source);
+  g_ptr_array_add (self->remote_urls, g_strdup (url));
+  for (guint i = 0; i < self->remote_urls->len; i++)
+    g_string_append_printf (title, "%s%s", i ? " + " : "", (char *) self->remote_urls->pdata[i]);
+  g_free (self->remote_url);
+  self->remote_url = g_string_free (g_steal_pointer (&title), FALSE);
+}
+
+/**
+ * tw_live_session_get_n_remotes:
+ *
+ * Returns: how many remote targets the session reads (0 for a sensor directory's)
+ */
+guint
+tw_live_session_get_n_remotes (TwLiveSession *self)
+{
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
+  return self->remote_urls ? self->remote_urls->len : 0;
 }
 
 /**
@@ -400,7 +452,8 @@ tw_live_session_is_running (TwLiveSession *self)
 /**
  * tw_live_session_get_remote_url:
  *
- * Returns: (nullable): the remote session's URL, %NULL for a sensor directory's session
+ * Returns: (nullable): the remote session's URL (several targets': their URLs joined by
+ *   " + "), %NULL for a sensor directory's session
  */
 const char *
 tw_live_session_get_remote_url (TwLiveSession *self)
@@ -441,8 +494,13 @@ tw_live_session_start (TwLiveSession      *self,
 
   if (self->remote_url)
     {
-      if (!tw_monitor_add_source (self->monitor, g_steal_pointer (&self->remote_source), error))
-        return FALSE;
+      tw_live_lttng_name_hosts ((TwLiveSource **) self->remote_sources->pdata,
+                                self->remote_sources->len);
+      /* the monitor takes each source, even one it refuses */
+      while (self->remote_sources->len > 0)
+        if (!tw_monitor_add_source (self->monitor,
+                                    g_ptr_array_steal_index (self->remote_sources, 0), error))
+          return FALSE;
     }
   else if (self->sensor_dir == NULL)
     {

@@ -30,7 +30,11 @@ G_DECLARE_FINAL_TYPE (TwLiveSession, tw_live_session, TW, LIVE_SESSION, GObject)
 TwLiveSession *tw_live_session_new              (const char     *sensor_dir);
 TwLiveSession *tw_live_session_new_for_remote   (TwLiveSource   *source,
                                                  const char     *url);
+void           tw_live_session_add_remote       (TwLiveSession  *self,
+                                                 TwLiveSource   *source,
+                                                 const char     *url);
 const char    *tw_live_session_get_remote_url   (TwLiveSession  *self);
+guint          tw_live_session_get_n_remotes    (TwLiveSession  *self);
 gboolean       tw_live_session_is_running       (TwLiveSession  *self);
 gboolean       tw_live_session_start            (TwLiveSession  *self,
                                                  TwLiveSessionFlags flags,

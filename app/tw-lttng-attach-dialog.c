@@ -1,12 +1,15 @@
-/* tw-lttng-attach-dialog.c: File ▸ Attach to LTTng…: a relay's sessions, one to attach to
+/* tw-lttng-attach-dialog.c: File ▸ Attach to LTTng…: relays' sessions, those to attach to
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The relay is asked for its sessions in a thread (tw_live_lttng_list_sessions runs
  * babeltrace2's query in the helper process and may wait seconds for a relay that does
- * not answer); a new listing or closing the dialog cancels the one running. ::attach
- * hands the chosen session's URL to whoever opened the dialog, which then closes.
+ * not answer); a new listing or closing the dialog cancels the one running. Listing
+ * another relay adds its sessions below the others' (listing one again replaces its
+ * own), so that targets behind several relays can go on one timeline. Every session
+ * has a check box; ::attach hands the checked sessions' URLs to whoever opened the
+ * dialog, which then closes.
  */
 #include "config.h"
 
@@ -38,43 +41,82 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-/* The URL to attach to: the selected session's, else the entry's when it names one. */
-static char *
-dup_chosen_url (TwLttngAttachDialog *self)
+static GtkCheckButton *
+row_check (GtkWidget *row)
 {
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->session_list));
+  return g_object_get_data (G_OBJECT (row), "check");
+}
+
+/* The URLs to attach to: the checked sessions', else the entry's when it names one. */
+static GStrv
+dup_chosen_urls (TwLttngAttachDialog *self)
+{
+  g_autoptr(GStrvBuilder) urls = g_strv_builder_new ();
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->url_entry));
   g_autofree char *session = NULL;
+  gboolean any = FALSE;
 
-  if (row)
-    return g_strdup (g_object_get_data (G_OBJECT (row), "url"));
-  if (tw_live_lttng_parse_url (text, NULL, NULL, &session, NULL) && session)
-    return g_strdup (text);
-  return NULL;
+  for (GtkWidget *row = gtk_widget_get_first_child (self->session_list); row;
+       row = gtk_widget_get_next_sibling (row))
+    if (GTK_IS_LIST_BOX_ROW (row) && gtk_check_button_get_active (row_check (row)))
+      {
+        g_strv_builder_add (urls, g_object_get_data (G_OBJECT (row), "url"));
+        any = TRUE;
+      }
+  if (!any && tw_live_lttng_parse_url (text, NULL, NULL, &session, NULL) && session)
+    {
+      g_strv_builder_add (urls, text);
+      any = TRUE;
+    }
+  return any ? g_strv_builder_end (urls) : NULL;
 }
 
 static void
 update_attach (TwLttngAttachDialog *self)
 {
-  g_autofree char *url = dup_chosen_url (self);
+  g_auto(GStrv) urls = dup_chosen_urls (self);
+  guint n = urls ? g_strv_length (urls) : 0;
 
-  gtk_widget_set_sensitive (self->attach_button, url != NULL);
+  gtk_widget_set_sensitive (self->attach_button, n > 0);
+  /* several sessions go on one timeline: say so on the button */
+  gtk_button_set_label (GTK_BUTTON (self->attach_button),
+                        n > 1 ? _("_Attach to All Checked") : _("_Attach"));
+}
+
+/* Removes the rows of @relay (all rows when %NULL). */
+static void
+clear_sessions (TwLttngAttachDialog *self,
+                const char          *relay)
+{
+  GtkWidget *child = gtk_widget_get_first_child (self->session_list);
+
+  while (child)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      if (relay == NULL || g_strcmp0 (g_object_get_data (G_OBJECT (child), "relay"), relay) == 0)
+        {
+          gtk_list_box_remove (GTK_LIST_BOX (self->session_list), child);
+          self->n_sessions--;
+        }
+      child = next;
+    }
 }
 
 static void
-clear_sessions (TwLttngAttachDialog *self)
+check_toggled_cb (TwLttngAttachDialog *self)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (self->session_list)))
-    gtk_list_box_remove (GTK_LIST_BOX (self->session_list), child);
-  self->n_sessions = 0;
+  update_attach (self);
 }
 
 static GtkWidget *
-session_row (const TwLttngSessionInfo *info)
+session_row (TwLttngAttachDialog      *self,
+             const char               *relay,
+             const TwLttngSessionInfo *info)
 {
   GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *check = gtk_check_button_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (NULL);
   GtkWidget *detail = gtk_label_new (NULL);
@@ -96,8 +138,17 @@ session_row (const TwLttngSessionInfo *info)
   gtk_widget_set_margin_bottom (box, 4);
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), detail);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (check, 6);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  info->url, -1);
+  g_signal_connect_swapped (check, "toggled", G_CALLBACK (check_toggled_cb), self);
+  gtk_box_append (GTK_BOX (line), check);
+  gtk_box_append (GTK_BOX (line), box);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), line);
+  g_object_set_data (G_OBJECT (row), "check", check);
   g_object_set_data_full (G_OBJECT (row), "url", g_strdup (info->url), g_free);
+  g_object_set_data_full (G_OBJECT (row), "relay", g_strdup (relay), g_free);
   return row;
 }
 
@@ -125,9 +176,13 @@ list_done (GObject      *source,
   g_autoptr(GPtrArray) sessions = g_task_propagate_pointer (G_TASK (result), &error);
   TwLttngAttachDialog *self;
 
+  const char *relay;
+  gboolean first;
+
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;  /* a newer listing, or the dialog closed */
   self = TW_LTTNG_ATTACH_DIALOG (source);
+  relay = g_task_get_task_data (G_TASK (result));
   gtk_spinner_stop (GTK_SPINNER (self->spinner));
   gtk_widget_set_sensitive (self->list_button, TRUE);
   if (sessions == NULL)
@@ -136,21 +191,28 @@ list_done (GObject      *source,
       gtk_widget_add_css_class (self->status_label, "error");
       return;
     }
+  clear_sessions (self, relay);
+  first = self->n_sessions == 0;
   for (guint i = 0; i < sessions->len; i++)
-    gtk_list_box_append (GTK_LIST_BOX (self->session_list), session_row (sessions->pdata[i]));
-  self->n_sessions = sessions->len;
+    gtk_list_box_append (GTK_LIST_BOX (self->session_list), session_row (self, relay, sessions->pdata[i]));
+  self->n_sessions += sessions->len;
   if (sessions->len == 0)
     gtk_label_set_text (GTK_LABEL (self->status_label),
                         _("The relay serves no session now. Start one on the target with "
                           "`lttng create NAME --live` and list again."));
   else
     {
-      g_autofree char *text = g_strdup_printf (ngettext ("%u session", "%u sessions", sessions->len),
-                                               sessions->len);
+      g_autofree char *text = g_strdup_printf (ngettext ("%u session", "%u sessions", self->n_sessions),
+                                               self->n_sessions);
+      g_autofree char *more = NULL;
 
-      gtk_label_set_text (GTK_LABEL (self->status_label), text);
-      gtk_list_box_select_row (GTK_LIST_BOX (self->session_list),
-                               gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->session_list), 0));
+      if (self->n_sessions > 1)
+        more = g_strdup_printf (_("%s: check those to follow; several go on one timeline"), text);
+      gtk_label_set_text (GTK_LABEL (self->status_label), more ? more : text);
+      /* one relay's first session is what most users want; several they check */
+      if (first)
+        gtk_check_button_set_active (row_check (GTK_WIDGET (gtk_list_box_get_row_at_index (
+                                       GTK_LIST_BOX (self->session_list), 0))), TRUE);
     }
   update_attach (self);
 }
@@ -175,7 +237,6 @@ tw_lttng_attach_dialog_list (TwLttngAttachDialog *self,
     gtk_editable_set_text (GTK_EDITABLE (self->url_entry), relay_url);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  clear_sessions (self);
   gtk_widget_remove_css_class (self->status_label, "error");
   if (!tw_live_lttng_parse_url (relay_url, &relay, NULL, NULL, &error))
     {
@@ -203,24 +264,17 @@ list_clicked_cb (TwLttngAttachDialog *self)
 static void
 url_changed_cb (TwLttngAttachDialog *self)
 {
-  gtk_list_box_unselect_all (GTK_LIST_BOX (self->session_list));
-  update_attach (self);
-}
-
-static void
-row_selected_cb (TwLttngAttachDialog *self)
-{
   update_attach (self);
 }
 
 static void
 attach_clicked_cb (TwLttngAttachDialog *self)
 {
-  g_autofree char *url = dup_chosen_url (self);
+  g_auto(GStrv) urls = dup_chosen_urls (self);
 
-  if (url == NULL)
+  if (urls == NULL)
     return;
-  g_signal_emit (self, signals[ATTACH], 0, url);
+  g_signal_emit (self, signals[ATTACH], 0, urls);
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -232,10 +286,14 @@ attach_action (GtkWidget  *widget,
   attach_clicked_cb (TW_LTTNG_ATTACH_DIALOG (widget));
 }
 
+/* a click on a session's row checks it or unchecks it */
 static void
-row_activated_cb (TwLttngAttachDialog *self)
+row_activated_cb (TwLttngAttachDialog *self,
+                  GtkListBoxRow       *row)
 {
-  attach_clicked_cb (self);
+  GtkCheckButton *check = row_check (GTK_WIDGET (row));
+
+  gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
 }
 
 static void
@@ -270,10 +328,11 @@ tw_lttng_attach_dialog_class_init (TwLttngAttachDialogClass *klass)
 
   /**
    * TwLttngAttachDialog::attach:
-   * @url: the session's `net://HOST:PORT/host/TARGET/SESSION`
+   * @urls: the chosen sessions' `net://HOST:PORT/host/TARGET/SESSION`, one or more: one
+   *   timeline for all of them
    */
   signals[ATTACH] = g_signal_new ("attach", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRV);
 
   gtk_widget_class_install_action (widget_class, "lttng-attach.attach", NULL, attach_action);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-lttng-attach-dialog.ui");
@@ -285,7 +344,6 @@ tw_lttng_attach_dialog_class_init (TwLttngAttachDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwLttngAttachDialog, status_label);
   gtk_widget_class_bind_template_callback (widget_class, list_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, url_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, attach_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
@@ -295,6 +353,7 @@ static void
 tw_lttng_attach_dialog_init (TwLttngAttachDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  update_attach (self);
 }
 
 /**
@@ -315,17 +374,18 @@ tw_lttng_attach_dialog_get_n_sessions (TwLttngAttachDialog *self)
   return self->n_sessions;
 }
 
-/* Selects the @index-th session listed; FALSE when there is none. */
+/* Checks (or unchecks) the @index-th session listed; FALSE when there is none. */
 gboolean
 tw_lttng_attach_dialog_select (TwLttngAttachDialog *self,
-                               guint                index)
+                               guint                index,
+                               gboolean             checked)
 {
   GtkListBoxRow *row;
 
   g_return_val_if_fail (TW_IS_LTTNG_ATTACH_DIALOG (self), FALSE);
   row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->session_list), index);
   if (row)
-    gtk_list_box_select_row (GTK_LIST_BOX (self->session_list), row);
+    gtk_check_button_set_active (row_check (GTK_WIDGET (row)), checked);
   return row != NULL;
 }
 

@@ -17,7 +17,8 @@ void                 tw_lttng_attach_dialog_list          (TwLttngAttachDialog *
                                                            const char          *relay_url);
 guint                tw_lttng_attach_dialog_get_n_sessions (TwLttngAttachDialog *self);
 gboolean             tw_lttng_attach_dialog_select        (TwLttngAttachDialog *self,
-                                                           guint                index);
+                                                           guint                index,
+                                                           gboolean             checked);
 const char          *tw_lttng_attach_dialog_get_status    (TwLttngAttachDialog *self);
 
 G_END_DECLS

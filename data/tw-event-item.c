@@ -160,6 +160,22 @@ tw_event_item_dup_task_label (TwEventItem *self)
 }
 
 /**
+ * tw_event_item_dup_cpu_label:
+ *
+ * Returns: (transfer full): the CPU as users read it: its number, "HOST/N" in a trace
+ *   of several machines, "-" for none
+ */
+char *
+tw_event_item_dup_cpu_label (TwEventItem *self)
+{
+  TwEvent event;
+
+  if (!tw_event_item_get_event (self, &event))
+    return g_strdup ("");
+  return tw_trace_dup_cpu_label (self->trace, event.cpu);
+}
+
+/**
  * tw_event_item_dup_args:
  *
  * The canonical argument where the kind gives it a meaning (the task switched in, the

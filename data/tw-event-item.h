@@ -22,6 +22,7 @@ guint64      tw_event_item_get_time   (TwEventItem *self);
 guint16      tw_event_item_get_cpu    (TwEventItem *self);
 const char  *tw_event_item_get_type_name (TwEventItem *self);
 char        *tw_event_item_dup_task_label (TwEventItem *self);
+char        *tw_event_item_dup_cpu_label  (TwEventItem *self);
 char        *tw_event_item_dup_args   (TwEventItem *self);
 
 G_END_DECLS

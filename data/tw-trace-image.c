@@ -38,8 +38,8 @@
  */
 
 #define IMAGE_MAGIC   "TWIMAGE1"
-#define INDEX_VERSION 2
-#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxu)a(uutqt)ay)"
+#define INDEX_VERSION 3
+#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxuu)a(uutqt)ay)"
 G_STATIC_ASSERT (sizeof (INDEX_TYPE) <= 64);
 #define HEADER_BYTES  ((gsize) 2 << 20)
 #define SLOT_BYTES    (TW_TRACE_COLUMNS_BYTES + TW_TRACE_BLOB_RESERVE)
@@ -48,7 +48,7 @@ G_STATIC_ASSERT (sizeof (INDEX_TYPE) <= 64);
 
 /* A new field in these must travel through the index: a changed size stops the build
  * here so that nobody adds one without looking at build_index() and restore_tables(). */
-G_STATIC_ASSERT (sizeof (TwTask) == 40);
+G_STATIC_ASSERT (sizeof (TwTask) == 48);
 G_STATIC_ASSERT (sizeof (TwEventType) == 48);
 G_STATIC_ASSERT (sizeof (TwFieldSpec) == 16);
 
@@ -531,7 +531,7 @@ typedef struct {
   guint32 source_id, name;
   gint64  pid, tid;
   guint32 flags;
-  guint32 padding;
+  guint32 host;
 } IndexTask;
 
 typedef struct {
@@ -623,7 +623,8 @@ build_index (TwTrace *trace)
       const TwTask *task = tw_trace_get_task (trace, i);
       IndexTask row = { .source_id = string_id (trace, task->source_id),
                         .name = string_id (trace, task->name),
-                        .pid = task->pid, .tid = task->tid, .flags = task->flags };
+                        .pid = task->pid, .tid = task->tid, .flags = task->flags,
+                        .host = string_id (trace, task->host) };
 
       g_array_append_val (tasks, row);
     }
@@ -645,7 +646,7 @@ build_index (TwTrace *trace)
   children[INDEX_METADATA] = metadata_variant (trace);
   children[INDEX_TYPES] = fixed_array ("(uuuuu)", types);
   children[INDEX_FIELDS] = fixed_array ("(uuu)", fields);
-  children[INDEX_TASKS] = fixed_array ("(uuxxu)", tasks);
+  children[INDEX_TASKS] = fixed_array ("(uuxxuu)", tasks);
   children[INDEX_CHUNKS] = fixed_array ("(uutqt)", chunks);
   task_states = _tw_trace_dup_task_states (trace);
   children[INDEX_TASK_STATES] = g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING,
@@ -774,6 +775,13 @@ restore_tasks (TwTrace  *trace,
                              tasks[i].pid, tasks[i].tid) != i)
         return FALSE;
       tw_trace_set_task_flags (trace, i, tasks[i].flags);
+      if (tasks[i].host != NO_STRING)
+        {
+          const char *host = string_at (trace, tasks[i].host, &ok);
+
+          if (ok)
+            tw_trace_set_task_host (trace, i, host);
+        }
     }
   return ok;
 }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <sys/mman.h>
 
 #include "tw-pages.h"
@@ -30,6 +31,15 @@
 #define TYPE_PAGE_SHIFT 8
 #define MAX_TYPE_PAGES  (1u << 8)    /* 64 Ki types, indexes fit guint16 minus TW_TYPE_NONE */
 #define MAX_FIELDS      512
+
+/* Where a store CPU is on its machine. */
+typedef struct {
+  const char *host;      /* interned; NULL: not a named host's CPU */
+  guint16     host_cpu;
+} TwCpuHost;
+
+#define CPU_HOST_PAGE_SHIFT 8
+#define CPU_HOST_PAGES      (65536u >> CPU_HOST_PAGE_SHIFT)
 
 struct _TwTrace
 {
@@ -61,6 +71,13 @@ struct _TwTrace
   TwTask       **task_pages;    /* MAX_TASK_PAGES slots */
   guint          n_tasks;
   GHashTable    *task_ids;      /* source id → index + 1 */
+
+  /* CPUs of named hosts (tw_trace_add_host_cpu): pages that never move, so the main
+   * thread reads them while the live poll thread adds CPUs */
+  TwCpuHost    **cpu_host_pages; /* CPU_HOST_PAGES slots, NULL until a host CPU is added */
+  GHashTable    *host_cpu_ids;   /* "host\ncpu" → store CPU + 1 */
+  GHashTable    *hosts;          /* interned host names */
+  guint          next_host_cpu;
 
   GHashTable    *metadata;
 };
@@ -308,6 +325,12 @@ tw_trace_finalize (GObject *object)
   g_clear_pointer (&self->task_states, g_array_unref);
   g_clear_pointer (&self->type_ids, g_hash_table_unref);
   g_clear_pointer (&self->task_ids, g_hash_table_unref);
+  if (self->cpu_host_pages)
+    for (guint i = 0; i < CPU_HOST_PAGES; i++)
+      g_free (self->cpu_host_pages[i]);
+  g_free (self->cpu_host_pages);
+  g_clear_pointer (&self->host_cpu_ids, g_hash_table_unref);
+  g_clear_pointer (&self->hosts, g_hash_table_unref);
   g_clear_pointer (&self->metadata, g_hash_table_unref);
   g_mutex_clear (&self->lock);
 
@@ -927,6 +950,164 @@ tw_trace_set_task_ids (TwTrace *self,
   task_at (self, task)->tid = tid;
 }
 
+/**
+ * tw_trace_set_task_host:
+ * @host: (nullable): the machine the task runs on, when the trace holds several
+ *
+ * Call it before rows name the task: readers take a task's host as fixed.
+ */
+void
+tw_trace_set_task_host (TwTrace    *self,
+                        guint32     task,
+                        const char *host)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (task < tw_trace_get_n_tasks (self));
+
+  g_mutex_lock (&self->lock);
+  task_at (self, task)->host = intern_locked (self, host);
+  if (host && self->hosts == NULL)
+    self->hosts = g_hash_table_new (g_str_hash, g_str_equal);
+  if (host)
+    g_hash_table_add (self->hosts, (gpointer) task_at (self, task)->host);
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---------------------------------------------------------------- CPUs of hosts */
+
+/**
+ * tw_trace_add_host_cpu:
+ * @host: the machine, as its traces name it (LTTng: the target's hostname)
+ * @host_cpu: the CPU's number on @host
+ *
+ * A trace of several machines numbers their CPUs one after the other, in the order they
+ * first appear: CPU 0 of host A and CPU 0 of host B are two store CPUs, each knowing
+ * its host and number there (tw_trace_get_cpu_host). Adding the same pair again returns
+ * the same CPU.
+ *
+ * Returns: the store's CPU index for (@host, @host_cpu), %TW_CPU_NONE when the trace
+ *   has no CPU index left
+ */
+guint16
+tw_trace_add_host_cpu (TwTrace    *self,
+                       const char *host,
+                       guint16     host_cpu)
+{
+  g_autofree char *key = NULL;
+  gpointer found;
+  guint cpu;
+  TwCpuHost *page;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), TW_CPU_NONE);
+  g_return_val_if_fail (host != NULL, TW_CPU_NONE);
+
+  key = g_strdup_printf ("%s\n%u", host, host_cpu);
+  g_mutex_lock (&self->lock);
+  if (self->host_cpu_ids == NULL)
+    {
+      self->host_cpu_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      self->cpu_host_pages = g_new0 (TwCpuHost *, CPU_HOST_PAGES);
+      if (self->hosts == NULL)
+        self->hosts = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+  if ((found = g_hash_table_lookup (self->host_cpu_ids, key)))
+    {
+      g_mutex_unlock (&self->lock);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+  /* after every CPU the trace has already, named or not */
+  cpu = MAX (self->next_host_cpu, (guint) g_atomic_int_get (&self->n_cpus));
+  if (cpu >= TW_CPU_NONE)
+    {
+      g_mutex_unlock (&self->lock);
+      return TW_CPU_NONE;
+    }
+  self->next_host_cpu = cpu + 1;
+  if ((page = self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT]) == NULL)
+    {
+      page = g_new0 (TwCpuHost, 1u << CPU_HOST_PAGE_SHIFT);
+      g_atomic_pointer_set (&self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT], page);
+    }
+  page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host_cpu = host_cpu;
+  g_atomic_pointer_set (&page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host,
+                        intern_locked (self, host));
+  g_hash_table_add (self->hosts, (gpointer) page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host);
+  g_hash_table_insert (self->host_cpu_ids, g_steal_pointer (&key), GUINT_TO_POINTER (cpu + 1));
+  g_mutex_unlock (&self->lock);
+  tw_trace_note_cpu (self, cpu);
+  return cpu;
+}
+
+/**
+ * tw_trace_get_cpu_host:
+ * @host_cpu: (out) (optional): the CPU's number on its host (@cpu when it has none)
+ *
+ * Returns: (nullable): the host @cpu belongs to (tw_trace_add_host_cpu), %NULL for a
+ *   trace of one machine
+ */
+const char *
+tw_trace_get_cpu_host (TwTrace  *self,
+                       guint16   cpu,
+                       guint16  *host_cpu)
+{
+  TwCpuHost **pages;
+  TwCpuHost *page;
+  const char *host = NULL;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  if (host_cpu)
+    *host_cpu = cpu;
+  pages = g_atomic_pointer_get (&self->cpu_host_pages);
+  if (pages == NULL || cpu == TW_CPU_NONE
+      || (page = g_atomic_pointer_get (&pages[cpu >> CPU_HOST_PAGE_SHIFT])) == NULL)
+    return NULL;
+  host = g_atomic_pointer_get (&page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host);
+  if (host && host_cpu)
+    *host_cpu = page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host_cpu;
+  return host;
+}
+
+/**
+ * tw_trace_get_n_hosts:
+ *
+ * Returns: how many named hosts the tasks and CPUs belong to (0 for a trace of one
+ *   machine)
+ */
+guint
+tw_trace_get_n_hosts (TwTrace *self)
+{
+  guint n;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  g_mutex_lock (&self->lock);
+  n = self->hosts ? g_hash_table_size (self->hosts) : 0;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/**
+ * tw_trace_dup_cpu_label:
+ *
+ * Returns: (transfer full): "3" for a trace of one machine, "HOST/3" for CPU 3 of HOST
+ *   in a trace of several; "-" for %TW_CPU_NONE
+ */
+char *
+tw_trace_dup_cpu_label (TwTrace *self,
+                        guint16  cpu)
+{
+  guint16 host_cpu;
+  const char *host;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  if (cpu == TW_CPU_NONE)
+    return g_strdup ("-");
+  host = tw_trace_get_cpu_host (self, cpu, &host_cpu);
+  return host ? g_strdup_printf ("%s/%u", host, host_cpu) : g_strdup_printf ("%u", cpu);
+}
+
 void
 tw_trace_set_task_flags (TwTrace     *self,
                          guint32      task,
@@ -943,7 +1124,8 @@ tw_trace_set_task_flags (TwTrace     *self,
  *
  * Returns: (transfer full): "name-tid" as ftrace prints tasks, the name alone; for a task
  *   without a name its source id, followed by " (pid N)" when its thread id is known and
- *   differs (S.Ha.R.K. contexts); "-" for %TW_TASK_NONE
+ *   differs (S.Ha.R.K. contexts); "-" for %TW_TASK_NONE. A task of a named host
+ *   (tw_trace_set_task_host) is "HOST: " and that.
  */
 char *
 tw_trace_dup_task_label (TwTrace *self,
@@ -953,6 +1135,27 @@ tw_trace_dup_task_label (TwTrace *self,
 
   if (t == NULL)
     return g_strdup ("-");
+  if (t->host)
+    {
+      TwTask local = *t;
+      g_autofree char *label = NULL;
+
+      /* the label of the same task without its host, then the host before it */
+      local.host = NULL;
+      if (local.name && local.tid >= 0)
+        label = g_strdup_printf ("%s-%" G_GINT64_FORMAT, local.name, local.tid);
+      else if (local.name)
+        label = g_strdup (local.name);
+      else
+        {
+          /* sources name a host's tasks "HOST/id" so that ids of two hosts differ */
+          gsize n = strlen (t->host);
+          gboolean prefixed = strncmp (local.source_id, t->host, n) == 0 && local.source_id[n] == '/';
+
+          label = g_strdup (prefixed ? local.source_id + n + 1 : local.source_id);
+        }
+      return g_strdup_printf ("%s: %s", t->host, label);
+    }
   if (t->name && t->tid >= 0)
     return g_strdup_printf ("%s-%" G_GINT64_FORMAT, t->name, t->tid);
   if (t->name)

@@ -82,6 +82,10 @@ typedef struct {
   gint64       pid;           /* process id, -1 when unknown */
   gint64       tid;           /* thread id, -1 when unknown */
   TwTaskFlags  flags;
+  /* the machine it runs on (interned), when the trace holds several (LTTng live of
+   * several targets): tids of different hosts are different tasks. NULL: the trace's
+   * only machine. */
+  const char  *host;
 } TwTask;
 
 /* One event, decoded from the columns. @payload points into the store. */
@@ -167,8 +171,22 @@ void                tw_trace_set_task_ids         (TwTrace        *self,
 void                tw_trace_set_task_flags       (TwTrace        *self,
                                                    guint32         task,
                                                    TwTaskFlags     flags);
+void                tw_trace_set_task_host        (TwTrace        *self,
+                                                   guint32         task,
+                                                   const char     *host);
 char               *tw_trace_dup_task_label       (TwTrace        *self,
                                                    guint32         task);
+
+/* CPUs of several machines */
+guint16             tw_trace_add_host_cpu         (TwTrace        *self,
+                                                   const char     *host,
+                                                   guint16         host_cpu);
+const char         *tw_trace_get_cpu_host         (TwTrace        *self,
+                                                   guint16         cpu,
+                                                   guint16        *host_cpu);
+guint               tw_trace_get_n_hosts          (TwTrace        *self);
+char               *tw_trace_dup_cpu_label        (TwTrace        *self,
+                                                   guint16         cpu);
 
 /* appending */
 TwEventChunk       *tw_trace_begin_append         (TwTrace        *self);

@@ -79,6 +79,8 @@ typedef struct {
   gboolean      ever_started;
   guint64       restart_at_ns;
   guint         backoff_ms;
+  char         *host;        /* tw_live_lttng_set_host: tasks and CPUs are this host's */
+  GArray       *host_cpus;   /* guint16 store CPU by the target's CPU number (host set) */
 } LttngSource;
 
 /* ---------------------------------------------------------------- URLs */
@@ -377,6 +379,7 @@ take_task (LttngSource   *self,
   gint64 pid, tid;
   guint8 has_name;
   const char *source_id, *name;
+  g_autofree char *host_id = NULL;
 
   if (end - p < 25)
     return bad_frame (self, error);
@@ -388,9 +391,16 @@ take_task (LttngSource   *self,
   p += 25;
   if (!(source_id = take_str (&p, end)) || !(name = take_str (&p, end)))
     return bad_frame (self, error);
+  /* tid 1234 of one target is not tid 1234 of another */
+  if (self->host)
+    source_id = host_id = g_strdup_printf ("%s/%s", self->host, source_id);
   task = tw_trace_lookup_task (trace, source_id);
   if (task == TW_TASK_NONE)
-    task = tw_trace_add_task (trace, source_id, has_name ? name : NULL, pid, tid);
+    {
+      task = tw_trace_add_task (trace, source_id, has_name ? name : NULL, pid, tid);
+      if (self->host)
+        tw_trace_set_task_host (trace, task, self->host);
+    }
   else
     {
       if (has_name)
@@ -411,8 +421,33 @@ map_id (GArray  *map,
   return id < map->len ? g_array_index (map, guint32, id) : id;
 }
 
+/* The store's CPU for the target's CPU @cpu: CPU 0 of host A is not CPU 0 of host B. */
+static guint16
+map_cpu (LttngSource *self,
+         TwTrace     *trace,
+         guint16      cpu)
+{
+  guint16 *mapped;
+
+  if (self->host == NULL || cpu == TW_CPU_NONE)
+    return cpu;
+  if (cpu >= self->host_cpus->len)
+    {
+      guint old = self->host_cpus->len;
+
+      g_array_set_size (self->host_cpus, cpu + 1);
+      for (guint i = old; i <= cpu; i++)
+        g_array_index (self->host_cpus, guint16, i) = TW_CPU_NONE;
+    }
+  mapped = &g_array_index (self->host_cpus, guint16, cpu);
+  if (*mapped == TW_CPU_NONE)
+    *mapped = tw_trace_add_host_cpu (trace, self->host, cpu);
+  return *mapped;
+}
+
 static gboolean
 take_rows (LttngSource   *self,
+           TwTrace       *trace,
            TwLiveQueue   *queue,
            const guint8  *p,
            const guint8  *end,
@@ -463,6 +498,7 @@ take_rows (LttngSource   *self,
         }
       if (task != TW_TASK_NONE)
         task = map_id (self->tasks, task);
+      cpu = map_cpu (self, trace, cpu);
       tw_live_queue_push (queue, time, cpu, map->type, task, arg, self->payload, size);
       p += size;
       self->parent.drained_until = time;
@@ -513,7 +549,7 @@ take_frame (LttngSource   *self,
     case TW_LTTNG_FRAME_TASK:
       return take_task (self, trace, p, end, error);
     case TW_LTTNG_FRAME_ROWS:
-      return take_rows (self, queue, p, end, error);
+      return take_rows (self, trace, queue, p, end, error);
     case TW_LTTNG_FRAME_HORIZON:
       {
         gint64 ns;
@@ -605,7 +641,15 @@ lttng_start (TwLiveSource *source,
 
   if (!tw_live_lttng_is_supported (error))
     return FALSE;
-  tw_trace_set_metadata (trace, "lttng_live_url", self->url);
+  if (self->host)
+    {
+      /* one store, several targets: a key per target */
+      g_autofree char *key = g_strdup_printf ("lttng_live_url:%s", self->host);
+
+      tw_trace_set_metadata (trace, key, self->url);
+    }
+  else
+    tw_trace_set_metadata (trace, "lttng_live_url", self->url);
   tw_trace_set_metadata (trace, "time_origin", "ns from the target's clock origin (LTTng: Unix epoch)");
   return start_helper (self, error);
 }
@@ -733,6 +777,8 @@ lttng_free (TwLiveSource *source)
   g_array_unref (self->strings);
   g_free (self->payload);
   g_free (self->end_reason);
+  g_free (self->host);
+  g_array_unref (self->host_cpus);
   g_free (self);
 }
 
@@ -804,7 +850,45 @@ tw_live_lttng_new (const char  *url,
   self->payload_cap = 64;
   self->payload = g_malloc0 (self->payload_cap);
   self->backoff_ms = BACKOFF_FIRST_MS;
+  self->host_cpus = g_array_new (FALSE, FALSE, sizeof (guint16));
   return &self->parent;
+}
+
+/**
+ * tw_live_lttng_dup_target:
+ *
+ * Returns: (transfer full): the target's hostname in the source's URL
+ */
+char *
+tw_live_lttng_dup_target (TwLiveSource *source)
+{
+  g_autofree char *target = NULL;
+
+  g_return_val_if_fail (source != NULL && source->klass == &lttng_source_class, NULL);
+  tw_live_lttng_parse_url (((LttngSource *) source)->url, NULL, &target, NULL, NULL);
+  return g_steal_pointer (&target);
+}
+
+/**
+ * tw_live_lttng_set_host:
+ * @host: (nullable): the host its tasks and CPUs belong to in the store
+ *
+ * For a store that holds several targets (one session attached to several): the
+ * source names its tasks `HOST/ID` with @host as their host (tw_trace_set_task_host),
+ * and its CPUs become the store's CPUs of @host (tw_trace_add_host_cpu), so that tid
+ * 1234 or CPU 0 of one target does not meet another's. %NULL (the default): the store
+ * is this target's alone, ids and CPU numbers as the target gives them. Call before
+ * the source is added to a monitor.
+ */
+void
+tw_live_lttng_set_host (TwLiveSource *source,
+                        const char   *host)
+{
+  LttngSource *self = (LttngSource *) source;
+
+  g_return_if_fail (source != NULL && source->klass == &lttng_source_class);
+  g_free (self->host);
+  self->host = g_strdup (host);
 }
 
 /**
@@ -819,6 +903,40 @@ tw_live_lttng_set_reconnect (TwLiveSource *source,
 {
   g_return_if_fail (source != NULL && source->klass == &lttng_source_class);
   ((LttngSource *) source)->reconnect = reconnect;
+}
+
+/**
+ * tw_live_lttng_name_hosts:
+ * @sources: (array length=n_sources): sources of one store, not yet added to a monitor;
+ *   other kinds than LTTng live are left alone
+ *
+ * Several targets on one timeline: when @sources read more than one host, each names
+ * its tasks and CPUs by its target's hostname (tw_live_lttng_set_host). Sessions of
+ * one host (or one source alone) keep the ids and CPU numbers the target gives.
+ *
+ * Returns: how many hosts @sources read
+ */
+guint
+tw_live_lttng_name_hosts (TwLiveSource **sources,
+                          guint          n_sources)
+{
+  g_autoptr(GHashTable) hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n_hosts;
+
+  for (guint i = 0; i < n_sources; i++)
+    if (sources[i]->klass == &lttng_source_class)
+      g_hash_table_add (hosts, tw_live_lttng_dup_target (sources[i]));
+  n_hosts = g_hash_table_size (hosts);
+  if (n_hosts < 2)
+    return n_hosts;
+  for (guint i = 0; i < n_sources; i++)
+    if (sources[i]->klass == &lttng_source_class)
+      {
+        g_autofree char *host = tw_live_lttng_dup_target (sources[i]);
+
+        tw_live_lttng_set_host (sources[i], host);
+      }
+  return n_hosts;
 }
 
 void

@@ -39,6 +39,11 @@ TwLiveSource *tw_live_lttng_new            (const char    *url,
                                             GError       **error);
 void          tw_live_lttng_set_reconnect  (TwLiveSource  *source,
                                             gboolean       reconnect);
+char         *tw_live_lttng_dup_target     (TwLiveSource  *source);
+void          tw_live_lttng_set_host       (TwLiveSource  *source,
+                                            const char    *host);
+guint         tw_live_lttng_name_hosts     (TwLiveSource **sources,
+                                            guint          n_sources);
 GPtrArray    *tw_live_lttng_list_sessions  (const char    *relay_url,
                                             GCancellable  *cancellable,
                                             GError       **error);

@@ -39,6 +39,9 @@
  * knows it is unsorted (tw_trace_seal sorts it). tw_monitor_flush() emits everything.
  * A source in its own time base (TwLiveSource.own_clock: LTTng live, stamped by the
  * target) gives its horizon itself: the time it will deliver nothing earlier than.
+ * Several LTTng targets share that time base (ns from the Unix epoch, each target's
+ * clock offset applied by babeltrace2), so their rows merge like local sources' do; one
+ * whose connection is lost stops holding the others back (holds_merge).
  */
 #include "config.h"
 
@@ -1106,6 +1109,30 @@ emit_until (TwMonitor *self,
   return emitted;
 }
 
+/* Whether the merge waits for @source. A remote source that lost its target (relay
+ * gone, session destroyed) says nothing about when its next row will be: waiting for
+ * it would stop every other target's rows until it came back. So only a connected one
+ * holds the merge, or one connecting for the first time (all of a session's targets
+ * start together; a first connection that fails turns LOST at once). One that
+ * reconnects joins again once connected; what it sends from before the others'
+ * horizon is stored all the same, counted late. */
+static gboolean
+holds_merge (const TwLiveSource *source)
+{
+  switch (source->connection)
+    {
+    case TW_LIVE_CONNECTION_LOCAL:
+    case TW_LIVE_CONNECTION_CONNECTED:
+      return TRUE;
+    case TW_LIVE_CONNECTION_CONNECTING:
+      return source->n_reconnects == 0;
+    case TW_LIVE_CONNECTION_LOST:
+    case TW_LIVE_CONNECTION_ENDED:
+    default:
+      return FALSE;
+    }
+}
+
 /**
  * tw_monitor_poll:
  *
@@ -1155,6 +1182,8 @@ tw_monitor_poll (TwMonitor *self)
                                : entry->source->own_clock ? entry->source->horizon : now;
               more |= entry->source->more;
             }
+          if (!holds_merge (entry->source))
+            continue;
           any = TRUE;
           limit = MIN (limit, entry->horizon);
         }

@@ -446,10 +446,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       bind_time (list_item);
       return;
     case COLUMN_CPU:
-      {
-        guint16 cpu = tw_event_item_get_cpu (item);
-        text = cpu == TW_CPU_NONE ? g_strdup ("-") : g_strdup_printf ("%u", cpu);
-      }
+      text = tw_event_item_dup_cpu_label (item);
       break;
     case COLUMN_TASK:
       text = tw_event_item_dup_task_label (item);

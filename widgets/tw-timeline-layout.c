@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
 
 #include "tw-timeline-layout.h"
 
@@ -18,10 +19,16 @@
  * A task keeps its place once it has one: a live trace grows and CPU times change at
  * every update, and rows that reorder under the pointer cannot be read. Only choosing
  * a sort order again sorts every task afresh; new tasks go below the placed ones.
+ *
+ * A trace of several machines (LTTng live of several targets) names the host of each
+ * task and CPU: CPU rows go host by host, in each host's CPU order, and tasks too
+ * (before any other order, so that a task new on host A does not land among host B's),
+ * with the host in their labels; processes are a host's pid, not a pid.
  */
 
 typedef struct {
   guint32  leader;    /* task index of the process's main thread, or TW_TASK_NONE */
+  const char *host;   /* its machine's name (interned), NULL in a trace of one machine */
   gint64   pid;
   GArray  *tasks;     /* guint32 */
   gboolean collapsed;
@@ -38,7 +45,7 @@ struct _TwTimelineLayout
   GArray          *rows;           /* TwTimelineRow */
   GPtrArray       *processes;      /* Process */
   GArray          *ranks;          /* guint32 per task: its place, or G_MAXUINT32 */
-  GHashTable      *collapsed_pids;
+  GHashTable      *collapsed_pids; /* ProcessKey of the collapsed processes */
   GHashTable      *task_filter;    /* task index set, NULL = all */
   TwTaskSort       sort;
   int              height;
@@ -99,8 +106,10 @@ compare_tasks (TwTimelineLayout *self,
   const TwTask *tb = tw_trace_get_task (self->trace, b);
   guint32 ra = task_rank (self, a);
   guint32 rb = task_rank (self, b);
-  int cmp = 0;
+  int cmp = g_strcmp0 (ta->host, tb->host);
 
+  if (cmp != 0)
+    return cmp;
   if (ra != rb)
     return ra < rb ? -1 : 1;
   switch (self->sort)
@@ -161,6 +170,29 @@ add_row (TwTimelineLayout  *self,
   self->height += height;
 }
 
+/* Processes are keyed by (host, pid): hosts are interned, so their pointers compare. */
+typedef struct {
+  const char *host;
+  gint64      pid;
+} ProcessKey;
+
+static guint
+process_key_hash (gconstpointer key)
+{
+  const ProcessKey *k = key;
+
+  return g_int64_hash (&k->pid) ^ g_direct_hash (k->host);
+}
+
+static gboolean
+process_key_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  const ProcessKey *ka = a, *kb = b;
+
+  return ka->pid == kb->pid && ka->host == kb->host;
+}
+
 /* A process whose main thread has no row of its own (the user-sensor tasks of a live
  * session, whose program the libgtop sampler names by pid) still takes the main
  * thread's name for its header when the trace knows that task. */
@@ -176,10 +208,11 @@ find_row_less_leaders (TwTimelineLayout *self,
   for (guint32 k = 0; k < n_tasks && missing > 0; k++)
     {
       const TwTask *t = tw_trace_get_task (self->trace, k);
+      ProcessKey key = { t->host, t->pid };
       Process *p;
 
       if (t->pid < 0 || t->tid != t->pid || t->name == NULL
-          || (p = g_hash_table_lookup (by_pid, &t->pid)) == NULL || p->leader != TW_TASK_NONE)
+          || (p = g_hash_table_lookup (by_pid, &key)) == NULL || p->leader != TW_TASK_NONE)
         continue;
       p->leader = k;
       missing--;
@@ -192,7 +225,7 @@ static void
 build_processes (TwTimelineLayout *self,
                  GArray           *tasks)
 {
-  g_autoptr(GHashTable) by_pid = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) by_pid = g_hash_table_new_full (process_key_hash, process_key_equal, g_free, NULL);
 
   g_ptr_array_set_size (self->processes, 0);
 
@@ -200,18 +233,20 @@ build_processes (TwTimelineLayout *self,
     {
       guint32 task = g_array_index (tasks, guint32, i);
       const TwTask *t = tw_trace_get_task (self->trace, task);
-      Process *p = t->pid >= 0 ? g_hash_table_lookup (by_pid, &t->pid) : NULL;
+      ProcessKey key = { t->host, t->pid };
+      Process *p = t->pid >= 0 ? g_hash_table_lookup (by_pid, &key) : NULL;
 
       if (p == NULL)
         {
           p = g_new0 (Process, 1);
           p->pid = t->pid;
+          p->host = t->host;
           p->leader = TW_TASK_NONE;
           p->tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
-          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &t->pid);
+          p->collapsed = t->pid >= 0 && g_hash_table_contains (self->collapsed_pids, &key);
           g_ptr_array_add (self->processes, p);
           if (t->pid >= 0)
-            g_hash_table_insert (by_pid, &p->pid, p);
+            g_hash_table_insert (by_pid, g_memdup2 (&key, sizeof key), p);
         }
       if (t->tid == t->pid)
         p->leader = task;
@@ -326,6 +361,48 @@ add_task_rows (TwTimelineLayout *self)
     }
 }
 
+typedef struct {
+  const char *host;
+  guint16     host_cpu;
+  guint16     cpu;
+} CpuPlace;
+
+static int
+compare_cpu_places (gconstpointer a,
+                    gconstpointer b)
+{
+  const CpuPlace *pa = a, *pb = b;
+  int cmp = g_strcmp0 (pa->host, pb->host);
+
+  if (cmp != 0)
+    return cmp;
+  return pa->host_cpu < pb->host_cpu ? -1 : pa->host_cpu > pb->host_cpu;
+}
+
+/* CPU rows in CPU order; in a trace of several machines, host by host. */
+static void
+add_cpu_rows (TwTimelineLayout *self,
+              guint             n_cpus)
+{
+  g_autofree CpuPlace *places = NULL;
+
+  if (tw_trace_get_n_hosts (self->trace) == 0)
+    {
+      for (guint c = 0; c < n_cpus; c++)
+        add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
+      return;
+    }
+  places = g_new (CpuPlace, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      places[c].cpu = c;
+      places[c].host = tw_trace_get_cpu_host (self->trace, c, &places[c].host_cpu);
+    }
+  qsort (places, n_cpus, sizeof *places, compare_cpu_places);
+  for (guint c = 0; c < n_cpus; c++)
+    add_row (self, TW_TIMELINE_ROW_CPU, places[c].cpu, TW_TIMELINE_CPU_HEIGHT, 1);
+}
+
 /**
  * tw_timeline_layout_update:
  *
@@ -347,8 +424,7 @@ tw_timeline_layout_update (TwTimelineLayout *self)
     {
       add_row (self, TW_TIMELINE_ROW_SECTION, 0, TW_TIMELINE_SECTION_HEIGHT, 0);
       if (!self->cpus_collapsed)
-        for (guint c = 0; c < n_cpus; c++)
-          add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
+        add_cpu_rows (self, n_cpus);
     }
   add_counter_rows (self);
   add_task_rows (self);
@@ -437,13 +513,10 @@ tw_timeline_layout_toggle_row (TwTimelineLayout *self,
   else if (r->kind == TW_TIMELINE_ROW_PROCESS)
     {
       Process *p = g_ptr_array_index (self->processes, r->id);
-      gint64 *key = g_new (gint64, 1);
+      ProcessKey key = { p->host, p->pid };
 
-      *key = p->pid;
-      if (!g_hash_table_remove (self->collapsed_pids, key))
-        g_hash_table_add (self->collapsed_pids, key);
-      else
-        g_free (key);
+      if (!g_hash_table_remove (self->collapsed_pids, &key))
+        g_hash_table_add (self->collapsed_pids, g_memdup2 (&key, sizeof key));
     }
   else
     return;
@@ -528,7 +601,14 @@ tw_timeline_layout_dup_row_label (TwTimelineLayout    *self,
     case TW_TIMELINE_ROW_COUNTER:
       return tw_counter_tracks_dup_label (self->counters, row->id);
     case TW_TIMELINE_ROW_CPU:
-      return g_strdup_printf (_("CPU %u"), row->id);
+      {
+        guint16 host_cpu;
+        const char *host = tw_trace_get_cpu_host (self->trace, row->id, &host_cpu);
+
+        /* TRANSLATORS: a CPU of one of several machines: its host, its number there */
+        return host ? g_strdup_printf (_("%s: CPU %u"), host, host_cpu)
+                    : g_strdup_printf (_("CPU %u"), row->id);
+      }
     case TW_TIMELINE_ROW_PROCESS:
       {
         Process *p = g_ptr_array_index (self->processes, row->id);
@@ -536,10 +616,14 @@ tw_timeline_layout_dup_row_label (TwTimelineLayout    *self,
         const char *name = leader && leader->name ? leader->name : _("process");
         g_autofree char *pid = g_strdup_printf ("%" G_GINT64_FORMAT, p->pid);
 
+        g_autofree char *label = NULL;
+
         /* the pid apart: translators' tools cannot expand G_GINT64_FORMAT */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%s, %u thread)",
-                                             "%s (%s, %u threads)", p->tasks->len),
-                                name, pid, p->tasks->len);
+        label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%s, %u thread)",
+                                              "%s (%s, %u threads)", p->tasks->len),
+                                 name, pid, p->tasks->len);
+        /* a process of one of several machines: its host first, as its tasks have it */
+        return p->host ? g_strdup_printf ("%s: %s", p->host, label) : g_steal_pointer (&label);
       }
     case TW_TIMELINE_ROW_TASK:
     default:
@@ -691,7 +775,7 @@ tw_timeline_layout_init (TwTimelineLayout *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (TwTimelineRow));
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->ranks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->collapsed_pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->collapsed_pids = g_hash_table_new_full (process_key_hash, process_key_equal, g_free, NULL);
   self->sort = TW_TASK_SORT_CPU_TIME;
 }
 

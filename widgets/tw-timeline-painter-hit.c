@@ -148,7 +148,9 @@ hit_cpu_row (TwTimelinePainter        *self,
       gsize i = series_first_visible (self->model, TW_SERIES_CPU_RUNS, row->id,
                                       (const guint8 *) runs, sizeof *runs, n, hit->time);
       g_autofree char *label = tw_trace_dup_task_label (self->trace, task);
-      g_autofree char *what = g_strdup_printf (_("%s on CPU %u%s"), label, row->id,
+      /* the CPU's number, or HOST/N in a trace of several machines */
+      g_autofree char *cpu = tw_trace_dup_cpu_label (self->trace, row->id);
+      g_autofree char *what = g_strdup_printf (_("%s on CPU %s%s"), label, cpu,
                                                task_is_idle (self, task) ? _(" (idle)") : "");
 
       if (i < n)
@@ -202,7 +204,11 @@ hit_task_row (TwTimelinePainter   *self,
       g_autofree char *what = NULL;
 
       if (states[i].state == TW_TASK_STATE_RUNNING)
-        what = g_strdup_printf (_("%s running on CPU %u"), label, states[i].cpu);
+        {
+          g_autofree char *cpu = tw_trace_dup_cpu_label (self->trace, states[i].cpu);
+
+          what = g_strdup_printf (_("%s running on CPU %s"), label, cpu);
+        }
       else
         what = g_strdup_printf ("%s %s", label, tw_task_state_to_string (states[i].state));
       describe_span (hit, what, states[i].start, states[i].end);

@@ -70,22 +70,41 @@ tw_cli_lttng_list (const char *url,
   return 0;
 }
 
+/* The host of @event in a store of several targets: its task's, else its CPU's. */
+static const char *
+event_host (TwTrace       *trace,
+            const TwEvent *event)
+{
+  const TwTask *task = tw_trace_get_task (trace, event->task);
+
+  if (task && task->host)
+    return task->host;
+  return tw_trace_get_cpu_host (trace, event->cpu, NULL);
+}
+
 /* The store's events by name (losses apart) and the losses by CPU (one LTTng stream per
- * CPU and channel): into @builder's current object, or as text. */
+ * CPU and channel) of source @url: into @builder's current object, or as text. In a store
+ * of several targets, only the events of @url's target count. */
 void
 tw_cli_lttng_report (TwTrace     *trace,
+                     const char  *url,
                      JsonBuilder *builder)
 {
   guint n_types = tw_trace_get_n_event_types (trace);
   g_autofree guint64 *per_type = g_new0 (guint64, MAX (n_types, 1));
   g_autoptr(GArray) lost_per_cpu = g_array_new (FALSE, TRUE, sizeof (guint64));
   guint64 n = tw_trace_get_n_events (trace);
+  g_autofree char *host = NULL;
 
+  if (tw_trace_get_n_hosts (trace) > 0)
+    tw_live_lttng_parse_url (url, NULL, &host, NULL, NULL);
   for (guint64 i = 0; i < n; i++)
     {
       TwEvent event;
 
       tw_trace_get_event (trace, i, &event);
+      if (host && g_strcmp0 (event_host (trace, &event), host) != 0)
+        continue;
       if (tw_trace_get_event_type (trace, event.type)->kind == TW_EVENT_KIND_LOST)
         {
           guint cpu = event.cpu == TW_CPU_NONE ? 0 : event.cpu;
@@ -124,16 +143,16 @@ tw_cli_lttng_report (TwTrace     *trace,
   for (guint cpu = 0; cpu < lost_per_cpu->len; cpu++)
     if (g_array_index (lost_per_cpu, guint64, cpu))
       {
-        char key[16];
+        /* "HOST/N" when the store holds several targets */
+        g_autofree char *key = tw_trace_dup_cpu_label (trace, cpu);
 
-        g_snprintf (key, sizeof key, "%u", cpu);
         if (builder)
           {
             json_builder_set_member_name (builder, key);
             json_builder_add_int_value (builder, (gint64) g_array_index (lost_per_cpu, guint64, cpu));
           }
         else
-          g_printerr ("  lost on CPU %-26u %" G_GUINT64_FORMAT "\n", cpu,
+          g_printerr ("  lost on CPU %-26s %" G_GUINT64_FORMAT "\n", key,
                       g_array_index (lost_per_cpu, guint64, cpu));
       }
   if (builder)

@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 int         tw_cli_lttng_list            (const char       *url,
                                           gboolean          json);
 void        tw_cli_lttng_report          (TwTrace          *trace,
+                                          const char       *url,
                                           JsonBuilder      *builder);
 const char *tw_cli_lttng_connection_name (TwLiveConnection  connection);
 

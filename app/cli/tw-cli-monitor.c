@@ -349,7 +349,7 @@ print_json (Session *session)
           add_string (builder, "connection", tw_cli_lttng_connection_name (info.connection));
           add_string (builder, "connection_error", info.connection_error);
           add_uint (builder, "reconnects", info.n_reconnects);
-          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), builder);
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, builder);
         }
       json_builder_end_object (builder);
     }
@@ -382,7 +382,7 @@ print_text (Session *session)
           g_printerr ("  %s, %u reconnect(s)%s%s\n", tw_cli_lttng_connection_name (info.connection),
                       info.n_reconnects, info.connection_error ? "; last fault: " : "",
                       info.connection_error ? info.connection_error : "");
-          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), NULL);
+          tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, NULL);
         }
     }
 }
@@ -469,7 +469,8 @@ tw_cli_monitor (int    argc,
   g_autoptr (GOptionContext) context = g_option_context_new ("— attach live to sensors and report what arrives");
   g_autofree char *sensor_dir = NULL;
   g_autofree char *record_path = NULL;
-  g_autofree char *lttng_url = NULL;
+  g_auto (GStrv) lttng_urls = NULL;
+  const char *lttng_url = NULL;
   g_autoptr (TwMonitor) monitor = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GArray) checks = NULL;
@@ -497,8 +498,9 @@ tw_cli_monitor (int    argc,
       "Save the merged session at the end as a CTF trace folder (babeltrace2 reads it), or as CSV events when PATH ends in .csv", "PATH" },
     { "keep-recording", 0, 0, G_OPTION_ARG_NONE, &keep_recording,
       "--record DIR: append to the CTF folder while the session runs (a chunk trace a second) instead of writing it at the end", NULL },
-    { "lttng-live", 0, 0, G_OPTION_ARG_STRING, &lttng_url,
+    { "lttng-live", 0, 0, G_OPTION_ARG_STRING_ARRAY, &lttng_urls,
       "Read an LTTng live session through its relay (net://HOST[:PORT]/host/TARGET/SESSION); "
+      "repeat for several targets merged in time order, tasks and CPUs named by host; "
       "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
     { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
       "--lttng-live: when the relay goes away or the session ends, keep trying (default: say so and exit 1)", NULL },
@@ -529,14 +531,21 @@ tw_cli_monitor (int    argc,
   if (record_path && !tw_ctf_writer_path_is_csv (record_path) && !tw_ctf_writer_is_available (&error))
     return tw_cli_fail ("monitor --record", error);
 
-  if (lttng_url)
+  lttng_url = lttng_urls ? lttng_urls[0] : NULL;
+  for (guint i = 0; lttng_urls && lttng_urls[i]; i++)
     {
       g_autofree char *session_name = NULL;
 
-      if (!tw_live_lttng_parse_url (lttng_url, NULL, NULL, &session_name, &error))
+      if (!tw_live_lttng_parse_url (lttng_urls[i], NULL, NULL, &session_name, &error))
         return tw_cli_fail ("monitor --lttng-live", error);
+      if (session_name == NULL && lttng_urls[1] == NULL)
+        return tw_cli_lttng_list (lttng_urls[i], json);
       if (session_name == NULL)
-        return tw_cli_lttng_list (lttng_url, json);
+        {
+          g_printerr ("tracewb-cli monitor: %s names no session: list a relay's sessions "
+                      "with one --lttng-live alone\n", lttng_urls[i]);
+          return 2;
+        }
     }
 
   checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
@@ -555,12 +564,31 @@ tw_cli_monitor (int    argc,
     return tw_cli_fail ("monitor", error);
   if (lttng_url)
     {
-      TwLiveSource *source = tw_live_lttng_new (lttng_url, &error);
+      g_autoptr (GPtrArray) sources = g_ptr_array_new ();
 
-      if (source)
-        tw_live_lttng_set_reconnect (source, reconnect);
-      if (source == NULL || !tw_monitor_add_source (monitor, source, &error))
-        return tw_cli_fail ("monitor --lttng-live", error);
+      for (guint i = 0; lttng_urls[i]; i++)
+        {
+          TwLiveSource *source = tw_live_lttng_new (lttng_urls[i], &error);
+
+          if (source == NULL)
+            {
+              for (guint k = 0; k < sources->len; k++)
+                ((TwLiveSource *) sources->pdata[k])->klass->free (sources->pdata[k]);
+              return tw_cli_fail ("monitor --lttng-live", error);
+            }
+          tw_live_lttng_set_reconnect (source, reconnect);
+          g_ptr_array_add (sources, source);
+        }
+      /* several targets: one store, tasks and CPUs named by host */
+      tw_live_lttng_name_hosts ((TwLiveSource **) sources->pdata, sources->len);
+      /* the monitor takes each source, even one it refuses */
+      for (guint i = 0; i < sources->len; i++)
+        if (!tw_monitor_add_source (monitor, sources->pdata[i], &error))
+          {
+            for (guint k = i + 1; k < sources->len; k++)
+              ((TwLiveSource *) sources->pdata[k])->klass->free (sources->pdata[k]);
+            return tw_cli_fail ("monitor --lttng-live", error);
+          }
       session.lttng = TRUE;
       session.reconnect = reconnect;
     }

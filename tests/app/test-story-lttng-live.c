@@ -183,12 +183,13 @@ dialog_listed (gpointer data)
 
 static void
 attached (TwLttngAttachDialog *dialog,
-          const char          *url,
+          const char *const   *urls,
           gpointer             data)
 {
   Fixture *fx = data;
 
-  fx->window = tw_application_start_lttng_live (app, url, NULL);
+  g_assert_cmpuint (g_strv_length ((GStrv) urls), ==, 1);
+  fx->window = tw_application_start_lttng_live (app, urls, NULL);
 }
 
 /* Jobs as rows, the window following, a metric's histogram counting them as they come. */
@@ -286,7 +287,7 @@ test_command_line (Fixture       *fx,
   g_assert_true (tw_test_lttng_create_session (&fx->lt, "bench", 100000));
   g_assert_true (tw_test_lttng_emit (&fx->lt, 0, 0));
   url = tw_test_lttng_url (&fx->lt, "bench");
-  fx->window = tw_application_start_lttng_live (app, url, NULL);
+  fx->window = tw_application_start_lttng_live (app, (const char *[]) { url, NULL }, NULL);
   g_assert_null (tw_window_get_error_message (fx->window));
   follow_jobs (fx);
   check_task_marks (fx);
@@ -323,7 +324,7 @@ test_dialog (Fixture       *fx,
   g_assert_true (tw_test_wait_until (dialog_listed, dialog, WAIT_MS));
   g_assert_cmpuint (tw_lttng_attach_dialog_get_n_sessions (dialog), ==, 1);
   g_assert_cmpstr (tw_lttng_attach_dialog_get_status (dialog), ==, "1 session");
-  g_assert_true (tw_lttng_attach_dialog_select (dialog, 0));
+  g_assert_true (tw_lttng_attach_dialog_select (dialog, 0, TRUE));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "lttng-attach.attach", NULL));
   follow_jobs (fx);
 }

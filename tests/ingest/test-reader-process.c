@@ -121,6 +121,9 @@ fill_synthetic (TwTrace *trace,
 
       if (t % 7 == 0)
         tw_trace_set_task_flags (trace, task, TW_TASK_FLAG_IDLE);
+      /* a trace of several machines names the host of each task */
+      if (t % 3 == 1)
+        tw_trace_set_task_host (trace, task, "host-a");
     }
   tw_trace_set_metadata (trace, "format", "synthetic");
   tw_trace_set_metadata (trace, "lost_events", "12");
@@ -206,6 +209,8 @@ test_image_round_trip (void)
       digest = tw_test_dup_trace_digest (trace);
       g_test_message ("round %u: %s", round, digest);
       g_assert_cmpstr (digest, ==, expected);
+      for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+        g_assert_cmpstr (tw_trace_get_task (trace, t)->host, ==, t % 3 == 1 ? "host-a" : NULL);
     }
 }
 

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Shows [@from, @to] in the window, finds the task row whose task's name starts with
- * @name_prefix, exports the timeline as a PNG and reads it back: around @mark_time the
+ * @name_prefix (and, in a window of several targets, whose task is @host's), exports the timeline as a PNG and reads it back: around @mark_time the
  * row differs from its background (a mark is drawn), at @empty_time the row is one
  * colour (nothing is drawn). Used by window tests on traces whose tasks have only
  * instant events (LTTng UST without kernel events).
@@ -19,9 +19,10 @@
 #include "tw-window.h"
 
 static inline void
-tw_test_assert_task_marks (TwWindow   *window,
-                           TwTrace    *trace,
-                           const char *name_prefix,
+tw_test_assert_host_task_marks (TwWindow   *window,
+                                TwTrace    *trace,
+                                const char *host,
+                                const char *name_prefix,
                            guint64     from,
                            guint64     to,
                            guint64     mark_time,
@@ -48,10 +49,12 @@ tw_test_assert_task_marks (TwWindow   *window,
   rows = tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (painter), &n_rows);
   for (guint r = 0; r < n_rows && task_row < 0; r++)
     if (rows[r].kind == TW_TIMELINE_ROW_TASK
-        && g_str_has_prefix (tw_trace_get_task (trace, rows[r].id)->name, name_prefix))
+        && g_str_has_prefix (tw_trace_get_task (trace, rows[r].id)->name, name_prefix)
+        && (host == NULL || g_strcmp0 (tw_trace_get_task (trace, rows[r].id)->host, host) == 0))
       task_row = (int) r;
   if (task_row < 0)
-    g_test_message ("no task row for a task named %s… among %u rows", name_prefix, n_rows);
+    g_test_message ("no task row for a task named %s… of host %s among %u rows", name_prefix,
+                    host ? host : "(any)", n_rows);
   g_assert_cmpint (task_row, >=, 0);
 
   g_assert_true (tw_timeline_export (TW_TIMELINE (timeline), png, &error));
@@ -81,4 +84,16 @@ tw_test_assert_task_marks (TwWindow   *window,
   cairo_surface_destroy (surface);
   g_unlink (png);
   g_rmdir (dir);
+}
+
+static inline void
+tw_test_assert_task_marks (TwWindow   *window,
+                           TwTrace    *trace,
+                           const char *name_prefix,
+                           guint64     from,
+                           guint64     to,
+                           guint64     mark_time,
+                           guint64     empty_time)
+{
+  tw_test_assert_host_task_marks (window, trace, NULL, name_prefix, from, to, mark_time, empty_time);
 }

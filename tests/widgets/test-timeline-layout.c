@@ -152,6 +152,107 @@ test_find_rows (Fixture       *f,
   g_assert_cmpint (tw_timeline_layout_get_height (f->layout), ==, 2 * TW_TIMELINE_SECTION_HEIGHT);
 }
 
+/* A task of @host: the way a source of several targets names it. */
+static guint32
+add_host_task (TwTrace    *trace,
+               const char *host,
+               const char *id,
+               const char *name,
+               gint64      pid,
+               gint64      tid)
+{
+  g_autofree char *source_id = g_strdup_printf ("%s/%s", host, id);
+  guint32 task = tw_trace_add_task (trace, source_id, name, pid, tid);
+
+  tw_trace_set_task_host (trace, task, host);
+  return task;
+}
+
+/* Two machines in one trace (LTTng live of two targets): host B's CPU 0 first seen, then
+ * host A's CPUs 1 and 0; both run a process pid 100 of two threads. CPU rows go host by
+ * host in each one's CPU order, labelled by host; the processes are two, one per host,
+ * and collapsing one leaves the other. */
+static void
+test_hosts (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTimelineLayout) layout = NULL;
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint16 b0 = tw_trace_add_host_cpu (trace, "hostB", 0);
+  guint16 a1 = tw_trace_add_host_cpu (trace, "hostA", 1);
+  guint16 a0 = tw_trace_add_host_cpu (trace, "hostA", 0);
+  guint32 idle_a = add_host_task (trace, "hostA", "0", "swapper", 0, 0);
+  guint32 idle_b = add_host_task (trace, "hostB", "0", "swapper", 0, 0);
+  guint32 a_main = add_host_task (trace, "hostA", "100", "app", 100, 100);
+  guint32 a_thread = add_host_task (trace, "hostA", "101", "app", 100, 101);
+  guint32 b_main = add_host_task (trace, "hostB", "100", "app", 100, 100);
+  guint32 b_thread = add_host_task (trace, "hostB", "101", "app", 100, 101);
+  const char *want_cpus[] = { "hostA: CPU 0", "hostA: CPU 1", "hostB: CPU 0" };
+  const TwTimelineRow *rows;
+  guint n_rows, n_cpu = 0, n_process = 0;
+  int process_b = -1;
+  guint16 host_cpu;
+
+  g_assert_cmpuint (b0, ==, 0);
+  g_assert_cmpuint (a1, ==, 1);
+  g_assert_cmpuint (a0, ==, 2);
+  g_assert_cmpuint (tw_trace_add_host_cpu (trace, "hostA", 1), ==, a1);
+  g_assert_cmpstr (tw_trace_get_cpu_host (trace, a0, &host_cpu), ==, "hostA");
+  g_assert_cmpuint (host_cpu, ==, 0);
+  g_assert_cmpuint (tw_trace_get_n_hosts (trace), ==, 2);
+  g_assert_cmpuint (tw_trace_lookup_task (trace, "hostA/100"), !=, tw_trace_lookup_task (trace, "hostB/100"));
+  {
+    g_autofree char *label = tw_trace_dup_task_label (trace, b_thread);
+    g_autofree char *cpu = tw_trace_dup_cpu_label (trace, a1);
+
+    g_assert_cmpstr (label, ==, "hostB: app-101");
+    g_assert_cmpstr (cpu, ==, "hostA/1");
+  }
+  tw_trace_set_task_flags (trace, idle_a, TW_TASK_FLAG_IDLE);
+  tw_trace_set_task_flags (trace, idle_b, TW_TASK_FLAG_IDLE);
+  tw_test_append_switch (trace, sw, 0, b0, idle_b, b_main, NULL);
+  tw_test_append_switch (trace, sw, 10, a1, idle_a, a_thread, NULL);
+  tw_test_append_switch (trace, sw, 20, a0, idle_a, a_main, NULL);
+  tw_test_append_switch (trace, sw, 30, b0, b_main, b_thread, "R");
+  tw_test_append_switch (trace, sw, 40, b0, b_thread, idle_b, "S");
+  tw_test_append_switch (trace, sw, 50, a0, a_main, idle_a, "S");
+  tw_test_append_switch (trace, sw, 60, a1, a_thread, idle_a, "S");
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  layout = tw_timeline_layout_new (model);
+
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  for (guint i = 0; i < n_rows; i++)
+    {
+      g_autofree char *label = tw_timeline_layout_dup_row_label (layout, &rows[i]);
+
+      if (rows[i].kind == TW_TIMELINE_ROW_CPU)
+        g_assert_cmpstr (label, ==, want_cpus[n_cpu++]);
+      else if (rows[i].kind == TW_TIMELINE_ROW_PROCESS)
+        {
+          g_assert_cmpstr (label, ==, n_process == 0 ? "hostA: app (100, 2 threads)" : "hostB: app (100, 2 threads)");
+          if (n_process++ == 1)
+            process_b = (int) i;
+        }
+      else if (rows[i].kind == TW_TIMELINE_ROW_TASK)
+        g_assert_true (g_str_has_prefix (label, n_process == 1 ? "hostA: " : "hostB: "));
+    }
+  g_assert_cmpuint (n_cpu, ==, 3);
+  g_assert_cmpuint (n_process, ==, 2);
+
+  /* collapsing host B's pid 100 leaves host A's open */
+  tw_timeline_layout_toggle_row (layout, (guint) process_b);
+  g_assert_true (tw_timeline_layout_is_collapsed (layout, (guint) process_b));
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  for (guint i = 0; i < n_rows; i++)
+    if (rows[i].kind == TW_TIMELINE_ROW_PROCESS && (int) i != process_b)
+      g_assert_false (tw_timeline_layout_is_collapsed (layout, i));
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, b_thread), ==, process_b);
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, a_thread), >, 0);
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, a_thread), <, process_b);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -163,6 +264,7 @@ main (int   argc,
   ADD ("filter-keeps-places", test_filter_keeps_places);
   ADD ("find-rows", test_find_rows);
 #undef ADD
+  g_test_add_func ("/tw/widgets/timeline-layout/hosts", test_hosts);
 
   return g_test_run ();
 }
