@@ -207,6 +207,7 @@ typedef struct {
   guint32  last_task;   /* the task of the last tracewb_task and procname seen */
   GString *last_task_id;
   GString *last_task_name;
+  guint64  discard_overcount; /* events babeltrace2 counted as discarded too many */
 } StreamState;
 
 /* One stream's message iterator and the batch it last gave, consumed in time order
@@ -1050,6 +1051,28 @@ discarded_span (const bt_message *msg,
          && *begin >= 0 && *end >= *begin;
 }
 
+/* babeltrace2 2.0.4's lttng-live source counts discarded events as the difference of
+ * the packet contexts' events_discarded counters, and under heavy loss sometimes says
+ * a count near 2^64: the counter went back by that much since the packet it compared
+ * with, after earlier counts had said too many by the same amount (the counts of a
+ * stream still add up to LTTng's counter). That one becomes a debt paid from the
+ * stream's next counts, so totals stay exact and no loss claims billions of events. */
+static guint64
+discarded_events_corrected (StreamState *state,
+                            guint64      count)
+{
+  guint64 paid;
+
+  if (count > (guint64) G_MAXINT64)
+    {
+      state->discard_overcount += G_MAXUINT64 - count + 1;
+      return 0;
+    }
+  paid = MIN (count, state->discard_overcount);
+  state->discard_overcount -= paid;
+  return count - paid;
+}
+
 /* A discarded-events or -packets message: a loss on the stream's CPU at the end of its
  * gap, since its beginning. */
 static gboolean
@@ -1073,6 +1096,8 @@ handle_discarded (CtfReader        *self,
   if ((events ? bt_message_discarded_events_get_count (msg, &count)
               : bt_message_discarded_packets_get_count (msg, &count)) != BT_PROPERTY_AVAILABILITY_AVAILABLE)
     count = 0;
+  if (events && count > 0 && (count = discarded_events_corrected (state, count)) == 0)
+    return TRUE;  /* all of it told before */
   if (events && count > 0)
     loss.count = count;
   else if (!events)
