@@ -22,6 +22,7 @@
 
 #include "tw-cli.h"
 #include "tw-cli-lttng.h"
+#include "tw-cli-ust.h"
 
 typedef struct {
   gboolean       declared;
@@ -47,6 +48,8 @@ typedef struct {
   gboolean    lttng;
   gboolean    reconnect;
   int         status;
+  /* --lttng: the sensors' elements out as LTTng-UST events */
+  TwCliUst   *ust;
 } Session;
 
 static void
@@ -253,6 +256,8 @@ on_poll (gpointer data)
   Session *session = data;
 
   tw_monitor_poll (session->monitor);
+  if (session->ust)
+    tw_cli_ust_poll (session->ust, FALSE);
   walk_new_rows (session);
   if (session->lttng && session->status == 0)
     check_connections (session);
@@ -475,7 +480,8 @@ tw_cli_monitor (int    argc,
   g_autoptr (GArray) checks = NULL;
   g_autoptr (GHashTable) dumped = NULL;
   gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
-  gboolean reconnect = FALSE, keep_recording = FALSE;
+  gboolean reconnect = FALSE, keep_recording = FALSE, lttng_emit = FALSE;
+  g_autoptr (TwCliUst) ust = NULL;
   KeepRecording *keep = NULL;
   double duration = 0, period_ms = 10, window_ms = 5;
   GError *error = NULL;
@@ -502,6 +508,9 @@ tw_cli_monitor (int    argc,
       "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
     { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
       "--lttng-live: when the relay goes away or the session ends, keep trying (default: say so and exit 1)", NULL },
+    { "lttng", 0, 0, G_OPTION_ARG_NONE, &lttng_emit,
+      "Emit every sensor element (and measurement) as an LTTng-UST event (provider tracewb) "
+      "for a session of this machine's lttng-sessiond to carry to a workbench", NULL },
     { NULL }
   };
 
@@ -548,6 +557,13 @@ tw_cli_monitor (int    argc,
   tw_monitor_set_from_start (monitor, from_start);
   tw_monitor_set_element_func (monitor, on_element, &session);
   tw_monitor_set_reorder_window (monitor, (guint64) llround (window_ms * 1e6));
+  /* before the first scan: the sensors attached by it get the emitter's hook */
+  if (lttng_emit)
+    {
+      if (!(ust = tw_cli_ust_new (monitor, &error)))
+        return tw_cli_fail ("monitor --lttng", error);
+      session.ust = ust;
+    }
   /* an LTTng session alone does not read the local sensors unless asked to */
   if (lttng_url && sensor_dir == NULL)
     tw_monitor_set_watch_sensors (monitor, FALSE);
@@ -600,6 +616,8 @@ tw_cli_monitor (int    argc,
       g_source_remove (timers[i]);
 
   tw_monitor_stop (monitor);
+  if (ust)
+    tw_cli_ust_poll (ust, TRUE);
   walk_new_rows (&session);
 
   if (json)
