@@ -21,7 +21,6 @@
 #include "tw-cli-ust.h"
 
 #include <gmodule.h>
-#include <string.h>
 #include <tw-sensor.h>
 #include <unistd.h>
 
@@ -30,7 +29,7 @@
 typedef struct {
   gboolean     schema_sent;
   guint16      payload_size;  /* the schema's, what each element event carries */
-  TwLiveCounts sent;          /* the counts of the last sensor_counts event */
+  gsize        element_size;
 } SensorState;
 
 struct _TwCliUst {
@@ -97,6 +96,7 @@ send_schema (TwCliUst *self,
                              (guint32) stride, payload_size);
   sensor_state (self, source)->schema_sent = TRUE;
   sensor_state (self, source)->payload_size = (guint16) MIN (payload_size, G_MAXUINT16);
+  sensor_state (self, source)->element_size = stride;
 }
 
 static void
@@ -179,8 +179,9 @@ tw_cli_ust_get_monitor (TwCliUst *self)
  * tw_cli_ust_poll:
  * @final: the monitor stopped: send every sensor's counts now
  *
- * Call after each tw_monitor_poll(): every second (and at the end), each sensor's counts
- * whose counts changed, so the receiver knows the misses no later element told it.
+ * Call after each tw_monitor_poll(): every second (and at the end), each sensor's schema
+ * and counts, so that a viewer attached since decodes, and the receiver knows the
+ * misses no later element told it.
  */
 void
 tw_cli_ust_poll (TwCliUst *self,
@@ -202,11 +203,8 @@ tw_cli_ust_poll (TwCliUst *self,
       state = sensor_state (self, i);
       if (!state->schema_sent && info.counts.received + info.counts.missed == 0 && !final)
         continue;
-      if (!state->schema_sent)
-        send_schema (self, i, 0);
-      if (memcmp (&state->sent, &info.counts, sizeof info.counts) == 0 && !final)
-        continue;
-      state->sent = info.counts;
+      /* again every second: a live viewer attached since must be able to decode */
+      send_schema (self, i, state->element_size);
       self->emit->sensor_counts (self->monitor_id, i, info.counts.received, info.counts.missed,
                                  info.counts.inconsistent, info.counts.nonmonotonic);
     }

@@ -11,8 +11,9 @@
  * but liblttng-ust and libc; this header is all the two sides share.
  *
  * Every event carries @monitor, the emitting monitor's process id, so that the events
- * of several monitors of one target (per-user buffers mix them) stay apart, and
- * @sensor / @evaluation, the monitor's own index of the sensor or evaluation.
+ * of several monitors of one target (per-user buffers mix them) stay apart; @sensor is
+ * the monitor's own index of a sensor, @evaluation an evaluation's name. A viewer that
+ * attaches late must still decode: schemas are sent again every second.
  * Times are CLOCK_MONOTONIC ns, the sensors' clock, which is also LTTng-UST's.
  */
 #pragma once
@@ -37,15 +38,12 @@ typedef struct {
   /* the sensor's counts at the monitor (every second, and at the end) */
   void (*sensor_counts)   (uint32_t monitor, uint32_t sensor, uint64_t received, uint64_t missed,
                            uint64_t inconsistent, uint64_t nonmonotonic);
-  /* once per evaluation when it starts */
-  void (*evaluation)      (uint32_t monitor, uint32_t evaluation, const char *name,
-                           const char *description);
   /* one measurement: the measured task (`sensor:<pid>:<task>` id and name, or empty) */
-  void (*measurement)     (uint32_t monitor, uint32_t evaluation, const char *task_id,
+  void (*measurement)     (uint32_t monitor, const char *evaluation, const char *task_id,
                            const char *task_name, int64_t task_pid, uint64_t begin_ns,
                            uint64_t end_ns, uint64_t length_ns, uint32_t intermediate_events);
   /* a snapshot of the evaluation's histogram: @n_bins counts from @low, @width apart */
-  void (*histogram)       (uint32_t monitor, uint32_t evaluation, uint64_t count, double min,
+  void (*histogram)       (uint32_t monitor, const char *evaluation, uint64_t count, double min,
                            double max, double mean, double low, double width,
                            const uint64_t *bins, uint32_t n_bins);
 } TwUstEmitter;

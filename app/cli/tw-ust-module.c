@@ -52,13 +52,7 @@ emit_sensor_counts (uint32_t monitor, uint32_t sensor, uint64_t received, uint64
 }
 
 static void
-emit_evaluation (uint32_t monitor, uint32_t evaluation, const char *name, const char *description)
-{
-  lttng_ust_tracepoint (tracewb, evaluation, monitor, evaluation, name, description);
-}
-
-static void
-emit_measurement (uint32_t monitor, uint32_t evaluation, const char *task_id,
+emit_measurement (uint32_t monitor, const char *evaluation, const char *task_id,
                   const char *task_name, int64_t task_pid, uint64_t begin_ns, uint64_t end_ns,
                   uint64_t length_ns, uint32_t intermediate_events)
 {
@@ -67,7 +61,7 @@ emit_measurement (uint32_t monitor, uint32_t evaluation, const char *task_id,
 }
 
 static void
-emit_histogram (uint32_t monitor, uint32_t evaluation, uint64_t count, double min, double max,
+emit_histogram (uint32_t monitor, const char *evaluation, uint64_t count, double min, double max,
                 double mean, double low, double width, const uint64_t *bins, uint32_t n_bins)
 {
   lttng_ust_tracepoint (tracewb, histogram, monitor, evaluation, count, min, max, mean, low,
@@ -79,7 +73,6 @@ static const TwUstEmitter emitter = {
   .sensor_schema = emit_sensor_schema,
   .sensor_elements = emit_sensor_elements,
   .sensor_counts = emit_sensor_counts,
-  .evaluation = emit_evaluation,
   .measurement = emit_measurement,
   .histogram = emit_histogram,
 };

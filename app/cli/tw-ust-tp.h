@@ -60,24 +60,13 @@ LTTNG_UST_TRACEPOINT_EVENT (tracewb, sensor_counts,
   )
 )
 
-LTTNG_UST_TRACEPOINT_EVENT (tracewb, evaluation,
-  LTTNG_UST_TP_ARGS (uint32_t, monitor, uint32_t, evaluation, const char *, name,
-                     const char *, description),
-  LTTNG_UST_TP_FIELDS (
-    lttng_ust_field_integer (uint32_t, monitor, monitor)
-    lttng_ust_field_integer (uint32_t, evaluation, evaluation)
-    lttng_ust_field_string (name, name)
-    lttng_ust_field_string (description, description)
-  )
-)
-
 LTTNG_UST_TRACEPOINT_EVENT (tracewb, measurement,
-  LTTNG_UST_TP_ARGS (uint32_t, monitor, uint32_t, evaluation, const char *, task_id,
+  LTTNG_UST_TP_ARGS (uint32_t, monitor, const char *, evaluation, const char *, task_id,
                      const char *, task_name, int64_t, task_pid, uint64_t, begin_ns,
                      uint64_t, end_ns, uint64_t, length_ns, uint32_t, intermediate_events),
   LTTNG_UST_TP_FIELDS (
     lttng_ust_field_integer (uint32_t, monitor, monitor)
-    lttng_ust_field_integer (uint32_t, evaluation, evaluation)
+    lttng_ust_field_string (evaluation, evaluation)
     lttng_ust_field_string (task_id, task_id)
     lttng_ust_field_string (task_name, task_name)
     lttng_ust_field_integer (int64_t, task_pid, task_pid)
@@ -89,12 +78,12 @@ LTTNG_UST_TRACEPOINT_EVENT (tracewb, measurement,
 )
 
 LTTNG_UST_TRACEPOINT_EVENT (tracewb, histogram,
-  LTTNG_UST_TP_ARGS (uint32_t, monitor, uint32_t, evaluation, uint64_t, count, double, min,
+  LTTNG_UST_TP_ARGS (uint32_t, monitor, const char *, evaluation, uint64_t, count, double, min,
                      double, max, double, mean, double, low, double, width,
                      const uint64_t *, bins, uint32_t, n_bins),
   LTTNG_UST_TP_FIELDS (
     lttng_ust_field_integer (uint32_t, monitor, monitor)
-    lttng_ust_field_integer (uint32_t, evaluation, evaluation)
+    lttng_ust_field_string (evaluation, evaluation)
     lttng_ust_field_integer (uint64_t, count, count)
     lttng_ust_field_float (double, min, min)
     lttng_ust_field_float (double, max, max)
