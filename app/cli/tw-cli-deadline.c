@@ -289,7 +289,8 @@ calibrate (TwCliDeadlineRunner *self,
   if (cheapest == G_MAXUINT64)
     cheapest = polls ? cpu_total / polls / 2 : 0;
   budget->poll_ns = (double) cheapest;
-  if (elements_total > 0 && cpu_total > cheapest * polls)
+  budget->element_measured = elements_total > 0 && cpu_total > cheapest * polls;
+  if (budget->element_measured)
     budget->element_ns = (double) (cpu_total - cheapest * polls) / (double) elements_total;
   else
     budget->element_ns = UNMEASURED_ELEMENT_NS;
@@ -320,9 +321,11 @@ runner_thread (gpointer data)
     }
   g_printerr ("tracewb-cli monitor: SCHED_DEADLINE runtime %.3f ms, deadline %.3f ms, period %.3f ms "
               "(R = %" G_GUINT64_FORMAT " elements per period, %" G_GUINT64_FORMAT " from declared "
-              "streams; %.0f ns per element, %.0f ns per poll, measured)\n",
+              "streams; %.0f ns per element %s, %.0f ns per poll measured)\n",
               deadline.runtime_ns / 1e6, deadline.deadline_ns / 1e6, deadline.period_ns / 1e6,
-              budget.elements, budget.declared, budget.element_ns, budget.poll_ns);
+              budget.elements, budget.declared, budget.element_ns,
+              budget.element_measured ? "measured" : "assumed (no element came while measuring)",
+              budget.poll_ns);
   next = tw_live_monotonic_ns ();
   while (!g_atomic_int_get (&self->stop))
     {

@@ -31,7 +31,8 @@ typedef struct {
 typedef struct {
   guint64 elements;        /* R: Σ E(T_M) over the sensors' declared streams, plus observed */
   guint64 declared;        /* of which from declared streams */
-  double  element_ns;      /* measured cost of one element (poll, evaluate, emit) */
+  double  element_ns;      /* cost of one element (poll, evaluate, emit) */
+  gboolean element_measured; /* FALSE: no element came during calibration; assumed */
   double  poll_ns;         /* measured fixed cost of one period's work */
 } TwCliDeadlineBudget;
 

@@ -14,6 +14,7 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <tw-evaluators.h>
 #include <tw-ingest.h>
 
 #include "tw-test-lttng.h"
@@ -22,9 +23,14 @@
 #define WAIT_US  (60 * G_USEC_PER_SEC)
 #define TIMER_US 100000
 
+#define METRIC "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
+
 typedef struct {
   TwTestLttng lt;
   char       *sensor_dir;
+  /* the target's evaluation (--metric), from its JSON */
+  guint64     measurements;
+  double      max;
 } Fixture;
 
 typedef struct {
@@ -100,10 +106,12 @@ wait_pid (GPid pid)
 /* `tracewb-cli monitor --lttng --json` on the target: what it counted, per sensor. */
 static GArray *
 run_target_monitor (Fixture    *fx,
-                    const char *duration)
+                    const char *duration,
+                    gboolean    evaluate)
 {
   const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "20",
-                         "--sensor-dir", fx->sensor_dir, "--duration", duration, "--json", NULL };
+                         "--sensor-dir", fx->sensor_dir, "--duration", duration, "--json",
+                         evaluate ? "--metric" : NULL, METRIC, NULL };
   g_autoptr(GPtrArray) argv = tw_test_lttng_argv (&fx->lt, args);
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -126,6 +134,13 @@ run_target_monitor (Fixture    *fx,
       JsonObject *o = json_array_get_object_element (sources, i);
       Counted c = { 0 };
 
+      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "evaluation") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, METRIC);
+          fx->measurements = json_object_get_int_member (o, "measurements");
+          fx->max = json_object_get_double_member (o, "max");
+          continue;
+        }
       if (g_strcmp0 (json_object_get_string_member (o, "kind"), "sensor") != 0)
         continue;
       c.name = g_strdup (json_object_get_string_member (o, "name"));
@@ -219,6 +234,31 @@ compare (TwTrace *trace,
   g_assert_cmpuint (missed_total, >, 0);
 }
 
+/* The target's measurements arrived as `measurement:<metric>` rows, and the `measured`
+ * metric over them in the workbench finds what the target found. */
+static void
+check_measurements (Fixture *fx,
+                    TwTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwMetric) metric = tw_metric_new_system ("measured:measurement:" METRIC, &error);
+  g_autoptr(TwHistogram) histogram = tw_histogram_new_auto (64, TW_HISTOGRAM_SCALE_LINEAR);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  guint16 type = tw_trace_lookup_event_type (trace, "measurement:" METRIC);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (type, !=, TW_TYPE_NONE);
+  g_assert_cmpuint (fx->measurements, >, 10);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, histogram, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, fx->measurements);
+  g_assert_cmpfloat (tw_histogram_get_max (histogram), ==, fx->max);
+  /* the measured task is the sensors' task */
+  g_assert_cmpstr (tw_trace_get_task (trace, tw_measurement_table_get_row (table, 0)->task)->name, ==,
+                   "demo-rt-0");
+  g_assert_cmpuint (tw_trace_lookup_event_type (trace, "histogram:" METRIC), !=, TW_TYPE_NONE);
+}
+
 static char *
 find_session_folder (const char *dir)
 {
@@ -255,7 +295,7 @@ test_recorded (Fixture       *fx,
     return;
   g_assert_true (tw_test_lttng_create_session (&fx->lt, "sensors", TIMER_US));
   demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5");
+  counted = run_target_monitor (fx, "2.5", TRUE);
   wait_pid (demo);
   g_assert_true (tw_test_lttng_run (&fx->lt, "stop", "sensors", NULL));
   g_assert_true (tw_test_lttng_run (&fx->lt, "destroy", "sensors", NULL));
@@ -266,6 +306,7 @@ test_recorded (Fixture       *fx,
   g_assert_no_error (error);
   check_type_and_task (trace);
   compare (trace, counted);
+  check_measurements (fx, trace);
 }
 
 static gboolean
@@ -321,7 +362,7 @@ test_live (Fixture       *fx,
     }
 
   demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5");
+  counted = run_target_monitor (fx, "2.5", FALSE);
   wait_pid (demo);
   end = g_get_monotonic_time () + WAIT_US;
   while (g_get_monotonic_time () < end && !decoded_all (tw_monitor_get_trace (monitor), counted))
