@@ -28,6 +28,7 @@ typedef enum {
   METRIC_RESPONSE_TIME,
   METRIC_INTER_ARRIVAL,
   METRIC_JITTER,
+  METRIC_MEASURED,
   METRIC_USER,
 } MetricType;
 
@@ -49,11 +50,15 @@ static const TwMetricInfo system_metrics[] = {
     "time between consecutive EVENTs (a type name or kind:NAME)" },
   { "jitter", "EVENT",
     "cycle-to-cycle jitter of EVENT: |Δk − Δk−1| of consecutive inter-arrival times" },
+  { "measured", "EVENT",
+    "the measurement each EVENT carries in its length_ns (begin_ns, end_ns) fields: what a "
+    "target's `tracewb-cli monitor --lttng` measured (measurement:NAME)" },
 };
 
 static const MetricType system_metric_types[] = {
   METRIC_IRQ, METRIC_SOFTIRQ, METRIC_RUN_SLICE, METRIC_WAKEUP_LATENCY,
   METRIC_WAKEUP_HANDLER, METRIC_RESPONSE_TIME, METRIC_INTER_ARRIVAL, METRIC_JITTER,
+  METRIC_MEASURED,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (system_metrics) == G_N_ELEMENTS (system_metric_types));
@@ -175,6 +180,7 @@ tw_metric_new_system (const char  *name,
 
     case METRIC_INTER_ARRIVAL:
     case METRIC_JITTER:
+    case METRIC_MEASURED:
       if (param == NULL || param[0] == '\0' || strcmp (param, "*") == 0)
         {
           g_set_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_INVALID,
@@ -332,6 +338,7 @@ dup_selectors (TwMetric *self)
       break;
     case METRIC_INTER_ARRIVAL:
     case METRIC_JITTER:
+    case METRIC_MEASURED:
       g_strv_builder_add (b, self->first_event);
       break;
     case METRIC_USER:
@@ -1058,6 +1065,57 @@ arrival_event (gpointer       context,
 
 static const TwUpdateDirectFunc arrival_steps[] = { arrival_event };
 
+/* measured: selector EVENT. The measurement was made elsewhere (a target's monitor) and
+ * travelled as an event: its fields say it, its task is the measured task. */
+static gboolean
+measured_field (const TwEventType *type,
+                const TwEvent     *ev,
+                const char        *name,
+                guint64           *out)
+{
+  int f = tw_event_type_lookup_field (type, name);
+  TwValue v;
+
+  if (f < 0 || !tw_event_type_get_field (type, ev->payload, f, &v))
+    return FALSE;
+  if (v.type == TW_FIELD_I32 || v.type == TW_FIELD_I64)
+    *out = v.i < 0 ? 0 : (guint64) v.i;
+  else if (v.type == TW_FIELD_F64)
+    *out = v.f < 0 ? 0 : (guint64) v.f;
+  else if (v.type != TW_FIELD_STRING)
+    *out = v.u;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+measured_event (gpointer       context,
+                gpointer       func_data,
+                const TwEvent *ev)
+{
+  MetricEval *me = func_data;
+  const TwEventType *type = tw_trace_get_event_type (me->trace, ev->type);
+  guint64 length, begin = ev->time, end = ev->time, intermediate = 0;
+  TwMeasurementRow m;
+
+  if (!measured_field (type, ev, "length_ns", &length))
+    return;
+  measured_field (type, ev, "begin_ns", &begin);
+  measured_field (type, ev, "end_ns", &end);
+  measured_field (type, ev, "intermediate_events", &intermediate);
+  m = (TwMeasurementRow) {
+    .task = ev->task,
+    .intermediate_events = (guint32) MIN (intermediate, G_MAXUINT32),
+    .begin = MIN (begin, end),
+    .end = end,
+    .length = length,
+  };
+  emit (me, &m, NULL);
+}
+
+static const TwUpdateDirectFunc measured_steps[] = { measured_event };
+
 /* user metric: selectors initial, final, switch, irq_entry, irq_exit, softirq_entry,
  * softirq_exit. Intermediate events come from the per-CPU event counts: a stretch (the
  * task is the CPU's current task) or an own segment (it runs outside handlers) that
@@ -1388,6 +1446,7 @@ tw_metric_create_update (TwMetric           *self,
     case METRIC_RESPONSE_TIME:  SET_STEPS (response_steps); break;
     case METRIC_INTER_ARRIVAL:
     case METRIC_JITTER:         SET_STEPS (arrival_steps); break;
+    case METRIC_MEASURED:       SET_STEPS (measured_steps); break;
     case METRIC_USER:           SET_STEPS (user_steps); break;
     default:                    g_assert_not_reached ();
     }

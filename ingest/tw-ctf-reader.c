@@ -9,6 +9,7 @@
 #include "tw-ctf-decoder-private.h"
 #include "tw-gtop-types.h"
 #include "tw-kernel-common-private.h"
+#include "tw-lttng-sensor-decoder-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -136,6 +137,7 @@ typedef enum {
   DECODE_FORK,
   DECODE_EXIT,
   DECODE_ARG,       /* the store's arg is a payload member (tw-ctf-writer.c) */
+  DECODE_TRACEWB,   /* tracewb-cli monitor --lttng's events (tw-lttng-sensor-decoder.c) */
 } Decode;
 
 static const struct {
@@ -180,6 +182,7 @@ typedef struct {
   int                arg_member;    /* DECODE_ARG: the member holding the arg, or −1 */
   int                role[N_ROLES];
   int                state_field;   /* prev_state stored as letters, or −1 */
+  TwLttngSensorEvent tracewb;       /* DECODE_TRACEWB: which one */
 } CtfType;
 
 /* A discarded gap, told before the events of its stream's packet that it ends with: it
@@ -252,6 +255,8 @@ typedef struct {
   TwCtfRowFunc     row_func;
   gpointer         row_data;
   gint64           horizon;
+  /* sensors and measurements a target's monitor sent through LTTng */
+  TwLttngSensorDecoder *sensors;
 } CtfReader;
 
 static void
@@ -472,6 +477,14 @@ create_type (CtfReader            *self,
 
   if (name == NULL)
     name = "(unnamed)";
+  /* rows of other types (the sensors' own) come out of these: no type of their own */
+  if ((t->tracewb = _tw_lttng_sensor_event_from_name (name)) != TW_LTTNG_SENSOR_EVENT_NONE)
+    {
+      t->decode = DECODE_TRACEWB;
+      t->type = TW_TYPE_NONE;
+      g_hash_table_insert (self->types, (gpointer) ec, t);
+      return t;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (known_events); i++)
     if (strcmp (known_events[i].name, name) == 0)
       {
@@ -822,6 +835,29 @@ flush_losses (CtfReader *self,
     }
 }
 
+/* Where decoded rows go: the live helper's function, else the store. */
+static void
+store_row (guint64       time_ns,
+           guint16       cpu,
+           guint16       type,
+           guint32       task,
+           guint32       arg,
+           const guint8 *payload,
+           guint         payload_size,
+           gpointer      user_data)
+{
+  CtfReader *self = user_data;
+
+  if (self->row_func)
+    {
+      self->row_func (time_ns, cpu, type, task, arg, payload, payload_size, self->row_data);
+      return;
+    }
+  if (self->chunk->n == TW_CHUNK_SIZE)
+    self->chunk = tw_trace_begin_append (self->trace);
+  tw_event_chunk_push (self->chunk, time_ns, cpu, type, task, arg, payload, payload_size);
+}
+
 static gboolean
 handle_event (CtfReader        *self,
               const bt_message *msg,
@@ -845,6 +881,16 @@ handle_event (CtfReader        *self,
   self->last_class = ec;
   self->last_type = t;
   buf = self->payload;
+
+  if (t->decode == DECODE_TRACEWB)
+    {
+      if G_UNLIKELY (self->losses->len > 0)
+        flush_losses (self, time_ns);
+      self->n_events++;
+      self->horizon = time_ns;
+      return _tw_lttng_sensor_decoder_handle (self->sensors, t->tracewb, msg, time_ns, store_row, self,
+                                              &self->error);
+    }
 
   if (time_ns == G_MININT64)
     {
@@ -1437,6 +1483,7 @@ ctf_reader_init (CtfReader  *self,
   self->text = g_string_sized_new (64);
   _tw_kernel_tasks_init (&self->tasks, trace);
   _tw_string_cache_init (&self->strings, trace);
+  self->sensors = _tw_lttng_sensor_decoder_new (trace, path);
 }
 
 static bt_component_class_sink *
@@ -1463,6 +1510,7 @@ ctf_reader_clear (CtfReader *self)
     g_string_free (g_steal_pointer (&self->text), TRUE);
   _tw_kernel_tasks_clear (&self->tasks);
   _tw_string_cache_clear (&self->strings);
+  g_clear_pointer (&self->sensors, _tw_lttng_sensor_decoder_free);
 }
 
 /* babeltrace2 reads CTF 2 from 2.1 on; an older one fails on it as if it were corrupt. */
@@ -1696,11 +1744,16 @@ _tw_ctf_decoder_take_error (TwCtfDecoder  *self,
   return TRUE;
 }
 
-/* The time of the last event or inactivity message: G_MININT64 before any. */
+/* The time of the last event or inactivity message (G_MININT64 before any), less how
+ * far sensor elements come before the events that carry them. */
 gint64
 _tw_ctf_decoder_get_horizon (TwCtfDecoder *self)
 {
-  return self->reader.horizon;
+  gint64 lag = _tw_lttng_sensor_decoder_get_lag (self->reader.sensors);
+
+  if (self->reader.horizon == G_MININT64)
+    return G_MININT64;
+  return self->reader.horizon - lag;
 }
 
 guint64

@@ -55,6 +55,8 @@
 
 #include <tw-sensor.h>
 
+#include "tw-sensor-layout-private.h"
+
 #define DEFAULT_WINDOW_NS      (5 * 1000 * 1000)
 #define DEFAULT_SCAN_NS        (100 * 1000 * 1000)
 /* A round's working set (the batch, QUOTA_BATCHES batches of queued rows and payloads)
@@ -62,7 +64,6 @@
  * the merge read them back, ~15% slower drain (bench-monitor). */
 #define BATCH_BYTES            (64 * 1024)
 #define QUOTA_BATCHES          4       /* per source and round: bounds the queues */
-#define MAX_STORE_FIELDS       512
 
 /* ---------------------------------------------------------------------------------------
  * Queues
@@ -243,13 +244,6 @@ live_source_free (TwLiveSource *source)
  * ------------------------------------------------------------------------------------- */
 
 typedef struct {
-  guint32           src_offset;
-  guint32           dst_offset;
-  TwSensorFieldType src_type;
-  guint32           string_size;   /* char[N]: N */
-} FieldPlan;
-
-typedef struct {
   TwLiveSource    parent;
   TwSensorReader *reader;
   TwSensorInfo    info;
@@ -258,8 +252,7 @@ typedef struct {
   guint16         type;
   guint32         task;
   guint32         arg;
-  FieldPlan      *plan;
-  guint           n_plan;
+  TwSensorLayout  layout;
   guint           payload_size;    /* of the store's type */
   guint8         *payload;         /* scratch, payload_size bytes */
   guint8         *batch;
@@ -267,6 +260,8 @@ typedef struct {
   gboolean        fast_copy;       /* the store's payload is the sensor payload's prefix */
   TwMonitorElementFunc element_func;
   gpointer        element_data;
+  TwMonitorBatchFunc batch_func;
+  gpointer        batch_data;
 } SensorSource;
 
 static void
@@ -285,175 +280,35 @@ sensor_source_free (TwLiveSource *source)
   sensor_source_stop (source);
   g_free (self->path);
   g_free (self->schema);
-  g_free (self->plan);
+  _tw_sensor_layout_clear (&self->layout);
   g_free (self->payload);
   g_free (self->batch);
   g_free (self);
 }
 
-static TwFieldType
-store_field_type (TwSensorFieldType type)
-{
-  switch (type)
-    {
-    case TW_SENSOR_FIELD_U8:  return TW_FIELD_U8;
-    case TW_SENSOR_FIELD_U16: return TW_FIELD_U16;
-    case TW_SENSOR_FIELD_U32: return TW_FIELD_U32;
-    case TW_SENSOR_FIELD_U64: return TW_FIELD_U64;
-    case TW_SENSOR_FIELD_I8:
-    case TW_SENSOR_FIELD_I16:
-    case TW_SENSOR_FIELD_I32: return TW_FIELD_I32;
-    case TW_SENSOR_FIELD_I64: return TW_FIELD_I64;
-    case TW_SENSOR_FIELD_F32:
-    case TW_SENSOR_FIELD_F64: return TW_FIELD_F64;
-    case TW_SENSOR_FIELD_CHAR:
-    default:                  return TW_FIELD_STRING;
-    }
-}
-
-/* The sensor's schema → the store type `<task>@<sensor>`: one field per scalar, one per
- * array element (`name[i]`), char[N] as an interned string. */
+/* The sensor's schema → the store type `<task>@<sensor>` (tw-sensor-layout-private.h). */
 static gboolean
 sensor_source_start (TwLiveSource *source,
                      TwTrace      *trace,
                      GError      **error)
 {
   SensorSource *self = (SensorSource *) source;
-  const TwSensorSchema *schema = tw_sensor_reader_get_schema (self->reader);
-  gsize n_schema = tw_sensor_schema_get_n_fields (schema), n_fields = 0;
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autofree TwFieldSpec *specs = NULL;
-  g_autofree char *source_id = NULL;
-  const TwEventType *type;
-  gboolean same_layout = TRUE;
 
-  for (gsize i = 0; i < n_schema; i++)
-    {
-      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
-      n_fields += f->type == TW_SENSOR_FIELD_CHAR ? 1 : f->count;
-    }
-  if (n_fields > MAX_STORE_FIELDS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "%s: the schema has %" G_GSIZE_FORMAT " scalar fields; the store holds at most %u per event type",
-                   self->path, n_fields, MAX_STORE_FIELDS);
-      return FALSE;
-    }
-
-  specs = g_new0 (TwFieldSpec, MAX (n_fields, 1));
-  self->plan = g_new0 (FieldPlan, MAX (n_fields, 1));
-  n_fields = 0;
-  for (gsize i = 0; i < n_schema; i++)
-    {
-      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
-
-      if (f->type == TW_SENSOR_FIELD_CHAR)
-        {
-          specs[n_fields] = (TwFieldSpec) { f->name, TW_FIELD_STRING, TW_FIELD_FLAG_NONE };
-          self->plan[n_fields] = (FieldPlan) { f->offset, 0, f->type, f->count };
-          same_layout = FALSE;
-          n_fields++;
-          continue;
-        }
-      for (guint32 k = 0; k < f->count; k++)
-        {
-          const char *name = f->name;
-
-          if (f->count > 1)
-            {
-              char *indexed = g_strdup_printf ("%s[%u]", f->name, k);
-              g_ptr_array_add (names, indexed);
-              name = indexed;
-            }
-          specs[n_fields] = (TwFieldSpec) { name, store_field_type (f->type), TW_FIELD_FLAG_NONE };
-          self->plan[n_fields] = (FieldPlan) { f->offset + k * (f->size / f->count), 0, f->type, 0 };
-          n_fields++;
-        }
-    }
-  self->n_plan = (guint) n_fields;
-
-  self->type = tw_trace_add_event_type (trace, source->name, "sensor", TW_EVENT_KIND_SENSOR,
-                                        specs, (guint) n_fields, NULL);
-  /* A restarted writer with another schema: keep both, the new one suffixed. */
-  for (guint attempt = 2; self->type == TW_TYPE_NONE && attempt < 1000; attempt++)
-    {
-      g_autofree char *name = g_strdup_printf ("%s#%u", source->name, attempt);
-      g_autoptr (GError) local = NULL;
-
-      self->type = tw_trace_add_event_type (trace, name, "sensor", TW_EVENT_KIND_SENSOR,
-                                            specs, (guint) n_fields, &local);
-      if (self->type == TW_TYPE_NONE && attempt == 999)
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", self->path);
-          return FALSE;
-        }
-    }
-  /* ≤ 512 fields of at most 8 bytes: the payload always fits the store's 16 bits. */
-  type = tw_trace_get_event_type (trace, self->type);
-  self->payload_size = type->payload_size;
+  if (!_tw_sensor_layout_init (&self->layout, trace, source->name,
+                               tw_sensor_reader_get_schema (self->reader), self->path, error))
+    return FALSE;
+  self->type = self->layout.type;
+  self->payload_size = self->layout.payload_size;
   self->payload = g_malloc0 (MAX (self->payload_size, 1));
-  for (guint i = 0; i < self->n_plan; i++)
-    {
-      TwSensorFieldType t = self->plan[i].src_type;
-
-      self->plan[i].dst_offset = type->offsets[i];
-      if (self->plan[i].dst_offset != self->plan[i].src_offset
-          || t == TW_SENSOR_FIELD_I8 || t == TW_SENSOR_FIELD_I16 || t == TW_SENSOR_FIELD_F32)
-        same_layout = FALSE;
-    }
   /* Numbers at their width in declaration order, no strings: the store's payload is
    * byte for byte the sensor's payload (up to its size), one memcpy per element. */
-  self->fast_copy = same_layout && type->presence_bytes == 0
-                    && self->payload_size <= self->info.payload_size;
-
-  /* One task per (process, sensor task name): the threads of one program that name
-   * their sensors' tasks differently get a row each. */
-  source_id = g_strdup_printf ("sensor:%" G_GINT64_FORMAT ":%s", self->info.pid, self->info.task);
-  self->task = tw_trace_add_task (trace, source_id, self->info.task, self->info.pid, -1);
+  self->fast_copy = self->layout.same_layout && self->payload_size <= self->info.payload_size;
+  self->task = _tw_sensor_layout_add_task (trace, self->info.pid, self->info.task);
 
   self->batch_elements = MAX (16, BATCH_BYTES / self->info.element_size);
   self->batch = g_malloc (self->batch_elements * self->info.element_size);
   prefault (self->batch, self->batch_elements * self->info.element_size);
   return TRUE;
-}
-
-static void
-sensor_source_decode (SensorSource  *self,
-                      TwTrace       *trace,
-                      const guint8  *payload)
-{
-  guint8 *out = self->payload;
-
-  for (guint i = 0; i < self->n_plan; i++)
-    {
-      const FieldPlan *p = &self->plan[i];
-      const guint8 *src = payload + p->src_offset;
-      guint8 *dst = out + p->dst_offset;
-
-      switch (p->src_type)
-        {
-        case TW_SENSOR_FIELD_U8:  memcpy (dst, src, 1); break;
-        case TW_SENSOR_FIELD_U16: memcpy (dst, src, 2); break;
-        case TW_SENSOR_FIELD_U32: memcpy (dst, src, 4); break;
-        case TW_SENSOR_FIELD_U64:
-        case TW_SENSOR_FIELD_I64:
-        case TW_SENSOR_FIELD_F64: memcpy (dst, src, 8); break;
-        case TW_SENSOR_FIELD_I8:  { gint32 v = *(const gint8 *) src; memcpy (dst, &v, 4); break; }
-        case TW_SENSOR_FIELD_I16: { gint16 s; gint32 v; memcpy (&s, src, 2); v = s; memcpy (dst, &v, 4); break; }
-        case TW_SENSOR_FIELD_I32: memcpy (dst, src, 4); break;
-        case TW_SENSOR_FIELD_F32: { float s; double v; memcpy (&s, src, 4); v = s; memcpy (dst, &v, 8); break; }
-        case TW_SENSOR_FIELD_CHAR:
-        default:
-          {
-            /* Untrusted bytes: bounded, and only valid UTF-8 reaches the store. */
-            gsize len = strnlen ((const char *) src, p->string_size);
-            g_autofree char *text = g_utf8_make_valid ((const char *) src, (gssize) len);
-            guint32 id = tw_trace_intern_string (trace, text);
-            memcpy (dst, &id, 4);
-            break;
-          }
-        }
-    }
 }
 
 /* Queues the @n elements of the batch whose payload the store keeps byte for byte: what
@@ -540,6 +395,9 @@ sensor_source_poll (TwLiveSource *source,
             memcpy (&timestamp, self->batch + (gsize) i * stride, sizeof timestamp);
             self->element_func (self->arg, first_position + (guint64) i, timestamp, self->element_data);
           }
+      if (self->batch_func)
+        self->batch_func (self->arg, first_position, self->batch, (guint) n, stride,
+                          tw_sensor_reader_get_counts (self->reader).missed, self->batch_data);
       if (self->fast_copy)
         queue_push_elements (queue, self, n);
       else
@@ -549,7 +407,7 @@ sensor_source_poll (TwLiveSource *source,
             guint64 timestamp;
 
             memcpy (&timestamp, element, sizeof timestamp);
-            sensor_source_decode (self, trace, element + 8);
+            _tw_sensor_layout_decode (&self->layout, trace, element + 8, self->payload);
             tw_live_queue_push (queue, timestamp, TW_CPU_NONE, self->type, self->task, self->arg,
                                 self->payload, self->payload_size);
           }
@@ -613,6 +471,8 @@ struct _TwMonitor
   guint64     last_emitted_time;
   TwMonitorElementFunc element_func;
   gpointer    element_data;
+  TwMonitorBatchFunc batch_func;
+  gpointer    batch_data;
 };
 
 G_DEFINE_FINAL_TYPE (TwMonitor, tw_monitor, G_TYPE_OBJECT)
@@ -750,6 +610,24 @@ tw_monitor_set_element_func (TwMonitor            *self,
 }
 
 /**
+ * tw_monitor_set_batch_func:
+ * @func: (nullable): called for every batch of elements a sensor delivers
+ *
+ * A hook for what needs the elements themselves (the LTTng emitter of `tracewb-cli
+ * monitor --lttng`): each batch in stream order, before the merge, with the sensor's
+ * missed count so far. Applies to sensors attached from now on.
+ */
+void
+tw_monitor_set_batch_func (TwMonitor          *self,
+                           TwMonitorBatchFunc  func,
+                           gpointer            user_data)
+{
+  g_return_if_fail (TW_IS_MONITOR (self));
+  self->batch_func = func;
+  self->batch_data = user_data;
+}
+
+/**
  * tw_monitor_set_watch_sensors:
  *
  * %FALSE: do not read the sensor directory at all (custom sources only).
@@ -881,6 +759,8 @@ attach_sensor (TwMonitor        *self,
   sensor->arg = self->entries->len;
   sensor->element_func = self->element_func;
   sensor->element_data = self->element_data;
+  sensor->batch_func = self->batch_func;
+  sensor->batch_data = self->batch_data;
 
   entry = add_entry (self, &sensor->parent, path);
   entry->sensor = sensor;

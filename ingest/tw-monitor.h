@@ -169,6 +169,26 @@ typedef void (*TwMonitorElementFunc) (guint    source,
                                       guint64  time_ns,
                                       gpointer user_data);
 
+/**
+ * TwMonitorBatchFunc:
+ * @source: the source index
+ * @first_position: the stream position of the first element; the @n elements are
+ *   consecutive
+ * @elements: @n elements of @stride bytes: u64 timestamp (CLOCK_MONOTONIC), then the
+ *   payload as the sensor's schema lays it out; valid during the call only
+ * @missed: the elements of this sensor missed so far (all of them before @elements:
+ *   a batch has no gap)
+ *
+ * Called for every batch a sensor source received, in stream order, while it is drained.
+ */
+typedef void (*TwMonitorBatchFunc) (guint          source,
+                                    guint64        first_position,
+                                    const guint8  *elements,
+                                    guint          n,
+                                    gsize          stride,
+                                    guint64        missed,
+                                    gpointer       user_data);
+
 #define TW_TYPE_MONITOR (tw_monitor_get_type ())
 G_DECLARE_FINAL_TYPE (TwMonitor, tw_monitor, TW, MONITOR, GObject)
 
@@ -183,6 +203,9 @@ void       tw_monitor_set_watch_sensors   (TwMonitor     *self,
                                            gboolean       watch);
 void       tw_monitor_set_element_func    (TwMonitor            *self,
                                            TwMonitorElementFunc  func,
+                                           gpointer              user_data);
+void       tw_monitor_set_batch_func      (TwMonitor            *self,
+                                           TwMonitorBatchFunc    func,
                                            gpointer              user_data);
 gboolean   tw_monitor_add_source          (TwMonitor     *self,
                                            TwLiveSource  *source,

@@ -21,7 +21,10 @@
 #include <tw-ingest.h>
 
 #include "tw-cli.h"
+#include "tw-cli-deadline.h"
 #include "tw-cli-lttng.h"
+#include "tw-cli-monitor-eval.h"
+#include "tw-cli-ust.h"
 
 typedef struct {
   gboolean       declared;
@@ -47,6 +50,10 @@ typedef struct {
   gboolean    lttng;
   gboolean    reconnect;
   int         status;
+  /* --lttng: the sensors' elements out as LTTng-UST events */
+  TwCliUst   *ust;
+  /* --metric/--automaton/--plugin: evaluated at each poll */
+  TwCliMonitorEval *eval;
 } Session;
 
 static void
@@ -247,15 +254,31 @@ check_connections (Session *session)
     }
 }
 
+/* One period's work: on the main loop, or in the --deadline thread (then only there). */
+static void
+poll_once (gpointer data)
+{
+  Session *session = data;
+  g_autoptr (GError) error = NULL;
+
+  tw_monitor_poll (session->monitor);
+  if (session->ust)
+    tw_cli_ust_poll (session->ust, FALSE);
+  walk_new_rows (session);
+  if (session->eval && session->status == 0 && !tw_cli_monitor_eval_advance (session->eval, FALSE, &error))
+    {
+      g_printerr ("tracewb-cli monitor: %s\n", error->message);
+      session->status = 1;
+      g_main_loop_quit (session->loop);
+    }
+  if (session->lttng && session->status == 0)
+    check_connections (session);
+}
+
 static gboolean
 on_poll (gpointer data)
 {
-  Session *session = data;
-
-  tw_monitor_poll (session->monitor);
-  walk_new_rows (session);
-  if (session->lttng && session->status == 0)
-    check_connections (session);
+  poll_once (data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -353,6 +376,8 @@ print_json (Session *session)
         }
       json_builder_end_object (builder);
     }
+  if (session->eval)
+    tw_cli_monitor_eval_report (session->eval, builder);
   json_builder_end_array (builder);
 
   root = json_builder_get_root (builder);
@@ -385,6 +410,8 @@ print_text (Session *session)
           tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, NULL);
         }
     }
+  if (session->eval)
+    tw_cli_monitor_eval_report (session->eval, NULL);
 }
 
 static gboolean
@@ -476,7 +503,13 @@ tw_cli_monitor (int    argc,
   g_autoptr (GArray) checks = NULL;
   g_autoptr (GHashTable) dumped = NULL;
   gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
-  gboolean reconnect = FALSE, keep_recording = FALSE;
+  gboolean reconnect = FALSE, keep_recording = FALSE, lttng_emit = FALSE, deadline = FALSE;
+  g_autofree char *metric = NULL;
+  g_autofree char *automaton_path = NULL;
+  g_autofree char *plugin_path = NULL;
+  g_autoptr (TwCliUst) ust = NULL;
+  g_autoptr (TwCliMonitorEval) eval = NULL;
+  TwCliDeadlineRunner *runner = NULL;
   KeepRecording *keep = NULL;
   double duration = 0, period_ms = 10, window_ms = 5;
   GError *error = NULL;
@@ -504,6 +537,18 @@ tw_cli_monitor (int    argc,
       "net://HOST[:PORT] alone lists the relay's sessions", "URL" },
     { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
       "--lttng-live: when the relay goes away or the session ends, keep trying (default: say so and exit 1)", NULL },
+    { "lttng", 0, 0, G_OPTION_ARG_NONE, &lttng_emit,
+      "Emit every sensor element (and measurement) as an LTTng-UST event (provider tracewb) "
+      "for a session of this machine's lttng-sessiond to carry to a workbench", NULL },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric,
+      "Evaluate a system metric live next to the sensors (see `tracewb-cli metrics`)", "NAME[:PARAM]" },
+    { "automaton", 0, 0, G_OPTION_ARG_FILENAME, &automaton_path,
+      "Evaluate a metric automaton live next to the sensors (docs/automata.md)", "A.json" },
+    { "plugin", 0, 0, G_OPTION_ARG_FILENAME, &plugin_path,
+      "Evaluate an evaluation module (an exported automaton, a plugin) live next to the sensors", "M.so" },
+    { "deadline", 0, 0, G_OPTION_ARG_NONE, &deadline,
+      "Run the monitor's polls and evaluation in a SCHED_DEADLINE thread sized by the sensors' "
+      "jitter-constrained streams and the per-element cost measured at start (root)", NULL },
     { NULL }
   };
 
@@ -520,6 +565,12 @@ tw_cli_monitor (int    argc,
     {
       g_printerr ("tracewb-cli monitor: --duration must be ≥ 0, --period within 0.1..60000 ms, "
                   "--window within 0..60000 ms\n");
+      return 2;
+    }
+
+  if ((metric != NULL) + (automaton_path != NULL) + (plugin_path != NULL) > 1)
+    {
+      g_printerr ("tracewb-cli monitor: choose one of --metric, --automaton, --plugin\n");
       return 2;
     }
 
@@ -557,6 +608,13 @@ tw_cli_monitor (int    argc,
   tw_monitor_set_from_start (monitor, from_start);
   tw_monitor_set_element_func (monitor, on_element, &session);
   tw_monitor_set_reorder_window (monitor, (guint64) llround (window_ms * 1e6));
+  /* before the first scan: the sensors attached by it get the emitter's hook */
+  if (lttng_emit)
+    {
+      if (!(ust = tw_cli_ust_new (monitor, &error)))
+        return tw_cli_fail ("monitor --lttng", error);
+      session.ust = ust;
+    }
   /* an LTTng session alone does not read the local sensors unless asked to */
   if (lttng_url && sensor_dir == NULL)
     tw_monitor_set_watch_sensors (monitor, FALSE);
@@ -592,6 +650,16 @@ tw_cli_monitor (int    argc,
       session.lttng = TRUE;
       session.reconnect = reconnect;
     }
+  if (metric || automaton_path || plugin_path)
+    {
+      eval = tw_cli_monitor_eval_new (tw_monitor_get_trace (monitor), metric, automaton_path, plugin_path,
+                                      &error);
+      if (eval == NULL)
+        return tw_cli_fail ("monitor", error);
+      if (ust)
+        tw_cli_monitor_eval_set_emitter (eval, tw_cli_ust_get_emitter (ust), tw_cli_ust_get_monitor (ust));
+      session.eval = eval;
+    }
   if (kernel)
     {
       TwLiveSource *source = tw_live_kernel_new (&error);
@@ -616,8 +684,14 @@ tw_cli_monitor (int    argc,
   session.dumped_types = dumped;
   session.dump = dump;
 
-  on_poll (&session);
-  timers[0] = g_timeout_add (MAX (1, (guint) llround (period_ms)), on_poll, &session);
+  if (deadline)
+    runner = tw_cli_deadline_runner_start (monitor, (guint64) llround (period_ms * 1e6), poll_once, &session,
+                                           loop);
+  else
+    {
+      on_poll (&session);
+      timers[0] = g_timeout_add (MAX (1, (guint) llround (period_ms)), on_poll, &session);
+    }
   timers[1] = g_unix_signal_add (SIGINT, on_stop, &session);
   timers[2] = g_unix_signal_add (SIGTERM, on_stop, &session);
   if (duration > 0)
@@ -627,8 +701,17 @@ tw_cli_monitor (int    argc,
     if (timers[i])
       g_source_remove (timers[i]);
 
+  if (runner && !tw_cli_deadline_runner_stop (runner, &error))
+    {
+      tw_monitor_stop (monitor);
+      return tw_cli_fail ("monitor --deadline", error);
+    }
   tw_monitor_stop (monitor);
+  if (ust)
+    tw_cli_ust_poll (ust, TRUE);
   walk_new_rows (&session);
+  if (eval && session.status == 0 && !tw_cli_monitor_eval_advance (eval, TRUE, &error))
+    return tw_cli_fail ("monitor", error);
 
   if (json)
     print_json (&session);

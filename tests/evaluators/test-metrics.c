@@ -529,7 +529,7 @@ test_bad_names (void)
     guint n;
     const TwMetricInfo *infos = tw_metrics_get_system_metrics (&n);
 
-    g_assert_cmpuint (n, ==, 8);
+    g_assert_cmpuint (n, ==, 9);
     for (guint i = 0; i < n; i++)
       {
         g_autofree char *name = infos[i].parameter
@@ -1495,6 +1495,46 @@ test_csv_hand_computed (void)
   g_object_unref (t);
 }
 
+/* measured:EVENT takes the measurement an event carries (a target's monitor made it). */
+static void
+test_measured (void)
+{
+  static const TwFieldSpec specs[] = {
+    { "length_ns", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "begin_ns", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "end_ns", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
+    { "intermediate_events", TW_FIELD_U32, TW_FIELD_FLAG_NONE },
+  };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwMeasurementTable) t = NULL;
+  guint16 type = tw_trace_add_event_type (trace, "measurement:job", "measurement", TW_EVENT_KIND_USER,
+                                          specs, G_N_ELEMENTS (specs), NULL);
+  guint16 other = tw_trace_add_event_type (trace, "other", NULL, TW_EVENT_KIND_USER, NULL, 0, NULL);
+  guint32 task = tw_trace_add_task (trace, "sensor:7:job", "job", 7, -1);
+  const TwEventType *info = tw_trace_get_event_type (trace, type);
+  const guint64 rows[][4] = { { 30, 100, 150, 2 }, { 45, 200, 260, 0 } };
+
+  tw_trace_begin_append (trace);
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      guint8 payload[64] = { 0 };
+
+      for (guint f = 0; f < 4; f++)
+        {
+          TwValue v = { .type = info->fields[f].type, .u = rows[r][f] };
+
+          tw_event_type_set_field (info, payload, f, &v);
+        }
+      tw_trace_append (trace, rows[r][2], TW_CPU_NONE, type, task, 0, payload);
+      tw_trace_append (trace, rows[r][2] + 1, TW_CPU_NONE, other, task, 0, NULL);
+    }
+  tw_trace_end_append (trace);
+  t = evaluate (trace, "measured:measurement:job");
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 2);
+  assert_row (t, 0, task, 100, 150, 30, 2);
+  assert_row (t, 1, task, 200, 260, 45, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1527,6 +1567,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/metrics/ftrace-run-slice", test_ftrace_run_slice);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-wakeup-latency", test_ftrace_wakeup_latency);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-wakeup-handler", test_ftrace_wakeup_handler);
+  g_test_add_func ("/tw/evaluators/metrics/measured", test_measured);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-inter-arrival-jitter",
                    test_ftrace_inter_arrival_jitter);
   g_test_add_func ("/tw/evaluators/metrics/ftrace-response-time", test_ftrace_response_time);

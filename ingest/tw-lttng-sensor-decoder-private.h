@@ -1,0 +1,68 @@
+/* tw-lttng-sensor-decoder-private.h: sensor elements and measurements back from LTTng-UST events
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * `tracewb-cli monitor --lttng` on a target emits the `tracewb:*` events of
+ * app/cli/tw-ust-tp.h. The CTF decoding (tw-ctf-reader.c, for recorded sessions and for
+ * the LTTng live helper alike) hands them here, and they come out as the rows a local
+ * monitor would have stored: the sensor's own type `<task>@<sensor>` with its named
+ * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
+ * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
+ * measurements as `measurement:<evaluation>` rows and histogram snapshots as
+ * `histogram:<evaluation>` rows with value fields.
+ */
+#pragma once
+
+#include "config.h"
+
+#include <tw-data.h>
+
+#if HAVE_BABELTRACE
+#include <babeltrace2/babeltrace.h>
+
+#include "tw-ctf-decoder-private.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TW_LTTNG_SENSOR_EVENT_NONE = 0,   /* not one of ours */
+  TW_LTTNG_SENSOR_EVENT_SCHEMA,
+  TW_LTTNG_SENSOR_EVENT_ELEMENT,
+  TW_LTTNG_SENSOR_EVENT_COUNTS,
+  TW_LTTNG_SENSOR_EVENT_MEASUREMENT,
+  TW_LTTNG_SENSOR_EVENT_HISTOGRAM,
+} TwLttngSensorEvent;
+
+/* What the decoder knows of one sensor of one monitor (for reports and tests). */
+typedef struct {
+  const char *name;        /* `<task>@<sensor>` */
+  guint32     monitor;     /* the emitting monitor's pid */
+  guint64     received;    /* elements decoded */
+  guint64     missed;      /* missed at the monitor, as far as told */
+  guint64     lost;        /* elements whose events LTTng did not deliver (position gaps) */
+  guint64     undecoded;   /* elements before their schema arrived */
+} TwLttngSensorStats;
+
+typedef struct _TwLttngSensorDecoder TwLttngSensorDecoder;
+
+TwLttngSensorEvent    _tw_lttng_sensor_event_from_name (const char           *name);
+TwLttngSensorDecoder *_tw_lttng_sensor_decoder_new     (TwTrace              *trace,
+                                                        const char           *what);
+gboolean              _tw_lttng_sensor_decoder_handle  (TwLttngSensorDecoder *self,
+                                                        TwLttngSensorEvent    kind,
+                                                        const bt_message     *msg,
+                                                        gint64                time_ns,
+                                                        TwCtfRowFunc          emit,
+                                                        gpointer              emit_data,
+                                                        GError              **error);
+gint64                _tw_lttng_sensor_decoder_get_lag (TwLttngSensorDecoder *self);
+guint                 _tw_lttng_sensor_decoder_get_n_sensors (TwLttngSensorDecoder *self);
+void                  _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *self,
+                                                        guint                 index,
+                                                        TwLttngSensorStats   *stats);
+void                  _tw_lttng_sensor_decoder_free    (TwLttngSensorDecoder *self);
+
+G_END_DECLS
+
+#endif /* HAVE_BABELTRACE */
