@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include "tw-test-utils.h"
+
 #include <tw-ctf-writer-private.h>
 #include <tw-ingest.h>
 #include <tw-kernel-common-private.h>
@@ -119,24 +121,6 @@ make_live_store (guint64 n_events)
   return trace;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static double
 rate (guint64 n,
       gint64  us)
@@ -222,6 +206,6 @@ main (int    argc,
               status);
     }
   printf ("  target ≥ 20 M events/s\n");
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
   return 0;
 }

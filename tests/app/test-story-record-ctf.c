@@ -159,24 +159,6 @@ count_entries (const char *dir,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
@@ -201,7 +183,7 @@ fixture_teardown (Fixture       *fx,
   g_clear_pointer (&fx->bulk, tw_sensor_free);
   g_clear_error (&fx->finished_error);
   if (fx->record_dir)
-    remove_tree (fx->record_dir);
+    tw_test_remove_tree (fx->record_dir);
   g_free (fx->record_dir);
 }
 

@@ -221,24 +221,6 @@ make_out_dir (void)
   return dir;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static guint
 count_entries (const char *path)
 {
@@ -319,7 +301,7 @@ test_round_trip (void)
   g_assert_false (tw_ctf_writer_write_events (trace, 10, path, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
   g_assert_nonnull (strstr (error->message, path));
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 /* A snapshot of a store that keeps growing: the rows published at the start. */
@@ -336,7 +318,7 @@ test_snapshot_of_growing_store (void)
   g_assert_no_error (error);
   back = read_ctf (path);
   g_assert_cmpuint (tw_trace_get_n_events (back), ==, 101);
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 static void
@@ -368,7 +350,7 @@ test_cancel_leaves_nothing (void)
   g_assert_false (tw_ctf_writer_write_events (trace, 10, path, NULL, NULL, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (count_entries (dir), ==, 0);
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 /* No events is a trace too: it opens as 0 events, in babeltrace2 and in tracewb. */
@@ -389,7 +371,7 @@ test_empty (void)
   printed = babeltrace2_print (path);
   if (printed)
     g_assert_cmpstr (printed, ==, "");
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 /* ---------------------------------------------------------------- Keep recording */
@@ -517,7 +499,7 @@ test_keep_recording (void)
     g_test_message ("babeltrace2 is not installed: its reading of the recording is not checked");
   else
     g_assert_cmpuint (count_lines (printed), ==, n);
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 static void

@@ -22,24 +22,6 @@ make_dir (void)
   return dir;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 /* Opens @path as the window does (format probed) and checks it is @format with 0 events. */
 static void
 assert_opens_empty (const char *path,
@@ -113,7 +95,7 @@ test_ctf_empty_streams (void)
 
   write_empty_ctf (path);
   assert_opens_empty (path, "ctf");
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 /* An LTTng session folder whose only trace, ust/uid/1000/64-bit, holds nothing. */
@@ -126,7 +108,7 @@ test_lttng_session_empty_ust (void)
 
   write_empty_ctf (ust);
   assert_opens_empty (session, "ctf");
-  remove_tree (dir);
+  tw_test_remove_tree (dir);
 }
 
 int

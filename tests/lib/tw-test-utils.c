@@ -52,8 +52,12 @@ tw_test_dup_shared_trace_path (const char *relative)
 
 static char *private_dir;
 
-static void
-remove_tree (const char *path)
+/**
+ * tw_test_remove_tree:
+ * @path: a file or folder; what is below it goes too (symbolic links are not followed)
+ */
+void
+tw_test_remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -63,7 +67,7 @@ remove_tree (const char *path)
       g_autofree char *child = g_build_filename (path, name, NULL);
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
+        tw_test_remove_tree (child);
       else
         g_unlink (child);
     }
@@ -73,7 +77,7 @@ remove_tree (const char *path)
 static void
 remove_private_dir (void)
 {
-  remove_tree (private_dir);
+  tw_test_remove_tree (private_dir);
 }
 
 /**

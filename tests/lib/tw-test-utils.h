@@ -45,6 +45,7 @@ void     tw_test_append_gtop_sample   (TwTrace    *trace,
                                        guint64     total);
 char    *tw_test_use_temp_sensor_dir  (void);
 void     tw_test_remove_sensor_dir    (char       *dir);
+void     tw_test_remove_tree          (const char *path);
 char    *tw_test_run_tool             (const char *const *argv,
                                        int               *status);
 
