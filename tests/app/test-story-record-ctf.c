@@ -24,26 +24,16 @@
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-input.h"
+#include "tw-test-record.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
-#define WAIT_MS        120000
-#define BULK_CAPACITY  (1u << 16)
-#define BULK_BURST     60000
-#define BULK_EVENTS    (4 * BULK_BURST)
+#define BULK_EVENTS    (4 * TW_TEST_RECORD_BURST)
 
 static TwApplication *app;
 static gboolean have_display;
 
-typedef struct {
-  char          *record_dir;
-  TwWindow      *window;
-  TwLiveSession *session;
-  TwSensor      *bulk;        /* bulk@tick: u64 seq */
-  guint64        committed;
-  GError        *finished_error;
-  guint          n_finished;
-} Fixture;
+typedef TwTestRecord Fixture;
 
 #define SKIP_WITHOUT_DEMO_OR_CTF()                                    \
   G_STMT_START {                                                      \
@@ -67,144 +57,18 @@ typedef struct {
 
 /* ------------------------------------------------------------------ helpers */
 
-static TwRecorder *
-recorder (Fixture *fx)
-{
-  return tw_window_get_recorder (fx->window);
-}
-
-static TwTrace *
-live_trace (Fixture *fx)
-{
-  return tw_live_session_get_trace (fx->session);
-}
-
-static void
-finished_cb (TwRecorder *rec,
-             const char *path,
-             guint64     n_events,
-             GError     *error,
-             Fixture    *fx)
-{
-  g_clear_error (&fx->finished_error);
-  fx->finished_error = error ? g_error_copy (error) : NULL;
-  fx->n_finished++;
-}
-
-static gboolean
-recorder_idle (gpointer data)
-{
-  return !tw_recorder_get_busy (data);
-}
-
-typedef struct {
-  TwTrace *trace;
-  guint64  n;
-} StoreWait;
-
-static gboolean
-store_has (gpointer data)
-{
-  StoreWait *w = data;
-
-  return tw_trace_get_n_events (w->trace) >= w->n;
-}
-
-/* The demo as `tracewb --live-demo` starts it, plus the test's bulk sensor. */
-static void
-start_demo_with_bulk (Fixture *fx,
-                      guint64  n_bulk)
-{
-  g_autoptr(GError) error = NULL;
-  StoreWait wait;
-
-  fx->session = tw_live_session_new (NULL);
-  g_assert_true (tw_live_session_spawn_demo (fx->session, g_getenv ("TW_DEMO_RT"), &error));
-  g_assert_no_error (error);
-  g_setenv ("TRACEWB_SENSOR_DIR", tw_live_session_get_sensor_dir (fx->session), TRUE);
-  fx->bulk = tw_sensor_new ("bulk", "tick", "u64 seq", BULK_CAPACITY, 0);
-  g_assert_nonnull (fx->bulk);
-  g_assert_true (tw_live_session_start (fx->session, 0, &error));
-  g_assert_no_error (error);
-  tw_window_attach_live (fx->window, fx->session);
-  g_signal_connect (recorder (fx), "finished", G_CALLBACK (finished_cb), fx);
-
-  wait = (StoreWait) { live_trace (fx), 0 };
-  while (fx->committed < n_bulk)
-    {
-      for (guint i = 0; i < BULK_BURST; i++)
-        {
-          guint64 *element = tw_sensor_write (fx->bulk);
-
-          *element = fx->committed++;
-          tw_sensor_commit (fx->bulk, element);
-        }
-      wait.n = tw_trace_get_n_events (wait.trace) + BULK_BURST;
-      g_assert_true (tw_test_wait_until (store_has, &wait, WAIT_MS));
-    }
-}
-
-static guint
-count_entries (const char *dir,
-               const char *prefix)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)))
-    n += g_str_has_prefix (name, prefix);
-  return n;
-}
-
 static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (!have_display)
-    return;
-  fx->record_dir = g_dir_make_tmp ("tw-story-record-ctf-XXXXXX", &error);
-  g_assert_no_error (error);
-  fx->window = tw_window_new (GTK_APPLICATION (app));
-  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
+  tw_test_record_setup (fx, have_display ? app : NULL, "tw-story-record-ctf-XXXXXX");
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
-  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
-  g_clear_object (&fx->session);
-  g_clear_pointer (&fx->bulk, tw_sensor_free);
-  g_clear_error (&fx->finished_error);
-  if (fx->record_dir)
-    tw_test_remove_tree (fx->record_dir);
-  g_free (fx->record_dir);
-}
-
-/* Each event type's count among the first @n events of @trace, by name. */
-static GHashTable *
-count_types (TwTrace *trace,
-             guint64  n)
-{
-  GHashTable *counts = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint64 e = 0; e < n; e++)
-    {
-      TwEvent ev;
-      const char *name;
-
-      g_assert_true (tw_trace_get_event (trace, e, &ev));
-      name = tw_trace_get_event_type (trace, ev.type)->name;
-      g_hash_table_insert (counts, (gpointer) name,
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
-    }
-  return counts;
+  tw_test_record_teardown (fx);
 }
 
 /* The recording read back holds the first @n events of the live store: the same count
@@ -214,8 +78,8 @@ assert_same_as_live (TwTrace *live,
                      TwTrace *reread,
                      guint64  n)
 {
-  g_autoptr(GHashTable) live_counts = count_types (live, n);
-  g_autoptr(GHashTable) reread_counts = count_types (reread, n);
+  g_autoptr(GHashTable) live_counts = tw_test_record_count_types (live, n);
+  g_autoptr(GHashTable) reread_counts = tw_test_record_count_types (reread, n);
   GHashTableIter iter;
   gpointer name, count;
   guint64 n_bulk = 0;
@@ -246,7 +110,7 @@ assert_same_as_live (TwTrace *live,
       g_assert_cmpstr (seq, !=, NULL);
       n_bulk++;
     }
-  g_assert_cmpuint (n_bulk, >=, BULK_BURST);
+  g_assert_cmpuint (n_bulk, >=, TW_TEST_RECORD_BURST);
 }
 
 static gboolean
@@ -288,7 +152,7 @@ reopen_in_window (Fixture    *fx,
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (not_loading, fx->window, WAIT_MS));
+  g_assert_true (tw_test_wait_until (not_loading, fx->window, TW_TEST_RECORD_WAIT_MS));
   g_assert_null (tw_window_get_error_message (fx->window));
   g_assert_cmpuint (tw_trace_get_n_events (tw_state_model_get_trace (tw_view_state_get_model (tw_window_get_view_state (fx->window)))),
                     ==, n);
@@ -306,7 +170,7 @@ static gboolean
 chooser_points_at_session (gpointer data)
 {
   Fixture *fx = data;
-  GtkNativeDialog *chooser = tw_recorder_get_chooser (recorder (fx));
+  GtkNativeDialog *chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
   g_autoptr(GFile) file = chooser ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser)) : NULL;
   g_autofree char *path = file ? g_file_get_path (file) : NULL;
   g_autofree char *expected = g_build_filename (fx->record_dir, "session", NULL);
@@ -333,10 +197,10 @@ test_record_ctf (Fixture       *fx,
   SKIP_WITHOUT_DEMO_OR_CTF ();
   if (tw_test_input_skip ())
     return;
-  start_demo_with_bulk (fx, BULK_EVENTS);
+  tw_test_record_start_demo (fx, BULK_EVENTS);
   tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+r");
-  g_assert_true (tw_test_wait_until (has_chooser, recorder (fx), WAIT_MS));
-  chooser = tw_recorder_get_chooser (recorder (fx));
+  g_assert_true (tw_test_wait_until (has_chooser, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
+  chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
   name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
   g_assert_cmpstr (name, ==, "live-session");
   filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
@@ -347,26 +211,26 @@ test_record_ctf (Fixture       *fx,
   g_assert_no_error (error);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "session");
   /* answered as GTK answers it once the name is checked (see test-story-record.c) */
-  g_assert_true (tw_test_wait_until (chooser_points_at_session, fx, WAIT_MS));
-  n_before = tw_trace_get_n_events (live_trace (fx));
+  g_assert_true (tw_test_wait_until (chooser_points_at_session, fx, TW_TEST_RECORD_WAIT_MS));
+  n_before = tw_trace_get_n_events (tw_test_record_live_trace (fx));
   gtk_native_dialog_hide (chooser);
   g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
 
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   g_assert_no_error (fx->finished_error);
   g_assert_cmpuint (fx->n_finished, ==, 1);
-  g_assert_cmpstr (tw_recorder_get_path (recorder (fx)), ==, path);
-  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved session");
+  g_assert_cmpstr (tw_recorder_get_path (tw_test_record_recorder (fx)), ==, path);
+  g_assert_cmpstr (tw_recorder_get_status (tw_test_record_recorder (fx)), ==, "Saved session");
   g_assert_true (g_file_test (metadata, G_FILE_TEST_IS_REGULAR));
   /* the folder alone: its hidden partial folder is gone */
-  g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 1);
+  g_assert_cmpuint (tw_test_record_count_entries (fx->record_dir, ""), ==, 1);
 
-  n_recorded = tw_recorder_get_n_events (recorder (fx));
+  n_recorded = tw_recorder_get_n_events (tw_test_record_recorder (fx));
   g_assert_cmpuint (n_recorded, >=, n_before);
   g_assert_cmpuint (n_recorded, >=, BULK_EVENTS);
   reread = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  assert_same_as_live (live_trace (fx), reread, n_recorded);
+  assert_same_as_live (tw_test_record_live_trace (fx), reread, n_recorded);
   assert_babeltrace2_prints (path, n_recorded);
   reopen_in_window (fx, path, n_recorded);
 }
@@ -380,18 +244,18 @@ test_cancel (Fixture       *fx,
   g_autofree char *path = g_build_filename (fx->record_dir, "cancelled", NULL);
 
   SKIP_WITHOUT_DEMO_OR_CTF ();
-  start_demo_with_bulk (fx, BULK_EVENTS);
+  tw_test_record_start_demo (fx, BULK_EVENTS);
   g_assert_true (tw_window_record (fx->window, path, &error));
   g_assert_no_error (error);
-  g_assert_true (tw_recorder_get_busy (recorder (fx)));
-  gtk_widget_activate (tw_recorder_get_cancel_button (recorder (fx)));
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_true (tw_recorder_get_busy (tw_test_record_recorder (fx)));
+  gtk_widget_activate (tw_recorder_get_cancel_button (tw_test_record_recorder (fx)));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   g_assert_cmpuint (fx->n_finished, ==, 1);
   /* a recording quicker than the click is whole; else nothing is there */
   if (fx->finished_error)
     {
       g_assert_error (fx->finished_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-      g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 0);
+      g_assert_cmpuint (tw_test_record_count_entries (fx->record_dir, ""), ==, 0);
     }
   else
     g_test_message ("the recording was whole before Cancel");
@@ -427,52 +291,35 @@ test_keep_recording (Fixture       *fx,
   guint64 n_recorded;
 
   SKIP_WITHOUT_DEMO_OR_CTF ();
-  start_demo_with_bulk (fx, BULK_BURST);
-  tw_recorder_set_keep_recording (recorder (fx), TRUE);
+  tw_test_record_start_demo (fx, TW_TEST_RECORD_BURST);
+  tw_recorder_set_keep_recording (tw_test_record_recorder (fx), TRUE);
   g_assert_true (tw_window_record (fx->window, path, &error));
   g_assert_no_error (error);
-  g_assert_true (tw_test_wait_until (first_chunk_on_disk, path, WAIT_MS));
-  g_assert_true (tw_recorder_get_busy (recorder (fx)));
+  g_assert_true (tw_test_wait_until (first_chunk_on_disk, path, TW_TEST_RECORD_WAIT_MS));
+  g_assert_true (tw_recorder_get_busy (tw_test_record_recorder (fx)));
   first = tw_reader_registry_load_file (chunk, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tw_trace_get_n_events (first), >, 0);
-  g_assert_true (tw_test_wait_until (n_chunks_at_least_2, path, WAIT_MS));
-  g_assert_true (g_str_has_prefix (tw_recorder_get_status (recorder (fx)), "Recording… "));
+  g_assert_true (tw_test_wait_until (n_chunks_at_least_2, path, TW_TEST_RECORD_WAIT_MS));
+  g_assert_true (g_str_has_prefix (tw_recorder_get_status (tw_test_record_recorder (fx)), "Recording… "));
 
   /* the session ends (the window's Stop is the recorder's) */
   tw_live_session_stop (fx->session);
-  tw_recorder_stop (recorder (fx));
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  tw_recorder_stop (tw_test_record_recorder (fx));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   g_assert_no_error (fx->finished_error);
-  n_recorded = tw_recorder_get_n_events (recorder (fx));
-  g_assert_cmpuint (n_recorded, ==, tw_trace_get_n_events (live_trace (fx)));
-  g_assert_cmpuint (count_entries (path, "."), ==, 0);
+  n_recorded = tw_recorder_get_n_events (tw_test_record_recorder (fx));
+  g_assert_cmpuint (n_recorded, ==, tw_trace_get_n_events (tw_test_record_live_trace (fx)));
+  g_assert_cmpuint (tw_test_record_count_entries (path, "."), ==, 0);
   assert_babeltrace2_prints (path, n_recorded);
   reopen_in_window (fx, path, n_recorded);
-}
-
-/* GTK's file chooser reads its settings schema; the isolated test directories hide the
- * system's schemas, so point GSettings at them first. */
-static void
-keep_system_schemas (void)
-{
-  const char * const *dirs = g_get_system_data_dirs ();
-
-  for (guint i = 0; dirs[i] && !g_getenv ("GSETTINGS_SCHEMA_DIR"); i++)
-    {
-      g_autofree char *schemas = g_build_filename (dirs[i], "glib-2.0", "schemas", NULL);
-      g_autofree char *compiled = g_build_filename (schemas, "gschemas.compiled", NULL);
-
-      if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
-        g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
-    }
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  keep_system_schemas ();
+  tw_test_record_keep_system_schemas ();
   app = tw_test_init_application (&argc, &argv);
   have_display = app != NULL;
 

@@ -23,12 +23,10 @@
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-input.h"
+#include "tw-test-record.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
-#define WAIT_MS        120000
-#define BULK_CAPACITY  (1u << 16)
-#define BULK_BURST     60000
 #define MIN_WRITE_US   (150 * 1000)           /* else the test proves nothing */
 #define PROBE_MS       5
 
@@ -39,12 +37,12 @@
  * smoothly the window paints is checked by the build users run. Without the worker
  * thread the main loop stops for the whole write, which that build sees at once. */
 #if defined(__SANITIZE_ADDRESS__)
-#define BULK_EVENTS    (4 * BULK_BURST)
+#define BULK_EVENTS    (4 * TW_TEST_RECORD_BURST)
 #define CHECK_PAINTING FALSE
 #define MAX_STALL_US   G_MAXINT64
 #define MIN_FPS        0
 #else
-#define BULK_EVENTS    (30 * BULK_BURST)      /* 1.8 M: writing takes ~0.5 s here */
+#define BULK_EVENTS    (30 * TW_TEST_RECORD_BURST)      /* 1.8 M: writing takes ~0.5 s here */
 #define CHECK_PAINTING TRUE
 #define MAX_STALL_US   (100 * 1000)           /* the longest the main loop may stop */
 #define MIN_FPS        5                      /* frames painted per second of writing (75 in 8 s seen with the suite loading both cores) */
@@ -53,15 +51,7 @@
 static TwApplication *app;
 static gboolean have_display;
 
-typedef struct {
-  char          *record_dir;
-  TwWindow      *window;
-  TwLiveSession *session;
-  TwSensor      *bulk;        /* bulk@tick: u64 seq */
-  guint64        committed;
-  GError        *finished_error;
-  guint          n_finished;
-} Fixture;
+typedef TwTestRecord Fixture;
 
 #define SKIP_WITHOUT_DEMO()                                           \
   G_STMT_START {                                                      \
@@ -78,119 +68,6 @@ typedef struct {
   } G_STMT_END
 
 /* ------------------------------------------------------------------ helpers */
-
-static TwRecorder *
-recorder (Fixture *fx)
-{
-  return tw_window_get_recorder (fx->window);
-}
-
-static TwTrace *
-live_trace (Fixture *fx)
-{
-  return tw_live_session_get_trace (fx->session);
-}
-
-static void
-finished_cb (TwRecorder *rec,
-             const char *path,
-             guint64     n_events,
-             GError     *error,
-             Fixture    *fx)
-{
-  g_clear_error (&fx->finished_error);
-  fx->finished_error = error ? g_error_copy (error) : NULL;
-  fx->n_finished++;
-}
-
-static gboolean
-recorder_idle (gpointer data)
-{
-  return !tw_recorder_get_busy (data);
-}
-
-typedef struct {
-  TwTrace *trace;
-  guint64  n;
-} StoreWait;
-
-static gboolean
-store_has (gpointer data)
-{
-  StoreWait *w = data;
-
-  return tw_trace_get_n_events (w->trace) >= w->n;
-}
-
-static gboolean
-demo_received (gpointer data)
-{
-  TwLiveSession *session = data;
-  guint receiving = 0;
-
-  for (guint i = 0; i < tw_live_session_get_n_sources (session); i++)
-    {
-      TwMonitorSourceInfo info;
-
-      tw_live_session_get_source_info (session, i, &info);
-      receiving += info.sensor && info.counts.received > 0;
-    }
-  /* the demo's seven sensors and the test's */
-  return receiving >= 8;
-}
-
-/* The demo as `tracewb --live-demo` starts it, plus the test's bulk sensor in the same
- * private directory, shown in the window; then BULK_EVENTS elements, a burst at a time
- * (no more than its buffer holds), each waited for in the store. */
-static void
-start_demo_with_bulk (Fixture *fx,
-                      guint64  n_bulk)
-{
-  g_autoptr(GError) error = NULL;
-  StoreWait wait;
-
-  fx->session = tw_live_session_new (NULL);
-  g_assert_true (tw_live_session_spawn_demo (fx->session, g_getenv ("TW_DEMO_RT"), &error));
-  g_assert_no_error (error);
-  g_setenv ("TRACEWB_SENSOR_DIR", tw_live_session_get_sensor_dir (fx->session), TRUE);
-  fx->bulk = tw_sensor_new ("bulk", "tick", "u64 seq", BULK_CAPACITY, 0);
-  g_assert_nonnull (fx->bulk);
-  g_assert_true (tw_live_session_start (fx->session, 0, &error));
-  g_assert_no_error (error);
-  tw_window_attach_live (fx->window, fx->session);
-  g_signal_connect (recorder (fx), "finished", G_CALLBACK (finished_cb), fx);
-
-  wait = (StoreWait) { live_trace (fx), 0 };
-  g_test_message ("filling");
-  while (fx->committed < n_bulk)
-    {
-      for (guint i = 0; i < BULK_BURST; i++)
-        {
-          guint64 *element = tw_sensor_write (fx->bulk);
-
-          *element = fx->committed++;
-          tw_sensor_commit (fx->bulk, element);
-        }
-      wait.n = tw_trace_get_n_events (wait.trace) + BULK_BURST;
-      g_assert_true (tw_test_wait_until (store_has, &wait, WAIT_MS));
-    }
-  g_assert_true (tw_test_wait_until (demo_received, fx->session, WAIT_MS));
-  g_test_message ("filled: %" G_GUINT64_FORMAT " events", tw_trace_get_n_events (wait.trace));
-}
-
-static guint
-count_entries (const char *dir,
-               const char *prefix)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)))
-    n += g_str_has_prefix (name, prefix);
-  return n;
-}
 
 /* What the main loop and the window do while a recording is written, sampled by a
  * timeout every PROBE_MS. It touches no file: a directory listing on the main thread
@@ -229,15 +106,15 @@ probe_cb (gpointer data)
 {
   Probe *p = data;
   gint64 now = g_get_monotonic_time ();
-  const char *status = tw_recorder_get_status (recorder (p->fx));
+  const char *status = tw_recorder_get_status (tw_test_record_recorder (p->fx));
 
-  if (!tw_recorder_get_busy (recorder (p->fx)))
+  if (!tw_recorder_get_busy (tw_test_record_recorder (p->fx)))
     return G_SOURCE_CONTINUE;
   wd_last = now;
   p->max_stall_us = MAX (p->max_stall_us, now - p->last_us);
   p->last_us = now;
   p->n_progress_seen += g_str_has_prefix (status, "Recording… ") && !strstr (status, " 100 %");
-  p->n_cancel_shown += gtk_widget_is_drawable (tw_recorder_get_cancel_button (recorder (p->fx)));
+  p->n_cancel_shown += gtk_widget_is_drawable (tw_recorder_get_cancel_button (tw_test_record_recorder (p->fx)));
   return G_SOURCE_CONTINUE;
 }
 
@@ -264,7 +141,7 @@ folder_watch_thread (gpointer data)
 
   while (!g_atomic_int_get (&w->stop))
     {
-      gboolean partial = count_entries (w->dir, ".live.csv.") == 1;
+      gboolean partial = tw_test_record_count_entries (w->dir, ".live.csv.") == 1;
       gboolean final = g_file_test (w->path, G_FILE_TEST_EXISTS);
 
       if (partial)
@@ -310,60 +187,14 @@ static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (!have_display)
-    return;
-  fx->record_dir = g_dir_make_tmp ("tw-story-record-XXXXXX", &error);
-  g_assert_no_error (error);
-  fx->window = tw_window_new (GTK_APPLICATION (app));
-  tw_test_present_window (GTK_WINDOW (fx->window), 1100, 800);
+  tw_test_record_setup (fx, have_display ? app : NULL, "tw-story-record-XXXXXX");
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (fx->window)
-    g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
-  tw_test_close_window (GTK_WINDOW (g_steal_pointer (&fx->window)));
-  g_clear_object (&fx->session);
-  g_clear_pointer (&fx->bulk, tw_sensor_free);
-  g_clear_error (&fx->finished_error);
-  if (fx->record_dir)
-    {
-      g_autoptr(GDir) d = g_dir_open (fx->record_dir, 0, NULL);
-      const char *name;
-
-      while (d && (name = g_dir_read_name (d)))
-        {
-          g_autofree char *path = g_build_filename (fx->record_dir, name, NULL);
-
-          g_unlink (path);
-        }
-      g_rmdir (fx->record_dir);
-      g_free (fx->record_dir);
-    }
-}
-
-/* Each event type's count among the first @n events of @trace, by name. */
-static GHashTable *
-count_types (TwTrace *trace,
-             guint64  n)
-{
-  GHashTable *counts = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint64 e = 0; e < n; e++)
-    {
-      TwEvent ev;
-      const char *name;
-
-      g_assert_true (tw_trace_get_event (trace, e, &ev));
-      name = tw_trace_get_event_type (trace, ev.type)->name;
-      g_hash_table_insert (counts, (gpointer) name,
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
-    }
-  return counts;
+  tw_test_record_teardown (fx);
 }
 
 static int
@@ -383,8 +214,8 @@ assert_recording_is_snapshot (TwTrace *live,
                               TwTrace *reread,
                               guint64  n)
 {
-  g_autoptr(GHashTable) live_counts = count_types (live, n);
-  g_autoptr(GHashTable) reread_counts = count_types (reread, n);
+  g_autoptr(GHashTable) live_counts = tw_test_record_count_types (live, n);
+  g_autoptr(GHashTable) reread_counts = tw_test_record_count_types (reread, n);
   g_autoptr(GArray) times = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
   GHashTableIter iter;
   gpointer name, count;
@@ -434,7 +265,7 @@ test_record_while_running (Fixture       *fx,
   guint probe_source;
 
   SKIP_WITHOUT_DEMO ();
-  start_demo_with_bulk (fx, BULK_EVENTS);
+  tw_test_record_start_demo (fx, BULK_EVENTS);
   path = g_build_filename (fx->record_dir, "live.csv", NULL);
   state = tw_window_get_view_state (fx->window);
   g_assert_true (tw_view_state_get_following (state));
@@ -447,11 +278,11 @@ test_record_while_running (Fixture       *fx,
   probe_source = g_timeout_add_full (G_PRIORITY_HIGH, PROBE_MS, probe_cb, &probe, NULL);
 
   folder_watch_start (&watch, fx->record_dir, path);
-  n_before = tw_trace_get_n_events (live_trace (fx));
+  n_before = tw_trace_get_n_events (tw_test_record_live_trace (fx));
   g_assert_true (tw_window_record (fx->window, path, &error));
   g_assert_no_error (error);
-  g_assert_true (tw_recorder_get_busy (recorder (fx)));
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_true (tw_recorder_get_busy (tw_test_record_recorder (fx)));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   write_us = g_get_monotonic_time () - started_us;
   g_source_remove (probe_source); wd_last = 0;
   folder_watch_stop (&watch);
@@ -459,7 +290,7 @@ test_record_while_running (Fixture       *fx,
 
   g_test_message ("wrote %" G_GUINT64_FORMAT " events in %" G_GINT64_FORMAT " ms; "
                   "%" G_GINT64_FORMAT " frames, longest main-loop stall %" G_GINT64_FORMAT " ms",
-                  tw_recorder_get_n_events (recorder (fx)), write_us / 1000,
+                  tw_recorder_get_n_events (tw_test_record_recorder (fx)), write_us / 1000,
                   gdk_frame_clock_get_frame_counter (probe.clock) - probe.frames_at_start,
                   probe.max_stall_us / 1000);
   g_assert_cmpint (write_us, >=, MIN_WRITE_US);
@@ -482,25 +313,25 @@ test_record_while_running (Fixture       *fx,
   g_assert_cmpuint (watch.n_both_seen, ==, 0);
   g_assert_cmpuint (watch.n_partial_after_final, ==, 0);
   g_assert_cmpuint (watch.n_partial_seen + watch.n_final_seen, ==, watch.n_samples);
-  g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 1);
+  g_assert_cmpuint (tw_test_record_count_entries (fx->record_dir, ""), ==, 1);
   g_assert_cmpuint (fx->n_finished, ==, 1);
   g_assert_no_error (fx->finished_error);
   g_assert_null (tw_window_get_error_message (fx->window));
-  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved live.csv");
+  g_assert_cmpstr (tw_recorder_get_status (tw_test_record_recorder (fx)), ==, "Saved live.csv");
 
   /* a snapshot: the events stored when Record was pressed, while the store went on */
-  n_recorded = tw_recorder_get_n_events (recorder (fx));
+  n_recorded = tw_recorder_get_n_events (tw_test_record_recorder (fx));
   g_assert_cmpuint (n_recorded, >=, n_before);
   g_assert_cmpuint (n_recorded, >=, BULK_EVENTS);
-  g_assert_cmpuint (tw_trace_get_n_events (live_trace (fx)), >, n_recorded);
+  g_assert_cmpuint (tw_trace_get_n_events (tw_test_record_live_trace (fx)), >, n_recorded);
   reread = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  assert_recording_is_snapshot (live_trace (fx), reread, n_recorded);
+  assert_recording_is_snapshot (tw_test_record_live_trace (fx), reread, n_recorded);
 
   /* reopened in the window, as Open… does: the same number of events */
   file = g_file_new_for_path (path);
   tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (not_loading, fx->window, WAIT_MS));
+  g_assert_true (tw_test_wait_until (not_loading, fx->window, TW_TEST_RECORD_WAIT_MS));
   g_assert_null (tw_window_get_error_message (fx->window));
   g_assert_cmpuint (tw_trace_get_n_events (tw_state_model_get_trace (tw_view_state_get_model (tw_window_get_view_state (fx->window)))),
                     ==, n_recorded);
@@ -522,27 +353,27 @@ record_and_cancel (Fixture    *fx,
   folder_watch_start (&watch, fx->record_dir, path);
   g_assert_true (tw_window_record (fx->window, path, &error));
   g_assert_no_error (error);
-  cancel = tw_recorder_get_cancel_button (recorder (fx));
+  cancel = tw_recorder_get_cancel_button (tw_test_record_recorder (fx));
   g_assert_true (gtk_widget_is_visible (cancel));
-  g_assert_true (tw_recorder_get_busy (recorder (fx)));
-  g_assert_true (tw_test_wait_until (folder_watch_saw_partial, &watch, WAIT_MS));
+  g_assert_true (tw_recorder_get_busy (tw_test_record_recorder (fx)));
+  g_assert_true (tw_test_wait_until (folder_watch_saw_partial, &watch, TW_TEST_RECORD_WAIT_MS));
   folder_watch_stop (&watch);
 
   gtk_widget_activate (cancel);
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   g_assert_cmpuint (fx->n_finished, ==, n_finished + 1);
   g_assert_null (tw_window_get_error_message (fx->window));
   if (fx->finished_error == NULL)
     {
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-      g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 1);
+      g_assert_cmpuint (tw_test_record_count_entries (fx->record_dir, ""), ==, 1);
       g_unlink (path);
       return FALSE;
     }
   g_assert_error (fx->finished_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_entries (fx->record_dir, ""), ==, 0);
-  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "");
+  g_assert_cmpuint (tw_test_record_count_entries (fx->record_dir, ""), ==, 0);
+  g_assert_cmpstr (tw_recorder_get_status (tw_test_record_recorder (fx)), ==, "");
   return TRUE;
 }
 
@@ -556,7 +387,7 @@ test_cancel (Fixture       *fx,
   guint attempts = 0;
 
   SKIP_WITHOUT_DEMO ();
-  start_demo_with_bulk (fx, BULK_EVENTS);
+  tw_test_record_start_demo (fx, BULK_EVENTS);
   path = g_build_filename (fx->record_dir, "live.csv", NULL);
 
   while (!record_and_cancel (fx, path))
@@ -565,7 +396,7 @@ test_cancel (Fixture       *fx,
   /* and the next recording works */
   g_assert_true (tw_window_record (fx->window, path, &error));
   g_assert_no_error (error);
-  g_assert_true (tw_test_wait_until (recorder_idle, recorder (fx), WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   g_assert_no_error (fx->finished_error);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
@@ -580,7 +411,7 @@ static gboolean
 chooser_points_at (gpointer data)
 {
   Fixture *fx = data;
-  GtkNativeDialog *chooser = tw_recorder_get_chooser (recorder (fx));
+  GtkNativeDialog *chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
   g_autoptr(GFile) file = chooser ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser)) : NULL;
   g_autofree char *path = file ? g_file_get_path (file) : NULL;
   g_autofree char *expected = g_build_filename (fx->record_dir, "chosen.csv", NULL);
@@ -593,7 +424,7 @@ recorder_saved (gpointer data)
 {
   Fixture *fx = data;
 
-  return !tw_recorder_get_busy (recorder (fx)) && tw_recorder_get_path (recorder (fx)) != NULL;
+  return !tw_recorder_get_busy (tw_test_record_recorder (fx)) && tw_recorder_get_path (tw_test_record_recorder (fx)) != NULL;
 }
 
 /* Ctrl+R asks for the file, then records to the one chosen. */
@@ -610,10 +441,10 @@ test_record_action (Fixture       *fx,
   SKIP_WITHOUT_DEMO ();
   if (tw_test_input_skip ())
     return;
-  start_demo_with_bulk (fx, BULK_BURST);
+  tw_test_record_start_demo (fx, TW_TEST_RECORD_BURST);
   tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+r");
-  g_assert_true (tw_test_wait_until (has_chooser, recorder (fx), WAIT_MS));
-  chooser = tw_recorder_get_chooser (recorder (fx));
+  g_assert_true (tw_test_wait_until (has_chooser, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
+  chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
   name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
   g_assert_cmpstr (name, ==, "live-session");
   folder = g_file_new_for_path (fx->record_dir);
@@ -624,41 +455,24 @@ test_record_action (Fixture       *fx,
    * name a file in the folder it showed first. It is answered the way GTK answers it
    * once the name is checked: pressing its button under Xvfb, with no window manager to
    * give the dialog focus, answered only some of the time. */
-  g_assert_true (tw_test_wait_until (chooser_points_at, fx, WAIT_MS));
+  g_assert_true (tw_test_wait_until (chooser_points_at, fx, TW_TEST_RECORD_WAIT_MS));
   gtk_native_dialog_hide (chooser);
   g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
-  g_assert_null (tw_recorder_get_chooser (recorder (fx)));
+  g_assert_null (tw_recorder_get_chooser (tw_test_record_recorder (fx)));
 
-  g_assert_true (tw_test_wait_until (recorder_saved, fx, WAIT_MS));
+  g_assert_true (tw_test_wait_until (recorder_saved, fx, TW_TEST_RECORD_WAIT_MS));
   g_assert_no_error (fx->finished_error);
   path = g_build_filename (fx->record_dir, "chosen.csv", NULL);
-  g_assert_cmpstr (tw_recorder_get_path (recorder (fx)), ==, path);
+  g_assert_cmpstr (tw_recorder_get_path (tw_test_record_recorder (fx)), ==, path);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  g_assert_cmpstr (tw_recorder_get_status (recorder (fx)), ==, "Saved chosen.csv");
-}
-
-/* GTK's file chooser reads its settings schema; the isolated test directories hide the
- * system's schemas, so point GSettings at them first. */
-static void
-keep_system_schemas (void)
-{
-  const char * const *dirs = g_get_system_data_dirs ();
-
-  for (guint i = 0; dirs[i] && !g_getenv ("GSETTINGS_SCHEMA_DIR"); i++)
-    {
-      g_autofree char *schemas = g_build_filename (dirs[i], "glib-2.0", "schemas", NULL);
-      g_autofree char *compiled = g_build_filename (schemas, "gschemas.compiled", NULL);
-
-      if (g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
-        g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
-    }
+  g_assert_cmpstr (tw_recorder_get_status (tw_test_record_recorder (fx)), ==, "Saved chosen.csv");
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  keep_system_schemas ();
+  tw_test_record_keep_system_schemas ();
   app = tw_test_init_application (&argc, &argv);
   have_display = app != NULL;
 
