@@ -590,6 +590,9 @@ register_comm (DatReader *self,
   if (slot == NULL || pid == 0)
     return;
   line_comm (self, pid);
+  /* every switch and wakeup names its tasks again: the usual case changes nothing */
+  if (*slot == comm + 1)
+    return;
   known = tw_trace_get_string (self->trace, *slot - 1);
   if (!_tw_kernel_comm_is_known (known, strlen (known)))
     *slot = comm + 1;
