@@ -127,6 +127,7 @@ typedef struct {
 } DatType;
 
 #define STATE_CACHE 1024
+#define SOFTIRQ_CACHE 16
 
 typedef struct {
   guint8  bytes[COMM_BYTES];
@@ -146,6 +147,8 @@ typedef struct {
   PidComm               *pid_comms; /* pid → its last comm field, see read_comm() */
   guint                  n_pid_comms;
   guint32                state_ids[STATE_CACHE];
+  guint32                ret_ids[2];     /* string id + 1 of "unhandled", "handled" */
+  guint32                softirq_ids[SOFTIRQ_CACHE]; /* by vec: id + 1 of its action name */
   guint                  n_line_comm;
   guint8                *payload;
   gsize                  payload_cap;
@@ -346,26 +349,30 @@ read_array_text (DatReader               *self,
   return TRUE;
 }
 
-static void
+/* The canonical decoders' fields, written straight into the payload: their schemas
+ * (tw-kernel-common) fix each field's type, which the asserts hold them to. */
+static inline void
 set_i64 (const TwEventType *info,
          guint8            *payload,
          guint              field,
          gint64             value)
 {
-  TwValue v = { .type = TW_FIELD_I64, .i = value };
-
-  tw_event_type_set_field (info, payload, field, &v);
+  g_assert (field < info->n_fields && info->fields[field].type == TW_FIELD_I64);
+  memcpy (payload + info->offsets[field], &value, 8);
+  if (info->presence_bytes)
+    payload[field / 8] |= 1u << (field % 8);
 }
 
-static void
+static inline void
 set_str (const TwEventType *info,
          guint8            *payload,
          guint              field,
          guint32            id)
 {
-  TwValue v = { .type = TW_FIELD_STRING, .str = id };
-
-  tw_event_type_set_field (info, payload, field, &v);
+  g_assert (field < info->n_fields && info->fields[field].type == TW_FIELD_STRING);
+  memcpy (payload + info->offsets[field], &id, 4);
+  if (info->presence_bytes)
+    payload[field / 8] |= 1u << (field % 8);
 }
 
 static DatType *
@@ -876,9 +883,15 @@ handle_record (struct tracecmd_input *handle,
         set_str (t->info, payload, 1, id);
       if (t->decode == DECODE_IRQ_EXIT && read_number (self, rec, &t->ret, &v))
         {
-          const char *ret = v ? "handled" : "unhandled";
+          guint32 *slot = &self->ret_ids[v != 0];
 
-          set_str (t->info, payload, 1, _tw_string_cache_get (&self->strings, ret, strlen (ret)));
+          if (*slot == 0)
+            {
+              const char *ret = v ? "handled" : "unhandled";
+
+              *slot = _tw_string_cache_get (&self->strings, ret, strlen (ret)) + 1;
+            }
+          set_str (t->info, payload, 1, *slot - 1);
         }
       break;
 
@@ -890,8 +903,15 @@ handle_record (struct tracecmd_input *handle,
           return skip_record (self);
         arg = v;
         set_i64 (t->info, payload, 0, v);
-        if ((action = _tw_kernel_softirq_name (v)))
-          set_str (t->info, payload, 1, _tw_string_cache_get (&self->strings, action, strlen (action)));
+        if (v < SOFTIRQ_CACHE && self->softirq_ids[v] != 0)
+          set_str (t->info, payload, 1, self->softirq_ids[v] - 1);
+        else if ((action = _tw_kernel_softirq_name (v)))
+          {
+            id = _tw_string_cache_get (&self->strings, action, strlen (action));
+            if (v < SOFTIRQ_CACHE)
+              self->softirq_ids[v] = id + 1;
+            set_str (t->info, payload, 1, id);
+          }
       }
       break;
 
