@@ -86,6 +86,8 @@ static const struct {
   { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT, DECODE_EXIT, NULL, 0 },
 };
 
+#define COMM_BYTES  16
+
 typedef enum {
   FIELD_NUMBER,
   FIELD_CHARS,     /* char[N] */
@@ -101,6 +103,14 @@ typedef struct {
   gboolean  is_signed;
   gboolean  relative;  /* __rel_loc */
   gboolean  dynamic;
+  /* generic fields only: where the value goes in the type's payload, resolved once per
+   * type so that each event's fields are copied without going through a TwValue */
+  guint16   store_offset;
+  guint8    store_width;   /* bytes: 1, 2, 4 or 8 */
+  /* a short string field's last bytes and their id: consecutive events of a type often
+   * carry the same comm or name, and a compare is cheaper than hashing it again */
+  guint32   last_id_plus_one;
+  guint8    last_bytes[COMM_BYTES];
 } FieldMap;
 
 /* One event id of the file: its row in the trace's type table and how to decode it. */
@@ -116,8 +126,8 @@ typedef struct {
   FieldMap           irq, name, ret, vec;
 } DatType;
 
-#define COMM_BYTES  16
 #define STATE_CACHE 1024
+#define SOFTIRQ_CACHE 16
 
 typedef struct {
   guint8  bytes[COMM_BYTES];
@@ -137,6 +147,8 @@ typedef struct {
   PidComm               *pid_comms; /* pid → its last comm field, see read_comm() */
   guint                  n_pid_comms;
   guint32                state_ids[STATE_CACHE];
+  guint32                ret_ids[2];     /* string id + 1 of "unhandled", "handled" */
+  guint32                softirq_ids[SOFTIRQ_CACHE]; /* by vec: id + 1 of its action name */
   guint                  n_line_comm;
   guint8                *payload;
   gsize                  payload_cap;
@@ -284,19 +296,36 @@ field_span (DatReader               *self,
   return TRUE;
 }
 
+/* Whether a char[N] field is short enough for its last value to be kept in its map. */
+static inline gboolean
+len_fits_last (const FieldMap *m)
+{
+  return m->size > 0 && m->size <= COMM_BYTES;
+}
+
 static gboolean
 read_string (DatReader               *self,
              const struct tep_record *rec,
-             const FieldMap          *m,
+             FieldMap                *m,
              guint32                 *id)
 {
   const guint8 *s;
   gsize len;
+  gboolean short_chars = !m->dynamic && len_fits_last (m);
 
   if (!field_span (self, rec, m, &s, &len))
     return FALSE;
-  len = strnlen ((const char *) s, len);
-  *id = _tw_string_cache_get (&self->strings, (const char *) s, len);
+  if (short_chars && m->last_id_plus_one != 0 && memcmp (m->last_bytes, s, len) == 0)
+    {
+      *id = m->last_id_plus_one - 1;
+      return TRUE;
+    }
+  *id = _tw_string_cache_get (&self->strings, (const char *) s, strnlen ((const char *) s, len));
+  if (short_chars)
+    {
+      memcpy (m->last_bytes, s, len);
+      m->last_id_plus_one = *id + 1;
+    }
   return TRUE;
 }
 
@@ -320,26 +349,30 @@ read_array_text (DatReader               *self,
   return TRUE;
 }
 
-static void
+/* The canonical decoders' fields, written straight into the payload: their schemas
+ * (tw-kernel-common) fix each field's type, which the asserts hold them to. */
+static inline void
 set_i64 (const TwEventType *info,
          guint8            *payload,
          guint              field,
          gint64             value)
 {
-  TwValue v = { .type = TW_FIELD_I64, .i = value };
-
-  tw_event_type_set_field (info, payload, field, &v);
+  g_assert (field < info->n_fields && info->fields[field].type == TW_FIELD_I64);
+  memcpy (payload + info->offsets[field], &value, 8);
+  if (info->presence_bytes)
+    payload[field / 8] |= 1u << (field % 8);
 }
 
-static void
+static inline void
 set_str (const TwEventType *info,
          guint8            *payload,
          guint              field,
          guint32            id)
 {
-  TwValue v = { .type = TW_FIELD_STRING, .str = id };
-
-  tw_event_type_set_field (info, payload, field, &v);
+  g_assert (field < info->n_fields && info->fields[field].type == TW_FIELD_STRING);
+  memcpy (payload + info->offsets[field], &id, 4);
+  if (info->presence_bytes)
+    payload[field / 8] |= 1u << (field % 8);
 }
 
 static DatType *
@@ -465,6 +498,30 @@ create_type (DatReader    *self,
       return NULL;
     }
   t->info = tw_trace_get_event_type (self->trace, t->type);
+  for (guint i = 0; i < t->n_maps; i++)
+    {
+      t->maps[i].store_offset = t->info->offsets[i];
+      switch (t->info->fields[i].type)
+        {
+        case TW_FIELD_U8:
+          t->maps[i].store_width = 1;
+          break;
+        case TW_FIELD_U16:
+          t->maps[i].store_width = 2;
+          break;
+        case TW_FIELD_U32:
+        case TW_FIELD_I32:
+        case TW_FIELD_STRING:
+          t->maps[i].store_width = 4;
+          break;
+        case TW_FIELD_U64:
+        case TW_FIELD_I64:
+        case TW_FIELD_F64:
+        default:
+          t->maps[i].store_width = 8;
+          break;
+        }
+    }
   if (t->info->payload_size > self->payload_cap)
     {
       self->payload_cap = t->info->payload_size;
@@ -540,6 +597,9 @@ register_comm (DatReader *self,
   if (slot == NULL || pid == 0)
     return;
   line_comm (self, pid);
+  /* every switch and wakeup names its tasks again: the usual case changes nothing */
+  if (*slot == comm + 1)
+    return;
   known = tw_trace_get_string (self->trace, *slot - 1);
   if (!_tw_kernel_comm_is_known (known, strlen (known)))
     *slot = comm + 1;
@@ -550,7 +610,7 @@ register_comm (DatReader *self,
 static gboolean
 read_comm (DatReader               *self,
            const struct tep_record *rec,
-           const FieldMap          *m,
+           FieldMap                *m,
            gint64                   pid,
            guint32                 *id)
 {
@@ -597,28 +657,54 @@ state_id (DatReader *self,
   return _tw_string_cache_get_prev_state (&self->strings, state, len);
 }
 
+/* Every field of a generic event, straight from the record into the payload at the
+ * place and width create_type() resolved for it. */
 static void
 fill_generic (DatReader               *self,
-              const DatType           *t,
+              DatType                 *t,
               const struct tep_record *rec)
 {
+  guint8 *payload = self->payload;
+  const guint8 *data = rec->data;
+  gboolean presence = t->info->presence_bytes > 0;
+
   for (guint i = 0; i < t->n_maps; i++)
     {
-      const FieldMap *m = &t->maps[i];
-      TwValue v = { .type = t->info->fields[i].type };
-      gint64 num;
+      FieldMap *m = &t->maps[i];
+      guint8 *p = payload + m->store_offset;
 
-      if (v.type == TW_FIELD_STRING)
+      if (m->form == FIELD_NUMBER)
         {
-          if (!(m->form == FIELD_ARRAY ? read_array_text (self, rec, m, &v.str)
-                                       : read_string (self, rec, m, &v.str)))
+          guint64 v;
+
+          if (m->offset < 0 || m->offset + m->size > rec->size)
             continue;
+          v = read_raw (self, data + m->offset, m->size);
+          if (m->is_signed && m->size < m->store_width)
+            {
+              guint shift = 64 - 8 * m->size;
+
+              v = (guint64) ((gint64) (v << shift) >> shift);
+            }
+          switch (m->store_width)
+            {
+            case 1: { guint8 w = v;  memcpy (p, &w, 1); break; }
+            case 2: { guint16 w = v; memcpy (p, &w, 2); break; }
+            case 4: { guint32 w = v; memcpy (p, &w, 4); break; }
+            default: memcpy (p, &v, 8); break;
+            }
         }
-      else if (read_number (self, rec, m, &num))
-        v.i = num;
       else
-        continue;
-      tw_event_type_set_field (t->info, self->payload, i, &v);
+        {
+          guint32 id;
+
+          if (!(m->form == FIELD_ARRAY ? read_array_text (self, rec, m, &id)
+                                       : read_string (self, rec, m, &id)))
+            continue;
+          memcpy (p, &id, 4);
+        }
+      if (presence)
+        payload[i / 8] |= 1u << (i % 8);
     }
 }
 
@@ -680,7 +766,7 @@ handle_record (struct tracecmd_input *handle,
                void                  *data)
 {
   DatReader *self = data;
-  const DatType *t;
+  DatType *t;
   guint8 *payload = self->payload;
   guint32 task;
   guint32 arg = 0;
@@ -797,9 +883,15 @@ handle_record (struct tracecmd_input *handle,
         set_str (t->info, payload, 1, id);
       if (t->decode == DECODE_IRQ_EXIT && read_number (self, rec, &t->ret, &v))
         {
-          const char *ret = v ? "handled" : "unhandled";
+          guint32 *slot = &self->ret_ids[v != 0];
 
-          set_str (t->info, payload, 1, _tw_string_cache_get (&self->strings, ret, strlen (ret)));
+          if (*slot == 0)
+            {
+              const char *ret = v ? "handled" : "unhandled";
+
+              *slot = _tw_string_cache_get (&self->strings, ret, strlen (ret)) + 1;
+            }
+          set_str (t->info, payload, 1, *slot - 1);
         }
       break;
 
@@ -811,8 +903,15 @@ handle_record (struct tracecmd_input *handle,
           return skip_record (self);
         arg = v;
         set_i64 (t->info, payload, 0, v);
-        if ((action = _tw_kernel_softirq_name (v)))
-          set_str (t->info, payload, 1, _tw_string_cache_get (&self->strings, action, strlen (action)));
+        if (v < SOFTIRQ_CACHE && self->softirq_ids[v] != 0)
+          set_str (t->info, payload, 1, self->softirq_ids[v] - 1);
+        else if ((action = _tw_kernel_softirq_name (v)))
+          {
+            id = _tw_string_cache_get (&self->strings, action, strlen (action));
+            if (v < SOFTIRQ_CACHE)
+              self->softirq_ids[v] = id + 1;
+            set_str (t->info, payload, 1, id);
+          }
       }
       break;
 
