@@ -21,6 +21,15 @@
 
 #define SCHEMA "u64 seq; u64 value; u64 check"
 
+/* Kernel records that surface after the merge window closed are stored and counted late;
+ * how many depends on how fast the monitor polls. A sanitized build polls 10 to 30 times
+ * slower: 5.4 % late was seen there with both cores busy, against well under 1 % here. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MAX_LATE_DIVISOR 5
+#else
+#define MAX_LATE_DIVISOR 20
+#endif
+
 typedef struct {
   uint64_t seq;
   uint64_t value;
@@ -526,7 +535,7 @@ test_kernel (void)
   g_assert_cmpuint (interleaved, >, 10);
   /* Kernel records can (rarely) surface after the window closed: stored, counted late. */
   g_assert_cmpuint (count_out_of_order (trace), ==, late);
-  g_assert_cmpuint (late, <, n / 20 + 1);
+  g_assert_cmpuint (late, <, n / MAX_LATE_DIVISOR + 1);
 
   tw_sensor_free (sensor);
   tw_test_remove_sensor_dir (dir);
