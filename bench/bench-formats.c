@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include "tw-bench-process.h"
+
 #include <glib/gstdio.h>
 #include <pthread.h>
 #include <sched.h>
@@ -26,21 +28,6 @@
 #if HAVE_LIBTRACECMD
 #include <trace-cmd.h>
 #endif
-
-typedef struct {
-  double wall;
-  double cpu;
-} Timing;
-
-static double
-children_cpu (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_CHILDREN, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
 
 static double
 self_cpu (void)
@@ -57,22 +44,6 @@ keep_best (Timing       *best,
 {
   best->wall = MIN (best->wall, t->wall);
   best->cpu = MIN (best->cpu, t->cpu);
-}
-
-/* A reference tool with its output thrown away. */
-static Timing
-run_tool (const char *const *argv)
-{
-  g_autoptr(GError) error = NULL;
-  double cpu0 = children_cpu ();
-  gint64 t0 = g_get_monotonic_time ();
-  int status;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, NULL, NULL, &status, &error))
-    g_error ("%s: %s", argv[0], error->message);
-  return (Timing) { (g_get_monotonic_time () - t0) / 1e6, children_cpu () - cpu0 };
 }
 
 /* Every column of every row and every payload byte, once: what building the state model
@@ -271,7 +242,7 @@ bench_trace_dat (const char *dat,
         {
           Timing t;
 
-          t = run_tool (report);
+          t = tw_bench_run_process (report, FALSE);
           keep_best (&t_report, &t);
           t = run_bare (dat, 1, &n_bare);
           keep_best (&t_bare, &t);
@@ -317,9 +288,9 @@ bench_ctf (const char *ctf,
         {
           Timing t;
 
-          t = run_tool (text);
+          t = tw_bench_run_process (text, FALSE);
           keep_best (&t_text, &t);
-          t = run_tool (dummy);
+          t = tw_bench_run_process (dummy, FALSE);
           keep_best (&t_dummy, &t);
           ingest_round (&ours, ctf, "ctf");
         }

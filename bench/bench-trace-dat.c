@@ -15,44 +15,12 @@
  */
 #include "config.h"
 
+#include "tw-bench-process.h"
+
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <glib.h>
 #include <glib/gstdio.h>
-
-typedef struct {
-  double wall;
-  double cpu;
-} Timing;
-
-static double
-children_cpu (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_CHILDREN, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
-         + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-/* One whole process, output thrown away; a failure ends the benchmark, since a tool
- * that stopped early would look fast. */
-static Timing
-run_process (const char *const *argv)
-{
-  g_autoptr(GError) error = NULL;
-  double cpu0 = children_cpu ();
-  gint64 t0 = g_get_monotonic_time ();
-  int status;
-
-  if (!g_spawn_sync (NULL, (char **) argv, NULL,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, NULL, NULL, &status, &error))
-    g_error ("%s: %s", argv[0], error->message);
-  if (!g_spawn_check_wait_status (status, &error))
-    g_error ("%s %s: %s", argv[0], argv[1], error->message);
-  return (Timing) { (g_get_monotonic_time () - t0) / 1e6, children_cpu () - cpu0 };
-}
 
 static int
 compare_double (const void *a,
@@ -120,11 +88,11 @@ main (int    argc,
     }
   /* one untimed round so the file is in the page cache for everyone */
   for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
-    run_process (peers[p].argv);
+    tw_bench_run_process (peers[p].argv, TRUE);
   for (guint r = 0; r < runs; r++)
     for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
       {
-        Timing t = run_process (peers[p].argv);
+        Timing t = tw_bench_run_process (peers[p].argv, TRUE);
 
         peers[p].wall[r] = t.wall;
         peers[p].cpu[r] = t.cpu;

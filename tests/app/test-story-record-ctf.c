@@ -161,21 +161,9 @@ reopen_in_window (Fixture    *fx,
 /* ------------------------------------------------------------------ tests */
 
 static gboolean
-has_chooser (gpointer data)
-{
-  return tw_recorder_get_chooser (data) != NULL;
-}
-
-static gboolean
 chooser_points_at_session (gpointer data)
 {
-  Fixture *fx = data;
-  GtkNativeDialog *chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
-  g_autoptr(GFile) file = chooser ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser)) : NULL;
-  g_autofree char *path = file ? g_file_get_path (file) : NULL;
-  g_autofree char *expected = g_build_filename (fx->record_dir, "session", NULL);
-
-  return g_strcmp0 (path, expected) == 0;
+  return tw_test_record_chooser_names (data, "session");
 }
 
 /* Ctrl+R asks for a name, CTF by default; the trace folder appears whole, babeltrace2
@@ -199,7 +187,7 @@ test_record_ctf (Fixture       *fx,
     return;
   tw_test_record_start_demo (fx, BULK_EVENTS);
   tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+r");
-  g_assert_true (tw_test_wait_until (has_chooser, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_record_has_chooser, tw_test_record_recorder (fx), TW_TEST_RECORD_WAIT_MS));
   chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
   name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
   g_assert_cmpstr (name, ==, "live-session");

@@ -179,6 +179,27 @@ tw_test_record_count_entries (const char *dir,
   return n;
 }
 
+/* A tw_test_wait_until() condition on a TwRecorder: Record… is asking for a name. */
+static inline gboolean
+tw_test_record_has_chooser (gpointer recorder)
+{
+  return tw_recorder_get_chooser (recorder) != NULL;
+}
+
+/* Whether Record…'s chooser names @name in the record folder (it moves to a folder only
+ * once it has loaded it). */
+static inline gboolean
+tw_test_record_chooser_names (TwTestRecord *fx,
+                              const char   *name)
+{
+  GtkNativeDialog *chooser = tw_recorder_get_chooser (tw_test_record_recorder (fx));
+  g_autoptr(GFile) file = chooser ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser)) : NULL;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autofree char *expected = g_build_filename (fx->record_dir, name, NULL);
+
+  return g_strcmp0 (path, expected) == 0;
+}
+
 /* Each event type's count among the first @n events of @trace, by name. */
 static inline GHashTable *
 tw_test_record_count_types (TwTrace *trace,
