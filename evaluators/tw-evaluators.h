@@ -21,6 +21,8 @@
 #include "tw-measurement-table.h"
 #include "tw-metrics.h"
 #include "tw-plugin.h"
+#include "tw-run-comparison.h"
+#include "tw-sample-stats.h"
 #include "tw-update.h"
 #include "tw-worst-case.h"
 #include "tw-worst-case-evaluator.h"

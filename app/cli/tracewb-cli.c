@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },
   { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
   { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
+  { "compare", tw_cli_compare, "The same evaluation over two runs: statistics, tests, CI gate" },
   { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
   { "automaton", tw_cli_automaton, "Check a metric automaton file, or export it as a C module" },
   { "monitor", tw_cli_monitor, "Attach live to sensors, the kernel or an LTTng live session; counts, dump, record" },

@@ -11,14 +11,12 @@
 #include <tw-evaluators.h>
 
 #include "tw-cli.h"
+#include "tw-cli-evaluator-choice.h"
 
 typedef struct {
   /* options */
+  TwCliEvaluatorChoice choice;
   char     *format;
-  char     *metric_name;
-  char     *user_metric;
-  char     *plugin_path;
-  char     *automaton_path;
   char     *csv;
   char     *rta_csv;
   gboolean  hist;
@@ -30,98 +28,13 @@ typedef struct {
 static void
 cli_eval_clear (CliEval *self)
 {
+  tw_cli_evaluator_choice_clear (&self->choice);
   g_clear_pointer (&self->format, g_free);
-  g_clear_pointer (&self->metric_name, g_free);
-  g_clear_pointer (&self->user_metric, g_free);
-  g_clear_pointer (&self->plugin_path, g_free);
-  g_clear_pointer (&self->automaton_path, g_free);
   g_clear_pointer (&self->csv, g_free);
   g_clear_pointer (&self->rta_csv, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliEval, cli_eval_clear)
-
-/* The exclusive options that choose what to evaluate: each turns its value into an
- * evaluator, before the (possibly large) trace is read. Everything after that is the
- * same for every evaluator (tw-evaluator-interface.h); `--metric` reaches every
- * evaluator registered by name (tw-evaluator-factory.h). */
-typedef struct {
-  gsize        value_offset;   /* of the option's char * in CliEval */
-  TwEvaluator *(*choose) (const char *value, GError **error);
-  gboolean     names_file;     /* its warnings and run errors name the file */
-} EvalChoice;
-
-/* START,END[,--no-system]: the events of the Fig. 2 user metric. */
-static TwEvaluator *
-choose_user_metric (const char  *spec,
-                    GError     **error)
-{
-  g_auto(GStrv) parts = g_strsplit (spec, ",", -1);
-  guint n = g_strv_length (parts);
-  gboolean include_system = TRUE;
-
-  if (n == 3 && (strcmp (parts[2], "--no-system") == 0 || strcmp (parts[2], "no-system") == 0))
-    include_system = FALSE;
-  else if (n != 2)
-    n = 0;
-  if (n == 0 || !parts[0][0] || !parts[1][0])
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--user-metric “%s”: expected START,END or START,END,--no-system", spec);
-      return NULL;
-    }
-  return TW_EVALUATOR (tw_metric_new_user (spec, parts[0], parts[1], include_system));
-}
-
-static TwEvaluator *
-choose_plugin (const char  *path,
-               GError     **error)
-{
-  return (TwEvaluator *) tw_plugin_new_for_path (path, error);
-}
-
-static TwEvaluator *
-choose_automaton (const char  *path,
-                  GError     **error)
-{
-  g_autoptr(TwAutomaton) automaton = tw_automaton_load (path, error);
-  TwEvaluator *evaluator;
-
-  if (automaton == NULL)
-    return NULL;
-  if (!(evaluator = (TwEvaluator *) tw_automaton_evaluator_new (automaton, error)))
-    g_prefix_error (error, "%s: ", path);
-  return evaluator;
-}
-
-static const EvalChoice choices[] = {
-  { G_STRUCT_OFFSET (CliEval, metric_name), tw_evaluator_factory_create_for_spec, FALSE },
-  { G_STRUCT_OFFSET (CliEval, user_metric), choose_user_metric, FALSE },
-  { G_STRUCT_OFFSET (CliEval, plugin_path), choose_plugin, TRUE },
-  { G_STRUCT_OFFSET (CliEval, automaton_path), choose_automaton, TRUE },
-};
-
-static const char *
-choice_value (const CliEval    *self,
-              const EvalChoice *choice)
-{
-  return G_STRUCT_MEMBER (const char *, self, choice->value_offset);
-}
-
-static void
-print_progress (double   fraction,
-                gpointer user_data)
-{
-  fprintf (stderr, "\revaluating %3.0f%%", fraction * 100.0);
-  if (fraction >= 1.0)
-    fprintf (stderr, "\r                 \r");
-}
-
-static TwProgressFunc
-progress_func (void)
-{
-  return isatty (fileno (stderr)) ? print_progress : NULL;
-}
 
 static gboolean
 write_text (const char  *path,
@@ -165,58 +78,23 @@ write_table_csv (TwMeasurementTable  *table,
          g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }
 
-/* Reads the trace and runs @evaluator over it (the part every evaluator shares).
- * @named: (nullable): the file the evaluator came from, for its warnings and errors */
-static TwMeasurementTable *
-evaluate (CliEval      *self,
-          TwEvaluator  *evaluator,
-          const char   *named,
-          const char   *path,
-          TwHistogram  *histogram,
-          TwTrace     **trace,
-          GError      **error)
-{
-  g_autoptr(TwMeasurementTable) table = NULL;
-  g_autofree char *warning = NULL;
-
-  if (!(*trace = tw_cli_load_trace (path, self->format, error)))
-    return NULL;
-  /* an evaluator that cannot measure this trace says so instead of "0 measurements" */
-  if (!tw_evaluator_check (evaluator, *trace, error))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return NULL;
-    }
-  table = tw_evaluator_evaluate (evaluator, *trace, histogram, progress_func (), NULL, NULL, error);
-  if (table == NULL)
-    {
-      if (named)
-        g_prefix_error (error, "%s: ", named);
-      return NULL;
-    }
-  if ((warning = tw_evaluator_dup_warning (evaluator, *trace)))
-    g_printerr ("tracewb-cli eval: warning: %s%s%s\n", named ? named : "", named ? ": " : "",
-                warning);
-  return g_steal_pointer (&table);
-}
-
 static int
-run_choice (CliEval          *self,
-            const EvalChoice *choice,
-            const char       *path)
+run_choice (CliEval    *self,
+            const char *path)
 {
   g_autoptr(TwEvaluator) evaluator = NULL;
   g_autoptr(TwTrace) trace = NULL;
   g_autoptr(TwHistogram) histogram = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
+  const char *named = NULL;
   GError *error = NULL;
 
-  if (!(evaluator = choice->choose (choice_value (self, choice), &error)))
+  if (!(evaluator = tw_cli_evaluator_choice_create (&self->choice, &named, &error)))
     return tw_cli_fail ("eval", error);
   histogram = tw_histogram_new_auto (self->bins, self->log_bins ? TW_HISTOGRAM_SCALE_LOG
                                                                 : TW_HISTOGRAM_SCALE_LINEAR);
-  if (!(table = evaluate (self, evaluator, choice->names_file ? choice_value (self, choice) : NULL,
-                          path, histogram, &trace, &error)))
+  if (!(table = tw_cli_evaluate ("eval", evaluator, named, path, self->format, histogram,
+                                 &trace, &error)))
     return tw_cli_fail ("eval", error);
 
   if (self->csv && !write_table_csv (table, trace, self->csv, &error))
@@ -249,8 +127,8 @@ run_worst_case (CliEval    *self,
   g_autoptr(TwWorstCase) wc = NULL;
   g_autoptr(GArray) rta = NULL;
   GError *error = NULL;
-  g_auto(GStrv) parts = g_strsplit (self->user_metric ? self->user_metric
-                                                      : "task_activate,task_end_cycle", ",", 3);
+  const char *jobs = self->choice.user_metric;
+  g_auto(GStrv) parts = g_strsplit (jobs ? jobs : "task_activate,task_end_cycle", ",", 3);
 
   if (g_strv_length (parts) < 2 || !parts[0][0] || !parts[1][0])
     {
@@ -259,7 +137,8 @@ run_worst_case (CliEval    *self,
       return 2;
     }
   evaluator = tw_worst_case_evaluator_new (parts[0], parts[1]);
-  if (!(table = evaluate (self, TW_EVALUATOR (evaluator), NULL, path, NULL, &trace, &error)))
+  if (!(table = tw_cli_evaluate ("eval", TW_EVALUATOR (evaluator), NULL, path, self->format,
+                                 NULL, &trace, &error)))
     return tw_cli_fail ("eval", error);
   if (!(wc = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error)))
     {
@@ -329,18 +208,8 @@ tw_cli_eval (int    argc,
   g_autoptr(GOptionContext) context =
     g_option_context_new ("FILE — evaluate a metric, a user metric, a plugin or an automaton over a trace");
   g_auto(CliEval) self = { .bins = 32 };
-  const EvalChoice *chosen = NULL;
-  guint n_chosen = 0;
+  guint n_chosen;
   const GOptionEntry entries[] = {
-    { "metric", 'm', 0, G_OPTION_ARG_STRING, &self.metric_name,
-      "A system metric (see `tracewb-cli metrics`)", "NAME[:PARAM]" },
-    { "user-metric", 'u', 0, G_OPTION_ARG_STRING, &self.user_metric,
-      "Time a task spends between two of its events; ,--no-system excludes irq and "
-      "preemption time", "START,END[,--no-system]" },
-    { "plugin", 'p', 0, G_OPTION_ARG_FILENAME, &self.plugin_path,
-      "An evaluation module (tw-evaluator.h)", "X.so" },
-    { "automaton", 'a', 0, G_OPTION_ARG_FILENAME, &self.automaton_path,
-      "A metric automaton file, run by the interpreter (docs/automata.md)", "A.json" },
     { "worst-case", 'w', 0, G_OPTION_ARG_NONE, &self.worst_case,
       "Per-task worst cases and the response-time analysis of Espinosa 2003 eq. (1); jobs from "
       "--user-metric START,END (default task_activate,task_end_cycle)", NULL },
@@ -357,18 +226,14 @@ tw_cli_eval (int    argc,
     { NULL }
   };
 
+  tw_cli_evaluator_choice_add_entries (&self.choice, context);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!tw_cli_parse_options (context, &argc, &argv))
     return 2;
 
-  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
-    if (choice_value (&self, &choices[i]) != NULL)
-      {
-        chosen = &choices[i];
-        n_chosen++;
-      }
+  n_chosen = tw_cli_evaluator_choice_count (&self.choice);
   /* with --worst-case, --user-metric names the jobs */
-  if (self.worst_case && self.user_metric != NULL)
+  if (self.worst_case && self.choice.user_metric != NULL)
     n_chosen--;
   if (argc != 2 || (n_chosen != 1 && !self.worst_case) || (self.worst_case && n_chosen > 0) ||
       self.bins < 2 || self.bins > 100000)
@@ -382,5 +247,5 @@ tw_cli_eval (int    argc,
 
   if (self.worst_case)
     return run_worst_case (&self, argv[1]);
-  return run_choice (&self, chosen, argv[1]);
+  return run_choice (&self, argv[1]);
 }
