@@ -15,6 +15,7 @@
 #include "tw-evaluator-factory.h"
 #include "tw-evaluator-interface.h"
 #include "tw-evaluator-run.h"
+#include "tw-event-cost.h"
 #include "tw-event-names.h"
 #include "tw-histogram.h"
 #include "tw-jcs.h"

@@ -54,6 +54,11 @@ double               tw_measurement_table_get_value    (TwMeasurementTable *self
                                                         gsize               row,
                                                         guint               column);
 guint64              tw_measurement_table_get_generation (TwMeasurementTable *self);
+void                 tw_measurement_table_set_event_cost (TwMeasurementTable *self,
+                                                          double              cost_ns);
+double               tw_measurement_table_get_event_cost (TwMeasurementTable *self);
+guint64              tw_measurement_table_compensate   (TwMeasurementTable     *self,
+                                                        const TwMeasurementRow *row);
 
 char                *tw_measurement_table_dup_task_label (TwTrace           *trace,
                                                         guint32             task);

@@ -153,7 +153,7 @@ fill_run (TwRunComparison    *self,
   for (gsize r = 0; r < n; r++)
     {
       const TwMeasurementRow *row = tw_measurement_table_get_row (table, r);
-      double length = row->length;
+      double length = tw_measurement_table_compensate (table, row);
       gpointer group;
 
       g_array_append_val (g_array_index (self->groups, Group, 0).values[run], length);
@@ -191,7 +191,8 @@ group_compute (Group *group)
  * @table_b: the same evaluation's over @trace_b
  *
  * Compares the lengths of the measurements, all together (group 0) and per task
- * name.
+ * name: their compensated lengths where a table has an event cost
+ * (tw_measurement_table_compensate()).
  */
 TwRunComparison *
 tw_run_comparison_new (TwMeasurementTable *table_a,

@@ -28,6 +28,7 @@ struct _TwWorstCaseEvaluator
   char     *initial_event;
   char     *final_event;
   char     *description;
+  double    event_cost_ns;
 };
 
 static void tw_worst_case_evaluator_iface_init (TwEvaluatorInterface *iface);
@@ -42,6 +43,7 @@ typedef struct {
   TwMeasurementTable *tables[N_METRICS];
   TwMeasurementTable *table;      /* nullable */
   TwHistogram        *histogram;  /* nullable */
+  double              event_cost_ns;
 } WorstCaseRun;
 
 static void
@@ -74,6 +76,7 @@ worst_case_bind (gpointer       context,
 
       g_clear_object (&run->tables[i]);
       run->tables[i] = tw_metric_new_table (run->metrics[i]);
+      tw_measurement_table_set_event_cost (run->tables[i], run->event_cost_ns);
       update = tw_metric_create_update (run->metrics[i], run->tables[i], NULL);
       if (!tw_evaluation_add_update (evaluation, update, error))
         return FALSE;
@@ -108,6 +111,8 @@ worst_case_finish (gpointer context,
 
   if (run->table == NULL)
     return;
+  /* the per-task table says whether its cells are compensated */
+  tw_measurement_table_set_event_cost (run->table, run->event_cost_ns);
   tw_worst_case_add_column (worst_case, "execution", run->tables[JOB], -1,
                             TW_WORST_CASE_ROLE_EXECUTION);
   tw_worst_case_add_column (worst_case, "job_system_time", run->tables[JOB],
@@ -211,6 +216,7 @@ worst_case_create_update (TwEvaluator        *evaluator,
     run->metrics[i] = g_object_ref (self->metrics[i]);
   run->table = table ? g_object_ref (table) : NULL;
   run->histogram = histogram ? g_object_ref (histogram) : NULL;
+  run->event_cost_ns = self->event_cost_ns;
   return tw_update_new (&worst_case_funcs, run, worst_case_run_free, NULL, no_event);
 }
 
@@ -264,6 +270,26 @@ tw_worst_case_evaluator_new (const char *initial_event,
   self->description = g_strdup_printf (_("per-task worst cases and response times, jobs %s → %s"),
                                        initial_event, final_event);
   return self;
+}
+
+/**
+ * tw_worst_case_evaluator_set_event_cost:
+ * @cost_ns: the tracing cost of one event (tw-event-cost.h), 0 for none
+ *
+ * With a cost, the cells that are lengths of measurements — execution, the blocking
+ * handlers, delay until wakeup — are compensated (tw_measurement_table_compensate()),
+ * as Espinosa et al. 2003 give Fig. 4 "with the interference caused by the tracing
+ * system subtracted"; so is each task's longest job, which is chosen by its
+ * compensated length. Job system time, a sum of handler times the job's metric adds
+ * up, stays as measured: its handlers' own events are not counted per job.
+ */
+void
+tw_worst_case_evaluator_set_event_cost (TwWorstCaseEvaluator *self,
+                                        double                cost_ns)
+{
+  g_return_if_fail (TW_IS_WORST_CASE_EVALUATOR (self));
+  g_return_if_fail (cost_ns >= 0);
+  self->event_cost_ns = cost_ns;
 }
 
 /**

@@ -26,6 +26,7 @@ struct _TwWorstCase {
   GObject  parent_instance;
   GArray  *columns;            /* Column */
   guint32  n_tasks;            /* 1 + largest task index seen */
+  double   event_cost_ns;      /* subtracted from its length cells; 0: none */
 };
 
 G_DEFINE_FINAL_TYPE (TwWorstCase, tw_worst_case, G_TYPE_OBJECT)
@@ -157,11 +158,13 @@ tw_worst_case_add_column (TwWorstCase        *self,
   g_return_if_fail (free_column < (int) tw_measurement_table_get_n_columns (table));
 
   col = column_new (name, role);
+  if (free_column < 0)
+    self->event_cost_ns = MAX (self->event_cost_ns, tw_measurement_table_get_event_cost (table));
   n = tw_measurement_table_get_n_rows (table);
   for (gsize r = 0; r < n; r++)
     {
       const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
-      double v = free_column < 0 ? (double) m->length
+      double v = free_column < 0 ? (double) tw_measurement_table_compensate (table, m)
                                  : tw_measurement_table_get_value (table, r, free_column);
       double *cell;
       double *period;
@@ -210,6 +213,7 @@ tw_worst_case_new_for_table (TwMeasurementTable *table)
   g_return_val_if_fail (n_columns == G_N_ELEMENTS (summary_columns) + 1, NULL);
 
   n_rows = tw_measurement_table_get_n_rows (table);
+  self->event_cost_ns = tw_measurement_table_get_event_cost (table);
   for (guint c = 0; c < G_N_ELEMENTS (summary_columns); c++)
     {
       Column col = column_new (summary_columns[c].name, summary_columns[c].role);
@@ -266,6 +270,20 @@ tw_worst_case_evaluate (TwTrace         *trace,
                                        progress_data, cancellable, error)))
     return NULL;
   return tw_worst_case_evaluator_new_worst_case (evaluator, table, error);
+}
+
+/**
+ * tw_worst_case_get_event_cost:
+ *
+ * Returns: the tracing cost per event subtracted from the length cells (execution,
+ *   blocking, delay until wakeup) and so from the response-time analysis; 0 when the
+ *   cells are raw lengths
+ */
+double
+tw_worst_case_get_event_cost (TwWorstCase *self)
+{
+  g_return_val_if_fail (TW_IS_WORST_CASE (self), 0);
+  return self->event_cost_ns;
 }
 
 /**
@@ -627,7 +645,9 @@ longest_jobs (TwMeasurementTable *jobs,
       if (m->task >= n_tasks)
         continue;
       best = &g_array_index (longest, gsize, m->task);
-      if (*best == G_MAXSIZE || m->length > tw_measurement_table_get_row (jobs, *best)->length)
+      if (*best == G_MAXSIZE ||
+          tw_measurement_table_compensate (jobs, m) >
+          tw_measurement_table_compensate (jobs, tw_measurement_table_get_row (jobs, *best)))
         *best = r;
     }
   return longest;

@@ -61,6 +61,7 @@ void         tw_worst_case_add_column     (TwWorstCase        *self,
                                            TwMeasurementTable *table,
                                            int                 free_column,
                                            TwWorstCaseRole     role);
+double       tw_worst_case_get_event_cost (TwWorstCase        *self);
 guint        tw_worst_case_get_n_columns  (TwWorstCase        *self);
 const char  *tw_worst_case_get_column_name (TwWorstCase       *self,
                                            guint               column);

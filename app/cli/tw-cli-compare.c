@@ -27,6 +27,8 @@ typedef struct {
   char     *task;
   char    **fail_if;
   char     *jobs;
+  char     *event_cost;
+  gboolean  compensated;
   gboolean  json;
   gboolean  hist;
   gboolean  log_bins;
@@ -42,6 +44,7 @@ cli_compare_clear (CliCompare *self)
   g_clear_pointer (&self->task, g_free);
   g_clear_pointer (&self->fail_if, g_strfreev);
   g_clear_pointer (&self->jobs, g_free);
+  g_clear_pointer (&self->event_cost, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliCompare, cli_compare_clear)
@@ -72,14 +75,19 @@ evaluate_run (CliCompare   *self,
   g_autoptr(TwWorstCaseEvaluator) jobs = NULL;
   g_autoptr(TwMeasurementTable) job_table = NULL;
   g_auto(GStrv) parts = NULL;
+  /* only compensated lengths are compared with a cost: the comparison takes the
+   * table's compensated lengths, which are the raw ones without one */
+  TwCliCompensation compensation = { self->compensated ? self->event_cost : NULL,
+                                     self->compensated };
 
   if (!(run->table = tw_cli_evaluate ("compare", evaluator, named, run->path, self->format,
-                                      NULL, &run->trace, error)))
+                                      &compensation, NULL, &run->trace, error)))
     return FALSE;
   if (!self->worst_case)
     return TRUE;
   parts = g_strsplit (self->jobs ? self->jobs : "task_activate,task_end_cycle", ",", 3);
   jobs = tw_worst_case_evaluator_new (parts[0], parts[1]);
+  tw_worst_case_evaluator_set_event_cost (jobs, tw_measurement_table_get_event_cost (run->table));
   if (!(job_table = tw_evaluator_evaluate (TW_EVALUATOR (jobs), run->trace, NULL, NULL, NULL,
                                            NULL, error)) ||
       !(run->worst_case = tw_worst_case_evaluator_new_worst_case (jobs, job_table, error)))
@@ -398,6 +406,12 @@ print_json (CliCompare      *self,
   json_builder_add_string_value (builder, tw_evaluator_get_name (evaluator));
   json_builder_set_member_name (builder, "unit");
   json_builder_add_string_value (builder, "ns");
+  /* the cost per event subtracted from each run's lengths, 0 for raw lengths */
+  json_builder_set_member_name (builder, "event_cost_ns");
+  json_builder_begin_object (builder);
+  add_number (builder, "a", tw_measurement_table_get_event_cost (runs[TW_RUN_A].table));
+  add_number (builder, "b", tw_measurement_table_get_event_cost (runs[TW_RUN_B].table));
+  json_builder_end_object (builder);
   for (TwRun r = TW_RUN_A; r <= TW_RUN_B; r++)
     {
       json_builder_set_member_name (builder, r == TW_RUN_A ? "a" : "b");
@@ -447,7 +461,8 @@ usage (void)
 {
   g_printerr ("usage: tracewb-cli compare A B (--metric NAME | --user-metric START,END[,--no-system]"
               " | --plugin X.so | --automaton A.json) [--task NAME] [--fail-if STAT>LIMIT]… "
-              "[--json] [--hist] [--log] [--bins N] [--worst-case [--jobs START,END]]\n");
+              "[--json] [--hist] [--log] [--bins N] [--worst-case [--jobs START,END]] "
+              "[--compensated [--event-cost COST|calibrated]]\n");
   return 2;
 }
 
@@ -482,6 +497,12 @@ tw_cli_compare (int    argc,
       "Also diff the per-task worst cases of Espinosa 2003 Fig. 4", NULL },
     { "jobs", 0, 0, G_OPTION_ARG_STRING, &self.jobs,
       "With --worst-case: the job's events (default task_activate,task_end_cycle)", "START,END" },
+    { "compensated", 0, 0, G_OPTION_ARG_NONE, &self.compensated,
+      "Compare lengths without the tracing cost of their intermediate events "
+      "(Espinosa 2003 §2)", NULL },
+    { "event-cost", 0, 0, G_OPTION_ARG_STRING, &self.event_cost,
+      "With --compensated: the cost of one event (e.g. 0.8us); default: calibrated, the one "
+      "`tracewb-cli calibrate` stored for each trace's source", "COST|calibrated" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &self.format, "Reader to use instead of probing",
       "NAME" },
     { NULL }
@@ -503,7 +524,8 @@ tw_cli_compare (int    argc,
         tw_cli_fail ("compare", error);
         return 2;
       }
-  if (self.jobs && (!self.worst_case || strchr (self.jobs, ',') == NULL))
+  if ((self.jobs && (!self.worst_case || strchr (self.jobs, ',') == NULL)) ||
+      (self.event_cost && !self.compensated))
     return usage ();
 
   if (!(evaluator = tw_cli_evaluator_choice_create (&self.choice, &named, &error)))
@@ -533,8 +555,14 @@ tw_cli_compare (int    argc,
                 self.task ? group + 1 : tw_run_comparison_get_n_groups (comparison), failures);
   else
     {
-      g_print ("%s: A = %s, B = %s\n\n", tw_evaluator_get_name (evaluator), runs[TW_RUN_A].path,
+      g_print ("%s: A = %s, B = %s\n", tw_evaluator_get_name (evaluator), runs[TW_RUN_A].path,
                runs[TW_RUN_B].path);
+      if (self.compensated)
+        g_print ("compensated lengths: tracing cost %.3f µs (A), %.3f µs (B) per intermediate event "
+                 "subtracted\n",
+                 tw_measurement_table_get_event_cost (runs[TW_RUN_A].table) / 1e3,
+                 tw_measurement_table_get_event_cost (runs[TW_RUN_B].table) / 1e3);
+      g_print ("\n");
       print_group (comparison, group);
       if (self.hist)
         print_histograms (&self, comparison, group);

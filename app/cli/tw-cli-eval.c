@@ -19,6 +19,8 @@ typedef struct {
   char     *format;
   char     *csv;
   char     *rta_csv;
+  char     *event_cost;
+  gboolean  compensated;
   gboolean  hist;
   gboolean  log_bins;
   gboolean  worst_case;
@@ -32,6 +34,13 @@ cli_eval_clear (CliEval *self)
   g_clear_pointer (&self->format, g_free);
   g_clear_pointer (&self->csv, g_free);
   g_clear_pointer (&self->rta_csv, g_free);
+  g_clear_pointer (&self->event_cost, g_free);
+}
+
+static TwCliCompensation
+cli_eval_compensation (CliEval *self)
+{
+  return (TwCliCompensation) { self->event_cost, self->compensated };
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliEval, cli_eval_clear)
@@ -87,14 +96,16 @@ run_choice (CliEval    *self,
   g_autoptr(TwHistogram) histogram = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
   const char *named = NULL;
+  TwCliCompensation compensation;
   GError *error = NULL;
 
   if (!(evaluator = tw_cli_evaluator_choice_create (&self->choice, &named, &error)))
     return tw_cli_fail ("eval", error);
   histogram = tw_histogram_new_auto (self->bins, self->log_bins ? TW_HISTOGRAM_SCALE_LOG
                                                                 : TW_HISTOGRAM_SCALE_LINEAR);
-  if (!(table = tw_cli_evaluate ("eval", evaluator, named, path, self->format, histogram,
-                                 &trace, &error)))
+  compensation = cli_eval_compensation (self);
+  if (!(table = tw_cli_evaluate ("eval", evaluator, named, path, self->format, &compensation,
+                                 histogram, &trace, &error)))
     return tw_cli_fail ("eval", error);
 
   if (self->csv && !write_table_csv (table, trace, self->csv, &error))
@@ -111,6 +122,9 @@ run_choice (CliEval    *self,
         bins[1] = '\0';
       fprintf (out, "%s: %" G_GSIZE_FORMAT " measurements\n", tw_evaluator_get_name (evaluator),
                tw_measurement_table_get_n_rows (table));
+      if (self->compensated)
+        fprintf (out, "compensated lengths: %.3f µs of tracing cost subtracted per intermediate event\n",
+                 tw_measurement_table_get_event_cost (table) / 1e3);
       fputs (text, out);
     }
   return 0;
@@ -129,6 +143,8 @@ run_worst_case (CliEval    *self,
   GError *error = NULL;
   const char *jobs = self->choice.user_metric;
   g_auto(GStrv) parts = g_strsplit (jobs ? jobs : "task_activate,task_end_cycle", ",", 3);
+  TwCliCompensation compensation;
+  g_autofree char *which = NULL;
 
   if (g_strv_length (parts) < 2 || !parts[0][0] || !parts[1][0])
     {
@@ -137,8 +153,9 @@ run_worst_case (CliEval    *self,
       return 2;
     }
   evaluator = tw_worst_case_evaluator_new (parts[0], parts[1]);
+  compensation = cli_eval_compensation (self);
   if (!(table = tw_cli_evaluate ("eval", TW_EVALUATOR (evaluator), NULL, path, self->format,
-                                 NULL, &trace, &error)))
+                                 &compensation, NULL, &trace, &error)))
     return tw_cli_fail ("eval", error);
   if (!(wc = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error)))
     {
@@ -163,7 +180,12 @@ run_worst_case (CliEval    *self,
   if (self->csv && strcmp (self->csv, "-") == 0)
     return 0;
 
-  g_print ("Worst case per task (µs; Espinosa 2003 Fig. 4)\n");
+  /* the paper's Fig. 4 subtracts the tracing system's interference: say whether we did */
+  which = tw_worst_case_get_event_cost (wc) > 0
+          ? g_strdup_printf ("tracing cost %.3f µs per event subtracted",
+                             tw_worst_case_get_event_cost (wc) / 1e3)
+          : g_strdup ("raw lengths, tracing cost not subtracted");
+  g_print ("Worst case per task (µs; Espinosa 2003 Fig. 4; %s)\n", which);
   g_print ("%-24s %12s %12s %12s %12s %12s\n", "task", "execution", "job system",
            "blocking irq", "blocking soft", "wakeup");
   for (guint r = 0; r < tw_worst_case_get_n_rows (wc); r++)
@@ -184,7 +206,7 @@ run_worst_case (CliEval    *self,
     }
 
   rta = tw_worst_case_analyse (wc);
-  g_print ("\nResponse times, eq. (1), rate-monotonic priorities (µs)\n");
+  g_print ("\nResponse times, eq. (1), rate-monotonic priorities (µs; %s)\n", which);
   g_print ("%-24s %4s %12s %12s %12s %12s\n", "task", "prio", "T", "C", "B", "R");
   for (guint i = 0; i < rta->len; i++)
     {
@@ -218,6 +240,12 @@ tw_cli_eval (int    argc,
       "OUT" },
     { "rta-csv", 0, 0, G_OPTION_ARG_FILENAME, &self.rta_csv,
       "With --worst-case: write the response-time analysis as CSV", "OUT" },
+    { "event-cost", 0, 0, G_OPTION_ARG_STRING, &self.event_cost,
+      "The tracing cost of one event (e.g. 0.8us), or the one `tracewb-cli calibrate` stored "
+      "for the trace's source; adds compensated_length_ns to the CSV", "COST|calibrated" },
+    { "compensated", 0, 0, G_OPTION_ARG_NONE, &self.compensated,
+      "Statistics, histogram and worst cases of lengths without the tracing cost "
+      "(Espinosa 2003 §2; --event-cost, default calibrated)", NULL },
     { "hist", 0, 0, G_OPTION_ARG_NONE, &self.hist, "Print the histogram and statistics", NULL },
     { "log", 0, 0, G_OPTION_ARG_NONE, &self.log_bins, "Logarithmic histogram bins", NULL },
     { "bins", 0, 0, G_OPTION_ARG_INT, &self.bins, "Histogram bins (default 32)", "N" },
@@ -239,9 +267,10 @@ tw_cli_eval (int    argc,
       self.bins < 2 || self.bins > 100000)
     {
       g_printerr ("usage: tracewb-cli eval FILE (--metric NAME | --user-metric START,END[,--no-system]"
-                  " | --plugin X.so | --automaton A.json) [--csv OUT|-] [--hist] [--log] [--bins N]\n"
+                  " | --plugin X.so | --automaton A.json) [--csv OUT|-] [--hist] [--log] [--bins N]"
+                  " [--event-cost COST|calibrated] [--compensated]\n"
                   "       tracewb-cli eval FILE --worst-case [--user-metric START,END] "
-                  "[--csv OUT|-] [--rta-csv OUT|-]\n");
+                  "[--csv OUT|-] [--rta-csv OUT|-] [--event-cost COST|calibrated] [--compensated]\n");
       return 2;
     }
 

@@ -154,10 +154,53 @@ print_progress (double   fraction,
     fprintf (stderr, "\r                 \r");
 }
 
+/* The cost --event-cost gives; "calibrated" (the default with --compensated) is the
+ * one `tracewb-cli calibrate` stored for the source of @trace. 0 without either. */
+static gboolean
+resolve_event_cost (const TwCliCompensation  *compensation,
+                    TwTrace                  *trace,
+                    const char               *path,
+                    double                   *cost_ns,
+                    GError                  **error)
+{
+  const char *spec = compensation->event_cost;
+  const char *source;
+  g_auto(TwEventCostCalibration) calibration = { 0 };
+
+  *cost_ns = 0;
+  if (spec == NULL && !compensation->compensated)
+    return TRUE;
+  if (spec != NULL && strcmp (spec, "calibrated") != 0)
+    return tw_event_cost_parse (spec, cost_ns, error);
+  if (!(source = tw_event_cost_source_for_trace (trace)))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s: no calibrated tracing cost applies to a trace of mixed sources; "
+                   "give --event-cost COST", path);
+      return FALSE;
+    }
+  if (!tw_event_cost_lookup (source, &calibration, error))
+    return FALSE;
+  *cost_ns = calibration.cost_ns;
+  return TRUE;
+}
+
+static void
+fill_compensated (TwHistogram        *histogram,
+                  TwMeasurementTable *table)
+{
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+    tw_histogram_insert (histogram,
+                         tw_measurement_table_compensate (table, tw_measurement_table_get_row (table, r)));
+}
+
 /**
  * tw_cli_evaluate:
  * @named: (nullable): the file the evaluator came from, for its warnings and errors
  * @format: (nullable): a reader name, or %NULL to probe
+ * @compensation: with an event cost the table gets a compensated length beside the
+ *   raw one; compensated, @histogram gets those and a worst-case evaluator
+ *   subtracts the cost from its cells
  * @trace: (out): the trace read from @path
  *
  * Reads the trace and runs @evaluator over it: the part every evaluator shares.
@@ -165,18 +208,20 @@ print_progress (double   fraction,
  * Returns: (transfer full) (nullable): the measurements
  */
 TwMeasurementTable *
-tw_cli_evaluate (const char   *command,
-                 TwEvaluator  *evaluator,
-                 const char   *named,
-                 const char   *path,
-                 const char   *format,
-                 TwHistogram  *histogram,
-                 TwTrace     **trace,
-                 GError      **error)
+tw_cli_evaluate (const char              *command,
+                 TwEvaluator             *evaluator,
+                 const char              *named,
+                 const char              *path,
+                 const char              *format,
+                 const TwCliCompensation *compensation,
+                 TwHistogram             *histogram,
+                 TwTrace                **trace,
+                 GError                 **error)
 {
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autofree char *warning = NULL;
   TwProgressFunc progress = isatty (fileno (stderr)) ? print_progress : NULL;
+  double cost_ns;
 
   if (!(*trace = tw_cli_load_trace (path, format, error)))
     return NULL;
@@ -186,13 +231,23 @@ tw_cli_evaluate (const char   *command,
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
-  table = tw_evaluator_evaluate (evaluator, *trace, histogram, progress, NULL, NULL, error);
+  if (!resolve_event_cost (compensation, *trace, path, &cost_ns, error))
+    return NULL;
+  if (compensation->compensated && TW_IS_WORST_CASE_EVALUATOR (evaluator))
+    tw_worst_case_evaluator_set_event_cost (TW_WORST_CASE_EVALUATOR (evaluator), cost_ns);
+  table = tw_evaluator_evaluate (evaluator, *trace, compensation->compensated ? NULL : histogram,
+                                 progress, NULL, NULL, error);
   if (table == NULL)
     {
       if (named)
         g_prefix_error (error, "%s: ", named);
       return NULL;
     }
+  /* a worst-case table says itself whether its cells are compensated */
+  if (cost_ns > 0 && !TW_IS_WORST_CASE_EVALUATOR (evaluator))
+    tw_measurement_table_set_event_cost (table, cost_ns);
+  if (compensation->compensated && histogram)
+    fill_compensated (histogram, table);
   if ((warning = tw_evaluator_dup_warning (evaluator, *trace)))
     g_printerr ("tracewb-cli %s: warning: %s%s%s\n", command, named ? named : "",
                 named ? ": " : "", warning);

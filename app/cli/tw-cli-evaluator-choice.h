@@ -24,11 +24,18 @@ TwEvaluator        *tw_cli_evaluator_choice_create      (TwCliEvaluatorChoice  *
                                                          const char           **named,
                                                          GError               **error);
 
+/* How a command treats the tracing cost of events (Espinosa 2003 §2). */
+typedef struct {
+  const char *event_cost;   /* --event-cost: a cost with its unit, "calibrated", or NULL */
+  gboolean    compensated;  /* --compensated: statistics and worst cases without it */
+} TwCliCompensation;
+
 TwMeasurementTable *tw_cli_evaluate                     (const char            *command,
                                                          TwEvaluator           *evaluator,
                                                          const char            *named,
                                                          const char            *path,
                                                          const char            *format,
+                                                         const TwCliCompensation *compensation,
                                                          TwHistogram           *histogram,
                                                          TwTrace              **trace,
                                                          GError               **error);

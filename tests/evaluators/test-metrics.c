@@ -732,6 +732,74 @@ test_worst_case_evaluate (Fixture       *f,
   g_assert_error (error, TW_METRIC_ERROR, TW_METRIC_ERROR_NO_DATA);
 }
 
+/* Espinosa 2003 §2 and Fig. 4: with a tracing cost of 2 ns an event, each length cell
+ * loses its measurement's intermediate events × 2; job system time stays as measured. */
+static void
+test_worst_case_compensated (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(TwWorstCaseEvaluator) evaluator = tw_worst_case_evaluator_new ("job_start", "job_end");
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(TwWorstCase) wc = NULL;
+  g_autoptr(GArray) rta = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  guint16 start, end;
+
+  build_user_job (f, &start, &end);
+  tw_worst_case_evaluator_set_event_cost (evaluator, 2);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (evaluator), f->trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  wc = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (tw_worst_case_get_event_cost (wc), ==, 2);
+
+  /* execution 47 − 4 × 2 (irq entry, switch out, softirq entry, mark); irq 5: 10 − 1 × 2
+   * (x at 25 inside it); softirq 1: 3 − 0 */
+  csv = tw_worst_case_to_csv (wc, f->trace);
+  g_assert_cmpstr (csv, ==,
+                   "task,execution,job_system_time,system_blocking_irq,"
+                   "system_blocking_softirq,delay_until_wakeup\n"
+                   "11,39,13,8,3,\n");
+  rta = tw_worst_case_analyse (wc);
+  g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 0).execution, ==, 39 + 13);
+  g_assert_cmpfloat (g_array_index (rta, TwResponseTime, 0).response, ==, 39 + 13);
+}
+
+/* Length − intermediate × cost, in the CSV beside the raw length, never below 0. */
+static void
+test_compensated_length (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(TwMeasurementTable) table = tw_measurement_table_new (NULL);
+  TwMeasurementRow rows[] = {
+    { f->a, 4, 10, 110, 100 },
+    { f->b, 30, 10, 60, 50 },    /* 30 × 2.5 = 75 > 50 */
+    { f->c, 0, 0, 7, 7 },
+  };
+  g_autofree char *raw = NULL;
+  g_autofree char *csv = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    tw_measurement_table_append (table, &rows[i], NULL);
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  g_assert_cmpuint (tw_measurement_table_compensate (table, &rows[0]), ==, 100);
+  raw = tw_measurement_table_to_csv (table, f->trace);
+  g_assert_null (strstr (raw, "compensated"));
+
+  tw_measurement_table_set_event_cost (table, 2.5);
+  g_assert_cmpfloat (tw_measurement_table_get_event_cost (table), ==, 2.5);
+  g_assert_cmpuint (tw_measurement_table_compensate (table, &rows[0]), ==, 90);
+  g_assert_cmpuint (tw_measurement_table_compensate (table, &rows[1]), ==, 0);
+  g_assert_cmpuint (tw_measurement_table_compensate (table, &rows[2]), ==, 7);
+  csv = tw_measurement_table_to_csv (table, f->trace);
+  g_assert_cmpstr (csv, ==,
+                   "task,begin_ns,end_ns,length_ns,intermediate_events,lost,compensated_length_ns\n"
+                   "11,10,110,100,4,0,90\n"
+                   "12,10,60,50,30,0,0\n"
+                   "13,0,7,7,0,0,7\n");
+}
+
 /* ------------------------------------------------- the real ftrace trace */
 
 typedef struct {
@@ -1559,6 +1627,8 @@ main (int   argc,
   ADD ("worst-case", test_worst_case);
   ADD ("worst-case-overload", test_worst_case_overload);
   ADD ("worst-case-evaluate", test_worst_case_evaluate);
+  ADD ("worst-case-compensated", test_worst_case_compensated);
+  ADD ("compensated-length", test_compensated_length);
 #undef ADD
   g_test_add_func ("/tw/evaluators/metrics/bad-names", test_bad_names);
   g_test_add_func ("/tw/evaluators/metrics/csv-hand-computed", test_csv_hand_computed);
