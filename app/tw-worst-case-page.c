@@ -5,7 +5,10 @@
  *
  * Runs the worst-case evaluator (Espinosa et al. 2003 §4) through a TwEvaluatorRun like
  * any other evaluation, then shows what only it has: the per-task table of Fig. 4 and
- * the response-time analysis of eq. (1), each exportable as CSV.
+ * the response-time analysis of eq. (1), each exportable as CSV. The paper gives Fig. 4
+ * with the tracing system's interference subtracted (§2): a check button does that with
+ * the cost `tracewb-cli calibrate` stored for the trace's source (tw-event-cost.h), and
+ * the status line says which lengths the tables hold.
  */
 #include "config.h"
 
@@ -21,10 +24,14 @@ struct _TwWorstCasePage
 
   /* template widgets */
   GtkWidget      *status;
+  GtkWidget      *compensate;
   GtkWidget      *tables;
 
   /* owned */
   TwViewState    *view_state;
+  char           *initial_event;  /* of the last computation */
+  char           *final_event;
+  double          event_cost_ns;  /* calibrated for the trace's source, 0: none */
   TwEvaluatorRun *run;          /* the last computation, NULL before the first */
   TwWorstCase    *worst_case;   /* its result */
   GArray         *analysis;     /* TwResponseTime, of @worst_case */
@@ -209,7 +216,16 @@ run_stopped_cb (TwWorstCasePage *self)
       return;
     }
   self->analysis = tw_worst_case_analyse (self->worst_case);
-  gtk_label_set_text (GTK_LABEL (self->status), "");
+  if (tw_worst_case_get_event_cost (self->worst_case) > 0)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Tracing cost subtracted: %.3f µs per event"),
+                         tw_worst_case_get_event_cost (self->worst_case) / 1e3);
+
+      gtk_label_set_text (GTK_LABEL (self->status), text);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (self->status), _("Raw lengths: tracing cost not subtracted"));
   show_tables (self);
 }
 
@@ -226,6 +242,60 @@ forget_run (TwWorstCasePage *self)
   g_clear_pointer (&self->analysis, g_array_unref);
 }
 
+/* What the check button offers: the stored cost of the trace's source, or why none. */
+static void
+update_event_cost (TwWorstCasePage *self,
+                   TwTrace         *trace)
+{
+  const char *source = tw_event_cost_source_for_trace (trace);
+  g_auto(TwEventCostCalibration) calibration = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tooltip = NULL;
+
+  self->event_cost_ns = 0;
+  if (source == NULL)
+    tooltip = g_strdup (_("A trace of mixed sources has no single tracing cost"));
+  else if (!tw_event_cost_lookup (source, &calibration, &error))
+    tooltip = g_strdup (error->message);
+  else
+    {
+      self->event_cost_ns = calibration.cost_ns;
+      tooltip = g_strdup_printf (_("%.3f µs per %s event (%s, on %s)"), calibration.cost_ns / 1e3,
+                                 source, calibration.measured, calibration.machine);
+    }
+  gtk_widget_set_sensitive (self->compensate, self->event_cost_ns > 0);
+  gtk_widget_set_tooltip_text (self->compensate, tooltip);
+}
+
+static void
+start_run (TwWorstCasePage *self)
+{
+  g_autoptr(TwWorstCaseEvaluator) evaluator = NULL;
+  TwTrace *trace = tw_view_state_get_trace (self->view_state);
+  g_autoptr(GError) error = NULL;
+
+  forget_run (self);
+  evaluator = tw_worst_case_evaluator_new (self->initial_event, self->final_event);
+  if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->compensate)))
+    tw_worst_case_evaluator_set_event_cost (evaluator, self->event_cost_ns);
+  self->run = tw_evaluator_run_new (TW_EVALUATOR (evaluator), trace, 50, TW_HISTOGRAM_SCALE_LINEAR);
+  if (!tw_evaluator_check (TW_EVALUATOR (evaluator), trace, &error))
+    {
+      gtk_label_set_text (GTK_LABEL (self->status), error->message);
+      return;
+    }
+  g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (run_stopped_cb), self);
+  gtk_label_set_text (GTK_LABEL (self->status), _("Computing…"));
+  tw_evaluator_run_start (self->run);
+}
+
+static void
+compensate_toggled_cb (TwWorstCasePage *self)
+{
+  if (self->initial_event != NULL)
+    start_run (self);
+}
+
 /**
  * tw_worst_case_page_compute:
  * @initial_event: the event type that starts a job (C_i^user)
@@ -240,23 +310,17 @@ tw_worst_case_page_compute (TwWorstCasePage *self,
                             const char      *initial_event,
                             const char      *final_event)
 {
-  g_autoptr(TwWorstCaseEvaluator) evaluator = NULL;
-  TwTrace *trace = tw_view_state_get_trace (self->view_state);
-  g_autoptr(GError) error = NULL;
-
   g_return_if_fail (TW_IS_WORST_CASE_PAGE (self));
 
-  forget_run (self);
-  evaluator = tw_worst_case_evaluator_new (initial_event, final_event);
-  self->run = tw_evaluator_run_new (TW_EVALUATOR (evaluator), trace, 50, TW_HISTOGRAM_SCALE_LINEAR);
-  if (!tw_evaluator_check (TW_EVALUATOR (evaluator), trace, &error))
-    {
-      gtk_label_set_text (GTK_LABEL (self->status), error->message);
-      return;
-    }
-  g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (run_stopped_cb), self);
-  gtk_label_set_text (GTK_LABEL (self->status), _("Computing…"));
-  tw_evaluator_run_start (self->run);
+  g_free (self->initial_event);
+  g_free (self->final_event);
+  self->initial_event = g_strdup (initial_event);
+  self->final_event = g_strdup (final_event);
+  update_event_cost (self, tw_view_state_get_trace (self->view_state));
+  if (self->event_cost_ns == 0 && gtk_check_button_get_active (GTK_CHECK_BUTTON (self->compensate)))
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (self->compensate), FALSE); /* starts it */
+  else
+    start_run (self);
 }
 
 /* ------------------------------------------------------------------ export */
@@ -309,6 +373,8 @@ tw_worst_case_page_dispose (GObject *object)
 
   forget_run (self);
   g_clear_object (&self->view_state);
+  g_clear_pointer (&self->initial_event, g_free);
+  g_clear_pointer (&self->final_event, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WORST_CASE_PAGE);
   /* the template's rows have no name to be unparented by */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
@@ -327,6 +393,8 @@ tw_worst_case_page_class_init (TwWorstCasePageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-worst-case-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, status);
+  gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, compensate);
+  gtk_widget_class_bind_template_callback (widget_class, compensate_toggled_cb);
   gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, tables);
   gtk_widget_class_install_action (widget_class, "worst-case.export", "b", export_action);
 }

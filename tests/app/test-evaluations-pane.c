@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <string.h>
 #include <tw-evaluators.h>
 
 #include "tw-application.h"
@@ -303,6 +304,118 @@ test_user_metric_and_worst_case (Fixture       *fx,
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
+static GtkCheckButton *
+find_check_button (GtkWidget  *root,
+                   const char *label)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  tw_test_collect_descendants (root, GTK_TYPE_CHECK_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_check_button_get_label (g_ptr_array_index (buttons, i)), label) == 0)
+      return g_ptr_array_index (buttons, i);
+  g_error ("no check button “%s”", label);
+}
+
+static const char *
+worst_case_status (TwEvaluationsPane *pane)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GtkWidget *page = gtk_widget_get_parent (GTK_WIDGET (find_check_button (GTK_WIDGET (pane),
+                                                                          "Subtract tracing cost")));
+
+  tw_test_collect_descendants (page, GTK_TYPE_LABEL, labels);
+  return gtk_label_get_text (g_ptr_array_index (labels, 0));
+}
+
+/* Two jobs (irq_entry → irq_exit) of task 11: 2000 ns holding five events, 1700 ns
+ * holding none. */
+static const char JOBS_CSV[] =
+  "time_ns,cpu,task,event,task_name,next,prev_state,irq\n"
+  "1000,0,10,switch,idle,11,R,\n"
+  "2000,0,11,irq_entry,worker,,,19\n"
+  "2100,0,11,tick,,,,\n"
+  "2200,0,11,tick,,,,\n"
+  "2300,0,11,tick,,,,\n"
+  "2400,0,11,tick,,,,\n"
+  "2500,0,11,tick,,,,\n"
+  "4000,0,11,irq_exit,,,,19\n"
+  "10000,0,11,irq_entry,,,,19\n"
+  "11700,0,11,irq_exit,,,,19\n"
+  "30000,0,11,switch,,10,S,\n";
+
+/* Espinosa 2003 §2: the check button subtracts the cost `tracewb-cli calibrate` stored
+ * for the trace's source; without one it cannot be checked and says why. */
+static void
+test_worst_case_compensated (Fixture       *fx,
+                             gconstpointer  data)
+{
+  g_autofree char *path = tw_test_write_temp_file ("jobs.csv", JOBS_CSV, -1);
+  TwEventCostCalibration csv_cost = { 100, 1, 5, 1000, (char *) "2026-11-27T14:00:00Z",
+                                      (char *) "test" };
+  g_autoptr(GError) error = NULL;
+  TwEvaluationsPane *pane;
+  GtkCheckButton *compensate;
+  TwTrace *trace;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  open_path (fx, path);
+  pane = show_pane (fx);
+  trace = tw_view_state_get_trace (tw_window_get_view_state (fx->window));
+
+  g_assert_true (tw_evaluations_pane_compute_worst_case (pane, "irq_entry", "irq_exit", &error));
+  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  compensate = find_check_button (GTK_WIDGET (pane), "Subtract tracing cost");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (compensate)));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (compensate)),
+                            "tracewb-cli calibrate"));
+  g_assert_cmpstr (worst_case_status (pane), ==, "Raw lengths: tracing cost not subtracted");
+
+  /* 100 ns an event: the job of 2000 ns is 1500 without its five events' cost, so the
+   * one of 1700 ns becomes the worst */
+  g_assert_true (tw_event_cost_store ("csv", &csv_cost, &error));
+  g_assert_true (tw_evaluations_pane_compute_worst_case (pane, "irq_entry", "irq_exit", &error));
+  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (compensate)));
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (compensate)));
+  g_assert_true (gtk_check_button_get_active (compensate));
+  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  g_assert_cmpfloat (tw_worst_case_get_event_cost (tw_evaluations_pane_get_worst_case (pane)), ==, 100);
+  g_assert_cmpstr (worst_case_status (pane), ==, "Tracing cost subtracted: 0.100 µs per event");
+  {
+    g_autoptr(TwWorstCaseEvaluator) evaluator = tw_worst_case_evaluator_new ("irq_entry", "irq_exit");
+    g_autoptr(TwMeasurementTable) table = NULL;
+    g_autoptr(TwWorstCase) direct = NULL;
+    g_autofree char *a = NULL, *b = NULL, *raw = NULL;
+
+    tw_worst_case_evaluator_set_event_cost (evaluator, 100);
+    table = tw_evaluator_evaluate (TW_EVALUATOR (evaluator), trace, NULL, NULL, NULL, NULL, &error);
+    direct = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error);
+    g_assert_no_error (error);
+    a = tw_worst_case_to_csv (tw_evaluations_pane_get_worst_case (pane), trace);
+    b = tw_worst_case_to_csv (direct, trace);
+    g_assert_cmpstr (a, ==, b);
+    tw_worst_case_evaluator_set_event_cost (evaluator, 0);
+    g_clear_object (&table);
+    g_clear_object (&direct);
+    table = tw_evaluator_evaluate (TW_EVALUATOR (evaluator), trace, NULL, NULL, NULL, NULL, &error);
+    direct = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error);
+    raw = tw_worst_case_to_csv (direct, trace);
+    g_assert_true (g_str_has_suffix (raw, "\n11,2000,0,2000,,\n"));
+    g_assert_true (g_str_has_suffix (a, "\n11,1700,0,1700,,\n"));
+  }
+
+  /* unchecked: raw lengths again */
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (compensate)));
+  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  g_assert_cmpfloat (tw_worst_case_get_event_cost (tw_evaluations_pane_get_worst_case (pane)), ==, 0);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+}
+
 /* A big trace: the evaluation runs in its thread while the main loop keeps turning; a
  * cancelled one says so and has no table; the next one runs to the end, and its
  * live-fed histogram counts every row. */
@@ -457,6 +570,7 @@ main (int    argc,
 #define ADD(path, func) g_test_add ("/tw/app/evaluations/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("irq-duration", test_irq_duration);
   ADD ("user-metric-and-worst-case", test_user_metric_and_worst_case);
+  ADD ("worst-case-compensated", test_worst_case_compensated);
   ADD ("cancel-and-live", test_cancel_and_live);
   ADD ("real-trace", test_real_trace);
 #undef ADD
