@@ -9,6 +9,7 @@
 
 #include "tw-application.h"
 #include "tw-app-resources.h"
+#include "tw-compare-window.h"
 #include "tw-live-session.h"
 #include "tw-lttng-attach-dialog.h"
 #include "tw-renderer-choice.h"
@@ -34,6 +35,7 @@ struct _TwApplication
   char           *sensor_dir;          /* --sensor-dir */
   char           *demo_program;        /* found by handle_local_options */
   gboolean        no_kernel;           /* --no-kernel */
+  gboolean        compare;             /* --compare: the two files side by side */
   guint           signal_sources[2];
 };
 
@@ -82,6 +84,41 @@ load_finished_cb (TwWindow      *window,
     }
   self->n_pending_loads--;
   maybe_quit_after_startup (self);
+}
+
+static void
+compare_finished_cb (TwCompareWindow *window,
+                     gboolean         success,
+                     TwApplication   *self)
+{
+  g_signal_handlers_disconnect_by_func (window, compare_finished_cb, self);
+  self->load_failed |= !success;
+  self->n_pending_loads--;
+  maybe_quit_after_startup (self);
+}
+
+/* `tracewb A B --compare` */
+static void
+open_compare (TwApplication  *self,
+              GFile         **files,
+              int             n_files)
+{
+  TwCompareWindow *window;
+
+  if (n_files != 2)
+    {
+      g_printerr ("tracewb: --compare takes two traces, the reference run and the one compared with it\n");
+      self->load_failed = TRUE;
+      maybe_quit_after_startup (self);
+      return;
+    }
+  window = tw_compare_window_new (GTK_APPLICATION (self), files[0], files[1]);
+  if (self->exit_after_startup)
+    {
+      self->n_pending_loads++;
+      g_signal_connect (window, "finished", G_CALLBACK (compare_finished_cb), self);
+    }
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
@@ -182,6 +219,11 @@ tw_application_activate (GApplication *app)
 {
   TwApplication *self = TW_APPLICATION (app);
 
+  if (self->compare)
+    {
+      open_compare (self, NULL, 0);
+      return;
+    }
   if (self->live || self->live_demo)
     {
       g_autoptr(GError) error = NULL;
@@ -219,6 +261,11 @@ tw_application_open (GApplication  *app,
   g_autoptr(GStrvBuilder) lttng = g_strv_builder_new ();
   g_auto(GStrv) urls = NULL;
 
+  if (self->compare)
+    {
+      open_compare (self, files, n_files);
+      return;
+    }
   for (int i = 0; i < n_files; i++)
     {
       /* `tracewb --live net://…`: an LTTng live session, not a file; all of them on the
@@ -271,6 +318,7 @@ tw_application_handle_local_options (GApplication *app,
   self->live_demo = g_variant_dict_contains (options, "live-demo");
   g_variant_dict_lookup (options, "sensor-dir", "^ay", &self->sensor_dir);
   self->no_kernel = g_variant_dict_contains (options, "no-kernel");
+  self->compare = g_variant_dict_contains (options, "compare");
   if (self->sensor_dir && !self->live)
     {
       g_printerr ("tracewb: --sensor-dir goes with --live\n");
@@ -617,6 +665,8 @@ tw_application_init (TwApplication *self)
       "Live: do not read the kernel trace buffer, even where permitted (root, tracefs)", NULL },
     { "live-demo", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Start the live demo program (" TW_LIVE_DEMO_PROGRAM ") and attach to it", NULL },
+    { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Compare two runs: tracewb A B --compare (one evaluation over both, side by side)", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
       "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
     { NULL }

@@ -11,6 +11,8 @@
 
 #include "tw-sample-stats.h"
 
+#include <glib/gi18n-lib.h>
+
 static const char *const stat_names[TW_N_SAMPLE_STATS] = {
   "n", "min", "mean", "p50", "p99", "p99.9", "max",
 };
@@ -40,6 +42,64 @@ tw_sample_stat_from_name (const char   *name,
   else
     return FALSE;
   return TRUE;
+}
+
+/**
+ * tw_sample_stat_format:
+ *
+ * Returns: (transfer full): a count as an integer, a length of ns in µs with three
+ *   decimals (the unit of the Fig. 4 tables), "-" for NaN
+ */
+char *
+tw_sample_stat_format (TwSampleStat stat,
+                       double       value)
+{
+  if (isnan (value))
+    return g_strdup ("-");
+  if (stat == TW_SAMPLE_STAT_N)
+    return g_strdup_printf ("%.0f", value);
+  return g_strdup_printf ("%.3f", value / 1e3);
+}
+
+/* Returns: (transfer full): as tw_sample_stat_format(), with its sign */
+char *
+tw_sample_stat_format_delta (TwSampleStat stat,
+                             double       absolute)
+{
+  if (isnan (absolute))
+    return g_strdup ("-");
+  if (stat == TW_SAMPLE_STAT_N)
+    return g_strdup_printf ("%+.0f", absolute);
+  return g_strdup_printf ("%+.3f", absolute / 1e3);
+}
+
+/* Returns: (transfer full): a ratio − 1 as a signed percentage, "-" for NaN */
+char *
+tw_sample_stat_format_relative (double relative)
+{
+  return isnan (relative) ? g_strdup ("-") : g_strdup_printf ("%+.1f %%", relative * 100);
+}
+
+/* Returns: (transfer full): "p = 0.0123", or "p < 1e-16" below a double's rounding */
+char *
+tw_p_value_format (double p_value)
+{
+  if (isnan (p_value))
+    return g_strdup ("p = -");
+  return p_value < 1e-16 ? g_strdup ("p < 1e-16") : g_strdup_printf ("p = %.3g", p_value);
+}
+
+/* Returns: what a reader should conclude, at the usual 1 % and 5 % levels */
+const char *
+tw_p_value_describe (double p_value)
+{
+  if (isnan (p_value))
+    return _("cannot tell (a run has no measurement or all are equal)");
+  if (p_value < 0.01)
+    return _("differ (1 % level)");
+  if (p_value < 0.05)
+    return _("differ (5 % level)");
+  return _("no significant difference");
 }
 
 static int

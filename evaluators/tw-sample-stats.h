@@ -54,6 +54,14 @@ double      tw_sample_percentile         (const double        *sorted,
                                           gsize                n_values,
                                           double               percent);
 
+char       *tw_sample_stat_format        (TwSampleStat         stat,
+                                          double               value);
+char       *tw_sample_stat_format_delta  (TwSampleStat         stat,
+                                          double               absolute);
+char       *tw_sample_stat_format_relative (double             relative);
+char       *tw_p_value_format            (double               p_value);
+const char *tw_p_value_describe          (double               p_value);
+
 void        tw_mann_whitney_compute      (const double        *sorted_a,
                                           gsize                n_a,
                                           const double        *sorted_b,

@@ -8,6 +8,7 @@
 #include "tw-event-filter-bar.h"
 #include "tw-event-list.h"
 #include "tw-histogram-painter.h"
+#include "tw-compare-histogram.h"
 #include "tw-histogram-view.h"
 #include "tw-measurement-item.h"
 #include "tw-measurement-list.h"

@@ -98,54 +98,6 @@ evaluate_run (CliCompare   *self,
   return TRUE;
 }
 
-static char *
-format_value (TwSampleStat stat,
-              double       value)
-{
-  if (isnan (value))
-    return g_strdup ("-");
-  if (stat == TW_SAMPLE_STAT_N)
-    return g_strdup_printf ("%.0f", value);
-  return g_strdup_printf ("%.3f", value / 1e3);
-}
-
-static char *
-format_delta (TwSampleStat stat,
-              double       absolute)
-{
-  if (isnan (absolute))
-    return g_strdup ("-");
-  if (stat == TW_SAMPLE_STAT_N)
-    return g_strdup_printf ("%+.0f", absolute);
-  return g_strdup_printf ("%+.3f", absolute / 1e3);
-}
-
-static char *
-format_relative (double relative)
-{
-  return isnan (relative) ? g_strdup ("-") : g_strdup_printf ("%+.1f %%", relative * 100);
-}
-
-/* What a reader should conclude, at the usual 1 % and 5 % levels. */
-static const char *
-describe_p (double p)
-{
-  if (isnan (p))
-    return "cannot tell (a run has no measurement or all are equal)";
-  if (p < 0.01)
-    return "differ (1 % level)";
-  if (p < 0.05)
-    return "differ (5 % level)";
-  return "no significant difference";
-}
-
-static char *
-format_p (double p)
-{
-  /* below this a double's rounding, not the data, decides the digits */
-  return p < 1e-16 ? g_strdup ("p < 1e-16") : g_strdup_printf ("p = %.3g", p);
-}
-
 static void
 print_group (TwRunComparison *comparison,
              guint            group)
@@ -161,24 +113,24 @@ print_group (TwRunComparison *comparison,
     {
       const TwSampleStats *a = tw_run_comparison_get_stats (comparison, group, TW_RUN_A);
       const TwSampleStats *b = tw_run_comparison_get_stats (comparison, group, TW_RUN_B);
-      g_autofree char *va = format_value (s, a->value[s]);
-      g_autofree char *vb = format_value (s, b->value[s]);
+      g_autofree char *va = tw_sample_stat_format (s, a->value[s]);
+      g_autofree char *vb = tw_sample_stat_format (s, b->value[s]);
       g_autofree char *delta = NULL, *relative = NULL;
       double abs_change, rel_change;
 
       tw_run_comparison_get_delta (comparison, group, s, &abs_change, &rel_change);
-      delta = format_delta (s, abs_change);
-      relative = format_relative (rel_change);
+      delta = tw_sample_stat_format_delta (s, abs_change);
+      relative = tw_sample_stat_format_relative (rel_change);
       g_print ("  %-6s %14s %14s %14s %9s\n", tw_sample_stat_get_name (s), va, vb, delta, relative);
     }
   tw_run_comparison_get_tests (comparison, group, &mw, &ks);
-  p_mw = format_p (mw.p_value);
-  p_ks = format_p (ks.p_value);
+  p_mw = tw_p_value_format (mw.p_value);
+  p_ks = tw_p_value_format (ks.p_value);
   g_print ("  Mann–Whitney U = %.0f, z = %.2f, %s: %s%s\n", mw.u, mw.z, p_mw,
-           describe_p (mw.p_value),
+           tw_p_value_describe (mw.p_value),
            mw.p_value < 0.05 ? (mw.z > 0 ? "; A's lengths rank higher" : "; B's lengths rank higher")
                              : "");
-  g_print ("  Kolmogorov–Smirnov D = %.4f, %s: %s\n", ks.d, p_ks, describe_p (ks.p_value));
+  g_print ("  Kolmogorov–Smirnov D = %.4f, %s: %s\n", ks.d, p_ks, tw_p_value_describe (ks.p_value));
 }
 
 static void
@@ -195,18 +147,18 @@ print_task_table (TwRunComparison *comparison)
     {
       const TwSampleStats *a = tw_run_comparison_get_stats (comparison, g, TW_RUN_A);
       const TwSampleStats *b = tw_run_comparison_get_stats (comparison, g, TW_RUN_B);
-      g_autofree char *p99a = format_value (TW_SAMPLE_STAT_P99, a->value[TW_SAMPLE_STAT_P99]);
-      g_autofree char *p99b = format_value (TW_SAMPLE_STAT_P99, b->value[TW_SAMPLE_STAT_P99]);
-      g_autofree char *maxa = format_value (TW_SAMPLE_STAT_MAX, a->value[TW_SAMPLE_STAT_MAX]);
-      g_autofree char *maxb = format_value (TW_SAMPLE_STAT_MAX, b->value[TW_SAMPLE_STAT_MAX]);
+      g_autofree char *p99a = tw_sample_stat_format (TW_SAMPLE_STAT_P99, a->value[TW_SAMPLE_STAT_P99]);
+      g_autofree char *p99b = tw_sample_stat_format (TW_SAMPLE_STAT_P99, b->value[TW_SAMPLE_STAT_P99]);
+      g_autofree char *maxa = tw_sample_stat_format (TW_SAMPLE_STAT_MAX, a->value[TW_SAMPLE_STAT_MAX]);
+      g_autofree char *maxb = tw_sample_stat_format (TW_SAMPLE_STAT_MAX, b->value[TW_SAMPLE_STAT_MAX]);
       g_autofree char *p99d = NULL, *maxd = NULL;
       double rel;
       TwMannWhitney mw;
 
       tw_run_comparison_get_delta (comparison, g, TW_SAMPLE_STAT_P99, NULL, &rel);
-      p99d = format_relative (rel);
+      p99d = tw_sample_stat_format_relative (rel);
       tw_run_comparison_get_delta (comparison, g, TW_SAMPLE_STAT_MAX, NULL, &rel);
-      maxd = format_relative (rel);
+      maxd = tw_sample_stat_format_relative (rel);
       tw_run_comparison_get_tests (comparison, g, &mw, NULL);
       g_print ("%-24s %8.0f %8.0f %12s %12s %9s %12s %12s %9s %9.3g\n",
                tw_run_comparison_get_group_name (comparison, g), a->value[TW_SAMPLE_STAT_N],
@@ -316,9 +268,9 @@ print_worst_case_diff (CompareRun *a,
       for (guint c = 0; c < n_columns; c++)
         {
           double va = ra ? ra[c] : NAN, vb = rb ? rb[c] : NAN;
-          g_autofree char *ta = format_value (TW_SAMPLE_STAT_MAX, va);
-          g_autofree char *tb = format_value (TW_SAMPLE_STAT_MAX, vb);
-          g_autofree char *delta = format_delta (TW_SAMPLE_STAT_MAX, vb - va);
+          g_autofree char *ta = tw_sample_stat_format (TW_SAMPLE_STAT_MAX, va);
+          g_autofree char *tb = tw_sample_stat_format (TW_SAMPLE_STAT_MAX, vb);
+          g_autofree char *delta = tw_sample_stat_format_delta (TW_SAMPLE_STAT_MAX, vb - va);
 
           if (isnan (va) && isnan (vb))
             continue;

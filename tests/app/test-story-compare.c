@@ -1,0 +1,294 @@
+/* test-story-compare.c: `tracewb A B --compare`, the window a user compares two runs in
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run with more load (the "interference") against a clean one: the window must show
+ * the figures `tracewb-cli compare` prints, follow the task and evaluation the user
+ * picks, draw both runs, and let Cancel stop a long read.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "tw-application.h"
+#include "tw-compare-window.h"
+#include "tw-test-app.h"
+#include "tw-test-gtk.h"
+#include "tw-test-utils.h"
+
+#define WAIT_MS 120000
+
+static TwApplication *app;
+
+typedef struct {
+  char *dir;
+  char *clean;
+  char *loaded;
+} Runs;
+
+static char *
+simulate (const char *dir,
+          const char *name,
+          const char *utilization,
+          const char *events)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  const char *const args[] = { "simulate", "-o", path, "--events", events, "--utilization",
+                               utilization, "--seed", "5", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  return path;
+}
+
+static void
+runs_set_up (Runs          *runs,
+             gconstpointer  data)
+{
+  runs->dir = g_dir_make_tmp ("tw-story-compare-XXXXXX", NULL);
+  runs->clean = simulate (runs->dir, "clean.shark", "0.5", "60000");
+  runs->loaded = simulate (runs->dir, "loaded.shark", "0.85", "60000");
+}
+
+static void
+runs_tear_down (Runs          *runs,
+                gconstpointer  data)
+{
+  g_unlink (runs->clean);
+  g_unlink (runs->loaded);
+  g_rmdir (runs->dir);
+  g_free (runs->clean);
+  g_free (runs->loaded);
+  g_free (runs->dir);
+}
+
+static gboolean
+shows_comparison (gpointer data)
+{
+  return tw_compare_window_get_comparison (data) != NULL;
+}
+
+static GtkWidget *
+find_descendant (GtkWidget  *root,
+                 GType       type,
+                 const char *label)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  tw_test_collect_descendants (root, type, found);
+  for (guint i = 0; i < found->len; i++)
+    {
+      GtkWidget *w = g_ptr_array_index (found, i);
+
+      if (label == NULL ||
+          (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), label) == 0) ||
+          (GTK_IS_CHECK_BUTTON (w) && g_strcmp0 (gtk_check_button_get_label (GTK_CHECK_BUTTON (w)), label) == 0))
+        return w;
+    }
+  return NULL;
+}
+
+/* The label right of the statistics grid's row heading @stat, in column @column. */
+static const char *
+stats_cell (GtkWidget  *window,
+            const char *stat,
+            int         column)
+{
+  GtkWidget *heading = find_descendant (window, GTK_TYPE_LABEL, stat);
+  GtkWidget *grid = gtk_widget_get_parent (heading);
+  int row;
+
+  gtk_grid_query_child (GTK_GRID (grid), heading, NULL, &row, NULL, NULL);
+  return gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), column, row)));
+}
+
+static JsonObject *
+cli_compare (Runs       *runs,
+             const char *metric,
+             const char *task,
+             JsonParser *parser)
+{
+  const char *const args[] = { "compare", runs->clean, runs->loaded, "--metric", metric, "--json",
+                               task ? "--task" : NULL, task, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  return json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "groups"), 0);
+}
+
+static void
+assert_cell_is (GtkWidget  *window,
+                JsonObject *group,
+                const char *stat,
+                int         column)
+{
+  JsonObject *s = json_object_get_object_member (json_object_get_object_member (group, "stats"), stat);
+  double ns = json_object_get_double_member (s, column == 1 ? "a" : "b");
+  g_autofree char *expected = strcmp (stat, "n") == 0 ? g_strdup_printf ("%.0f", ns)
+                                                      : g_strdup_printf ("%.3f", ns / 1e3);
+
+  g_assert_cmpstr (stats_cell (window, stat, column), ==, expected);
+}
+
+/* Pixels of the two runs' colours in the histogram. */
+static void
+count_run_pixels (GtkWidget *histogram,
+                  guint     *n_a,
+                  guint     *n_b)
+{
+  cairo_surface_t *surface = tw_test_grab_widget (histogram);
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  const guchar *data = cairo_image_surface_get_data (surface);
+  GdkRGBA a, b;
+
+  tw_compare_histogram_get_run_color (0, &a);
+  tw_compare_histogram_get_run_color (1, &b);
+  *n_a = *n_b = 0;
+  for (int i = 0; i < w * h; i++)
+    {
+      guint32 pixel = *(const guint32 *) (data + (i / w) * stride + (i % w) * 4);
+      int r = (pixel >> 16) & 0xff, g = (pixel >> 8) & 0xff, bl = pixel & 0xff;
+
+      if (ABS (r - (int) (a.red * 255)) < 3 && ABS (g - (int) (a.green * 255)) < 3 &&
+          ABS (bl - (int) (a.blue * 255)) < 3)
+        (*n_a)++;
+      if (ABS (r - (int) (b.red * 255)) < 3 && ABS (g - (int) (b.green * 255)) < 3 &&
+          ABS (bl - (int) (b.blue * 255)) < 3)
+        (*n_b)++;
+    }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_figures_task_and_evaluation (Runs          *runs,
+                                  gconstpointer  data)
+{
+  g_autoptr(GFile) clean = g_file_new_for_path (runs->clean);
+  g_autoptr(GFile) loaded = g_file_new_for_path (runs->loaded);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  TwCompareWindow *window;
+  GtkWidget *task_list, *evaluator_list, *histogram;
+  JsonObject *group;
+  guint n_a, n_b, position;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  window = tw_compare_window_new (GTK_APPLICATION (app), clean, loaded);
+  tw_test_present_window (GTK_WINDOW (window), 1100, 800);
+  g_assert_true (tw_test_wait_until (shows_comparison, window, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (window), 3);
+
+  /* the S.Ha.R.K. runs default to the job response times, as the CLI computes them */
+  group = cli_compare (runs, "response-time", NULL, parser);
+  for (const char *const *s = (const char *const[]) { "n", "min", "p50", "p99", "p99.9", "max", NULL }; *s; s++)
+    {
+      assert_cell_is (GTK_WIDGET (window), group, *s, 1);
+      assert_cell_is (GTK_WIDGET (window), group, *s, 2);
+    }
+  g_assert_nonnull (find_descendant (GTK_WIDGET (window), GTK_TYPE_LABEL, "Per task (µs; tasks matched by name)"));
+
+  histogram = find_descendant (GTK_WIDGET (window), TW_TYPE_COMPARE_HISTOGRAM, NULL);
+  count_run_pixels (histogram, &n_a, &n_b);
+  g_assert_cmpuint (n_a, >, 50);
+  g_assert_cmpuint (n_b, >, 50);
+
+  /* one task: its figures */
+  task_list = gtk_widget_get_next_sibling (find_descendant (GTK_WIDGET (window), GTK_TYPE_LABEL, "Task"));
+  g_assert_true (GTK_IS_DROP_DOWN (task_list));
+  g_assert_true (tw_run_comparison_find_group (tw_compare_window_get_comparison (window), "280", &position));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (task_list), position);
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  group = cli_compare (runs, "response-time", "280", parser);
+  assert_cell_is (GTK_WIDGET (window), group, "n", 1);
+  assert_cell_is (GTK_WIDGET (window), group, "p99", 2);
+
+  /* another evaluation: computed again in its thread, the task kept */
+  evaluator_list = gtk_widget_get_next_sibling (find_descendant (GTK_WIDGET (window), GTK_TYPE_LABEL, "Evaluation"));
+  for (position = 0; position < g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (evaluator_list))); position++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (evaluator_list))), position),
+                   "run-slice") == 0)
+      break;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (evaluator_list), position);
+  g_assert_true (tw_test_wait_until (shows_comparison, window, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (GTK_DROP_DOWN (task_list))), ==, "280");
+  group = cli_compare (runs, "run-slice", "280", parser);
+  assert_cell_is (GTK_WIDGET (window), group, "n", 2);
+  assert_cell_is (GTK_WIDGET (window), group, "max", 1);
+
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
+/* The window's own stack (drop-downs hold stacks of their own). */
+static GtkStack *
+find_pages (GtkWidget *window)
+{
+  g_autoptr(GPtrArray) stacks = g_ptr_array_new ();
+
+  tw_test_collect_descendants (window, GTK_TYPE_STACK, stacks);
+  for (guint i = 0; i < stacks->len; i++)
+    if (gtk_stack_get_child_by_name (g_ptr_array_index (stacks, i), "error"))
+      return g_ptr_array_index (stacks, i);
+  g_error ("the compare window has no page named error");
+}
+
+static gboolean
+shows_error (gpointer data)
+{
+  return g_strcmp0 (gtk_stack_get_visible_child_name (find_pages (data)), "error") == 0;
+}
+
+/* A long read, cancelled: the window says so and stays usable. */
+static void
+test_cancel (Runs          *runs,
+             gconstpointer  data)
+{
+  g_autofree char *big = NULL;
+  g_autoptr(GFile) a = NULL, b = NULL;
+  TwCompareWindow *window;
+  GtkWidget *error;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  big = simulate (runs->dir, "big.shark", "0.6", "6000000");
+  a = g_file_new_for_path (big);
+  b = g_file_new_for_path (big);
+  window = tw_compare_window_new (GTK_APPLICATION (app), a, b);
+  tw_test_present_window (GTK_WINDOW (window), 900, 600);
+  /* the window's Cancel button, pressed while both traces are still being read */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "compare.cancel", NULL));
+  g_assert_true (tw_test_wait_until (shows_error, window, WAIT_MS));
+  error = gtk_stack_get_child_by_name (find_pages (GTK_WIDGET (window)), "error");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (error)), !=, "");
+  g_assert_null (tw_compare_window_get_comparison (window));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  tw_test_close_window (GTK_WINDOW (window));
+  g_unlink (big);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  app = tw_test_init_application (&argc, &argv);
+  g_test_add ("/tw/story/compare/figures", Runs, NULL, runs_set_up,
+              test_figures_task_and_evaluation, runs_tear_down);
+  g_test_add ("/tw/story/compare/cancel", Runs, NULL, runs_set_up, test_cancel, runs_tear_down);
+  return g_test_run ();
+}
