@@ -233,10 +233,15 @@ tw_mann_whitney_compute (const double  *sorted_a,
   result->p_value = MIN (1.0, erfc (fabs (result->z) / G_SQRT2));
 }
 
-/* Q_KS(λ) = 2 Σ (−1)^(k−1) exp(−2 k² λ²): the probability that the scaled largest
- * distance of two samples of one distribution exceeds λ. */
-static double
-kolmogorov_q (double lambda)
+/**
+ * tw_kolmogorov_q:
+ *
+ * Q_KS(λ) = 2 Σ (−1)^(k−1) exp(−2 k² λ²): the probability that the scaled largest
+ * distance of a sample from its distribution (or of two samples of one distribution)
+ * exceeds λ.
+ */
+double
+tw_kolmogorov_q (double lambda)
 {
   double sum = 0, sign = 1;
 
@@ -286,5 +291,5 @@ tw_kolmogorov_smirnov_compute (const double        *sorted_a,
       result->d = MAX (result->d, fabs (seen_a / n_a - seen_b / n_b));
     }
   en = sqrt ((double) n_a * n_b / ((double) n_a + n_b));
-  result->p_value = kolmogorov_q ((en + 0.12 + 0.11 / en) * result->d);
+  result->p_value = tw_kolmogorov_q ((en + 0.12 + 0.11 / en) * result->d);
 }

@@ -62,6 +62,8 @@ char       *tw_sample_stat_format_relative (double             relative);
 char       *tw_p_value_format            (double               p_value);
 const char *tw_p_value_describe          (double               p_value);
 
+double      tw_kolmogorov_q              (double               lambda);
+
 void        tw_mann_whitney_compute      (const double        *sorted_a,
                                           gsize                n_a,
                                           const double        *sorted_b,

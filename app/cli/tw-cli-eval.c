@@ -24,6 +24,8 @@ typedef struct {
   gboolean  hist;
   gboolean  log_bins;
   gboolean  worst_case;
+  gboolean  tail;
+  int       block;
   int       bins;
 } CliEval;
 
@@ -87,6 +89,74 @@ write_table_csv (TwMeasurementTable  *table,
          g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }
 
+/* One line of the tail table: @lengths in the order they were measured. */
+static void
+print_tail_line (const char   *label,
+                 const double *lengths,
+                 gsize         n,
+                 guint         block)
+{
+  g_autoptr(GError) error = NULL;
+  TwTailFit fit;
+
+  if (!tw_tail_fit_compute (lengths, n, block, &fit, &error))
+    {
+      g_print ("%-24s %s\n", label, error->message);
+      return;
+    }
+  g_print ("%-24s %5u×%-4u %12.3f %12.3f %12.3f %8.3g %8.3g%s\n", label, fit.n_blocks,
+           fit.block_size, fit.observed_max / 1e3, tw_tail_fit_exceeded_with (&fit, 1e-6) / 1e3,
+           tw_tail_fit_exceeded_with (&fit, 1e-9) / 1e3, fit.fit_p_value, fit.independence_p_value,
+           fit.fit_p_value < 0.05 || fit.independence_p_value < 0.05 ? "  (!)" : "");
+}
+
+/* Beside each max, how likely a longer one is (issue: "how sure is the worst case"):
+ * all measurements, then each task with enough of them to fill the blocks. */
+static void
+print_tail (TwMeasurementTable *table,
+            TwTrace            *trace,
+            guint               block,
+            gboolean            compensated)
+{
+  gsize n = tw_measurement_table_get_n_rows (table);
+  g_autoptr(GArray) all = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+  g_autoptr(GHashTable) per_task = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_autofree gpointer *tasks = NULL;
+  guint n_tasks;
+
+  for (gsize r = 0; r < n; r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+      double length = compensated ? tw_measurement_table_compensate (table, m) : m->length;
+      GArray *lengths;
+
+      g_array_append_val (all, length);
+      if (m->task == TW_TASK_NONE)
+        continue;
+      if (!(lengths = g_hash_table_lookup (per_task, GUINT_TO_POINTER (m->task))))
+        g_hash_table_insert (per_task, GUINT_TO_POINTER (m->task),
+                             lengths = g_array_new (FALSE, FALSE, sizeof (double)));
+      g_array_append_val (lengths, length);
+    }
+  g_print ("\nTail estimate: Gumbel fit to the maxima of blocks of %u measurements in measured order\n"
+           "(an estimate, not a bound; (!) marks a fit p or independence p below 0.05)\n", block);
+  g_print ("%-24s %10s %12s %12s %12s %8s %8s\n", "", "blocks", "max (µs)", "p=1e-6", "p=1e-9",
+           "fit p", "indep. p");
+  print_tail_line ("all measurements", (double *) all->data, all->len, block);
+  tasks = g_hash_table_get_keys_as_array (per_task, &n_tasks);
+  for (guint i = 0; i < n_tasks; i++)
+    {
+      GArray *lengths = g_hash_table_lookup (per_task, tasks[i]);
+      g_autofree char *label = NULL;
+
+      /* tasks too short for a fit would only print the refusal */
+      if (lengths->len < (gsize) block * TW_TAIL_FIT_MIN_BLOCKS)
+        continue;
+      label = tw_trace_dup_task_label (trace, GPOINTER_TO_UINT (tasks[i]));
+      print_tail_line (label, (double *) lengths->data, lengths->len, block);
+    }
+}
+
 static int
 run_choice (CliEval    *self,
             const char *path)
@@ -127,6 +197,8 @@ run_choice (CliEval    *self,
                  tw_measurement_table_get_event_cost (table) / 1e3);
       fputs (text, out);
     }
+  if (self->tail)
+    print_tail (table, trace, self->block, self->compensated);
   return 0;
 }
 
@@ -229,7 +301,7 @@ tw_cli_eval (int    argc,
 {
   g_autoptr(GOptionContext) context =
     g_option_context_new ("FILE — evaluate a metric, a user metric, a plugin or an automaton over a trace");
-  g_auto(CliEval) self = { .bins = 32 };
+  g_auto(CliEval) self = { .bins = 32, .block = 50 };
   guint n_chosen;
   const GOptionEntry entries[] = {
     { "worst-case", 'w', 0, G_OPTION_ARG_NONE, &self.worst_case,
@@ -247,6 +319,11 @@ tw_cli_eval (int    argc,
       "Statistics, histogram and worst cases of lengths without the tracing cost "
       "(Espinosa 2003 §2; --event-cost, default calibrated)", NULL },
     { "hist", 0, 0, G_OPTION_ARG_NONE, &self.hist, "Print the histogram and statistics", NULL },
+    { "tail", 0, 0, G_OPTION_ARG_NONE, &self.tail,
+      "Estimate the lengths exceeded with probability 1e-6 and 1e-9 per measurement "
+      "(Gumbel fit to block maxima), for all measurements and each task", NULL },
+    { "block", 0, 0, G_OPTION_ARG_INT, &self.block, "With --tail: measurements per block (default 50)",
+      "N" },
     { "log", 0, 0, G_OPTION_ARG_NONE, &self.log_bins, "Logarithmic histogram bins", NULL },
     { "bins", 0, 0, G_OPTION_ARG_INT, &self.bins, "Histogram bins (default 32)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &self.format, "Reader to use instead of probing",
@@ -264,11 +341,11 @@ tw_cli_eval (int    argc,
   if (self.worst_case && self.choice.user_metric != NULL)
     n_chosen--;
   if (argc != 2 || (n_chosen != 1 && !self.worst_case) || (self.worst_case && n_chosen > 0) ||
-      self.bins < 2 || self.bins > 100000)
+      self.bins < 2 || self.bins > 100000 || self.block < 1 || (self.tail && self.worst_case))
     {
       g_printerr ("usage: tracewb-cli eval FILE (--metric NAME | --user-metric START,END[,--no-system]"
                   " | --plugin X.so | --automaton A.json) [--csv OUT|-] [--hist] [--log] [--bins N]"
-                  " [--event-cost COST|calibrated] [--compensated]\n"
+                  " [--event-cost COST|calibrated] [--compensated] [--tail [--block N]]\n"
                   "       tracewb-cli eval FILE --worst-case [--user-metric START,END] "
                   "[--csv OUT|-] [--rta-csv OUT|-] [--event-cost COST|calibrated] [--compensated]\n");
       return 2;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <tw-evaluators.h>
@@ -409,6 +410,57 @@ test_unknown_events (void)
     }
 }
 
+/* --tail: the figures are those of a fit to the task's own lengths in measured order
+ * (from --csv), and the all-measurements line is there. */
+static void
+test_eval_tail (void)
+{
+  g_autofree char *dump = g_build_filename (g_get_tmp_dir (), "tail.shark", NULL);
+  const char *const simulate[] = { "simulate", "-o", dump, "--events", "80000", "--seed", "3", NULL };
+  const char *const tail[] = { "eval", dump, "--metric", "response-time", "--tail", "--block", "20", NULL };
+  const char *const csv[] = { "eval", dump, "--metric", "response-time", "--csv", "-", NULL };
+  const char *const clash[] = { "eval", dump, "--worst-case", "--tail", NULL };
+  g_autofree char *out = NULL, *err = NULL, *rows = NULL, *expected = NULL;
+  g_autoptr(GArray) lengths = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto(GStrv) lines = NULL;
+  const char *task_line;
+  TwTailFit fit;
+  int status;
+
+  run_cli (simulate, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli (tail, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "Tail estimate: Gumbel fit to the maxima of blocks of 20"));
+  g_assert_nonnull (strstr (out, "\nall measurements "));
+
+  g_clear_pointer (&err, g_free);
+  run_cli (csv, &rows, &err, &status);
+  lines = g_strsplit (rows, "\n", -1);
+  for (guint i = 1; lines[i] && lines[i][0]; i++)
+    if (g_str_has_prefix (lines[i], "288,"))
+      {
+        g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+        double length = g_ascii_strtod (cells[3], NULL);
+
+        g_array_append_val (lengths, length);
+      }
+  g_assert_true (tw_tail_fit_compute ((double *) lengths->data, lengths->len, 20, &fit, NULL));
+  expected = g_strdup_printf ("%12.3f %12.3f", tw_tail_fit_exceeded_with (&fit, 1e-6) / 1e3,
+                              tw_tail_fit_exceeded_with (&fit, 1e-9) / 1e3);
+  task_line = strstr (out, "\n288 (pid 4)");
+  g_assert_nonnull (task_line);
+  g_assert_nonnull (strstr (task_line, expected));
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  run_cli (clash, &out, &err, &status);
+  g_assert_cmpint (status, ==, 2);
+  g_unlink (dump);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +475,7 @@ main (int   argc,
   g_test_add_func ("/tw/cli/eval/plugin-ftrace", test_eval_plugin_ftrace);
   g_test_add_func ("/tw/cli/eval/worst-case-shark", test_worst_case_shark);
   g_test_add_func ("/tw/cli/eval/user-metric-simulated", test_user_metric_simulated);
+  g_test_add_func ("/tw/cli/eval/tail", test_eval_tail);
 
   return g_test_run ();
 }
