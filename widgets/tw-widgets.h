@@ -9,6 +9,7 @@
 #include "tw-event-list.h"
 #include "tw-histogram-painter.h"
 #include "tw-compare-histogram.h"
+#include "tw-histogram-over-time.h"
 #include "tw-histogram-view.h"
 #include "tw-measurement-item.h"
 #include "tw-measurement-list.h"
