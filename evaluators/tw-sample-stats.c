@@ -115,7 +115,9 @@ void
 tw_sample_sort (double *values,
                 gsize   n_values)
 {
-  qsort (values, n_values, sizeof *values, compare_doubles);
+  /* an empty GArray's data is NULL, which qsort may not be given */
+  if (n_values > 1)
+    qsort (values, n_values, sizeof *values, compare_doubles);
 }
 
 /**
