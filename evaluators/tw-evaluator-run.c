@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include "tw-evaluator-run.h"
+#include "tw-event-cost.h"
 
 #include "tw-evaluation.h"
 
@@ -514,6 +515,9 @@ tw_evaluator_run_start (TwEvaluatorRun *self)
   work->evaluator = g_object_ref (self->evaluator);
   work->trace = g_object_ref (self->trace);
   work->table = tw_evaluator_new_table (self->evaluator);
+  /* the compensated length beside the raw one, where this machine knows the cost
+   * (a worst-case table sets its own, by its own switch) */
+  tw_measurement_table_set_event_cost (work->table, tw_event_cost_lookup_for_trace (self->trace));
   work->histogram = tw_histogram_new_auto (self->n_bins, self->scale);
   work->run = g_object_ref (self);
   work->context = g_main_context_ref_thread_default ();
@@ -545,6 +549,7 @@ tw_evaluator_run_start_live (TwEvaluatorRun  *self,
 
   evaluation = tw_evaluation_new (self->trace);
   table = tw_evaluator_new_table (self->evaluator);
+  tw_measurement_table_set_event_cost (table, tw_event_cost_lookup_for_trace (self->trace));
   update = tw_evaluator_create_update (self->evaluator, table, self->histogram);
   if (!tw_evaluation_add_update (evaluation, update, error))
     return FALSE;

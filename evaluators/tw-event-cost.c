@@ -141,6 +141,23 @@ tw_event_cost_lookup (const char              *source,
   return TRUE;
 }
 
+/**
+ * tw_event_cost_lookup_for_trace:
+ *
+ * Returns: the cost stored for the source of @trace, 0 when there is none (or the
+ *   trace mixes sources)
+ */
+double
+tw_event_cost_lookup_for_trace (TwTrace *trace)
+{
+  const char *source = tw_event_cost_source_for_trace (trace);
+  g_auto(TwEventCostCalibration) calibration = { 0 };
+
+  if (source == NULL || !tw_event_cost_lookup (source, &calibration, NULL))
+    return 0;
+  return calibration.cost_ns;
+}
+
 /* Writes @calibration under @source, keeping the other sources' entries. */
 gboolean
 tw_event_cost_store (const char                   *source,

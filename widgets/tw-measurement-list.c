@@ -196,6 +196,7 @@ typedef enum {
   COLUMN_BEGIN,
   COLUMN_END,
   COLUMN_LENGTH,
+  COLUMN_COMPENSATED,
   COLUMN_INTERMEDIATE,
 } Column;
 
@@ -241,6 +242,9 @@ bind_label (GtkSignalListItemFactory *factory,
       break;
     case COLUMN_LENGTH:
       text = tw_timeline_format_duration (row->length);
+      break;
+    case COLUMN_COMPENSATED:
+      text = tw_timeline_format_duration (tw_measurement_table_compensate (self->table, row));
       break;
     case COLUMN_INTERMEDIATE:
       text = g_strdup_printf ("%u", row->intermediate_events);
@@ -311,12 +315,14 @@ latest_time (TwMeasurementList *self)
  * tw_measurement_list_create_view:
  *
  * Returns: (transfer floating): a GtkColumnView of the list (task, begin, end, length,
- *   intermediate events), single selection; times fit their columns whole
+ *   the length without the tracing cost where the table has one, intermediate events),
+ *   single selection; times fit their columns whole
  */
 GtkWidget *
 tw_measurement_list_create_view (TwMeasurementList *self)
 {
-  const char *titles[] = { _("Task"), _("Begin"), _("End"), _("Length"), _("Events between") };
+  const char *titles[] = { _("Task"), _("Begin"), _("End"), _("Length"), _("Compensated"),
+                           _("Events between") };
   g_autofree char *time = NULL;
   g_autofree char *task = dup_longest_task_label (self->trace, 18);
   const char *samples[G_N_ELEMENTS (titles)] = { NULL };
@@ -338,10 +344,16 @@ tw_measurement_list_create_view (TwMeasurementList *self)
   samples[COLUMN_BEGIN] = time;
   samples[COLUMN_END] = time;
   samples[COLUMN_LENGTH] = "888 ms";
+  samples[COLUMN_COMPENSATED] = "888 ms";
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkListItemFactory *factory;
       GtkColumnViewColumn *column;
+
+      /* Espinosa 2003 §2: only a table that knows the tracing cost has this column */
+      if (c == COLUMN_COMPENSATED && tw_measurement_table_get_event_cost (self->table) == 0)
+        continue;
+      factory = gtk_signal_list_item_factory_new ();
 
       g_object_set_data (G_OBJECT (factory), "tw-column", GINT_TO_POINTER (c));
       g_signal_connect (factory, "setup", G_CALLBACK (setup_label), GINT_TO_POINTER (c));

@@ -413,6 +413,31 @@ test_worst_case_compensated (Fixture       *fx,
   g_assert_true (gtk_widget_activate (GTK_WIDGET (compensate)));
   g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
   g_assert_cmpfloat (tw_worst_case_get_event_cost (tw_evaluations_pane_get_worst_case (pane)), ==, 0);
+
+  /* any evaluation's table knows the cost, and its list shows the compensated length */
+  g_assert_true (tw_evaluations_pane_add_user_metric (pane, "irq_entry", "irq_exit", TRUE, &error));
+  wait_evaluation (pane, 0);
+  g_assert_cmpfloat (tw_measurement_table_get_event_cost (tw_evaluations_pane_get_table (pane, 0)), ==, 100);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  {
+    g_autoptr(GPtrArray) views = g_ptr_array_new ();
+    guint n_compensated = 0;
+
+    tw_test_collect_descendants (GTK_WIDGET (pane), GTK_TYPE_COLUMN_VIEW, views);
+    for (guint v = 0; v < views->len; v++)
+      {
+        GListModel *columns = gtk_column_view_get_columns (g_ptr_array_index (views, v));
+
+        for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+          {
+            g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+            n_compensated += g_strcmp0 (gtk_column_view_column_get_title (column), "Compensated") == 0;
+          }
+      }
+    /* the measurement list and the histogram's bin list; not the raw worst-case table */
+    g_assert_cmpuint (n_compensated, ==, 2);
+  }
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
