@@ -24,6 +24,7 @@ struct _TwEvaluationPage
   GtkWidget       *cancel;
   GtkWidget       *table_scrolled;
   TwHistogramView *histogram_view;
+  GtkWidget       *over_time;
 
   /* owned */
   TwEvaluatorRun  *run;
@@ -65,10 +66,34 @@ show_status (TwEvaluationPage *self)
     gtk_widget_add_css_class (self->status, "error");
 }
 
+/* The measurements over the trace's whole span (a live trace's span so far). */
+static void
+show_over_time (TwEvaluationPage *self)
+{
+  TwTrace *trace = tw_evaluator_run_get_trace (self->run);
+  gboolean has_events = trace && tw_trace_get_n_events (trace) > 0;
+
+  tw_histogram_over_time_set_table (TW_HISTOGRAM_OVER_TIME (self->over_time),
+                                    tw_evaluator_run_get_table (self->run),
+                                    has_events ? tw_trace_get_first_time (trace) : 0,
+                                    has_events ? tw_trace_get_last_time (trace) : 0);
+}
+
+/* A click on a window of the over-time view shows its longest measurement, as picking
+ * one from a bar's list does. */
+static void
+over_time_row_activated_cb (TwEvaluationPage *self,
+                            guint64           row)
+{
+  tw_histogram_view_pick_measurement (self->histogram_view, row);
+}
+
 static void
 run_updated_cb (TwEvaluationPage *self)
 {
   tw_histogram_view_changed (self->histogram_view);
+  if (tw_evaluator_run_is_live (self->run))
+    show_over_time (self);
   if (tw_evaluator_run_is_live (self->run))
     show_status (self);
 }
@@ -101,6 +126,7 @@ run_stopped_cb (TwEvaluationPage *self)
   list = tw_measurement_list_new (table, trace);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->table_scrolled),
                                  tw_measurement_list_create_view (list));
+  show_over_time (self);
 }
 
 /* ------------------------------------------------------------------ export */
@@ -244,6 +270,7 @@ tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (TW_TYPE_HISTOGRAM_OVER_TIME);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-evaluation-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, status);
@@ -251,6 +278,8 @@ tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, cancel);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, table_scrolled);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, histogram_view);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, over_time);
+  gtk_widget_class_bind_template_callback (widget_class, over_time_row_activated_cb);
 
   gtk_widget_class_install_action (widget_class, "page.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "page.remove", NULL, remove_action);

@@ -18,7 +18,7 @@
 
 #include "tw-histogram-over-time.h"
 #include "tw-palette.h"
-#include "tw-time-text.h"
+#include "tw-timeline-painter.h"
 
 #define N_BINS        24
 #define WINDOW_PX     8
@@ -231,14 +231,14 @@ draw_axes (TwHistogramOverTime *self,
            int                  width,
            int                  height)
 {
-  g_autofree char *span = tw_time_text_format_duration (self->end - self->start);
+  g_autofree char *span = tw_timeline_format_duration (self->end - self->start);
 
   cairo_set_source_rgb (cr, palette->foreground[0], palette->foreground[1], palette->foreground[2]);
   cairo_set_font_size (cr, 10);
   for (guint t = 0; t <= 2; t++)
     {
       double log_length = self->log_lo + (self->log_hi - self->log_lo) * t / 2;
-      g_autofree char *text = tw_time_text_format_duration ((guint64) round (pow (10, log_length)));
+      g_autofree char *text = tw_timeline_format_duration ((guint64) round (pow (10, log_length)));
 
       cairo_move_to (cr, 2, y_of_log (self, log_length, height) + 4);
       cairo_show_text (cr, text);
@@ -327,9 +327,9 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
   for (guint b = 0; b < N_BINS; b++)
     n += self->counts[(gsize) window * N_BINS + b];
-  from = tw_time_text_format_duration (span * window / self->n_windows);
-  to = tw_time_text_format_duration (span * (window + 1) / self->n_windows);
-  longest = tw_time_text_format_duration (tw_measurement_table_get_row (self->table, self->max_rows[window])->length);
+  from = tw_timeline_format_duration (span * window / self->n_windows);
+  to = tw_timeline_format_duration (span * (window + 1) / self->n_windows);
+  longest = tw_timeline_format_duration (tw_measurement_table_get_row (self->table, self->max_rows[window])->length);
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s to %s: %u measurement, the longest %s (click to show it)",
                                        "%s to %s: %u measurements, the longest %s (click to show it)",

@@ -441,6 +441,64 @@ test_worst_case_compensated (Fixture       *fx,
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
+/* The Over Time tab: a click on the window holding the longest measurement selects that
+ * measurement on the timeline. */
+static void
+test_over_time (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autofree char *path = tw_test_write_temp_file ("jobs.csv", JOBS_CSV, -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr(GListModel) controllers = NULL;
+  TwEvaluationsPane *pane;
+  TwHistogramOverTime *over_time;
+  const TwMeasurementRow *worst;
+  guint64 begin = 0, end = 0;
+  gsize worst_row;
+  int x;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  open_path (fx, path);
+  pane = show_pane (fx);
+  g_assert_true (tw_evaluations_pane_add_user_metric (pane, "irq_entry", "irq_exit", TRUE, &error));
+  wait_evaluation (pane, 0);
+  tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_HISTOGRAM_OVER_TIME, views);
+  g_assert_cmpuint (views->len, ==, 1);
+  over_time = g_ptr_array_index (views, 0);
+  gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (over_time))), "over-time");
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  worst_row = tw_histogram_over_time_get_worst_row (over_time);
+  g_assert_cmpuint (worst_row, !=, G_MAXSIZE);
+  worst = tw_measurement_table_get_row (tw_evaluations_pane_get_table (pane, 0), worst_row);
+  g_assert_cmpuint (worst->length, ==, 2000);
+  for (x = 0; x < gtk_widget_get_width (GTK_WIDGET (over_time)); x++)
+    {
+      guint window = tw_histogram_over_time_window_at (over_time, x);
+
+      if (window != G_MAXUINT && tw_histogram_over_time_get_max_row (over_time, window) == worst_row)
+        break;
+    }
+  g_assert_cmpint (x, <, gtk_widget_get_width (GTK_WIDGET (over_time)));
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (over_time));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        g_signal_emit_by_name (controller, "pressed", 1, (double) x, 20.0);
+    }
+  g_assert_true (tw_view_state_get_selection (tw_window_get_view_state (fx->window), &begin, &end));
+  g_assert_cmpuint (begin, ==, worst->begin);
+  g_assert_cmpuint (end, ==, worst->end);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+}
+
 /* A big trace: the evaluation runs in its thread while the main loop keeps turning; a
  * cancelled one says so and has no table; the next one runs to the end, and its
  * live-fed histogram counts every row. */
@@ -596,6 +654,7 @@ main (int    argc,
   ADD ("irq-duration", test_irq_duration);
   ADD ("user-metric-and-worst-case", test_user_metric_and_worst_case);
   ADD ("worst-case-compensated", test_worst_case_compensated);
+  ADD ("over-time", test_over_time);
   ADD ("cancel-and-live", test_cancel_and_live);
   ADD ("real-trace", test_real_trace);
 #undef ADD
