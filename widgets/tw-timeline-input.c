@@ -180,6 +180,13 @@ build_row_menu (TwTimeline *self,
           g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
           g_menu_append_item (filter, item);
         }
+      else if (rows[row].kind == TW_TIMELINE_ROW_HOST)
+        {
+          /* its tasks: the other hosts keep their CPU rows, for comparison */
+          g_autoptr(GMenuItem) item = g_menu_item_new (_("Show Only This _Host’s Tasks"), NULL);
+          g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
+          g_menu_append_item (filter, item);
+        }
       if (tw_timeline_layout_is_header (self->layout, row))
         {
           g_autoptr(GMenuItem) item = g_menu_item_new (_("_Collapse or Expand"), NULL);
