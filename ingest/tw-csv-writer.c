@@ -383,8 +383,9 @@ append_event (GString       *out,
   guint16 host_cpu = ev->cpu;
   const char *host = layout->host_column ? tw_trace_get_cpu_host (trace, ev->cpu, &host_cpu) : NULL;
 
-  /* a line's machine is its CPU's, or its task's when the CPU has none */
-  if (host == NULL && task != NULL)
+  /* a line's machine is its CPU's; without a CPU, its task's (a CPU of no host keeps its
+   * number: a host there would make it that host's CPU) */
+  if (ev->cpu == TW_CPU_NONE && task != NULL)
     host = task->host;
 
   append_uint (out, ev->time);

@@ -646,14 +646,20 @@ kernel_task (CtfReader *self,
     return _tw_kernel_tasks_get (&self->tasks, tid, cpu == TW_CPU_NONE ? 0 : cpu);
   if (tid == 0)
     {
-      g_autofree char *name = g_strdup_printf ("swapper/%u", host_cpu);
+      const TwTask *t;
 
       id = g_strdup_printf ("%s/0/%u", host, host_cpu);
-      task = tw_trace_lookup_task (self->trace, id);
-      if (task != TW_TASK_NONE)
-        return task;
-      task = tw_trace_add_task (self->trace, id, name, 0, 0);
-      tw_trace_set_task_flags (self->trace, task, TW_TASK_FLAG_IDLE);
+      task = tw_trace_add_task (self->trace, id, NULL, 0, 0);
+      t = tw_trace_get_task (self->trace, task);
+      /* the row that named it first may have been its own (an event's context) */
+      if (!(t->flags & TW_TASK_FLAG_IDLE))
+        tw_trace_set_task_flags (self->trace, task, t->flags | TW_TASK_FLAG_IDLE);
+      if (t->name == NULL)
+        {
+          g_autofree char *name = g_strdup_printf ("swapper/%u", host_cpu);
+
+          tw_trace_set_task_name (self->trace, task, name);
+        }
     }
   else
     {
@@ -894,6 +900,8 @@ context_task (CtfReader      *self,
     task = _tw_kernel_tasks_get (&self->tasks, tid, cpu == TW_CPU_NONE ? 0 : cpu);
   else if (tid == 0 && g_str_has_prefix (id, "0/"))
     task = _tw_kernel_tasks_get (&self->tasks, 0, (guint) g_ascii_strtoull (id + 2, NULL, 10));
+  else if (tid == 0 && self->has_hosts && tw_trace_get_cpu_host (self->trace, cpu, NULL))
+    task = kernel_task (self, 0, cpu);   /* a host's idle task, as switches name it */
   else
     task = tw_trace_add_task (self->trace, id, NULL, pid, tid);
   if (task != TW_TASK_NONE)

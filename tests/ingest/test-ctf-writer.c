@@ -316,7 +316,7 @@ test_hosts (void)
   g_autoptr(TwTrace) back = NULL;
   g_autoptr(GError) error = NULL;
   const char *hosts[] = { "alpha", "alpha", "beta", "beta" };
-  guint32 tasks[4];
+  guint32 tasks[4], idle_a0, idle_a1;
   guint16 sw, cpu_b0, cpu_a1, cpu_a0;
 
   sw = tw_trace_add_event_type (trace, "sched_switch", "sched", TW_EVENT_KIND_SWITCH,
@@ -332,8 +332,17 @@ test_hosts (void)
       tasks[i] = tw_trace_add_task (trace, id, "worker", 100 + i % 2, 100 + i % 2);
       tw_trace_set_task_host (trace, tasks[i], hosts[i]);
     }
+  /* idle tasks as a session of several targets names them: HOST/0/CPU on the host */
+  idle_a0 = tw_trace_add_task (trace, "alpha/0/0", "swapper/0", 0, 0);
+  idle_a1 = tw_trace_add_task (trace, "alpha/0/1", "swapper/1", 0, 0);
+  tw_trace_set_task_host (trace, idle_a0, "alpha");
+  tw_trace_set_task_host (trace, idle_a1, "alpha");
+  tw_trace_set_task_flags (trace, idle_a0, TW_TASK_FLAG_IDLE);
+  tw_trace_set_task_flags (trace, idle_a1, TW_TASK_FLAG_IDLE);
+  append_switch (trace, sw, 500, cpu_a1, idle_a1, tasks[0], "R");
   append_switch (trace, sw, 1000, cpu_a0, tasks[0], tasks[1], "S");
   append_switch (trace, sw, 2000, cpu_b0, tasks[2], tasks[3], "R");
+  append_switch (trace, sw, 2500, cpu_a0, tasks[1], idle_a0, "S");
   append_switch (trace, sw, 3000, cpu_a1, tasks[0], TW_TASK_NONE, "S");
   g_assert_true (tw_trace_seal (trace, NULL, &error));
 
@@ -359,6 +368,9 @@ test_hosts (void)
       g_assert_cmpuint (task, !=, TW_TASK_NONE);
       g_assert_cmpstr (tw_trace_get_task (back, task)->host, ==, hosts[i]);
     }
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (back); t++)
+    g_assert_nonnull (tw_trace_get_task (back, t)->host);
+  g_assert_true (tw_trace_get_task (back, tw_trace_lookup_task (back, "alpha/0/1"))->flags & TW_TASK_FLAG_IDLE);
   tw_test_remove_tree (dir);
 }
 
