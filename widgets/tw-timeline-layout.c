@@ -301,8 +301,8 @@ remember_ranks (TwTimelineLayout *self)
     }
 }
 
-/* The tasks that have rows, grouped into processes; FALSE when there are none. */
-static gboolean
+/* The tasks that have rows, grouped into processes (none: no process). */
+static void
 collect_task_rows (TwTimelineLayout *self)
 {
   g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -313,12 +313,11 @@ collect_task_rows (TwTimelineLayout *self)
       g_array_append_val (tasks, k);
   g_ptr_array_set_size (self->processes, 0);
   if (tasks->len == 0)
-    return FALSE;
+    return;
 
   build_processes (self, tasks);
   if (self->task_filter == NULL)
     remember_ranks (self);
-  return TRUE;
 }
 
 /* The rows of the processes of @host (NULL: of no host), one level below @indent. */
