@@ -38,8 +38,8 @@
  */
 
 #define IMAGE_MAGIC   "TWIMAGE1"
-#define INDEX_VERSION 3
-#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxuu)a(uutqt)ay)"
+#define INDEX_VERSION 4
+#define INDEX_TYPE    "(uuaya{ss}a(uuuuu)a(uuu)a(uuxxuu)a(uutqt)aya(uqq))"
 G_STATIC_ASSERT (sizeof (INDEX_TYPE) <= 64);
 #define HEADER_BYTES  ((gsize) 2 << 20)
 #define SLOT_BYTES    (TW_TRACE_COLUMNS_BYTES + TW_TRACE_BLOB_RESERVE)
@@ -508,14 +508,15 @@ release_unused_slots (TwTraceImage *self,
  * the string table as one run of NUL-terminated strings (ids are their order), the
  * metadata, the type, field, task and chunk tables as arrays of fixed-size tuples,
  * which GLib hands over as C arrays (the structs below have the tuples' layout), and the
- * task state each string names (1 + TwTaskState by string id, 0: none). Strings are ids
+ * task state each string names (1 + TwTaskState by string id, 0: none), and the CPUs of
+ * named hosts (a trace of several machines: store CPU, host, number there). Strings are ids
  * into the string table. Nothing is parsed per entry but the strings: reading
  * the index of a trace with 25 000 strings and 8 000 tasks takes a few ms.
  */
 #define NO_STRING  G_MAXUINT32
 
 enum { INDEX_VERSION_AT, INDEX_N_CPUS, INDEX_STRINGS, INDEX_METADATA, INDEX_TYPES,
-       INDEX_FIELDS, INDEX_TASKS, INDEX_CHUNKS, INDEX_TASK_STATES };
+       INDEX_FIELDS, INDEX_TASKS, INDEX_CHUNKS, INDEX_TASK_STATES, INDEX_CPU_HOSTS };
 
 typedef struct {
   guint32 name, family, kind, first_field, n_fields;
@@ -542,7 +543,13 @@ typedef struct {
   guint64 last_time;
 } IndexChunk;
 
+typedef struct {
+  guint32 host;
+  guint16 cpu, host_cpu;
+} IndexCpuHost;
+
 G_STATIC_ASSERT (sizeof (IndexType) == 20);
+G_STATIC_ASSERT (sizeof (IndexCpuHost) == 8);
 G_STATIC_ASSERT (sizeof (IndexField) == 12);
 G_STATIC_ASSERT (sizeof (IndexTask) == 32);
 G_STATIC_ASSERT (sizeof (IndexChunk) == 32);
@@ -600,8 +607,9 @@ build_index (TwTrace *trace)
   g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (IndexField));
   g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (IndexTask));
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (IndexChunk));
+  g_autoptr(GArray) cpu_hosts = g_array_new (FALSE, FALSE, sizeof (IndexCpuHost));
   g_autoptr(GBytes) task_states = NULL;
-  GVariant *children[9];
+  GVariant *children[10];
 
   for (guint i = 0; i < tw_trace_get_n_event_types (trace); i++)
     {
@@ -639,6 +647,16 @@ build_index (TwTrace *trace)
       g_array_append_val (chunks, row);
     }
 
+  for (guint c = 0; c < tw_trace_get_n_cpus (trace); c++)
+    {
+      guint16 host_cpu;
+      const char *host = tw_trace_get_cpu_host (trace, c, &host_cpu);
+      IndexCpuHost row = { .host = string_id (trace, host), .cpu = c, .host_cpu = host_cpu };
+
+      if (host)
+        g_array_append_val (cpu_hosts, row);
+    }
+
   /* the strings last: string_id() above adds none, but ask once all ids are known */
   children[INDEX_VERSION_AT] = g_variant_new_uint32 (INDEX_VERSION);
   children[INDEX_N_CPUS] = g_variant_new_uint32 (tw_trace_get_n_cpus (trace));
@@ -651,6 +669,7 @@ build_index (TwTrace *trace)
   task_states = _tw_trace_dup_task_states (trace);
   children[INDEX_TASK_STATES] = g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING,
                                                           task_states, TRUE);
+  children[INDEX_CPU_HOSTS] = fixed_array ("(uqq)", cpu_hosts);
   return g_variant_new_tuple (children, G_N_ELEMENTS (children));
 }
 
@@ -786,6 +805,26 @@ restore_tasks (TwTrace  *trace,
   return ok;
 }
 
+/* CPUs keep their store numbers: rows name them so. */
+static gboolean
+restore_cpu_hosts (TwTrace  *trace,
+                   GVariant *index)
+{
+  gsize n;
+  const IndexCpuHost *cpus = index_rows (index, INDEX_CPU_HOSTS, sizeof (IndexCpuHost), &n);
+  gboolean ok = TRUE;
+
+  for (gsize i = 0; i < n && ok; i++)
+    {
+      const char *host = string_at (trace, cpus[i].host, &ok);
+
+      if (!ok || host == NULL || cpus[i].cpu == TW_CPU_NONE ||
+          !tw_trace_set_cpu_host (trace, cpus[i].cpu, host, cpus[i].host_cpu))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 restore_tables (TwTrace   *trace,
                 GVariant  *index,
@@ -800,7 +839,7 @@ restore_tables (TwTrace   *trace,
   while (g_variant_iter_next (&iter, "{&s&s}", &key, &value))
     tw_trace_set_metadata (trace, key, value);
   if (!restore_strings (trace, index) || !restore_types (trace, index) ||
-      !restore_tasks (trace, index))
+      !restore_tasks (trace, index) || !restore_cpu_hosts (trace, index))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "trace image: the index of its tables is inconsistent");

@@ -975,6 +975,41 @@ tw_trace_set_task_host (TwTrace    *self,
 
 /* ---------------------------------------------------------------- CPUs of hosts */
 
+static void
+ensure_host_tables_locked (TwTrace *self)
+{
+  if (self->host_cpu_ids == NULL)
+    {
+      self->host_cpu_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      self->cpu_host_pages = g_new0 (TwCpuHost *, CPU_HOST_PAGES);
+      if (self->hosts == NULL)
+        self->hosts = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+}
+
+/* Store CPU @cpu is (@host, @host_cpu); @key is "host\ncpu", taken. */
+static void
+place_host_cpu_locked (TwTrace    *self,
+                       guint       cpu,
+                       const char *host,
+                       guint16     host_cpu,
+                       char       *key)
+{
+  TwCpuHost *page;
+
+  self->next_host_cpu = MAX (self->next_host_cpu, cpu + 1);
+  if ((page = self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT]) == NULL)
+    {
+      page = g_new0 (TwCpuHost, 1u << CPU_HOST_PAGE_SHIFT);
+      g_atomic_pointer_set (&self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT], page);
+    }
+  page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host_cpu = host_cpu;
+  g_atomic_pointer_set (&page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host,
+                        intern_locked (self, host));
+  g_hash_table_add (self->hosts, (gpointer) page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host);
+  g_hash_table_insert (self->host_cpu_ids, key, GUINT_TO_POINTER (cpu + 1));
+}
+
 /**
  * tw_trace_add_host_cpu:
  * @host: the machine, as its traces name it (LTTng: the target's hostname)
@@ -996,20 +1031,13 @@ tw_trace_add_host_cpu (TwTrace    *self,
   g_autofree char *key = NULL;
   gpointer found;
   guint cpu;
-  TwCpuHost *page;
 
   g_return_val_if_fail (TW_IS_TRACE (self), TW_CPU_NONE);
   g_return_val_if_fail (host != NULL, TW_CPU_NONE);
 
   key = g_strdup_printf ("%s\n%u", host, host_cpu);
   g_mutex_lock (&self->lock);
-  if (self->host_cpu_ids == NULL)
-    {
-      self->host_cpu_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      self->cpu_host_pages = g_new0 (TwCpuHost *, CPU_HOST_PAGES);
-      if (self->hosts == NULL)
-        self->hosts = g_hash_table_new (g_str_hash, g_str_equal);
-    }
+  ensure_host_tables_locked (self);
   if ((found = g_hash_table_lookup (self->host_cpu_ids, key)))
     {
       g_mutex_unlock (&self->lock);
@@ -1022,20 +1050,50 @@ tw_trace_add_host_cpu (TwTrace    *self,
       g_mutex_unlock (&self->lock);
       return TW_CPU_NONE;
     }
-  self->next_host_cpu = cpu + 1;
-  if ((page = self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT]) == NULL)
-    {
-      page = g_new0 (TwCpuHost, 1u << CPU_HOST_PAGE_SHIFT);
-      g_atomic_pointer_set (&self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT], page);
-    }
-  page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host_cpu = host_cpu;
-  g_atomic_pointer_set (&page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host,
-                        intern_locked (self, host));
-  g_hash_table_add (self->hosts, (gpointer) page[cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host);
-  g_hash_table_insert (self->host_cpu_ids, g_steal_pointer (&key), GUINT_TO_POINTER (cpu + 1));
+  place_host_cpu_locked (self, cpu, host, host_cpu, g_steal_pointer (&key));
   g_mutex_unlock (&self->lock);
   tw_trace_note_cpu (self, cpu);
   return cpu;
+}
+
+/**
+ * tw_trace_set_cpu_host:
+ * @cpu: a store CPU
+ * @host: its machine
+ * @host_cpu: its number on @host
+ *
+ * Gives store CPU @cpu the place (@host, @host_cpu), for a trace read back from a file
+ * that kept its CPU numbers (a trace image, a CTF recording): tw_trace_add_host_cpu()
+ * would number them in the order of the calls instead.
+ *
+ * Returns: %FALSE when @cpu has a host already or (@host, @host_cpu) is another CPU
+ */
+gboolean
+tw_trace_set_cpu_host (TwTrace    *self,
+                        guint16     cpu,
+                        const char *host,
+                        guint16     host_cpu)
+{
+  g_autofree char *key = NULL;
+  gpointer found;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (host != NULL && cpu != TW_CPU_NONE, FALSE);
+
+  key = g_strdup_printf ("%s\n%u", host, host_cpu);
+  g_mutex_lock (&self->lock);
+  ensure_host_tables_locked (self);
+  if ((found = g_hash_table_lookup (self->host_cpu_ids, key)) ||
+      (self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT] &&
+       self->cpu_host_pages[cpu >> CPU_HOST_PAGE_SHIFT][cpu & ((1u << CPU_HOST_PAGE_SHIFT) - 1)].host))
+    {
+      g_mutex_unlock (&self->lock);
+      return found && GPOINTER_TO_UINT (found) - 1 == cpu;
+    }
+  place_host_cpu_locked (self, cpu, host, host_cpu, g_steal_pointer (&key));
+  g_mutex_unlock (&self->lock);
+  tw_trace_note_cpu (self, cpu);
+  return TRUE;
 }
 
 /**

@@ -181,6 +181,10 @@ char               *tw_trace_dup_task_label       (TwTrace        *self,
 guint16             tw_trace_add_host_cpu         (TwTrace        *self,
                                                    const char     *host,
                                                    guint16         host_cpu);
+gboolean            tw_trace_set_cpu_host         (TwTrace        *self,
+                                                   guint16         cpu,
+                                                   const char     *host,
+                                                   guint16         host_cpu);
 const char         *tw_trace_get_cpu_host         (TwTrace        *self,
                                                    guint16         cpu,
                                                    guint16        *host_cpu);

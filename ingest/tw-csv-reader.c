@@ -387,6 +387,7 @@ typedef enum {
   COL_TASK_PID,
   COL_TASK_TID,
   COL_TASK_IDLE,
+  COL_HOST,
   COL_ARG,
 } ColumnRole;
 
@@ -400,6 +401,7 @@ static const char * const reserved_columns[] = {
   [COL_TASK_PID] = "task_pid",
   [COL_TASK_TID] = "task_tid",
   [COL_TASK_IDLE] = "task_idle",
+  [COL_HOST] = "host",
 };
 
 /* Canonical argument columns, by the kind whose core `arg` they fill. */
@@ -545,6 +547,12 @@ typedef struct {
   const char     *last_task_id;
   guint32         last_task;
 
+  /* a trace of several machines (a `host` column): the line's host, or NULL; store CPUs
+   * by (host string id << 16 | CPU on the host) + 1 */
+  const char     *line_host;
+  GHashTable     *host_cpus;
+  guint64         max_plain_cpu;  /* + 1: CPUs of lines without a host */
+
   guint8         *payload;
   gsize           payload_cap;
 } Parser;
@@ -565,6 +573,7 @@ parser_clear (Parser *ps)
   g_clear_pointer (&ps->events, g_hash_table_unref);
   g_clear_pointer (&ps->event_order, g_ptr_array_unref);
   g_clear_pointer (&ps->tasks, g_hash_table_unref);
+  g_clear_pointer (&ps->host_cpus, g_hash_table_unref);
   g_clear_pointer (&ps->payload, g_free);
 }
 
@@ -734,6 +743,18 @@ lookup_event (Parser     *ps,
   return ps->last_event;
 }
 
+static gboolean
+parse_unsigned_cell (Lexer   *lx,
+                     guint    column,
+                     guint64  max,
+                     guint64 *value)
+{
+  gboolean negative, hex;
+
+  return parse_integer (cell_text (lx, column), lx->cells[column].len, &negative, &hex, value)
+         && !negative && !hex && *value <= max;
+}
+
 /* Pass 1: check the structure of every record and learn each event name's columns. */
 static gboolean
 survey (Parser   *ps,
@@ -808,6 +829,16 @@ survey (Parser   *ps,
           info->kind = kind;
           info->kind_given = TRUE;
           info->kind_line = lx->record_line;
+        }
+
+      if (ps->col[COL_HOST] >= 0 && cell_is_empty (lx, ps->col[COL_HOST])
+          && !cell_is_empty (lx, ps->col[COL_CPU]))
+        {
+          guint64 cpu;
+
+          /* a bad number is the store pass's error, with its message */
+          if (parse_unsigned_cell (lx, ps->col[COL_CPU], TW_CPU_NONE - 1, &cpu))
+            ps->max_plain_cpu = MAX (ps->max_plain_cpu, cpu + 1);
         }
 
       for (guint i = 0; i < lx->n_cells; i++)
@@ -939,6 +970,9 @@ lookup_task (Parser     *ps,
   else
     {
       task = tw_trace_add_task (ps->trace, source_id, NULL, -1, -1);
+      /* a task belongs to the machine of the line that first names it */
+      if (ps->line_host)
+        tw_trace_set_task_host (ps->trace, task, ps->line_host);
       g_hash_table_insert (ps->tasks, (gpointer) tw_trace_get_task (ps->trace, task)->source_id,
                            GUINT_TO_POINTER (task + 1));
     }
@@ -958,18 +992,6 @@ fail_cell (Parser     *ps,
                                "column “%s”: “%s” is not %s", column_label (ps, column),
                                cell_text (lx, column), what);
   return FALSE;
-}
-
-static gboolean
-parse_unsigned_cell (Lexer   *lx,
-                     guint    column,
-                     guint64  max,
-                     guint64 *value)
-{
-  gboolean negative, hex;
-
-  return parse_integer (cell_text (lx, column), lx->cells[column].len, &negative, &hex, value)
-         && !negative && !hex && *value <= max;
 }
 
 static gboolean
@@ -1204,15 +1226,50 @@ apply_task_columns (Parser   *ps,
   return apply_task_idle (ps, lx, task, error);
 }
 
+/* The store CPU of CPU *@cpu of the line's host: CPU 0 of host A is not CPU 0 of B. */
+static gboolean
+host_cpu (Parser   *ps,
+          Lexer    *lx,
+          guint64  *cpu,
+          GError  **error)
+{
+  guint64 key = (guint64) tw_trace_intern_string (ps->trace, ps->line_host) << 16 | *cpu;
+  gpointer found;
+  guint16 mapped;
+
+  if (ps->host_cpus == NULL)
+    ps->host_cpus = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  if ((found = g_hash_table_lookup (ps->host_cpus, &key)))
+    {
+      *cpu = GPOINTER_TO_UINT (found) - 1;
+      return TRUE;
+    }
+  mapped = tw_trace_add_host_cpu (ps->trace, ps->line_host, (guint16) *cpu);
+  if (mapped == TW_CPU_NONE)
+    {
+      tw_reader_set_error_at_line (error, TW_READER_ERROR_INVALID, ps->path, lx->record_line,
+                                   "more than 65535 CPUs over all hosts");
+      return FALSE;
+    }
+  g_hash_table_insert (ps->host_cpus, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (mapped + 1u));
+  *cpu = mapped;
+  return TRUE;
+}
+
 /* Pass 2: store every record. */
 static gboolean
 store (Parser   *ps,
        Lexer    *lx,
        GError  **error)
 {
-  TwEventChunk *chunk = tw_trace_begin_append (ps->trace);
+  TwEventChunk *chunk;
   guint64 records = 0;
   int r;
+
+  /* the CPUs of lines without a host keep their numbers: hosts' CPUs come after them */
+  if (ps->max_plain_cpu > 0)
+    tw_trace_note_cpu (ps->trace, (guint16) (ps->max_plain_cpu - 1));
+  chunk = tw_trace_begin_append (ps->trace);
 
   while ((r = lexer_next (lx, error)) > 0)
     {
@@ -1239,6 +1296,12 @@ store (Parser   *ps,
       column = ps->col[COL_CPU];
       if (!cell_is_empty (lx, column) && !parse_unsigned_cell (lx, column, TW_CPU_NONE - 1, &cpu))
         return fail_cell (ps, lx, column, "a CPU number (0 to 65534)", error);
+
+      column = ps->col[COL_HOST];
+      ps->line_host = column >= 0 && !cell_is_empty (lx, column) && lx->cells[column].len > 0
+                      ? cell_text (lx, column) : NULL;
+      if (ps->line_host && cpu != TW_CPU_NONE && !host_cpu (ps, lx, &cpu, error))
+        return FALSE;
 
       /* A switch's `prev` is the task switched out, which is what the task column means. */
       column = ps->canon_col[CANON_PREV];

@@ -33,6 +33,7 @@ typedef struct {
   GHashTable *index;        /* name → column + 1 */
   int       **cell_of;      /* per type (NULL when unused): per argument column */
   gboolean    kind_column;
+  gboolean    host_column;  /* a trace of several machines */
   gboolean    name_column;
   gboolean    pid_column;
   gboolean    tid_column;
@@ -133,6 +134,7 @@ plan_layout (TwTrace        *trace,
       layout->cell_of[order[u]] = cells;
     }
 
+  layout->host_column = tw_trace_get_n_hosts (trace) > 0;
   for (guint32 k = 0; k < snap->n_tasks; k++)
     {
       const TwTask *task = tw_trace_get_task (trace, k);
@@ -346,6 +348,8 @@ append_header (GString      *out,
   g_string_append (out, "time_ns,cpu,task,event");
   if (layout->kind_column)
     g_string_append (out, ",kind");
+  if (layout->host_column)
+    g_string_append (out, ",host");
   if (layout->name_column)
     g_string_append (out, ",task_name");
   if (layout->pid_column)
@@ -376,11 +380,18 @@ append_event (GString       *out,
   const TwEventType *type = tw_trace_get_event_type (trace, ev->type);
   const TwTask *task = tw_trace_get_task (trace, ev->task);
   const int *cells = layout->cell_of[ev->type];
+  guint16 host_cpu = ev->cpu;
+  const char *host = layout->host_column ? tw_trace_get_cpu_host (trace, ev->cpu, &host_cpu) : NULL;
+
+  /* a line's machine is its CPU's; without a CPU, its task's (a CPU of no host keeps its
+   * number: a host there would make it that host's CPU) */
+  if (ev->cpu == TW_CPU_NONE && task != NULL)
+    host = task->host;
 
   append_uint (out, ev->time);
   g_string_append_c (out, ',');
   if (ev->cpu != TW_CPU_NONE)
-    append_uint (out, ev->cpu);
+    append_uint (out, host_cpu);
   g_string_append_c (out, ',');
   append_task (out, trace, ev->task);
   g_string_append_c (out, ',');
@@ -391,6 +402,12 @@ append_event (GString       *out,
       g_string_append_c (out, ',');
       if (type->kind != kind_from_name (type->name))
         g_string_append (out, tw_event_kind_to_string (type->kind));
+    }
+  if (layout->host_column)
+    {
+      g_string_append_c (out, ',');
+      if (host)
+        append_text (out, host, FALSE);
     }
 
   if (task != NULL)
@@ -426,7 +443,8 @@ append_event (GString       *out,
  *
  * Writes the first @n_events events of @trace as one CSV line each, in the format of
  * docs/csv-format.md: raw event names, a `kind` column when a kind does not follow from
- * its name, the tasks' names, ids and idle flags on their first lines, the canonical
+ * its name, a `host` column in a trace of several machines (each line's CPU numbered on
+ * its host), the tasks' names, ids and idle flags on their first lines, the canonical
  * argument columns filled from the core `arg` column where the type has no such field,
  * and every field of every type. Reading the result back gives the same events.
  *

@@ -257,6 +257,11 @@ typedef struct {
   gint64           horizon;
   /* sensors and measurements a target's monitor sent through LTTng */
   TwLttngSensorDecoder *sensors;
+  /* a trace of several machines we wrote (`tracewb_hosts`): the traces whose entry was
+   * read, and the host of each task id, given once every task is known */
+  GHashTable      *hosts_read;
+  GHashTable      *task_hosts;
+  gboolean         has_hosts;
 } CtfReader;
 
 static void
@@ -553,6 +558,119 @@ create_type (CtfReader            *self,
   return t;
 }
 
+/* ---------------------------------------------------------------- hosts */
+
+/* What a trace we wrote says of the machines of a trace of several, in its environment's
+ * `tracewb_hosts` (tw-ctf-writer.c): "cpu,CPU,HOST,HOST_CPU" and "task,ID,HOST" entries,
+ * URI-escaped, joined by ';'. The streams' `cpu_id` is the store CPU it was written
+ * from, so a CPU gets its host at that number. Entries that do not parse are skipped:
+ * hosts only label rows. */
+static void
+read_hosts_entry (CtfReader      *self,
+                  const bt_trace *trace)
+{
+  const bt_value *value;
+  g_auto(GStrv) entries = NULL;
+
+  if (trace == NULL || (self->hosts_read && g_hash_table_contains (self->hosts_read, trace)))
+    return;
+  if (self->hosts_read == NULL)
+    self->hosts_read = g_hash_table_new (NULL, NULL);
+  g_hash_table_add (self->hosts_read, (gpointer) trace);
+  value = bt_trace_borrow_environment_entry_value_by_name_const (trace, "tracewb_hosts");
+  if (value == NULL || !bt_value_is_string (value))
+    return;
+  self->has_hosts = TRUE;
+  entries = g_strsplit (bt_value_string_get (value), ";", -1);
+  for (guint i = 0; entries[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (entries[i], ",", -1);
+      guint n = g_strv_length (parts);
+      g_autofree char *host = NULL;
+      guint64 cpu, host_cpu;
+
+      if (n == 4 && strcmp (parts[0], "cpu") == 0
+          && g_ascii_string_to_unsigned (parts[1], 10, 0, TW_CPU_NONE - 1, &cpu, NULL)
+          && g_ascii_string_to_unsigned (parts[3], 10, 0, G_MAXUINT16, &host_cpu, NULL)
+          && (host = g_uri_unescape_string (parts[2], NULL)) && host[0])
+        tw_trace_set_cpu_host (self->trace, cpu, host, host_cpu);
+      else if (n == 3 && strcmp (parts[0], "task") == 0
+               && (host = g_uri_unescape_string (parts[2], NULL)) && host[0])
+        {
+          char *id = g_uri_unescape_string (parts[1], NULL);
+
+          if (id == NULL)
+            continue;
+          if (self->task_hosts == NULL)
+            self->task_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_hash_table_insert (self->task_hosts, id, g_steal_pointer (&host));
+        }
+    }
+}
+
+/* Tasks are made as rows name them (as a row's task, a switch's next, ...): their hosts
+ * once all are there. */
+static void
+apply_task_hosts (CtfReader *self)
+{
+  guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
+
+  if (self->task_hosts == NULL)
+    return;
+  for (guint32 t = 0; t < n_tasks; t++)
+    {
+      const TwTask *task = tw_trace_get_task (self->trace, t);
+      const char *host = task->host ? NULL : g_hash_table_lookup (self->task_hosts, task->source_id);
+
+      if (host)
+        tw_trace_set_task_host (self->trace, t, host);
+    }
+}
+
+/* The kernel task @tid that an event on @cpu names (a switch's prev and next, a woken
+ * task): in a trace of several machines we wrote, the task of @cpu's host, under the id
+ * a live session of several targets gave it ("HOST/TID", the idle task "HOST/0/CPU" of
+ * the host's CPU number), for tid 1234 of one host is not tid 1234 of another. */
+static guint32
+kernel_task (CtfReader *self,
+             gint64     tid,
+             guint16    cpu)
+{
+  g_autofree char *id = NULL;
+  guint16 host_cpu;
+  const char *host;
+  guint32 task;
+
+  if (!self->has_hosts || tid < 0 || cpu == TW_CPU_NONE
+      || (host = tw_trace_get_cpu_host (self->trace, cpu, &host_cpu)) == NULL)
+    return _tw_kernel_tasks_get (&self->tasks, tid, cpu == TW_CPU_NONE ? 0 : cpu);
+  if (tid == 0)
+    {
+      const TwTask *t;
+
+      id = g_strdup_printf ("%s/0/%u", host, host_cpu);
+      task = tw_trace_add_task (self->trace, id, NULL, 0, 0);
+      t = tw_trace_get_task (self->trace, task);
+      /* the row that named it first may have been its own (an event's context) */
+      if (!(t->flags & TW_TASK_FLAG_IDLE))
+        tw_trace_set_task_flags (self->trace, task, t->flags | TW_TASK_FLAG_IDLE);
+      if (t->name == NULL)
+        {
+          g_autofree char *name = g_strdup_printf ("swapper/%u", host_cpu);
+
+          tw_trace_set_task_name (self->trace, task, name);
+        }
+    }
+  else
+    {
+      id = g_strdup_printf ("%s/%" G_GINT64_FORMAT, host, tid);
+      task = tw_trace_add_task (self->trace, id, NULL, -1, tid);
+    }
+  if (tw_trace_get_task (self->trace, task)->host == NULL)
+    tw_trace_set_task_host (self->trace, task, host);
+  return task;
+}
+
 /* ---------------------------------------------------------------- events */
 
 static StreamState *
@@ -575,6 +693,7 @@ stream_state (CtfReader       *self,
       state->ctx_task = -1;
       state->last_task = TW_TASK_NONE;
       g_hash_table_insert (self->streams, (gpointer) stream, state);
+      read_hosts_entry (self, bt_stream_borrow_trace_const (stream));
     }
   self->last_stream = stream;
   self->last_state = state;
@@ -781,6 +900,8 @@ context_task (CtfReader      *self,
     task = _tw_kernel_tasks_get (&self->tasks, tid, cpu == TW_CPU_NONE ? 0 : cpu);
   else if (tid == 0 && g_str_has_prefix (id, "0/"))
     task = _tw_kernel_tasks_get (&self->tasks, 0, (guint) g_ascii_strtoull (id + 2, NULL, 10));
+  else if (tid == 0 && self->has_hosts && tw_trace_get_cpu_host (self->trace, cpu, NULL))
+    task = kernel_task (self, 0, cpu);   /* a host's idle task, as switches name it */
   else
     task = tw_trace_add_task (self->trace, id, NULL, pid, tid);
   if (task != TW_TASK_NONE)
@@ -910,7 +1031,7 @@ handle_event (CtfReader        *self,
 
       if (member_i64 (ctx, state->ctx_tid, &v))
         {
-          task = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          task = kernel_task (self, v, cpu);
           if (state->ctx_name >= 0 && member_string (self, ctx, state->ctx_name, &id))
             _tw_kernel_tasks_rename (&self->tasks, task, id);
         }
@@ -925,15 +1046,14 @@ handle_event (CtfReader        *self,
     case DECODE_SWITCH:
       {
         gint64 prev, next;
-        guint c = cpu == TW_CPU_NONE ? 0 : cpu;
 
         if (!member_i64 (payload, t->role[ROLE_PREV_TID], &prev)
             || !member_i64 (payload, t->role[ROLE_NEXT_TID], &next))
           break;
-        task = _tw_kernel_tasks_get (&self->tasks, prev, c);
+        task = kernel_task (self, prev, cpu);
         if (member_string (self, payload, t->role[ROLE_PREV_COMM], &id))
           _tw_kernel_tasks_rename (&self->tasks, task, id);
-        arg = _tw_kernel_tasks_get (&self->tasks, next, c);
+        arg = kernel_task (self, next, cpu);
         if (member_string (self, payload, t->role[ROLE_NEXT_COMM], &id))
           _tw_kernel_tasks_rename (&self->tasks, arg, id);
         state->current = arg;
@@ -949,7 +1069,7 @@ handle_event (CtfReader        *self,
         if (!member_i64 (payload, t->role[ROLE_TARGET_CPU], &target) || target < 0
             || target >= TW_CPU_NONE)
           target = cpu == TW_CPU_NONE ? 0 : cpu;
-        arg = _tw_kernel_tasks_get (&self->tasks, v, target);
+        arg = kernel_task (self, v, target);
         if (member_string (self, payload, t->role[ROLE_COMM], &id))
           _tw_kernel_tasks_rename (&self->tasks, arg, id);
       }
@@ -971,7 +1091,7 @@ handle_event (CtfReader        *self,
         {
           gint64 child_pid;
 
-          arg = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          arg = kernel_task (self, v, cpu);
           if (member_i64 (payload, t->role[ROLE_CHILD_PID], &child_pid) && v != 0)
             tw_trace_set_task_ids (self->trace, arg, child_pid, v);
           if (member_string (self, payload, t->role[ROLE_CHILD_COMM], &id))
@@ -982,7 +1102,7 @@ handle_event (CtfReader        *self,
     case DECODE_EXIT:
       if (member_i64 (payload, t->role[ROLE_TID], &v))
         {
-          task = _tw_kernel_tasks_get (&self->tasks, v, cpu == TW_CPU_NONE ? 0 : cpu);
+          task = kernel_task (self, v, cpu);
           if (member_string (self, payload, t->role[ROLE_COMM], &id))
             _tw_kernel_tasks_rename (&self->tasks, task, id);
         }
@@ -1511,6 +1631,8 @@ ctf_reader_clear (CtfReader *self)
   _tw_kernel_tasks_clear (&self->tasks);
   _tw_string_cache_clear (&self->strings);
   g_clear_pointer (&self->sensors, _tw_lttng_sensor_decoder_free);
+  g_clear_pointer (&self->hosts_read, g_hash_table_unref);
+  g_clear_pointer (&self->task_hosts, g_hash_table_unref);
 }
 
 /* babeltrace2 reads CTF 2 from 2.1 on; an older one fails on it as if it were corrupt. */
@@ -1633,6 +1755,7 @@ read_ctf (const char      *path,
     }
   flush_losses (&self, G_MAXINT64);
   tw_trace_end_append (trace);
+  apply_task_hosts (&self);
 
   /* a trace whose streams are empty (a session that recorded nothing) is a trace of
    * 0 events, as babeltrace2 prints it */

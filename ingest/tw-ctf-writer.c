@@ -42,13 +42,17 @@
  * prev_comm, prev_tid, prev_prio, prev_state, next_comm, next_tid, next_prio, ...), from
  * the store's task and arg columns, so every CTF reader decodes them the same way. The
  * trace environment's `tracewb_event_types` says each type's kind and family, which
- * CTF has no place for; our reader takes them back from there.
+ * CTF has no place for; our reader takes them back from there. In a trace of several
+ * machines (a live session of several targets) `tracewb_hosts` says the host of each
+ * CPU (the streams' `cpu_id` is the store's CPU) and of each task, which LTTng keeps
+ * one trace per host for.
  *
  * A live store is read while it grows: only rows below the count taken at the start,
  * whose tasks and types lie below the table counts read after it (tw-trace.c).
  */
 
 #define ENV_EVENT_TYPES "tracewb_event_types"
+#define ENV_HOSTS       "tracewb_hosts"
 #define PACKET_EVENTS   8192
 #define PROGRESS_EVERY  (64 * 1024)
 
@@ -396,6 +400,42 @@ append_type_entry (GString        *out,
       g_string_append_c (out, ',');
     }
   g_string_append_c (out, plan->arg_extra ? '1' : '0');
+}
+
+/* `tracewb_hosts`: "cpu,CPU,HOST,HOST_CPU" and "task,ID,HOST" entries, URI-escaped,
+ * joined by ';'; empty in a trace of one machine. */
+static char *
+dup_hosts_entry (TwTrace *trace)
+{
+  GString *out = g_string_new (NULL);
+  guint n_cpus = tw_trace_get_n_cpus (trace);
+  guint32 n_tasks = tw_trace_get_n_tasks (trace);
+
+  if (tw_trace_get_n_hosts (trace) == 0)
+    return g_string_free (out, FALSE);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      guint16 host_cpu;
+      const char *host = tw_trace_get_cpu_host (trace, c, &host_cpu);
+
+      if (host == NULL)
+        continue;
+      g_string_append_printf (out, "%scpu,%u,", out->len ? ";" : "", c);
+      g_string_append_uri_escaped (out, host, NULL, TRUE);
+      g_string_append_printf (out, ",%u", host_cpu);
+    }
+  for (guint32 t = 0; t < n_tasks; t++)
+    {
+      const TwTask *task = tw_trace_get_task (trace, t);
+
+      if (task->host == NULL)
+        continue;
+      g_string_append_printf (out, "%stask,", out->len ? ";" : "");
+      g_string_append_uri_escaped (out, task->source_id, NULL, TRUE);
+      g_string_append_c (out, ',');
+      g_string_append_uri_escaped (out, task->host, NULL, TRUE);
+    }
+  return g_string_free (out, FALSE);
 }
 
 /* ---------------------------------------------------------------- the source */
@@ -785,6 +825,7 @@ iter_initialize (bt_self_message_iterator               *self,
   bt_clock_class *clock;
   g_autofree char *origin = tw_trace_dup_metadata (job->trace, "time_origin");
   g_autoptr(GString) types = g_string_new (NULL);
+  g_autofree char *hosts = NULL;
   g_autofree gboolean *used = g_new0 (gboolean, MAX (job->n_types, 1));
 
   it->job = job;
@@ -825,6 +866,10 @@ iter_initialize (bt_self_message_iterator               *self,
   bt_trace_set_environment_entry_string (it->trace, "tracer_name", "tracewb");
   bt_trace_set_environment_entry_string (it->trace, "hostname", g_get_host_name ());
   bt_trace_set_environment_entry_string (it->trace, ENV_EVENT_TYPES, types->str);
+  /* after the rows' tasks: every task they name lies below the count read here */
+  hosts = dup_hosts_entry (job->trace);
+  if (hosts[0])
+    bt_trace_set_environment_entry_string (it->trace, ENV_HOSTS, hosts);
   bt_self_message_iterator_set_data (self, it);
   return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }

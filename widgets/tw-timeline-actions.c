@@ -340,6 +340,50 @@ _tw_timeline_update_actions (TwTimeline *self)
                                  self->state && tw_view_state_get_selection (self->state, &begin, &end));
 }
 
+/* Enter folds what the user looks at: the header over the selected event's row (its task's,
+ * else its CPU's), or over the top row in view when nothing is selected; Shift+Enter the
+ * outermost one (a machine's header in a trace of several). Pressed again on the header
+ * that now shows the event, it unfolds. */
+static void
+toggle_header (TwTimeline *self,
+               gboolean    outermost)
+{
+  guint64 index = self->state ? tw_view_state_get_selected_event (self->state) : TW_EVENT_NONE;
+  int row = -1;
+  int header;
+
+  if (index != TW_EVENT_NONE)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (tw_view_state_get_trace (self->state), index, &event);
+      if (event.task != TW_TASK_NONE)
+        row = tw_timeline_layout_find_task_row (self->layout, event.task);
+      if (row < 0 && event.cpu != TW_CPU_NONE)
+        row = tw_timeline_layout_find_cpu_row (self->layout, event.cpu);
+    }
+  if (row < 0)
+    row = tw_timeline_layout_find_row_at (self->layout, _tw_timeline_get_scroll_y (self));
+  if (row < 0 || (header = tw_timeline_layout_find_header (self->layout, row)) < 0)
+    return;
+  while (outermost && header > 0)
+    {
+      int above;
+      guint n_rows;
+      const TwTimelineRow *rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
+
+      /* the header's own header: the nearest one above it with a smaller indent */
+      for (above = header - 1; above >= 0; above--)
+        if (tw_timeline_layout_is_header (self->layout, above) && rows[above].indent < rows[header].indent)
+          break;
+      if (above < 0)
+        break;
+      header = above;
+    }
+  tw_timeline_layout_toggle_row (self->layout, header);
+  tw_timeline_reveal_row (self, header);
+}
+
 static void
 rows_action (GtkWidget  *widget,
              const char *action_name,
@@ -360,6 +404,10 @@ rows_action (GtkWidget  *widget,
     tw_timeline_layout_set_task_filter (self->layout, NULL, 0);
   else if (g_str_equal (action_name, "timeline.toggle-row"))
     tw_timeline_layout_toggle_row (self->layout, g_variant_get_uint32 (parameter));
+  else if (g_str_equal (action_name, "timeline.toggle-header"))
+    toggle_header (self, FALSE);
+  else if (g_str_equal (action_name, "timeline.toggle-outer-header"))
+    toggle_header (self, TRUE);
   else if (g_str_equal (action_name, "timeline.sort"))
     {
       const char *by = g_variant_get_string (parameter, NULL);
@@ -396,6 +444,15 @@ _tw_timeline_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.filter-tasks", "u", rows_action);
   gtk_widget_class_install_action (widget_class, "timeline.toggle-row", "u", rows_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-all-tasks", NULL, rows_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-header", NULL, rows_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-outer-header", NULL, rows_action);
+  /* on the timeline only: anywhere else in the window Enter activates what has the focus */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "timeline.toggle-header", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "timeline.toggle-header", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_SHIFT_MASK,
+                                       "timeline.toggle-outer-header", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_SHIFT_MASK,
+                                       "timeline.toggle-outer-header", NULL);
 
   tw_shortcuts_add_bindings (widget_class, timeline_shortcuts, G_N_ELEMENTS (timeline_shortcuts));
 }

@@ -180,7 +180,14 @@ build_row_menu (TwTimeline *self,
           g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
           g_menu_append_item (filter, item);
         }
-      if (rows[row].kind == TW_TIMELINE_ROW_SECTION || rows[row].kind == TW_TIMELINE_ROW_PROCESS)
+      else if (rows[row].kind == TW_TIMELINE_ROW_HOST)
+        {
+          /* its tasks: the other hosts keep their CPU rows, for comparison */
+          g_autoptr(GMenuItem) item = g_menu_item_new (_("Show Only This _Host’s Tasks"), NULL);
+          g_menu_item_set_action_and_target_value (item, "timeline.filter-tasks", g_variant_new_uint32 (row));
+          g_menu_append_item (filter, item);
+        }
+      if (tw_timeline_layout_is_header (self->layout, row))
         {
           g_autoptr(GMenuItem) item = g_menu_item_new (_("_Collapse or Expand"), NULL);
           g_menu_item_set_action_and_target_value (item, "timeline.toggle-row", g_variant_new_uint32 (row));

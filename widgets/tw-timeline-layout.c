@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
 
-#include "tw-timeline-layout.h"
+#include "tw-timeline-layout-private.h"
 
 /*
  * What rows the timeline has, top to bottom, and where: CPU rows, counter tracks, and
@@ -23,36 +23,13 @@
  * A trace of several machines (LTTng live of several targets) names the host of each
  * task and CPU: CPU rows go host by host, in each host's CPU order, and tasks too
  * (before any other order, so that a task new on host A does not land among host B's),
- * with the host in their labels; processes are a host's pid, not a pid.
+ * with the host in their labels; processes are a host's pid, not a pid. With more than
+ * one host, each host also gets a header row, as Trace Compass and Perfetto group
+ * machines: its name and how many CPUs and tasks it shows, with its CPU rows and then
+ * its task rows below it; collapsing it hides both. Rows of no host (the local libgtop
+ * counters, a sensor's tasks) keep their sections after the hosts. A trace of one
+ * machine has no header of the kind and looks as it always did.
  */
-
-typedef struct {
-  guint32  leader;    /* task index of the process's main thread, or TW_TASK_NONE */
-  const char *host;   /* its machine's name (interned), NULL in a trace of one machine */
-  gint64   pid;
-  GArray  *tasks;     /* guint32 */
-  gboolean collapsed;
-} Process;
-
-struct _TwTimelineLayout
-{
-  GObject          parent_instance;
-
-  TwStateModel    *model;
-  TwTrace         *trace;
-  TwCounterTracks *counters;       /* libgtop CPU load and memory series */
-
-  GArray          *rows;           /* TwTimelineRow */
-  GPtrArray       *processes;      /* Process */
-  GArray          *ranks;          /* guint32 per task: its place, or G_MAXUINT32 */
-  GHashTable      *collapsed_pids; /* ProcessKey of the collapsed processes */
-  GHashTable      *task_filter;    /* task index set, NULL = all */
-  TwTaskSort       sort;
-  int              height;
-  guint            cpus_collapsed : 1;
-  guint            counters_collapsed : 1;
-  guint            tasks_collapsed : 1;
-};
 
 G_DEFINE_FINAL_TYPE (TwTimelineLayout, tw_timeline_layout, G_TYPE_OBJECT)
 
@@ -81,9 +58,9 @@ task_rank (TwTimelineLayout *self,
   return task < self->ranks->len ? g_array_index (self->ranks, guint32, task) : RANK_NONE;
 }
 
-static gboolean
-task_has_rows (TwTimelineLayout *self,
-               guint32           task)
+gboolean
+_tw_timeline_layout_task_has_rows (TwTimelineLayout *self,
+                                   guint32           task)
 {
   const TwTask *t = tw_trace_get_task (self->trace, task);
   gsize n_states, n_marks;
@@ -324,14 +301,15 @@ remember_ranks (TwTimelineLayout *self)
     }
 }
 
+/* The tasks that have rows, grouped into processes (none: no process). */
 static void
-add_task_rows (TwTimelineLayout *self)
+collect_task_rows (TwTimelineLayout *self)
 {
   g_autoptr(GArray) tasks = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 n_tasks = tw_trace_get_n_tasks (self->trace);
 
   for (guint32 k = 0; k < n_tasks; k++)
-    if (task_has_rows (self, k))
+    if (_tw_timeline_layout_task_has_rows (self, k))
       g_array_append_val (tasks, k);
   g_ptr_array_set_size (self->processes, 0);
   if (tasks->len == 0)
@@ -340,25 +318,49 @@ add_task_rows (TwTimelineLayout *self)
   build_processes (self, tasks);
   if (self->task_filter == NULL)
     remember_ranks (self);
-  add_row (self, TW_TIMELINE_ROW_SECTION, 1, TW_TIMELINE_SECTION_HEIGHT, 0);
-  if (self->tasks_collapsed)
-    return;
+}
 
+/* The rows of the processes of @host (NULL: of no host), one level below @indent. */
+static void
+add_process_rows (TwTimelineLayout *self,
+                  const char       *host,
+                  int               indent)
+{
   for (guint i = 0; i < self->processes->len; i++)
     {
       Process *p = g_ptr_array_index (self->processes, i);
       gboolean group = process_is_group (p);
 
+      /* without header rows (one machine, named or not), every process is the section's */
+      if (self->host_groups->len > 0 && p->host != host)
+        continue;
       if (group)
         {
-          add_row (self, TW_TIMELINE_ROW_PROCESS, i, TW_TIMELINE_TASK_HEIGHT, 1);
+          add_row (self, TW_TIMELINE_ROW_PROCESS, i, TW_TIMELINE_TASK_HEIGHT, indent + 1);
           if (p->collapsed)
             continue;
         }
       for (guint j = 0; j < p->tasks->len; j++)
         add_row (self, TW_TIMELINE_ROW_TASK, g_array_index (p->tasks, guint32, j),
-                 TW_TIMELINE_TASK_HEIGHT, group ? 2 : 1);
+                 TW_TIMELINE_TASK_HEIGHT, group ? indent + 2 : indent + 1);
     }
+}
+
+/* The tasks section: every task in a trace of one machine, the tasks of no host when
+ * hosts have header rows. */
+static void
+add_task_section (TwTimelineLayout *self)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < self->processes->len && !any; i++)
+    any = self->host_groups->len == 0
+          || ((Process *) g_ptr_array_index (self->processes, i))->host == NULL;
+  if (!any)
+    return;
+  add_row (self, TW_TIMELINE_ROW_SECTION, 1, TW_TIMELINE_SECTION_HEIGHT, 0);
+  if (!self->tasks_collapsed)
+    add_process_rows (self, NULL, 0);
 }
 
 typedef struct {
@@ -379,28 +381,107 @@ compare_cpu_places (gconstpointer a,
   return pa->host_cpu < pb->host_cpu ? -1 : pa->host_cpu > pb->host_cpu;
 }
 
-/* CPU rows in CPU order; in a trace of several machines, host by host. */
-static void
-add_cpu_rows (TwTimelineLayout *self,
-              guint             n_cpus)
+/* The store's CPUs in row order: in CPU order; in a trace of several machines, host by
+ * host. Returns them, @n_cpus of them. */
+static CpuPlace *
+place_cpus (TwTimelineLayout *self,
+            guint             n_cpus)
 {
-  g_autofree CpuPlace *places = NULL;
+  CpuPlace *places = g_new (CpuPlace, MAX (n_cpus, 1));
 
-  if (tw_trace_get_n_hosts (self->trace) == 0)
-    {
-      for (guint c = 0; c < n_cpus; c++)
-        add_row (self, TW_TIMELINE_ROW_CPU, c, TW_TIMELINE_CPU_HEIGHT, 1);
-      return;
-    }
-  places = g_new (CpuPlace, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     {
       places[c].cpu = c;
       places[c].host = tw_trace_get_cpu_host (self->trace, c, &places[c].host_cpu);
     }
-  qsort (places, n_cpus, sizeof *places, compare_cpu_places);
+  if (tw_trace_get_n_hosts (self->trace) > 0)
+    qsort (places, n_cpus, sizeof *places, compare_cpu_places);
+  return places;
+}
+
+/* The rows of the CPUs of @host (NULL: of no host; every CPU without header rows). */
+static void
+add_cpu_rows (TwTimelineLayout *self,
+              const CpuPlace   *places,
+              guint             n_cpus,
+              const char       *host,
+              int               indent)
+{
   for (guint c = 0; c < n_cpus; c++)
-    add_row (self, TW_TIMELINE_ROW_CPU, places[c].cpu, TW_TIMELINE_CPU_HEIGHT, 1);
+    if (self->host_groups->len == 0 || places[c].host == host)
+      add_row (self, TW_TIMELINE_ROW_CPU, places[c].cpu, TW_TIMELINE_CPU_HEIGHT, indent + 1);
+}
+
+static HostGroup *
+find_host_group (TwTimelineLayout *self,
+                 const char       *host)
+{
+  for (guint i = 0; i < self->host_groups->len; i++)
+    if (g_array_index (self->host_groups, HostGroup, i).name == host)
+      return &g_array_index (self->host_groups, HostGroup, i);
+  return NULL;
+}
+
+static int
+compare_host_groups (gconstpointer a,
+                     gconstpointer b)
+{
+  return g_strcmp0 (((const HostGroup *) a)->name, ((const HostGroup *) b)->name);
+}
+
+/* The machines that get header rows: every host of a CPU or of a task with rows, when
+ * there are two or more; their counts are the rows each shows when expanded. */
+static void
+build_host_groups (TwTimelineLayout *self,
+                   const CpuPlace   *places,
+                   guint             n_cpus)
+{
+  g_array_set_size (self->host_groups, 0);
+  if (tw_trace_get_n_hosts (self->trace) < 2)
+    return;
+  for (guint c = 0; c < n_cpus; c++)
+    if (places[c].host)
+      {
+        HostGroup *g = find_host_group (self, places[c].host);
+
+        if (g == NULL)
+          {
+            HostGroup fresh = { places[c].host, 0, 0, FALSE };
+
+            g_array_append_val (self->host_groups, fresh);
+            g = &g_array_index (self->host_groups, HostGroup, self->host_groups->len - 1);
+          }
+        g->n_cpus++;
+      }
+  for (guint i = 0; i < self->processes->len; i++)
+    {
+      Process *p = g_ptr_array_index (self->processes, i);
+      HostGroup *g;
+
+      if (p->host == NULL)
+        continue;
+      if ((g = find_host_group (self, p->host)) == NULL)
+        {
+          HostGroup fresh = { p->host, 0, 0, FALSE };
+
+          g_array_append_val (self->host_groups, fresh);
+          g = &g_array_index (self->host_groups, HostGroup, self->host_groups->len - 1);
+        }
+      g->n_tasks += p->tasks->len;
+    }
+  /* a trace whose second host has no row yet (a live session's first events) */
+  if (self->host_groups->len < 2)
+    {
+      g_array_set_size (self->host_groups, 0);
+      return;
+    }
+  g_array_sort (self->host_groups, compare_host_groups);
+  for (guint i = 0; i < self->host_groups->len; i++)
+    {
+      HostGroup *g = &g_array_index (self->host_groups, HostGroup, i);
+
+      g->collapsed = g_hash_table_contains (self->collapsed_hosts, g->name);
+    }
 }
 
 /**
@@ -412,6 +493,8 @@ add_cpu_rows (TwTimelineLayout *self,
 void
 tw_timeline_layout_update (TwTimelineLayout *self)
 {
+  g_autofree CpuPlace *places = NULL;
+  gboolean any_plain_cpu = FALSE;
   guint n_cpus;
 
   g_return_if_fail (TW_IS_TIMELINE_LAYOUT (self));
@@ -420,14 +503,31 @@ tw_timeline_layout_update (TwTimelineLayout *self)
   self->height = 0;
 
   n_cpus = tw_state_model_get_n_cpus (self->model);
-  if (n_cpus > 0)
+  places = place_cpus (self, n_cpus);
+  collect_task_rows (self);
+  build_host_groups (self, places, n_cpus);
+
+  for (guint h = 0; h < self->host_groups->len; h++)
+    {
+      const HostGroup *g = &g_array_index (self->host_groups, HostGroup, h);
+
+      add_row (self, TW_TIMELINE_ROW_HOST, h, TW_TIMELINE_SECTION_HEIGHT, 0);
+      if (g->collapsed)
+        continue;
+      add_cpu_rows (self, places, n_cpus, g->name, 0);
+      add_process_rows (self, g->name, 0);
+    }
+
+  for (guint c = 0; c < n_cpus && !any_plain_cpu; c++)
+    any_plain_cpu = self->host_groups->len == 0 || places[c].host == NULL;
+  if (any_plain_cpu)
     {
       add_row (self, TW_TIMELINE_ROW_SECTION, 0, TW_TIMELINE_SECTION_HEIGHT, 0);
       if (!self->cpus_collapsed)
-        add_cpu_rows (self, n_cpus);
+        add_cpu_rows (self, places, n_cpus, NULL, 0);
     }
   add_counter_rows (self);
-  add_task_rows (self);
+  add_task_section (self);
 
   g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -492,7 +592,7 @@ tw_timeline_layout_find_row_at (TwTimelineLayout *self,
 /**
  * tw_timeline_layout_toggle_row:
  *
- * Collapses or expands a section or process header row; other rows are left alone.
+ * Collapses or expands a section, host or process header row; other rows are left alone.
  */
 void
 tw_timeline_layout_toggle_row (TwTimelineLayout *self,
@@ -517,6 +617,13 @@ tw_timeline_layout_toggle_row (TwTimelineLayout *self,
 
       if (!g_hash_table_remove (self->collapsed_pids, &key))
         g_hash_table_add (self->collapsed_pids, g_memdup2 (&key, sizeof key));
+    }
+  else if (r->kind == TW_TIMELINE_ROW_HOST)
+    {
+      const char *name = g_array_index (self->host_groups, HostGroup, r->id).name;
+
+      if (!g_hash_table_remove (self->collapsed_hosts, name))
+        g_hash_table_add (self->collapsed_hosts, g_strdup (name));
     }
   else
     return;
@@ -559,7 +666,7 @@ tw_timeline_layout_set_task_filter (TwTimelineLayout *self,
 /**
  * tw_timeline_layout_dup_row_tasks:
  *
- * Returns: (transfer full) (element-type guint32): the tasks a task row or a process row
+ * Returns: (transfer full) (element-type guint32): the tasks a task, process or host row
  *   stands for; empty for other rows
  */
 GArray *
@@ -580,138 +687,19 @@ tw_timeline_layout_dup_row_tasks (TwTimelineLayout *self,
       Process *p = g_ptr_array_index (self->processes, r->id);
       g_array_append_vals (tasks, p->tasks->data, p->tasks->len);
     }
-  return tasks;
-}
-
-/**
- * tw_timeline_layout_dup_row_label:
- *
- * Returns: (transfer full): the text of the row's header
- */
-char *
-tw_timeline_layout_dup_row_label (TwTimelineLayout    *self,
-                                  const TwTimelineRow *row)
-{
-  g_return_val_if_fail (TW_IS_TIMELINE_LAYOUT (self), NULL);
-
-  switch (row->kind)
+  else if (r->kind == TW_TIMELINE_ROW_HOST)
     {
-    case TW_TIMELINE_ROW_SECTION:
-      return g_strdup (row->id == 0 ? _("CPUs") : row->id == 2 ? _("Load and memory") : _("Tasks"));
-    case TW_TIMELINE_ROW_COUNTER:
-      return tw_counter_tracks_dup_label (self->counters, row->id);
-    case TW_TIMELINE_ROW_CPU:
-      {
-        guint16 host_cpu;
-        const char *host = tw_trace_get_cpu_host (self->trace, row->id, &host_cpu);
+      const char *host = g_array_index (self->host_groups, HostGroup, r->id).name;
 
-        /* TRANSLATORS: a CPU of one of several machines: its host, its number there */
-        return host ? g_strdup_printf (_("%s: CPU %u"), host, host_cpu)
-                    : g_strdup_printf (_("CPU %u"), row->id);
-      }
-    case TW_TIMELINE_ROW_PROCESS:
-      {
-        Process *p = g_ptr_array_index (self->processes, row->id);
-        const TwTask *leader = tw_trace_get_task (self->trace, p->leader);
-        const char *name = leader && leader->name ? leader->name : _("process");
-        g_autofree char *pid = g_strdup_printf ("%" G_GINT64_FORMAT, p->pid);
-
-        g_autofree char *label = NULL;
-
-        /* the pid apart: translators' tools cannot expand G_GINT64_FORMAT */
-        label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%s, %u thread)",
-                                              "%s (%s, %u threads)", p->tasks->len),
-                                 name, pid, p->tasks->len);
-        /* a process of one of several machines: its host first, as its tasks have it */
-        return p->host ? g_strdup_printf ("%s: %s", p->host, label) : g_steal_pointer (&label);
-      }
-    case TW_TIMELINE_ROW_TASK:
-    default:
-      return tw_trace_dup_task_label (self->trace, row->id);
-    }
-}
-
-
-/**
- * tw_timeline_layout_find_task_row:
- *
- * Returns: the row that shows @task: its own, or the header of its collapsed process or
- *   section; -1 when it has no row (idle, filtered out, no states)
- */
-int
-tw_timeline_layout_find_task_row (TwTimelineLayout *self,
-                                  guint32           task)
-{
-  int fallback = -1;
-
-  g_return_val_if_fail (TW_IS_TIMELINE_LAYOUT (self), -1);
-
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      const TwTimelineRow *r = &g_array_index (self->rows, TwTimelineRow, i);
-
-      if (r->kind == TW_TIMELINE_ROW_TASK && r->id == task)
-        return i;
-      if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 1 && self->tasks_collapsed)
-        fallback = i;
-      else if (r->kind == TW_TIMELINE_ROW_PROCESS)
+      for (guint i = 0; i < self->processes->len; i++)
         {
-          Process *p = g_ptr_array_index (self->processes, r->id);
+          Process *p = g_ptr_array_index (self->processes, i);
 
-          if (p->collapsed)
-            for (guint j = 0; j < p->tasks->len; j++)
-              if (g_array_index (p->tasks, guint32, j) == task)
-                return i;
+          if (p->host == host)
+            g_array_append_vals (tasks, p->tasks->data, p->tasks->len);
         }
     }
-  return fallback >= 0 && task_has_rows (self, task) ? fallback : -1;
-}
-
-/**
- * tw_timeline_layout_find_cpu_row:
- *
- * Returns: the row of @cpu, or the CPU section's header while it is collapsed; -1 when
- *   there is none
- */
-int
-tw_timeline_layout_find_cpu_row (TwTimelineLayout *self,
-                                 guint             cpu)
-{
-  g_return_val_if_fail (TW_IS_TIMELINE_LAYOUT (self), -1);
-
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      const TwTimelineRow *r = &g_array_index (self->rows, TwTimelineRow, i);
-
-      if (r->kind == TW_TIMELINE_ROW_CPU && r->id == cpu)
-        return i;
-      if (r->kind == TW_TIMELINE_ROW_SECTION && r->id == 0 && self->cpus_collapsed)
-        return i;
-    }
-  return -1;
-}
-
-/**
- * tw_timeline_layout_is_collapsed:
- *
- * Returns: whether @row is a section or process header whose rows are hidden
- */
-gboolean
-tw_timeline_layout_is_collapsed (TwTimelineLayout *self,
-                                 guint             row)
-{
-  const TwTimelineRow *r;
-
-  g_return_val_if_fail (TW_IS_TIMELINE_LAYOUT (self), FALSE);
-  g_return_val_if_fail (row < self->rows->len, FALSE);
-
-  r = &g_array_index (self->rows, TwTimelineRow, row);
-  if (r->kind == TW_TIMELINE_ROW_SECTION)
-    return r->id == 0 ? self->cpus_collapsed
-           : r->id == 2 ? self->counters_collapsed : self->tasks_collapsed;
-  if (r->kind == TW_TIMELINE_ROW_PROCESS)
-    return ((Process *) g_ptr_array_index (self->processes, r->id))->collapsed;
-  return FALSE;
+  return tasks;
 }
 
 TwTaskSort
@@ -750,6 +738,8 @@ tw_timeline_layout_finalize (GObject *object)
   g_clear_pointer (&self->ranks, g_array_unref);
   g_clear_pointer (&self->collapsed_pids, g_hash_table_unref);
   g_clear_pointer (&self->task_filter, g_hash_table_unref);
+  g_clear_pointer (&self->host_groups, g_array_unref);
+  g_clear_pointer (&self->collapsed_hosts, g_hash_table_unref);
 
   G_OBJECT_CLASS (tw_timeline_layout_parent_class)->finalize (object);
 }
@@ -776,6 +766,8 @@ tw_timeline_layout_init (TwTimelineLayout *self)
   self->processes = g_ptr_array_new_with_free_func (process_free);
   self->ranks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->collapsed_pids = g_hash_table_new_full (process_key_hash, process_key_equal, g_free, NULL);
+  self->host_groups = g_array_new (FALSE, FALSE, sizeof (HostGroup));
+  self->collapsed_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->sort = TW_TASK_SORT_CPU_TIME;
 }
 

@@ -26,6 +26,7 @@ typedef enum {
   TW_TIMELINE_ROW_PROCESS,   /* id = index into the process table (a header row) */
   TW_TIMELINE_ROW_TASK,      /* id = task index */
   TW_TIMELINE_ROW_COUNTER,   /* id = track index of the layout's TwCounterTracks */
+  TW_TIMELINE_ROW_HOST,      /* a machine's header in a trace of several; id = its index */
 } TwTimelineRowKind;
 
 typedef struct {
@@ -57,6 +58,11 @@ int                  tw_timeline_layout_find_task_row     (TwTimelineLayout  *se
                                                            guint32            task);
 int                  tw_timeline_layout_find_cpu_row      (TwTimelineLayout  *self,
                                                            guint              cpu);
+gboolean             tw_timeline_layout_is_header         (TwTimelineLayout  *self,
+                                                           guint              row);
+int                  tw_timeline_layout_find_header       (TwTimelineLayout  *self,
+                                                           guint              row);
+guint                tw_timeline_layout_get_n_host_groups (TwTimelineLayout  *self);
 gboolean             tw_timeline_layout_is_collapsed      (TwTimelineLayout  *self,
                                                            guint              row);
 void                 tw_timeline_layout_toggle_row        (TwTimelineLayout  *self,

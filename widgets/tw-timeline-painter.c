@@ -268,12 +268,13 @@ draw_row (const TwPaintFrame  *f,
   double text_y = y + (row->height - 14) / 2.0;
 
   /* background: sections stand out, other rows alternate faintly */
-  tw_timeline_set_source (cr, row->kind == TW_TIMELINE_ROW_SECTION ? f->colors->section
+  tw_timeline_set_source (cr, row->kind == TW_TIMELINE_ROW_HOST ? f->colors->host
+                              : row->kind == TW_TIMELINE_ROW_SECTION ? f->colors->section
                               : index % 2 ? f->colors->stripe : f->colors->background);
   cairo_rectangle (cr, 0, y, f->vp->width, row->height);
   cairo_fill (cr);
 
-  if (row->kind == TW_TIMELINE_ROW_SECTION || row->kind == TW_TIMELINE_ROW_PROCESS)
+  if (tw_timeline_layout_is_header (self->layout, index))
     {
       g_autofree char *with_arrow = g_strdup_printf ("%s %s",
                                                      tw_timeline_layout_is_collapsed (self->layout, index) ? "▸" : "▾",
@@ -318,6 +319,7 @@ draw_row (const TwPaintFrame  *f,
       break;
     case TW_TIMELINE_ROW_SECTION:
     case TW_TIMELINE_ROW_PROCESS:
+    case TW_TIMELINE_ROW_HOST:
     default:
       break;
     }
@@ -433,7 +435,7 @@ draw_selected_span (const TwPaintFrame *f,
     row = tw_timeline_layout_find_task_row (f->self->layout, span->id);
   else
     row = tw_timeline_layout_find_cpu_row (f->self->layout, span->id);
-  if (row < 0 || rows[row].kind == TW_TIMELINE_ROW_SECTION || rows[row].kind == TW_TIMELINE_ROW_PROCESS)
+  if (row < 0 || tw_timeline_layout_is_header (f->self->layout, row))
     return;
 
   x0 = MAX (tw_timeline_viewport_time_to_x (f->vp, span->begin), f->plot_x0 - 3);

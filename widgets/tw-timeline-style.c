@@ -74,6 +74,8 @@ tw_timeline_colors_init (TwTimelineColors *self,
   grey (palette, 0, self->background);
   grey (palette, palette->dark ? 0.045 : 0.029, self->stripe);
   grey (palette, 0.15, self->section);
+  /* a machine holds sections' worth of rows: its header stands out more */
+  grey (palette, palette->dark ? 0.3 : 0.25, self->host);
   grey (palette, 0.17, self->row_line);
   grey (palette, palette->dark ? 0.07 : 0.047, self->ruler);
   grey (palette, 0.52, self->ticks);

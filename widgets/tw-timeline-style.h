@@ -34,6 +34,7 @@ typedef struct {
   double background[4];
   double stripe[4];          /* every other row */
   double section[4];         /* section header rows */
+  double host[4];            /* a machine's header row, in a trace of several */
   double row_line[4];
   double ruler[4];
   double ticks[4];

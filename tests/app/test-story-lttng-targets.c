@@ -175,6 +175,28 @@ test_two_targets (void)
   g_assert_cmpint (row_b, >, row_a);
   g_assert_cmpint (cpu_rows, >=, 2);
 
+  /* a header row per host, tA's on top; folding it leaves only tB's rows under tB's */
+  g_assert_cmpuint (tw_timeline_layout_get_n_host_groups (layout), ==, 2);
+  g_assert_cmpuint (rows[0].kind, ==, TW_TIMELINE_ROW_HOST);
+  {
+    g_autofree char *label = tw_timeline_layout_dup_row_label (layout, &rows[0]);
+
+    g_test_message ("row 0: %s", label);
+    g_assert_true (g_str_has_prefix (label, "tA ("));
+  }
+  g_assert_true (gtk_widget_activate_action (tw_window_get_timeline (window), "timeline.toggle-row", "u", 0));
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_true (tw_timeline_layout_is_collapsed (layout, 0));
+  g_assert_cmpuint (rows[1].kind, ==, TW_TIMELINE_ROW_HOST);
+  for (guint r = 2; r < n_rows; r++)
+    {
+      g_autofree char *label = tw_timeline_layout_dup_row_label (layout, &rows[r]);
+
+      if (rows[r].kind == TW_TIMELINE_ROW_CPU || rows[r].kind == TW_TIMELINE_ROW_TASK)
+        g_assert_true (g_str_has_prefix (label, "tB: "));
+    }
+  g_assert_true (gtk_widget_activate_action (tw_window_get_timeline (window), "timeline.toggle-row", "u", 0));
+
   /* both rows draw their events: each host's run, then nothing after it */
   g_assert_cmpuint (host_events (trace, "tA", &first_a, &last_a), ==, 30);
   g_assert_cmpuint (host_events (trace, "tB", &first_b, &last_b), ==, 20);

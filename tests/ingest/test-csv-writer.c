@@ -392,6 +392,111 @@ test_round_trip_built (void)
   g_assert_cmpuint (tw_trace_lookup_event_type (second, "never_used"), ==, TW_TYPE_NONE);
 }
 
+/* A trace of two machines (an LTTng live session of two targets): every line's CPU is a
+ * host's CPU, every task a host's, and both come back from the CSV, numbered on their
+ * hosts; a trace of one machine gets no host column. */
+static void
+test_hosts_round_trip (void)
+{
+  g_autoptr(TwTrace) built = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 sw = add_type (built, "switch", TW_EVENT_KIND_SWITCH, NULL, 0);
+  guint16 mark = add_type (built, "mark", TW_EVENT_KIND_OTHER, NULL, 0);
+  g_autofree char *third_text = NULL;
+  guint16 cpus[3];
+  guint32 tasks[4];
+  const char *task_hosts[] = { "alpha", "alpha", "beta", "beta" };
+  g_autofree char *written = NULL;
+  g_autofree char *rewritten = NULL;
+  g_autoptr(TwTrace) second = NULL;
+  g_autoptr(TwTrace) third = NULL;
+
+  /* numbered out of host order, as targets' first rows arrive (and in the order of
+   * the lines, so that the reader gives them the same store numbers) */
+  cpus[2] = tw_trace_add_host_cpu (built, "alpha", 0);
+  cpus[0] = tw_trace_add_host_cpu (built, "beta", 0);
+  cpus[1] = tw_trace_add_host_cpu (built, "alpha", 1);
+  for (guint i = 0; i < G_N_ELEMENTS (tasks); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%s/%u", task_hosts[i], 100 + i % 2);
+
+      tasks[i] = tw_trace_add_task (built, id, "worker", 100 + i % 2, 100 + i % 2);
+      tw_trace_set_task_host (built, tasks[i], task_hosts[i]);
+    }
+  tw_trace_append (built, 10, cpus[2], sw, tasks[0], tasks[1], NULL);
+  tw_trace_append (built, 20, cpus[0], sw, tasks[2], tasks[3], NULL);
+  tw_trace_append (built, 30, cpus[1], mark, tasks[1], 0, NULL);
+  /* no CPU: the line's host is its task's */
+  tw_trace_append (built, 40, TW_CPU_NONE, mark, tasks[3], 0, NULL);
+  g_assert_true (tw_trace_seal (built, NULL, &error));
+
+  written = write_csv (built);
+  g_test_message ("%s", written);
+  g_assert_nonnull (strstr (written, "\ntime_ns,cpu,task,event,host,task_name,"));
+  g_assert_nonnull (strstr (written, "\n10,0,alpha/100,switch,alpha,"));
+  g_assert_nonnull (strstr (written, "\n20,0,beta/100,switch,beta,"));
+  g_assert_nonnull (strstr (written, "\n40,,beta/101,mark,beta,"));
+  second = parse (written);
+  assert_same_events (built, second);
+  g_assert_cmpuint (tw_trace_get_n_hosts (second), ==, 2);
+  g_assert_cmpuint (tw_trace_get_n_cpus (second), ==, 3);
+  for (guint64 e = 0; e < tw_trace_get_n_events (built); e++)
+    {
+      TwEvent a, b;
+      guint16 host_cpu_a, host_cpu_b;
+
+      tw_trace_get_event (built, e, &a);
+      tw_trace_get_event (second, e, &b);
+      g_assert_cmpstr (tw_trace_get_cpu_host (second, b.cpu, &host_cpu_b), ==,
+                       tw_trace_get_cpu_host (built, a.cpu, &host_cpu_a));
+      g_assert_cmpuint (host_cpu_b, ==, host_cpu_a);
+      g_assert_cmpstr (tw_trace_get_task (second, b.task)->host, ==,
+                       tw_trace_get_task (built, a.task)->host);
+    }
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (second); t++)
+    g_assert_nonnull (tw_trace_get_task (second, t)->host);
+  rewritten = write_csv (second);
+  third = parse (rewritten);
+  third_text = write_csv (third);
+  g_assert_cmpstr (third_text, ==, rewritten);
+}
+
+/* A file may mix lines of no host with hosts' lines: plain CPUs keep their numbers and
+ * the hosts' CPUs come after them; a file without the column has no hosts. */
+static void
+test_hosts_mixed (void)
+{
+  g_autoptr(TwTrace) mixed = parse (
+    "time_ns,cpu,host,task,event\n"
+    "10,0,a,a/1,mark\n"
+    "20,3,,k,mark\n"
+    "30,0,b,b/1,mark\n"
+    "40,0,a,a/2,mark\n");
+  g_autoptr(TwTrace) plain = parse ("time_ns,cpu,task,event,note\n10,2,1,mark,x\n");
+  TwEvent ev;
+  guint16 host_cpu;
+
+  g_assert_cmpuint (tw_trace_get_n_hosts (mixed), ==, 2);
+  g_assert_cmpuint (tw_trace_get_n_cpus (mixed), ==, 6);
+  tw_trace_get_event (mixed, 0, &ev);
+  g_assert_cmpuint (ev.cpu, ==, 4);
+  g_assert_cmpstr (tw_trace_get_cpu_host (mixed, ev.cpu, &host_cpu), ==, "a");
+  g_assert_cmpuint (host_cpu, ==, 0);
+  g_assert_cmpstr (tw_trace_get_task (mixed, ev.task)->host, ==, "a");
+  tw_trace_get_event (mixed, 1, &ev);
+  g_assert_cmpuint (ev.cpu, ==, 3);
+  g_assert_null (tw_trace_get_cpu_host (mixed, ev.cpu, NULL));
+  g_assert_null (tw_trace_get_task (mixed, ev.task)->host);
+  tw_trace_get_event (mixed, 2, &ev);
+  g_assert_cmpuint (ev.cpu, ==, 5);
+  g_assert_cmpstr (tw_trace_get_cpu_host (mixed, ev.cpu, NULL), ==, "b");
+  tw_trace_get_event (mixed, 3, &ev);
+  g_assert_cmpuint (ev.cpu, ==, 4);
+
+  g_assert_cmpuint (tw_trace_get_n_hosts (plain), ==, 0);
+  g_assert_cmpuint (tw_trace_get_n_cpus (plain), ==, 3);
+}
+
 static void
 test_cancel (void)
 {
@@ -569,6 +674,8 @@ main (int   argc,
   g_test_add_func ("/tw/ingest/csv-writer/round-trip-fixtures", test_round_trip_fixtures);
   g_test_add_func ("/tw/ingest/csv-writer/exact-text", test_exact_text);
   g_test_add_func ("/tw/ingest/csv-writer/round-trip-built", test_round_trip_built);
+  g_test_add_func ("/tw/ingest/csv-writer/hosts-round-trip", test_hosts_round_trip);
+  g_test_add_func ("/tw/ingest/csv-writer/hosts-mixed", test_hosts_mixed);
   g_test_add_func ("/tw/ingest/csv-writer/cancel", test_cancel);
   g_test_add_func ("/tw/ingest/csv-writer/idle-stays-idle", test_idle_stays_idle);
   g_test_add_func ("/tw/ingest/csv-writer/growing-snapshot", test_growing_snapshot);

@@ -304,6 +304,76 @@ test_round_trip (void)
   tw_test_remove_tree (dir);
 }
 
+/* A recording of a live session of two targets: CPU 0 of alpha and CPU 0 of beta are two
+ * store CPUs, tasks are a host's; the folder keeps which is whose, and reading it back
+ * gives every CPU and task its host again (a task only ever switched to as well). */
+static void
+test_hosts (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "two-hosts", NULL);
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *hosts[] = { "alpha", "alpha", "beta", "beta" };
+  guint32 tasks[4], idle_a0, idle_a1;
+  guint16 sw, cpu_b0, cpu_a1, cpu_a0;
+
+  sw = tw_trace_add_event_type (trace, "sched_switch", "sched", TW_EVENT_KIND_SWITCH,
+                                _tw_kernel_switch_fields, G_N_ELEMENTS (_tw_kernel_switch_fields), &error);
+  g_assert_no_error (error);
+  cpu_b0 = tw_trace_add_host_cpu (trace, "beta", 0);
+  cpu_a1 = tw_trace_add_host_cpu (trace, "alpha", 1);
+  cpu_a0 = tw_trace_add_host_cpu (trace, "alpha", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (tasks); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%s/%u", hosts[i], 100 + i % 2);
+
+      tasks[i] = tw_trace_add_task (trace, id, "worker", 100 + i % 2, 100 + i % 2);
+      tw_trace_set_task_host (trace, tasks[i], hosts[i]);
+    }
+  /* idle tasks as a session of several targets names them: HOST/0/CPU on the host */
+  idle_a0 = tw_trace_add_task (trace, "alpha/0/0", "swapper/0", 0, 0);
+  idle_a1 = tw_trace_add_task (trace, "alpha/0/1", "swapper/1", 0, 0);
+  tw_trace_set_task_host (trace, idle_a0, "alpha");
+  tw_trace_set_task_host (trace, idle_a1, "alpha");
+  tw_trace_set_task_flags (trace, idle_a0, TW_TASK_FLAG_IDLE);
+  tw_trace_set_task_flags (trace, idle_a1, TW_TASK_FLAG_IDLE);
+  append_switch (trace, sw, 500, cpu_a1, idle_a1, tasks[0], "R");
+  append_switch (trace, sw, 1000, cpu_a0, tasks[0], tasks[1], "S");
+  append_switch (trace, sw, 2000, cpu_b0, tasks[2], tasks[3], "R");
+  append_switch (trace, sw, 2500, cpu_a0, tasks[1], idle_a0, "S");
+  append_switch (trace, sw, 3000, cpu_a1, tasks[0], TW_TASK_NONE, "S");
+  g_assert_true (tw_trace_seal (trace, NULL, &error));
+
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path, NULL, NULL,
+                                             NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (path);
+  assert_same_events (trace, back);
+  g_assert_cmpuint (tw_trace_get_n_hosts (back), ==, 2);
+  for (guint16 c = 0; c < tw_trace_get_n_cpus (trace); c++)
+    {
+      guint16 host_cpu, back_host_cpu;
+
+      g_assert_cmpstr (tw_trace_get_cpu_host (back, c, &back_host_cpu), ==,
+                       tw_trace_get_cpu_host (trace, c, &host_cpu));
+      g_assert_cmpuint (back_host_cpu, ==, host_cpu);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (tasks); i++)
+    {
+      const char *id = tw_trace_get_task (trace, tasks[i])->source_id;
+      guint32 task = tw_trace_lookup_task (back, id);
+
+      g_assert_cmpuint (task, !=, TW_TASK_NONE);
+      g_assert_cmpstr (tw_trace_get_task (back, task)->host, ==, hosts[i]);
+    }
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (back); t++)
+    g_assert_nonnull (tw_trace_get_task (back, t)->host);
+  g_assert_true (tw_trace_get_task (back, tw_trace_lookup_task (back, "alpha/0/1"))->flags & TW_TASK_FLAG_IDLE);
+  tw_test_remove_tree (dir);
+}
+
 /* A snapshot of a store that keeps growing: the rows published at the start. */
 static void
 test_snapshot_of_growing_store (void)
@@ -522,6 +592,7 @@ main (int    argc,
       return g_test_run ();
     }
   g_test_add_func ("/ctf-writer/round-trip", test_round_trip);
+  g_test_add_func ("/ctf-writer/hosts", test_hosts);
   g_test_add_func ("/ctf-writer/snapshot-of-growing-store", test_snapshot_of_growing_store);
   g_test_add_func ("/ctf-writer/cancel-leaves-nothing", test_cancel_leaves_nothing);
   g_test_add_func ("/ctf-writer/empty", test_empty);

@@ -106,6 +106,52 @@ monitor_for (const char *const *urls)
   return monitor;
 }
 
+/* The live store of two targets, recorded as a live session records it (CTF) and
+ * exported as CSV, then read back: the same events per host, each CPU and task still
+ * its host's. */
+static void
+assert_hosts_kept (TwTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tw-multitarget-XXXXXX", &error);
+  g_autofree char *ctf = g_build_filename (dir, "recording", NULL);
+  g_autofree char *csv = g_build_filename (dir, "events.csv", NULL);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv);
+  g_autoptr(GFileOutputStream) out = g_file_create (csv_file, G_FILE_CREATE_NONE, NULL, &error);
+  const char *paths[] = { ctf, csv };
+
+  g_assert_no_error (error);
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), ctf, NULL, NULL,
+                                             NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (tw_csv_writer_write (trace, G_OUTPUT_STREAM (out), NULL, &error));
+  g_assert_true (g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error));
+  g_assert_no_error (error);
+  for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
+    {
+      g_autoptr(TwTrace) back = tw_reader_registry_load_file_full (paths[p], NULL, TW_LOAD_IN_PROCESS,
+                                                                   NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " events, %u hosts", paths[p],
+                      tw_trace_get_n_events (back), tw_trace_get_n_hosts (back));
+      g_assert_cmpuint (tw_trace_get_n_hosts (back), ==, 2);
+      g_assert_cmpuint (count_host (back, "tA"), ==, count_host (trace, "tA"));
+      g_assert_cmpuint (count_host (back, "tB"), ==, count_host (trace, "tB"));
+      for (guint64 i = 0; i < tw_trace_get_n_events (back); i++)
+        {
+          TwEvent event;
+          const TwTask *task;
+
+          tw_trace_get_event (back, i, &event);
+          task = tw_trace_get_task (back, event.task);
+          if (task && event.cpu != TW_CPU_NONE)
+            g_assert_cmpstr (tw_trace_get_cpu_host (back, event.cpu, NULL), ==, task->host);
+        }
+    }
+  tw_test_remove_tree (dir);
+}
+
 /* Two namespaced targets, one relay, one store: both hosts' events, each under its
  * host, the counts each emitter sent, CPUs and tasks apart, in time order. */
 static void
@@ -185,6 +231,7 @@ test_two_targets (void)
       tw_monitor_get_source_info (monitor, i, &info);
       g_assert_cmpuint (info.counts.late, ==, 0);
     }
+  assert_hosts_kept (trace);
   tw_monitor_stop (monitor);
   g_clear_object (&monitor);
   tw_test_lab_stop (&lab);

@@ -127,7 +127,10 @@ fill_synthetic (TwTrace *trace,
     }
   tw_trace_set_metadata (trace, "format", "synthetic");
   tw_trace_set_metadata (trace, "lost_events", "12");
-  tw_trace_note_cpu (trace, 11);
+  tw_trace_note_cpu (trace, 9);
+  /* CPUs 10 and 11 are two machines' CPU 0, numbered out of order */
+  g_assert_cmpuint (tw_trace_add_host_cpu (trace, "host-b", 0), ==, 10);
+  g_assert_cmpuint (tw_trace_add_host_cpu (trace, "host-a", 0), ==, 11);
 
   for (guint64 i = 0; i < n; i++)
     {

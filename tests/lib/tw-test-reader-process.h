@@ -112,6 +112,15 @@ tw_test_dup_trace_digest (TwTrace *trace)
       g_checksum_update (sum, (const guchar *) &task->pid, sizeof task->pid);
       g_checksum_update (sum, (const guchar *) &task->tid, sizeof task->tid);
       g_checksum_update (sum, (const guchar *) &task->flags, sizeof task->flags);
+      tw_test_digest_string (sum, task->host);
+    }
+  /* the machine of each CPU, in a trace of several */
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      guint16 host_cpu;
+
+      tw_test_digest_string (sum, tw_trace_get_cpu_host (trace, c, &host_cpu));
+      g_checksum_update (sum, (const guchar *) &host_cpu, sizeof host_cpu);
     }
   /* rows column by column, chunk by chunk, and the payload bytes they point to */
   for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)

@@ -253,6 +253,145 @@ test_hosts (void)
   g_assert_cmpint (tw_timeline_layout_find_task_row (layout, a_thread), <, process_b);
 }
 
+/* The rows as "kind:label" lines, top to bottom (H host, S section, C CPU, P process,
+ * T task, N counter), collapsed headers marked with "+". */
+static char *
+dup_outline (TwTimelineLayout *layout)
+{
+  static const char kinds[] = { [TW_TIMELINE_ROW_SECTION] = 'S', [TW_TIMELINE_ROW_CPU] = 'C',
+                                [TW_TIMELINE_ROW_PROCESS] = 'P', [TW_TIMELINE_ROW_TASK] = 'T',
+                                [TW_TIMELINE_ROW_COUNTER] = 'N', [TW_TIMELINE_ROW_HOST] = 'H' };
+  GString *out = g_string_new (NULL);
+  guint n_rows;
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (layout, &n_rows);
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      g_autofree char *label = tw_timeline_layout_dup_row_label (layout, &rows[i]);
+
+      g_string_append_printf (out, "%c%s%*s%s\n", kinds[rows[i].kind],
+                              tw_timeline_layout_is_collapsed (layout, i) ? "+" : ":",
+                              rows[i].indent * 2, "", label);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Two machines get a header row each, with their CPU and task counts and their CPU rows,
+ * then task rows, below; collapsing one hides exactly its rows, and its CPUs' and tasks'
+ * rows are its header while it is collapsed (what the selection and Enter land on). A
+ * trace of one named machine has no header row. */
+static void
+test_host_headers (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTimelineLayout) layout = NULL;
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint16 b0 = tw_trace_add_host_cpu (trace, "beta", 0);
+  guint16 a1 = tw_trace_add_host_cpu (trace, "alpha", 1);
+  guint16 a0 = tw_trace_add_host_cpu (trace, "alpha", 0);
+  guint32 idle_a = add_host_task (trace, "alpha", "0", "swapper", 0, 0);
+  guint32 idle_b = add_host_task (trace, "beta", "0", "swapper", 0, 0);
+  guint32 a_main = add_host_task (trace, "alpha", "100", "app", 100, 100);
+  guint32 a_thread = add_host_task (trace, "alpha", "101", "app", 100, 101);
+  guint32 b_shell = add_host_task (trace, "beta", "7", "sh", 7, 7);
+  g_autofree char *expanded = NULL;
+  g_autofree char *collapsed = NULL;
+  g_autofree char *again = NULL;
+  int alpha, beta;
+  guint n_rows;
+
+  tw_trace_set_task_flags (trace, idle_a, TW_TASK_FLAG_IDLE);
+  tw_trace_set_task_flags (trace, idle_b, TW_TASK_FLAG_IDLE);
+  tw_test_append_switch (trace, sw, 0, b0, idle_b, b_shell, NULL);
+  tw_test_append_switch (trace, sw, 10, a1, idle_a, a_thread, NULL);
+  tw_test_append_switch (trace, sw, 20, a0, idle_a, a_main, NULL);
+  tw_test_append_switch (trace, sw, 40, b0, b_shell, idle_b, "S");
+  tw_test_append_switch (trace, sw, 50, a0, a_main, idle_a, "S");
+  tw_test_append_switch (trace, sw, 60, a1, a_thread, idle_a, "S");
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  layout = tw_timeline_layout_new (model);
+
+  expanded = dup_outline (layout);
+  g_assert_cmpstr (expanded, ==,
+                   "H:alpha (2 CPUs, 2 tasks)\n"
+                   "C:  alpha: CPU 0\n"
+                   "C:  alpha: CPU 1\n"
+                   "P:  alpha: app (100, 2 threads)\n"
+                   "T:    alpha: app-101\n"   /* more CPU time */
+                   "T:    alpha: app-100\n"
+                   "H:beta (1 CPU, 1 task)\n"
+                   "C:  beta: CPU 0\n"
+                   "T:  beta: sh-7\n");
+  g_assert_cmpuint (tw_timeline_layout_get_n_host_groups (layout), ==, 2);
+  alpha = 0;
+  beta = 6;
+  g_assert_true (tw_timeline_layout_is_header (layout, alpha));
+  g_assert_false (tw_timeline_layout_is_header (layout, 1));
+  g_assert_cmpint (tw_timeline_layout_find_header (layout, 1), ==, alpha);
+  g_assert_cmpint (tw_timeline_layout_find_header (layout, 4), ==, 3);
+  g_assert_cmpint (tw_timeline_layout_find_header (layout, 3), ==, 3);
+  g_assert_cmpint (tw_timeline_layout_find_header (layout, 8), ==, beta);
+
+  /* a host's header stands for its tasks (Show Only This Host) */
+  {
+    g_autoptr(GArray) tasks = tw_timeline_layout_dup_row_tasks (layout, beta);
+
+    g_assert_cmpuint (tasks->len, ==, 1);
+    g_assert_cmpuint (g_array_index (tasks, guint32, 0), ==, b_shell);
+  }
+
+  tw_timeline_layout_toggle_row (layout, alpha);
+  collapsed = dup_outline (layout);
+  g_assert_cmpstr (collapsed, ==,
+                   "H+alpha (2 CPUs, 2 tasks)\n"
+                   "H:beta (1 CPU, 1 task)\n"
+                   "C:  beta: CPU 0\n"
+                   "T:  beta: sh-7\n");
+  g_assert_cmpint (tw_timeline_layout_find_cpu_row (layout, a1), ==, 0);
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, a_thread), ==, 0);
+  g_assert_cmpint (tw_timeline_layout_find_cpu_row (layout, b0), ==, 2);
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, b_shell), ==, 3);
+  g_assert_cmpint (tw_timeline_layout_get_height (layout), ==,
+                   2 * TW_TIMELINE_SECTION_HEIGHT + TW_TIMELINE_CPU_HEIGHT + TW_TIMELINE_TASK_HEIGHT);
+  /* the click on a header's row toggles it back; a CPU row is left alone */
+  tw_timeline_layout_toggle_row (layout, 2);
+  g_assert_cmpuint ((tw_timeline_layout_get_rows (layout, &n_rows), n_rows), ==, 4);
+  tw_timeline_layout_toggle_row (layout, alpha);
+  again = dup_outline (layout);
+  g_assert_cmpstr (again, ==, expanded);
+
+  /* the state lives by host name: a rebuilt layout (a live trace's update) keeps it */
+  tw_timeline_layout_toggle_row (layout, beta);
+  tw_timeline_layout_update (layout);
+  g_assert_true (tw_timeline_layout_is_collapsed (layout, beta));
+}
+
+/* A trace whose machines are named but one: no header row, rows as in any trace. */
+static void
+test_one_host_no_header (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTimelineLayout) layout = NULL;
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint16 c0 = tw_trace_add_host_cpu (trace, "solo", 0);
+  guint32 idle = add_host_task (trace, "solo", "0", "swapper", 0, 0);
+  guint32 task = add_host_task (trace, "solo", "5", "w", 5, 5);
+  g_autofree char *outline = NULL;
+
+  tw_trace_set_task_flags (trace, idle, TW_TASK_FLAG_IDLE);
+  tw_test_append_switch (trace, sw, 0, c0, idle, task, NULL);
+  tw_test_append_switch (trace, sw, 10, c0, task, idle, "S");
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  layout = tw_timeline_layout_new (model);
+  outline = dup_outline (layout);
+  g_assert_cmpstr (outline, ==, "S:CPUs\nC:  solo: CPU 0\nS:Tasks\nT:  solo: w-5\n");
+  g_assert_cmpuint (tw_timeline_layout_get_n_host_groups (layout), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -265,6 +404,8 @@ main (int   argc,
   ADD ("find-rows", test_find_rows);
 #undef ADD
   g_test_add_func ("/tw/widgets/timeline-layout/hosts", test_hosts);
+  g_test_add_func ("/tw/widgets/timeline-layout/host-headers", test_host_headers);
+  g_test_add_func ("/tw/widgets/timeline-layout/one-host-no-header", test_one_host_no_header);
 
   return g_test_run ();
 }

@@ -263,6 +263,133 @@ test_row_taller_than_view (Fixture       *f,
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A task of @host, named as a source of several targets names it. */
+static guint32
+add_host_task (TwTrace    *trace,
+               const char *host,
+               const char *id,
+               const char *name)
+{
+  g_autofree char *source_id = g_strdup_printf ("%s/%s", host, id);
+  guint32 task = tw_trace_add_task (trace, source_id, name, atoi (id), atoi (id));
+
+  tw_trace_set_task_host (trace, task, host);
+  return task;
+}
+
+/* The colour at (@x, @y) of what @timeline shows now. */
+static void
+pixel_at (TwTimeline *timeline,
+          int         x,
+          int         y,
+          double      rgb[3])
+{
+  cairo_surface_t *surface;
+
+  tw_test_wait_frames (GTK_WIDGET (timeline), 1);
+  surface = tw_test_grab_widget (GTK_WIDGET (timeline));
+  tw_test_surface_get_rgb (surface, x, y, rgb);
+  cairo_surface_destroy (surface);
+}
+
+/* Two machines on one timeline: each has a header row in the theme's host colour, its CPU
+ * rows below it show its tasks; Enter on the timeline folds the header over the top row,
+ * or over the selected event's row, and what the folded host showed is gone from the
+ * screen while the other host moves up. */
+static void
+test_host_headers (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwViewState) state = NULL;
+  GtkWidget *window = NULL;
+  TwTimeline *timeline;
+  TwTimelineLayout *layout;
+  TwTimelineColors colors;
+  TwTimelineViewport vp;
+  TwPalette palette;
+  const TwTimelineRow *rows;
+  guint n_rows;
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint16 b0 = tw_trace_add_host_cpu (trace, "beta", 0);
+  guint16 a0 = tw_trace_add_host_cpu (trace, "alpha", 0);
+  guint32 idle_a = add_host_task (trace, "alpha", "0", "swapper");
+  guint32 idle_b = add_host_task (trace, "beta", "0", "swapper");
+  guint32 work_a = add_host_task (trace, "alpha", "10", "work");
+  guint32 work_b = add_host_task (trace, "beta", "10", "work");
+  double px[3], a_rgb[3], b_rgb[3];
+  int x_run, y_header0, y_cpu1, y_header_beta;
+
+  tw_trace_set_task_flags (trace, idle_a, TW_TASK_FLAG_IDLE);
+  tw_trace_set_task_flags (trace, idle_b, TW_TASK_FLAG_IDLE);
+  tw_test_append_switch (trace, sw, 0, a0, idle_a, work_a, NULL);
+  tw_test_append_switch (trace, sw, 0, b0, idle_b, work_b, NULL);
+  tw_test_append_switch (trace, sw, 10000, a0, work_a, idle_a, "S");
+  tw_test_append_switch (trace, sw, 10000, b0, work_b, idle_b, "S");
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  state = tw_view_state_new (model);
+  timeline = tw_test_present_timeline (state, 900, 400, &window);
+  layout = tw_timeline_get_layout (timeline);
+  tw_palette_init_from_widget (&palette, GTK_WIDGET (timeline));
+  tw_timeline_colors_init (&colors, &palette);
+  tw_timeline_get_viewport (timeline, &vp);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (timeline), work_a, a_rgb);
+  tw_timeline_painter_get_task_color (tw_timeline_get_painter (timeline), work_b, b_rgb);
+  g_assert_false (tw_test_rgb_near (a_rgb, b_rgb));
+
+  /* alpha's header, its CPU, its task; beta's header, its CPU, its task */
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpuint (n_rows, ==, 6);
+  g_assert_cmpuint (rows[0].kind, ==, TW_TIMELINE_ROW_HOST);
+  g_assert_cmpuint (rows[1].kind, ==, TW_TIMELINE_ROW_CPU);
+  g_assert_cmpuint (rows[1].id, ==, a0);
+  g_assert_cmpuint (rows[3].kind, ==, TW_TIMELINE_ROW_HOST);
+  g_assert_cmpuint (rows[4].id, ==, b0);
+  x_run = (int) tw_timeline_viewport_time_to_x (&vp, 5000);
+  y_header0 = TW_TIMELINE_RULER_HEIGHT + rows[0].y + rows[0].height / 2;
+  y_cpu1 = TW_TIMELINE_RULER_HEIGHT + rows[1].y + rows[1].height - 8;
+  y_header_beta = TW_TIMELINE_RULER_HEIGHT + rows[3].y + rows[3].height / 2;
+
+  /* headers are the theme's host colour across the plot, unlike a section's */
+  g_assert_false (tw_test_rgb_near (colors.host, colors.section));
+  pixel_at (timeline, x_run, y_header0, px);
+  g_assert_true (tw_test_rgb_near (px, colors.host));
+  pixel_at (timeline, x_run, y_header_beta, px);
+  g_assert_true (tw_test_rgb_near (px, colors.host));
+  pixel_at (timeline, x_run, y_cpu1, px);
+  g_assert_true (tw_test_rgb_near (px, a_rgb));
+
+  /* Enter with nothing selected folds the header over the top row: alpha; beta's rows
+   * move up under it, its CPU showing beta's task where alpha's CPU was */
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.toggle-header", NULL));
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpuint (n_rows, ==, 4);
+  g_assert_true (tw_timeline_layout_is_collapsed (layout, 0));
+  g_assert_cmpint (tw_timeline_layout_find_cpu_row (layout, a0), ==, 0);
+  pixel_at (timeline, x_run, TW_TIMELINE_RULER_HEIGHT + rows[1].y + rows[1].height / 2, px);
+  g_assert_true (tw_test_rgb_near (px, colors.host));
+  pixel_at (timeline, x_run, TW_TIMELINE_RULER_HEIGHT + rows[2].y + rows[2].height - 8, px);
+  g_assert_true (tw_test_rgb_near (px, b_rgb));
+
+  /* an event of beta selected: Enter folds beta's header, the one over its row */
+  tw_view_state_set_selected_event (state, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.toggle-header", NULL));
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpuint (n_rows, ==, 2);
+  g_assert_cmpint (tw_timeline_layout_find_task_row (layout, work_b), ==, 1);
+  pixel_at (timeline, x_run, TW_TIMELINE_RULER_HEIGHT + 2 * TW_TIMELINE_SECTION_HEIGHT + 10, px);
+  g_assert_false (tw_test_rgb_near (px, b_rgb));
+  g_assert_false (tw_test_rgb_near (px, a_rgb));
+  /* and again unfolds it */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.toggle-header", NULL));
+  g_assert_cmpuint ((tw_timeline_layout_get_rows (layout, &n_rows), n_rows), ==, 4);
+
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -281,5 +408,6 @@ main (int   argc,
   ADD ("/tw/widgets/timeline/row-taller-than-view", test_row_taller_than_view);
 #undef ADD
 
+  g_test_add_func ("/tw/widgets/timeline/host-headers", test_host_headers);
   return g_test_run ();
 }
