@@ -250,7 +250,7 @@ name_apply_cb (TwDesignerWindow *self)
   if (gtk_widget_in_destruction (GTK_WIDGET (self)))
     return;
   name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->name_entry))));
-  tw_automaton_canvas_set_name (self->canvas, name);
+  tw_automaton_document_set_name (tw_automaton_canvas_get_document (self->canvas), name);
   show_name (self);
 }
 
@@ -597,7 +597,7 @@ save_chosen_cb (GtkWidget  *owner,
   TwDesignerWindow *self = TW_DESIGNER_WINDOW (owner);
   g_autoptr(GError) error = NULL;
 
-  if (!tw_automaton_canvas_save (self->canvas, path, &error))
+  if (!tw_automaton_document_save (tw_automaton_canvas_get_document (self->canvas), path, &error))
     {
       report_error (self, error);
       return;
@@ -715,7 +715,8 @@ designer_action (GtkWidget  *widget,
     {
       if (self->path == NULL)
         ask_for_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, save_chosen_cb);
-      else if (!tw_automaton_canvas_save (self->canvas, self->path, &error))
+      else if (!tw_automaton_document_save (tw_automaton_canvas_get_document (self->canvas),
+                                            self->path, &error))
         report_error (self, error);
     }
   else if (g_str_equal (action_name, "designer.new"))

@@ -112,7 +112,7 @@ add_state (TwAutomatonCanvas *canvas,
   g_assert_cmpuint (tw_automaton_get_n_states (a), ==, n + 1);
   g_assert_cmpstr (tw_automaton_get_state (a, n)->id, ==, id);
   g_assert_cmpstr (tw_state_kind_to_string (tw_automaton_get_state (a, n)->kind), ==, kind);
-  tw_automaton_canvas_move_state (canvas, n, x, y);
+  tw_automaton_document_move_state (tw_automaton_canvas_get_document (canvas), n, x, y);
   return n;
 }
 
