@@ -8,7 +8,9 @@
  * registered by name. Nothing else is touched, and it shows up in the Evaluations
  * pane's metric list (added with a real click, measured in a thread, its bars drawn),
  * in `tracewb-cli eval --metric` and `tracewb-cli metrics` (run in-process, the same
- * code as the binary), and in a live session, growing as the sensors write.
+ * code as the binary), in the Metric Designer's *Compare with* row (chosen and measured
+ * with a real click beside the automaton), and in a live session, growing as the sensors
+ * write.
  */
 #include "config.h"
 
@@ -21,6 +23,8 @@
 
 #include "tw-application.h"
 #include "tw-cli.h"
+#include "tw-designer-compare.h"
+#include "tw-designer-window.h"
 #include "tw-event-name-entry.h"
 #include "tw-live-session.h"
 #include "tw-test-app.h"
@@ -499,6 +503,97 @@ test_cli (void)
   g_assert_true (g_str_has_suffix (lines[n_system], "time between consecutive EVENTs (only in this test)"));
 }
 
+/* The designer among the toplevels. */
+static TwDesignerWindow *
+find_designer (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (TW_IS_DESIGNER_WINDOW (window))
+        return TW_DESIGNER_WINDOW (window);
+    }
+  return NULL;
+}
+
+static gboolean
+designer_open (gpointer data)
+{
+  return find_designer () != NULL;
+}
+
+static gboolean
+comparison_done (gpointer data)
+{
+  return !tw_designer_compare_get_running (data)
+         && !g_str_equal (tw_designer_compare_get_summary (data), "Measuring…");
+}
+
+/* In the Metric Designer (Ctrl+D): offered in *Compare with*, chosen, its event typed
+ * and measured with a click on *Measure*, beside the automaton; the designer never
+ * heard of it. */
+static void
+test_designer (Fixture       *fx,
+               gconstpointer  data)
+{
+  g_autofree char *path = tw_test_write_temp_file ("irqs.csv", IRQ_CSV, -1);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) compares = g_ptr_array_new ();
+  g_autoptr(GPtrArray) dropdowns = g_ptr_array_new ();
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  TwDesignerWindow *designer;
+  TwDesignerCompare *compare;
+  GtkDropDown *offered;
+  GtkWidget *measure;
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  if (!have_display || tw_test_input_skip ())
+    {
+      if (!have_display)
+        g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+d");
+  g_assert_true (tw_test_wait_until (designer_open, NULL, WAIT_MS));
+  designer = find_designer ();
+  tw_test_wait_frames (GTK_WIDGET (designer), 3);
+
+  tw_test_collect_descendants (GTK_WIDGET (designer), TW_TYPE_DESIGNER_COMPARE, compares);
+  g_assert_cmpuint (compares->len, ==, 1);
+  compare = g_ptr_array_index (compares, 0);
+  tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_DROP_DOWN, dropdowns);
+  offered = g_ptr_array_index (dropdowns, 0);
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (offered)); i++)
+    {
+      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (gtk_drop_down_get_model (offered), i);
+
+      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
+        position = i;
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  gtk_drop_down_set_selected (offered, position);
+  tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_ENTRY, entries);
+  g_assert_true (gtk_widget_get_sensitive (g_ptr_array_index (entries, 0)));
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (g_ptr_array_index (entries, 0)), ==, "EVENT");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "irq_entry");
+  tw_test_wait_frames (GTK_WIDGET (designer), 2);
+
+  measure = find_button (GTK_WIDGET (compare), "_Measure");
+  g_assert_true (gtk_widget_is_sensitive (measure));
+  tw_test_input_click (measure, gtk_widget_get_width (measure) / 2.0,
+                       gtk_widget_get_height (measure) / 2.0, 1, NULL);
+  g_assert_true (tw_test_wait_until (comparison_done, compare, WAIT_MS));
+  /* gaps of 3000, 3000, 4000 and 8000 ns */
+  g_assert_cmpstr (tw_designer_compare_get_summary (compare), ==,
+                   "test-gap:irq_entry: 4 measurements · mean 4.5 µs · max 8 µs");
+  tw_test_close_window (GTK_WINDOW (designer));
+}
+
 typedef struct {
   TwHistogramView *view;
   guint64          count;
@@ -577,6 +672,7 @@ main (int    argc,
 
 #define ADD(path, func) g_test_add ("/tw/app/story/evaluator/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("pane", test_pane);
+  ADD ("designer", test_designer);
   ADD ("live", test_live);
 #undef ADD
   g_test_add_func ("/tw/app/story/evaluator/cli", test_cli);
