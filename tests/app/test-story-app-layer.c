@@ -9,6 +9,8 @@
  *   the session.
  * - The Sensors pane shows no blank line between the directory and the table while
  *   there is no error to show.
+ * - Open…'s filter of traces shows the files of every registered reader (a S.Ha.R.K.
+ *   .dump too), named after them: it comes from the readers, not from a list here.
  */
 #include "config.h"
 
@@ -20,6 +22,8 @@
 #include "tw-sensors-pane.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
+#include "tw-test-input.h"
+#include "tw-test-record.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -316,10 +320,95 @@ test_live_controls (LiveFixture   *fx,
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
 }
 
+/* ------------------------------------------------------------------ Open… */
+
+static GtkWidget *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return GTK_WIDGET (window);
+    }
+  return NULL;
+}
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  return find_file_chooser () != NULL;
+}
+
+static gboolean
+filter_shows (GtkFileFilter *filter,
+              const char    *name)
+{
+  g_autoptr(GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+/* Ctrl+O: the first filter shows every reader's files (each suffix, a CTF trace's
+ * metadata) and names every reader; the old hand-written list hid S.Ha.R.K. .dump files. */
+static void
+test_open_filter_from_readers (void)
+{
+  g_autoptr(GPtrArray) readers = NULL;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GtkFileFilter) traces = NULL;
+  TwWindow *window;
+  GtkWidget *chooser;
+
+  if (app == NULL || tw_test_input_skip ())
+    {
+      if (app == NULL)
+        g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (window), 1000, 700);
+  tw_test_input_keys (GTK_WIDGET (window), "ctrl+o");
+  g_assert_true (tw_test_wait_until (file_chooser_shown, NULL, WAIT_MS));
+  chooser = find_file_chooser ();
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
+  traces = g_list_model_get_item (filters, 0);
+
+  readers = tw_reader_registry_dup_readers ();
+  for (guint i = 0; i < readers->len; i++)
+    {
+      const TwReaderInfo *info = tw_reader_get_info (readers->pdata[i]);
+
+      g_assert_nonnull (strstr (gtk_file_filter_get_name (traces), info->label));
+      for (guint k = 0; info->suffixes && info->suffixes[k]; k++)
+        {
+          g_autofree char *name = g_strconcat ("trace.", info->suffixes[k], NULL);
+
+          g_assert_true (filter_shows (traces, name));
+        }
+      for (guint k = 0; info->file_names && info->file_names[k]; k++)
+        g_assert_true (filter_shows (traces, info->file_names[k]));
+    }
+  g_assert_true (filter_shows (traces, "shark-newtracer-test.dump"));
+  g_assert_true (filter_shows (traces, "metadata"));
+  g_assert_false (filter_shows (traces, "timeline.png"));
+
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
+/* ------------------------------------------------------------------ */
+
 int
 main (int    argc,
       char **argv)
 {
+  tw_test_record_keep_system_schemas ();
   app = tw_test_init_application (&argc, &argv);
 
   g_test_add_func ("/tw/app/story/app-layer/designer-export-runs-in-window",
@@ -330,5 +419,7 @@ main (int    argc,
               live_setup, test_sensors_pane_no_blank_line, live_teardown);
   g_test_add ("/tw/app/story/app-layer/live-controls", LiveFixture, NULL,
               live_setup, test_live_controls, live_teardown);
+  g_test_add_func ("/tw/app/story/app-layer/open-filter-from-readers",
+                   test_open_filter_from_readers);
   return g_test_run ();
 }
