@@ -9,6 +9,8 @@
  *   the session.
  * - The Sensors pane shows no blank line between the directory and the table while
  *   there is no error to show.
+ * - The designer's histogram says "Click a bar to list its measurements" whole, in a
+ *   window as wide as a 1280 px screen gives it.
  * - Open…'s filter of traces shows the files of every registered reader (a S.Ha.R.K.
  *   .dump too), named after them: it comes from the readers, not from a list here.
  */
@@ -320,6 +322,58 @@ test_live_controls (LiveFixture   *fx,
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
 }
 
+/* ------------------------------------------------------------------ the designer's histogram */
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  tw_test_collect_descendants (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), text))
+      return g_ptr_array_index (labels, i);
+  g_error ("no label “%s”", text);
+}
+
+/* The caption over the bin list was laid out for the list's minimum width, wider than
+ * the narrow pane gave the list, and the pane cut off its end: it must lie inside the
+ * view, its text inside it. */
+static void
+test_designer_histogram_caption_whole (void)
+{
+  TwDesignerWindow *designer;
+  GtkWidget *view;
+  GtkWidget *caption;
+  graphene_rect_t bounds;
+  int text_width = 0, text_height = 0;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  designer = tw_designer_window_new (NULL, NULL);
+  tw_test_present_window (GTK_WINDOW (designer), 1200, 700);
+  tw_test_wait_frames (GTK_WIDGET (designer), 3);
+  view = GTK_WIDGET (tw_designer_window_get_histogram_view (designer));
+  caption = find_label (view, "Click a bar to list its measurements");
+  g_assert_true (gtk_widget_get_mapped (caption));
+  /* inside the view: the bin list's side of the pane clipped it at the view's edge */
+  g_assert_true (gtk_widget_compute_bounds (caption, view, &bounds));
+  g_test_message ("caption at x %.0f, %.0f wide, in a view %d wide", bounds.origin.x,
+                  bounds.size.width, gtk_widget_get_width (view));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view));
+  /* the lines the label laid its text out in, at the width it was given */
+  pango_layout_get_pixel_size (gtk_label_get_layout (GTK_LABEL (caption)), &text_width, &text_height);
+  g_test_message ("caption %d × %d, its text %d × %d", gtk_widget_get_width (caption),
+                  gtk_widget_get_height (caption), text_width, text_height);
+  g_assert_cmpint (text_width, <=, gtk_widget_get_width (caption));
+  g_assert_cmpint (text_height, <=, gtk_widget_get_height (caption));
+  tw_test_close_window (GTK_WINDOW (designer));
+}
+
 /* ------------------------------------------------------------------ Open… */
 
 static GtkWidget *
@@ -419,6 +473,8 @@ main (int    argc,
               live_setup, test_sensors_pane_no_blank_line, live_teardown);
   g_test_add ("/tw/app/story/app-layer/live-controls", LiveFixture, NULL,
               live_setup, test_live_controls, live_teardown);
+  g_test_add_func ("/tw/app/story/app-layer/designer-histogram-caption-whole",
+                   test_designer_histogram_caption_whole);
   g_test_add_func ("/tw/app/story/app-layer/open-filter-from-readers",
                    test_open_filter_from_readers);
   return g_test_run ();
