@@ -8,7 +8,7 @@
  * - Going live shows the header bar's controls (now template children) and they drive
  *   the session.
  * - The Sensors pane shows no blank line between the directory and the table while
- *   there is no error to show.
+ *   there is no error to show, and a failed source's state whole, wrapped.
  * - The designer's histogram says "Click a bar to list its measurements" whole, in a
  *   window as wide as a 1280 px screen gives it.
  * - Open…'s filter of traces shows the files of every registered reader (a S.Ha.R.K.
@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 #include <tw-sensor.h>
 
 #include "tw-designer-window.h"
@@ -286,6 +287,63 @@ test_sensors_pane_no_blank_line (LiveFixture   *fx,
   g_assert_cmpint (gtk_widget_get_height (error_label), ==, 0);
 }
 
+/* The row of the source whose state says @text, or G_MAXUINT. */
+static guint
+find_state_row (TwSensorsPane *pane,
+                const char    *text)
+{
+  for (guint i = 0; i < tw_sensors_pane_get_n_rows (pane); i++)
+    if (strstr (tw_sensors_pane_get_text (pane, i, TW_SENSORS_COLUMN_STATE), text))
+      return i;
+  return G_MAXUINT;
+}
+
+static gboolean
+pane_has_failed_row (gpointer data)
+{
+  return find_state_row (data, "magic") != G_MAXUINT;
+}
+
+/* A file in the sensor directory that is no sensor fails with a message naming it and
+ * what is wrong; the State column cut it at 28 characters ("…/junk@fi…") although the
+ * pane had room to say it whole. */
+static void
+test_sensors_pane_state_whole (LiveFixture   *fx,
+                               gconstpointer  data)
+{
+  g_autofree char *junk_path = g_build_filename (fx->sensor_dir, "junk@file.tws", NULL);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  TwSensorsPane *pane;
+  GtkWidget *state = NULL;
+  const char *text;
+  char junk[2048];
+  int text_width = 0, text_height = 0;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  memset (junk, 'x', sizeof junk);
+  g_assert_true (g_file_set_contents (junk_path, junk, sizeof junk, NULL));
+  pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (fx->window));
+  g_assert_true (tw_test_wait_until (pane_has_failed_row, pane, WAIT_MS));
+  text = tw_sensors_pane_get_text (pane, find_state_row (pane, "magic"), TW_SENSORS_COLUMN_STATE);
+  g_assert_nonnull (strstr (text, "junk@file.tws"));
+  tw_test_collect_descendants (GTK_WIDGET (pane), GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len && state == NULL; i++)
+    if (gtk_label_get_text (g_ptr_array_index (labels, i)) == text)
+      state = g_ptr_array_index (labels, i);
+  g_assert_nonnull (state);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (state))));
+  pango_layout_get_pixel_size (gtk_label_get_layout (GTK_LABEL (state)), &text_width, &text_height);
+  g_assert_cmpint (text_width, <=, gtk_widget_get_width (state));
+  g_assert_cmpint (text_height, <=, gtk_widget_get_height (state));
+  g_remove (junk_path);
+}
+
 static gboolean
 is_paused (gpointer data)
 {
@@ -471,6 +529,8 @@ main (int    argc,
                    test_designer_export_without_window);
   g_test_add ("/tw/app/story/app-layer/sensors-pane-no-blank-line", LiveFixture, NULL,
               live_setup, test_sensors_pane_no_blank_line, live_teardown);
+  g_test_add ("/tw/app/story/app-layer/sensors-pane-state-whole", LiveFixture, NULL,
+              live_setup, test_sensors_pane_state_whole, live_teardown);
   g_test_add ("/tw/app/story/app-layer/live-controls", LiveFixture, NULL,
               live_setup, test_live_controls, live_teardown);
   g_test_add_func ("/tw/app/story/app-layer/designer-histogram-caption-whole",
