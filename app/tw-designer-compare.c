@@ -68,6 +68,8 @@ set_summary (TwDesignerCompare *self,
              const char        *text)
 {
   gtk_label_set_text (GTK_LABEL (self->summary), text);
+  /* no blank line under the row before anything was measured */
+  gtk_widget_set_visible (self->summary, text[0] != '\0');
 }
 
 static void
