@@ -48,16 +48,7 @@ preview_finished (gpointer data)
 static TwDesignerWindow *
 find_designer (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (TW_IS_DESIGNER_WINDOW (window))
-        return TW_DESIGNER_WINDOW (window);
-    }
-  return NULL;
+  return (TwDesignerWindow *) tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE);
 }
 
 static GtkWidget *

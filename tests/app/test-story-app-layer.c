@@ -434,25 +434,10 @@ test_designer_histogram_caption_whole (void)
 
 /* ------------------------------------------------------------------ Open… */
 
-static GtkWidget *
-find_file_chooser (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-        return GTK_WIDGET (window);
-    }
-  return NULL;
-}
-
 static gboolean
 file_chooser_shown (gpointer data)
 {
-  return find_file_chooser () != NULL;
+  return tw_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, TRUE) != NULL;
 }
 
 static gboolean
@@ -486,7 +471,7 @@ test_open_filter_from_readers (void)
   tw_test_present_window (GTK_WINDOW (window), 1000, 700);
   tw_test_input_keys (GTK_WIDGET (window), "ctrl+o");
   g_assert_true (tw_test_wait_until (file_chooser_shown, NULL, WAIT_MS));
-  chooser = find_file_chooser ();
+  chooser = GTK_WIDGET (tw_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, TRUE));
   filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
   g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
   traces = g_list_model_get_item (filters, 0);

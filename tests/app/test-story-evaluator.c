@@ -313,6 +313,25 @@ find_button (GtkWidget  *root,
   g_error ("no button “%s”", label);
 }
 
+/* Picks test-gap in a list of registered evaluators (a GtkDropDown of
+ * TwEvaluatorFactory), as a user does; it must be offered. */
+static void
+pick_gap (GtkDropDown *offered)
+{
+  GListModel *factories = gtk_drop_down_get_model (offered);
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; i < g_list_model_get_n_items (factories); i++)
+    {
+      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (factories, i);
+
+      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
+        position = i;
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  gtk_drop_down_set_selected (offered, position);
+}
+
 /* Picks test-gap in the metric list, names its event in the Start field and clicks
  * Add Metric with the pointer, as a user does. */
 static void
@@ -321,20 +340,9 @@ add_gap_with_a_click (Fixture           *fx,
                       const char        *event)
 {
   GtkWidget *add = find_button (GTK_WIDGET (pane), "_Add Metric");
-  GtkDropDown *metrics = GTK_DROP_DOWN (gtk_widget_get_prev_sibling (add));
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
-  GListModel *offered = gtk_drop_down_get_model (metrics);
-  guint position = GTK_INVALID_LIST_POSITION;
 
-  for (guint i = 0; i < g_list_model_get_n_items (offered); i++)
-    {
-      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (offered, i);
-
-      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
-        position = i;
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  gtk_drop_down_set_selected (metrics, position);
+  pick_gap (GTK_DROP_DOWN (gtk_widget_get_prev_sibling (add)));
   tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_EVENT_NAME_ENTRY, entries);
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), event);
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
@@ -503,26 +511,10 @@ test_cli (void)
   g_assert_true (g_str_has_suffix (lines[n_system], "time between consecutive EVENTs (only in this test)"));
 }
 
-/* The designer among the toplevels. */
-static TwDesignerWindow *
-find_designer (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (TW_IS_DESIGNER_WINDOW (window))
-        return TW_DESIGNER_WINDOW (window);
-    }
-  return NULL;
-}
-
 static gboolean
 designer_open (gpointer data)
 {
-  return find_designer () != NULL;
+  return tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE) != NULL;
 }
 
 static gboolean
@@ -546,9 +538,7 @@ test_designer (Fixture       *fx,
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
   TwDesignerWindow *designer;
   TwDesignerCompare *compare;
-  GtkDropDown *offered;
   GtkWidget *measure;
-  guint position = GTK_INVALID_LIST_POSITION;
 
   if (!have_display || tw_test_input_skip ())
     {
@@ -560,23 +550,14 @@ test_designer (Fixture       *fx,
   g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
   tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+d");
   g_assert_true (tw_test_wait_until (designer_open, NULL, WAIT_MS));
-  designer = find_designer ();
+  designer = TW_DESIGNER_WINDOW (tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE));
   tw_test_wait_frames (GTK_WIDGET (designer), 3);
 
   tw_test_collect_descendants (GTK_WIDGET (designer), TW_TYPE_DESIGNER_COMPARE, compares);
   g_assert_cmpuint (compares->len, ==, 1);
   compare = g_ptr_array_index (compares, 0);
   tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_DROP_DOWN, dropdowns);
-  offered = g_ptr_array_index (dropdowns, 0);
-  for (guint i = 0; i < g_list_model_get_n_items (gtk_drop_down_get_model (offered)); i++)
-    {
-      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (gtk_drop_down_get_model (offered), i);
-
-      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
-        position = i;
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  gtk_drop_down_set_selected (offered, position);
+  pick_gap (g_ptr_array_index (dropdowns, 0));
   tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_ENTRY, entries);
   g_assert_true (gtk_widget_get_sensitive (g_ptr_array_index (entries, 0)));
   g_assert_cmpstr (gtk_entry_get_placeholder_text (g_ptr_array_index (entries, 0)), ==, "EVENT");
