@@ -280,6 +280,22 @@ page_is_trace (gpointer data)
   return g_strcmp0 (tw_window_get_page (data), "trace") == 0 && !tw_window_get_loading (data);
 }
 
+/* Opens @file in the window; FALSE (the test skipped) without a display or input. */
+static gboolean
+open_in_window (Fixture *fx,
+                GFile   *file)
+{
+  if (!have_display || tw_test_input_skip ())
+    {
+      if (!have_display)
+        g_test_skip ("no display (run under xvfb-run)");
+      return FALSE;
+    }
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  return TRUE;
+}
+
 static gboolean
 no_transition (gpointer data)
 {
@@ -425,14 +441,8 @@ test_pane (Fixture       *fx,
   double px[3];
   Count one;
 
-  if (!have_display || tw_test_input_skip ())
-    {
-      if (!have_display)
-        g_test_skip ("no display (run under xvfb-run)");
-      return;
-    }
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  if (!open_in_window (fx, file))
+    return;
   pane = show_pane (fx);
 
   add_gap_with_a_click (fx, pane, "irq_entry");
@@ -540,14 +550,8 @@ test_designer (Fixture       *fx,
   TwDesignerCompare *compare;
   GtkWidget *measure;
 
-  if (!have_display || tw_test_input_skip ())
-    {
-      if (!have_display)
-        g_test_skip ("no display (run under xvfb-run)");
-      return;
-    }
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  if (!open_in_window (fx, file))
+    return;
   tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+d");
   g_assert_true (tw_test_wait_until (designer_open, NULL, WAIT_MS));
   designer = TW_DESIGNER_WINDOW (tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE));
