@@ -10,6 +10,7 @@
 #include "tw-application.h"
 #include "tw-app-resources.h"
 #include "tw-compare-window.h"
+#include "tw-file-chooser.h"
 #include "tw-live-session.h"
 #include "tw-lttng-attach-dialog.h"
 #include "tw-renderer-choice.h"
@@ -390,21 +391,12 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   TwApplication *self = user_data;
   GtkWindow *parent = GTK_WINDOW (get_window (self, FALSE));
   GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) traces = tw_file_chooser_new_trace_filter ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
   gtk_window_present (parent);
   dialog = gtk_file_chooser_native_new (_("Open Trace"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
                                         "_Open", "_Cancel");
-  gtk_file_filter_set_name (traces, _("Traces (trace.dat, CTF metadata, ftrace text, S.Ha.R.K., CSV)"));
-  /* a CTF trace is a directory: its metadata file opens it */
-  gtk_file_filter_add_pattern (traces, "metadata");
-  gtk_file_filter_add_suffix (traces, "txt");
-  gtk_file_filter_add_suffix (traces, "report");
-  gtk_file_filter_add_suffix (traces, "trace");
-  gtk_file_filter_add_suffix (traces, "dat");
-  gtk_file_filter_add_suffix (traces, "shark");
-  gtk_file_filter_add_suffix (traces, "csv");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), traces);

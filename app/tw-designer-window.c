@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-designer-window.h"
+#include "tw-designer-compare.h"
 #include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
@@ -31,6 +32,7 @@ struct _TwDesignerWindow
   GtkWidget         *canvas_slot;
   GtkWidget         *name_entry;
   GtkWidget         *summary;
+  TwDesignerCompare *compare;        /* any registered evaluator over the same trace */
   TwHistogramView   *histogram_view; /* lengths of the last finished preview */
   GtkWidget         *list;
   GtkWidget         *step_task;
@@ -129,7 +131,7 @@ preview_done_cb (TwDesignerWindow *self)
   g_autoptr(TwEvaluatorRun) preview = NULL;
   TwMeasurementTable *table;
   g_autofree char *text = NULL;
-  guint64 total = 0, max = 0;
+  g_autofree char *lengths = NULL;
   gsize n;
 
   if (tw_evaluator_run_is_running (self->preview))
@@ -150,21 +152,13 @@ preview_done_cb (TwDesignerWindow *self)
   self->n_measurements = n;
   tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (preview),
                                    table, tw_view_state_get_trace (self->state));
-  for (gsize i = 0; i < n; i++)
-    {
-      total += tw_measurement_table_get_row (table, i)->length;
-      max = MAX (max, tw_measurement_table_get_row (table, i)->length);
-    }
   if (n == 0)
     text = g_strdup (_("No measurement: no task's events take the automaton from its begin "
                        "state to an end state in this trace."));
   else
     {
-      g_autofree char *mean = tw_timeline_format_duration (total / n);
-      g_autofree char *longest = tw_timeline_format_duration (max);
-
-      text = g_strdup_printf (_("%lu measurements · mean %s · max %s%s"), (gulong) n,
-                              mean, longest, n > MAX_LISTED ? _(" · the first 10 000 are listed") : "");
+      lengths = tw_designer_compare_dup_lengths_text (table);
+      text = g_strconcat (lengths, n > MAX_LISTED ? _(" · the first 10 000 are listed") : "", NULL);
     }
   set_summary (self, text);
   show_rows (self, table);
@@ -250,7 +244,7 @@ name_apply_cb (TwDesignerWindow *self)
   if (gtk_widget_in_destruction (GTK_WIDGET (self)))
     return;
   name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->name_entry))));
-  tw_automaton_canvas_set_name (self->canvas, name);
+  tw_automaton_document_set_name (tw_automaton_canvas_get_document (self->canvas), name);
   show_name (self);
 }
 
@@ -597,7 +591,7 @@ save_chosen_cb (GtkWidget  *owner,
   TwDesignerWindow *self = TW_DESIGNER_WINDOW (owner);
   g_autoptr(GError) error = NULL;
 
-  if (!tw_automaton_canvas_save (self->canvas, path, &error))
+  if (!tw_automaton_document_save (tw_automaton_canvas_get_document (self->canvas), path, &error))
     {
       report_error (self, error);
       return;
@@ -715,7 +709,8 @@ designer_action (GtkWidget  *widget,
     {
       if (self->path == NULL)
         ask_for_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, save_chosen_cb);
-      else if (!tw_automaton_canvas_save (self->canvas, self->path, &error))
+      else if (!tw_automaton_document_save (tw_automaton_canvas_get_document (self->canvas),
+                                            self->path, &error))
         report_error (self, error);
     }
   else if (g_str_equal (action_name, "designer.new"))
@@ -768,11 +763,13 @@ tw_designer_window_class_init (TwDesignerWindowClass *klass)
 
   g_type_ensure (TW_TYPE_TASK_CHOOSER);
   g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (TW_TYPE_DESIGNER_COMPARE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-designer-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, canvas_slot);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, name_entry);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, summary);
+  gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, compare);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, list);
   gtk_widget_class_bind_template_child (widget_class, TwDesignerWindow, step_task);
@@ -886,6 +883,7 @@ tw_designer_window_new (GtkWindow   *parent,
   g_set_object (&self->state, state);
   /* picking a measurement of a bin selects it in the timeline, as the list below does */
   tw_histogram_view_set_view_state (self->histogram_view, state);
+  tw_designer_compare_set_trace (self->compare, state ? tw_view_state_get_trace (state) : NULL);
   set_event_names (self);
   fill_step_tasks (self);
   tw_designer_window_open_template (self, "user-metric", NULL);

@@ -12,6 +12,7 @@
 #include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
+#include <tw-ingest.h>
 
 typedef struct {
   GtkWidget        *owner;       /* owned: it outlives the question */
@@ -107,4 +108,41 @@ tw_file_chooser_add_filter (GtkFileChooserNative *dialog,
   gtk_file_filter_set_name (filter, name);
   gtk_file_filter_add_suffix (filter, suffix);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+}
+
+/**
+ * tw_file_chooser_new_trace_filter:
+ *
+ * The Open dialog's filter of traces: the file names every registered reader
+ * (tw_reader_registry_dup_readers()) says its format has, named after their labels, so
+ * a new reader's files show without a change here.
+ *
+ * Returns: (transfer full): the filter
+ */
+GtkFileFilter *
+tw_file_chooser_new_trace_filter (void)
+{
+  g_autoptr(GPtrArray) readers = tw_reader_registry_dup_readers ();
+  g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
+  g_auto(GStrv) label_list = NULL;
+  g_autofree char *joined = NULL;
+  g_autofree char *name = NULL;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  for (guint i = 0; i < readers->len; i++)
+    {
+      const TwReaderInfo *info = tw_reader_get_info (readers->pdata[i]);
+
+      g_strv_builder_add (labels, info->label);
+      for (guint k = 0; info->suffixes && info->suffixes[k]; k++)
+        gtk_file_filter_add_suffix (filter, info->suffixes[k]);
+      for (guint k = 0; info->file_names && info->file_names[k]; k++)
+        gtk_file_filter_add_pattern (filter, info->file_names[k]);
+    }
+  label_list = g_strv_builder_end (labels);
+  joined = g_strjoinv (", ", label_list);
+  /* TRANSLATORS: %s lists the formats ("S.Ha.R.K. dump, CSV events, trace.dat, CTF") */
+  name = g_strdup_printf (_("Traces (%s)"), joined);
+  gtk_file_filter_set_name (filter, name);
+  return filter;
 }

@@ -24,5 +24,6 @@ GtkFileChooserNative *tw_file_chooser_new        (GtkWidget            *owner,
 void                  tw_file_chooser_add_filter (GtkFileChooserNative *dialog,
                                                   const char           *name,
                                                   const char           *suffix);
+GtkFileFilter        *tw_file_chooser_new_trace_filter (void);
 
 G_END_DECLS

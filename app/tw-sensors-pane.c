@@ -71,10 +71,18 @@ add_row (TwSensorsPane *self,
       gtk_label_set_xalign (GTK_LABEL (label),
                             c == TW_SENSORS_COLUMN_RATE || c == TW_SENSORS_COLUMN_RECEIVED
                             || c == TW_SENSORS_COLUMN_MISSED ? 1.0 : 0.0);
-      if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STATE || c == TW_SENSORS_COLUMN_STREAM)
+      if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STREAM)
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
           gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+        }
+      /* the last column takes the room left and wraps: why a source failed or a
+       * connection ended is read whole, not cut at 28 characters */
+      if (c == TW_SENSORS_COLUMN_STATE)
+        {
+          gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+          gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+          gtk_widget_set_hexpand (label, TRUE);
         }
       gtk_label_set_selectable (GTK_LABEL (label), c == TW_SENSORS_COLUMN_SCHEMA);
       row->labels[c] = label;

@@ -251,8 +251,9 @@ tw_evaluator_factory_list_registered (void)
  * tw_evaluator_factory_register:
  * @factory: a factory whose name no registered one has
  *
- * Offers @factory's evaluators by name: in the Evaluations pane's metric list, to
- * `tracewb-cli eval --metric` and in `tracewb-cli metrics`. Main thread only.
+ * Offers @factory's evaluators by name: in the Evaluations pane's metric list, the
+ * designer's *Compare with* list, to `tracewb-cli eval --metric` and in `tracewb-cli
+ * metrics`. Main thread only.
  */
 void
 tw_evaluator_factory_register (TwEvaluatorFactory *factory)

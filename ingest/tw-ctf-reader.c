@@ -1950,11 +1950,12 @@ tw_ctf_reader_get_library (void)
 }
 #endif
 
-/* A CTF trace is a folder: its name has no suffix to speak of. */
+/* A CTF trace is a folder: its name has no suffix to speak of, its metadata file a name. */
 const TwReaderInfo tw_ctf_reader_info = {
   .name = "ctf",
   .label = "CTF",
   .description = "CTF 1.8 traces (LTTng), a trace directory or its metadata file, through babeltrace2",
+  .file_names = (const char *const[]) { "metadata", NULL },
   .probe = tw_ctf_reader_probe,
 #if HAVE_BABELTRACE
   .read = read_ctf,

@@ -41,6 +41,9 @@ typedef gboolean TwReaderParseFunc (TwTrace         *trace,
  * @suffixes: (nullable) (array zero-terminated=1): the endings of the format's file names,
  *   without the dot ("dat"); between readers equally sure of a file, the one whose suffix
  *   the file has wins
+ * @file_names: (nullable) (array zero-terminated=1): whole names a file of the format
+ *   has whatever its folder ("metadata": a CTF trace opens through its metadata file),
+ *   for the Open dialog's filter
  * @probe: how sure the reader is that the file is its format, from 0 (not mine) to 100
  *   (certain), given the file's first bytes (@head, up to 64 KiB; for a folder, those of
  *   its `metadata` file, if any)
@@ -66,6 +69,7 @@ typedef struct {
   const char         *label;
   const char         *description;
   const char * const *suffixes;
+  const char * const *file_names;
   guint             (*probe)       (const char      *path,
                                     const guint8    *head,
                                     gsize            head_len);

@@ -108,7 +108,7 @@ nudge_action (TwAutomatonCanvas *self,
   if (self->selected_state < 0)
     return;
   s = tw_automaton_get_state (a, self->selected_state);
-  tw_automaton_canvas_move_state (self, self->selected_state, s->x + dx, s->y + dy);
+  tw_automaton_document_move_state (self->document, self->selected_state, s->x + dx, s->y + dy);
 }
 
 static void
@@ -129,12 +129,12 @@ canvas_action (GtkWidget  *widget,
   else if (g_str_equal (name, "canvas.set-kind"))
     {
       if (self->selected_state >= 0)
-        tw_automaton_canvas_set_state_kind (self, self->selected_state, kind_from_variant (parameter));
+        tw_automaton_document_set_state_kind (self->document, self->selected_state, kind_from_variant (parameter));
     }
   else if (g_str_equal (name, "canvas.set-initial"))
     {
       if (self->selected_state >= 0)
-        tw_automaton_canvas_set_initial (self, self->selected_state);
+        tw_automaton_document_set_initial (self->document, self->selected_state);
     }
   else if (g_str_equal (name, "canvas.edit-label"))
     {

@@ -19,8 +19,10 @@
  * undo and says ::changed; the canvas then redraws. The canvas's own state is only the
  * view: zoom, pan, selection and the step mode's highlight.
  *
- * The edit functions here are the document's plus what the view does with them (a new
- * state or transition is selected, a removed one is not).
+ * Edits that only change the automaton are the document's own (get it with
+ * tw_automaton_canvas_get_document()); the few here are those the view takes part in: a
+ * new state or transition is selected, a removed one is not, undo closes the label
+ * editor, a layout brings its edge routes.
  */
 
 #define ZOOM_MIN 0.2
@@ -101,22 +103,6 @@ tw_automaton_canvas_redo (TwAutomatonCanvas *self)
   return tw_automaton_document_redo (self->document);
 }
 
-gboolean
-tw_automaton_canvas_can_undo (TwAutomatonCanvas *self)
-{
-  g_return_val_if_fail (TW_IS_AUTOMATON_CANVAS (self), FALSE);
-
-  return tw_automaton_document_can_undo (self->document);
-}
-
-gboolean
-tw_automaton_canvas_can_redo (TwAutomatonCanvas *self)
-{
-  g_return_val_if_fail (TW_IS_AUTOMATON_CANVAS (self), FALSE);
-
-  return tw_automaton_document_can_redo (self->document);
-}
-
 /**
  * tw_automaton_canvas_add_state:
  *
@@ -137,51 +123,6 @@ tw_automaton_canvas_add_state (TwAutomatonCanvas *self,
   self->selected_state = tw_automaton_get_n_states (automaton (self));
   self->selected_transition = -1;
   return tw_automaton_document_add_state (self->document, kind, x, y);
-}
-
-/**
- * tw_automaton_canvas_set_name:
- * @name: (nullable): the automaton's new name
- *
- * Renames the automaton (see tw_automaton_document_set_name()).
- */
-void
-tw_automaton_canvas_set_name (TwAutomatonCanvas *self,
-                              const char        *name)
-{
-  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
-
-  tw_automaton_document_set_name (self->document, name);
-}
-
-void
-tw_automaton_canvas_move_state (TwAutomatonCanvas *self,
-                                guint              state,
-                                double             x,
-                                double             y)
-{
-  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
-
-  tw_automaton_document_move_state (self->document, state, x, y);
-}
-
-void
-tw_automaton_canvas_set_state_kind (TwAutomatonCanvas *self,
-                                    guint              state,
-                                    TwStateKind        kind)
-{
-  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
-
-  tw_automaton_document_set_state_kind (self->document, state, kind);
-}
-
-void
-tw_automaton_canvas_set_initial (TwAutomatonCanvas *self,
-                                 guint              state)
-{
-  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
-
-  tw_automaton_document_set_initial (self->document, state);
 }
 
 void
@@ -220,20 +161,6 @@ tw_automaton_canvas_connect (TwAutomatonCanvas *self,
   self->selected_state = -1;
   self->selected_transition = tw_automaton_get_n_transitions (automaton (self));
   return tw_automaton_document_connect (self->document, from, to, label, event, task, task_field);
-}
-
-void
-tw_automaton_canvas_set_transition_label (TwAutomatonCanvas *self,
-                                          guint              transition,
-                                          TwLabelKind        label,
-                                          const char        *event,
-                                          TwTaskMatch        task,
-                                          TwTaskField        task_field)
-{
-  g_return_if_fail (TW_IS_AUTOMATON_CANVAS (self));
-
-  tw_automaton_document_set_transition_label (self->document, transition, label, event, task,
-                                              task_field);
 }
 
 void
@@ -449,7 +376,8 @@ label_apply_cb (TwAutomatonLabelEditor *editor,
                 TwAutomatonCanvas      *self)
 {
   if (transition < tw_automaton_get_n_transitions (automaton (self)))
-    tw_automaton_canvas_set_transition_label (self, transition, label, event, task, task_field);
+    tw_automaton_document_set_transition_label (self->document, transition, label, event, task,
+                                                task_field);
 }
 
 static void
@@ -747,47 +675,6 @@ tw_automaton_canvas_load (TwAutomatonCanvas  *self,
   tw_automaton_document_set_path (self->document, path);
   tw_automaton_canvas_set_automaton (self, loaded);
   return TRUE;
-}
-
-/**
- * tw_automaton_canvas_save:
- *
- * Writes the automaton to @path (see tw_automaton_document_save()).
- */
-gboolean
-tw_automaton_canvas_save (TwAutomatonCanvas  *self,
-                          const char         *path,
-                          GError            **error)
-{
-  g_return_val_if_fail (TW_IS_AUTOMATON_CANVAS (self), FALSE);
-
-  return tw_automaton_document_save (self->document, path, error);
-}
-
-/**
- * tw_automaton_canvas_get_path:
- *
- * Returns: (nullable): the file last loaded or saved
- */
-const char *
-tw_automaton_canvas_get_path (TwAutomatonCanvas *self)
-{
-  g_return_val_if_fail (TW_IS_AUTOMATON_CANVAS (self), NULL);
-
-  return tw_automaton_document_get_path (self->document);
-}
-
-/**
- * tw_automaton_canvas_get_modified:
- *
- * Returns: %TRUE when the automaton differs from what was last set, loaded or saved
- */
-gboolean
-tw_automaton_canvas_get_modified (TwAutomatonCanvas *self)
-{
-  g_return_val_if_fail (TW_IS_AUTOMATON_CANVAS (self), FALSE);
-
-  return tw_automaton_document_get_modified (self->document);
 }
 
 /**

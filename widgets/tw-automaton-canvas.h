@@ -27,11 +27,6 @@ void                tw_automaton_canvas_set_automaton        (TwAutomatonCanvas 
 gboolean            tw_automaton_canvas_load                 (TwAutomatonCanvas   *self,
                                                               const char          *path,
                                                               GError             **error);
-gboolean            tw_automaton_canvas_save                 (TwAutomatonCanvas   *self,
-                                                              const char          *path,
-                                                              GError             **error);
-const char         *tw_automaton_canvas_get_path             (TwAutomatonCanvas   *self);
-gboolean            tw_automaton_canvas_get_modified         (TwAutomatonCanvas   *self);
 TwAutomatonPainter *tw_automaton_canvas_get_painter          (TwAutomatonCanvas   *self);
 void                tw_automaton_canvas_get_viewport         (TwAutomatonCanvas   *self,
                                                               TwAutomatonViewport *viewport);
@@ -41,34 +36,18 @@ void                tw_automaton_canvas_set_event_names      (TwAutomatonCanvas 
                                                               const char * const  *names);
 GtkEntryCompletion *tw_automaton_canvas_get_event_completion (TwAutomatonCanvas   *self);
 
-/* Edits of the document (tw-automaton-document.h) that also select what they add: each
- * one is one undoable step and emits ::changed once. */
+/* Edits of the document (tw-automaton-document.h) that the view takes part in (it
+ * selects what they add, drops a selection they remove): each one is one undoable step
+ * and emits ::changed once. The others go to tw_automaton_canvas_get_document(). */
 int                 tw_automaton_canvas_add_state            (TwAutomatonCanvas   *self,
                                                               TwStateKind          kind,
                                                               double               x,
                                                               double               y);
-void                tw_automaton_canvas_set_name             (TwAutomatonCanvas   *self,
-                                                              const char          *name);
-void                tw_automaton_canvas_move_state           (TwAutomatonCanvas   *self,
-                                                              guint                state,
-                                                              double               x,
-                                                              double               y);
-void                tw_automaton_canvas_set_state_kind       (TwAutomatonCanvas   *self,
-                                                              guint                state,
-                                                              TwStateKind          kind);
-void                tw_automaton_canvas_set_initial          (TwAutomatonCanvas   *self,
-                                                              guint                state);
 void                tw_automaton_canvas_remove_state         (TwAutomatonCanvas   *self,
                                                               guint                state);
 int                 tw_automaton_canvas_connect              (TwAutomatonCanvas   *self,
                                                               guint                from,
                                                               guint                to,
-                                                              TwLabelKind          label,
-                                                              const char          *event,
-                                                              TwTaskMatch          task,
-                                                              TwTaskField          task_field);
-void                tw_automaton_canvas_set_transition_label (TwAutomatonCanvas   *self,
-                                                              guint                transition,
                                                               TwLabelKind          label,
                                                               const char          *event,
                                                               TwTaskMatch          task,
@@ -80,8 +59,6 @@ void                tw_automaton_canvas_auto_layout          (TwAutomatonCanvas 
 
 gboolean            tw_automaton_canvas_undo                 (TwAutomatonCanvas   *self);
 gboolean            tw_automaton_canvas_redo                 (TwAutomatonCanvas   *self);
-gboolean            tw_automaton_canvas_can_undo             (TwAutomatonCanvas   *self);
-gboolean            tw_automaton_canvas_can_redo             (TwAutomatonCanvas   *self);
 
 void                tw_automaton_canvas_select_state         (TwAutomatonCanvas   *self,
                                                               int                  state);

@@ -220,7 +220,6 @@ tw_histogram_view_init (TwHistogramView *self)
 {
   GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *lower = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
@@ -229,8 +228,8 @@ tw_histogram_view_init (TwHistogramView *self)
   self->painter = tw_histogram_painter_new ();
   self->selected_bin = -1;
 
-  self->log_button = gtk_toggle_button_new_with_label ("Log count");
-  self->cumulative_button = gtk_toggle_button_new_with_label ("Cumulative");
+  self->log_button = gtk_toggle_button_new_with_label (_("Log count"));
+  self->cumulative_button = gtk_toggle_button_new_with_label (_("Cumulative"));
   g_signal_connect (self->log_button, "toggled", G_CALLBACK (log_toggled), self);
   g_signal_connect (self->cumulative_button, "toggled", G_CALLBACK (cumulative_toggled), self);
   gtk_box_append (GTK_BOX (controls), self->log_button);
@@ -247,20 +246,22 @@ tw_histogram_view_init (TwHistogramView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (plot_pressed), self);
   gtk_widget_add_controller (self->plot, GTK_EVENT_CONTROLLER (click));
 
+  /* Over the whole view, not over the bin's list alone: the pane gives the list less
+   * than its minimum width when narrow (the designer's), and a wrapped label there is
+   * measured for the minimum width, so its second line was cut off. */
   self->bin_label = gtk_label_new (_("Click a bar to list its measurements"));
   gtk_label_set_xalign (GTK_LABEL (self->bin_label), 0);
   gtk_label_set_wrap (GTK_LABEL (self->bin_label), TRUE);
   gtk_widget_add_css_class (self->bin_label, "dim-label");
-  gtk_box_append (GTK_BOX (lower), self->bin_label);
+  gtk_widget_set_parent (self->bin_label, GTK_WIDGET (self));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_widget_set_size_request (scrolled, 260, 80);
   gtk_widget_set_hexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (lower), scrolled);
 
   gtk_paned_set_start_child (GTK_PANED (paned), self->plot);
-  gtk_paned_set_end_child (GTK_PANED (paned), lower);
+  gtk_paned_set_end_child (GTK_PANED (paned), scrolled);
   /* the plot and a bin's list share the room (320 : 260 at first): a wide pane gives the
    * list its task, begin and end, a narrow one (the designer's) still shows both */
   gtk_paned_set_resize_end_child (GTK_PANED (paned), TRUE);
@@ -478,12 +479,12 @@ tw_histogram_view_select_bin (TwHistogramView *self,
           if (v >= lower && (v < upper || (last && v <= upper)))
             g_array_append_val (rows, r);
         }
-      text = g_strdup_printf ("%s — %u listed", bin_text, rows->len);
+      text = g_strdup_printf (_("%s — %u listed"), bin_text, rows->len);
       g_strdelimit (text, "\n", ' ');
     }
   tw_measurement_list_show_rows (self->bin_list, (const gsize *) rows->data, rows->len);
   gtk_label_set_text (GTK_LABEL (self->bin_label),
-                      text ? text : "Click a bar to list its measurements");
+                      text ? text : _("Click a bar to list its measurements"));
 }
 
 /**

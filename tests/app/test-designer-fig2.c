@@ -48,16 +48,7 @@ preview_finished (gpointer data)
 static TwDesignerWindow *
 find_designer (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (TW_IS_DESIGNER_WINDOW (window))
-        return TW_DESIGNER_WINDOW (window);
-    }
-  return NULL;
+  return (TwDesignerWindow *) tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE);
 }
 
 static GtkWidget *
@@ -112,7 +103,7 @@ add_state (TwAutomatonCanvas *canvas,
   g_assert_cmpuint (tw_automaton_get_n_states (a), ==, n + 1);
   g_assert_cmpstr (tw_automaton_get_state (a, n)->id, ==, id);
   g_assert_cmpstr (tw_state_kind_to_string (tw_automaton_get_state (a, n)->kind), ==, kind);
-  tw_automaton_canvas_move_state (canvas, n, x, y);
+  tw_automaton_document_move_state (tw_automaton_canvas_get_document (canvas), n, x, y);
   return n;
 }
 

@@ -183,7 +183,8 @@ test_histogram_follows_edits (Fixture       *f,
 
   /* the running time no longer counts: as many measurements, shorter ones (a cond
    * state would not do: the in state after it takes its run back) */
-  tw_automaton_canvas_set_state_kind (canvas, run, TW_STATE_KIND_OUT);
+  tw_automaton_document_set_state_kind (tw_automaton_canvas_get_document (canvas), run,
+                                        TW_STATE_KIND_OUT);
   wait_for_preview (f);
   as_out = run_canvas_automaton (f);
   g_assert_cmpuint (tw_automaton_interp_get_n_measurements (as_out), ==,
@@ -197,7 +198,8 @@ test_histogram_follows_edits (Fixture       *f,
   check_histogram (f, as_out);
 
   /* the end state now cancels: nothing is reported, the histogram empties */
-  tw_automaton_canvas_set_state_kind (canvas, end, TW_STATE_KIND_CANCEL);
+  tw_automaton_document_set_state_kind (tw_automaton_canvas_get_document (canvas), end,
+                                        TW_STATE_KIND_CANCEL);
   wait_for_preview (f);
   cancelled = run_canvas_automaton (f);
   g_assert_cmpuint (tw_automaton_interp_get_n_measurements (cancelled), ==, 0);

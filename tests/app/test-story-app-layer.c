@@ -8,11 +8,16 @@
  * - Going live shows the header bar's controls (now template children) and they drive
  *   the session.
  * - The Sensors pane shows no blank line between the directory and the table while
- *   there is no error to show.
+ *   there is no error to show, and a failed source's state whole, wrapped.
+ * - The designer's histogram says "Click a bar to list its measurements" whole, in a
+ *   window as wide as a 1280 px screen gives it.
+ * - Open…'s filter of traces shows the files of every registered reader (a S.Ha.R.K.
+ *   .dump too), named after them: it comes from the readers, not from a list here.
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
 #include <tw-sensor.h>
 
 #include "tw-designer-window.h"
@@ -20,6 +25,8 @@
 #include "tw-sensors-pane.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
+#include "tw-test-input.h"
+#include "tw-test-record.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -280,6 +287,63 @@ test_sensors_pane_no_blank_line (LiveFixture   *fx,
   g_assert_cmpint (gtk_widget_get_height (error_label), ==, 0);
 }
 
+/* The row of the source whose state says @text, or G_MAXUINT. */
+static guint
+find_state_row (TwSensorsPane *pane,
+                const char    *text)
+{
+  for (guint i = 0; i < tw_sensors_pane_get_n_rows (pane); i++)
+    if (strstr (tw_sensors_pane_get_text (pane, i, TW_SENSORS_COLUMN_STATE), text))
+      return i;
+  return G_MAXUINT;
+}
+
+static gboolean
+pane_has_failed_row (gpointer data)
+{
+  return find_state_row (data, "magic") != G_MAXUINT;
+}
+
+/* A file in the sensor directory that is no sensor fails with a message naming it and
+ * what is wrong; the State column cut it at 28 characters ("…/junk@fi…") although the
+ * pane had room to say it whole. */
+static void
+test_sensors_pane_state_whole (LiveFixture   *fx,
+                               gconstpointer  data)
+{
+  g_autofree char *junk_path = g_build_filename (fx->sensor_dir, "junk@file.tws", NULL);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  TwSensorsPane *pane;
+  GtkWidget *state = NULL;
+  const char *text;
+  char junk[2048];
+  int text_width = 0, text_height = 0;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  memset (junk, 'x', sizeof junk);
+  g_assert_true (g_file_set_contents (junk_path, junk, sizeof junk, NULL));
+  pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (fx->window));
+  g_assert_true (tw_test_wait_until (pane_has_failed_row, pane, WAIT_MS));
+  text = tw_sensors_pane_get_text (pane, find_state_row (pane, "magic"), TW_SENSORS_COLUMN_STATE);
+  g_assert_nonnull (strstr (text, "junk@file.tws"));
+  tw_test_collect_descendants (GTK_WIDGET (pane), GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len && state == NULL; i++)
+    if (gtk_label_get_text (g_ptr_array_index (labels, i)) == text)
+      state = g_ptr_array_index (labels, i);
+  g_assert_nonnull (state);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (state))));
+  pango_layout_get_pixel_size (gtk_label_get_layout (GTK_LABEL (state)), &text_width, &text_height);
+  g_assert_cmpint (text_width, <=, gtk_widget_get_width (state));
+  g_assert_cmpint (text_height, <=, gtk_widget_get_height (state));
+  g_remove (junk_path);
+}
+
 static gboolean
 is_paused (gpointer data)
 {
@@ -316,10 +380,132 @@ test_live_controls (LiveFixture   *fx,
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
 }
 
+/* ------------------------------------------------------------------ the designer's histogram */
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  tw_test_collect_descendants (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (g_ptr_array_index (labels, i)), text))
+      return g_ptr_array_index (labels, i);
+  g_error ("no label “%s”", text);
+}
+
+/* The caption over the bin list was laid out for the list's minimum width, wider than
+ * the narrow pane gave the list, and the pane cut off its end: it must lie inside the
+ * view, its text inside it. */
+static void
+test_designer_histogram_caption_whole (void)
+{
+  TwDesignerWindow *designer;
+  GtkWidget *view;
+  GtkWidget *caption;
+  graphene_rect_t bounds;
+  int text_width = 0, text_height = 0;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  designer = tw_designer_window_new (NULL, NULL);
+  tw_test_present_window (GTK_WINDOW (designer), 1200, 700);
+  tw_test_wait_frames (GTK_WIDGET (designer), 3);
+  view = GTK_WIDGET (tw_designer_window_get_histogram_view (designer));
+  caption = find_label (view, "Click a bar to list its measurements");
+  g_assert_true (gtk_widget_get_mapped (caption));
+  /* inside the view: the bin list's side of the pane clipped it at the view's edge */
+  g_assert_true (gtk_widget_compute_bounds (caption, view, &bounds));
+  g_test_message ("caption at x %.0f, %.0f wide, in a view %d wide", bounds.origin.x,
+                  bounds.size.width, gtk_widget_get_width (view));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (view));
+  /* the lines the label laid its text out in, at the width it was given */
+  pango_layout_get_pixel_size (gtk_label_get_layout (GTK_LABEL (caption)), &text_width, &text_height);
+  g_test_message ("caption %d × %d, its text %d × %d", gtk_widget_get_width (caption),
+                  gtk_widget_get_height (caption), text_width, text_height);
+  g_assert_cmpint (text_width, <=, gtk_widget_get_width (caption));
+  g_assert_cmpint (text_height, <=, gtk_widget_get_height (caption));
+  tw_test_close_window (GTK_WINDOW (designer));
+}
+
+/* ------------------------------------------------------------------ Open… */
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  return tw_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, TRUE) != NULL;
+}
+
+static gboolean
+filter_shows (GtkFileFilter *filter,
+              const char    *name)
+{
+  g_autoptr(GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+/* Ctrl+O: the first filter shows every reader's files (each suffix, a CTF trace's
+ * metadata) and names every reader; the old hand-written list hid S.Ha.R.K. .dump files. */
+static void
+test_open_filter_from_readers (void)
+{
+  g_autoptr(GPtrArray) readers = NULL;
+  g_autoptr(GListModel) filters = NULL;
+  g_autoptr(GtkFileFilter) traces = NULL;
+  TwWindow *window;
+  GtkWidget *chooser;
+
+  if (app == NULL || tw_test_input_skip ())
+    {
+      if (app == NULL)
+        g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (window), 1000, 700);
+  tw_test_input_keys (GTK_WIDGET (window), "ctrl+o");
+  g_assert_true (tw_test_wait_until (file_chooser_shown, NULL, WAIT_MS));
+  chooser = GTK_WIDGET (tw_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, TRUE));
+  filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (chooser));
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
+  traces = g_list_model_get_item (filters, 0);
+
+  readers = tw_reader_registry_dup_readers ();
+  for (guint i = 0; i < readers->len; i++)
+    {
+      const TwReaderInfo *info = tw_reader_get_info (readers->pdata[i]);
+
+      g_assert_nonnull (strstr (gtk_file_filter_get_name (traces), info->label));
+      for (guint k = 0; info->suffixes && info->suffixes[k]; k++)
+        {
+          g_autofree char *name = g_strconcat ("trace.", info->suffixes[k], NULL);
+
+          g_assert_true (filter_shows (traces, name));
+        }
+      for (guint k = 0; info->file_names && info->file_names[k]; k++)
+        g_assert_true (filter_shows (traces, info->file_names[k]));
+    }
+  g_assert_true (filter_shows (traces, "shark-newtracer-test.dump"));
+  g_assert_true (filter_shows (traces, "metadata"));
+  g_assert_false (filter_shows (traces, "timeline.png"));
+
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
+/* ------------------------------------------------------------------ */
+
 int
 main (int    argc,
       char **argv)
 {
+  tw_test_record_keep_system_schemas ();
   app = tw_test_init_application (&argc, &argv);
 
   g_test_add_func ("/tw/app/story/app-layer/designer-export-runs-in-window",
@@ -328,7 +514,13 @@ main (int    argc,
                    test_designer_export_without_window);
   g_test_add ("/tw/app/story/app-layer/sensors-pane-no-blank-line", LiveFixture, NULL,
               live_setup, test_sensors_pane_no_blank_line, live_teardown);
+  g_test_add ("/tw/app/story/app-layer/sensors-pane-state-whole", LiveFixture, NULL,
+              live_setup, test_sensors_pane_state_whole, live_teardown);
   g_test_add ("/tw/app/story/app-layer/live-controls", LiveFixture, NULL,
               live_setup, test_live_controls, live_teardown);
+  g_test_add_func ("/tw/app/story/app-layer/designer-histogram-caption-whole",
+                   test_designer_histogram_caption_whole);
+  g_test_add_func ("/tw/app/story/app-layer/open-filter-from-readers",
+                   test_open_filter_from_readers);
   return g_test_run ();
 }

@@ -168,12 +168,12 @@ test_auto_layout_drag_undo (Fixture       *f,
   if (tw_test_input_skip ())
     return;
   g_assert_nonnull (arrange);
-  g_assert_false (tw_automaton_canvas_can_undo (canvas));
+  g_assert_false (tw_automaton_document_can_undo (tw_automaton_canvas_get_document (canvas)));
 
   click_centre (arrange);
   arranged = text_of (canvas);
   g_assert_cmpstr (arranged, !=, before);
-  g_assert_true (tw_automaton_canvas_can_undo (canvas));
+  g_assert_true (tw_automaton_document_can_undo (tw_automaton_canvas_get_document (canvas)));
   /* dot ranks the states from the initial one, left to right */
   for (guint i = 1; i < tw_automaton_get_n_states (a); i++)
     g_assert_cmpfloat (tw_automaton_get_state (a, i)->x, >, tw_automaton_get_state (a, 0)->x);
@@ -197,7 +197,7 @@ test_auto_layout_drag_undo (Fixture       *f,
   tw_test_input_keys (area, "ctrl+z");
   undone = text_of (canvas);
   g_assert_cmpstr (undone, ==, before);
-  g_assert_false (tw_automaton_canvas_can_undo (canvas));
+  g_assert_false (tw_automaton_document_can_undo (tw_automaton_canvas_get_document (canvas)));
   assert_readable (canvas);
 
   tw_test_input_keys (area, "ctrl+shift+z ctrl+shift+z");

@@ -8,7 +8,9 @@
  * registered by name. Nothing else is touched, and it shows up in the Evaluations
  * pane's metric list (added with a real click, measured in a thread, its bars drawn),
  * in `tracewb-cli eval --metric` and `tracewb-cli metrics` (run in-process, the same
- * code as the binary), and in a live session, growing as the sensors write.
+ * code as the binary), in the Metric Designer's *Compare with* row (chosen and measured
+ * with a real click beside the automaton), and in a live session, growing as the sensors
+ * write.
  */
 #include "config.h"
 
@@ -21,6 +23,8 @@
 
 #include "tw-application.h"
 #include "tw-cli.h"
+#include "tw-designer-compare.h"
+#include "tw-designer-window.h"
 #include "tw-event-name-entry.h"
 #include "tw-live-session.h"
 #include "tw-test-app.h"
@@ -276,6 +280,22 @@ page_is_trace (gpointer data)
   return g_strcmp0 (tw_window_get_page (data), "trace") == 0 && !tw_window_get_loading (data);
 }
 
+/* Opens @file in the window; FALSE (the test skipped) without a display or input. */
+static gboolean
+open_in_window (Fixture *fx,
+                GFile   *file)
+{
+  if (!have_display || tw_test_input_skip ())
+    {
+      if (!have_display)
+        g_test_skip ("no display (run under xvfb-run)");
+      return FALSE;
+    }
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  return TRUE;
+}
+
 static gboolean
 no_transition (gpointer data)
 {
@@ -309,6 +329,25 @@ find_button (GtkWidget  *root,
   g_error ("no button “%s”", label);
 }
 
+/* Picks test-gap in a list of registered evaluators (a GtkDropDown of
+ * TwEvaluatorFactory), as a user does; it must be offered. */
+static void
+pick_gap (GtkDropDown *offered)
+{
+  GListModel *factories = gtk_drop_down_get_model (offered);
+  guint position = GTK_INVALID_LIST_POSITION;
+
+  for (guint i = 0; i < g_list_model_get_n_items (factories); i++)
+    {
+      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (factories, i);
+
+      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
+        position = i;
+    }
+  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
+  gtk_drop_down_set_selected (offered, position);
+}
+
 /* Picks test-gap in the metric list, names its event in the Start field and clicks
  * Add Metric with the pointer, as a user does. */
 static void
@@ -317,20 +356,9 @@ add_gap_with_a_click (Fixture           *fx,
                       const char        *event)
 {
   GtkWidget *add = find_button (GTK_WIDGET (pane), "_Add Metric");
-  GtkDropDown *metrics = GTK_DROP_DOWN (gtk_widget_get_prev_sibling (add));
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
-  GListModel *offered = gtk_drop_down_get_model (metrics);
-  guint position = GTK_INVALID_LIST_POSITION;
 
-  for (guint i = 0; i < g_list_model_get_n_items (offered); i++)
-    {
-      g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (offered, i);
-
-      if (g_str_equal (tw_evaluator_factory_get_name (factory), "test-gap"))
-        position = i;
-    }
-  g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
-  gtk_drop_down_set_selected (metrics, position);
+  pick_gap (GTK_DROP_DOWN (gtk_widget_get_prev_sibling (add)));
   tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_EVENT_NAME_ENTRY, entries);
   gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), event);
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
@@ -413,14 +441,8 @@ test_pane (Fixture       *fx,
   double px[3];
   Count one;
 
-  if (!have_display || tw_test_input_skip ())
-    {
-      if (!have_display)
-        g_test_skip ("no display (run under xvfb-run)");
-      return;
-    }
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  if (!open_in_window (fx, file))
+    return;
   pane = show_pane (fx);
 
   add_gap_with_a_click (fx, pane, "irq_entry");
@@ -497,6 +519,64 @@ test_cli (void)
   g_assert_cmpuint (g_strv_length (lines), ==, n_system + 2);
   g_assert_true (g_str_has_prefix (lines[n_system], "test-gap:EVENT"));
   g_assert_true (g_str_has_suffix (lines[n_system], "time between consecutive EVENTs (only in this test)"));
+}
+
+static gboolean
+designer_open (gpointer data)
+{
+  return tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE) != NULL;
+}
+
+static gboolean
+comparison_done (gpointer data)
+{
+  return !tw_designer_compare_get_running (data)
+         && !g_str_equal (tw_designer_compare_get_summary (data), "Measuring…");
+}
+
+/* In the Metric Designer (Ctrl+D): offered in *Compare with*, chosen, its event typed
+ * and measured with a click on *Measure*, beside the automaton; the designer never
+ * heard of it. */
+static void
+test_designer (Fixture       *fx,
+               gconstpointer  data)
+{
+  g_autofree char *path = tw_test_write_temp_file ("irqs.csv", IRQ_CSV, -1);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) compares = g_ptr_array_new ();
+  g_autoptr(GPtrArray) dropdowns = g_ptr_array_new ();
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  TwDesignerWindow *designer;
+  TwDesignerCompare *compare;
+  GtkWidget *measure;
+
+  if (!open_in_window (fx, file))
+    return;
+  tw_test_input_keys (GTK_WIDGET (fx->window), "ctrl+d");
+  g_assert_true (tw_test_wait_until (designer_open, NULL, WAIT_MS));
+  designer = TW_DESIGNER_WINDOW (tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE));
+  tw_test_wait_frames (GTK_WIDGET (designer), 3);
+
+  tw_test_collect_descendants (GTK_WIDGET (designer), TW_TYPE_DESIGNER_COMPARE, compares);
+  g_assert_cmpuint (compares->len, ==, 1);
+  compare = g_ptr_array_index (compares, 0);
+  tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_DROP_DOWN, dropdowns);
+  pick_gap (g_ptr_array_index (dropdowns, 0));
+  tw_test_collect_descendants (GTK_WIDGET (compare), GTK_TYPE_ENTRY, entries);
+  g_assert_true (gtk_widget_get_sensitive (g_ptr_array_index (entries, 0)));
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (g_ptr_array_index (entries, 0)), ==, "EVENT");
+  gtk_editable_set_text (GTK_EDITABLE (g_ptr_array_index (entries, 0)), "irq_entry");
+  tw_test_wait_frames (GTK_WIDGET (designer), 2);
+
+  measure = find_button (GTK_WIDGET (compare), "_Measure");
+  g_assert_true (gtk_widget_is_sensitive (measure));
+  tw_test_input_click (measure, gtk_widget_get_width (measure) / 2.0,
+                       gtk_widget_get_height (measure) / 2.0, 1, NULL);
+  g_assert_true (tw_test_wait_until (comparison_done, compare, WAIT_MS));
+  /* gaps of 3000, 3000, 4000 and 8000 ns */
+  g_assert_cmpstr (tw_designer_compare_get_summary (compare), ==,
+                   "test-gap:irq_entry: 4 measurements · mean 4.5 µs · max 8 µs");
+  tw_test_close_window (GTK_WINDOW (designer));
 }
 
 typedef struct {
@@ -577,6 +657,7 @@ main (int    argc,
 
 #define ADD(path, func) g_test_add ("/tw/app/story/evaluator/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("pane", test_pane);
+  ADD ("designer", test_designer);
   ADD ("live", test_live);
 #undef ADD
   g_test_add_func ("/tw/app/story/evaluator/cli", test_cli);

@@ -114,16 +114,7 @@ assert_crash_message (const char *message,
 static TwDesignerWindow *
 find_designer (void)
 {
-  g_autoptr(GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (TW_IS_DESIGNER_WINDOW (window))
-        return TW_DESIGNER_WINDOW (window);
-    }
-  return NULL;
+  return (TwDesignerWindow *) tw_test_find_toplevel (TW_TYPE_DESIGNER_WINDOW, FALSE);
 }
 
 static gboolean

@@ -61,6 +61,25 @@ tw_test_wait_histogram_count (TwHistogramView *view,
   return snapshot != NULL && snapshot->count == count ? snapshot : NULL;
 }
 
+/* The first toplevel window that is a @type (a designer, a file chooser's dialog), or
+ * NULL; with @visible_only, among the shown ones. */
+static inline GtkWindow *
+tw_test_find_toplevel (GType    type,
+                       gboolean visible_only)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type)
+          && (!visible_only || gtk_widget_get_visible (GTK_WIDGET (window))))
+        return GTK_WINDOW (window);
+    }
+  return NULL;
+}
+
 /* Adds every descendant of @widget that is a @type to @found, depth first. */
 static inline void
 tw_test_collect_descendants (GtkWidget *widget,

@@ -19,6 +19,14 @@ typedef struct {
   guint              changed;
 } Fixture;
 
+/* The edits that are the document's alone, and its undo state, go to the document the
+ * canvas shows. */
+static TwAutomatonDocument *
+document_of (TwAutomatonCanvas *canvas)
+{
+  return tw_automaton_canvas_get_document (canvas);
+}
+
 static void
 changed_cb (TwAutomatonCanvas *canvas,
             Fixture           *f)
@@ -73,7 +81,7 @@ test_edit_undo_redo (Fixture       *f,
   guint edits = 0;
 
   g_ptr_array_add (texts, saved (f));
-  g_assert_false (tw_automaton_canvas_can_undo (c));
+  g_assert_false (tw_automaton_document_can_undo (document_of (c)));
 
 #define EDITED() G_STMT_START {                                   \
     edits++;                                                      \
@@ -107,8 +115,9 @@ test_edit_undo_redo (Fixture       *f,
   g_assert_cmpint (tw_automaton_canvas_get_selected_transition (c), ==, 2);
 
   /* a label edit keeps the transition's place in the list */
-  tw_automaton_canvas_set_transition_label (c, t0, TW_LABEL_EVENT, " initial_event ",
-                                            TW_TASK_MATCH_SAME, TW_TASK_FIELD_TASK);
+  tw_automaton_document_set_transition_label (document_of (c), t0, TW_LABEL_EVENT,
+                                              " initial_event ", TW_TASK_MATCH_SAME,
+                                              TW_TASK_FIELD_TASK);
   EDITED ();
   t = tw_automaton_get_transition (a, t0);
   g_assert_cmpstr (t->from, ==, "0");
@@ -118,18 +127,18 @@ test_edit_undo_redo (Fixture       *f,
   g_assert_cmpint (t->task, ==, TW_TASK_MATCH_SAME);
   g_assert_cmpint (tw_automaton_get_transition (a, t1)->label, ==, TW_LABEL_LAMBDA);
 
-  tw_automaton_canvas_move_state (c, s2, 520.4, 240.6);
+  tw_automaton_document_move_state (document_of (c), s2, 520.4, 240.6);
   EDITED ();
   g_assert_cmpfloat (tw_automaton_get_state (a, s2)->x, ==, 520);
   g_assert_cmpfloat (tw_automaton_get_state (a, s2)->y, ==, 241);
-  tw_automaton_canvas_set_state_kind (c, s2, TW_STATE_KIND_COND);
+  tw_automaton_document_set_state_kind (document_of (c), s2, TW_STATE_KIND_COND);
   EDITED ();
   tw_automaton_canvas_add_state (c, TW_STATE_KIND_OUT, 100, 400);
   EDITED ();
-  tw_automaton_canvas_set_initial (c, 3);
+  tw_automaton_document_set_initial (document_of (c), 3);
   EDITED ();
   g_assert_cmpstr (tw_automaton_get_initial (a), ==, "3");
-  tw_automaton_canvas_set_name (c, "renamed");
+  tw_automaton_document_set_name (document_of (c), "renamed");
   EDITED ();
   g_assert_cmpstr (tw_automaton_get_name (a), ==, "renamed");
   tw_automaton_canvas_remove_transition (c, t1);
@@ -145,9 +154,9 @@ test_edit_undo_redo (Fixture       *f,
 #undef EDITED
 
   /* an edit that changes nothing is no step and no signal */
-  tw_automaton_canvas_move_state (c, 0, tw_automaton_get_state (a, 0)->x,
-                                  tw_automaton_get_state (a, 0)->y);
-  tw_automaton_canvas_set_name (c, "renamed");
+  tw_automaton_document_move_state (document_of (c), 0, tw_automaton_get_state (a, 0)->x,
+                                    tw_automaton_get_state (a, 0)->y);
+  tw_automaton_document_set_name (document_of (c), "renamed");
   g_assert_cmpuint (f->changed, ==, edits);
 
   for (guint i = texts->len - 1; i > 0; i--)
@@ -158,7 +167,7 @@ test_edit_undo_redo (Fixture       *f,
       g_assert_cmpstr (now, ==, texts->pdata[i - 1]);
     }
   g_assert_false (tw_automaton_canvas_undo (c));
-  g_assert_false (tw_automaton_canvas_can_undo (c));
+  g_assert_false (tw_automaton_document_can_undo (document_of (c)));
   g_assert_cmpuint (f->changed, ==, 2 * edits);
   /* the same object all along: holders of the automaton see the edits */
   g_assert_true (tw_automaton_canvas_get_automaton (c) == a);
@@ -176,7 +185,7 @@ test_edit_undo_redo (Fixture       *f,
   /* a new edit after an undo drops the redo history */
   g_assert_true (tw_automaton_canvas_undo (c));
   tw_automaton_canvas_add_state (c, TW_STATE_KIND_END, 700, 100);
-  g_assert_false (tw_automaton_canvas_can_redo (c));
+  g_assert_false (tw_automaton_document_can_redo (document_of (c)));
 }
 
 /* Loading keeps unknown members; undo brings them back exactly after a removal. */
@@ -192,8 +201,8 @@ test_undo_keeps_file_extras (Fixture       *f,
   g_assert_true (tw_automaton_canvas_load (f->canvas, path, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (f->changed, ==, 1);
-  g_assert_cmpstr (tw_automaton_canvas_get_path (f->canvas), ==, path);
-  g_assert_false (tw_automaton_canvas_get_modified (f->canvas));
+  g_assert_cmpstr (tw_automaton_document_get_path (document_of (f->canvas)), ==, path);
+  g_assert_false (tw_automaton_document_get_modified (document_of (f->canvas)));
   before = saved (f);
   /* the canvas holds what the file module reads, its "description" member included */
   {
@@ -207,11 +216,11 @@ test_undo_keeps_file_extras (Fixture       *f,
   tw_automaton_canvas_remove_state (f->canvas, 2);   /* state "2": 6 transitions touch it */
   after = saved (f);
   g_assert_cmpstr (after, !=, before);
-  g_assert_true (tw_automaton_canvas_get_modified (f->canvas));
+  g_assert_true (tw_automaton_document_get_modified (document_of (f->canvas)));
   g_assert_true (tw_automaton_canvas_undo (f->canvas));
   undone = saved (f);
   g_assert_cmpstr (undone, ==, before);
-  g_assert_false (tw_automaton_canvas_get_modified (f->canvas));
+  g_assert_false (tw_automaton_document_get_modified (document_of (f->canvas)));
 }
 
 static void
@@ -332,7 +341,7 @@ test_auto_layout (Fixture       *f,
     g_assert_cmpfloat (layer_x[i], >, layer_x[i - 1] + 2 * TW_AUTOMATON_STATE_RADIUS);
 
   /* arranging by hand is one undoable step */
-  tw_automaton_canvas_move_state (f->canvas, 3, 900, 900);
+  tw_automaton_document_move_state (document_of (f->canvas), 3, 900, 900);
   before_layout = saved (f);
   tw_automaton_canvas_auto_layout (f->canvas);
   g_assert_cmpfloat (tw_automaton_get_state (loaded, 3)->x, ==, layer_x[3]);
@@ -508,10 +517,10 @@ test_save (Fixture       *f,
                                TW_TASK_FIELD_TASK);
   tw_automaton_canvas_connect (f->canvas, s1, s0, TW_LABEL_LAMBDA, NULL, TW_TASK_MATCH_ANY,
                                TW_TASK_FIELD_TASK);
-  g_assert_true (tw_automaton_canvas_get_modified (f->canvas));
-  g_assert_true (tw_automaton_canvas_save (f->canvas, path, &error));
+  g_assert_true (tw_automaton_document_get_modified (document_of (f->canvas)));
+  g_assert_true (tw_automaton_document_save (document_of (f->canvas), path, &error));
   g_assert_no_error (error);
-  g_assert_false (tw_automaton_canvas_get_modified (f->canvas));
+  g_assert_false (tw_automaton_document_get_modified (document_of (f->canvas)));
   back = tw_automaton_load (path, &error);
   g_assert_no_error (error);
   g_assert_true (tw_automaton_check (back, &error));

@@ -163,6 +163,7 @@ test_bin_list_and_pick (Fixture       *f,
   int width, height, bin;
   guint64 begin, end, vis_begin, vis_end;
   GtkSelectionModel *selection;
+  g_autoptr(GPtrArray) column_views = g_ptr_array_new ();
   GtkWidget *column_view;
 
   append (f, 1, 1000, 1100);   /* 100: bin 1 */
@@ -196,10 +197,8 @@ test_bin_list_and_pick (Fixture       *f,
 
   /* picking the second listed measurement (row 1: [2000, 2150)) through the list's
    * selection, as a click on it does */
-  column_view = gtk_widget_get_first_child (gtk_widget_get_last_child (gtk_widget_get_last_child (
-                  gtk_widget_get_last_child (GTK_WIDGET (f->view)))));
-  while (column_view && !GTK_IS_COLUMN_VIEW (column_view))
-    column_view = gtk_widget_get_first_child (column_view);
+  tw_test_collect_descendants (GTK_WIDGET (f->view), GTK_TYPE_COLUMN_VIEW, column_views);
+  column_view = column_views->len > 0 ? g_ptr_array_index (column_views, 0) : NULL;
   g_assert_nonnull (column_view);
   selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view));
   gtk_selection_model_select_item (selection, 1, TRUE);
