@@ -9,18 +9,30 @@
  * tracecmd-loop (the bare libtracecmd iteration, bench/tracecmd-loop.c), `tracewb-cli
  * info` (which reads in the tracewb-reader helper, docs/out-of-process-reading.md) and
  * `trace-cmd report`, output to /dev/null. Medians of RUNS (7) rounds, wall and CPU
- * (children's rusage: the helper's time is in tracewb-cli's), and the ratios issue 16
- * sets: ours ≤ 1.5× the bare loop, ≤ 0.15× trace-cmd report. Record a big trace.dat as
- * docs/trace-dat-and-ctf.md says; none is committed.
+ * (children's rusage: the helper's time is in tracewb-cli's), the load average, and the
+ * ratios issue 16 sets, judged on CPU: ours ≤ 1.5× the bare loop, ≤ 0.15× trace-cmd
+ * report. Record a big trace.dat as docs/trace-dat-and-ctf.md says; none is committed.
  */
 #include "config.h"
 
 #include "tw-bench-process.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+
+/* the first field of /proc/loadavg: how busy the machine was (the others' work too) */
+static char *
+dup_load_average (void)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return g_strdup ("?");
+  return g_strndup (text, strcspn (text, " "));
+}
 
 static int
 compare_double (const void *a,
@@ -56,8 +68,9 @@ print_ratio (const char *what,
   double wall = ours->median.wall / peer->median.wall;
   double cpu = ours->median.cpu / peer->median.cpu;
 
-  g_print ("  %-36s %6.2f x wall %6.2f x CPU   (target <= %.2fx: %s)\n", what, wall, cpu, target,
-           wall <= target ? "met" : "NOT met");
+  /* judged on CPU: on a shared machine wall time also counts the others' work */
+  g_print ("  %-36s %6.2f x wall %6.2f x CPU   (target <= %.2fx CPU: %s)\n", what, wall, cpu,
+           target, cpu <= target ? "met" : "NOT met");
 }
 
 int
@@ -72,6 +85,8 @@ main (int    argc,
     { "trace-cmd report > /dev/null", { "trace-cmd", "report", dat, NULL } },
   };
   GStatBuf st;
+  g_autofree char *load_before = NULL;
+  g_autofree char *load_after = NULL;
 
   if (dat == NULL || runs == 0 || g_stat (dat, &st) != 0)
     {
@@ -86,6 +101,7 @@ main (int    argc,
       peers[p].wall = g_new0 (double, runs);
       peers[p].cpu = g_new0 (double, runs);
     }
+  load_before = dup_load_average ();
   /* one untimed round so the file is in the page cache for everyone */
   for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
     tw_bench_run_process (peers[p].argv, TRUE);
@@ -98,8 +114,9 @@ main (int    argc,
         peers[p].cpu[r] = t.cpu;
       }
 
-  g_print ("trace.dat %s (%.1f MB), median of %u runs, whole processes\n", dat,
-           st.st_size / 1e6, runs);
+  load_after = dup_load_average ();
+  g_print ("trace.dat %s (%.1f MB), median of %u runs, whole processes, load average %s -> %s\n",
+           dat, st.st_size / 1e6, runs, load_before, load_after);
   for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
     {
       peers[p].median = (Timing) { median (peers[p].wall, runs), median (peers[p].cpu, runs) };

@@ -10,6 +10,7 @@
 #include "tw-lost-events.h"
 #include "tw-trace-image.h"
 #include "tw-state-model.h"
+#include "tw-switch-repairs.h"
 #include "tw-counter-tracks.h"
 #include "tw-event-filter.h"
 #include "tw-event-item.h"

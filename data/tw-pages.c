@@ -7,6 +7,7 @@
 
 #include "tw-pages.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -99,6 +100,34 @@ tw_pages_populate (gpointer data,
 #ifdef MADV_POPULATE_WRITE
   if (size > 0)
     madvise (data, size, MADV_POPULATE_WRITE);
+#endif
+}
+
+/**
+ * tw_pages_populate_new_file_pages:
+ * @data: a shared mapping of the memory file @fd (memfd or tmpfs) at @offset
+ * @size: bytes, of file holes (never written) about to be written
+ *
+ * Allocates the file's pages in one call (fallocate) and then maps them writable in
+ * one more. Faulting a hole in, as MAP_POPULATE or MADV_POPULATE_* do, allocates one
+ * page at a time through the fault path; fallocate allocates them in a batch and the
+ * fault only clears and maps each: 71 against 89 ms for 138 MB here (kernel 6.18),
+ * about 20 ms of the 0.5 s `tracewb-cli info` takes on a 126 MB trace.dat. On pages
+ * the file has already, write faults cost more than read faults mapping a page's
+ * neighbours at once (tw-trace-image.c keeps MADV_POPULATE_READ for those). A failed
+ * fallocate (out of room, an old kernel) leaves the faults to do it all.
+ */
+void
+tw_pages_populate_new_file_pages (gpointer data,
+                                  gsize    size,
+                                  int      fd,
+                                  goffset  offset)
+{
+  if (size == 0)
+    return;
+  fallocate (fd, 0, offset, (goffset) size);
+#ifdef MADV_POPULATE_WRITE
+  madvise (data, size, MADV_POPULATE_WRITE);
 #endif
 }
 

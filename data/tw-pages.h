@@ -40,6 +40,10 @@ void     tw_pages_advise_huge        (gpointer      data,
                                       gsize         size);
 void     tw_pages_populate           (gpointer      data,
                                       gsize         size);
+void     tw_pages_populate_new_file_pages (gpointer data,
+                                           gsize    size,
+                                           int      fd,
+                                           goffset  offset);
 gpointer tw_pages_alloc_block        (gsize         size);
 
 /* a region a pool keeps */

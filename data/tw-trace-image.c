@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tw-pages.h"
 #include "tw-trace-private.h"
 
 /*
@@ -64,9 +65,10 @@ typedef struct {
 G_STATIC_ASSERT (sizeof (ImageHeader) == 96);
 
 typedef struct {
-  guint8 *columns;        /* NULL while not mapped in this process */
-  guint8 *blob;
-  gsize   blob_map;       /* bytes mapped at @blob */
+  guint8  *columns;       /* NULL while not mapped in this process */
+  guint8  *blob;
+  gsize    blob_map;      /* bytes mapped at @blob */
+  gboolean fresh;         /* writer: a slot of holes, never written since the file grew */
 } Slot;
 
 struct _TwTraceImage
@@ -397,9 +399,10 @@ map_or_die (gsize  len,
 
 /*
  * The writer's slot for a new chunk: a warm one first, else the next in the file. Its
- * columns are mapped populated (one call instead of a fault per page), except for the
- * first chunk of a fresh file, which a small trace fills only in part; the blob is the
- * slot's whole reservation, mapped as it grows.
+ * columns are mapped populated (one call instead of a fault per page; the holes of a
+ * fresh slot allocated in a batch first, tw_pages_populate_new_file_pages()), except
+ * for the first chunk of a fresh file, which a small trace fills only in part; the
+ * blob is the slot's whole reservation, mapped as it grows.
  */
 guint8 *
 _tw_trace_image_take_slot (TwTraceImage  *self,
@@ -423,8 +426,12 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
                  slot_offset (*slot + 1), g_strerror (errno));
       self->file_size = slot_offset (*slot + 1);
     }
-  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm || *slot > 0 ? MAP_POPULATE : 0,
+  s->fresh = !warm;
+  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm ? MAP_POPULATE : 0,
                            self->fd, slot_offset (*slot));
+  if (!warm && *slot > 0)
+    tw_pages_populate_new_file_pages (s->columns, TW_TRACE_COLUMNS_BYTES, self->fd,
+                                      slot_offset (*slot));
   s->blob = map_or_die (TW_TRACE_BLOB_RESERVE, MAP_NORESERVE, self->fd,
                         slot_offset (*slot) + TW_TRACE_COLUMNS_BYTES);
   s->blob_map = TW_TRACE_BLOB_RESERVE;
@@ -432,19 +439,29 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
   return s->columns;
 }
 
-/* The writer's blob grows into [@from, @to): its pages in one call (kernels before 5.14
- * refuse; the pages then fault in one by one). Populated for reading: a shared shmem
- * mapping needs no write fault to write (no dirty tracking), and read faults map a
- * page's neighbours that the file holds already in the same fault, which makes a warm
- * image's blob cost half of what MADV_POPULATE_WRITE does (100 against 200 ms/GB here). */
+/* The writer's blob of @slot grows into [@from, @to): its pages in one call (kernels
+ * before 5.14 refuse; the pages then fault in one by one). A fresh slot's are holes,
+ * allocated in a batch (tw_pages_populate_new_file_pages()). A warm slot's are populated
+ * for reading: a shared shmem mapping needs no write fault to write (no dirty tracking),
+ * and read faults map a page's neighbours that the file holds already in the same
+ * fault, which makes a warm image's blob cost half of what MADV_POPULATE_WRITE does (100
+ * against 200 ms/GB here). */
 void
 _tw_trace_image_grow_blob (TwTraceImage *self,
-                           guint8       *blob,
+                           guint         slot,
                            gsize         from,
                            gsize         to)
 {
+  Slot *s = slot_at (self, slot);
+
+  if (s->fresh)
+    {
+      tw_pages_populate_new_file_pages (s->blob + from, to - from, self->fd,
+                                        slot_offset (slot) + TW_TRACE_COLUMNS_BYTES + from);
+      return;
+    }
 #ifdef MADV_POPULATE_READ
-  madvise (blob + from, to - from, MADV_POPULATE_READ);
+  madvise (s->blob + from, to - from, MADV_POPULATE_READ);
 #endif
 }
 
@@ -851,8 +868,10 @@ restore_tables (TwTrace   *trace,
 }
 
 /* The mapping side's view of @slot with at least @blob_len bytes of blob; a slot mapped
- * for an earlier trace is reused as it is (its pages are mapped), or grown. Full chunks
- * are mapped populated: the state model reads every row next. */
+ * for an earlier trace is reused as it is (its pages are mapped), or grown. The columns
+ * of full chunks are mapped populated: the state model reads every row next. Payloads
+ * are not: `tracewb-cli info` reads none, the state model only those of switches, and a
+ * read fault maps a page's neighbours with it (fault-around). */
 static gboolean
 map_slot (TwTraceImage  *self,
           guint          slot,
@@ -878,7 +897,7 @@ map_slot (TwTraceImage  *self,
   if (s->blob)
     p = mremap (s->blob, s->blob_map, want, MREMAP_MAYMOVE);
   else
-    p = mmap (NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED | populate, self->fd,
+    p = mmap (NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
               slot_offset (slot) + TW_TRACE_COLUMNS_BYTES);
   if (p == MAP_FAILED)
     return set_errno_error (error, "mapping a chunk's payloads");

@@ -42,7 +42,7 @@ guint8   *_tw_trace_image_take_slot   (TwTraceImage   *self,
                                        guint          *slot,
                                        guint8        **blob);
 void      _tw_trace_image_grow_blob   (TwTraceImage   *self,
-                                       guint8         *blob,
+                                       guint           slot,
                                        gsize           from,
                                        gsize           to);
 void      _tw_trace_image_give_slot   (TwTraceImage   *self,

@@ -20,7 +20,7 @@ static const Command commands[] = {
   { "info", tw_cli_info, "What a trace holds: format, events, CPUs, tasks, time span, types" },
   { "events", tw_cli_events, "One line per event, filtered by time, type or task" },
 #if HAVE_GUI
-  { "render", tw_cli_render, "Draw the timeline to PNG or SVG; --bench times frames" },
+  { "render", tw_cli_render_launch, "Draw the timeline to PNG or SVG; --bench times frames" },
 #endif
   { "jcs", tw_cli_jcs, "Monitor rate, latency and buffer size for a jitter-constrained stream" },
   { "convert", tw_cli_convert, "Write a trace in another format (--to csv)" },

@@ -9,8 +9,8 @@
 
 /*
  * Three things a real recording gets wrong, each counted where it happens: events the
- * tracer lost (lost events in the store, per CPU), switches the state model had to
- * repair (a switch-out lost without any loss reported, per CPU), and event lines cut
+ * tracer lost (lost events in the store, per CPU), switches the state model
+ * repairs (a switch-out lost without any loss reported, per CPU), and event lines cut
  * off (ftrace text, the reader's `truncated_events`).
  */
 
@@ -24,7 +24,8 @@ struct _TwCliDefects {
 /**
  * tw_cli_defects_new:
  *
- * Runs the state model over @trace for its repairs and collects its losses.
+ * Counts the state model's repairs over @trace (tw_switch_repairs_count(): info prints
+ * nothing else of the model, so it does not build one) and collects its losses.
  *
  * Returns: (transfer full): the defects
  */
@@ -32,20 +33,12 @@ TwCliDefects *
 tw_cli_defects_new (TwTrace *trace)
 {
   TwCliDefects *self = g_new0 (TwCliDefects, 1);
-  g_autoptr(TwStateModel) model = tw_state_model_new (trace);
   g_autofree char *truncated = tw_trace_dup_metadata (trace, "truncated_events");
 
   self->lost = tw_lost_events_new (trace);
-  self->repairs = g_array_new (FALSE, TRUE, sizeof (guint64));
-  tw_state_model_update (model, NULL, NULL);
-  g_array_set_size (self->repairs, tw_state_model_get_n_cpus (model));
+  self->repairs = tw_switch_repairs_count (trace);
   for (guint c = 0; c < self->repairs->len; c++)
-    {
-      guint64 n = tw_state_model_get_cpu_repairs (model, c);
-
-      g_array_index (self->repairs, guint64, c) = n;
-      self->n_repairs += n;
-    }
+    self->n_repairs += g_array_index (self->repairs, guint64, c);
   self->truncated = truncated ? g_ascii_strtoull (truncated, NULL, 10) : 0;
   return self;
 }

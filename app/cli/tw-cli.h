@@ -13,7 +13,9 @@ G_BEGIN_DECLS
 int tw_cli_info (int argc, char **argv);
 int tw_cli_events (int argc, char **argv);
 #if HAVE_GUI
+/* in tracewb-render only (tracewb-cli execs it: tw-cli-render-launch.c) */
 int tw_cli_render (int argc, char **argv);
+int tw_cli_render_launch (int argc, char **argv);
 #endif
 int tw_cli_jcs (int argc, char **argv);
 int tw_cli_convert (int argc, char **argv);

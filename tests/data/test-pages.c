@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MIB ((gsize) 1 << 20)
 
@@ -55,6 +57,45 @@ test_alloc_block (void)
   free (big);
   free (bigger);
   free (small);
+}
+
+/* The holes of a memory file are allocated and mapped at once, read as zeros, and what
+ * is written through the mapping is in the file; the pages around stay holes. */
+static void
+test_populate_new_file_pages (void)
+{
+  int fd = memfd_create ("test-pages", MFD_CLOEXEC);
+  guint8 *map;
+  guint8 *other;
+  struct stat st;
+  guint8 byte = 0xff;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 8 * MIB), ==, 0);
+  map = mmap (NULL, 8 * MIB, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  g_assert_true (map != MAP_FAILED);
+
+  tw_pages_populate_new_file_pages (map + 2 * MIB, 3 * MIB, fd, 2 * MIB);
+  g_assert_cmpint (fstat (fd, &st), ==, 0);
+  g_assert_cmpint (st.st_blocks * 512, ==, 3 * MIB);
+  /* nothing to do for nothing */
+  tw_pages_populate_new_file_pages (map, 0, fd, 0);
+  g_assert_cmpint (fstat (fd, &st), ==, 0);
+  g_assert_cmpint (st.st_blocks * 512, ==, 3 * MIB);
+  for (gsize i = 2 * MIB; i < 5 * MIB; i += 4096)
+    g_assert_cmpuint (map[i], ==, 0);
+  memset (map + 2 * MIB, 0x5a, 3 * MIB);
+  g_assert_cmpint (pread (fd, &byte, 1, 5 * MIB - 1), ==, 1);
+  g_assert_cmpuint (byte, ==, 0x5a);
+  other = mmap (NULL, 8 * MIB, PROT_READ, MAP_SHARED, fd, 0);
+  g_assert_true (other != MAP_FAILED);
+  g_assert_cmpmem (other + 2 * MIB, 3 * MIB, map + 2 * MIB, 3 * MIB);
+  g_assert_cmpuint (other[2 * MIB - 1], ==, 0);
+  g_assert_cmpuint (other[5 * MIB], ==, 0);
+
+  munmap (other, 8 * MIB);
+  munmap (map, 8 * MIB);
+  close (fd);
 }
 
 /* The smallest region that fits, the newest among equals; bounded by slots and bytes. */
@@ -123,6 +164,7 @@ main (int   argc,
 
   g_test_add_func ("/tw/data/pages/map-aligned", test_map_aligned);
   g_test_add_func ("/tw/data/pages/alloc-block", test_alloc_block);
+  g_test_add_func ("/tw/data/pages/populate-new-file-pages", test_populate_new_file_pages);
   g_test_add_func ("/tw/data/pages/pool", test_pool);
   g_test_add_func ("/tw/data/pages/pool-memory-share", test_pool_memory_share);
 
