@@ -12,12 +12,11 @@
  */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
 
-#include "tw-test-lttng.h"
+#include "tw-test-lttng-target.h"
 #include "tw-test-utils.h"
 
 #define WAIT_US  (60 * G_USEC_PER_SEC)
@@ -26,24 +25,10 @@
 #define METRIC "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
 
 typedef struct {
-  TwTestLttng lt;
-  char       *sensor_dir;
-  /* the target's evaluation (--metric), from its JSON */
-  guint64     measurements;
-  double      max;
+  TwTestLttng     lt;
+  char           *sensor_dir;
+  TwTestEvaluated evaluated;
 } Fixture;
-
-typedef struct {
-  char    *name;
-  guint64  received;
-  guint64  missed;
-} Counted;
-
-static void
-counted_clear (gpointer data)
-{
-  g_free (((Counted *) data)->name);
-}
 
 static void
 fixture_set_up (Fixture       *fx,
@@ -51,15 +36,7 @@ fixture_set_up (Fixture       *fx,
 {
   if (!tw_test_lttng_start (&fx->lt))
     return;
-  fx->sensor_dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", NULL);
-  g_assert_nonnull (fx->sensor_dir);
-  /* as root the target's programs run as nobody (tw-test-lttng.h): their sensor folder */
-  if (fx->lt.as_user)
-    {
-      struct passwd *nobody = getpwnam ("nobody");
-
-      g_assert_cmpint (chown (fx->sensor_dir, nobody->pw_uid, nobody->pw_gid), ==, 0);
-    }
+  fx->sensor_dir = tw_test_target_make_sensor_dir (&fx->lt);
 }
 
 static void
@@ -70,85 +47,6 @@ fixture_tear_down (Fixture       *fx,
   if (fx->sensor_dir)
     tw_test_lttng_remove_tree (fx->sensor_dir);
   g_clear_pointer (&fx->sensor_dir, g_free);
-}
-
-/* The demo, 1 and 2 ms periods, 32-element rings: it misses elements when the monitor
- * polls every 20 ms. */
-static GPid
-start_demo (Fixture    *fx,
-            const char *duration)
-{
-  const char *args[] = { g_getenv ("TW_DEMO_RT"), "--duration", duration, "--periods", "1,2",
-                         "--capacity", "32", "--load", "0.1", "--keep", "--sensor-dir", fx->sensor_dir,
-                         NULL };
-  g_autoptr(GPtrArray) argv = tw_test_lttng_argv (&fx->lt, args);
-  g_autoptr(GError) error = NULL;
-  GPid pid = 0;
-
-  g_assert_nonnull (args[0]);
-  g_assert_true (g_spawn_async (NULL, (char **) argv->pdata, fx->lt.env,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                tw_test_lttng_child_setup, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
-}
-
-static void
-wait_pid (GPid pid)
-{
-  int status;
-
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-}
-
-/* `tracewb-cli monitor --lttng --json` on the target: what it counted, per sensor. */
-static GArray *
-run_target_monitor (Fixture    *fx,
-                    const char *duration,
-                    gboolean    evaluate)
-{
-  const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "20",
-                         "--sensor-dir", fx->sensor_dir, "--duration", duration, "--json",
-                         evaluate ? "--metric" : NULL, METRIC, NULL };
-  g_autoptr(GPtrArray) argv = tw_test_lttng_argv (&fx->lt, args);
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  GArray *counted = g_array_new (FALSE, TRUE, sizeof (Counted));
-  JsonArray *sources;
-  int status = -1;
-
-  g_array_set_clear_func (counted, counted_clear);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, fx->lt.env, 0, NULL, NULL, &out, &err,
-                               &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("tracewb-cli monitor --lttng failed: %s", err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  sources = json_node_get_array (json_parser_get_root (parser));
-  for (guint i = 0; i < json_array_get_length (sources); i++)
-    {
-      JsonObject *o = json_array_get_object_element (sources, i);
-      Counted c = { 0 };
-
-      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "evaluation") == 0)
-        {
-          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, METRIC);
-          fx->measurements = json_object_get_int_member (o, "measurements");
-          fx->max = json_object_get_double_member (o, "max");
-          continue;
-        }
-      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "sensor") != 0)
-        continue;
-      c.name = g_strdup (json_object_get_string_member (o, "name"));
-      c.received = json_object_get_int_member (o, "received");
-      c.missed = json_object_get_int_member (o, "missed");
-      g_array_append_val (counted, c);
-    }
-  return counted;
 }
 
 /* What the workbench holds of sensor @name: its rows, and the misses its loss rows count. */
@@ -219,7 +117,7 @@ compare (TwTrace *trace,
   g_assert_cmpuint (counted->len, >=, 5);
   for (guint i = 0; i < counted->len; i++)
     {
-      const Counted *c = &g_array_index (counted, Counted, i);
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
       count_decoded (trace, c->name, &received, &missed);
@@ -248,11 +146,11 @@ check_measurements (Fixture *fx,
 
   g_assert_no_error (error);
   g_assert_cmpuint (type, !=, TW_TYPE_NONE);
-  g_assert_cmpuint (fx->measurements, >, 10);
+  g_assert_cmpuint (fx->evaluated.measurements, >, 10);
   table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, histogram, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, fx->measurements);
-  g_assert_cmpfloat (tw_histogram_get_max (histogram), ==, fx->max);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, fx->evaluated.measurements);
+  g_assert_cmpfloat (tw_histogram_get_max (histogram), ==, fx->evaluated.max);
   /* the measured task is the sensors' task */
   g_assert_cmpstr (tw_trace_get_task (trace, tw_measurement_table_get_row (table, 0)->task)->name, ==,
                    "demo-rt-0");
@@ -294,9 +192,9 @@ test_recorded (Fixture       *fx,
   if (fx->sensor_dir == NULL)
     return;
   g_assert_true (tw_test_lttng_create_session (&fx->lt, "sensors", TIMER_US));
-  demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5", TRUE);
-  wait_pid (demo);
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", METRIC, &fx->evaluated);
+  tw_test_target_wait (demo);
   g_assert_true (tw_test_lttng_run (&fx->lt, "stop", "sensors", NULL));
   g_assert_true (tw_test_lttng_run (&fx->lt, "destroy", "sensors", NULL));
 
@@ -315,7 +213,7 @@ decoded_all (TwTrace *trace,
 {
   for (guint i = 0; i < counted->len; i++)
     {
-      const Counted *c = &g_array_index (counted, Counted, i);
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
       count_decoded (trace, c->name, &received, &missed);
@@ -361,9 +259,9 @@ test_live (Fixture       *fx,
       g_usleep (10000);
     }
 
-  demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5", FALSE);
-  wait_pid (demo);
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", NULL, NULL);
+  tw_test_target_wait (demo);
   end = g_get_monotonic_time () + WAIT_US;
   while (g_get_monotonic_time () < end && !decoded_all (tw_monitor_get_trace (monitor), counted))
     {

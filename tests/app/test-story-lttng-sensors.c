@@ -1,0 +1,179 @@
+/* test-story-lttng-sensors.c: a target's sensors in the window's Sensors tab, as its monitor counts them
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The "target" (a private LTTng session daemon and relay, tests/lib/tw-test-lttng.h) runs
+ * the demo and `tracewb-cli monitor --lttng`, which misses elements of the demo's small
+ * rings. The user follows the target's session in the window: the Sensors tab has a row
+ * per sensor of the target, named by the sensor's task (with its host) and name as a
+ * local sensor's row is, and its received, missed and torn counts are exactly what the
+ * target's monitor printed for that sensor.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <tw-ingest.h>
+
+#include "tw-application.h"
+#include "tw-live-session.h"
+#include "tw-sensors-pane.h"
+#include "tw-test-app.h"
+#include "tw-test-lttng-target.h"
+#include "tw-test-utils.h"
+#include "tw-window.h"
+
+#define WAIT_MS  60000
+#define TIMER_US 100000
+
+static TwApplication *app;
+
+static gboolean
+connected (gpointer data)
+{
+  TwMonitorSourceInfo info;
+
+  return tw_live_session_get_source_info (data, 0, &info)
+         && info.connection == TW_LIVE_CONNECTION_CONNECTED;
+}
+
+typedef struct {
+  TwSensorsPane *pane;
+  const char    *host;
+  GArray        *counted;   /* TwTestCounted: the target monitor's figures */
+  double         max_rate;  /* the most the pane said of any target sensor while it ran */
+} Watch;
+
+static char *
+cell (Watch      *w,
+      int         row,
+      TwSensorsColumn column)
+{
+  return g_strdup (tw_sensors_pane_get_text (w->pane, row, column));
+}
+
+/* Every sensor of the target has its row, showing the target monitor's final counts. */
+static gboolean
+shows_target_counts (gpointer data)
+{
+  Watch *w = data;
+
+  for (guint i = 0; i < w->counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (w->counted, TwTestCounted, i);
+      g_autofree char *task = g_strdup_printf ("%s: %s", w->host, c->task);
+      g_autofree char *received = NULL, *missed = NULL, *torn = NULL;
+      g_autofree char *want_received = g_strdup_printf ("%" G_GUINT64_FORMAT, c->received);
+      g_autofree char *want_missed = g_strdup_printf ("%" G_GUINT64_FORMAT, c->missed);
+      g_autofree char *want_torn = g_strdup_printf ("%" G_GUINT64_FORMAT, c->inconsistent);
+      int row = tw_sensors_pane_find_row (w->pane, task, c->sensor);
+
+      if (row < 0)
+        return FALSE;
+      received = cell (w, row, TW_SENSORS_COLUMN_RECEIVED);
+      missed = cell (w, row, TW_SENSORS_COLUMN_MISSED);
+      torn = cell (w, row, TW_SENSORS_COLUMN_TORN);
+      if (strcmp (received, want_received) != 0 || strcmp (missed, want_missed) != 0
+          || strcmp (torn, want_torn) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* While the target runs: the highest rate a target sensor's row showed. */
+static gboolean
+note_rates (gpointer data)
+{
+  Watch *w = data;
+
+  for (guint r = 0; r < tw_sensors_pane_get_n_rows (w->pane); r++)
+    if (g_str_has_prefix (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_TASK), w->host))
+      w->max_rate = MAX (w->max_rate, g_ascii_strtod (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_RATE),
+                                                      NULL));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_sensor_rows (void)
+{
+  TwTestLttng lt;
+  g_autofree char *sensor_dir = NULL, *url = NULL;
+  g_autoptr(GArray) counted = NULL;
+  TwWindow *window;
+  TwLiveSession *session;
+  Watch w = { 0 };
+  guint64 missed_total = 0;
+  guint rate_id;
+  GPid demo;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (!tw_test_lttng_start (&lt))
+    return;
+  sensor_dir = tw_test_target_make_sensor_dir (&lt);
+  g_assert_true (tw_test_lttng_create_session (&lt, "sensors", TIMER_US));
+  /* an app registered: the session has the streams a viewer attaches to */
+  g_assert_true (tw_test_lttng_emit (&lt, 0, 0));
+  url = tw_test_lttng_url (&lt, "sensors");
+
+  window = tw_application_start_lttng_live (app, (const char *[]) { url, NULL }, NULL);
+  g_assert_null (tw_window_get_error_message (window));
+  session = g_object_ref (tw_window_get_live_session (window));
+  g_assert_true (tw_test_wait_until (connected, session, WAIT_MS));
+  w.pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (window));
+  w.host = lt.hostname;
+  rate_id = g_timeout_add (100, note_rates, &w);
+
+  demo = tw_test_target_start_demo (&lt, sensor_dir, "2");
+  /* the monitor blocks; the window keeps following meanwhile (its poll thread) */
+  counted = tw_test_target_run_monitor (&lt, sensor_dir, "2.5", NULL, NULL);
+  tw_test_target_wait (demo);
+  w.counted = counted;
+  g_assert_cmpuint (counted->len, >=, 5);
+  g_assert_true (tw_test_wait_until (shows_target_counts, &w, WAIT_MS));
+  g_source_remove (rate_id);
+
+  for (guint i = 0; i < counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
+      g_autofree char *task = g_strdup_printf ("%s: %s", lt.hostname, c->task);
+      int row = tw_sensors_pane_find_row (w.pane, task, c->sensor);
+
+      g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
+                      " torn %" G_GUINT64_FORMAT "; row %d: %s %s %s %s", c->name, c->received, c->missed,
+                      c->inconsistent, row, tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_RECEIVED),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_MISSED),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_TORN),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE));
+      /* the sensor's own schema, and where it runs */
+      g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_SCHEMA), !=, "");
+      g_assert_nonnull (strstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE), lt.hostname));
+      missed_total += c->missed;
+    }
+  /* the run must have missed something, or equal misses prove nothing */
+  g_assert_cmpuint (missed_total, >, 0);
+  /* the monitor's rate while the demo ran (1 and 2 ms periods: hundreds a second) */
+  g_test_message ("highest rate shown: %.0f/s", w.max_rate);
+  g_assert_cmpfloat (w.max_rate, >, 100);
+  /* the session's own row is still there, with its connection */
+  g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, 0, TW_SENSORS_COLUMN_STATE), ==, "connected");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_object_unref (session);
+  tw_test_lttng_stop (&lt);
+  tw_test_lttng_remove_tree (sensor_dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  app = tw_test_init_application (&argc, &argv);
+  g_test_add_func ("/tw/app/lttng-live/target-sensors", test_sensor_rows);
+  return g_test_run ();
+}
