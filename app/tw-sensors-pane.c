@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tw-sensors-pane.h"
+#include "tw-target-histograms.h"
 
 
 typedef struct {
@@ -37,6 +38,7 @@ struct _TwSensorsPane
   GtkWidget     *notes_label;
   GtkWidget     *error_label;
   GtkWidget     *grid;
+  GtkWidget     *histograms;    /* TwTargetHistograms, below the grid */
   GPtrArray     *rows;          /* Row */
   guint          n_source_rows;
   GHashTable    *remote_rows;   /* "host/monitor/task@sensor" → index in @rows + 1 */
@@ -277,6 +279,7 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       i++;
     }
   refresh_remote (self);
+  tw_target_histograms_refresh (TW_TARGET_HISTOGRAMS (self->histograms));
 }
 
 /**
@@ -332,6 +335,8 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
   self->n_source_rows = 0;
   g_hash_table_remove_all (self->remote_rows);
   g_set_object (&self->session, session);
+  tw_target_histograms_set_trace (TW_TARGET_HISTOGRAMS (self->histograms),
+                                  session ? tw_live_session_get_trace (session) : NULL);
   if (session == NULL)
     return;
 
@@ -401,6 +406,19 @@ tw_sensors_pane_find_row (TwSensorsPane *self,
 }
 
 /**
+ * tw_sensors_pane_get_target_histograms:
+ *
+ * Returns: (transfer none): the section with the latest histogram of each evaluation
+ *   a target's monitor runs (TwTargetHistograms)
+ */
+GtkWidget *
+tw_sensors_pane_get_target_histograms (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  return self->histograms;
+}
+
+/**
  * tw_sensors_pane_get_attach_button:
  *
  * Returns: (transfer none): the row's attach/detach check button
@@ -467,6 +485,8 @@ static void
 tw_sensors_pane_init (TwSensorsPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->histograms = tw_target_histograms_new ();
+  gtk_box_append (GTK_BOX (self->box), self->histograms);
   self->rows = g_ptr_array_new_with_free_func (g_free);
   self->remote_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

@@ -39,6 +39,7 @@ const char *tw_sensors_pane_get_text     (TwSensorsPane *self,
 int         tw_sensors_pane_find_row     (TwSensorsPane *self,
                                           const char    *task,
                                           const char    *sensor);
+GtkWidget  *tw_sensors_pane_get_target_histograms (TwSensorsPane *self);
 GtkWidget  *tw_sensors_pane_get_attach_button (TwSensorsPane *self,
                                           guint          row);
 const char *tw_sensors_pane_get_notes    (TwSensorsPane *self);

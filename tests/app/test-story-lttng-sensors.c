@@ -8,7 +8,10 @@
  * rings. The user follows the target's session in the window: the Sensors tab has a row
  * per sensor of the target, named by the sensor's task (with its host) and name as a
  * local sensor's row is, and its received, missed and torn counts are exactly what the
- * target's monitor printed for that sensor.
+ * target's monitor printed for that sensor. The monitor also evaluates a metric there:
+ * below the rows, the tab draws the target's own histogram of it as it arrives, growing
+ * while the demo runs, and at the end holding exactly the measurements and maximum the
+ * target printed.
  */
 #include "config.h"
 
@@ -18,6 +21,7 @@
 #include "tw-application.h"
 #include "tw-live-session.h"
 #include "tw-sensors-pane.h"
+#include "tw-target-histograms.h"
 #include "tw-test-app.h"
 #include "tw-test-lttng-target.h"
 #include "tw-test-utils.h"
@@ -25,6 +29,7 @@
 
 #define WAIT_MS  60000
 #define TIMER_US 100000
+#define METRIC   "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
 
 static TwApplication *app;
 
@@ -42,6 +47,8 @@ typedef struct {
   const char    *host;
   GArray        *counted;   /* TwTestCounted: the target monitor's figures */
   double         max_rate;  /* the most the pane said of any target sensor while it ran */
+  GHashTable    *counts_seen; /* the histogram's counts shown while it ran */
+  TwTestEvaluated evaluated;
 } Watch;
 
 static char *
@@ -80,6 +87,17 @@ shows_target_counts (gpointer data)
   return TRUE;
 }
 
+/* The target's final histogram is shown: its count is what the target measured. */
+static gboolean
+shows_final_histogram (gpointer data)
+{
+  Watch *w = data;
+  TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+
+  return tw_target_histograms_get_n (h) == 1
+         && tw_target_histograms_get_snapshot (h, 0, NULL)->count == w->evaluated.measurements;
+}
+
 /* While the target runs: the highest rate a target sensor's row showed. */
 static gboolean
 note_rates (gpointer data)
@@ -90,7 +108,69 @@ note_rates (gpointer data)
     if (g_str_has_prefix (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_TASK), w->host))
       w->max_rate = MAX (w->max_rate, g_ascii_strtod (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_RATE),
                                                       NULL));
+  {
+    TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+
+    if (tw_target_histograms_get_n (h) > 0)
+      g_hash_table_add (w->counts_seen, GUINT_TO_POINTER ((guint) tw_target_histograms_get_snapshot (h, 0, NULL)->count));
+  }
   return G_SOURCE_CONTINUE;
+}
+
+/* The histogram shown is the target's: its count and maximum as the target printed them,
+ * its bins holding every measurement, and it grew while the demo ran (snapshots every
+ * second: the 2 s run sends at least two before the last). */
+static void
+check_histogram (Watch *w)
+{
+  TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+  const char *name = NULL;
+  const TwHistogramSnapshot *s = tw_target_histograms_get_snapshot (h, 0, &name);
+  guint64 in_bins = 0;
+
+  g_assert_cmpstr (name, ==, METRIC);
+  for (guint b = 0; b < s->n_bins; b++)
+    in_bins += s->bins[b];
+  g_test_message ("histogram shown: %" G_GUINT64_FORMAT " values (target: %" G_GUINT64_FORMAT
+                  "), %u bins, max %.0f (target: %.0f); %u counts seen while running; “%s”",
+                  s->count, w->evaluated.measurements, s->n_bins, s->max, w->evaluated.max,
+                  g_hash_table_size (w->counts_seen), tw_target_histograms_get_summary (h, 0));
+  g_assert_cmpuint (s->count, ==, w->evaluated.measurements);
+  g_assert_cmpuint (in_bins, ==, s->count);
+  g_assert_cmpfloat (s->max, ==, w->evaluated.max);
+  g_assert_cmpuint (s->n_bins, >, 1);
+  g_assert_cmpfloat (s->edges[0], <=, s->min);
+  g_assert_cmpfloat (s->edges[s->n_bins], >=, s->max);
+  g_assert_cmpuint (g_hash_table_size (w->counts_seen), >=, 2);
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT " values", s->count);
+
+    g_assert_true (g_str_has_prefix (tw_target_histograms_get_summary (h, 0), count));
+  }
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (h)) && gtk_widget_get_mapped (GTK_WIDGET (h)));
+}
+
+typedef struct {
+  TwTestLttng *lt;
+  const char  *sensor_dir;
+  Watch       *w;
+  gint         done;
+} MonitorRun;
+
+static gpointer
+run_monitor_thread (gpointer data)
+{
+  MonitorRun *run = data;
+  GArray *counted = tw_test_target_run_monitor (run->lt, run->sensor_dir, "2.5", METRIC, &run->w->evaluated);
+
+  g_atomic_int_set (&run->done, 1);
+  return counted;
+}
+
+static gboolean
+monitor_done (gpointer data)
+{
+  return g_atomic_int_get (&((MonitorRun *) data)->done);
 }
 
 static void
@@ -129,12 +209,23 @@ test_sensor_rows (void)
 
   demo = tw_test_target_start_demo (&lt, sensor_dir, "2");
   /* the monitor blocks; the window keeps following meanwhile (its poll thread) */
-  counted = tw_test_target_run_monitor (&lt, sensor_dir, "2.5", NULL, NULL);
+  w.counts_seen = g_hash_table_new (NULL, NULL);
+  /* the window follows while the target's monitor runs: its main loop keeps turning */
+  {
+    MonitorRun run = { &lt, sensor_dir, &w, 0 };
+    GThread *thread = g_thread_new ("target-monitor", run_monitor_thread, &run);
+
+    g_assert_true (tw_test_wait_until (monitor_done, &run, WAIT_MS));
+    counted = g_thread_join (thread);
+  }
   tw_test_target_wait (demo);
   w.counted = counted;
   g_assert_cmpuint (counted->len, >=, 5);
   g_assert_true (tw_test_wait_until (shows_target_counts, &w, WAIT_MS));
+  g_assert_cmpuint (w.evaluated.measurements, >, 10);
+  g_assert_true (tw_test_wait_until (shows_final_histogram, &w, WAIT_MS));
   g_source_remove (rate_id);
+  check_histogram (&w);
 
   for (guint i = 0; i < counted->len; i++)
     {
@@ -165,6 +256,7 @@ test_sensor_rows (void)
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_object_unref (session);
+  g_hash_table_unref (w.counts_seen);
   tw_test_lttng_stop (&lt);
   tw_test_lttng_remove_tree (sensor_dir);
 }
