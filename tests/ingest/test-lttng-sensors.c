@@ -15,6 +15,7 @@
 #include <string.h>
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
+#include <tw-sensor.h>
 
 #include "tw-test-lttng-target.h"
 #include "tw-test-utils.h"
@@ -273,6 +274,247 @@ test_live (Fixture       *fx,
   compare (tw_monitor_get_trace (monitor), counted);
 }
 
+/* ---------------------------------------------------------------- byte order */
+
+/* A target of the other byte order, made by hand: a CTF trace whose metadata says
+ * @big_endian, holding a monitor's schema event (with its byte order) and element
+ * events whose payloads are that machine's memory, as tracewb-ust.so writes them. */
+
+#define BO_SCHEMA   "u64 seq; i32 delta; u16 pair[2]; f64 value; f32 ratio; i16 neg; u8 flag; char tag[6]"
+#define BO_ELEMENTS 3
+
+static const char bo_metadata[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+  "trace {\n"
+  "  major = 1; minor = 8; byte_order = %s;\n"
+  "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n"
+  "};\n"
+  "clock { name = \"monotonic\"; freq = 1000000000; offset = 0; };\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := clock_t;\n"
+  "stream {\n"
+  "  id = 0;\n"
+  "  event.header := struct { uint32_t id; clock_t timestamp; };\n"
+  "  packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+  "};\n"
+  "event { name = \"tracewb:sensor_schema\"; id = 0; stream_id = 0; fields := struct {\n"
+  "  uint32_t monitor; uint32_t sensor; int64_t pid; string task; string sensor_name; string schema;\n"
+  "  uint32_t element_size; uint32_t payload_size; uint8_t big_endian; }; };\n"
+  "event { name = \"tracewb:sensor_element\"; id = 1; stream_id = 0; fields := struct {\n"
+  "  uint32_t monitor; uint32_t sensor; uint64_t position; uint64_t missed; uint64_t timestamp;\n"
+  "  uint16_t payload_length; uint8_t payload[payload_length]; }; };\n";
+
+typedef struct {
+  gboolean  big;
+  GString  *out;
+} BoWriter;
+
+static void
+bo_int (BoWriter *w,
+        guint64   v,
+        guint     size)
+{
+  for (guint i = 0; i < size; i++)
+    {
+      guint shift = 8 * (w->big ? size - 1 - i : i);
+
+      g_string_append_c (w->out, (char) ((v >> shift) & 0xff));
+    }
+}
+
+static void
+bo_str (BoWriter   *w,
+        const char *s)
+{
+  g_string_append_len (w->out, s, strlen (s) + 1);
+}
+
+/* Element @k's values, the same whatever the byte order. */
+static void
+bo_values (guint    k,
+           guint64 *seq,
+           gint32  *delta,
+           guint16  pair[2],
+           double  *value,
+           float   *ratio,
+           gint16  *neg)
+{
+  *seq = G_GUINT64_CONSTANT (0x0102030405060708) + k;
+  *delta = -123456789 + (gint32) k;
+  pair[0] = 0xBEEF;
+  pair[1] = (guint16) (0x0100 + k);
+  *value = 1234.5625 * (k + 1);
+  *ratio = 0.75f + (float) k;
+  *neg = (gint16) (-300 - (gint) k);
+}
+
+/* One element's payload as the target's memory holds it. */
+static void
+bo_payload (BoWriter             *w,
+            const TwSensorSchema *schema,
+            guint                 k)
+{
+  gsize size = tw_sensor_schema_get_size (schema);
+  guint8 *bytes = g_malloc0 (size);
+  BoWriter field = { w->big, g_string_new (NULL) };
+  guint64 seq, d_bits;
+  gint32 delta;
+  guint16 pair[2];
+  double value;
+  float ratio;
+  gint16 neg;
+  guint32 r_bits;
+
+  bo_values (k, &seq, &delta, pair, &value, &ratio, &neg);
+  memcpy (&d_bits, &value, 8);
+  memcpy (&r_bits, &ratio, 4);
+  for (gsize i = 0; i < tw_sensor_schema_get_n_fields (schema); i++)
+    {
+      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
+
+      g_string_set_size (field.out, 0);
+      if (strcmp (f->name, "seq") == 0)
+        bo_int (&field, seq, 8);
+      else if (strcmp (f->name, "delta") == 0)
+        bo_int (&field, (guint32) delta, 4);
+      else if (strcmp (f->name, "pair") == 0)
+        bo_int (&field, pair[0], 2), bo_int (&field, pair[1], 2);
+      else if (strcmp (f->name, "value") == 0)
+        bo_int (&field, d_bits, 8);
+      else if (strcmp (f->name, "ratio") == 0)
+        bo_int (&field, r_bits, 4);
+      else if (strcmp (f->name, "neg") == 0)
+        bo_int (&field, (guint16) neg, 2);
+      else if (strcmp (f->name, "flag") == 0)
+        bo_int (&field, 7, 1);
+      else if (strcmp (f->name, "tag") == 0)
+        g_string_append_len (field.out, "probe", 6);
+      g_assert_cmpuint (field.out->len, ==, f->size);
+      memcpy (bytes + f->offset, field.out->str, f->size);
+    }
+  bo_int (w, size, 2);
+  g_string_append_len (w->out, (const char *) bytes, (gssize) size);
+  g_string_free (field.out, TRUE);
+  g_free (bytes);
+}
+
+static char *
+bo_write_trace (gboolean big)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *metadata = g_strdup_printf (bo_metadata, big ? "be" : "le");
+  g_autofree char *dir = g_dir_make_tmp ("tw-byte-order-XXXXXX", &error);
+  g_autofree char *meta_path = NULL, *stream_path = NULL;
+  TwSensorSchema *schema = tw_sensor_schema_parse (BO_SCHEMA, NULL, 0);
+  BoWriter w = { big, g_string_new (NULL) };
+  gsize size_at;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (schema);
+  bo_int (&w, 0xC1FC1FC1, 4);
+  bo_int (&w, 0, 4);
+  size_at = w.out->len;
+  bo_int (&w, 0, 8);   /* content and packet size: known at the end */
+  bo_int (&w, 0, 8);
+  /* the schema, then the elements 1 ms apart */
+  bo_int (&w, 0, 4);
+  bo_int (&w, 1000000, 8);
+  bo_int (&w, 4242, 4);
+  bo_int (&w, 0, 4);
+  bo_int (&w, 777, 8);
+  bo_str (&w, "probe-task");
+  bo_str (&w, "sample");
+  bo_str (&w, BO_SCHEMA);
+  bo_int (&w, 8 + tw_sensor_schema_get_size (schema), 4);
+  bo_int (&w, tw_sensor_schema_get_size (schema), 4);
+  bo_int (&w, big, 1);
+  for (guint k = 0; k < BO_ELEMENTS; k++)
+    {
+      bo_int (&w, 1, 4);
+      bo_int (&w, 2000000 + k * 1000000, 8);
+      bo_int (&w, 4242, 4);
+      bo_int (&w, 0, 4);
+      bo_int (&w, k, 8);
+      bo_int (&w, 0, 8);
+      bo_int (&w, 1500000 + k * 1000000, 8);
+      bo_payload (&w, schema, k);
+    }
+  {
+    BoWriter sizes = { big, g_string_new (NULL) };
+
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    memcpy (w.out->str + size_at, sizes.out->str, 16);
+    g_string_free (sizes.out, TRUE);
+  }
+  meta_path = g_build_filename (dir, "metadata", NULL);
+  stream_path = g_build_filename (dir, "stream_0", NULL);
+  g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
+  g_assert_true (g_file_set_contents (stream_path, w.out->str, (gssize) w.out->len, &error));
+  g_assert_no_error (error);
+  g_string_free (w.out, TRUE);
+  tw_sensor_schema_free (schema);
+  return g_steal_pointer (&dir);
+}
+
+static void
+test_byte_order (gconstpointer data)
+{
+  gboolean big = GPOINTER_TO_INT (data);
+  g_autofree char *dir = bo_write_trace (big);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  guint16 type;
+  guint k = 0;
+
+  g_assert_no_error (error);
+  type = tw_trace_lookup_event_type (trace, "probe-task@sample");
+  g_assert_cmpuint (type, !=, TW_TYPE_NONE);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      guint64 seq;
+      gint32 delta;
+      guint16 pair[2];
+      double value;
+      float ratio;
+      gint16 neg;
+      TwValue v;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.type != type)
+        continue;
+      bo_values (k, &seq, &delta, pair, &value, &ratio, &neg);
+      /* at the element's own time (its timestamp on the clock of the event that carried it) */
+      g_assert_cmpuint (event.time, ==, 1500000 + k * 1000000);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "seq", &v));
+      g_assert_cmphex (v.u, ==, seq);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "delta", &v));
+      g_assert_cmpint (v.i, ==, delta);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "pair[0]", &v));
+      g_assert_cmphex (v.u, ==, pair[0]);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "pair[1]", &v));
+      g_assert_cmphex (v.u, ==, pair[1]);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "value", &v));
+      g_assert_cmpfloat (v.f, ==, value);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "ratio", &v));
+      g_assert_cmpfloat (v.f, ==, ratio);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "neg", &v));
+      g_assert_cmpint (v.i, ==, neg);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "flag", &v));
+      g_assert_cmpuint (v.u, ==, 7);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "tag", &v));
+      g_assert_cmpstr (tw_trace_get_string (trace, v.str), ==, "probe");
+      k++;
+    }
+  g_assert_cmpuint (k, ==, BO_ELEMENTS);
+  tw_test_lttng_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -282,5 +524,8 @@ main (int    argc,
               fixture_tear_down);
   g_test_add ("/tw/ingest/lttng-sensors/live", Fixture, NULL, fixture_set_up, test_live,
               fixture_tear_down);
+  /* no LTTng needed: hand-made traces of either byte order, read by babeltrace2 */
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
   return g_test_run ();
 }
