@@ -30,7 +30,7 @@
 
 typedef struct {
   char                *evaluation;
-  guint16              type;
+  guint32              monitor;      /* the pid of the target's monitor that runs it */
   guint64              time;         /* of the snapshot shown */
   TwHistogramSnapshot *snapshot;
   char                *summary;
@@ -49,7 +49,8 @@ struct _TwTargetHistograms
   TwHistogramPainter *painter;
   TwTrace            *trace;
   guint64             scanned;       /* rows read so far */
-  GArray             *type_slot;     /* gint by type id: index in @evaluations, −1 none, −2 unknown */
+  GArray             *is_snapshot;   /* gint8 by type id: 1 a snapshot type, 0 not, −1 not known yet */
+  GHashTable         *slots;         /* type << 32 | monitor → index in @evaluations + 1 */
   GPtrArray          *evaluations;   /* Evaluation, in the order they appeared */
 };
 
@@ -82,21 +83,22 @@ draw_plot (GtkDrawingArea *area,
 
 static Evaluation *
 add_evaluation (TwTargetHistograms *self,
-                guint16             type,
-                const char         *name)
+                const char         *name,
+                guint32             monitor)
 {
   Evaluation *e = g_new0 (Evaluation, 1);
+  g_autofree char *title_text = g_strdup_printf (_("%s — monitor %u"), name, monitor);
   GtkWidget *title;
 
   e->owner = self;
-  e->type = type;
+  e->monitor = monitor;
   e->evaluation = g_strdup (name);
   e->card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  title = gtk_label_new (name);
+  title = gtk_label_new (title_text);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (GTK_LABEL (title), 48);
-  gtk_widget_set_tooltip_text (title, name);
+  gtk_widget_set_tooltip_text (title, title_text);
   gtk_widget_add_css_class (title, "heading");
   e->summary_label = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (e->summary_label), 0);
@@ -114,32 +116,41 @@ add_evaluation (TwTargetHistograms *self,
   return e;
 }
 
-/* Which evaluation rows of @type are (−1: none, not a snapshot). */
+/* Which evaluation @event is a snapshot of (−1: it is no snapshot): one per evaluation
+ * name and monitor, so that two monitors' evaluations of one name stay apart. */
 static int
-slot_of_type (TwTargetHistograms *self,
-              guint16             type)
+slot_of_event (TwTargetHistograms *self,
+               const TwEvent      *event)
 {
-  const TwEventType *info;
-  int slot = -1;
+  guint16 type = event->type;
+  guint64 key;
+  gpointer found;
 
-  if (type >= self->type_slot->len)
+  if (type >= self->is_snapshot->len)
     {
-      guint old = self->type_slot->len;
+      guint old = self->is_snapshot->len;
 
-      g_array_set_size (self->type_slot, type + 1);
+      g_array_set_size (self->is_snapshot, type + 1);
       for (guint i = old; i <= type; i++)
-        g_array_index (self->type_slot, int, i) = -2;
+        g_array_index (self->is_snapshot, gint8, i) = -1;
     }
-  if (g_array_index (self->type_slot, int, type) != -2)
-    return g_array_index (self->type_slot, int, type);
-  info = tw_trace_get_event_type (self->trace, type);
-  if (info && g_str_has_prefix (info->name, PREFIX) && tw_event_type_lookup_field (info, "bins") >= 0)
+  if (g_array_index (self->is_snapshot, gint8, type) < 0)
     {
-      add_evaluation (self, type, info->name + strlen (PREFIX));
-      slot = (int) self->evaluations->len - 1;
+      const TwEventType *info = tw_trace_get_event_type (self->trace, type);
+
+      g_array_index (self->is_snapshot, gint8, type) =
+        info && g_str_has_prefix (info->name, PREFIX) && tw_event_type_lookup_field (info, "bins") >= 0;
     }
-  g_array_index (self->type_slot, int, type) = slot;
-  return slot;
+  if (!g_array_index (self->is_snapshot, gint8, type))
+    return -1;
+  key = (guint64) type << 32 | event->arg;
+  if (!(found = g_hash_table_lookup (self->slots, &key)))
+    {
+      add_evaluation (self, tw_trace_get_event_type (self->trace, type)->name + strlen (PREFIX), event->arg);
+      found = GUINT_TO_POINTER (self->evaluations->len);
+      g_hash_table_insert (self->slots, g_memdup2 (&key, sizeof key), found);
+    }
+  return (int) GPOINTER_TO_UINT (found) - 1;
 }
 
 static guint64
@@ -235,7 +246,7 @@ tw_target_histograms_refresh (TwTargetHistograms *self)
       int slot;
 
       tw_trace_get_event (self->trace, i, &event);
-      slot = slot_of_type (self, event.type);
+      slot = slot_of_event (self, &event);
       if (slot < 0)
         continue;
       if ((guint) slot >= newest->len)
@@ -271,7 +282,8 @@ tw_target_histograms_set_trace (TwTargetHistograms *self,
   while ((child = gtk_widget_get_first_child (self->cards)))
     gtk_box_remove (GTK_BOX (self->cards), child);
   g_ptr_array_set_size (self->evaluations, 0);
-  g_array_set_size (self->type_slot, 0);
+  g_array_set_size (self->is_snapshot, 0);
+  g_hash_table_remove_all (self->slots);
   self->scanned = 0;
   g_set_object (&self->trace, trace);
   gtk_widget_set_visible (self->box, FALSE);
@@ -337,7 +349,8 @@ tw_target_histograms_finalize (GObject *object)
   TwTargetHistograms *self = TW_TARGET_HISTOGRAMS (object);
 
   g_ptr_array_unref (self->evaluations);
-  g_array_unref (self->type_slot);
+  g_array_unref (self->is_snapshot);
+  g_hash_table_unref (self->slots);
   G_OBJECT_CLASS (tw_target_histograms_parent_class)->finalize (object);
 }
 
@@ -358,7 +371,8 @@ tw_target_histograms_init (TwTargetHistograms *self)
 
   self->painter = tw_histogram_painter_new ();
   self->evaluations = g_ptr_array_new_with_free_func (evaluation_free);
-  self->type_slot = g_array_new (FALSE, FALSE, sizeof (int));
+  self->is_snapshot = g_array_new (FALSE, FALSE, sizeof (gint8));
+  self->slots = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   heading = gtk_label_new (_("Evaluations on the targets (their latest histograms)"));

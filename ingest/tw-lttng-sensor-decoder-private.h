@@ -10,7 +10,7 @@
  * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
  * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
  * measurements as `measurement:<evaluation>` rows and histogram snapshots as
- * `histogram:<evaluation>` rows with value fields.
+ * `histogram:<evaluation>` rows with value fields (their arg: the monitor's pid).
  */
 #pragma once
 

@@ -638,7 +638,7 @@ handle_histogram (TwLttngSensorDecoder  *self,
   const bt_field *bins = member (payload, c, F_BINS);
   g_autoptr(GString) text = g_string_new (NULL);
   const TwEventType *info;
-  guint64 count = 0;
+  guint64 count = 0, monitor = 0;
   guint8 row[128];
   TwValue v;
 
@@ -663,7 +663,10 @@ handle_histogram (TwLttngSensorDecoder  *self,
     }
   v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (self->trace, text->str) };
   tw_event_type_set_field (info, row, 6, &v);
-  emit ((guint64) MAX (time_ns, 0), TW_CPU_NONE, type, TW_TASK_NONE, 0, row, info->payload_size, emit_data);
+  get_uint (payload, c, F_MONITOR, &monitor);
+  /* arg: the monitor's pid, so that two monitors' evaluations of one name stay apart */
+  emit ((guint64) MAX (time_ns, 0), TW_CPU_NONE, type, TW_TASK_NONE, (guint32) monitor, row,
+        info->payload_size, emit_data);
   return TRUE;
 }
 
