@@ -473,20 +473,20 @@ tw_sensors_pane_class_init (TwSensorsPaneClass *klass)
   object_class->dispose = tw_sensors_pane_dispose;
   object_class->finalize = tw_sensors_pane_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  g_type_ensure (TW_TYPE_TARGET_HISTOGRAMS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-sensors-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, box);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, dir_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, notes_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, error_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, grid);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, histograms);
 }
 
 static void
 tw_sensors_pane_init (TwSensorsPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->histograms = tw_target_histograms_new ();
-  gtk_box_append (GTK_BOX (self->box), self->histograms);
   self->rows = g_ptr_array_new_with_free_func (g_free);
   self->remote_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
