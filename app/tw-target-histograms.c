@@ -26,7 +26,7 @@
 
 #define PREFIX     "histogram:"
 #define PLOT_W     360
-#define PLOT_H     200
+#define PLOT_H     180
 
 typedef struct {
   char                *evaluation;
@@ -96,8 +96,11 @@ add_evaluation (TwTargetHistograms *self,
   e->card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   title = gtk_label_new (title_text);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (title), 48);
+  /* evaluation names are long (a metric with its two events): wrapped, never cut */
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (title), 40);
+  gtk_widget_set_size_request (title, PLOT_W, -1);
   gtk_widget_set_tooltip_text (title, title_text);
   gtk_widget_add_css_class (title, "heading");
   e->summary_label = gtk_label_new ("");
