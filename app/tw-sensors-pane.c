@@ -33,6 +33,7 @@ struct _TwSensorsPane
   GtkWidget      parent_instance;
 
   TwLiveSession *session;
+  GtkWidget     *scroller;      /* the template's child: unparented at dispose */
   GtkWidget     *box;
   GtkWidget     *dir_label;
   GtkWidget     *notes_label;
@@ -475,6 +476,7 @@ tw_sensors_pane_class_init (TwSensorsPaneClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   g_type_ensure (TW_TYPE_TARGET_HISTOGRAMS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-sensors-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, scroller);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, box);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, dir_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, notes_label);
