@@ -274,6 +274,75 @@ test_live (Fixture       *fx,
   compare (tw_monitor_get_trace (monitor), counted);
 }
 
+/* `tracewb-cli monitor --lttng-live URL --json` on the desktop lists the target's sensors
+ * as it lists local ones (kind `sensor`), with the target's host and the counts its
+ * monitor printed there. */
+static void
+test_cli (Fixture       *fx,
+          gconstpointer  data)
+{
+  g_autoptr(GArray) counted = NULL;
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL, *out = NULL, *err = NULL;
+  JsonArray *sources;
+  guint matched = 0;
+  GPid demo;
+
+  if (fx->sensor_dir == NULL)
+    return;
+  g_assert_true (tw_test_lttng_create_session (&fx->lt, "sensors", TIMER_US));
+  g_assert_true (tw_test_lttng_emit (&fx->lt, 0, 0));
+  url = tw_test_lttng_url (&fx->lt, "sensors");
+  /* long enough for the target's last counts, sent when its monitor stops (at 2.5 s) */
+  cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          g_getenv ("TW_CLI"), "monitor", "--lttng-live", url, "--duration", "9",
+                          "--json", NULL);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC + G_USEC_PER_SEC / 2);   /* attached before the target starts */
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", NULL, NULL);
+  tw_test_target_wait (demo);
+  g_assert_true (g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  sources = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (sources); i++)
+    {
+      JsonObject *o = json_array_get_object_element (sources, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "sensor") != 0)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (o, "host"), ==, fx->lt.hostname);
+      g_assert_true (json_object_get_boolean_member (o, "counted_at_target"));
+      for (guint k = 0; k < counted->len; k++)
+        {
+          const TwTestCounted *c = &g_array_index (counted, TwTestCounted, k);
+
+          if (g_strcmp0 (c->name, json_object_get_string_member (o, "name")) != 0)
+            continue;
+          g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
+                          "; desktop CLI says %" G_GINT64_FORMAT " / %" G_GINT64_FORMAT, c->name,
+                          c->received, c->missed, json_object_get_int_member (o, "received"),
+                          json_object_get_int_member (o, "missed"));
+          g_assert_cmpstr (json_object_get_string_member (o, "task"), ==, c->task);
+          g_assert_cmpstr (json_object_get_string_member (o, "sensor"), ==, c->sensor);
+          g_assert_cmpint (json_object_get_int_member (o, "received"), ==, c->received);
+          g_assert_cmpint (json_object_get_int_member (o, "missed"), ==, c->missed);
+          g_assert_cmpint (json_object_get_int_member (o, "inconsistent"), ==, c->inconsistent);
+          /* all the elements the target read crossed: LTTng dropped none */
+          g_assert_cmpint (json_object_get_int_member (o, "decoded"), ==, c->received);
+          g_assert_cmpint (json_object_get_int_member (o, "lttng_lost"), ==, 0);
+          matched++;
+        }
+    }
+  g_assert_cmpuint (counted->len, >=, 5);
+  g_assert_cmpuint (matched, ==, counted->len);
+}
+
 /* ---------------------------------------------------------------- byte order */
 
 /* A target of the other byte order, made by hand: a CTF trace whose metadata says
@@ -523,6 +592,8 @@ main (int    argc,
   g_test_add ("/tw/ingest/lttng-sensors/recorded", Fixture, NULL, fixture_set_up, test_recorded,
               fixture_tear_down);
   g_test_add ("/tw/ingest/lttng-sensors/live", Fixture, NULL, fixture_set_up, test_live,
+              fixture_tear_down);
+  g_test_add ("/tw/ingest/lttng-sensors/cli", Fixture, NULL, fixture_set_up, test_cli,
               fixture_tear_down);
   /* no LTTng needed: hand-made traces of either byte order, read by babeltrace2 */
   g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
