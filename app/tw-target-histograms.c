@@ -49,7 +49,8 @@ struct _TwTargetHistograms
   TwHistogramPainter *painter;
   TwTrace            *trace;
   guint64             scanned;       /* rows read so far */
-  GArray             *is_snapshot;   /* gint8 by type id: 1 a snapshot type, 0 not, −1 not known yet */
+  GArray             *is_snapshot;   /* gboolean by type id, for the types seen so far */
+  guint               n_snapshot_types;
   GHashTable         *slots;         /* type << 32 | monitor → index in @evaluations + 1 */
   GPtrArray          *evaluations;   /* Evaluation, in the order they appeared */
 };
@@ -119,41 +120,43 @@ add_evaluation (TwTargetHistograms *self,
   return e;
 }
 
-/* Which evaluation @event is a snapshot of (−1: it is no snapshot): one per evaluation
- * name and monitor, so that two monitors' evaluations of one name stay apart. */
-static int
-slot_of_event (TwTargetHistograms *self,
-               const TwEvent      *event)
+/* Notes which of the types added since the last call are snapshot types.
+ *
+ * Returns: whether the store has any: a local session has none, and then no row is read */
+static gboolean
+classify_types (TwTargetHistograms *self)
 {
-  guint16 type = event->type;
-  guint64 key;
-  gpointer found;
+  guint n_types = tw_trace_get_n_event_types (self->trace);
 
-  if (type >= self->is_snapshot->len)
+  for (guint t = self->is_snapshot->len; t < n_types; t++)
     {
-      guint old = self->is_snapshot->len;
+      const TwEventType *info = tw_trace_get_event_type (self->trace, t);
+      gboolean snapshot = info && g_str_has_prefix (info->name, PREFIX)
+                          && tw_event_type_lookup_field (info, "bins") >= 0;
 
-      g_array_set_size (self->is_snapshot, type + 1);
-      for (guint i = old; i <= type; i++)
-        g_array_index (self->is_snapshot, gint8, i) = -1;
+      g_array_append_val (self->is_snapshot, snapshot);
+      self->n_snapshot_types += snapshot;
     }
-  if (g_array_index (self->is_snapshot, gint8, type) < 0)
-    {
-      const TwEventType *info = tw_trace_get_event_type (self->trace, type);
+  return self->n_snapshot_types > 0;
+}
 
-      g_array_index (self->is_snapshot, gint8, type) =
-        info && g_str_has_prefix (info->name, PREFIX) && tw_event_type_lookup_field (info, "bins") >= 0;
-    }
-  if (!g_array_index (self->is_snapshot, gint8, type))
-    return -1;
-  key = (guint64) type << 32 | event->arg;
-  if (!(found = g_hash_table_lookup (self->slots, &key)))
+/* Which evaluation a snapshot row of @type from monitor @arg is: one per evaluation name
+ * and monitor, so that two monitors' evaluations of one name stay apart. */
+static guint
+slot_of_snapshot (TwTargetHistograms *self,
+                  guint16             type,
+                  guint32             arg)
+{
+  guint64 key = (guint64) type << 32 | arg;
+  gpointer found = g_hash_table_lookup (self->slots, &key);
+
+  if (found == NULL)
     {
-      add_evaluation (self, tw_trace_get_event_type (self->trace, type)->name + strlen (PREFIX), event->arg);
+      add_evaluation (self, tw_trace_get_event_type (self->trace, type)->name + strlen (PREFIX), arg);
       found = GUINT_TO_POINTER (self->evaluations->len);
       g_hash_table_insert (self->slots, g_memdup2 (&key, sizeof key), found);
     }
-  return (int) GPOINTER_TO_UINT (found) - 1;
+  return GPOINTER_TO_UINT (found) - 1;
 }
 
 static guint64
@@ -238,26 +241,43 @@ tw_target_histograms_refresh (TwTargetHistograms *self)
   g_return_if_fail (TW_IS_TARGET_HISTOGRAMS (self));
   if (self->trace == NULL)
     return;
+  /* the rows first: their types are published before them */
   n = tw_trace_get_n_events (self->trace);
   if (n == self->scanned)
     return;
-  /* only the newest row of each evaluation is drawn */
-  newest = g_ptr_array_new_with_free_func (g_free);
-  for (guint64 i = self->scanned; i < n; i++)
+  if (!classify_types (self))
     {
-      TwEvent event;
-      int slot;
+      self->scanned = n;
+      return;
+    }
+  /* only the newest row of each evaluation is drawn; the type column is read chunk by
+   * chunk, the rest of a row only for snapshots (the live window refreshes this at up
+   * to 30 Hz while the store takes hundreds of thousands of rows a second) */
+  newest = g_ptr_array_new_with_free_func (g_free);
+  for (guint64 i = self->scanned; i < n;)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (self->trace, (guint) (i >> TW_CHUNK_SHIFT));
+      guint64 base = i & ~(guint64) TW_CHUNK_MASK;
+      guint end = (guint) MIN ((guint64) TW_CHUNK_SIZE, n - base);
 
-      tw_trace_get_event (self->trace, i, &event);
-      slot = slot_of_event (self, &event);
-      if (slot < 0)
-        continue;
-      if ((guint) slot >= newest->len)
-        g_ptr_array_set_size (newest, slot + 1);
-      if (newest->pdata[slot] == NULL)
-        newest->pdata[slot] = g_memdup2 (&event, sizeof event);
-      else if (event.time >= ((TwEvent *) newest->pdata[slot])->time)
-        *(TwEvent *) newest->pdata[slot] = event;
+      for (guint j = (guint) (i - base); j < end; j++)
+        {
+          guint16 type = chunk->type[j];
+          TwEvent event;
+          guint slot;
+
+          if (type >= self->is_snapshot->len || !g_array_index (self->is_snapshot, gboolean, type))
+            continue;
+          tw_trace_get_event (self->trace, base + j, &event);
+          slot = slot_of_snapshot (self, type, event.arg);
+          if (slot >= newest->len)
+            g_ptr_array_set_size (newest, slot + 1);
+          if (newest->pdata[slot] == NULL)
+            newest->pdata[slot] = g_memdup2 (&event, sizeof event);
+          else if (event.time >= ((TwEvent *) newest->pdata[slot])->time)
+            *(TwEvent *) newest->pdata[slot] = event;
+        }
+      i = base + end;
     }
   self->scanned = n;
   for (guint slot = 0; slot < newest->len; slot++)
@@ -286,6 +306,7 @@ tw_target_histograms_set_trace (TwTargetHistograms *self,
     gtk_box_remove (GTK_BOX (self->cards), child);
   g_ptr_array_set_size (self->evaluations, 0);
   g_array_set_size (self->is_snapshot, 0);
+  self->n_snapshot_types = 0;
   g_hash_table_remove_all (self->slots);
   self->scanned = 0;
   g_set_object (&self->trace, trace);
@@ -374,7 +395,7 @@ tw_target_histograms_init (TwTargetHistograms *self)
 
   self->painter = tw_histogram_painter_new ();
   self->evaluations = g_ptr_array_new_with_free_func (evaluation_free);
-  self->is_snapshot = g_array_new (FALSE, FALSE, sizeof (gint8));
+  self->is_snapshot = g_array_new (FALSE, FALSE, sizeof (gboolean));
   self->slots = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));

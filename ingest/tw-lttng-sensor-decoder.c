@@ -19,6 +19,15 @@
  * the missed count: they are counted apart (`lost`), beside LTTng's own
  * discarded-events rows, never as the sensor's misses.
  *
+ * Byte order. A payload is the target's memory, its numbers in the target's byte order,
+ * which the schema event names (`big_endian`; absent in older recordings: ours). When it
+ * is not ours, each number of the payload is reversed before decoding; CTF's own fields
+ * (positions, counts, timestamps) babeltrace2 already reads in the trace's byte order.
+ *
+ * Counts. The monitor's counts events carry its own accounting of each sensor
+ * (received, missed, inconsistent, nonmonotonic): kept as they are for the Sensors tab
+ * (tw-lttng-live-child.c reports them), with the monitor's rate between two of them.
+ *
  * Every field is untrusted: a payload shorter than its schema is zero-filled, one longer
  * is cut, a schema that does not parse fails that sensor (its elements are counted as
  * undecoded), never the trace.
@@ -389,15 +398,18 @@ handle_schema (TwLttngSensorDecoder  *self,
   s->sensor = (guint32) sensor;
   s->pid = (gint64) pid;
   s->swap = (big_endian != 0) != (G_BYTE_ORDER == G_BIG_ENDIAN);
-  s->task_name = g_utf8_make_valid (task[0] ? task : "?", -1);
-  s->sensor_name = g_utf8_make_valid (sensor_name[0] ? sensor_name : "?", -1);
+  /* names as the sensor directory allows them: never empty, bounded */
+  if (!task[0])
+    task = "?";
+  if (!sensor_name[0])
+    sensor_name = "?";
+  s->task_name = g_utf8_make_valid (task, MIN (strlen (task), TW_SENSOR_NAME_MAX));
+  s->sensor_name = g_utf8_make_valid (sensor_name, MIN (strlen (sensor_name), TW_SENSOR_NAME_MAX));
   s->schema = g_utf8_make_valid (schema_text, -1);
   s->generation = 1;
   s->lost_type = TW_TYPE_NONE;
   s->index = self->streams->len;
-  /* names as the sensor directory allows them: never empty, bounded */
-  s->name = g_strdup_printf ("%.*s@%.*s", TW_SENSOR_NAME_MAX, task[0] ? task : "?",
-                             TW_SENSOR_NAME_MAX, sensor_name[0] ? sensor_name : "?");
+  s->name = g_strdup_printf ("%.*s@%.*s", TW_SENSOR_NAME_MAX, task, TW_SENSOR_NAME_MAX, sensor_name);
   name = g_utf8_make_valid (s->name, -1);
   g_free (s->name);
   s->name = g_steal_pointer (&name);
