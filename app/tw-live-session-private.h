@@ -39,6 +39,7 @@ struct _TwLiveSession
                                  * they are, for titles */
   GPtrArray     *remote_urls;   /* char*, one per remote source */
   GPtrArray     *remote_sources;/* TwLiveSource*, until started: then the monitor's */
+  GPtrArray     *lttng_sources; /* TwLiveSource* the monitor owns: for their sensors */
   TwMonitor     *monitor;
   TwStateModel  *model;
   GArray        *sources;       /* SourceState per monitor source index */

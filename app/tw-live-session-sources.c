@@ -230,6 +230,55 @@ tw_live_session_get_source_info (TwLiveSession       *self,
 }
 
 /**
+ * tw_live_session_get_n_remote_sensors:
+ *
+ * Returns: how many sensors the monitors on the session's LTTng targets reported so far
+ *   (`tracewb-cli monitor --lttng`), all targets together; they are never forgotten
+ */
+guint
+tw_live_session_get_n_remote_sensors (TwLiveSession *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), 0);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->lttng_sources->len; i++)
+    n += tw_live_lttng_get_n_sensors (self->lttng_sources->pdata[i]);
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/**
+ * tw_live_session_get_remote_sensor:
+ * @index: target by target (in the order they were added), then in the order each
+ *   target's sensors appeared
+ * @sensor: (out): a snapshot, taken under the session's lock (the poll thread updates it)
+ *
+ * Returns: %FALSE when @index is out of range
+ */
+gboolean
+tw_live_session_get_remote_sensor (TwLiveSession       *self,
+                                   guint                index,
+                                   TwLttngRemoteSensor *sensor)
+{
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), FALSE);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->lttng_sources->len && !ok; i++)
+    {
+      guint n = tw_live_lttng_get_n_sensors (self->lttng_sources->pdata[i]);
+
+      if (index < n)
+        ok = tw_live_lttng_get_sensor (self->lttng_sources->pdata[i], index, sensor);
+      else
+        index -= n;
+    }
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+/**
  * tw_live_session_set_source_attached:
  * @source: a sensor's monitor source index
  *

@@ -245,6 +245,7 @@ tw_live_session_finalize (GObject *object)
   /* a remote session that never started still owns its sources */
   g_clear_pointer (&self->remote_sources, g_ptr_array_unref);
   g_clear_pointer (&self->remote_urls, g_ptr_array_unref);
+  g_clear_pointer (&self->lttng_sources, g_ptr_array_unref);
   g_free (self->remote_url);
 
   g_clear_object (&self->model);
@@ -319,6 +320,7 @@ static void
 tw_live_session_init (TwLiveSession *self)
 {
   self->sources = _tw_live_session_sources_new ();
+  self->lttng_sources = g_ptr_array_new ();
   self->notes = g_string_new (NULL);
   g_mutex_init (&self->lock);
   g_cond_init (&self->wake);
@@ -498,9 +500,15 @@ tw_live_session_start (TwLiveSession      *self,
                                 self->remote_sources->len);
       /* the monitor takes each source, even one it refuses */
       while (self->remote_sources->len > 0)
-        if (!tw_monitor_add_source (self->monitor,
-                                    g_ptr_array_steal_index (self->remote_sources, 0), error))
-          return FALSE;
+        {
+          TwLiveSource *source = g_ptr_array_steal_index (self->remote_sources, 0);
+
+          if (!tw_monitor_add_source (self->monitor, source, error))
+            return FALSE;
+          /* the monitor owns it from now on, as long as the session holds the monitor */
+          if (tw_live_lttng_is_lttng (source))
+            g_ptr_array_add (self->lttng_sources, source);
+        }
     }
   else if (self->sensor_dir == NULL)
     {

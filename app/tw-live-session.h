@@ -65,6 +65,10 @@ guint          tw_live_session_get_n_sources    (TwLiveSession  *self);
 gboolean       tw_live_session_get_source_info  (TwLiveSession  *self,
                                                  guint           source,
                                                  TwMonitorSourceInfo *info);
+guint          tw_live_session_get_n_remote_sensors (TwLiveSession *self);
+gboolean       tw_live_session_get_remote_sensor (TwLiveSession *self,
+                                                 guint           index,
+                                                 TwLttngRemoteSensor *sensor);
 gboolean       tw_live_session_set_source_attached (TwLiveSession *self,
                                                  guint           source,
                                                  gboolean        attached,

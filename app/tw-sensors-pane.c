@@ -6,18 +6,26 @@
  * A grid (tw-sensors-pane.ui), one row per monitor source in the order the monitor found them (indexes never
  * change, so rows are only ever appended); the window refreshes it on the session's
  * ::updated. A handful of sources at 30 Hz: labels are cheaper than a list model.
+ *
+ * A sensor on an LTTng target (read there by `tracewb-cli monitor --lttng`) gets a row
+ * of its own like a local sensor's, its task named with its host: the counts are what
+ * the target's monitor counted at the ring (its counts events), not what crossed the
+ * network, so they read as a local sensor's would on that machine. Their rows follow
+ * in the order the sensors appeared, found again by host, monitor and name.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
 #include "tw-sensors-pane.h"
+#include "tw-target-histograms.h"
 
 
 typedef struct {
   GtkWidget *check;
   GtkWidget *labels[TW_SENSORS_N_COLUMNS];   /* [ATTACHED] is NULL: the check */
   gulong     toggled_handler;
+  gboolean   remote;                          /* a target's sensor, not a monitor source */
 } Row;
 
 struct _TwSensorsPane
@@ -25,12 +33,16 @@ struct _TwSensorsPane
   GtkWidget      parent_instance;
 
   TwLiveSession *session;
+  GtkWidget     *scroller;      /* the template's child: unparented at dispose */
   GtkWidget     *box;
   GtkWidget     *dir_label;
   GtkWidget     *notes_label;
   GtkWidget     *error_label;
   GtkWidget     *grid;
+  GtkWidget     *histograms;    /* TwTargetHistograms, below the grid */
   GPtrArray     *rows;          /* Row */
+  guint          n_source_rows;
+  GHashTable    *remote_rows;   /* "host/monitor/task@sensor" → index in @rows + 1 */
 };
 
 G_DEFINE_FINAL_TYPE (TwSensorsPane, tw_sensors_pane, GTK_TYPE_WIDGET)
@@ -52,17 +64,30 @@ toggled_cb (GtkCheckButton *check,
   tw_sensors_pane_refresh (self);
 }
 
-static void
+/* A row below the others: for monitor source @index, or (@remote) a target's sensor. */
+static Row *
 add_row (TwSensorsPane *self,
+         gboolean       remote,
          guint          index)
 {
   Row *row = g_new0 (Row, 1);
-  int y = (int) index + 1;
+  int y = (int) self->rows->len + 1;
 
+  row->remote = remote;
   row->check = gtk_check_button_new ();
-  gtk_widget_set_tooltip_text (row->check, _("Read this sensor (detached sensors are not read)"));
-  g_object_set_data (G_OBJECT (row->check), "tw-source", GUINT_TO_POINTER (index));
-  row->toggled_handler = g_signal_connect (row->check, "toggled", G_CALLBACK (toggled_cb), self);
+  if (remote)
+    {
+      /* the target's monitor reads it; nothing here can stop that */
+      gtk_widget_set_sensitive (row->check, FALSE);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (row->check), TRUE);
+      gtk_widget_set_tooltip_text (row->check, _("Read on the target by its monitor"));
+    }
+  else
+    {
+      gtk_widget_set_tooltip_text (row->check, _("Read this sensor (detached sensors are not read)"));
+      g_object_set_data (G_OBJECT (row->check), "tw-source", GUINT_TO_POINTER (index));
+      row->toggled_handler = g_signal_connect (row->check, "toggled", G_CALLBACK (toggled_cb), self);
+    }
   gtk_grid_attach (GTK_GRID (self->grid), row->check, 0, y, 1, 1);
   for (int c = 1; c < TW_SENSORS_N_COLUMNS; c++)
     {
@@ -70,7 +95,7 @@ add_row (TwSensorsPane *self,
 
       gtk_label_set_xalign (GTK_LABEL (label),
                             c == TW_SENSORS_COLUMN_RATE || c == TW_SENSORS_COLUMN_RECEIVED
-                            || c == TW_SENSORS_COLUMN_MISSED ? 1.0 : 0.0);
+                            || c == TW_SENSORS_COLUMN_MISSED || c == TW_SENSORS_COLUMN_TORN ? 1.0 : 0.0);
       if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STREAM)
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -89,6 +114,7 @@ add_row (TwSensorsPane *self,
       gtk_grid_attach (GTK_GRID (self->grid), label, c, y, 1, 1);
     }
   g_ptr_array_add (self->rows, row);
+  return row;
 }
 
 static void
@@ -113,6 +139,67 @@ set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
+/* The sensors of the session's LTTng targets, as their monitors there count them. */
+static void
+refresh_remote (TwSensorsPane *self)
+{
+  guint n = tw_live_session_get_n_remote_sensors (self->session);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TwLttngRemoteSensor rs;
+      g_autofree char *key = NULL, *task = NULL, *rate = NULL, *received = NULL;
+      g_autofree char *missed = NULL, *torn = NULL, *state = NULL;
+      gpointer found;
+      Row *row;
+
+      if (!tw_live_session_get_remote_sensor (self->session, i, &rs))
+        break;
+      key = g_strdup_printf ("%s/%u/%s@%s", rs.host, rs.monitor, rs.task, rs.sensor);
+      found = g_hash_table_lookup (self->remote_rows, key);
+      if (found)
+        row = g_ptr_array_index (self->rows, GPOINTER_TO_UINT (found) - 1);
+      else
+        {
+          row = add_row (self, TRUE, 0);
+          g_hash_table_insert (self->remote_rows, g_steal_pointer (&key), GUINT_TO_POINTER (self->rows->len));
+        }
+      /* "tA: demo-rt-0", as the timeline names a target's tasks */
+      task = g_strdup_printf ("%s: %s", rs.host, rs.task);
+      rate = g_strdup_printf ("%.0f/s", rs.rate);
+      /* until the monitor's first counts event: what arrived */
+      received = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.have_counts ? rs.counts.received : rs.decoded);
+      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed);
+      torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
+      if (!rs.have_counts)
+        state = g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs.host);
+      else if (rs.lost > 0)
+        {
+          g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
+
+          state = g_strdup_printf (_("on %s (monitor %u); LTTng dropped %s of its elements"),
+                                   rs.host, rs.monitor, lost);
+        }
+      else
+        state = g_strdup_printf (_("on %s (monitor %u)"), rs.host, rs.monitor);
+      set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
+      set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
+      set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], rs.schema);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_SCHEMA], rs.schema);
+      set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
+      set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
+      set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+      set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
+      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], "—");
+      set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
+      if (rs.counts.missed > 0)
+        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
+      if (rs.lost > 0)
+        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+    }
+}
+
 /**
  * tw_sensors_pane_refresh:
  *
@@ -128,20 +215,23 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
   if (self->session == NULL)
     return;
   n = tw_live_session_get_n_sources (self->session);
-  while (self->rows->len < n)
-    add_row (self, self->rows->len);
+  while (self->n_source_rows < n)
+    add_row (self, FALSE, self->n_source_rows++);
 
-  for (guint i = 0; i < n; i++)
+  for (guint r = 0, i = 0; r < self->rows->len; r++)
     {
-      Row *row = g_ptr_array_index (self->rows, i);
+      Row *row = g_ptr_array_index (self->rows, r);
       TwMonitorSourceInfo info;
       const char *detail = NULL;
       TwLiveStreamStatus stream;
       g_autofree char *rate = NULL, *received = NULL, *missed = NULL, *stream_text = NULL;
       g_autofree char *connection = NULL;
       const char *state;
+      g_autofree char *torn = NULL;
       gboolean is_sensor;
 
+      if (row->remote)
+        continue;
       tw_live_session_get_source_info (self->session, i, &info);
       is_sensor = info.sensor != NULL;
       g_signal_handler_block (row->check, row->toggled_handler);
@@ -153,6 +243,7 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       rate = g_strdup_printf ("%.0f/s", tw_live_session_get_rate (self->session, i));
       received = g_strdup_printf ("%" G_GUINT64_FORMAT, info.counts.received);
       missed = g_strdup_printf ("%" G_GUINT64_FORMAT, info.counts.missed);
+      torn = is_sensor ? g_strdup_printf ("%" G_GUINT64_FORMAT, info.counts.inconsistent) : g_strdup ("—");
       stream = tw_live_session_get_stream_status (self->session, i, &detail);
       switch (stream)
         {
@@ -180,6 +271,7 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
       set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
       set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
       set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+      set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
       set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream_text);
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
@@ -193,7 +285,10 @@ tw_sensors_pane_refresh (TwSensorsPane *self)
         gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
       else
         gtk_widget_remove_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+      i++;
     }
+  refresh_remote (self);
+  tw_target_histograms_refresh (TW_TARGET_HISTOGRAMS (self->histograms));
 }
 
 /**
@@ -246,7 +341,11 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
         gtk_grid_remove (GTK_GRID (self->grid), row->labels[c]);
     }
   g_ptr_array_set_size (self->rows, 0);
+  self->n_source_rows = 0;
+  g_hash_table_remove_all (self->remote_rows);
   g_set_object (&self->session, session);
+  tw_target_histograms_set_trace (TW_TARGET_HISTOGRAMS (self->histograms),
+                                  session ? tw_live_session_get_trace (session) : NULL);
   if (session == NULL)
     return;
 
@@ -291,6 +390,44 @@ tw_sensors_pane_get_text (TwSensorsPane   *self,
 }
 
 /**
+ * tw_sensors_pane_find_row:
+ * @task: the Task column's text (a target's sensor: "HOST: task")
+ * @sensor: the Sensor column's text
+ *
+ * Returns: the row showing that sensor, or -1
+ */
+int
+tw_sensors_pane_find_row (TwSensorsPane *self,
+                          const char    *task,
+                          const char    *sensor)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), -1);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *r = g_ptr_array_index (self->rows, i);
+
+      if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (r->labels[TW_SENSORS_COLUMN_TASK])), task) == 0
+          && g_strcmp0 (gtk_label_get_text (GTK_LABEL (r->labels[TW_SENSORS_COLUMN_SENSOR])), sensor) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/**
+ * tw_sensors_pane_get_target_histograms:
+ *
+ * Returns: (transfer none): the section with the latest histogram of each evaluation
+ *   a target's monitor runs (TwTargetHistograms)
+ */
+GtkWidget *
+tw_sensors_pane_get_target_histograms (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  return self->histograms;
+}
+
+/**
  * tw_sensors_pane_get_attach_button:
  *
  * Returns: (transfer none): the row's attach/detach check button
@@ -332,6 +469,7 @@ tw_sensors_pane_finalize (GObject *object)
   TwSensorsPane *self = TW_SENSORS_PANE (object);
 
   g_ptr_array_unref (self->rows);
+  g_hash_table_unref (self->remote_rows);
   G_OBJECT_CLASS (tw_sensors_pane_parent_class)->finalize (object);
 }
 
@@ -344,12 +482,15 @@ tw_sensors_pane_class_init (TwSensorsPaneClass *klass)
   object_class->dispose = tw_sensors_pane_dispose;
   object_class->finalize = tw_sensors_pane_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  g_type_ensure (TW_TYPE_TARGET_HISTOGRAMS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tracewb/Workbench/tw-sensors-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, scroller);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, box);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, dir_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, notes_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, error_label);
   gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, grid);
+  gtk_widget_class_bind_template_child (widget_class, TwSensorsPane, histograms);
 }
 
 static void
@@ -357,6 +498,7 @@ tw_sensors_pane_init (TwSensorsPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_ptr_array_new_with_free_func (g_free);
+  self->remote_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /**

@@ -19,6 +19,7 @@ typedef enum {
   TW_SENSORS_COLUMN_RATE,
   TW_SENSORS_COLUMN_RECEIVED,
   TW_SENSORS_COLUMN_MISSED,
+  TW_SENSORS_COLUMN_TORN,
   TW_SENSORS_COLUMN_STREAM,
   TW_SENSORS_COLUMN_STATE,
   TW_SENSORS_N_COLUMNS
@@ -35,6 +36,10 @@ guint       tw_sensors_pane_get_n_rows   (TwSensorsPane *self);
 const char *tw_sensors_pane_get_text     (TwSensorsPane *self,
                                           guint          row,
                                           TwSensorsColumn column);
+int         tw_sensors_pane_find_row     (TwSensorsPane *self,
+                                          const char    *task,
+                                          const char    *sensor);
+GtkWidget  *tw_sensors_pane_get_target_histograms (TwSensorsPane *self);
 GtkWidget  *tw_sensors_pane_get_attach_button (TwSensorsPane *self,
                                           guint          row);
 const char *tw_sensors_pane_get_notes    (TwSensorsPane *self);

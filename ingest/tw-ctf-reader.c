@@ -1879,6 +1879,12 @@ _tw_ctf_decoder_get_horizon (TwCtfDecoder *self)
   return self->reader.horizon - lag;
 }
 
+TwLttngSensorDecoder *
+_tw_ctf_decoder_get_sensors (TwCtfDecoder *self)
+{
+  return self->reader.sensors;
+}
+
 guint64
 _tw_ctf_decoder_get_n_events (TwCtfDecoder *self)
 {

@@ -81,7 +81,16 @@ typedef struct {
   guint         backoff_ms;
   char         *host;        /* tw_live_lttng_set_host: tasks and CPUs are this host's */
   GArray       *host_cpus;   /* guint16 store CPU by the target's CPU number (host set) */
+  const char   *target;      /* interned: the target's hostname in the URL */
+  GArray       *sensors;     /* RemoteSensor, in the order they appeared */
+  GHashTable   *sensor_keys; /* monitor << 32 | its sensor index → index in @sensors + 1 */
 } LttngSource;
+
+typedef struct {
+  TwLttngRemoteSensor pub;
+  guint64             decoded_before, lost_before;   /* by helpers that ended */
+  guint64             decoded_now, lost_now;         /* by the current helper */
+} RemoteSensor;
 
 /* ---------------------------------------------------------------- URLs */
 
@@ -511,6 +520,70 @@ take_rows (LttngSource   *self,
   return TRUE;
 }
 
+/* A SENSOR frame: what the target's monitor counts of one of its sensors. */
+static gboolean
+take_sensor (LttngSource   *self,
+             const guint8  *p,
+             const guint8  *end,
+             GError       **error)
+{
+  guint32 monitor, index;
+  guint64 numbers[6], key;
+  const char *task, *sensor, *schema;
+  RemoteSensor *rs;
+  gpointer found;
+  guint8 flags[2];
+  double rate;
+  gint64 pid;
+
+  if (end - p < TW_LTTNG_SENSOR_HEAD)
+    return bad_frame (self, error);
+  memcpy (&monitor, p, 4);
+  memcpy (&index, p + 4, 4);
+  memcpy (&pid, p + 8, 8);
+  memcpy (flags, p + 16, 2);
+  memcpy (numbers, p + 18, sizeof numbers);
+  memcpy (&rate, p + 18 + sizeof numbers, 8);
+  p += TW_LTTNG_SENSOR_HEAD;
+  if (!(task = take_str (&p, end)) || !(sensor = take_str (&p, end)) || !(schema = take_str (&p, end)))
+    return bad_frame (self, error);
+  key = (guint64) monitor << 32 | index;
+  /* a monitor's sensor keeps its index while the monitor runs: a new helper's reports of
+   * it update the same sensor */
+  found = g_hash_table_lookup (self->sensor_keys, &key);
+  if (found == NULL)
+    {
+      RemoteSensor fresh = { { 0 } };
+
+      g_array_append_val (self->sensors, fresh);
+      found = GUINT_TO_POINTER (self->sensors->len);
+      g_hash_table_insert (self->sensor_keys, g_memdup2 (&key, sizeof key), found);
+    }
+  rs = &g_array_index (self->sensors, RemoteSensor, GPOINTER_TO_UINT (found) - 1);
+  rs->pub.host = self->target;
+  rs->pub.task = g_intern_string (task);
+  rs->pub.sensor = g_intern_string (sensor);
+  rs->pub.schema = g_intern_string (schema);
+  rs->pub.pid = pid;
+  rs->pub.monitor = monitor;
+  rs->pub.big_endian = flags[1] != 0;
+  /* counts are the monitor's totals: a helper that attached later still has them whole */
+  if (flags[0])
+    {
+      rs->pub.have_counts = TRUE;
+      rs->pub.counts.received = numbers[0];
+      rs->pub.counts.missed = numbers[1];
+      rs->pub.counts.inconsistent = numbers[2];
+      rs->pub.counts.nonmonotonic = numbers[3];
+      rs->pub.rate = rate;
+    }
+  rs->decoded_now = numbers[4];
+  rs->lost_now = numbers[5];
+  rs->pub.decoded = rs->decoded_before + rs->decoded_now;
+  rs->pub.lost = rs->lost_before + rs->lost_now;
+  return TRUE;
+}
+
 static gboolean
 take_frame (LttngSource   *self,
             TwTrace       *trace,
@@ -561,6 +634,8 @@ take_frame (LttngSource   *self,
           self->parent.horizon = ns;
         return TRUE;
       }
+    case TW_LTTNG_FRAME_SENSOR:
+      return take_sensor (self, p, end, error);
     case TW_LTTNG_FRAME_STATE:
       self->parent.connection = TW_LIVE_CONNECTION_CONNECTED;
       return TRUE;
@@ -614,6 +689,15 @@ reset_maps (LttngSource *self)
   g_clear_pointer (&self->end_reason, g_free);
   self->ended = FALSE;
   self->got_rows = FALSE;
+  /* what the helper that ended decoded stays counted; the next one counts from 0 */
+  for (guint i = 0; i < self->sensors->len; i++)
+    {
+      RemoteSensor *rs = &g_array_index (self->sensors, RemoteSensor, i);
+
+      rs->decoded_before += rs->decoded_now;
+      rs->lost_before += rs->lost_now;
+      rs->decoded_now = rs->lost_now = 0;
+    }
 }
 
 static gboolean
@@ -779,6 +863,8 @@ lttng_free (TwLiveSource *source)
   g_free (self->end_reason);
   g_free (self->host);
   g_array_unref (self->host_cpus);
+  g_array_unref (self->sensors);
+  g_hash_table_unref (self->sensor_keys);
   g_free (self);
 }
 
@@ -851,6 +937,14 @@ tw_live_lttng_new (const char  *url,
   self->payload = g_malloc0 (self->payload_cap);
   self->backoff_ms = BACKOFF_FIRST_MS;
   self->host_cpus = g_array_new (FALSE, FALSE, sizeof (guint16));
+  self->sensors = g_array_new (FALSE, TRUE, sizeof (RemoteSensor));
+  self->sensor_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  {
+    g_autofree char *target = NULL;
+
+    tw_live_lttng_parse_url (url, NULL, &target, NULL, NULL);
+    self->target = g_intern_string (target);
+  }
   return &self->parent;
 }
 
@@ -867,6 +961,53 @@ tw_live_lttng_dup_target (TwLiveSource *source)
   g_return_val_if_fail (source != NULL && source->klass == &lttng_source_class, NULL);
   tw_live_lttng_parse_url (((LttngSource *) source)->url, NULL, &target, NULL, NULL);
   return g_steal_pointer (&target);
+}
+
+/**
+ * tw_live_lttng_is_lttng:
+ *
+ * Returns: whether @source reads an LTTng live session (tw_live_lttng_new)
+ */
+gboolean
+tw_live_lttng_is_lttng (TwLiveSource *source)
+{
+  return source != NULL && source->klass == &lttng_source_class;
+}
+
+/**
+ * tw_live_lttng_get_n_sensors:
+ *
+ * Returns: how many sensors the target's monitors reported through the session so far
+ *   (they are never forgotten: indexes stay)
+ */
+guint
+tw_live_lttng_get_n_sensors (TwLiveSource *source)
+{
+  g_return_val_if_fail (tw_live_lttng_is_lttng (source), 0);
+  return ((LttngSource *) source)->sensors->len;
+}
+
+/**
+ * tw_live_lttng_get_sensor:
+ * @sensor: (out): a copy; its strings are interned
+ *
+ * What the monitor on the target counts of one of its sensors, as of the source's last
+ * poll. Call from the thread that polls, or under the lock that guards the polls.
+ *
+ * Returns: %FALSE when @index is out of range
+ */
+gboolean
+tw_live_lttng_get_sensor (TwLiveSource        *source,
+                          guint                index,
+                          TwLttngRemoteSensor *sensor)
+{
+  LttngSource *self = (LttngSource *) source;
+
+  g_return_val_if_fail (tw_live_lttng_is_lttng (source), FALSE);
+  if (index >= self->sensors->len)
+    return FALSE;
+  *sensor = g_array_index (self->sensors, RemoteSensor, index).pub;
+  return TRUE;
 }
 
 /**

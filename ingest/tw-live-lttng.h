@@ -27,6 +27,30 @@ typedef struct {
   guint64  n_clients;  /* viewers attached */
 } TwLttngSessionInfo;
 
+/**
+ * TwLttngRemoteSensor:
+ *
+ * A sensor that a monitor on the target (`tracewb-cli monitor --lttng`) reads and sends
+ * through the session. Strings are interned: they stay valid for the program's life.
+ */
+typedef struct {
+  const char   *host;         /* the target's hostname, from the URL */
+  const char   *task;         /* the sensor's task name */
+  const char   *sensor;       /* the sensor's name */
+  const char   *schema;
+  gint64        pid;          /* of the program that writes it */
+  guint32       monitor;      /* the pid of the monitor that reads it */
+  /* the monitor's own accounting at the ring (received, missed, inconsistent,
+   * nonmonotonic) from its latest counts event, and its elements/s between its last
+   * two; @have_counts FALSE until the first counts event arrived */
+  gboolean      have_counts;
+  TwLiveCounts  counts;
+  double        rate;
+  gboolean      big_endian;   /* the target's byte order */
+  guint64       decoded;      /* elements decoded here */
+  guint64       lost;         /* element events LTTng did not deliver (its buffers full) */
+} TwLttngRemoteSensor;
+
 void          tw_lttng_session_info_free   (TwLttngSessionInfo *info);
 
 gboolean      tw_live_lttng_is_supported   (GError       **error);
@@ -40,6 +64,11 @@ TwLiveSource *tw_live_lttng_new            (const char    *url,
 void          tw_live_lttng_set_reconnect  (TwLiveSource  *source,
                                             gboolean       reconnect);
 char         *tw_live_lttng_dup_target     (TwLiveSource  *source);
+gboolean      tw_live_lttng_is_lttng       (TwLiveSource  *source);
+guint         tw_live_lttng_get_n_sensors  (TwLiveSource  *source);
+gboolean      tw_live_lttng_get_sensor     (TwLiveSource  *source,
+                                            guint          index,
+                                            TwLttngRemoteSensor *sensor);
 void          tw_live_lttng_set_host       (TwLiveSource  *source,
                                             const char    *host);
 guint         tw_live_lttng_name_hosts     (TwLiveSource **sources,

@@ -27,6 +27,7 @@
 
 #include "tw-ctf-decoder-private.h"
 #include "tw-lttng-live-protocol-private.h"
+#include "tw-lttng-sensor-decoder-private.h"
 
 #if HAVE_BABELTRACE
 
@@ -56,6 +57,8 @@ typedef struct {
   GArray       *tasks_seen; /* TaskSeen per task sent */
   gint64        sent_horizon;
   gint64        batch_start_us;
+  TwCtfDecoder *decoder;
+  GArray       *sensors_sent; /* guint64: the generation of each sensor last sent */
 } Child;
 
 static void
@@ -245,6 +248,51 @@ put_news (Child *child)
     }
 }
 
+/* The sensors of the target's monitors whose counts or losses changed since last sent:
+ * a frame each, a few a second (their counts events come every second). */
+static void
+put_sensors (Child *child)
+{
+  TwLttngSensorDecoder *sensors = child->decoder ? _tw_ctf_decoder_get_sensors (child->decoder) : NULL;
+  guint n = sensors ? _tw_lttng_sensor_decoder_get_n_sensors (sensors) : 0;
+
+  if (child->sensors_sent->len < n)
+    g_array_set_size (child->sensors_sent, n);
+  for (guint i = 0; i < n; i++)
+    {
+      TwLttngSensorStats st;
+      guint64 *sent = &g_array_index (child->sensors_sent, guint64, i);
+      guint8 flags[2];
+      guint64 numbers[6];
+      gsize start;
+
+      _tw_lttng_sensor_decoder_get_stats (sensors, i, &st);
+      if (st.generation == *sent)
+        continue;
+      *sent = st.generation;
+      flags[0] = st.have_counts;
+      flags[1] = st.big_endian;
+      numbers[0] = st.counts.received;
+      numbers[1] = st.counts.missed;
+      numbers[2] = st.counts.inconsistent;
+      numbers[3] = st.counts.nonmonotonic;
+      numbers[4] = st.received;
+      numbers[5] = st.lost;
+      start = child->out->len;
+      frame_begin (child->out, TW_LTTNG_FRAME_SENSOR);
+      put (child->out, &st.monitor, 4);
+      put (child->out, &st.sensor, 4);
+      put (child->out, &st.pid, 8);
+      put (child->out, flags, 2);
+      put (child->out, numbers, sizeof numbers);
+      put (child->out, &st.rate, 8);
+      put_str (child->out, st.task);
+      put_str (child->out, st.sensor_name);
+      put_str (child->out, st.schema);
+      frame_end (child->out, start);
+    }
+}
+
 /* Sends the batch (and the horizon) now. */
 static void
 ship (Child  *child,
@@ -256,6 +304,7 @@ ship (Child  *child,
       send_frame (child, TW_LTTNG_FRAME_ROWS, child->rows->data, child->rows->len);
       g_byte_array_set_size (child->rows, 0);
     }
+  put_sensors (child);
   if (horizon > child->sent_horizon)
     {
       send_frame (child, TW_LTTNG_FRAME_HORIZON, &horizon, sizeof horizon);
@@ -386,6 +435,7 @@ follow_session (Child      *child,
 
   if (live == NULL)
     child_fail (child, why->str);
+  child->decoder = decoder;
   graph = bt_graph_create (0);
   params = bt_value_map_create ();
   bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
@@ -492,6 +542,7 @@ tw_lttng_live_child_main (int    argc,
   child.out = g_byte_array_new ();
   child.rows = g_byte_array_new ();
   child.tasks_seen = g_array_new (FALSE, TRUE, sizeof (TaskSeen));
+  child.sensors_sent = g_array_new (FALSE, TRUE, sizeof (guint64));
   child.sent_horizon = G_MININT64;
   if (strcmp (argv[1], "--lttng-sessions") == 0)
     list_sessions (&child, argv[2]);

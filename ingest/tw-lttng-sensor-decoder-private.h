@@ -10,13 +10,15 @@
  * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
  * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
  * measurements as `measurement:<evaluation>` rows and histogram snapshots as
- * `histogram:<evaluation>` rows with value fields.
+ * `histogram:<evaluation>` rows with value fields (their arg: the monitor's pid).
  */
 #pragma once
 
 #include "config.h"
 
 #include <tw-data.h>
+
+#include "tw-monitor.h"
 
 #if HAVE_BABELTRACE
 #include <babeltrace2/babeltrace.h>
@@ -37,7 +39,19 @@ typedef enum {
 /* What the decoder knows of one sensor of one monitor (for reports and tests). */
 typedef struct {
   const char *name;        /* `<task>@<sensor>` */
+  const char *task;        /* the sensor's task name, valid UTF-8 */
+  const char *sensor_name;
+  const char *schema;
+  gint64      pid;         /* of the program that writes the sensor */
   guint32     monitor;     /* the emitting monitor's pid */
+  guint32     sensor;      /* the monitor's index of the sensor */
+  gboolean    big_endian;  /* the target's byte order (its payloads are converted) */
+  /* the target monitor's own accounting (received, missed, inconsistent, nonmonotonic)
+   * from its latest counts event, and its rate between the last two */
+  gboolean    have_counts;
+  TwLiveCounts counts;
+  double      rate;
+  guint64     generation;  /* changes when the schema, the counts or @lost change */
   guint64     received;    /* elements decoded */
   guint64     missed;      /* missed at the monitor, as far as told */
   guint64     lost;        /* elements whose events LTTng did not deliver (position gaps) */
@@ -62,6 +76,9 @@ void                  _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *
                                                         guint                 index,
                                                         TwLttngSensorStats   *stats);
 void                  _tw_lttng_sensor_decoder_free    (TwLttngSensorDecoder *self);
+
+/* the sensor decoding of a CTF decoder (tw-ctf-reader.c), for the live helper's reports */
+TwLttngSensorDecoder *_tw_ctf_decoder_get_sensors      (TwCtfDecoder         *decoder);
 
 G_END_DECLS
 

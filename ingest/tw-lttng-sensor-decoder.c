@@ -19,6 +19,15 @@
  * the missed count: they are counted apart (`lost`), beside LTTng's own
  * discarded-events rows, never as the sensor's misses.
  *
+ * Byte order. A payload is the target's memory, its numbers in the target's byte order,
+ * which the schema event names (`big_endian`; absent in older recordings: ours). When it
+ * is not ours, each number of the payload is reversed before decoding; CTF's own fields
+ * (positions, counts, timestamps) babeltrace2 already reads in the trace's byte order.
+ *
+ * Counts. The monitor's counts events carry its own accounting of each sensor
+ * (received, missed, inconsistent, nonmonotonic): kept as they are for the Sensors tab
+ * (tw-lttng-live-child.c reports them), with the monitor's rate between two of them.
+ *
  * Every field is untrusted: a payload shorter than its schema is zero-filled, one longer
  * is cut, a schema that does not parse fails that sensor (its elements are counted as
  * undecoded), never the trace.
@@ -42,6 +51,7 @@ enum {
   F_POSITION, F_MISSED, F_TIMESTAMP, F_PAYLOAD, F_RECEIVED,
   F_EVALUATION, F_TASK_ID, F_TASK_NAME, F_TASK_PID, F_BEGIN, F_END, F_LENGTH, F_INTERMEDIATE,
   F_COUNT, F_MIN, F_MAX, F_MEAN, F_LOW, F_WIDTH, F_BINS,
+  F_INCONSISTENT, F_NONMONOTONIC, F_BIG_ENDIAN,
   N_MEMBERS
 };
 
@@ -51,6 +61,7 @@ static const char *const member_names[N_MEMBERS] = {
   "evaluation", "task_id", "task_name", "task_pid", "begin_ns", "end_ns", "length_ns",
   "intermediate_events",
   "count", "min", "max", "mean", "low", "width", "bins",
+  "inconsistent", "nonmonotonic", "big_endian",
 };
 
 typedef struct {
@@ -60,7 +71,13 @@ typedef struct {
 
 typedef struct {
   char           *name;
+  char           *task_name;
+  char           *sensor_name;
+  char           *schema;
+  gint64          pid;
   guint32         monitor;
+  guint32         sensor;         /* the monitor's own index of it */
+  gboolean        swap;           /* the target's byte order is not ours */
   guint           index;          /* in the decoder: the arg of its rows */
   gboolean        decodable;      /* the schema parsed and has a type */
   TwSensorLayout  layout;
@@ -76,6 +93,12 @@ typedef struct {
   guint64         undecoded;
   guint64         last_time;
   guint16         lost_type;      /* `<task>@<sensor>:missed`, TW_TYPE_NONE until needed */
+  /* the monitor's own accounting, from its latest counts event */
+  gboolean        have_counts;
+  TwLiveCounts    counts;
+  gint64          counts_time;
+  double          rate;
+  guint64         generation;     /* bumped when the schema, counts or losses change */
 } SensorStream;
 
 typedef struct {
@@ -103,6 +126,9 @@ sensor_stream_free (gpointer data)
 
   _tw_sensor_layout_clear (&s->layout);
   g_free (s->name);
+  g_free (s->task_name);
+  g_free (s->sensor_name);
+  g_free (s->schema);
   g_free (s->element);
   g_free (s->payload);
   g_free (s);
@@ -349,7 +375,7 @@ handle_schema (TwLttngSensorDecoder  *self,
                const ClassMembers    *c,
                GError               **error)
 {
-  guint64 monitor = 0, sensor = 0, pid = 0, key;
+  guint64 monitor = 0, sensor = 0, pid = 0, big_endian = G_BYTE_ORDER == G_BIG_ENDIAN, key;
   const char *task = get_string (payload, c, F_TASK);
   const char *sensor_name = get_string (payload, c, F_SENSOR_NAME);
   const char *schema_text = get_string (payload, c, F_SCHEMA);
@@ -361,17 +387,29 @@ handle_schema (TwLttngSensorDecoder  *self,
   if (!get_uint (payload, c, F_MONITOR, &monitor) || !get_uint (payload, c, F_SENSOR, &sensor))
     return TRUE;
   get_uint (payload, c, F_PID, &pid);
+  /* absent (a monitor before the field): the target shares our byte order */
+  get_uint (payload, c, F_BIG_ENDIAN, &big_endian);
   key = monitor << 32 | (sensor & 0xffffffffu);
   if (lookup_stream (self, key))
     return TRUE;   /* sent again every second */
 
   s = g_new0 (SensorStream, 1);
   s->monitor = (guint32) monitor;
+  s->sensor = (guint32) sensor;
+  s->pid = (gint64) pid;
+  s->swap = (big_endian != 0) != (G_BYTE_ORDER == G_BIG_ENDIAN);
+  /* names as the sensor directory allows them: never empty, bounded */
+  if (!task[0])
+    task = "?";
+  if (!sensor_name[0])
+    sensor_name = "?";
+  s->task_name = g_utf8_make_valid (task, MIN (strlen (task), TW_SENSOR_NAME_MAX));
+  s->sensor_name = g_utf8_make_valid (sensor_name, MIN (strlen (sensor_name), TW_SENSOR_NAME_MAX));
+  s->schema = g_utf8_make_valid (schema_text, -1);
+  s->generation = 1;
   s->lost_type = TW_TYPE_NONE;
   s->index = self->streams->len;
-  /* names as the sensor directory allows them: never empty, bounded */
-  s->name = g_strdup_printf ("%.*s@%.*s", TW_SENSOR_NAME_MAX, task[0] ? task : "?",
-                             TW_SENSOR_NAME_MAX, sensor_name[0] ? sensor_name : "?");
+  s->name = g_strdup_printf ("%.*s@%.*s", TW_SENSOR_NAME_MAX, task, TW_SENSOR_NAME_MAX, sensor_name);
   name = g_utf8_make_valid (s->name, -1);
   g_free (s->name);
   s->name = g_steal_pointer (&name);
@@ -440,7 +478,10 @@ handle_element (TwLttngSensorDecoder  *self,
       guint64 told = missed > missed_before ? missed - missed_before : 0;
 
       if (gap > told)
-        s->lost += gap - told;
+        {
+          s->lost += gap - told;
+          s->generation++;
+        }
     }
   s->have_position = TRUE;
   s->next_position = position + 1;
@@ -456,6 +497,9 @@ handle_element (TwLttngSensorDecoder  *self,
       for (guint64 i = 0; i < n; i++)
         s->element[i] = (guint8) bt_field_integer_unsigned_get_value (
           bt_field_array_borrow_element_field_by_index_const (bytes, i));
+      /* the payload is the target's memory: its numbers in the target's byte order */
+      if (s->swap)
+        _tw_sensor_layout_swap (&s->layout, s->element);
     }
   _tw_sensor_layout_decode (&s->layout, self->trace, s->element, s->payload);
   emit (time, TW_CPU_NONE, s->layout.type, s->task, s->index, s->payload,
@@ -474,14 +518,28 @@ handle_counts (TwLttngSensorDecoder  *self,
                gpointer               emit_data,
                GError               **error)
 {
-  guint64 monitor = 0, sensor = 0, missed = 0;
+  guint64 monitor = 0, sensor = 0, missed = 0, received = 0;
   SensorStream *s;
 
   if (!get_uint (payload, c, F_MONITOR, &monitor) || !get_uint (payload, c, F_SENSOR, &sensor)
       || !get_uint (payload, c, F_MISSED, &missed))
     return TRUE;
   s = lookup_stream (self, monitor << 32 | (sensor & 0xffffffffu));
-  if (s == NULL || !s->decodable)
+  if (s == NULL)
+    return TRUE;
+  /* the monitor's own accounting, shown as it is (a local sensor's row shows the same);
+   * the rate is the monitor's, between its last two counts */
+  get_uint (payload, c, F_RECEIVED, &received);
+  if (s->have_counts && time_ns > s->counts_time && received >= s->counts.received)
+    s->rate = (double) (received - s->counts.received) * 1e9 / (double) (time_ns - s->counts_time);
+  s->have_counts = TRUE;
+  s->counts.received = received;
+  s->counts.missed = missed;
+  get_uint (payload, c, F_INCONSISTENT, &s->counts.inconsistent);
+  get_uint (payload, c, F_NONMONOTONIC, &s->counts.nonmonotonic);
+  s->counts_time = time_ns;
+  s->generation++;
+  if (!s->decodable)
     return TRUE;
   /* misses after the last element: known only now, at the count's time */
   return note_missed (self, s, missed, (guint64) MAX (time_ns, (gint64) s->last_time), emit, emit_data, error);
@@ -592,7 +650,7 @@ handle_histogram (TwLttngSensorDecoder  *self,
   const bt_field *bins = member (payload, c, F_BINS);
   g_autoptr(GString) text = g_string_new (NULL);
   const TwEventType *info;
-  guint64 count = 0;
+  guint64 count = 0, monitor = 0;
   guint8 row[128];
   TwValue v;
 
@@ -617,7 +675,10 @@ handle_histogram (TwLttngSensorDecoder  *self,
     }
   v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (self->trace, text->str) };
   tw_event_type_set_field (info, row, 6, &v);
-  emit ((guint64) MAX (time_ns, 0), TW_CPU_NONE, type, TW_TASK_NONE, 0, row, info->payload_size, emit_data);
+  get_uint (payload, c, F_MONITOR, &monitor);
+  /* arg: the monitor's pid, so that two monitors' evaluations of one name stay apart */
+  emit ((guint64) MAX (time_ns, 0), TW_CPU_NONE, type, TW_TASK_NONE, (guint32) monitor, row,
+        info->payload_size, emit_data);
   return TRUE;
 }
 
@@ -682,6 +743,16 @@ _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *self,
   const SensorStream *s = g_ptr_array_index (self->streams, index);
 
   stats->name = s->name;
+  stats->task = s->task_name;
+  stats->sensor_name = s->sensor_name;
+  stats->schema = s->schema;
+  stats->pid = s->pid;
+  stats->sensor = s->sensor;
+  stats->big_endian = s->swap != (G_BYTE_ORDER == G_BIG_ENDIAN);
+  stats->have_counts = s->have_counts;
+  stats->counts = s->counts;
+  stats->rate = s->rate;
+  stats->generation = s->generation;
   stats->monitor = s->monitor;
   stats->received = s->received;
   stats->missed = s->missed;

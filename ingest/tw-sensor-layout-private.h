@@ -42,6 +42,8 @@ void     _tw_sensor_layout_decode    (const TwSensorLayout *layout,
                                       TwTrace              *trace,
                                       const guint8         *payload,
                                       guint8               *out);
+void     _tw_sensor_layout_swap      (const TwSensorLayout *layout,
+                                      guint8               *payload);
 void     _tw_sensor_layout_clear     (TwSensorLayout       *layout);
 guint32  _tw_sensor_layout_add_task  (TwTrace              *trace,
                                       gint64                pid,

@@ -176,6 +176,53 @@ _tw_sensor_layout_decode (const TwSensorLayout *layout,
     }
 }
 
+static void
+reverse_bytes (guint8 *p,
+               guint   n)
+{
+  for (guint i = 0; i < n / 2; i++)
+    {
+      guint8 t = p[i];
+
+      p[i] = p[n - 1 - i];
+      p[n - 1 - i] = t;
+    }
+}
+
+/**
+ * _tw_sensor_layout_swap:
+ * @payload: an element's payload, the schema's size, written on a machine of the other
+ *   byte order
+ *
+ * Reverses the bytes of every number in @payload in place (strings stay as they are),
+ * so that _tw_sensor_layout_decode() reads it in ours.
+ */
+void
+_tw_sensor_layout_swap (const TwSensorLayout *layout,
+                        guint8               *payload)
+{
+  for (guint i = 0; i < layout->n_plan; i++)
+    {
+      const TwSensorFieldPlan *p = &layout->plan[i];
+
+      switch (p->src_type)
+        {
+        case TW_SENSOR_FIELD_U16:
+        case TW_SENSOR_FIELD_I16: reverse_bytes (payload + p->src_offset, 2); break;
+        case TW_SENSOR_FIELD_U32:
+        case TW_SENSOR_FIELD_I32:
+        case TW_SENSOR_FIELD_F32: reverse_bytes (payload + p->src_offset, 4); break;
+        case TW_SENSOR_FIELD_U64:
+        case TW_SENSOR_FIELD_I64:
+        case TW_SENSOR_FIELD_F64: reverse_bytes (payload + p->src_offset, 8); break;
+        case TW_SENSOR_FIELD_U8:
+        case TW_SENSOR_FIELD_I8:
+        case TW_SENSOR_FIELD_CHAR:
+        default: break;
+        }
+    }
+}
+
 void
 _tw_sensor_layout_clear (TwSensorLayout *layout)
 {

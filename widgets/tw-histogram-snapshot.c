@@ -101,6 +101,63 @@ tw_histogram_snapshot_new (TwHistogram *histogram,
  * tw_histogram_snapshot_free:
  * @snapshot: (nullable): a snapshot
  */
+/**
+ * tw_histogram_snapshot_new_from_bins:
+ * @bins: (array length=n_bins): counts of equal bins from @low, @width apart
+ * @count: all values, those outside the bins included (counted as overflow: the range
+ *   of an automatic histogram covers every value, so there are none then)
+ *
+ * A snapshot of a histogram known only by its bins and statistics: one a monitor on a
+ * target sent (`tracewb:histogram`). Percentiles are estimated from the bins.
+ *
+ * Returns: (transfer full): the snapshot
+ */
+TwHistogramSnapshot *
+tw_histogram_snapshot_new_from_bins (const guint64 *bins,
+                                     guint          n_bins,
+                                     double         low,
+                                     double         width,
+                                     guint64        count,
+                                     double         min,
+                                     double         max,
+                                     double         mean,
+                                     const char    *unit)
+{
+  TwHistogramSnapshot *s = g_new0 (TwHistogramSnapshot, 1);
+  guint first = n_bins, last = 0;
+  guint64 in_bins = 0;
+
+  /* as tw_histogram_snapshot_new(): the empty bins at both ends are left out */
+  if (isfinite (low) && isfinite (width) && width > 0)
+    for (guint b = 0; b < n_bins; b++)
+      if (bins[b] > 0)
+        {
+          first = MIN (first, b);
+          last = b;
+        }
+  s->first_bin = first == n_bins ? 0 : first;
+  s->n_bins = first == n_bins ? 0 : last - first + 1;
+  s->bins = g_new0 (guint64, MAX (s->n_bins, 1));
+  s->edges = g_new0 (double, s->n_bins + 1);
+  for (guint b = 0; b < s->n_bins; b++)
+    {
+      s->bins[b] = bins[first + b];
+      s->edges[b] = low + (first + b) * width;
+      in_bins += s->bins[b];
+    }
+  s->edges[s->n_bins] = low + (first + s->n_bins) * width;
+  s->scale = TW_HISTOGRAM_SCALE_LINEAR;
+  s->unit = g_strdup (unit);
+  s->count = count;
+  s->overflow = count > in_bins ? count - in_bins : 0;
+  s->min = count ? min : NAN;
+  s->max = count ? max : NAN;
+  s->mean = count ? mean : NAN;
+  for (guint p = 0; p < G_N_ELEMENTS (PERCENTS); p++)
+    s->percentiles[p] = estimate_percentile (s, PERCENTS[p]);
+  return s;
+}
+
 void
 tw_histogram_snapshot_free (TwHistogramSnapshot *snapshot)
 {

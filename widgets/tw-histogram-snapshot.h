@@ -37,6 +37,15 @@ typedef struct {
 
 TwHistogramSnapshot *tw_histogram_snapshot_new   (TwHistogram         *histogram,
                                                   gboolean             exact_percentiles);
+TwHistogramSnapshot *tw_histogram_snapshot_new_from_bins (const guint64 *bins,
+                                                  guint                n_bins,
+                                                  double               low,
+                                                  double               width,
+                                                  guint64              count,
+                                                  double               min,
+                                                  double               max,
+                                                  double               mean,
+                                                  const char          *unit);
 void                 tw_histogram_snapshot_free  (TwHistogramSnapshot *snapshot);
 char                *tw_histogram_snapshot_to_csv (const TwHistogramSnapshot *snapshot);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TwHistogramSnapshot, tw_histogram_snapshot_free)

@@ -172,3 +172,72 @@ tw_cli_lttng_connection_name (TwLiveConnection connection)
     default:                            return NULL;
     }
 }
+
+static void
+add_count (JsonBuilder *builder,
+           const char  *name,
+           guint64      value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, (gint64) value);
+}
+
+/**
+ * tw_cli_lttng_report_sensors:
+ * @sources: (element-type TwLiveSource): the LTTng live sources, owned by the monitor
+ * @builder: (nullable): the JSON array of sources to add to; %NULL: lines on stderr
+ *
+ * The sensors the targets' monitors (`monitor --lttng`) sent, one object each like a
+ * local sensor's (kind `sensor`), with the counts those monitors keep at the rings and
+ * the target's `host`.
+ */
+void
+tw_cli_lttng_report_sensors (GPtrArray   *sources,
+                             JsonBuilder *builder)
+{
+  for (guint i = 0; i < sources->len; i++)
+    for (guint k = 0; k < tw_live_lttng_get_n_sensors (sources->pdata[i]); k++)
+      {
+        TwLttngRemoteSensor rs;
+        g_autofree char *name = NULL;
+
+        tw_live_lttng_get_sensor (sources->pdata[i], k, &rs);
+        name = g_strdup_printf ("%s@%s", rs.task, rs.sensor);
+        if (builder == NULL)
+          {
+            g_printerr ("%s: %-36s received %" G_GUINT64_FORMAT "  missed %" G_GUINT64_FORMAT
+                        "  inconsistent %" G_GUINT64_FORMAT "  nonmonotonic %" G_GUINT64_FORMAT
+                        "  (monitor %u%s)\n", rs.host, name, rs.counts.received, rs.counts.missed,
+                        rs.counts.inconsistent, rs.counts.nonmonotonic, rs.monitor,
+                        rs.have_counts ? "" : ", no counts from it yet");
+            continue;
+          }
+        json_builder_begin_object (builder);
+        json_builder_set_member_name (builder, "kind");
+        json_builder_add_string_value (builder, "sensor");
+        json_builder_set_member_name (builder, "host");
+        json_builder_add_string_value (builder, rs.host);
+        json_builder_set_member_name (builder, "task");
+        json_builder_add_string_value (builder, rs.task);
+        json_builder_set_member_name (builder, "sensor");
+        json_builder_add_string_value (builder, rs.sensor);
+        json_builder_set_member_name (builder, "name");
+        json_builder_add_string_value (builder, name);
+        json_builder_set_member_name (builder, "schema");
+        json_builder_add_string_value (builder, rs.schema);
+        add_count (builder, "monitor", rs.monitor);
+        /* the target monitor's own accounting, as its --json prints it */
+        json_builder_set_member_name (builder, "counted_at_target");
+        json_builder_add_boolean_value (builder, rs.have_counts);
+        add_count (builder, "received", rs.counts.received);
+        add_count (builder, "missed", rs.counts.missed);
+        add_count (builder, "inconsistent", rs.counts.inconsistent);
+        add_count (builder, "nonmonotonic", rs.counts.nonmonotonic);
+        json_builder_set_member_name (builder, "rate");
+        json_builder_add_double_value (builder, rs.rate);
+        /* what reached us: elements decoded, element events LTTng dropped */
+        add_count (builder, "decoded", rs.decoded);
+        add_count (builder, "lttng_lost", rs.lost);
+        json_builder_end_object (builder);
+      }
+}

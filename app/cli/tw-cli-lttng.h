@@ -15,6 +15,8 @@ int         tw_cli_lttng_list            (const char       *url,
 void        tw_cli_lttng_report          (TwTrace          *trace,
                                           const char       *url,
                                           JsonBuilder      *builder);
+void        tw_cli_lttng_report_sensors  (GPtrArray        *sources,
+                                          JsonBuilder      *builder);
 const char *tw_cli_lttng_connection_name (TwLiveConnection  connection);
 
 G_END_DECLS

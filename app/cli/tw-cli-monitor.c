@@ -48,6 +48,7 @@ typedef struct {
   gint64      period_ns;
   /* --lttng-live: without --reconnect a fault ends the command (exit 1) */
   gboolean    lttng;
+  GPtrArray  *lttng_sources;    /* TwLiveSource*, the monitor's: their targets' sensors */
   gboolean    reconnect;
   int         status;
   /* --lttng: the sensors' elements out as LTTng-UST events */
@@ -376,6 +377,8 @@ print_json (Session *session)
         }
       json_builder_end_object (builder);
     }
+  if (session->lttng_sources)
+    tw_cli_lttng_report_sensors (session->lttng_sources, builder);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, builder);
   json_builder_end_array (builder);
@@ -410,6 +413,8 @@ print_text (Session *session)
           tw_cli_lttng_report (tw_monitor_get_trace (session->monitor), info.name, NULL);
         }
     }
+  if (session->lttng_sources)
+    tw_cli_lttng_report_sensors (session->lttng_sources, NULL);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, NULL);
 }
@@ -509,6 +514,7 @@ tw_cli_monitor (int    argc,
   g_autofree char *plugin_path = NULL;
   g_autoptr (TwCliUst) ust = NULL;
   g_autoptr (TwCliMonitorEval) eval = NULL;
+  g_autoptr (GPtrArray) lttng_sources = NULL;
   TwCliDeadlineRunner *runner = NULL;
   KeepRecording *keep = NULL;
   double duration = 0, period_ms = 10, window_ms = 5;
@@ -648,6 +654,8 @@ tw_cli_monitor (int    argc,
             return tw_cli_fail ("monitor --lttng-live", error);
           }
       session.lttng = TRUE;
+      lttng_sources = g_steal_pointer (&sources);
+      session.lttng_sources = lttng_sources;
       session.reconnect = reconnect;
     }
   if (metric || automaton_path || plugin_path)

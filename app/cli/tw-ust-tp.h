@@ -31,6 +31,8 @@ LTTNG_UST_TRACEPOINT_EVENT (tracewb, sensor_schema,
     lttng_ust_field_string (schema, schema)
     lttng_ust_field_integer (uint32_t, element_size, element_size)
     lttng_ust_field_integer (uint32_t, payload_size, payload_size)
+    /* payloads are the target's memory: the workbench converts them when it differs */
+    lttng_ust_field_integer (uint8_t, big_endian, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
   )
 )
 

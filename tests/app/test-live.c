@@ -215,6 +215,8 @@ test_sensors_pane (Fixture       *fx,
   g_assert_cmpstr (tw_sensors_pane_get_text (pane, row, TW_SENSORS_COLUMN_SCHEMA), ==, "u64 seq");
   g_assert_cmpstr (tw_sensors_pane_get_text (pane, row, TW_SENSORS_COLUMN_STREAM), ==, "—");
   g_assert_cmpstr (tw_sensors_pane_get_text (pane, row, TW_SENSORS_COLUMN_STATE), ==, "attached");
+  /* overwritten before it was read, none was caught being overwritten while read */
+  g_assert_cmpstr (tw_sensors_pane_get_text (pane, row, TW_SENSORS_COLUMN_TORN), ==, "0");
   /* no kernel or libgtop source was asked for: nothing to explain */
   g_assert_cmpstr (tw_sensors_pane_get_notes (pane), ==, "");
 

@@ -12,12 +12,12 @@
  */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
+#include <tw-sensor.h>
 
-#include "tw-test-lttng.h"
+#include "tw-test-lttng-target.h"
 #include "tw-test-utils.h"
 
 #define WAIT_US  (60 * G_USEC_PER_SEC)
@@ -26,24 +26,10 @@
 #define METRIC "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
 
 typedef struct {
-  TwTestLttng lt;
-  char       *sensor_dir;
-  /* the target's evaluation (--metric), from its JSON */
-  guint64     measurements;
-  double      max;
+  TwTestLttng     lt;
+  char           *sensor_dir;
+  TwTestEvaluated evaluated;
 } Fixture;
-
-typedef struct {
-  char    *name;
-  guint64  received;
-  guint64  missed;
-} Counted;
-
-static void
-counted_clear (gpointer data)
-{
-  g_free (((Counted *) data)->name);
-}
 
 static void
 fixture_set_up (Fixture       *fx,
@@ -51,15 +37,7 @@ fixture_set_up (Fixture       *fx,
 {
   if (!tw_test_lttng_start (&fx->lt))
     return;
-  fx->sensor_dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", NULL);
-  g_assert_nonnull (fx->sensor_dir);
-  /* as root the target's programs run as nobody (tw-test-lttng.h): their sensor folder */
-  if (fx->lt.as_user)
-    {
-      struct passwd *nobody = getpwnam ("nobody");
-
-      g_assert_cmpint (chown (fx->sensor_dir, nobody->pw_uid, nobody->pw_gid), ==, 0);
-    }
+  fx->sensor_dir = tw_test_target_make_sensor_dir (&fx->lt);
 }
 
 static void
@@ -70,85 +48,6 @@ fixture_tear_down (Fixture       *fx,
   if (fx->sensor_dir)
     tw_test_lttng_remove_tree (fx->sensor_dir);
   g_clear_pointer (&fx->sensor_dir, g_free);
-}
-
-/* The demo, 1 and 2 ms periods, 32-element rings: it misses elements when the monitor
- * polls every 20 ms. */
-static GPid
-start_demo (Fixture    *fx,
-            const char *duration)
-{
-  const char *args[] = { g_getenv ("TW_DEMO_RT"), "--duration", duration, "--periods", "1,2",
-                         "--capacity", "32", "--load", "0.1", "--keep", "--sensor-dir", fx->sensor_dir,
-                         NULL };
-  g_autoptr(GPtrArray) argv = tw_test_lttng_argv (&fx->lt, args);
-  g_autoptr(GError) error = NULL;
-  GPid pid = 0;
-
-  g_assert_nonnull (args[0]);
-  g_assert_true (g_spawn_async (NULL, (char **) argv->pdata, fx->lt.env,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                tw_test_lttng_child_setup, NULL, &pid, &error));
-  g_assert_no_error (error);
-  return pid;
-}
-
-static void
-wait_pid (GPid pid)
-{
-  int status;
-
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-}
-
-/* `tracewb-cli monitor --lttng --json` on the target: what it counted, per sensor. */
-static GArray *
-run_target_monitor (Fixture    *fx,
-                    const char *duration,
-                    gboolean    evaluate)
-{
-  const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "20",
-                         "--sensor-dir", fx->sensor_dir, "--duration", duration, "--json",
-                         evaluate ? "--metric" : NULL, METRIC, NULL };
-  g_autoptr(GPtrArray) argv = tw_test_lttng_argv (&fx->lt, args);
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  GArray *counted = g_array_new (FALSE, TRUE, sizeof (Counted));
-  JsonArray *sources;
-  int status = -1;
-
-  g_array_set_clear_func (counted, counted_clear);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, fx->lt.env, 0, NULL, NULL, &out, &err,
-                               &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("tracewb-cli monitor --lttng failed: %s", err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  sources = json_node_get_array (json_parser_get_root (parser));
-  for (guint i = 0; i < json_array_get_length (sources); i++)
-    {
-      JsonObject *o = json_array_get_object_element (sources, i);
-      Counted c = { 0 };
-
-      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "evaluation") == 0)
-        {
-          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, METRIC);
-          fx->measurements = json_object_get_int_member (o, "measurements");
-          fx->max = json_object_get_double_member (o, "max");
-          continue;
-        }
-      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "sensor") != 0)
-        continue;
-      c.name = g_strdup (json_object_get_string_member (o, "name"));
-      c.received = json_object_get_int_member (o, "received");
-      c.missed = json_object_get_int_member (o, "missed");
-      g_array_append_val (counted, c);
-    }
-  return counted;
 }
 
 /* What the workbench holds of sensor @name: its rows, and the misses its loss rows count. */
@@ -219,7 +118,7 @@ compare (TwTrace *trace,
   g_assert_cmpuint (counted->len, >=, 5);
   for (guint i = 0; i < counted->len; i++)
     {
-      const Counted *c = &g_array_index (counted, Counted, i);
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
       count_decoded (trace, c->name, &received, &missed);
@@ -248,11 +147,11 @@ check_measurements (Fixture *fx,
 
   g_assert_no_error (error);
   g_assert_cmpuint (type, !=, TW_TYPE_NONE);
-  g_assert_cmpuint (fx->measurements, >, 10);
+  g_assert_cmpuint (fx->evaluated.measurements, >, 10);
   table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, histogram, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, fx->measurements);
-  g_assert_cmpfloat (tw_histogram_get_max (histogram), ==, fx->max);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, fx->evaluated.measurements);
+  g_assert_cmpfloat (tw_histogram_get_max (histogram), ==, fx->evaluated.max);
   /* the measured task is the sensors' task */
   g_assert_cmpstr (tw_trace_get_task (trace, tw_measurement_table_get_row (table, 0)->task)->name, ==,
                    "demo-rt-0");
@@ -294,9 +193,9 @@ test_recorded (Fixture       *fx,
   if (fx->sensor_dir == NULL)
     return;
   g_assert_true (tw_test_lttng_create_session (&fx->lt, "sensors", TIMER_US));
-  demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5", TRUE);
-  wait_pid (demo);
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", METRIC, &fx->evaluated);
+  tw_test_target_wait (demo);
   g_assert_true (tw_test_lttng_run (&fx->lt, "stop", "sensors", NULL));
   g_assert_true (tw_test_lttng_run (&fx->lt, "destroy", "sensors", NULL));
 
@@ -315,7 +214,7 @@ decoded_all (TwTrace *trace,
 {
   for (guint i = 0; i < counted->len; i++)
     {
-      const Counted *c = &g_array_index (counted, Counted, i);
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
       count_decoded (trace, c->name, &received, &missed);
@@ -361,9 +260,9 @@ test_live (Fixture       *fx,
       g_usleep (10000);
     }
 
-  demo = start_demo (fx, "2");
-  counted = run_target_monitor (fx, "2.5", FALSE);
-  wait_pid (demo);
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", NULL, NULL);
+  tw_test_target_wait (demo);
   end = g_get_monotonic_time () + WAIT_US;
   while (g_get_monotonic_time () < end && !decoded_all (tw_monitor_get_trace (monitor), counted))
     {
@@ -375,6 +274,316 @@ test_live (Fixture       *fx,
   compare (tw_monitor_get_trace (monitor), counted);
 }
 
+/* `tracewb-cli monitor --lttng-live URL --json` on the desktop lists the target's sensors
+ * as it lists local ones (kind `sensor`), with the target's host and the counts its
+ * monitor printed there. */
+static void
+test_cli (Fixture       *fx,
+          gconstpointer  data)
+{
+  g_autoptr(GArray) counted = NULL;
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL, *out = NULL, *err = NULL;
+  JsonArray *sources;
+  guint matched = 0;
+  GPid demo;
+
+  if (fx->sensor_dir == NULL)
+    return;
+  g_assert_true (tw_test_lttng_create_session (&fx->lt, "sensors", TIMER_US));
+  g_assert_true (tw_test_lttng_emit (&fx->lt, 0, 0));
+  url = tw_test_lttng_url (&fx->lt, "sensors");
+  /* long enough for the target's last counts, sent when its monitor stops (at 2.5 s) */
+  cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                          g_getenv ("TW_CLI"), "monitor", "--lttng-live", url, "--duration", "9",
+                          "--json", NULL);
+  g_assert_no_error (error);
+  g_usleep (G_USEC_PER_SEC + G_USEC_PER_SEC / 2);   /* attached before the target starts */
+  demo = tw_test_target_start_demo (&fx->lt, fx->sensor_dir, "2");
+  counted = tw_test_target_run_monitor (&fx->lt, fx->sensor_dir, "2.5", NULL, NULL);
+  tw_test_target_wait (demo);
+  g_assert_true (g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  sources = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (sources); i++)
+    {
+      JsonObject *o = json_array_get_object_element (sources, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "sensor") != 0)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (o, "host"), ==, fx->lt.hostname);
+      g_assert_true (json_object_get_boolean_member (o, "counted_at_target"));
+      for (guint k = 0; k < counted->len; k++)
+        {
+          const TwTestCounted *c = &g_array_index (counted, TwTestCounted, k);
+
+          if (g_strcmp0 (c->name, json_object_get_string_member (o, "name")) != 0)
+            continue;
+          g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
+                          "; desktop CLI says %" G_GINT64_FORMAT " / %" G_GINT64_FORMAT, c->name,
+                          c->received, c->missed, json_object_get_int_member (o, "received"),
+                          json_object_get_int_member (o, "missed"));
+          g_assert_cmpstr (json_object_get_string_member (o, "task"), ==, c->task);
+          g_assert_cmpstr (json_object_get_string_member (o, "sensor"), ==, c->sensor);
+          g_assert_cmpint (json_object_get_int_member (o, "received"), ==, c->received);
+          g_assert_cmpint (json_object_get_int_member (o, "missed"), ==, c->missed);
+          g_assert_cmpint (json_object_get_int_member (o, "inconsistent"), ==, c->inconsistent);
+          /* all the elements the target read crossed: LTTng dropped none */
+          g_assert_cmpint (json_object_get_int_member (o, "decoded"), ==, c->received);
+          g_assert_cmpint (json_object_get_int_member (o, "lttng_lost"), ==, 0);
+          matched++;
+        }
+    }
+  g_assert_cmpuint (counted->len, >=, 5);
+  g_assert_cmpuint (matched, ==, counted->len);
+}
+
+/* ---------------------------------------------------------------- byte order */
+
+/* A target of the other byte order, made by hand: a CTF trace whose metadata says
+ * @big_endian, holding a monitor's schema event (with its byte order) and element
+ * events whose payloads are that machine's memory, as tracewb-ust.so writes them. */
+
+#define BO_SCHEMA   "u64 seq; i32 delta; u16 pair[2]; f64 value; f32 ratio; i16 neg; u8 flag; char tag[6]"
+#define BO_ELEMENTS 3
+
+static const char bo_metadata[] =
+  "/* CTF 1.8 */\n"
+  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+  "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+  "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+  "trace {\n"
+  "  major = 1; minor = 8; byte_order = %s;\n"
+  "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n"
+  "};\n"
+  "clock { name = \"monotonic\"; freq = 1000000000; offset = 0; };\n"
+  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := clock_t;\n"
+  "stream {\n"
+  "  id = 0;\n"
+  "  event.header := struct { uint32_t id; clock_t timestamp; };\n"
+  "  packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
+  "};\n"
+  "event { name = \"tracewb:sensor_schema\"; id = 0; stream_id = 0; fields := struct {\n"
+  "  uint32_t monitor; uint32_t sensor; int64_t pid; string task; string sensor_name; string schema;\n"
+  "  uint32_t element_size; uint32_t payload_size; uint8_t big_endian; }; };\n"
+  "event { name = \"tracewb:sensor_element\"; id = 1; stream_id = 0; fields := struct {\n"
+  "  uint32_t monitor; uint32_t sensor; uint64_t position; uint64_t missed; uint64_t timestamp;\n"
+  "  uint16_t payload_length; uint8_t payload[payload_length]; }; };\n";
+
+typedef struct {
+  gboolean  big;
+  GString  *out;
+} BoWriter;
+
+static void
+bo_int (BoWriter *w,
+        guint64   v,
+        guint     size)
+{
+  for (guint i = 0; i < size; i++)
+    {
+      guint shift = 8 * (w->big ? size - 1 - i : i);
+
+      g_string_append_c (w->out, (char) ((v >> shift) & 0xff));
+    }
+}
+
+static void
+bo_str (BoWriter   *w,
+        const char *s)
+{
+  g_string_append_len (w->out, s, strlen (s) + 1);
+}
+
+/* Element @k's values, the same whatever the byte order. */
+static void
+bo_values (guint    k,
+           guint64 *seq,
+           gint32  *delta,
+           guint16  pair[2],
+           double  *value,
+           float   *ratio,
+           gint16  *neg)
+{
+  *seq = G_GUINT64_CONSTANT (0x0102030405060708) + k;
+  *delta = -123456789 + (gint32) k;
+  pair[0] = 0xBEEF;
+  pair[1] = (guint16) (0x0100 + k);
+  *value = 1234.5625 * (k + 1);
+  *ratio = 0.75f + (float) k;
+  *neg = (gint16) (-300 - (gint) k);
+}
+
+/* One element's payload as the target's memory holds it. */
+static void
+bo_payload (BoWriter             *w,
+            const TwSensorSchema *schema,
+            guint                 k)
+{
+  gsize size = tw_sensor_schema_get_size (schema);
+  guint8 *bytes = g_malloc0 (size);
+  BoWriter field = { w->big, g_string_new (NULL) };
+  guint64 seq, d_bits;
+  gint32 delta;
+  guint16 pair[2];
+  double value;
+  float ratio;
+  gint16 neg;
+  guint32 r_bits;
+
+  bo_values (k, &seq, &delta, pair, &value, &ratio, &neg);
+  memcpy (&d_bits, &value, 8);
+  memcpy (&r_bits, &ratio, 4);
+  for (gsize i = 0; i < tw_sensor_schema_get_n_fields (schema); i++)
+    {
+      const TwSensorField *f = tw_sensor_schema_get_field (schema, i);
+
+      g_string_set_size (field.out, 0);
+      if (strcmp (f->name, "seq") == 0)
+        bo_int (&field, seq, 8);
+      else if (strcmp (f->name, "delta") == 0)
+        bo_int (&field, (guint32) delta, 4);
+      else if (strcmp (f->name, "pair") == 0)
+        bo_int (&field, pair[0], 2), bo_int (&field, pair[1], 2);
+      else if (strcmp (f->name, "value") == 0)
+        bo_int (&field, d_bits, 8);
+      else if (strcmp (f->name, "ratio") == 0)
+        bo_int (&field, r_bits, 4);
+      else if (strcmp (f->name, "neg") == 0)
+        bo_int (&field, (guint16) neg, 2);
+      else if (strcmp (f->name, "flag") == 0)
+        bo_int (&field, 7, 1);
+      else if (strcmp (f->name, "tag") == 0)
+        g_string_append_len (field.out, "probe", 6);
+      g_assert_cmpuint (field.out->len, ==, f->size);
+      memcpy (bytes + f->offset, field.out->str, f->size);
+    }
+  bo_int (w, size, 2);
+  g_string_append_len (w->out, (const char *) bytes, (gssize) size);
+  g_string_free (field.out, TRUE);
+  g_free (bytes);
+}
+
+static char *
+bo_write_trace (gboolean big)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *metadata = g_strdup_printf (bo_metadata, big ? "be" : "le");
+  g_autofree char *dir = g_dir_make_tmp ("tw-byte-order-XXXXXX", &error);
+  g_autofree char *meta_path = NULL, *stream_path = NULL;
+  TwSensorSchema *schema = tw_sensor_schema_parse (BO_SCHEMA, NULL, 0);
+  BoWriter w = { big, g_string_new (NULL) };
+  gsize size_at;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (schema);
+  bo_int (&w, 0xC1FC1FC1, 4);
+  bo_int (&w, 0, 4);
+  size_at = w.out->len;
+  bo_int (&w, 0, 8);   /* content and packet size: known at the end */
+  bo_int (&w, 0, 8);
+  /* the schema, then the elements 1 ms apart */
+  bo_int (&w, 0, 4);
+  bo_int (&w, 1000000, 8);
+  bo_int (&w, 4242, 4);
+  bo_int (&w, 0, 4);
+  bo_int (&w, 777, 8);
+  bo_str (&w, "probe-task");
+  bo_str (&w, "sample");
+  bo_str (&w, BO_SCHEMA);
+  bo_int (&w, 8 + tw_sensor_schema_get_size (schema), 4);
+  bo_int (&w, tw_sensor_schema_get_size (schema), 4);
+  bo_int (&w, big, 1);
+  for (guint k = 0; k < BO_ELEMENTS; k++)
+    {
+      bo_int (&w, 1, 4);
+      bo_int (&w, 2000000 + k * 1000000, 8);
+      bo_int (&w, 4242, 4);
+      bo_int (&w, 0, 4);
+      bo_int (&w, k, 8);
+      bo_int (&w, 0, 8);
+      bo_int (&w, 1500000 + k * 1000000, 8);
+      bo_payload (&w, schema, k);
+    }
+  {
+    BoWriter sizes = { big, g_string_new (NULL) };
+
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    memcpy (w.out->str + size_at, sizes.out->str, 16);
+    g_string_free (sizes.out, TRUE);
+  }
+  meta_path = g_build_filename (dir, "metadata", NULL);
+  stream_path = g_build_filename (dir, "stream_0", NULL);
+  g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
+  g_assert_true (g_file_set_contents (stream_path, w.out->str, (gssize) w.out->len, &error));
+  g_assert_no_error (error);
+  g_string_free (w.out, TRUE);
+  tw_sensor_schema_free (schema);
+  return g_steal_pointer (&dir);
+}
+
+static void
+test_byte_order (gconstpointer data)
+{
+  gboolean big = GPOINTER_TO_INT (data);
+  g_autofree char *dir = bo_write_trace (big);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  guint16 type;
+  guint k = 0;
+
+  g_assert_no_error (error);
+  type = tw_trace_lookup_event_type (trace, "probe-task@sample");
+  g_assert_cmpuint (type, !=, TW_TYPE_NONE);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      guint64 seq;
+      gint32 delta;
+      guint16 pair[2];
+      double value;
+      float ratio;
+      gint16 neg;
+      TwValue v;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.type != type)
+        continue;
+      bo_values (k, &seq, &delta, pair, &value, &ratio, &neg);
+      /* at the element's own time (its timestamp on the clock of the event that carried it) */
+      g_assert_cmpuint (event.time, ==, 1500000 + k * 1000000);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "seq", &v));
+      g_assert_cmphex (v.u, ==, seq);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "delta", &v));
+      g_assert_cmpint (v.i, ==, delta);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "pair[0]", &v));
+      g_assert_cmphex (v.u, ==, pair[0]);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "pair[1]", &v));
+      g_assert_cmphex (v.u, ==, pair[1]);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "value", &v));
+      g_assert_cmpfloat (v.f, ==, value);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "ratio", &v));
+      g_assert_cmpfloat (v.f, ==, ratio);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "neg", &v));
+      g_assert_cmpint (v.i, ==, neg);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "flag", &v));
+      g_assert_cmpuint (v.u, ==, 7);
+      g_assert_true (tw_trace_get_event_field (trace, &event, "tag", &v));
+      g_assert_cmpstr (tw_trace_get_string (trace, v.str), ==, "probe");
+      k++;
+    }
+  g_assert_cmpuint (k, ==, BO_ELEMENTS);
+  tw_test_lttng_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -384,5 +593,10 @@ main (int    argc,
               fixture_tear_down);
   g_test_add ("/tw/ingest/lttng-sensors/live", Fixture, NULL, fixture_set_up, test_live,
               fixture_tear_down);
+  g_test_add ("/tw/ingest/lttng-sensors/cli", Fixture, NULL, fixture_set_up, test_cli,
+              fixture_tear_down);
+  /* no LTTng needed: hand-made traces of either byte order, read by babeltrace2 */
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
   return g_test_run ();
 }

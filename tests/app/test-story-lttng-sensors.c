@@ -1,0 +1,296 @@
+/* test-story-lttng-sensors.c: a target's sensors in the window's Sensors tab, as its monitor counts them
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The "target" (a private LTTng session daemon and relay, tests/lib/tw-test-lttng.h) runs
+ * the demo and `tracewb-cli monitor --lttng`, which misses elements of the demo's small
+ * rings. The user follows the target's session in the window: the Sensors tab has a row
+ * per sensor of the target, named by the sensor's task (with its host) and name as a
+ * local sensor's row is, and its received, missed and torn counts are exactly what the
+ * target's monitor printed for that sensor. The monitor also evaluates a metric there:
+ * below the rows, the tab draws the target's own histogram of it as its snapshots
+ * arrive, and at the end holds exactly the measurements and maximum the target printed.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <tw-ingest.h>
+
+#include "tw-application.h"
+#include "tw-live-session.h"
+#include "tw-sensors-pane.h"
+#include "tw-target-histograms.h"
+#include "tw-test-app.h"
+#include "tw-test-lttng-target.h"
+#include "tw-test-utils.h"
+#include "tw-window.h"
+
+#define WAIT_MS  60000
+#define TIMER_US 100000
+#define METRIC   "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
+
+static TwApplication *app;
+
+static gboolean
+connected (gpointer data)
+{
+  TwMonitorSourceInfo info;
+
+  return tw_live_session_get_source_info (data, 0, &info)
+         && info.connection == TW_LIVE_CONNECTION_CONNECTED;
+}
+
+typedef struct {
+  TwSensorsPane *pane;
+  const char    *host;
+  GArray        *counted;   /* TwTestCounted: the target monitor's figures */
+  TwLiveSession *session;
+  double         max_rate;  /* the most the pane said of any target sensor while it ran */
+  GHashTable    *counts_seen; /* the histogram's counts shown while it ran */
+  TwTestEvaluated evaluated;
+} Watch;
+
+static char *
+cell (Watch      *w,
+      int         row,
+      TwSensorsColumn column)
+{
+  return g_strdup (tw_sensors_pane_get_text (w->pane, row, column));
+}
+
+/* Every sensor of the target has its row, showing the target monitor's final counts. */
+static gboolean
+shows_target_counts (gpointer data)
+{
+  Watch *w = data;
+
+  for (guint i = 0; i < w->counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (w->counted, TwTestCounted, i);
+      g_autofree char *task = g_strdup_printf ("%s: %s", w->host, c->task);
+      g_autofree char *received = NULL, *missed = NULL, *torn = NULL;
+      g_autofree char *want_received = g_strdup_printf ("%" G_GUINT64_FORMAT, c->received);
+      g_autofree char *want_missed = g_strdup_printf ("%" G_GUINT64_FORMAT, c->missed);
+      g_autofree char *want_torn = g_strdup_printf ("%" G_GUINT64_FORMAT, c->inconsistent);
+      int row = tw_sensors_pane_find_row (w->pane, task, c->sensor);
+
+      if (row < 0)
+        return FALSE;
+      received = cell (w, row, TW_SENSORS_COLUMN_RECEIVED);
+      missed = cell (w, row, TW_SENSORS_COLUMN_MISSED);
+      torn = cell (w, row, TW_SENSORS_COLUMN_TORN);
+      if (strcmp (received, want_received) != 0 || strcmp (missed, want_missed) != 0
+          || strcmp (torn, want_torn) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The target's final histogram is shown: its count is what the target measured. */
+static gboolean
+shows_final_histogram (gpointer data)
+{
+  Watch *w = data;
+  TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+
+  return tw_target_histograms_get_n (h) == 1
+         && tw_target_histograms_get_snapshot (h, 0, NULL)->count == w->evaluated.measurements;
+}
+
+/* While the target runs: the highest rate a target sensor's row showed. */
+static gboolean
+note_rates (gpointer data)
+{
+  Watch *w = data;
+
+  for (guint r = 0; r < tw_sensors_pane_get_n_rows (w->pane); r++)
+    if (g_str_has_prefix (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_TASK), w->host))
+      w->max_rate = MAX (w->max_rate, g_ascii_strtod (tw_sensors_pane_get_text (w->pane, r, TW_SENSORS_COLUMN_RATE),
+                                                      NULL));
+  {
+    TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+
+    if (tw_target_histograms_get_n (h) > 0)
+      g_hash_table_add (w->counts_seen, GUINT_TO_POINTER ((guint) tw_target_histograms_get_snapshot (h, 0, NULL)->count));
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static guint64
+count_snapshot_rows (TwTrace *trace)
+{
+  guint16 type = tw_trace_lookup_event_type (trace, "histogram:" METRIC);
+  guint64 n = 0;
+
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (trace, i, &event);
+      n += event.type == type;
+    }
+  return n;
+}
+
+/* The histogram shown is the target's: its count and maximum as the target printed them,
+ * its bins holding every measurement, and it grew while the demo ran (snapshots every
+ * second: the 2 s run sends at least two before the last). */
+static void
+check_histogram (Watch *w)
+{
+  TwTargetHistograms *h = TW_TARGET_HISTOGRAMS (tw_sensors_pane_get_target_histograms (w->pane));
+  const char *name = NULL;
+  const TwHistogramSnapshot *s = tw_target_histograms_get_snapshot (h, 0, &name);
+  guint64 in_bins = 0;
+
+  g_assert_cmpstr (name, ==, METRIC);
+  for (guint b = 0; b < s->n_bins; b++)
+    in_bins += s->bins[b];
+  g_test_message ("histogram shown: %" G_GUINT64_FORMAT " values (target: %" G_GUINT64_FORMAT
+                  "), %u bins, max %.0f (target: %.0f); %u counts seen while running; “%s”",
+                  s->count, w->evaluated.measurements, s->n_bins, s->max, w->evaluated.max,
+                  g_hash_table_size (w->counts_seen), tw_target_histograms_get_summary (h, 0));
+  g_assert_cmpuint (s->count, ==, w->evaluated.measurements);
+  g_assert_cmpuint (in_bins, ==, s->count);
+  g_assert_cmpfloat (s->max, ==, w->evaluated.max);
+  g_assert_cmpuint (s->n_bins, >, 1);
+  g_assert_cmpfloat (s->edges[0], <=, s->min);
+  g_assert_cmpfloat (s->edges[s->n_bins], >=, s->max);
+  /* the target sent a snapshot a second while the demo ran: several rows, the newest
+   * shown (test-target-histograms checks the newest replaces the older ones). How many
+   * the window drew meanwhile depends on how far behind a loaded machine keeps it. */
+  g_assert_cmpuint (count_snapshot_rows (tw_live_session_get_trace (w->session)), >=, 2);
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT " values", s->count);
+
+    g_assert_true (g_str_has_prefix (tw_target_histograms_get_summary (h, 0), count));
+  }
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (h)) && gtk_widget_get_mapped (GTK_WIDGET (h)));
+}
+
+typedef struct {
+  TwTestLttng *lt;
+  const char  *sensor_dir;
+  Watch       *w;
+  gint         done;
+} MonitorRun;
+
+static gpointer
+run_monitor_thread (gpointer data)
+{
+  MonitorRun *run = data;
+  GArray *counted = tw_test_target_run_monitor (run->lt, run->sensor_dir, "2.5", METRIC, &run->w->evaluated);
+
+  g_atomic_int_set (&run->done, 1);
+  return counted;
+}
+
+static gboolean
+monitor_done (gpointer data)
+{
+  return g_atomic_int_get (&((MonitorRun *) data)->done);
+}
+
+static void
+test_sensor_rows (void)
+{
+  TwTestLttng lt;
+  g_autofree char *sensor_dir = NULL, *url = NULL;
+  g_autoptr(GArray) counted = NULL;
+  TwWindow *window;
+  TwLiveSession *session;
+  Watch w = { 0 };
+  guint64 missed_total = 0;
+  guint rate_id;
+  GPid demo;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (!tw_test_lttng_start (&lt))
+    return;
+  sensor_dir = tw_test_target_make_sensor_dir (&lt);
+  g_assert_true (tw_test_lttng_create_session (&lt, "sensors", TIMER_US));
+  /* an app registered: the session has the streams a viewer attaches to */
+  g_assert_true (tw_test_lttng_emit (&lt, 0, 0));
+  url = tw_test_lttng_url (&lt, "sensors");
+
+  window = tw_application_start_lttng_live (app, (const char *[]) { url, NULL }, NULL);
+  g_assert_null (tw_window_get_error_message (window));
+  session = g_object_ref (tw_window_get_live_session (window));
+  g_assert_true (tw_test_wait_until (connected, session, WAIT_MS));
+  w.pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (window));
+  w.session = session;
+  w.host = lt.hostname;
+  rate_id = g_timeout_add (100, note_rates, &w);
+
+  /* the demo outlives the monitor: its last counts (and the rate between them) are of a
+   * running demo, however late the window draws them */
+  demo = tw_test_target_start_demo (&lt, sensor_dir, "4");
+  /* the monitor blocks; the window keeps following meanwhile (its poll thread) */
+  w.counts_seen = g_hash_table_new (NULL, NULL);
+  /* the window follows while the target's monitor runs: its main loop keeps turning */
+  {
+    MonitorRun run = { &lt, sensor_dir, &w, 0 };
+    GThread *thread = g_thread_new ("target-monitor", run_monitor_thread, &run);
+
+    g_assert_true (tw_test_wait_until (monitor_done, &run, WAIT_MS));
+    counted = g_thread_join (thread);
+  }
+  tw_test_target_wait (demo);
+  w.counted = counted;
+  g_assert_cmpuint (counted->len, >=, 5);
+  g_assert_true (tw_test_wait_until (shows_target_counts, &w, WAIT_MS));
+  g_assert_cmpuint (w.evaluated.measurements, >, 10);
+  g_assert_true (tw_test_wait_until (shows_final_histogram, &w, WAIT_MS));
+  g_source_remove (rate_id);
+  /* a loaded machine may draw all of it at once, at the end: the final rows count too */
+  note_rates (&w);
+  check_histogram (&w);
+
+  for (guint i = 0; i < counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
+      g_autofree char *task = g_strdup_printf ("%s: %s", lt.hostname, c->task);
+      int row = tw_sensors_pane_find_row (w.pane, task, c->sensor);
+
+      g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
+                      " torn %" G_GUINT64_FORMAT "; row %d: %s %s %s %s", c->name, c->received, c->missed,
+                      c->inconsistent, row, tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_RECEIVED),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_MISSED),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_TORN),
+                      tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE));
+      /* the sensor's own schema, and where it runs */
+      g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_SCHEMA), !=, "");
+      g_assert_nonnull (strstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE), lt.hostname));
+      missed_total += c->missed;
+    }
+  /* the run must have missed something, or equal misses prove nothing */
+  g_assert_cmpuint (missed_total, >, 0);
+  /* the monitor's rate while the demo ran (1 and 2 ms periods: hundreds a second), as
+   * the rows showed it at some refresh */
+  g_test_message ("highest rate shown: %.0f/s", w.max_rate);
+  g_assert_cmpfloat (w.max_rate, >, 100);
+  /* the session's own row is still there, with its connection */
+  g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, 0, TW_SENSORS_COLUMN_STATE), ==, "connected");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_object_unref (session);
+  g_hash_table_unref (w.counts_seen);
+  tw_test_lttng_stop (&lt);
+  tw_test_lttng_remove_tree (sensor_dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  app = tw_test_init_application (&argc, &argv);
+  g_test_add_func ("/tw/app/lttng-live/target-sensors", test_sensor_rows);
+  return g_test_run ();
+}
