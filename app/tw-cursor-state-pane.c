@@ -1,5 +1,5 @@
 /* tw-cursor-state-pane.c: the system's state at the cursor (meta-objects of the
- * reflective POSIX trace model)
+ * POSIX trace based behavioural reflection, Valpereiro 2006)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,9 +11,11 @@
 #include <glib/gi18n-lib.h>
 
 /*
- * The reflective POSIX trace model reifies the system's state into meta-objects that an
- * analyser queries: here they are what runs on each CPU, each task's state (both from the
- * state model, binary searches) and each mutex's owner and blocked tasks (Fig. 5's Meta_Mutex, replayed from
+ * Valpereiro and Pinho, *POSIX Trace Based Behavioural Reflection* (Ada-Europe 2006),
+ * extend the POSIX trace model with a partial reflective model that reifies the system's
+ * state into meta-objects an analyser queries: here they are what runs on each CPU, each
+ * task's state (both from the state model, binary searches) and each mutex's owner and
+ * blocked tasks (Fig. 5's Meta_Mutex, replayed from
  * the mutex events by a TwMutexTracker: O(events crossed) per cursor move forward).
  * Cursor moves come in bursts while dragging, so the text is rebuilt once per idle, and
  * only while the pane is on screen: a hidden pane just remembers that it is out of date

@@ -1,5 +1,5 @@
 /* tw-cursor-state-pane.h: the system's state at the cursor (meta-objects of the
- * reflective POSIX trace model)
+ * POSIX trace based behavioural reflection, Valpereiro 2006)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

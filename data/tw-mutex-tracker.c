@@ -1,5 +1,5 @@
 /* tw-mutex-tracker.c: each mutex's owner and waiters at a time (the meta-mutex of
- * the reflective POSIX trace model)
+ * Valpereiro 2006, POSIX trace based behavioural reflection)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

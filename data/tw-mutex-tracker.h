@@ -1,5 +1,5 @@
 /* tw-mutex-tracker.h: each mutex's owner and waiters at a time (the meta-mutex of
- * the reflective POSIX trace model)
+ * Valpereiro 2006, POSIX trace based behavioural reflection)
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 /**
  * TwMutexState:
  *
- * The reflective POSIX trace model, §4.3, Fig. 5 (Meta_Mutex): the owner and the blocked
+ * Valpereiro and Pinho, *POSIX Trace Based Behavioural Reflection* (Ada-Europe 2006), §4.3,
+ * Fig. 5 (Meta_Mutex): the owner and the blocked
  * tasks of one mutex, reified from the trace's MUTEX_LOCK / MUTEX_UNLOCK / MUTEX_WAIT events.
  */
 typedef struct {
