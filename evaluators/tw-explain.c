@@ -935,6 +935,72 @@ tw_explain_measurement (TwStateModel           *model,
   return out;
 }
 
+/* Whether a window's explanation needed nothing from before the window: every stretch
+ * known, every CPU's occupant known, the wakeup chain ending at a cause rather than at
+ * the window's edge. */
+static gboolean
+is_complete (const TwExplanation *e)
+{
+  if (tw_explanation_sum_kind (e, TW_EXPLAIN_UNACCOUNTED) > 0)
+    return FALSE;
+  for (guint i = 0; i < e->components->len; i++)
+    {
+      const TwExplainComponent *c = &g_array_index (e->components, TwExplainComponent, i);
+
+      if ((c->kind == TW_EXPLAIN_PREEMPTED || c->kind == TW_EXPLAIN_WAITING
+           || c->kind == TW_EXPLAIN_PRIORITY_INVERSION) && c->task == TW_TASK_NONE)
+        return FALSE;
+    }
+  return e->path->len == 0
+         || g_array_index (e->path, TwExplainStep, e->path->len - 1).kind != TW_EXPLAIN_STEP_RELEASE;
+}
+
+/**
+ * tw_explain_measurement_in_window:
+ * @trace: a sealed trace
+ * @row: a measurement of it
+ * @n_events: (out) (optional): how many events the last window held
+ *
+ * Explains @row with a state model of the events around it only (the measurement's
+ * length, at least 1 ms, on each side), grown eightfold until nothing in the
+ * explanation depends on what came before the window (is_complete()), up to the whole
+ * trace: for a single question about a long trace whose state model is not built.
+ *
+ * Returns: (transfer full): the explanation
+ */
+TwExplanation *
+tw_explain_measurement_in_window (TwTrace                *trace,
+                                  const TwMeasurementRow *row,
+                                  guint64                *n_events)
+{
+  guint64 first_time = tw_trace_get_first_time (trace);
+  guint64 last_time = tw_trace_get_last_time (trace);
+  guint64 margin = MAX (row->end - row->begin, G_GUINT64_CONSTANT (1000000));
+
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  for (;;)
+    {
+      guint64 from = row->begin >= first_time && row->begin - first_time > margin
+                     ? row->begin - margin : first_time;
+      guint64 until = row->end <= last_time && last_time - row->end > margin
+                      ? row->end + margin : last_time;
+      guint64 first = from == first_time ? 0 : tw_trace_find_first_at_or_after (trace, from);
+      guint64 end = until == last_time ? tw_trace_get_n_events (trace)
+                                       : tw_trace_find_first_at_or_after (trace, until + 1);
+      g_autoptr(TwStateModel) model = tw_state_model_new_window (trace, first, end);
+      g_autoptr(TwExplanation) e = NULL;
+
+      tw_state_model_update (model, NULL, NULL);
+      e = tw_explain_measurement (model, row);
+      if (n_events)
+        *n_events = end - first;
+      if ((first == 0 && end == tw_trace_get_n_events (trace)) || is_complete (e))
+        return g_steal_pointer (&e);
+      margin = margin > G_MAXUINT64 / 8 ? G_MAXUINT64 : margin * 8;
+    }
+}
+
 void
 tw_explanation_free (TwExplanation *self)
 {

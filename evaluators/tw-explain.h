@@ -109,6 +109,9 @@ typedef struct {
 
 TwExplanation *tw_explain_measurement      (TwStateModel             *model,
                                             const TwMeasurementRow   *row);
+TwExplanation *tw_explain_measurement_in_window (TwTrace            *trace,
+                                            const TwMeasurementRow   *row,
+                                            guint64                  *n_events);
 void           tw_explanation_free         (TwExplanation            *self);
 guint64        tw_explanation_get_total    (const TwExplanation      *self);
 guint64        tw_explanation_sum_kind     (const TwExplanation      *self,
