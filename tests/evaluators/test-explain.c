@@ -397,6 +397,34 @@ test_unaccounted (Fixture       *f,
   g_assert_cmpuint (empty->components->len, ==, 0);
 }
 
+/* A window model sees only its events: a's run before it is unknown there, the switch
+ * after it never happened. */
+static void
+test_window_model (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  const TwTaskInterval *states;
+  gsize n;
+
+  tw_test_append_switch (f->trace, f->k.sw, 100, 0, f->idle0, f->a, "R");   /* 0 */
+  tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->b, "R+");      /* 1 */
+  tw_test_append_switch (f->trace, f->k.sw, 300, 0, f->b, f->a, "S");       /* 2 */
+  tw_test_append_switch (f->trace, f->k.sw, 400, 0, f->a, f->idle0, "S");   /* 3 */
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = tw_state_model_new_window (f->trace, 1, 3);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  g_assert_cmpuint (tw_state_model_get_n_processed (model), ==, 3);
+
+  states = tw_state_model_get_task_states (model, f->a, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (states[0].start, ==, 200);
+  g_assert_cmpint (states[0].state, ==, TW_TASK_STATE_READY);
+  g_assert_cmpuint (states[1].start, ==, 300);
+  g_assert_cmpint (states[1].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[1].end, ==, 300);
+}
+
 /* The JSON names the components and the path. */
 static void
 test_json (Fixture       *f,
@@ -625,6 +653,7 @@ main (int   argc,
   ADD ("lost", test_lost);
   ADD ("unaccounted", test_unaccounted);
   ADD ("json", test_json);
+  ADD ("window-model", test_window_model);
 #undef ADD
   g_test_add_func ("/tw/evaluators/explain/sum-random", test_sum_random);
   g_test_add_func ("/tw/evaluators/explain/ground-truth", test_ground_truth);
