@@ -157,16 +157,70 @@ path_row_activated_cb (TwExplainPanel *self,
 
 /* ------------------------------------------------------------------ the thread */
 
+/* What to explain: @row, or (with @initial_event) the longest job of @task from
+ * @initial_event to @final_event, which the thread measures first. */
+typedef struct {
+  TwTrace          *trace;
+  TwMeasurementRow  row;
+  guint32           task;
+  char             *initial_event;
+  char             *final_event;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_object_unref (request->trace);
+  g_free (request->initial_event);
+  g_free (request->final_event);
+  g_free (request);
+}
+
+/* The longest job of the request's task, into its row. */
+static gboolean
+find_worst_job (Request       *request,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  g_autoptr(TwMetric) metric = tw_metric_new_user ("job", request->initial_event,
+                                                   request->final_event, TRUE);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  gboolean found = FALSE;
+
+  if (!(table = tw_evaluator_evaluate (TW_EVALUATOR (metric), request->trace, NULL, NULL, NULL,
+                                       cancellable, error)))
+    return FALSE;
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+
+      if (m->task == request->task && (!found || m->length > request->row.length))
+        {
+          request->row = *m;
+          found = TRUE;
+        }
+    }
+  if (!found)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No job of this task from %s to %s"),
+                 request->initial_event, request->final_event);
+  return found;
+}
+
 static void
 explain_thread (GTask        *task,
                 gpointer      source,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
-  TwTrace *trace = g_object_get_data (G_OBJECT (task), "trace");
-  const TwMeasurementRow *row = task_data;
+  Request *request = task_data;
+  GError *error = NULL;
 
-  g_task_return_pointer (task, tw_explain_measurement_in_window (trace, row, NULL),
+  if (request->initial_event && !find_worst_job (request, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, tw_explain_measurement_in_window (request->trace, &request->row, NULL),
                          (GDestroyNotify) tw_explanation_free);
 }
 
@@ -176,15 +230,21 @@ explain_done_cb (GObject      *source,
                  gpointer      user_data)
 {
   TwExplainPanel *self = TW_EXPLAIN_PANEL (source);
-  TwExplanation *explanation = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GError) error = NULL;
+  TwExplanation *explanation = g_task_propagate_pointer (G_TASK (result), &error);
 
   /* a newer selection, or the panel went away: this one is not wanted */
-  if (g_task_had_error (G_TASK (result)) || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     {
       g_clear_pointer (&explanation, tw_explanation_free);
       return;
     }
   g_clear_object (&self->cancellable);
+  if (explanation == NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (self->title), error->message);
+      return;
+    }
   g_clear_pointer (&self->explanation, tw_explanation_free);
   self->explanation = explanation;
   show_explanation (self);
@@ -254,6 +314,23 @@ tw_explain_panel_set_view_state (TwExplainPanel *self,
   g_set_object (&self->view_state, view_state);
 }
 
+/* Forgets what was shown or asked for, and explains @request (owned) in a thread. */
+static void
+start (TwExplainPanel *self,
+       Request        *request)
+{
+  g_autoptr(GTask) task = NULL;
+
+  tw_explain_panel_clear (self);
+  g_set_object (&self->trace, request->trace);
+  gtk_label_set_text (GTK_LABEL (self->title), _("Explaining…"));
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, explain_done_cb, NULL);
+  g_task_set_source_tag (task, start);
+  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
+  g_task_run_in_thread (task, explain_thread);
+}
+
 /**
  * tw_explain_panel_explain:
  * @trace: the trace @row was measured on
@@ -268,15 +345,16 @@ tw_explain_panel_explain (TwExplainPanel         *self,
                           TwTrace                *trace,
                           const TwMeasurementRow *row)
 {
-  g_autoptr(GTask) task = NULL;
+  Request *request;
 
   g_return_if_fail (TW_IS_EXPLAIN_PANEL (self));
   g_return_if_fail (TW_IS_TRACE (trace));
   g_return_if_fail (row != NULL);
 
-  tw_explain_panel_clear (self);
-  g_set_object (&self->trace, trace);
-  gtk_label_set_text (GTK_LABEL (self->title), _("Explaining…"));
+  request = g_new0 (Request, 1);
+  request->trace = g_object_ref (trace);
+  request->row = *row;
+  start (self, request);
   if (self->view_state)
     {
       /* the measurement, with its own length of context on each side */
@@ -287,13 +365,38 @@ tw_explain_panel_explain (TwExplainPanel         *self,
                                        row->begin > margin ? row->begin - margin : 0,
                                        row->end + margin);
     }
+}
 
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, explain_done_cb, NULL);
-  g_task_set_source_tag (task, tw_explain_panel_explain);
-  g_object_set_data_full (G_OBJECT (task), "trace", g_object_ref (trace), g_object_unref);
-  g_task_set_task_data (task, g_memdup2 (row, sizeof *row), g_free);
-  g_task_run_in_thread (task, explain_thread);
+/**
+ * tw_explain_panel_explain_worst_job:
+ * @trace: the trace
+ * @task: a task of it
+ * @initial_event: the event that starts a job (as the worst-case analysis takes it)
+ * @final_event: the event that ends it
+ *
+ * Measures in a thread the jobs of @task from @initial_event to @final_event (wall
+ * time) and explains the longest; it does not select it in the view state, whose
+ * selection the user may be using.
+ */
+void
+tw_explain_panel_explain_worst_job (TwExplainPanel *self,
+                                    TwTrace        *trace,
+                                    guint32         task,
+                                    const char     *initial_event,
+                                    const char     *final_event)
+{
+  Request *request;
+
+  g_return_if_fail (TW_IS_EXPLAIN_PANEL (self));
+  g_return_if_fail (TW_IS_TRACE (trace));
+  g_return_if_fail (initial_event != NULL && final_event != NULL);
+
+  request = g_new0 (Request, 1);
+  request->trace = g_object_ref (trace);
+  request->task = task;
+  request->initial_event = g_strdup (initial_event);
+  request->final_event = g_strdup (final_event);
+  start (self, request);
 }
 
 /**

@@ -18,6 +18,11 @@ void                 tw_explain_panel_set_view_state  (TwExplainPanel         *s
 void                 tw_explain_panel_explain         (TwExplainPanel         *self,
                                                        TwTrace                *trace,
                                                        const TwMeasurementRow *row);
+void                 tw_explain_panel_explain_worst_job (TwExplainPanel     *self,
+                                                       TwTrace                *trace,
+                                                       guint32                 task,
+                                                       const char             *initial_event,
+                                                       const char             *final_event);
 void                 tw_explain_panel_clear           (TwExplainPanel         *self);
 gboolean             tw_explain_panel_is_running      (TwExplainPanel         *self);
 const TwExplanation *tw_explain_panel_get_explanation (TwExplainPanel         *self);

@@ -16,6 +16,7 @@
 #include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
+#include "tw-worst-case-page.h"
 
 #define WAIT_MS 60000
 
@@ -256,6 +257,102 @@ test_select_measurement (Fixture       *fx,
   g_assert_cmpuint (task_index, <, truth->n_tasks);
 }
 
+static gboolean
+worst_case_done (gpointer data)
+{
+  return !tw_evaluations_pane_is_worst_case_running (data)
+         && tw_evaluations_pane_get_worst_case (data) != NULL;
+}
+
+/* Writes a simulated dump with its truth and opens it in the window. */
+static TwSimulatorTruth *
+open_simulated (Fixture *fx)
+{
+  TwSimulatorTruth *truth = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  TwSimulatorOptions options;
+
+  tw_simulator_options_init (&options);
+  options.max_events = 60000;
+  options.irq_mean_interval_us = 700;
+  fx->dump = g_build_filename (tw_test_get_private_dir (), "explain-story.shark", NULL);
+  g_assert_true (tw_simulator_write_file (&options, fx->dump, &truth, &error));
+  g_assert_no_error (error);
+  file = g_file_new_for_path (fx->dump);
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  return truth;
+}
+
+/* In the worst-case page, a click on a task's row of Fig. 4 explains that task's worst
+ * job beside the tables: the simulator's worst job of the task. */
+static void
+test_worst_case_row (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(TwSimulatorTruth) truth = NULL;
+  g_autoptr(GPtrArray) pages = g_ptr_array_new ();
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  TwEvaluationsPane *pane;
+  TwWorstCasePage *page;
+  TwExplainPanel *panel;
+  TwWorstCase *wc;
+  GtkColumnView *fig4;
+  const TwExplanation *e;
+  const TwSimulatorJobTruth *job;
+  guint row = G_MAXUINT;
+  guint task_index;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  truth = open_simulated (fx);
+  job = worst_job (truth, &task_index);
+  pane = tw_window_get_evaluations_pane (fx->window);
+  {
+    GtkWidget *notebook = gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_NOTEBOOK);
+
+    gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
+                                   gtk_notebook_page_num (GTK_NOTEBOOK (notebook), GTK_WIDGET (pane)));
+  }
+  g_assert_true (tw_evaluations_pane_compute_worst_case (pane, "task_activate", "task_end_cycle", NULL));
+  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  wc = tw_evaluations_pane_get_worst_case (pane);
+  tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_WORST_CASE_PAGE, pages);
+  g_assert_cmpuint (pages->len, ==, 1);
+  page = g_ptr_array_index (pages, 0);
+  panel = tw_worst_case_page_get_explain_panel (page);
+
+  /* the first table is Fig. 4, one row per task */
+  tw_test_collect_descendants (GTK_WIDGET (page), GTK_TYPE_COLUMN_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 2);
+  fig4 = g_ptr_array_index (views, 0);
+  g_assert_true (gtk_column_view_get_single_click_activate (fig4));
+  for (guint r = 0; r < tw_worst_case_get_n_rows (wc); r++)
+    {
+      const TwTask *t = tw_trace_get_task (tw_view_state_get_trace (tw_window_get_view_state (fx->window)),
+                                           tw_worst_case_get_task (wc, r));
+
+      if (t->pid == truth->tasks[task_index].pid)
+        row = r;
+    }
+  g_assert_cmpuint (row, !=, G_MAXUINT);
+  g_signal_emit_by_name (fig4, "activate", row);
+  g_assert_true (tw_test_wait_until (explained, panel, WAIT_MS));
+
+  e = tw_explain_panel_get_explanation (panel);
+  g_assert_cmpuint (e->row.begin, ==, job->begin_ns);
+  g_assert_cmpuint (e->row.end, ==, job->end_ns);
+  g_assert_cmpuint (tw_explanation_get_total (e), ==, job->end_ns - job->begin_ns);
+  g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_RUNNING), ==, job->running_ns);
+  g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_BLOCKED), ==, job->blocked_ns);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "explain-worst-case.png");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -267,6 +364,8 @@ main (int    argc,
 
   g_test_add ("/tw/app/story/explain/select-measurement", Fixture, NULL, fixture_setup,
               test_select_measurement, fixture_teardown);
+  g_test_add ("/tw/app/story/explain/worst-case-row", Fixture, NULL, fixture_setup,
+              test_worst_case_row, fixture_teardown);
 
   status = g_test_run ();
   g_clear_object (&app);
