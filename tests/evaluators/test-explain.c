@@ -492,16 +492,20 @@ test_sum_random (void)
           gsize n = tw_measurement_table_get_n_rows (table);
 
           g_assert_cmpuint (n, >, 0);
-          for (gsize r = 0; r < n; r += 1 + n / 300)
+          for (gsize r = 0, k = 0; r < n; r += 1 + n / 300, k++)
             {
               const TwMeasurementRow *row = tw_measurement_table_get_row (table, r);
               g_autoptr(TwExplanation) e = tw_explain_measurement (model, row);
-              g_autoptr(TwExplanation) w = tw_explain_measurement_in_window (trace, row, NULL);
 
               assert_consistent (e);
-              /* not always equal here: these traces lose handler exits, and a handler
-               * left open long before a window is not in it (docs/explain.md) */
-              assert_consistent (w);
+              /* not always equal to @e here: these traces lose handler exits, and a
+               * handler left open long before a window is not in it (docs/explain.md) */
+              if (k % 15 == 0)
+                {
+                  g_autoptr(TwExplanation) w = tw_explain_measurement_in_window (trace, row, NULL);
+
+                  assert_consistent (w);
+                }
             }
         }
       for (guint i = 0; i < 300; i++)
