@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tw-evaluation-page.h"
+#include "tw-explain-panel.h"
 #include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
@@ -25,6 +26,7 @@ struct _TwEvaluationPage
   GtkWidget       *table_scrolled;
   TwHistogramView *histogram_view;
   GtkWidget       *over_time;
+  TwExplainPanel  *explain_panel;
 
   /* owned */
   TwEvaluatorRun  *run;
@@ -105,6 +107,25 @@ run_progress_cb (TwEvaluationPage *self)
                                  tw_evaluator_run_get_progress (self->run));
 }
 
+/* A measurement selected in the table: why it took that long, beside it. */
+static void
+measurement_selected_cb (TwEvaluationPage   *self,
+                         GParamSpec         *pspec,
+                         GtkSingleSelection *selection)
+{
+  TwMeasurementList *list = TW_MEASUREMENT_LIST (gtk_single_selection_get_model (selection));
+  guint position = gtk_single_selection_get_selected (selection);
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    {
+      tw_explain_panel_clear (self->explain_panel);
+      return;
+    }
+  tw_explain_panel_explain (self->explain_panel, tw_measurement_list_get_trace (list),
+                            tw_measurement_table_get_row (tw_measurement_list_get_table (list),
+                                                          tw_measurement_list_get_row (list, position)));
+}
+
 /* The run ended: its results, or why there are none. */
 static void
 run_stopped_cb (TwEvaluationPage *self)
@@ -112,6 +133,7 @@ run_stopped_cb (TwEvaluationPage *self)
   TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
   TwTrace *trace = tw_evaluator_run_get_trace (self->run);
   g_autoptr(TwMeasurementList) list = NULL;
+  GtkWidget *view;
 
   if (tw_evaluator_run_is_running (self->run))
     return;
@@ -124,8 +146,10 @@ run_stopped_cb (TwEvaluationPage *self)
   tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (self->run),
                                    table, trace);
   list = tw_measurement_list_new (table, trace);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->table_scrolled),
-                                 tw_measurement_list_create_view (list));
+  view = tw_measurement_list_create_view (list);
+  g_signal_connect_object (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)), "notify::selected",
+                           G_CALLBACK (measurement_selected_cb), self, G_CONNECT_SWAPPED);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->table_scrolled), view);
   show_over_time (self);
 }
 
@@ -271,6 +295,7 @@ tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
 
   g_type_ensure (TW_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (TW_TYPE_HISTOGRAM_OVER_TIME);
+  g_type_ensure (TW_TYPE_EXPLAIN_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-evaluation-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, status);
@@ -280,6 +305,7 @@ tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, over_time);
   gtk_widget_class_bind_template_callback (widget_class, over_time_row_activated_cb);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, explain_panel);
 
   gtk_widget_class_install_action (widget_class, "page.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "page.remove", NULL, remove_action);
@@ -314,6 +340,7 @@ tw_evaluation_page_new (TwEvaluatorRun *run,
   self->run = g_object_ref (run);
   self->title = g_strdup (title);
   tw_histogram_view_set_view_state (self->histogram_view, view_state);
+  tw_explain_panel_set_view_state (self->explain_panel, view_state);
   /* live while it runs; the measurements (bin lists) come with the result */
   tw_histogram_view_set_histogram (self->histogram_view, tw_evaluator_run_get_histogram (run),
                                    NULL, NULL);
@@ -364,6 +391,18 @@ tw_evaluation_page_get_histogram_view (TwEvaluationPage *self)
 {
   g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), NULL);
   return self->histogram_view;
+}
+
+/**
+ * tw_evaluation_page_get_explain_panel:
+ *
+ * Returns: (transfer none): the panel beside the measurements that explains the selected one
+ */
+TwExplainPanel *
+tw_evaluation_page_get_explain_panel (TwEvaluationPage *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION_PAGE (self), NULL);
+  return self->explain_panel;
 }
 
 static TwMeasurementTable *

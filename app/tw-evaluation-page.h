@@ -7,6 +7,8 @@
 
 #include <tw-widgets.h>
 
+#include "tw-explain-panel.h"
+
 G_BEGIN_DECLS
 
 #define TW_TYPE_EVALUATION_PAGE (tw_evaluation_page_get_type ())
@@ -18,6 +20,7 @@ GtkWidget       *tw_evaluation_page_new                (TwEvaluatorRun          
 TwEvaluatorRun  *tw_evaluation_page_get_run            (TwEvaluationPage        *self);
 const char      *tw_evaluation_page_get_title          (TwEvaluationPage        *self);
 TwHistogramView *tw_evaluation_page_get_histogram_view (TwEvaluationPage        *self);
+TwExplainPanel  *tw_evaluation_page_get_explain_panel  (TwEvaluationPage        *self);
 gboolean         tw_evaluation_page_export_csv         (TwEvaluationPage        *self,
                                                         const char              *path,
                                                         GError                 **error);

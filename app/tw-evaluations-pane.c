@@ -266,8 +266,10 @@ add_metric_action (GtkWidget  *widget,
 
   if (factory == NULL)
     return;
-  /* a metric with a parameter (an event name) takes it from the Start field */
-  if (tw_evaluator_factory_get_parameter (factory))
+  /* a metric with a parameter (an event name) takes it from the Start field; an empty
+   * one leaves the metric's default (response-time's S.Ha.R.K. job events) */
+  if (tw_evaluator_factory_get_parameter (factory)
+      && *gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)) != '\0')
     name = g_strdup_printf ("%s:%s", tw_evaluator_factory_get_name (factory),
                             gtk_editable_get_text (GTK_EDITABLE (self->initial_entry)));
   else

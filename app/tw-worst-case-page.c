@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "tw-worst-case-page.h"
+#include "tw-explain-panel.h"
 #include "tw-file-chooser.h"
 
 #include <glib/gi18n-lib.h>
@@ -26,6 +27,7 @@ struct _TwWorstCasePage
   GtkWidget      *status;
   GtkWidget      *compensate;
   GtkWidget      *tables;
+  TwExplainPanel *explain_panel;
 
   /* owned */
   TwViewState    *view_state;
@@ -154,6 +156,23 @@ grid_new (TwWorstCasePage    *self,
   return scrolled;
 }
 
+/* A click on a task's row of Fig. 4: why its worst job took that long, beside it. */
+static void
+fig4_activate_cb (GtkColumnView   *view,
+                  guint            position,
+                  TwWorstCasePage *self)
+{
+  g_autoptr(TwMeasurementItem) item =
+    g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (view)), position);
+  TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
+
+  if (item == NULL)
+    return;
+  tw_explain_panel_explain_worst_job (self->explain_panel, tw_evaluator_run_get_trace (self->run),
+                                      tw_measurement_table_get_row (table, tw_measurement_item_get_row (item))->task,
+                                      self->initial_event, self->final_event);
+}
+
 static GListModel *
 analysis_rows (TwWorstCasePage *self)
 {
@@ -177,7 +196,7 @@ show_tables (TwWorstCasePage *self)
   g_autofree const char **titles = g_new0 (const char *, n_columns + 1);
   g_autoptr(TwMeasurementList) fig4_rows = NULL;
   g_autoptr(GListModel) rta_rows = analysis_rows (self);
-  GtkWidget *child;
+  GtkWidget *child, *fig4;
 
   titles[0] = _("Task");
   for (guint c = 0; c < n_columns; c++)
@@ -186,9 +205,14 @@ show_tables (TwWorstCasePage *self)
                                        tw_evaluator_run_get_trace (self->run));
   while ((child = gtk_widget_get_first_child (self->tables)))
     gtk_box_remove (GTK_BOX (self->tables), child);
-  gtk_box_append (GTK_BOX (self->tables), gtk_label_new (_("Worst case per task (Fig. 4)")));
-  gtk_box_append (GTK_BOX (self->tables), grid_new (self, G_LIST_MODEL (fig4_rows), titles,
-                                                    n_columns + 1, worst_case_cell));
+  gtk_box_append (GTK_BOX (self->tables),
+                  gtk_label_new (_("Worst case per task (Fig. 4): click a task to explain its worst job")));
+  fig4 = grid_new (self, G_LIST_MODEL (fig4_rows), titles, n_columns + 1, worst_case_cell);
+  gtk_column_view_set_single_click_activate (GTK_COLUMN_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (fig4))),
+                                             TRUE);
+  g_signal_connect_object (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (fig4)), "activate",
+                           G_CALLBACK (fig4_activate_cb), self, 0);
+  gtk_box_append (GTK_BOX (self->tables), fig4);
   gtk_box_append (GTK_BOX (self->tables), gtk_label_new (_("Response-time analysis (eq. 1)")));
   gtk_box_append (GTK_BOX (self->tables), grid_new (self, rta_rows, rta_titles,
                                                     G_N_ELEMENTS (rta_titles), analysis_cell));
@@ -389,6 +413,7 @@ tw_worst_case_page_class_init (TwWorstCasePageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = tw_worst_case_page_dispose;
+  g_type_ensure (TW_TYPE_EXPLAIN_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-worst-case-page.ui");
@@ -396,6 +421,7 @@ tw_worst_case_page_class_init (TwWorstCasePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, compensate);
   gtk_widget_class_bind_template_callback (widget_class, compensate_toggled_cb);
   gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, tables);
+  gtk_widget_class_bind_template_child (widget_class, TwWorstCasePage, explain_panel);
   gtk_widget_class_install_action (widget_class, "worst-case.export", "b", export_action);
 }
 
@@ -420,7 +446,20 @@ tw_worst_case_page_new (TwViewState *view_state)
 
   self = g_object_new (TW_TYPE_WORST_CASE_PAGE, NULL);
   self->view_state = g_object_ref (view_state);
+  tw_explain_panel_set_view_state (self->explain_panel, view_state);
   return GTK_WIDGET (self);
+}
+
+/**
+ * tw_worst_case_page_get_explain_panel:
+ *
+ * Returns: (transfer none): the panel that explains the worst job of a task clicked in Fig. 4
+ */
+TwExplainPanel *
+tw_worst_case_page_get_explain_panel (TwWorstCasePage *self)
+{
+  g_return_val_if_fail (TW_IS_WORST_CASE_PAGE (self), NULL);
+  return self->explain_panel;
 }
 
 /**

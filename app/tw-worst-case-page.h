@@ -7,6 +7,8 @@
 
 #include <tw-widgets.h>
 
+#include "tw-explain-panel.h"
+
 G_BEGIN_DECLS
 
 #define TW_TYPE_WORST_CASE_PAGE (tw_worst_case_page_get_type ())
@@ -18,5 +20,6 @@ void         tw_worst_case_page_compute        (TwWorstCasePage *self,
                                                 const char      *final_event);
 gboolean     tw_worst_case_page_is_running     (TwWorstCasePage *self);
 TwWorstCase *tw_worst_case_page_get_worst_case (TwWorstCasePage *self);
+TwExplainPanel *tw_worst_case_page_get_explain_panel (TwWorstCasePage *self);
 
 G_END_DECLS

@@ -110,6 +110,7 @@ struct _TwStateModel
 
   TwTrace    *trace;
   guint64     n_processed;
+  guint64     end_event;   /* events from here on are not processed: a window */
   guint64     last_time;
   GPtrArray  *cpus;        /* CpuState */
   GPtrArray  *tasks;       /* TaskState, index = task index */
@@ -300,6 +301,33 @@ tw_state_model_new (TwTrace *trace)
 
   self = g_object_new (TW_TYPE_STATE_MODEL, NULL);
   self->trace = g_object_ref (trace);
+  self->end_event = G_MAXUINT64;
+  return self;
+}
+
+/**
+ * tw_state_model_new_window:
+ * @first_event: the first event to process
+ * @end_event: one past the last
+ *
+ * A model of the events in [@first_event, @end_event) only, for a question about a short
+ * stretch of a long trace (tracewb-cli explain). What ran and in which state each task
+ * was are unknown until the window's events say; a handler entered before it is not
+ * seen. tw_state_model_update() never processes beyond @end_event.
+ *
+ * Returns: (transfer full): the model, empty until updated
+ */
+TwStateModel *
+tw_state_model_new_window (TwTrace *trace,
+                           guint64  first_event,
+                           guint64  end_event)
+{
+  TwStateModel *self = tw_state_model_new (trace);
+
+  g_return_val_if_fail (first_event <= end_event, self);
+
+  self->n_processed = first_event;
+  self->end_event = end_event;
   return self;
 }
 
@@ -764,7 +792,7 @@ tw_state_model_update (TwStateModel  *self,
 
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
 
-  n = tw_trace_get_n_events (self->trace);
+  n = MIN (tw_trace_get_n_events (self->trace), self->end_event);
   refresh_tracked (self);
   if (tw_trace_get_n_event_types (self->trace) > 0)
     type_info_add (self, tw_trace_get_n_event_types (self->trace) - 1);

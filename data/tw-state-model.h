@@ -108,6 +108,9 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (TwStateModel, tw_state_model, TW, STATE_MODEL, GObject)
 
 TwStateModel         *tw_state_model_new              (TwTrace        *trace);
+TwStateModel         *tw_state_model_new_window       (TwTrace        *trace,
+                                                       guint64         first_event,
+                                                       guint64         end_event);
 TwTrace              *tw_state_model_get_trace        (TwStateModel   *self);
 gboolean              tw_state_model_update           (TwStateModel   *self,
                                                        GCancellable   *cancellable,

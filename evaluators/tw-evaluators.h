@@ -17,6 +17,7 @@
 #include "tw-evaluator-run.h"
 #include "tw-event-cost.h"
 #include "tw-event-names.h"
+#include "tw-explain.h"
 #include "tw-extreme-value.h"
 #include "tw-histogram.h"
 #include "tw-jcs.h"

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -112,6 +113,16 @@ typedef struct {
   gboolean wants_lock;      /* blocked on the mutex, retries when dispatched */
 } SimTask;
 
+/* A periodic task's current job as the records written so far say (the ground truth
+ * of explanations: docs/explain.md). */
+typedef struct {
+  guint    pending;         /* task_activate records not yet ended by task_end_cycle */
+  gboolean tracked;         /* the open job was released while none was pending */
+  gboolean ran;             /* it was switched in since its release or its unlock */
+  gboolean blocked;         /* it waits for the mutex */
+  TwSimulatorJobTruth job;
+} JobTrack;
+
 typedef struct {
   TwSimulatorOptions opts;
   Rng        rng;
@@ -145,6 +156,13 @@ typedef struct {
   gint       switched;      /* truth index of the task switched in last, -1 = none */
   guint64    switched_ns;
   guint8    *ctx_seen;      /* 65536 entries */
+
+  /* job truth: the state each record leaves, which holds until the next record */
+  gboolean   track_jobs;
+  JobTrack  *jobs;          /* per periodic task */
+  guint64    record_ns;     /* time of the last record */
+  gint       handler;       /* irq number of the running handler, -1 */
+  gint       owner;         /* truth index of the mutex owner, -1 */
 } Sim;
 
 static guint64
@@ -224,6 +242,161 @@ names_context (guint8 code)
     }
 }
 
+static void
+job_reset (TwSimulatorJobTruth *job,
+           guint                n)
+{
+  guint64 *preempted = job->preempted_ns;
+  guint64 *waiting = job->waiting_ns;
+  guint64 *inversion = job->inversion_ns;
+
+  memset (preempted, 0, n * sizeof (guint64));
+  memset (waiting, 0, n * sizeof (guint64));
+  memset (inversion, 0, n * sizeof (guint64));
+  memset (job, 0, sizeof *job);
+  job->preempted_ns = preempted;
+  job->waiting_ns = waiting;
+  job->inversion_ns = inversion;
+  job->owner = -1;
+}
+
+static void
+job_copy (TwSimulatorJobTruth       *to,
+          const TwSimulatorJobTruth *from,
+          guint                      n)
+{
+  guint64 *preempted = to->preempted_ns;
+  guint64 *waiting = to->waiting_ns;
+  guint64 *inversion = to->inversion_ns;
+
+  memcpy (preempted, from->preempted_ns, n * sizeof (guint64));
+  memcpy (waiting, from->waiting_ns, n * sizeof (guint64));
+  memcpy (inversion, from->inversion_ns, n * sizeof (guint64));
+  *to = *from;
+  to->preempted_ns = preempted;
+  to->waiting_ns = waiting;
+  to->inversion_ns = inversion;
+}
+
+/* Gives the time since the last record to every tracked job, by the state that record
+ * left: the current task (sim->switched), the handler, the job's own flags. */
+static void
+jobs_account (Sim     *sim,
+              guint64  ns)
+{
+  guint64 d = ns - sim->record_ns;
+  gint cur = sim->switched;
+
+  for (guint i = 0; i < sim->n_tasks && d > 0 && cur >= 0; i++)
+    {
+      JobTrack *jt = &sim->jobs[i];
+      TwSimulatorJobTruth *job = &jt->job;
+
+      if (!jt->tracked)
+        continue;
+      if (cur == (gint) i && sim->handler >= 0)
+        job->interrupted_ns[sim->handler] += d;
+      else if (cur == (gint) i)
+        job->running_ns += d;
+      else if (jt->blocked && cur != job->owner && cur != (gint) sim->n_tasks)
+        job->inversion_ns[cur] += d;
+      else if (jt->blocked)
+        job->blocked_ns += d;
+      else if (jt->ran)
+        job->preempted_ns[cur] += d;
+      else
+        job->waiting_ns[cur] += d;
+    }
+}
+
+static void
+job_end (Sim     *sim,
+         gint     i,
+         guint64  ns)
+{
+  JobTrack *jt = &sim->jobs[i];
+  TwSimulatorJobTruth *worst = &sim->truth->tasks[i].worst_job;
+
+  if (jt->pending == 0)
+    return;
+  jt->pending--;
+  if (!jt->tracked)
+    return;
+  jt->tracked = FALSE;
+  jt->job.end_ns = ns;
+  if (worst->end_ns == 0 || ns - jt->job.begin_ns > worst->end_ns - worst->begin_ns)
+    job_copy (worst, &jt->job, sim->n_tasks + 1);
+}
+
+/* The state record @code leaves for the jobs, after jobs_account() gave them the time
+ * before it. */
+static void
+jobs_apply (Sim     *sim,
+            guint8   code,
+            guint16  par1,
+            guint64  ns)
+{
+  gint i = (code == TW_SHARK_INTERRUPT_START || code == TW_SHARK_INTERRUPT_END)
+           ? -1 : truth_index (sim, par1);
+  JobTrack *jt = i >= 0 && i < (gint) sim->n_tasks ? &sim->jobs[i] : NULL;
+
+  sim->record_ns = ns;
+  switch (code)
+    {
+    case TW_SHARK_TIMER_WAKEUP_START:
+      sim->handler = 0;
+      break;
+    case TW_SHARK_INTERRUPT_START:
+      sim->handler = par1 < TW_SIMULATOR_MAX_IRQ ? par1 : -1;
+      break;
+    case TW_SHARK_TIMER_WAKEUP_END:
+    case TW_SHARK_INTERRUPT_END:
+      sim->handler = -1;
+      break;
+    case TW_SHARK_CONTEXT_SWITCH:
+      if (jt)
+        jt->ran = TRUE;
+      break;
+    case TW_SHARK_TASK_ACTIVATE:
+      if (jt && jt->pending++ == 0)
+        {
+          job_reset (&jt->job, sim->n_tasks + 1);
+          jt->job.begin_ns = ns;
+          jt->tracked = TRUE;
+          jt->ran = FALSE;
+        }
+      break;
+    case TW_SHARK_TASK_END_CYCLE:
+      if (jt)
+        job_end (sim, i, ns);
+      break;
+    case TW_SHARK_SET_MUTEX_LOCK:
+      sim->owner = i;
+      if (jt)
+        jt->blocked = FALSE;
+      break;
+    case TW_SHARK_SET_MUTEX_WAIT:
+      if (jt)
+        {
+          jt->blocked = TRUE;
+          jt->job.owner = sim->owner;
+        }
+      break;
+    case TW_SHARK_SET_MUTEX_UNLOCK:
+      /* the waiters retry when dispatched: from here they are runnable, woken */
+      sim->owner = -1;
+      for (guint k = 0; k < sim->n_tasks; k++)
+        if (sim->jobs[k].blocked)
+          {
+            sim->jobs[k].blocked = FALSE;
+            sim->jobs[k].ran = FALSE;
+          }
+      break;
+    default:
+      break;
+    }
+}
+
 /* Writes one record at the current time, then lets the kernel's logging cost pass.
  * Returns FALSE when the record did not fit in the event budget. */
 static gboolean
@@ -254,8 +427,13 @@ emit (Sim     *sim,
       sim->ctx_seen[par1] = 1;
       truth->n_contexts++;
     }
-  if (code == TW_SHARK_CONTEXT_SWITCH || code == TW_SHARK_TRACE_STOP)
+  if (code == TW_SHARK_CONTEXT_SWITCH || code == TW_SHARK_TRACE_STOP || sim->track_jobs)
     ns = tick_to_ns (sim, sim->now);
+  if (sim->track_jobs)
+    {
+      jobs_account (sim, ns);
+      jobs_apply (sim, code, par1, ns);
+    }
   if (code == TW_SHARK_CONTEXT_SWITCH)
     {
       if (sim->switched >= 0)
@@ -488,6 +666,24 @@ setup_tasks (Sim *sim)
 }
 
 static void
+job_alloc (TwSimulatorJobTruth *job,
+           guint                n)
+{
+  job->preempted_ns = g_new0 (guint64, n);
+  job->waiting_ns = g_new0 (guint64, n);
+  job->inversion_ns = g_new0 (guint64, n);
+  job->owner = -1;
+}
+
+static void
+job_free (TwSimulatorJobTruth *job)
+{
+  g_free (job->preempted_ns);
+  g_free (job->waiting_ns);
+  g_free (job->inversion_ns);
+}
+
+static void
 truth_init (Sim *sim)
 {
   TwSimulatorTruth *truth = g_new0 (TwSimulatorTruth, 1);
@@ -502,6 +698,8 @@ truth_init (Sim *sim)
     }
   truth->tasks[sim->n_tasks].ctx = sim->idle_ctx;
   truth->tasks[sim->n_tasks].pid = sim->idle_pid;
+  for (guint i = 0; i < truth->n_tasks; i++)
+    job_alloc (&truth->tasks[i].worst_job, truth->n_tasks);
   sim->truth = truth;
 }
 
@@ -629,11 +827,21 @@ simulate (const TwSimulatorOptions  *options,
   sim.tasks = tasks = g_new0 (SimTask, sim.n_tasks);
   sim.ctx_seen = ctx_seen = g_new0 (guint8, 65536);
   sim.full = options->max_events <= 1;
+  /* a division per record: only for who asks */
+  sim.track_jobs = truth_out != NULL;
+  sim.handler = -1;
+  sim.owner = -1;
 
   setup_tasks (&sim);
   truth_init (&sim);
   truth = sim.truth;
+  sim.jobs = g_new0 (JobTrack, sim.n_tasks);
+  for (guint i = 0; i < sim.n_tasks; i++)
+    job_alloc (&sim.jobs[i].job, sim.n_tasks + 1);
   run (&sim);
+  for (guint i = 0; i < sim.n_tasks; i++)
+    job_free (&sim.jobs[i].job);
+  g_free (sim.jobs);
 
   if (sim.failed)
     return FALSE;
@@ -708,13 +916,66 @@ tw_simulator_generate (const TwSimulatorOptions  *options,
   return g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
 }
 
+static void
+append_by_task (GString                *s,
+                const TwSimulatorTruth *truth,
+                const char             *name,
+                const guint64          *ns)
+{
+  gboolean first = TRUE;
+
+  g_string_append_printf (s, ", \"%s\" : [", name);
+  for (guint k = 0; k < truth->n_tasks; k++)
+    {
+      if (ns[k] == 0)
+        continue;
+      g_string_append_printf (s, "%s{ \"pid\" : %" G_GINT64_FORMAT ", \"ns\" : %"
+                              G_GUINT64_FORMAT " }", first ? " " : ", ", truth->tasks[k].pid,
+                              ns[k]);
+      first = FALSE;
+    }
+  g_string_append (s, first ? "]" : " ]");
+}
+
+static void
+append_job_json (GString                   *s,
+                 const TwSimulatorTruth    *truth,
+                 const TwSimulatorJobTruth *job)
+{
+  gboolean first = TRUE;
+
+  g_string_append_printf (s, ",\n      \"worst_job\" : { \"begin_ns\" : %" G_GUINT64_FORMAT
+                          ", \"end_ns\" : %" G_GUINT64_FORMAT ", \"running_ns\" : %"
+                          G_GUINT64_FORMAT ", \"blocked_ns\" : %" G_GUINT64_FORMAT,
+                          job->begin_ns, job->end_ns, job->running_ns, job->blocked_ns);
+  if (job->owner >= 0)
+    g_string_append_printf (s, ", \"mutex_owner_pid\" : %" G_GINT64_FORMAT,
+                            truth->tasks[job->owner].pid);
+  g_string_append (s, ", \"interrupted\" : [");
+  for (guint irq = 0; irq < TW_SIMULATOR_MAX_IRQ; irq++)
+    {
+      if (job->interrupted_ns[irq] == 0)
+        continue;
+      g_string_append_printf (s, "%s{ \"irq\" : %u, \"ns\" : %" G_GUINT64_FORMAT " }",
+                              first ? " " : ", ", irq, job->interrupted_ns[irq]);
+      first = FALSE;
+    }
+  g_string_append (s, first ? "]" : " ]");
+  append_by_task (s, truth, "preempted", job->preempted_ns);
+  append_by_task (s, truth, "waiting", job->waiting_ns);
+  append_by_task (s, truth, "inversion", job->inversion_ns);
+  g_string_append (s, " }");
+}
+
 /**
  * tw_simulator_truth_to_json:
  *
  * Returns: (transfer full): the truth as one JSON object: events, first_ns, last_ns,
  *   duration_ns, cycles_per_msec, tasks (distinct contexts), deadline_misses, types
  *   (name → count) and per_task (ctx, pid, jobs_released, jobs_completed,
- *   deadline_misses, cpu_time_ns)
+ *   deadline_misses, cpu_time_ns, and worst_job: begin_ns, end_ns, running_ns,
+ *   blocked_ns, mutex_owner_pid, interrupted [irq, ns], preempted, waiting and
+ *   inversion [pid, ns] — TwSimulatorJobTruth)
  */
 char *
 tw_simulator_truth_to_json (const TwSimulatorTruth *truth)
@@ -750,9 +1011,12 @@ tw_simulator_truth_to_json (const TwSimulatorTruth *truth)
                               ", \"jobs_released\" : %" G_GUINT64_FORMAT
                               ", \"jobs_completed\" : %" G_GUINT64_FORMAT
                               ", \"deadline_misses\" : %" G_GUINT64_FORMAT
-                              ", \"cpu_time_ns\" : %" G_GUINT64_FORMAT " }",
+                              ", \"cpu_time_ns\" : %" G_GUINT64_FORMAT,
                               i ? "," : "", t->ctx, t->pid, t->jobs_released,
                               t->jobs_completed, t->deadline_misses, t->cpu_time_ns);
+      if (t->worst_job.end_ns != 0)
+        append_job_json (s, truth, &t->worst_job);
+      g_string_append (s, " }");
     }
   g_string_append (s, "\n  ]\n}\n");
   return g_string_free (s, FALSE);
@@ -767,6 +1031,8 @@ tw_simulator_truth_free (TwSimulatorTruth *truth)
 {
   if (truth == NULL)
     return;
+  for (guint i = 0; i < truth->n_tasks; i++)
+    job_free (&truth->tasks[i].worst_job);
   g_free (truth->tasks);
   g_free (truth);
 }

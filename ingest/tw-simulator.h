@@ -20,6 +20,26 @@ typedef struct {
   guint   irq_mean_interval_us; /* mean gap between sporadic interrupts, 0 = none */
 } TwSimulatorOptions;
 
+#define TW_SIMULATOR_MAX_IRQ 16  /* irq numbers it raises: the timer's 0 and devices' */
+
+/* Where the time of one job went, [release, end of cycle), as the simulator's own state
+ * says at each record it writes (docs/explain.md, "Ground truth"). Arrays are by truth
+ * index (the periodic tasks, then the idle task): who was the current task meanwhile. */
+typedef struct {
+  guint64  begin_ns;                          /* its task_activate; 0: no job tracked */
+  guint64  end_ns;                            /* its task_end_cycle */
+  guint64  running_ns;                        /* current task, outside handlers */
+  guint64  interrupted_ns[TW_SIMULATOR_MAX_IRQ]; /* current task, inside handler N */
+  guint64 *preempted_ns;                      /* ready after it had run */
+  guint64 *waiting_ns;                        /* ready since its release or an unlock */
+  guint64 *inversion_ns;                      /* waiting for the mutex while a task
+                                               * other than its owner ran */
+  guint64  blocked_ns;                        /* waiting for the mutex, its owner or
+                                               * the idle task ran */
+  gint     owner;                             /* truth index of the mutex owner when it
+                                               * waited, -1 */
+} TwSimulatorJobTruth;
+
 /* What the simulator knows of the trace it wrote, counted as it wrote it. */
 typedef struct {
   guint16 ctx;
@@ -28,6 +48,7 @@ typedef struct {
   guint64 jobs_completed;  /* job end markers (user_event_1) */
   guint64 deadline_misses; /* task_deadline_miss records */
   guint64 cpu_time_ns;     /* between a context_switch to the task and the next one */
+  TwSimulatorJobTruth worst_job; /* its longest job released while none was pending */
 } TwSimulatorTaskTruth;
 
 typedef struct {

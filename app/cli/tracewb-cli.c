@@ -27,6 +27,7 @@ static const Command commands[] = {
   { "simulate", tw_cli_simulate, "Write a simulated S.Ha.R.K. dump (and its ground truth)" },
   { "eval", tw_cli_eval, "Evaluate a metric, user metric or plugin: CSV, histogram, worst cases" },
   { "compare", tw_cli_compare, "The same evaluation over two runs: statistics, tests, CI gate" },
+  { "explain", tw_cli_explain, "Why one measurement took so long: its time by cause, and its wakeup chain" },
   { "calibrate", tw_cli_calibrate, "Measure what one trace event costs here (--compensated uses it)" },
   { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
   { "automaton", tw_cli_automaton, "Check a metric automaton file, or export it as a C module" },

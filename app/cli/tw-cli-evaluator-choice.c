@@ -201,7 +201,7 @@ fill_compensated (TwHistogram        *histogram,
  * @compensation: with an event cost the table gets a compensated length beside the
  *   raw one; compensated, @histogram gets those and a worst-case evaluator
  *   subtracts the cost from its cells
- * @trace: (out): the trace read from @path
+ * @trace: (inout): the trace read from @path; one already read when not %NULL
  *
  * Reads the trace and runs @evaluator over it: the part every evaluator shares.
  *
@@ -223,7 +223,7 @@ tw_cli_evaluate (const char              *command,
   TwProgressFunc progress = isatty (fileno (stderr)) ? print_progress : NULL;
   double cost_ns;
 
-  if (!(*trace = tw_cli_load_trace (path, format, error)))
+  if (*trace == NULL && !(*trace = tw_cli_load_trace (path, format, error)))
     return NULL;
   /* an evaluator that cannot measure this trace says so instead of "0 measurements" */
   if (!tw_evaluator_check (evaluator, *trace, error))

@@ -22,6 +22,7 @@ int tw_cli_convert (int argc, char **argv);
 int tw_cli_simulate (int argc, char **argv);
 int tw_cli_eval (int argc, char **argv);
 int tw_cli_compare (int argc, char **argv);
+int tw_cli_explain (int argc, char **argv);
 int tw_cli_calibrate (int argc, char **argv);
 int tw_cli_metrics (int argc, char **argv);
 int tw_cli_automaton (int argc, char **argv);
