@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The demo (tracewb-demo-rt, 1 and 2 ms periods, 32-element rings) misses elements when
- * the monitor polls every 20 ms: the misses the workbench shows must then be exactly the
+ * the monitor polls every 100 ms (a ring of 32 holds 32 ms of the 1 ms task, far less of
+ * the shared steps sensor): the misses the workbench shows must then be exactly the
  * target monitor's. What that monitor counted per sensor is its `--json` output.
  */
 #pragma once
@@ -94,7 +95,7 @@ tw_test_target_run_monitor (TwTestLttng     *lt,
                             const char      *metric,
                             TwTestEvaluated *evaluated)
 {
-  const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "20",
+  const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "100",
                          "--sensor-dir", sensor_dir, "--duration", duration, "--json",
                          metric ? "--metric" : NULL, metric, NULL };
   g_autoptr(GPtrArray) argv = tw_test_lttng_argv (lt, args);
