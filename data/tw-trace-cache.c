@@ -23,7 +23,8 @@
  * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index)
  * followed by a trailer naming what it was made from:
  *
- *   [image][key text][guint32 key length][TRAILER_MAGIC]
+ *   [image][key text][SHA-256 of the image's header and index][guint32 key length]
+ *   [TRAILER_MAGIC]
  *
  * The key is the trace's canonical path, size, modification time and a SHA-256 of its
  * first and last 64 KiB; the file's name is the SHA-256 of the key. A cache file is
@@ -33,8 +34,10 @@
  * is removed and the trace read again.
  */
 
-#define TRAILER_MAGIC  "TWCKEY01"
-#define TRAILER_BYTES  12
+#define TRAILER_MAGIC  "TWCKEY02"
+#define DIGEST_BYTES   32
+#define TRAILER_BYTES  (DIGEST_BYTES + 12)
+#define IMAGE_HEADER   96   /* the image's ImageHeader */
 #define MAX_KEY        (64 << 10)
 #define EDGE_BYTES     (64 << 10)
 #define CACHE_SUFFIX   ".twcache"
@@ -129,16 +132,17 @@ tw_trace_cache_set_default_enabled (gboolean enabled)
  *
  * Returns: (transfer none) (nullable): the cache
  */
+static TwTraceCache *default_cache;
+
 TwTraceCache *
 tw_trace_cache_get_default (void)
 {
-  static TwTraceCache *cache;
   const char *no_cache = g_getenv ("TRACEWB_NO_CACHE");
 
   if (g_atomic_int_get (&default_disabled) || (no_cache && g_strcmp0 (no_cache, "0") != 0 &&
                                                *no_cache != '\0'))
     return NULL;
-  if (g_once_init_enter (&cache))
+  if (g_once_init_enter (&default_cache))
     {
       TwTraceCache *made = tw_trace_cache_new (NULL);
       const char *limit = g_getenv ("TRACEWB_CACHE_LIMIT");
@@ -148,10 +152,25 @@ tw_trace_cache_get_default (void)
       if (limit && tw_trace_cache_parse_size (limit, &bytes, &error))
         made->limit = bytes;
       else if (limit)
-        g_warning ("TRACEWB_CACHE_LIMIT: %s; the automatic limit applies", error->message);
-      g_once_init_leave (&cache, made);
+        g_message ("TRACEWB_CACHE_LIMIT: %s; the automatic limit applies", error->message);
+      g_once_init_leave (&default_cache, made);
     }
-  return cache;
+  return default_cache;
+}
+
+/**
+ * tw_trace_cache_wait_default:
+ *
+ * tw_trace_cache_wait() on the user's cache if this process used it (what a program
+ * calls before it exits).
+ */
+void
+tw_trace_cache_wait_default (void)
+{
+  TwTraceCache *cache = g_atomic_pointer_get (&default_cache);
+
+  if (cache)
+    tw_trace_cache_wait (cache);
 }
 
 const char *
@@ -430,10 +449,12 @@ read_exact (int       fd,
   return TRUE;
 }
 
-/* The key of the trailer at the end of @fd, and where the image must end. */
+/* The key of the trailer at the end of @fd, the digest beside it, and where the image
+ * must end. */
 static char *
 read_trailer (int       fd,
               guint64   size,
+              guint8    digest[DIGEST_BYTES],
               guint64  *image_end,
               GError  **error)
 {
@@ -442,12 +463,13 @@ read_trailer (int       fd,
   guint32 len;
 
   if (size < TRAILER_BYTES || !read_exact (fd, trailer, TRAILER_BYTES, size - TRAILER_BYTES) ||
-      memcmp (trailer + 4, TRAILER_MAGIC, 8) != 0)
+      memcmp (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
     {
       invalid (error, "the file does not end with a key (cut, or not a cache file)");
       return NULL;
     }
-  memcpy (&len, trailer, 4);
+  memcpy (digest, trailer, DIGEST_BYTES);
+  memcpy (&len, trailer + DIGEST_BYTES, 4);
   len = GUINT32_FROM_LE (len);
   if (len == 0 || len > MAX_KEY || len > size - TRAILER_BYTES)
     {
@@ -470,20 +492,31 @@ read_trailer (int       fd,
   return g_steal_pointer (&key);
 }
 
+/* SHA-256 of an image file's header and index (a few KiB to a few MiB): what the image's
+ * own checks could let through there (a changed name, a metadata value) shows. The rows
+ * are checked one by one instead (validate_rows): hashing them would read the whole file. */
+static gboolean
+digest_tables (int      fd,
+               guint64  index_at,
+               guint64  end,
+               guint8   digest[DIGEST_BYTES])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize len = DIGEST_BYTES;
+
+  if (end < index_at || !hash_range (fd, sum, 0, IMAGE_HEADER) ||
+      !hash_range (fd, sum, index_at, end - index_at))
+    return FALSE;
+  g_checksum_get_digest (sum, digest, &len);
+  return TRUE;
+}
+
 typedef struct {
-  TwEventKind kind;
   guint16     payload_size;
   guint16     presence_bytes;
   guint16     n_strings;     /* string fields: their indexes then offsets in @strings */
   guint16    *strings;
 } TypeCheck;
-
-static gboolean
-kind_names_task (TwEventKind kind)
-{
-  return kind == TW_EVENT_KIND_SWITCH || kind == TW_EVENT_KIND_WAKEUP ||
-         kind == TW_EVENT_KIND_TASK_CREATE || kind == TW_EVENT_KIND_TASK_EXIT;
-}
 
 /* One row of @chunk: every number that indexes something is in range. */
 static inline gboolean
@@ -495,16 +528,18 @@ row_is_valid (const TwEventChunk *chunk,
               guint32             n_strings)
 {
   guint16 type = chunk->type[i];
-  guint32 task = chunk->task[i], arg = chunk->arg[i], payload = chunk->payload[i];
+  guint32 task = chunk->task[i], payload = chunk->payload[i];
   guint16 cpu = chunk->cpu[i];
   const TypeCheck *t;
 
   if (type >= n_types)
     return FALSE;
   t = &types[type];
+  /* the arg of a kind that names a task is not checked: its consumers look it up with
+   * tw_trace_get_task(), which gives NULL out of range, and some readers put other
+   * numbers there */
   if ((task != TW_TASK_NONE && task >= n_tasks) ||
-      (cpu != TW_CPU_NONE && cpu >= chunk->max_cpu_plus_one) ||
-      (kind_names_task (t->kind) && arg != TW_TASK_NONE && arg >= n_tasks))
+      (cpu != TW_CPU_NONE && cpu >= chunk->max_cpu_plus_one))
     return FALSE;
   if (payload == TW_PAYLOAD_NONE)
     return TRUE;
@@ -547,7 +582,7 @@ validate_rows (TwTrace  *trace,
       const TwEventType *type = tw_trace_get_event_type (trace, i);
       guint n = 0;
 
-      types[i] = (TypeCheck) { type->kind, type->payload_size, type->presence_bytes, 0, NULL };
+      types[i] = (TypeCheck) { type->payload_size, type->presence_bytes, 0, NULL };
       for (guint f = 0; f < type->n_fields; f++)
         n += type->fields[f].type == TW_FIELD_STRING;
       if (n == 0)
@@ -599,7 +634,8 @@ tw_trace_cache_open_fd (int      fd,
 {
   g_autofree char *found = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  guint64 image_end = 0, end = 0;
+  guint64 image_end = 0, index_at = 0, end = 0;
+  guint8 stored[DIGEST_BYTES], digest[DIGEST_BYTES];
   struct stat st;
 
   g_return_val_if_fail (fd >= 0, NULL);
@@ -613,17 +649,23 @@ tw_trace_cache_open_fd (int      fd,
                    g_strerror (saved));
       return NULL;
     }
-  if (!(found = read_trailer (fd, st.st_size, &image_end, error)))
+  if (!(found = read_trailer (fd, st.st_size, stored, &image_end, error)))
     {
       close (fd);
       return NULL;
     }
-  if (!(trace = tw_trace_image_open_file (fd, &end, error)))
+  if (!(trace = tw_trace_image_open_file (fd, &index_at, &end, error)))
     return NULL;
+  /* the trace holds @fd now, open until it goes */
   if (end != image_end)
     {
       invalid (error, "its image ends at %" G_GUINT64_FORMAT ", its key at %" G_GUINT64_FORMAT,
                end, image_end);
+      return NULL;
+    }
+  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, stored, DIGEST_BYTES) != 0)
+    {
+      invalid (error, "its header or index is not what was written");
       return NULL;
     }
   if (!validate_rows (trace, error))
@@ -687,7 +729,7 @@ tw_trace_cache_lookup (TwTraceCache  *self,
 static guint64
 estimate_bytes (TwTrace *trace)
 {
-  guint64 bytes = 4 << 20;
+  guint64 bytes = 64 << 10;
 
   for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
     {
@@ -774,7 +816,7 @@ tw_trace_cache_store (TwTraceCache  *self,
 {
   g_autofree char *file = NULL;
   g_autofree char *temp = NULL;
-  guint64 need, end = 0;
+  guint64 need, index_at = 0, end = 0;
   guint8 trailer[TRAILER_BYTES];
   guint32 key_len;
   gboolean ok;
@@ -809,9 +851,10 @@ tw_trace_cache_store (TwTraceCache  *self,
       return FALSE;
     }
   key_len = strlen (key);
-  memcpy (trailer, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
-  memcpy (trailer + 4, TRAILER_MAGIC, 8);
-  ok = tw_trace_image_write_file (trace, fd, &end, error) &&
+  memcpy (trailer + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
+  memcpy (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
+  ok = tw_trace_image_write_file (trace, fd, &index_at, &end, error) &&
+       digest_tables (fd, index_at, end, trailer) &&
        pwrite (fd, key, key_len, end) == (gssize) key_len &&
        pwrite (fd, trailer, TRAILER_BYTES, end + key_len) == TRAILER_BYTES;
   if (ok && close (fd) == 0 && g_rename (temp, file) == 0)
@@ -848,7 +891,7 @@ store_thread (gpointer data)
    * machine of two cores they come first (the nice value of Linux is per thread). */
   setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
   if (!tw_trace_cache_store (job->cache, job->key, job->trace, &error))
-    g_warning ("%s", error->message);
+    g_debug ("%s", error->message);
 
   g_mutex_lock (&job->cache->lock);
   for (guint i = 0; i < job->cache->storing->len; i++)
@@ -965,6 +1008,7 @@ tw_trace_cache_list (TwTraceCache  *self,
     {
       TwTraceCacheEntry *entry;
       g_autofree char *key = NULL;
+      guint8 digest[DIGEST_BYTES];
       GStatBuf st;
       guint64 image_end;
       int fd;
@@ -981,7 +1025,7 @@ tw_trace_cache_list (TwTraceCache  *self,
         }
       if ((fd = open (entry->file, O_RDONLY | O_CLOEXEC)) >= 0)
         {
-          if ((key = read_trailer (fd, st.st_size, &image_end, NULL)))
+          if ((key = read_trailer (fd, st.st_size, digest, &image_end, NULL)))
             {
               entry->trace_path = key_dup_path (key);
               entry->state = key_state (key);

@@ -58,6 +58,7 @@ void               tw_trace_cache_store_in_background (TwTraceCache *self,
                                                   const char     *key,
                                                   TwTrace        *trace);
 void               tw_trace_cache_wait           (TwTraceCache   *self);
+void               tw_trace_cache_wait_default   (void);
 
 GPtrArray         *tw_trace_cache_list           (TwTraceCache   *self,
                                                   GError        **error);

@@ -1015,6 +1015,7 @@ write_chunk_to_slot (int                  fd,
  * tw_trace_image_write_file:
  * @trace: a sealed trace, of any origin
  * @fd: an empty file opened for writing
+ * @index_at: (out) (optional): the offset of the index
  * @end: (out) (optional): the offset where the image ends (a caller may append after it)
  *
  * Writes @trace into @fd in the image's layout, chunk c in slot c, the index, then the
@@ -1025,6 +1026,7 @@ write_chunk_to_slot (int                  fd,
 gboolean
 tw_trace_image_write_file (TwTrace  *trace,
                            int       fd,
+                           guint64  *index_at,
                            guint64  *end,
                            GError  **error)
 {
@@ -1047,6 +1049,8 @@ tw_trace_image_write_file (TwTrace  *trace,
                   error) ||
       !write_all (fd, &header, sizeof header, 0, error))
     return FALSE;
+  if (index_at)
+    *index_at = header.index_offset;
   if (end)
     *end = header.index_offset + header.index_len;
   return TRUE;
@@ -1057,6 +1061,7 @@ tw_trace_image_write_file (TwTrace  *trace,
 static GVariant *
 read_file_index (TwTraceImage  *self,
                  guint         *n_slots,
+                 guint64       *index_at,
                  guint64       *end,
                  GError       **error)
 {
@@ -1091,6 +1096,7 @@ read_file_index (TwTraceImage  *self,
   if (!read_all (self->fd, bytes, header.index_len, header.index_offset, error))
     return NULL;
   *n_slots = header.n_slots;
+  *index_at = header.index_offset;
   *end = header.index_offset + header.index_len;
   return g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (INDEX_TYPE),
                                                       g_steal_pointer (&bytes),
@@ -1155,6 +1161,7 @@ map_file_chunks (TwTraceImage  *self,
  * tw_trace_image_open_file:
  * @fd: a file written by tw_trace_image_write_file(), opened for reading; taken (closed
  *   when the trace goes, or on error)
+ * @index_at: (out) (optional): where the index starts in the file
  * @end: (out) (optional): where the image ends in the file
  *
  * Maps the trace of an image file, read-only. The header, the index's tables and every
@@ -1165,6 +1172,7 @@ map_file_chunks (TwTraceImage  *self,
  */
 TwTrace *
 tw_trace_image_open_file (int       fd,
+                          guint64  *index_at,
                           guint64  *end,
                           GError  **error)
 {
@@ -1172,13 +1180,13 @@ tw_trace_image_open_file (int       fd,
   g_autoptr(TwTrace) trace = NULL;
   g_autoptr(GVariant) index = NULL;
   guint n_slots = 0;
-  guint64 index_end = 0;
+  guint64 index_start = 0, index_end = 0;
 
   g_return_val_if_fail (fd >= 0, NULL);
 
   /* never opened: its last reference frees it, it does not go into the pool */
   self = image_new (fd, FALSE, 0);
-  if (!(index = read_file_index (self, &n_slots, &index_end, error)))
+  if (!(index = read_file_index (self, &n_slots, &index_start, &index_end, error)))
     return NULL;
   if (n_slots > TW_MAX_IMAGE_FILE_CHUNKS)
     {
@@ -1192,6 +1200,8 @@ tw_trace_image_open_file (int       fd,
       !map_file_chunks (self, trace, index, n_slots, error))
     return NULL;
   _tw_trace_seal_mapped (trace);
+  if (index_at)
+    *index_at = index_start;
   if (end)
     *end = index_end;
   return g_steal_pointer (&trace);

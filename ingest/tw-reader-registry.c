@@ -295,7 +295,7 @@ tw_reader_registry_load_file_full (const char      *path,
           return g_steal_pointer (&trace);
         }
       if (refused)
-        g_message ("%s", refused->message);
+        g_debug ("%s", refused->message);
     }
 
   trace = load_file_uncached (path, format, flags, progress, progress_data, cancellable, error);

@@ -79,11 +79,9 @@ main (int   argc,
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         int status = commands[i].run (argc - 1, argv + 1);
-        TwTraceCache *cache = tw_trace_cache_get_default ();
 
-        /* a trace read is being stored in the cache: finish the file, or it is lost */
-        if (cache)
-          tw_trace_cache_wait (cache);
+        /* a trace read may be being stored in the cache: finish the file, or it is lost */
+        tw_trace_cache_wait_default ();
         return status;
       }
 
