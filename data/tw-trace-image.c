@@ -1066,6 +1066,7 @@ read_file_index (TwTraceImage  *self,
                  GError       **error)
 {
   g_autofree guint8 *bytes = NULL;
+  guint8 *data;
   ImageHeader header;
 
   if (self->file_size < sizeof header)
@@ -1098,10 +1099,10 @@ read_file_index (TwTraceImage  *self,
   *n_slots = header.n_slots;
   *index_at = header.index_offset;
   *end = header.index_offset + header.index_len;
-  return g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (INDEX_TYPE),
-                                                      g_steal_pointer (&bytes),
-                                                      header.index_len, FALSE, g_free,
-                                                      NULL));
+  data = g_steal_pointer (&bytes);
+  /* the variant frees @data when it goes: g_free (user_data) */
+  return g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (INDEX_TYPE), data,
+                                                      header.index_len, FALSE, g_free, data));
 }
 
 /* Chunk c of a file written by tw_trace_image_write_file() is in slot c, mapped private

@@ -536,8 +536,8 @@ test_limit (void)
 {
   g_autoptr(TwTraceCache) cache = new_cache ();
   g_autoptr(TwTrace) trace = synthetic_trace (20000, 4);
-  g_autofree char *files[3] = { NULL };
-  g_autofree char *keys[3] = { NULL };
+  char *files[3] = { NULL };
+  char *keys[3] = { NULL };
   g_autoptr(GPtrArray) entries = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TwTrace) found = NULL;
@@ -590,6 +590,11 @@ test_limit (void)
   g_assert_cmpuint (entries->len, ==, 0);
   /* the trace mapped from a removed file reads on */
   g_free (tw_test_dup_trace_digest (found));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (files[i]);
+      g_free (keys[i]);
+    }
 }
 
 static void
