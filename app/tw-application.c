@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tw-application.h"
+#include <tw-data.h>
 #include "tw-app-resources.h"
 #include "tw-compare-window.h"
 #include "tw-file-chooser.h"
@@ -350,6 +351,12 @@ tw_application_handle_local_options (GApplication *app,
       self->signal_sources[0] = g_unix_signal_add (SIGINT, quit_on_signal_cb, app);
       self->signal_sources[1] = g_unix_signal_add (SIGTERM, quit_on_signal_cb, app);
     }
+  if (g_variant_dict_contains (options, "no-cache"))
+    {
+      /* the instance that reads the files must be this one for the option to hold */
+      tw_trace_cache_set_default_enabled (FALSE);
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
   if (g_variant_dict_contains (options, "exit-after-startup"))
     {
       /* a smoke test wants its own instance, not a running one to forward to */
@@ -659,6 +666,8 @@ tw_application_init (TwApplication *self)
       "Start the live demo program (" TW_LIVE_DEMO_PROGRAM ") and attach to it", NULL },
     { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
       "Compare two runs: tracewb A B --compare (one evaluation over both, side by side)", NULL },
+    { "no-cache", 0, 0, G_OPTION_ARG_NONE, NULL,
+      "Read every trace from its file: neither map nor write the trace cache (docs/trace-cache.md)", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
       "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
     { NULL }

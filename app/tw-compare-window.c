@@ -520,7 +520,8 @@ load_thread (GTask        *task,
       LoadProgress progress = { data->window, r };
 
       data->traces[r] = tw_reader_registry_load_file_full (data->paths[r], NULL,
-                                                           TW_LOAD_OUT_OF_PROCESS, load_progress,
+                                                           TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                           load_progress,
                                                            &progress, cancellable, &error);
       /* a reader that finished before it looked at @cancellable: Cancel still wins */
       if (data->traces[r] == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))

@@ -233,7 +233,8 @@ load_thread (GTask        *task,
 
   if (job->trace)
     trace = g_object_ref (job->trace);
-  else if (!(trace = tw_reader_registry_load_file_full (job->path, NULL, TW_LOAD_OUT_OF_PROCESS,
+  else if (!(trace = tw_reader_registry_load_file_full (job->path, NULL,
+                                                        TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
                                                         load_progress_cb, job, cancellable, &error)))
     {
       g_task_return_error (task, error);

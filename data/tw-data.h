@@ -9,6 +9,7 @@
 #include "tw-trace.h"
 #include "tw-lost-events.h"
 #include "tw-trace-image.h"
+#include "tw-trace-cache.h"
 #include "tw-state-model.h"
 #include "tw-switch-repairs.h"
 #include "tw-counter-tracks.h"

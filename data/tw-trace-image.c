@@ -618,7 +618,8 @@ metadata_variant (TwTrace *trace)
 }
 
 static GVariant *
-build_index (TwTrace *trace)
+build_index (TwTrace  *trace,
+             gboolean  slot_by_order)
 {
   g_autoptr(GArray) types = g_array_new (FALSE, FALSE, sizeof (IndexType));
   g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (IndexField));
@@ -656,7 +657,8 @@ build_index (TwTrace *trace)
   for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
     {
       const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-      IndexChunk row = { .slot = _tw_event_chunk_get_slot (chunk), .n = chunk->n,
+      IndexChunk row = { .slot = slot_by_order ? c : _tw_event_chunk_get_slot (chunk),
+                         .n = chunk->n,
                          .blob_len = chunk->blob_len,
                          .max_cpu_plus_one = chunk->max_cpu_plus_one,
                          .last_time = chunk->last_time };
@@ -710,7 +712,7 @@ tw_trace_image_publish (TwTraceImage  *self,
   g_return_val_if_fail (self != NULL && self->writer, FALSE);
   g_return_val_if_fail (tw_trace_is_sealed (trace), FALSE);
 
-  index = g_variant_ref_sink (build_index (trace));
+  index = g_variant_ref_sink (build_index (trace, FALSE));
   header.n_slots = self->slots->len;
   header.index_offset = slot_offset (self->slots->len);
   header.index_len = g_variant_get_size (index);
@@ -1026,4 +1028,243 @@ tw_trace_image_unref (TwTraceImage *self)
   g_atomic_ref_count_init (&self->ref_count);
   if (!pool_give (self))
     image_free (self);
+}
+
+/* ---------------------------------------------------------------- image files on disk */
+
+/*
+ * The same layout in a file of its own (the trace cache, data/tw-trace-cache.c): chunk c
+ * in slot c, written from any sealed trace (read in memory or mapped from an image), and
+ * mapped back read-only. Unlike the memfd above, such a file outlives the process and
+ * another may have written it: nothing maps it for writing, nothing truncates or punches
+ * it, and it never goes into the pool of images a writer reuses.
+ */
+
+/* The store holds at most this many chunks (MAX_CHUNKS of tw-trace.c). */
+#define TW_MAX_IMAGE_FILE_CHUNKS (1u << 14)
+
+/* The used part of each column of @chunk, where slot @slot has it, then its blob; the
+ * rest of the slot stays a hole. */
+static gboolean
+write_chunk_to_slot (int                  fd,
+                     const TwEventChunk  *chunk,
+                     guint                slot,
+                     GError             **error)
+{
+  const struct { gconstpointer data; gsize offset, width; } columns[] = {
+    { chunk->time, 0, 8 },
+    { chunk->task, TW_CHUNK_TASK_OFFSET, 4 },
+    { chunk->arg, TW_CHUNK_ARG_OFFSET, 4 },
+    { chunk->payload, TW_CHUNK_PAYLOAD_OFFSET, 4 },
+    { chunk->type, TW_CHUNK_TYPE_OFFSET, 2 },
+    { chunk->cpu, TW_CHUNK_CPU_OFFSET, 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    if (!write_all (fd, columns[i].data, (gsize) chunk->n * columns[i].width,
+                    slot_offset (slot) + columns[i].offset, error))
+      return FALSE;
+  return chunk->blob_len == 0 ||
+         write_all (fd, chunk->blob, chunk->blob_len, slot_offset (slot) + TW_TRACE_COLUMNS_BYTES,
+                    error);
+}
+
+/**
+ * tw_trace_image_write_file:
+ * @trace: a sealed trace, of any origin
+ * @fd: an empty file opened for writing
+ * @index_at: (out) (optional): the offset of the index
+ * @end: (out) (optional): the offset where the image ends (a caller may append after it)
+ *
+ * Writes @trace into @fd in the image's layout, chunk c in slot c, the index, then the
+ * header that makes it complete. The file is sparse: only rows and payloads take room.
+ *
+ * Returns: %FALSE with @error set when @fd cannot be written
+ */
+gboolean
+tw_trace_image_write_file (TwTrace  *trace,
+                           int       fd,
+                           guint64  *index_at,
+                           guint64  *end,
+                           GError  **error)
+{
+  g_autoptr(GVariant) index = NULL;
+  ImageHeader header = { IMAGE_MAGIC, INDEX_VERSION, 0, 0, 0, INDEX_TYPE };
+  guint n_chunks;
+
+  g_return_val_if_fail (TW_IS_TRACE (trace) && tw_trace_is_sealed (trace), FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+
+  n_chunks = tw_trace_get_n_chunks (trace);
+  for (guint c = 0; c < n_chunks; c++)
+    if (!write_chunk_to_slot (fd, tw_trace_get_chunk (trace, c), c, error))
+      return FALSE;
+  index = g_variant_ref_sink (build_index (trace, TRUE));
+  header.n_slots = n_chunks;
+  header.index_offset = slot_offset (n_chunks);
+  header.index_len = g_variant_get_size (index);
+  if (!write_all (fd, g_variant_get_data (index), header.index_len, header.index_offset,
+                  error) ||
+      !write_all (fd, &header, sizeof header, 0, error))
+    return FALSE;
+  if (index_at)
+    *index_at = header.index_offset;
+  if (end)
+    *end = header.index_offset + header.index_len;
+  return TRUE;
+}
+
+/* The header and index of an image file, checked against the file's size; *@end is
+ * where the index ends. */
+static GVariant *
+read_file_index (TwTraceImage  *self,
+                 guint         *n_slots,
+                 guint64       *index_at,
+                 guint64       *end,
+                 GError       **error)
+{
+  g_autofree guint8 *bytes = NULL;
+  guint8 *data;
+  ImageHeader header;
+
+  if (self->file_size < sizeof header)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: the file is shorter than its header");
+      return NULL;
+    }
+  if (!read_all (self->fd, &header, sizeof header, 0, error))
+    return NULL;
+  if (memcmp (header.magic, IMAGE_MAGIC, sizeof header.magic) != 0 ||
+      header.version != INDEX_VERSION ||
+      strncmp (header.index_type, INDEX_TYPE, sizeof header.index_type) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "trace image: another version of the format (version %u)", header.version);
+      return NULL;
+    }
+  if (header.index_len > MAX_INDEX || header.index_offset != slot_offset (header.n_slots) ||
+      header.index_offset > self->file_size ||
+      header.index_len > self->file_size - header.index_offset)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: the index lies outside the file");
+      return NULL;
+    }
+  bytes = g_malloc (MAX (header.index_len, 1));
+  if (!read_all (self->fd, bytes, header.index_len, header.index_offset, error))
+    return NULL;
+  *n_slots = header.n_slots;
+  *index_at = header.index_offset;
+  *end = header.index_offset + header.index_len;
+  data = g_steal_pointer (&bytes);
+  /* the variant frees @data when it goes: g_free (user_data) */
+  return g_variant_ref_sink (g_variant_new_from_data (G_VARIANT_TYPE (INDEX_TYPE), data,
+                                                      header.index_len, FALSE, g_free, data));
+}
+
+/* Chunk c of a file written by tw_trace_image_write_file() is in slot c, mapped private
+ * and read-only: the file is never written through the mapping. */
+static gboolean
+map_file_chunks (TwTraceImage  *self,
+                 TwTrace       *trace,
+                 GVariant      *index,
+                 guint          n_slots,
+                 GError       **error)
+{
+  gsize n_chunks;
+  const IndexChunk *chunks = index_rows (index, INDEX_CHUNKS, sizeof (IndexChunk), &n_chunks);
+
+  if (n_chunks != n_slots)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: %" G_GSIZE_FORMAT " chunks in %u slots", n_chunks, n_slots);
+      return FALSE;
+    }
+  for (gsize c = 0; c < n_chunks; c++)
+    {
+      const IndexChunk *chunk = &chunks[c];
+      Slot *s;
+      gpointer p;
+
+      if (chunk->slot != c || chunk->n > TW_CHUNK_SIZE ||
+          (c + 1 < n_chunks && chunk->n != TW_CHUNK_SIZE) ||
+          chunk->blob_len > TW_TRACE_BLOB_RESERVE ||
+          slot_offset (c) + TW_TRACE_COLUMNS_BYTES + chunk->blob_len > self->file_size)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "trace image: chunk %" G_GSIZE_FORMAT " lies outside the file", c);
+          return FALSE;
+        }
+      s = slot_at (self, c);
+      /* populated: the rows are all checked next, and one call maps the pages the page
+       * cache holds faster than a fault per few pages */
+      p = mmap (NULL, TW_TRACE_COLUMNS_BYTES, PROT_READ, MAP_PRIVATE | MAP_POPULATE, self->fd,
+                slot_offset (c));
+      if (p == MAP_FAILED)
+        return set_errno_error (error, "mapping a chunk");
+      s->columns = p;
+      if (chunk->blob_len > 0)
+        {
+          p = mmap (NULL, round_to_page (chunk->blob_len), PROT_READ, MAP_PRIVATE, self->fd,
+                    slot_offset (c) + TW_TRACE_COLUMNS_BYTES);
+          if (p == MAP_FAILED)
+            return set_errno_error (error, "mapping a chunk's payloads");
+          s->blob = p;
+          s->blob_map = round_to_page (chunk->blob_len);
+        }
+      _tw_trace_add_mapped_chunk (trace, c, s->columns, s->blob, chunk->n, chunk->blob_len,
+                                  chunk->max_cpu_plus_one, chunk->last_time);
+    }
+  return TRUE;
+}
+
+/**
+ * tw_trace_image_open_file:
+ * @fd: a file written by tw_trace_image_write_file(), opened for reading; taken (closed
+ *   when the trace goes, or on error)
+ * @index_at: (out) (optional): where the index starts in the file
+ * @end: (out) (optional): where the image ends in the file
+ *
+ * Maps the trace of an image file, read-only. The header, the index's tables and every
+ * chunk's place are checked against the file, which may be of another version, cut or
+ * damaged; the rows are not (tw-trace-cache.c checks them).
+ *
+ * Returns: (transfer full) (nullable): the sealed trace, or %NULL with @error set
+ */
+TwTrace *
+tw_trace_image_open_file (int       fd,
+                          guint64  *index_at,
+                          guint64  *end,
+                          GError  **error)
+{
+  g_autoptr(TwTraceImage) self = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GVariant) index = NULL;
+  guint n_slots = 0;
+  guint64 index_start = 0, index_end = 0;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+
+  /* never opened: its last reference frees it, it does not go into the pool */
+  self = image_new (fd, FALSE, 0);
+  if (!(index = read_file_index (self, &n_slots, &index_start, &index_end, error)))
+    return NULL;
+  if (n_slots > TW_MAX_IMAGE_FILE_CHUNKS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "trace image: %u chunks, more than a trace holds", n_slots);
+      return NULL;
+    }
+  trace = tw_trace_new ();
+  _tw_trace_set_image (trace, self);
+  if (!restore_tables (trace, index, error) ||
+      !map_file_chunks (self, trace, index, n_slots, error))
+    return NULL;
+  _tw_trace_seal_mapped (trace);
+  if (index_at)
+    *index_at = index_start;
+  if (end)
+    *end = index_end;
+  return g_steal_pointer (&trace);
 }

@@ -34,6 +34,17 @@ gboolean      tw_trace_image_publish         (TwTraceImage   *self,
                                               TwTrace        *trace,
                                               GError        **error);
 
+ /* a file of its own (the trace cache): written from any sealed trace, mapped read-only */
+gboolean      tw_trace_image_write_file      (TwTrace        *trace,
+                                              int             fd,
+                                              guint64        *index_at,
+                                              guint64        *end,
+                                              GError        **error);
+TwTrace      *tw_trace_image_open_file       (int             fd,
+                                              guint64        *index_at,
+                                              guint64        *end,
+                                              GError        **error);
+
 TwTraceImage *tw_trace_image_ref             (TwTraceImage   *self);
 void          tw_trace_image_unref           (TwTraceImage   *self);
 

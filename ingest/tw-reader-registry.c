@@ -12,6 +12,7 @@
 
 #include "tw-reader-registry.h"
 #include "tw-reader-process.h"
+#include "tw-trace-cache.h"
 
 #include "tw-csv-reader.h"
 #include "tw-ctf-reader.h"
@@ -249,13 +250,19 @@ tw_reader_registry_load_file (const char      *path,
                                             progress_data, cancellable, error);
 }
 
+static TwTrace *load_file_uncached (const char *path, const char *format, TwLoadFlags flags,
+                                    TwProgressFunc progress, gpointer progress_data,
+                                    GCancellable *cancellable, GError **error);
+
 /**
  * tw_reader_registry_load_file_full:
  * @format: (nullable): a reader name, or %NULL to probe
  * @progress: (nullable) (scope call): progress of the read, called from the calling thread
  *
  * Reads @path into a new trace and seals it; with %TW_LOAD_OUT_OF_PROCESS, readers built
- * on outside libraries run in a child process and the calling thread waits for it.
+ * on outside libraries run in a child process and the calling thread waits for it; with
+ * %TW_LOAD_USE_CACHE, a valid cache file of @path is mapped instead, and a trace read is
+ * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting).
  *
  * Returns: (transfer full) (nullable): the trace
  */
@@ -270,8 +277,44 @@ tw_reader_registry_load_file_full (const char      *path,
 {
   g_autoptr(TwReader) reader = NULL;
   g_autoptr(TwTrace) trace = NULL;
+  TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
+  g_autofree char *key = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
+
+  /* the key is taken before reading: a trace written meanwhile does not pass for it */
+  if (cache && !g_file_test (path, G_FILE_TEST_IS_DIR) &&
+      (key = tw_trace_cache_dup_key (path, NULL)))
+    {
+      g_autoptr(GError) refused = NULL;
+
+      if ((trace = tw_trace_cache_lookup (cache, key, format, &refused)))
+        {
+          if (progress)
+            progress (1.0, progress_data);
+          return g_steal_pointer (&trace);
+        }
+      if (refused)
+        g_debug ("%s", refused->message);
+    }
+
+  trace = load_file_uncached (path, format, flags, progress, progress_data, cancellable, error);
+  if (trace && key)
+    tw_trace_cache_store_in_background (cache, key, trace);
+  return g_steal_pointer (&trace);
+}
+
+static TwTrace *
+load_file_uncached (const char      *path,
+                    const char      *format,
+                    TwLoadFlags      flags,
+                    TwProgressFunc   progress,
+                    gpointer         progress_data,
+                    GCancellable    *cancellable,
+                    GError         **error)
+{
+  g_autoptr(TwReader) reader = NULL;
+  g_autoptr(TwTrace) trace = NULL;
 
   if (format != NULL)
     {

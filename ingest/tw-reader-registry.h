@@ -15,10 +15,14 @@ G_BEGIN_DECLS
  * @TW_LOAD_OUT_OF_PROCESS: a reader built on an outside library (tw_reader_get_library())
  *   runs in a child process (tw-reader-process.h), so that a crash in the library is an
  *   error, not the end of the program
+ * @TW_LOAD_USE_CACHE: map the trace from the user's trace cache when it holds a valid
+ *   copy (tw-trace-cache.h), else read it and store it there in the background; nothing
+ *   when the cache is off (`TRACEWB_NO_CACHE=1`, `--no-cache`) or the trace is a folder
  */
 typedef enum {
   TW_LOAD_IN_PROCESS     = 0,
   TW_LOAD_OUT_OF_PROCESS = 1 << 0,
+  TW_LOAD_USE_CACHE      = 1 << 1,
 } TwLoadFlags;
 
 void       tw_reader_registry_add         (const TwReaderInfo *info);

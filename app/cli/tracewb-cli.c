@@ -31,13 +31,16 @@ static const Command commands[] = {
   { "calibrate", tw_cli_calibrate, "Measure what one trace event costs here (--compensated uses it)" },
   { "metrics", tw_cli_metrics, "The system metrics, and the events a metric requires" },
   { "automaton", tw_cli_automaton, "Check a metric automaton file, or export it as a C module" },
+  { "cache", tw_cli_cache, "The trace cache: list its files, or clear it (docs/trace-cache.md)" },
   { "monitor", tw_cli_monitor, "Attach live to sensors, the kernel or an LTTng live session; counts, dump, record" },
 };
 
 static void
 print_usage (void)
 {
-  g_printerr ("usage: tracewb-cli COMMAND [OPTIONS] ...\n\ncommands:\n");
+  g_printerr ("usage: tracewb-cli [--no-cache] COMMAND [OPTIONS] ...\n\n"
+              "  --no-cache   read every trace from its file: neither map nor write the trace\n"
+              "               cache (the same as TRACEWB_NO_CACHE=1)\n\ncommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     g_printerr ("  %-10s %s\n", commands[i].name, commands[i].summary);
   g_printerr ("\n'tracewb-cli COMMAND --help' for a command's options.\n");
@@ -54,6 +57,19 @@ main (int   argc,
       print_usage ();
       return argc < 2 ? 2 : 0;
     }
+  /* before the command: it holds for every trace the command reads */
+  if (strcmp (argv[1], "--no-cache") == 0)
+    {
+      tw_trace_cache_set_default_enabled (FALSE);
+      argv[1] = argv[0];
+      argc--;
+      argv++;
+      if (argc < 2)
+        {
+          print_usage ();
+          return 2;
+        }
+    }
   if (strcmp (argv[1], "--version") == 0)
     {
       g_print ("tracewb-cli %s\n", PACKAGE_VERSION);
@@ -62,7 +78,13 @@ main (int   argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        int status = commands[i].run (argc - 1, argv + 1);
+
+        /* a trace read may be being stored in the cache: finish the file, or it is lost */
+        tw_trace_cache_wait_default ();
+        return status;
+      }
 
   g_printerr ("tracewb-cli: unknown command “%s”\n\n", argv[1]);
   print_usage ();

@@ -32,7 +32,8 @@ tw_cli_load_trace (const char  *path,
                    GError     **error)
 {
   gboolean tty = isatty (fileno (stderr));
-  TwTrace *trace = tw_reader_registry_load_file_full (path, format, TW_LOAD_OUT_OF_PROCESS,
+  TwTrace *trace = tw_reader_registry_load_file_full (path, format,
+                                                      TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
                                                       tty ? print_progress : NULL, NULL, NULL,
                                                       error);
   g_autofree char *skipped = NULL;

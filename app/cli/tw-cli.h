@@ -27,6 +27,7 @@ int tw_cli_calibrate (int argc, char **argv);
 int tw_cli_metrics (int argc, char **argv);
 int tw_cli_automaton (int argc, char **argv);
 int tw_cli_monitor (int argc, char **argv);
+int tw_cli_cache (int argc, char **argv);
 
 /* shared helpers */
 TwTrace *tw_cli_load_trace (const char  *path,

@@ -86,81 +86,6 @@ add_identical_tests (void)
 
 /* ---------------------------------------------------------------- a synthetic trace */
 
-#define N_TASKS 700
-
-/* @n rows of every event kind, out of time order (the store sorts them into new chunks,
- * freeing the first ones), with numbers, strings and optional fields, tasks with flags,
- * metadata and CPU numbers. */
-static void
-fill_synthetic (TwTrace *trace,
-                guint64  n,
-                guint    seed)
-{
-  static const TwFieldSpec fields[] = {
-    { "count", TW_FIELD_U32, TW_FIELD_FLAG_NONE },
-    { "label", TW_FIELD_STRING, TW_FIELD_FLAG_OPTIONAL },
-    { "delta", TW_FIELD_I64, TW_FIELD_FLAG_NONE },
-    { "ratio", TW_FIELD_F64, TW_FIELD_FLAG_HEX },
-  };
-  guint16 types[TW_N_EVENT_KINDS];
-  g_autoptr(GError) error = NULL;
-
-  for (guint k = 0; k < TW_N_EVENT_KINDS; k++)
-    {
-      g_autofree char *name = g_strdup_printf ("kind-%s-%u", tw_event_kind_to_string (k), seed);
-
-      types[k] = tw_trace_add_event_type (trace, name, k % 2 ? "family" : NULL, k, fields,
-                                          k % 3 ? G_N_ELEMENTS (fields) : 0, &error);
-      g_assert_no_error (error);
-    }
-  for (guint t = 0; t < N_TASKS; t++)
-    {
-      g_autofree char *id = g_strdup_printf ("%u/%u", t, seed);
-      g_autofree char *name = g_strdup_printf ("task-%u", t);
-      guint32 task = tw_trace_add_task (trace, id, t % 5 ? name : NULL, t, t + seed);
-
-      if (t % 7 == 0)
-        tw_trace_set_task_flags (trace, task, TW_TASK_FLAG_IDLE);
-      /* a trace of several machines names the host of each task */
-      if (t % 3 == 1)
-        tw_trace_set_task_host (trace, task, "host-a");
-    }
-  tw_trace_set_metadata (trace, "format", "synthetic");
-  tw_trace_set_metadata (trace, "lost_events", "12");
-  tw_trace_note_cpu (trace, 9);
-  /* CPUs 10 and 11 are two machines' CPU 0, numbered out of order */
-  g_assert_cmpuint (tw_trace_add_host_cpu (trace, "host-b", 0), ==, 10);
-  g_assert_cmpuint (tw_trace_add_host_cpu (trace, "host-a", 0), ==, 11);
-
-  for (guint64 i = 0; i < n; i++)
-    {
-      guint k = i % TW_N_EVENT_KINDS;
-      const TwEventType *type = tw_trace_get_event_type (trace, types[k]);
-      guint8 payload[64] = { 0 };
-      TwValue count = { .type = TW_FIELD_U32, .u = i };
-      TwValue delta = { .type = TW_FIELD_I64, .i = -(gint64) i * seed };
-      TwValue ratio = { .type = TW_FIELD_F64, .f = i / 3.0 };
-
-      if (type->n_fields > 0)
-        {
-          tw_event_type_set_field (type, payload, 0, &count);
-          if (i % 4)
-            {
-              g_autofree char *label = g_strdup_printf ("label-%" G_GUINT64_FORMAT, i % 97);
-              TwValue value = { .type = TW_FIELD_STRING,
-                                .str = tw_trace_intern_string (trace, label) };
-
-              tw_event_type_set_field (type, payload, 1, &value);
-            }
-          tw_event_type_set_field (type, payload, 2, &delta);
-          tw_event_type_set_field (type, payload, 3, &ratio);
-        }
-      tw_trace_append (trace, (i * 7919) % n * 10 + seed, i % 12 == 11 ? TW_CPU_NONE : i % 12,
-                       types[k], i % 9 == 0 ? TW_TASK_NONE : i % N_TASKS, (guint32) i,
-                       type->n_fields ? payload : NULL);
-    }
-}
-
 /* Writes a synthetic trace into @image the way the helper does, but in this process;
  * returns the digest of the same trace made in memory. */
 static char *
@@ -175,11 +100,11 @@ write_synthetic (TwTraceImage *image,
   g_autoptr(TwTrace) expected = tw_trace_new ();
   g_autoptr(GError) error = NULL;
 
-  fill_synthetic (written, n, seed);
+  tw_test_fill_synthetic (written, n, seed);
   g_assert_true (tw_trace_seal (written, NULL, &error));
   g_assert_true (tw_trace_image_publish (writer, written, &error));
   g_assert_no_error (error);
-  fill_synthetic (expected, n, seed);
+  tw_test_fill_synthetic (expected, n, seed);
   g_assert_true (tw_trace_seal (expected, NULL, &error));
   return tw_test_dup_trace_digest (expected);
 }

@@ -1,0 +1,1087 @@
+/* tw-trace-cache.c: a read trace kept as an image file, so that reopening it maps it
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tw-trace-cache.h"
+#include "tw-trace-private.h"
+
+/*
+ * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index)
+ * followed by a trailer naming what it was made from:
+ *
+ *   [image][key text][SHA-256 of the image's header and index][guint32 key length]
+ *   [TRAILER_MAGIC]
+ *
+ * The key is the trace's canonical path, size, modification time and a SHA-256 of its
+ * first and last 64 KiB; the file's name is the SHA-256 of the key. A cache file is
+ * input like any other: another version of us, a cut write, a full disk or a bit flip
+ * may have made it. Everything in it is checked before a row is read (the header and
+ * tables by the image, the trailer and every row's references here); a file that fails
+ * is removed and the trace read again.
+ */
+
+#define TRAILER_MAGIC  "TWCKEY02"
+#define DIGEST_BYTES   32
+#define TRAILER_BYTES  (DIGEST_BYTES + 12)
+#define IMAGE_HEADER   96   /* the image's ImageHeader */
+#define MAX_KEY        (64 << 10)
+#define EDGE_BYTES     (64 << 10)
+#define CACHE_SUFFIX   ".twcache"
+#define TEMP_PREFIX    ".tmp-"
+#define DEFAULT_LIMIT  ((guint64) 20 << 30)
+
+struct _TwTraceCache
+{
+  GObject   parent_instance;
+  char     *dir;
+  guint64   limit;       /* bytes, 0: automatic */
+  GMutex    lock;
+  GCond     idle;
+  guint     n_pending;   /* stores in background */
+  GPtrArray *storing;    /* keys being stored in background */
+};
+
+G_DEFINE_FINAL_TYPE (TwTraceCache, tw_trace_cache, G_TYPE_OBJECT)
+
+static gboolean default_disabled;
+
+static void
+tw_trace_cache_finalize (GObject *object)
+{
+  TwTraceCache *self = TW_TRACE_CACHE (object);
+
+  tw_trace_cache_wait (self);
+  g_free (self->dir);
+  g_ptr_array_unref (self->storing);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->idle);
+  G_OBJECT_CLASS (tw_trace_cache_parent_class)->finalize (object);
+}
+
+static void
+tw_trace_cache_class_init (TwTraceCacheClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tw_trace_cache_finalize;
+}
+
+static void
+tw_trace_cache_init (TwTraceCache *self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->idle);
+  self->storing = g_ptr_array_new_with_free_func (g_free);
+}
+
+void
+tw_trace_cache_entry_free (TwTraceCacheEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->file);
+  g_free (entry->trace_path);
+  g_free (entry);
+}
+
+/**
+ * tw_trace_cache_new:
+ * @dir: (nullable): the cache folder, or %NULL for `$XDG_CACHE_HOME/tracewb/traces`
+ *
+ * Returns: (transfer full): a cache with the automatic size limit
+ */
+TwTraceCache *
+tw_trace_cache_new (const char *dir)
+{
+  TwTraceCache *self = g_object_new (TW_TYPE_TRACE_CACHE, NULL);
+
+  self->dir = dir ? g_strdup (dir)
+                  : g_build_filename (g_get_user_cache_dir (), "tracewb", "traces", NULL);
+  return self;
+}
+
+/**
+ * tw_trace_cache_set_default_enabled:
+ *
+ * With %FALSE (`--no-cache`), tw_trace_cache_get_default() gives %NULL from then on.
+ */
+void
+tw_trace_cache_set_default_enabled (gboolean enabled)
+{
+  g_atomic_int_set (&default_disabled, !enabled);
+}
+
+/**
+ * tw_trace_cache_get_default:
+ *
+ * The user's cache: `$XDG_CACHE_HOME/tracewb/traces`, limited by `TRACEWB_CACHE_LIMIT`
+ * (e.g. `5G`) when set. %NULL when `TRACEWB_NO_CACHE=1` is set or
+ * tw_trace_cache_set_default_enabled() turned it off.
+ *
+ * Returns: (transfer none) (nullable): the cache
+ */
+static TwTraceCache *default_cache;
+
+TwTraceCache *
+tw_trace_cache_get_default (void)
+{
+  const char *no_cache = g_getenv ("TRACEWB_NO_CACHE");
+
+  if (g_atomic_int_get (&default_disabled) || (no_cache && g_strcmp0 (no_cache, "0") != 0 &&
+                                               *no_cache != '\0'))
+    return NULL;
+  if (g_once_init_enter (&default_cache))
+    {
+      TwTraceCache *made = tw_trace_cache_new (NULL);
+      const char *limit = g_getenv ("TRACEWB_CACHE_LIMIT");
+      g_autoptr(GError) error = NULL;
+      guint64 bytes;
+
+      if (limit && tw_trace_cache_parse_size (limit, &bytes, &error))
+        made->limit = bytes;
+      else if (limit)
+        g_message ("TRACEWB_CACHE_LIMIT: %s; the automatic limit applies", error->message);
+      g_once_init_leave (&default_cache, made);
+    }
+  return default_cache;
+}
+
+/**
+ * tw_trace_cache_wait_default:
+ *
+ * tw_trace_cache_wait() on the user's cache if this process used it (what a program
+ * calls before it exits).
+ */
+void
+tw_trace_cache_wait_default (void)
+{
+  TwTraceCache *cache = g_atomic_pointer_get (&default_cache);
+
+  if (cache)
+    tw_trace_cache_wait (cache);
+}
+
+const char *
+tw_trace_cache_get_dir (TwTraceCache *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
+
+  return self->dir;
+}
+
+/**
+ * tw_trace_cache_parse_size:
+ * @text: bytes, or a number with K, M, G or T (powers of 1024)
+ *
+ * Returns: %FALSE with @error set when @text is not a size
+ */
+gboolean
+tw_trace_cache_parse_size (const char  *text,
+                           guint64     *bytes,
+                           GError     **error)
+{
+  static const char units[] = "KMGT";
+  char *end = NULL;
+  double value = g_ascii_strtod (text, &end);
+  const char *unit;
+
+  if (end == text || value < 0 || !(value < 1e18))
+    goto bad;
+  if (*end != '\0')
+    {
+      if (!(unit = strchr (units, g_ascii_toupper (*end))) || *unit == '\0' ||
+          (end[1] != '\0' && g_ascii_strcasecmp (end + 1, "iB") != 0 &&
+           g_ascii_strcasecmp (end + 1, "B") != 0))
+        goto bad;
+      for (const char *u = units; u <= unit; u++)
+        value *= 1024;
+    }
+  *bytes = (guint64) value;
+  return TRUE;
+
+bad:
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               "“%s” is not a size (bytes, or a number with K, M, G or T)", text);
+  return FALSE;
+}
+
+/**
+ * tw_trace_cache_set_limit:
+ * @bytes: the most the folder may hold, or 0 for the automatic limit
+ */
+void
+tw_trace_cache_set_limit (TwTraceCache *self,
+                          guint64       bytes)
+{
+  g_return_if_fail (TW_IS_TRACE_CACHE (self));
+
+  self->limit = bytes;
+}
+
+static guint64
+disk_bytes (const GStatBuf *st)
+{
+  return (guint64) st->st_blocks * 512;
+}
+
+/* The bytes the cache files of the folder take. */
+static guint64
+folder_bytes (TwTraceCache *self)
+{
+  g_autoptr(GDir) dir = g_dir_open (self->dir, 0, NULL);
+  const char *name;
+  guint64 total = 0;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *file = g_build_filename (self->dir, name, NULL);
+      GStatBuf st;
+
+      if (g_str_has_suffix (name, CACHE_SUFFIX) && g_stat (file, &st) == 0)
+        total += disk_bytes (&st);
+    }
+  return total;
+}
+
+/* Free bytes of the file system holding the folder (or its nearest existing parent). */
+static guint64
+free_bytes (const char *dir)
+{
+  g_autofree char *at = g_strdup (dir);
+  struct statvfs fs;
+
+  while (statvfs (at, &fs) != 0)
+    {
+      char *parent = g_path_get_dirname (at);
+
+      if (strcmp (parent, at) == 0)
+        {
+          g_free (parent);
+          return 0;
+        }
+      g_free (at);
+      at = parent;
+    }
+  return (guint64) fs.f_bavail * fs.f_frsize;
+}
+
+/**
+ * tw_trace_cache_get_limit:
+ *
+ * Returns: the set limit, or the automatic one: a tenth of the space the disk has for the
+ *   cache (its free space plus what the cache holds), at most 20 GiB
+ */
+guint64
+tw_trace_cache_get_limit (TwTraceCache *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), 0);
+
+  if (self->limit)
+    return self->limit;
+  return MIN (DEFAULT_LIMIT, (free_bytes (self->dir) + folder_bytes (self)) / 10);
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static gboolean
+hash_range (int          fd,
+            GChecksum   *sum,
+            goffset      from,
+            gsize        len)
+{
+  g_autofree guint8 *buf = g_malloc (MAX (len, 1));
+  gsize done = 0;
+
+  while (done < len)
+    {
+      gssize n = pread (fd, buf + done, len - done, from + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  g_checksum_update (sum, buf, len);
+  return TRUE;
+}
+
+/**
+ * tw_trace_cache_dup_key:
+ * @path: a trace file
+ *
+ * What says that a trace is still the one a cache file was made from: its canonical path,
+ * size, modification time and a SHA-256 of its first and last 64 KiB. Take it before
+ * reading the trace, so that a trace written meanwhile does not pass for what was read.
+ *
+ * Returns: (transfer full) (nullable): the key, or %NULL with @error set (a folder, such
+ *   as a CTF trace, has none: its files change without its own time changing)
+ */
+char *
+tw_trace_cache_dup_key (const char  *path,
+                        GError     **error)
+{
+  g_autofree char *real = NULL;
+  g_autoptr(GChecksum) sum = NULL;
+  struct stat st;
+  int fd;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!(real = realpath (path, NULL)) || (fd = open (real, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   "%s: not a regular file (only those are cached)", path);
+      return NULL;
+    }
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  ok = hash_range (fd, sum, 0, MIN ((goffset) EDGE_BYTES, st.st_size)) &&
+       (st.st_size <= EDGE_BYTES ||
+        hash_range (fd, sum, MAX ((goffset) EDGE_BYTES, st.st_size - EDGE_BYTES),
+                    st.st_size - MAX ((goffset) EDGE_BYTES, st.st_size - EDGE_BYTES)));
+  close (fd);
+  if (!ok)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot read it to hash it", path);
+      return NULL;
+    }
+  return g_strdup_printf ("tracewb trace cache key 1\npath=%s\nsize=%" G_GINT64_FORMAT
+                          "\nmtime=%" G_GINT64_FORMAT ".%09ld\ninode=%" G_GUINT64_FORMAT
+                          "\nedges-sha256=%s\n",
+                          real, (gint64) st.st_size, (gint64) st.st_mtim.tv_sec,
+                          st.st_mtim.tv_nsec, (guint64) st.st_ino,
+                          g_checksum_get_string (sum));
+}
+
+/* The trace's path as @key names it. */
+static char *
+key_dup_path (const char *key)
+{
+  const char *start = strstr (key, "\npath=");
+  const char *end;
+
+  if (start == NULL)
+    return NULL;
+  start += strlen ("\npath=");
+  end = strchr (start, '\n');
+  return end ? g_strndup (start, end - start) : NULL;
+}
+
+/**
+ * tw_trace_cache_dup_file_for_key:
+ *
+ * Returns: (transfer full): the cache file of @key: its SHA-256, in the folder
+ */
+char *
+tw_trace_cache_dup_file_for_key (TwTraceCache *self,
+                                 const char   *key)
+{
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  g_autofree char *name = g_strconcat (sum, CACHE_SUFFIX, NULL);
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
+
+  return g_build_filename (self->dir, name, NULL);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "trace cache: %s", message);
+  return FALSE;
+}
+
+static gboolean
+read_exact (int       fd,
+            gpointer  buf,
+            gsize     len,
+            goffset   at)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      gssize n = pread (fd, (guint8 *) buf + done, len - done, at + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* The key of the trailer at the end of @fd, the digest beside it, and where the image
+ * must end. */
+static char *
+read_trailer (int       fd,
+              guint64   size,
+              guint8    digest[DIGEST_BYTES],
+              guint64  *image_end,
+              GError  **error)
+{
+  guint8 trailer[TRAILER_BYTES];
+  g_autofree char *key = NULL;
+  guint32 len;
+
+  if (size < TRAILER_BYTES || !read_exact (fd, trailer, TRAILER_BYTES, size - TRAILER_BYTES) ||
+      memcmp (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
+    {
+      invalid (error, "the file does not end with a key (cut, or not a cache file)");
+      return NULL;
+    }
+  memcpy (digest, trailer, DIGEST_BYTES);
+  memcpy (&len, trailer + DIGEST_BYTES, 4);
+  len = GUINT32_FROM_LE (len);
+  if (len == 0 || len > MAX_KEY || len > size - TRAILER_BYTES)
+    {
+      invalid (error, "its key's length is out of range");
+      return NULL;
+    }
+  key = g_malloc (len + 1);
+  if (!read_exact (fd, key, len, size - TRAILER_BYTES - len))
+    {
+      invalid (error, "cannot read its key");
+      return NULL;
+    }
+  key[len] = '\0';
+  if (strlen (key) != len || !g_utf8_validate (key, len, NULL))
+    {
+      invalid (error, "its key is not text");
+      return NULL;
+    }
+  *image_end = size - TRAILER_BYTES - len;
+  return g_steal_pointer (&key);
+}
+
+/* SHA-256 of an image file's header and index (a few KiB to a few MiB): what the image's
+ * own checks could let through there (a changed name, a metadata value) shows. The rows
+ * are checked one by one instead (validate_rows): hashing them would read the whole file. */
+static gboolean
+digest_tables (int      fd,
+               guint64  index_at,
+               guint64  end,
+               guint8   digest[DIGEST_BYTES])
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize len = DIGEST_BYTES;
+
+  if (end < index_at || !hash_range (fd, sum, 0, IMAGE_HEADER) ||
+      !hash_range (fd, sum, index_at, end - index_at))
+    return FALSE;
+  g_checksum_get_digest (sum, digest, &len);
+  return TRUE;
+}
+
+typedef struct {
+  guint16     payload_size;
+  guint16     presence_bytes;
+  guint16     n_strings;     /* string fields: their indexes then offsets in @strings */
+  guint16    *strings;
+} TypeCheck;
+
+/* One row of @chunk: every number that indexes something is in range. */
+static inline gboolean
+row_is_valid (const TwEventChunk *chunk,
+              guint               i,
+              const TypeCheck    *types,
+              guint               n_types,
+              guint32             n_tasks,
+              guint32             n_strings)
+{
+  guint16 type = chunk->type[i];
+  guint32 task = chunk->task[i], payload = chunk->payload[i];
+  guint16 cpu = chunk->cpu[i];
+  const TypeCheck *t;
+
+  if (type >= n_types)
+    return FALSE;
+  t = &types[type];
+  /* the arg of a kind that names a task is not checked: its consumers look it up with
+   * tw_trace_get_task(), which gives NULL out of range, and some readers put other
+   * numbers there */
+  if ((task != TW_TASK_NONE && task >= n_tasks) ||
+      (cpu != TW_CPU_NONE && cpu >= chunk->max_cpu_plus_one))
+    return FALSE;
+  if (payload == TW_PAYLOAD_NONE)
+    return TRUE;
+  if (payload > chunk->blob_len || chunk->blob_len - payload < t->payload_size)
+    return FALSE;
+  for (guint s = 0; s < t->n_strings; s++)
+    {
+      guint field = t->strings[s], offset = t->strings[t->n_strings + s];
+      const guint8 *p = chunk->blob + payload;
+      guint32 id;
+
+      if (t->presence_bytes && !(p[field / 8] & (1u << (field % 8))))
+        continue;
+      memcpy (&id, p + offset, 4);
+      if (id >= n_strings)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/*
+ * Every row of a mapped cache: types, tasks, CPUs, payloads and the strings payloads name
+ * in range, times in order. The views and evaluators index tables with these without
+ * checking (a trace made by a reader is right by construction), so a damaged file must
+ * stop here. One pass over the columns: what it costs is in docs/trace-cache.md.
+ */
+static gboolean
+validate_rows (TwTrace  *trace,
+               GError  **error)
+{
+  guint n_types = tw_trace_get_n_event_types (trace);
+  guint32 n_tasks = tw_trace_get_n_tasks (trace);
+  guint32 n_strings = _tw_trace_get_n_strings (trace);
+  g_autofree TypeCheck *types = g_new0 (TypeCheck, MAX (n_types, 1));
+  guint64 previous = 0;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n_types; i++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (trace, i);
+      guint n = 0;
+
+      types[i] = (TypeCheck) { type->payload_size, type->presence_bytes, 0, NULL };
+      for (guint f = 0; f < type->n_fields; f++)
+        n += type->fields[f].type == TW_FIELD_STRING;
+      if (n == 0)
+        continue;
+      types[i].strings = g_new (guint16, 2 * n);
+      for (guint f = 0; f < type->n_fields; f++)
+        if (type->fields[f].type == TW_FIELD_STRING)
+          {
+            types[i].strings[types[i].n_strings] = f;
+            types[i].strings[n + types[i].n_strings++] = type->offsets[f];
+          }
+    }
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace) && ok; c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      if (chunk->max_cpu_plus_one > tw_trace_get_n_cpus (trace) ||
+          (chunk->n > 0 && chunk->time[chunk->n - 1] != chunk->last_time))
+        ok = invalid (error, "chunk %u does not match its rows", c);
+      for (guint i = 0; i < chunk->n && ok; i++)
+        {
+          if (chunk->time[i] < previous)
+            ok = invalid (error, "row %u of chunk %u goes back in time", i, c);
+          else if (!row_is_valid (chunk, i, types, n_types, n_tasks, n_strings))
+            ok = invalid (error, "row %u of chunk %u names something out of range", i, c);
+          previous = chunk->time[i];
+        }
+    }
+  for (guint i = 0; i < n_types; i++)
+    g_free (types[i].strings);
+  return ok;
+}
+
+/**
+ * tw_trace_cache_open_fd:
+ * @fd: a cache file opened for reading; taken
+ * @key: (out) (optional): the key it was made for
+ *
+ * Maps a cache file, read-only, after checking all of it: trailer, header, tables,
+ * chunks and rows. The file may hold anything.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+TwTrace *
+tw_trace_cache_open_fd (int      fd,
+                        char   **key,
+                        GError **error)
+{
+  g_autofree char *found = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  guint64 image_end = 0, index_at = 0, end = 0;
+  guint8 stored[DIGEST_BYTES], digest[DIGEST_BYTES];
+  struct stat st;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+
+  if (fstat (fd, &st) < 0)
+    {
+      int saved = errno;
+
+      close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "trace cache: %s",
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (!(found = read_trailer (fd, st.st_size, stored, &image_end, error)))
+    {
+      close (fd);
+      return NULL;
+    }
+  if (!(trace = tw_trace_image_open_file (fd, &index_at, &end, error)))
+    return NULL;
+  /* the trace holds @fd now, open until it goes */
+  if (end != image_end)
+    {
+      invalid (error, "its image ends at %" G_GUINT64_FORMAT ", its key at %" G_GUINT64_FORMAT,
+               end, image_end);
+      return NULL;
+    }
+  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, stored, DIGEST_BYTES) != 0)
+    {
+      invalid (error, "its header or index is not what was written");
+      return NULL;
+    }
+  if (!validate_rows (trace, error))
+    return NULL;
+  if (key)
+    *key = g_steal_pointer (&found);
+  return g_steal_pointer (&trace);
+}
+
+/**
+ * tw_trace_cache_lookup:
+ * @key: tw_trace_cache_dup_key() of the trace
+ * @format: (nullable): the reader asked for, or %NULL for any
+ *
+ * The trace @key names, mapped from its cache file. A cache file that fails a check
+ * (another version, cut, damaged, made for another key) is removed.
+ *
+ * Returns: (transfer full) (nullable): the trace; %NULL without @error when there is no
+ *   cache file, with @error saying why one was refused
+ */
+TwTrace *
+tw_trace_cache_lookup (TwTraceCache  *self,
+                       const char    *key,
+                       const char    *format,
+                       GError       **error)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *reader = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) local = NULL;
+  int fd;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  file = tw_trace_cache_dup_file_for_key (self, key);
+  if ((fd = open (file, O_RDONLY | O_CLOEXEC)) < 0)
+    return NULL;
+  if (!(trace = tw_trace_cache_open_fd (fd, &found, &local)) || strcmp (found, key) != 0)
+    {
+      if (local == NULL)
+        invalid (&local, "made for another trace");
+      g_debug ("%s: removed: %s", file, local->message);
+      g_prefix_error (&local, "%s: ", file);
+      g_propagate_error (error, g_steal_pointer (&local));
+      g_unlink (file);
+      return NULL;
+    }
+  reader = tw_trace_dup_metadata (trace, "format");
+  if (format && g_strcmp0 (reader, format) != 0)
+    return NULL;
+  /* its modification time says when it was last used: the oldest goes first */
+  utimensat (AT_FDCWD, file, NULL, 0);
+  return g_steal_pointer (&trace);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* What the cache file of @trace will take on disk, about. */
+static guint64
+estimate_bytes (TwTrace *trace)
+{
+  guint64 bytes = 64 << 10;
+
+  for (guint c = 0; c < tw_trace_get_n_chunks (trace); c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      bytes += (guint64) chunk->n * 24 + chunk->blob_len + 8192;
+    }
+  return bytes;
+}
+
+static gint
+compare_oldest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const TwTraceCacheEntry *x = *(TwTraceCacheEntry **) a, *y = *(TwTraceCacheEntry **) b;
+
+  return (x->last_used > y->last_used) - (x->last_used < y->last_used);
+}
+
+static gint
+compare_newest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  return compare_oldest_first (b, a);
+}
+
+/* Removes the other cache files of the trace @key names (the trace changed since they
+ * were made), then the oldest files until the folder fits its limit; never @keep. */
+static void
+tidy_folder (TwTraceCache *self,
+             const char   *key,
+             const char   *keep)
+{
+  g_autoptr(GPtrArray) entries = tw_trace_cache_list (self, NULL);
+  g_autofree char *path = key_dup_path (key);
+  guint64 limit = tw_trace_cache_get_limit (self);
+  guint64 total = 0;
+
+  if (entries == NULL)
+    return;
+  for (guint i = 0; i < entries->len; i++)
+    {
+      TwTraceCacheEntry *entry = entries->pdata[i];
+
+      if (strcmp (entry->file, keep) != 0 && g_strcmp0 (entry->trace_path, path) == 0)
+        {
+          g_unlink (entry->file);
+          g_ptr_array_remove_index (entries, i--);
+        }
+      else
+        total += entry->disk_bytes;
+    }
+  g_ptr_array_sort (entries, compare_oldest_first);
+  for (guint i = 0; i < entries->len && total > limit; i++)
+    {
+      TwTraceCacheEntry *entry = entries->pdata[i];
+
+      if (strcmp (entry->file, keep) == 0)
+        continue;
+      g_debug ("%s: evicted (the folder holds more than %" G_GUINT64_FORMAT " bytes)",
+               entry->file, limit);
+      g_unlink (entry->file);
+      total -= entry->disk_bytes;
+    }
+}
+
+/**
+ * tw_trace_cache_store:
+ * @key: tw_trace_cache_dup_key() of the trace, taken before it was read
+ * @trace: the sealed trace read from it
+ *
+ * Writes @trace's cache file: a temporary file renamed into place once complete, so that
+ * a reader never sees half of one. Then removes the trace's earlier cache files and the
+ * oldest others until the folder is within its limit. A trace larger than the limit, or
+ * than nine tenths of what the disk has free, is not stored (%TRUE: nothing failed).
+ *
+ * Returns: %FALSE with @error set when the folder or file cannot be written
+ */
+gboolean
+tw_trace_cache_store (TwTraceCache  *self,
+                      const char    *key,
+                      TwTrace       *trace,
+                      GError       **error)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *temp = NULL;
+  guint64 need, index_at = 0, end = 0;
+  guint8 trailer[TRAILER_BYTES];
+  guint32 key_len;
+  gboolean ok;
+  int fd;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), FALSE);
+  g_return_val_if_fail (key != NULL && TW_IS_TRACE (trace), FALSE);
+
+  need = estimate_bytes (trace);
+  if (need > tw_trace_cache_get_limit (self) || need > free_bytes (self->dir) / 10 * 9)
+    {
+      g_debug ("not caching a trace of %" G_GUINT64_FORMAT " bytes: over the limit or the "
+               "free space of %s", need, self->dir);
+      return TRUE;
+    }
+  if (g_mkdir_with_parents (self->dir, 0700) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: cannot make the trace cache folder: %s", self->dir, g_strerror (saved));
+      return FALSE;
+    }
+  file = tw_trace_cache_dup_file_for_key (self, key);
+  temp = g_build_filename (self->dir, TEMP_PREFIX "XXXXXX", NULL);
+  if ((fd = g_mkstemp_full (temp, O_RDWR | O_CLOEXEC, 0600)) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: cannot make a file in the trace cache: %s", self->dir, g_strerror (saved));
+      return FALSE;
+    }
+  key_len = strlen (key);
+  memcpy (trailer + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
+  memcpy (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
+  ok = tw_trace_image_write_file (trace, fd, &index_at, &end, error) &&
+       digest_tables (fd, index_at, end, trailer) &&
+       pwrite (fd, key, key_len, end) == (gssize) key_len &&
+       pwrite (fd, trailer, TRAILER_BYTES, end + key_len) == TRAILER_BYTES;
+  if (ok && close (fd) == 0 && g_rename (temp, file) == 0)
+    {
+      tidy_folder (self, key, file);
+      return TRUE;
+    }
+  if (error && *error == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: cannot write the trace cache file: %s", file, g_strerror (saved));
+    }
+  if (!ok)
+    close (fd);
+  g_unlink (temp);
+  return FALSE;
+}
+
+typedef struct {
+  TwTraceCache *cache;
+  char         *key;
+  TwTrace      *trace;
+} StoreJob;
+
+static gpointer
+store_thread (gpointer data)
+{
+  StoreJob *job = data;
+  g_autoptr(GError) error = NULL;
+
+  /* The window builds its state model meanwhile and the CLI runs its command: on a
+   * machine of two cores they come first (the nice value of Linux is per thread). */
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  if (!tw_trace_cache_store (job->cache, job->key, job->trace, &error))
+    g_debug ("%s", error->message);
+
+  g_mutex_lock (&job->cache->lock);
+  for (guint i = 0; i < job->cache->storing->len; i++)
+    if (strcmp (job->cache->storing->pdata[i], job->key) == 0)
+      {
+        g_ptr_array_remove_index_fast (job->cache->storing, i);
+        break;
+      }
+  job->cache->n_pending--;
+  g_cond_broadcast (&job->cache->idle);
+  g_mutex_unlock (&job->cache->lock);
+
+  g_object_unref (job->trace);
+  g_object_unref (job->cache);
+  g_free (job->key);
+  g_free (job);
+  return NULL;
+}
+
+/**
+ * tw_trace_cache_store_in_background:
+ *
+ * tw_trace_cache_store() in a thread of its own at a lower priority, holding @trace; a
+ * trace already being stored is not stored twice. tw_trace_cache_wait() waits for it.
+ */
+void
+tw_trace_cache_store_in_background (TwTraceCache *self,
+                                    const char   *key,
+                                    TwTrace      *trace)
+{
+  StoreJob *job;
+
+  g_return_if_fail (TW_IS_TRACE_CACHE (self));
+  g_return_if_fail (key != NULL && TW_IS_TRACE (trace));
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->storing->len; i++)
+    if (strcmp (self->storing->pdata[i], key) == 0)
+      {
+        g_mutex_unlock (&self->lock);
+        return;
+      }
+  g_ptr_array_add (self->storing, g_strdup (key));
+  self->n_pending++;
+  g_mutex_unlock (&self->lock);
+
+  job = g_new0 (StoreJob, 1);
+  job->cache = g_object_ref (self);
+  job->key = g_strdup (key);
+  job->trace = g_object_ref (trace);
+  g_thread_unref (g_thread_new ("tw-trace-cache", store_thread, job));
+}
+
+/**
+ * tw_trace_cache_wait:
+ *
+ * Waits for the stores in background to finish (a program waits before it exits, or its
+ * cache files would be left half written, as temporary files).
+ */
+void
+tw_trace_cache_wait (TwTraceCache *self)
+{
+  g_return_if_fail (TW_IS_TRACE_CACHE (self));
+
+  g_mutex_lock (&self->lock);
+  while (self->n_pending > 0)
+    g_cond_wait (&self->idle, &self->lock);
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---------------------------------------------------------------- the folder */
+
+/* The state of the trace @key names against its current key. */
+static const char *
+key_state (const char *key)
+{
+  g_autofree char *path = key_dup_path (key);
+  g_autofree char *now = NULL;
+
+  if (path == NULL)
+    return "unreadable";
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return "missing";
+  now = tw_trace_cache_dup_key (path, NULL);
+  return g_strcmp0 (now, key) == 0 ? "current" : "stale";
+}
+
+/**
+ * tw_trace_cache_list:
+ *
+ * Returns: (transfer container) (element-type TwTraceCacheEntry): the cache files, the
+ *   most recently used first; %NULL with @error set when the folder cannot be read (a
+ *   folder not made yet is empty)
+ */
+GPtrArray *
+tw_trace_cache_list (TwTraceCache  *self,
+                     GError       **error)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) tw_trace_cache_entry_free);
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) local = NULL;
+  const char *name;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
+
+  if (!(dir = g_dir_open (self->dir, 0, &local)))
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&entries);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  while ((name = g_dir_read_name (dir)))
+    {
+      TwTraceCacheEntry *entry;
+      g_autofree char *key = NULL;
+      guint8 digest[DIGEST_BYTES];
+      GStatBuf st;
+      guint64 image_end;
+      int fd;
+
+      if (!g_str_has_suffix (name, CACHE_SUFFIX))
+        continue;
+      entry = g_new0 (TwTraceCacheEntry, 1);
+      entry->file = g_build_filename (self->dir, name, NULL);
+      entry->state = "unreadable";
+      if (g_stat (entry->file, &st) == 0)
+        {
+          entry->disk_bytes = disk_bytes (&st);
+          entry->last_used = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+        }
+      if ((fd = open (entry->file, O_RDONLY | O_CLOEXEC)) >= 0)
+        {
+          if ((key = read_trailer (fd, st.st_size, digest, &image_end, NULL)))
+            {
+              entry->trace_path = key_dup_path (key);
+              entry->state = key_state (key);
+            }
+          close (fd);
+        }
+      g_ptr_array_add (entries, entry);
+    }
+  g_ptr_array_sort (entries, compare_newest_first);
+  return g_steal_pointer (&entries);
+}
+
+/**
+ * tw_trace_cache_clear:
+ * @freed: (out) (optional): the bytes the removed files took
+ *
+ * Removes every cache file of the folder, and temporary files a killed program left.
+ * Traces mapped from them stay readable (a removed file lives while it is mapped).
+ *
+ * Returns: how many files were removed; 0 with @error set when the folder cannot be read
+ */
+guint
+tw_trace_cache_clear (TwTraceCache  *self,
+                      guint64       *freed,
+                      GError       **error)
+{
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) local = NULL;
+  const char *name;
+  guint64 bytes = 0;
+  guint n = 0;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), 0);
+
+  if (freed)
+    *freed = 0;
+  if (!(dir = g_dir_open (self->dir, 0, &local)))
+    {
+      if (!g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        g_propagate_error (error, g_steal_pointer (&local));
+      return 0;
+    }
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *file = g_build_filename (self->dir, name, NULL);
+      GStatBuf st;
+
+      if (!g_str_has_suffix (name, CACHE_SUFFIX) && !g_str_has_prefix (name, TEMP_PREFIX))
+        continue;
+      if (g_stat (file, &st) == 0 && g_unlink (file) == 0)
+        {
+          bytes += disk_bytes (&st);
+          n++;
+        }
+    }
+  if (freed)
+    *freed = bytes;
+  return n;
+}

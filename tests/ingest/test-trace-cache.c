@@ -1,0 +1,634 @@
+/* test-trace-cache.c: the trace cache — round trips, staleness, damaged files, the folder
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every test has a cache folder of its own (G_TEST_OPTION_ISOLATE_DIRS).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tw-test-reader-process.h"
+#include "tw-test-utils.h"
+
+#define HEADER_BYTES  ((gsize) 2 << 20)
+#define SLOT_BYTES    ((gsize) TW_CHUNK_SIZE * 24 + ((gsize) G_MAXUINT32 + 1))
+
+static TwTraceCache *
+new_cache (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", "traces", NULL);
+
+  return tw_trace_cache_new (dir);
+}
+
+/* A file standing for the trace (its key is what matters), in the test's own folder. */
+static char *
+make_trace_file (const char *name,
+                 const char *contents)
+{
+  char *path = g_build_filename (g_get_user_data_dir (), name, NULL);
+
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+  return path;
+}
+
+static TwTrace *
+synthetic_trace (guint64 n,
+                 guint   seed)
+{
+  TwTrace *trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+
+  tw_test_fill_synthetic (trace, n, seed);
+  g_assert_true (tw_trace_seal (trace, NULL, &error));
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* Stores @trace for @path and gives the key and the cache file. */
+static char *
+store (TwTraceCache *cache,
+       const char   *path,
+       TwTrace      *trace,
+       char        **file)
+{
+  g_autoptr(GError) error = NULL;
+  char *key = tw_trace_cache_dup_key (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
+  g_assert_no_error (error);
+  *file = tw_trace_cache_dup_file_for_key (cache, key);
+  g_assert_true (g_file_test (*file, G_FILE_TEST_IS_REGULAR));
+  return key;
+}
+
+/* Whether this process maps @file (a trace from the cache is its mapping). */
+static gboolean
+maps_file (const char *file)
+{
+  g_autofree char *maps = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, file) != NULL;
+}
+
+/* Every table and row of a trace of every kind, over two chunks, with strings and
+ * optional fields, comes back from its cache file the same; the file is sparse. */
+static void
+test_round_trip_synthetic (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (3 * TW_CHUNK_SIZE / 2 + 77, 5);
+  g_autofree char *path = make_trace_file ("synthetic.txt", "stands for a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *expected = tw_test_dup_trace_digest (trace);
+  g_autofree char *digest = NULL;
+  g_autoptr(TwTrace) mapped = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  mapped = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (mapped);
+  g_assert_true (tw_trace_is_sealed (mapped));
+  digest = tw_test_dup_trace_digest (mapped);
+  g_assert_cmpstr (digest, ==, expected);
+  g_assert_cmpuint (tw_trace_get_n_chunks (mapped), ==, 2);
+  g_assert_true (maps_file (file));
+
+  /* two slots of 4 GiB apart, but only the rows and payloads take room */
+  g_assert_true (g_stat (file, &st) == 0);
+  g_assert_cmpuint (st.st_size, >, SLOT_BYTES);
+  g_assert_cmpuint ((guint64) st.st_blocks * 512, <, 64 << 20);
+
+  /* the format asked for must be the one the cache holds */
+  g_clear_object (&mapped);
+  mapped = tw_trace_cache_lookup (cache, key, "csv", &error);
+  g_assert_no_error (error);
+  g_assert_null (mapped);
+  mapped = tw_trace_cache_lookup (cache, key, "synthetic", &error);
+  g_assert_nonnull (mapped);
+}
+
+/* What each in-process reader and the trace.dat reader (out of process) make comes back
+ * the same through the registry, and the second load maps the cache file. */
+static void
+test_round_trip_readers (void)
+{
+  static const char *const fixtures[] = {
+    "csv/sched.csv", "csv/kinds.csv", "ftrace/tracefs-sched-irq.txt",
+    "ftrace/report-x86-tsc.txt", "trace-dat/sched-irq-v7.dat",
+  };
+  TwTraceCache *cache;
+
+  /* this test is the one user of the default cache, made in this test's folders */
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  cache = tw_trace_cache_get_default ();
+  g_assert_nonnull (cache);
+  g_assert_true (g_str_has_prefix (tw_trace_cache_get_dir (cache), g_get_user_cache_dir ()));
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures",
+                                                       fixtures[i], NULL);
+      g_autofree char *base = g_path_get_basename (source);
+      g_autofree char *path = g_build_filename (g_get_user_data_dir (), base, NULL);
+      g_autofree char *contents = NULL;
+      g_autofree char *key = NULL;
+      g_autofree char *file = NULL;
+      g_autofree char *read_digest = NULL;
+      g_autofree char *mapped_digest = NULL;
+      g_autoptr(TwTrace) read = NULL;
+      g_autoptr(TwTrace) mapped = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize len;
+
+      /* a copy: the key names the path, and the fixture must stay as it is */
+      g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+      g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+      g_assert_true (g_file_set_contents (path, contents, len, NULL));
+      key = tw_trace_cache_dup_key (path, &error);
+      g_assert_no_error (error);
+      file = tw_trace_cache_dup_file_for_key (cache, key);
+
+      read = tw_reader_registry_load_file_full (path, NULL,
+                                                TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_false (maps_file (file));
+      tw_trace_cache_wait (cache);
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+
+      mapped = tw_reader_registry_load_file_full (path, NULL,
+                                                  TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                  NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (maps_file (file));
+      read_digest = tw_test_dup_trace_digest (read);
+      mapped_digest = tw_test_dup_trace_digest (mapped);
+      g_assert_cmpstr (mapped_digest, ==, read_digest);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " events, digest %s", fixtures[i],
+                      tw_trace_get_n_events (mapped), mapped_digest);
+    }
+
+  /* turned off, nothing is mapped */
+  tw_trace_cache_set_default_enabled (FALSE);
+  g_assert_null (tw_trace_cache_get_default ());
+  tw_trace_cache_set_default_enabled (TRUE);
+}
+
+/* A trace changed since (touched, or rewritten) has another key: its old cache file is
+ * not used, and storing the new one removes it. */
+static void
+test_stale (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (1000, 1);
+  g_autofree char *path = make_trace_file ("stale.txt", "version one");
+  g_autofree char *old_file = NULL, *new_file = NULL;
+  g_autofree char *old_key = store (cache, path, trace, &old_file);
+  g_autofree char *new_key = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(TwTrace) found = NULL;
+  g_autoptr(GError) error = NULL;
+  struct timespec times[2] = { { 0, UTIME_OMIT }, { 1000000000, 0 } };
+
+  g_assert_true (utimensat (AT_FDCWD, path, times, 0) == 0);
+  new_key = tw_trace_cache_dup_key (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (new_key, !=, old_key);
+  found = tw_trace_cache_lookup (cache, new_key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (found);
+
+  entries = tw_trace_cache_list (cache, &error);
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpstr (((TwTraceCacheEntry *) entries->pdata[0])->state, ==, "stale");
+  g_assert_cmpstr (((TwTraceCacheEntry *) entries->pdata[0])->trace_path, ==, path);
+  g_clear_pointer (&entries, g_ptr_array_unref);
+
+  g_clear_pointer (&new_key, g_free);
+  new_key = store (cache, path, trace, &new_file);
+  g_assert_false (g_file_test (old_file, G_FILE_TEST_EXISTS));
+  entries = tw_trace_cache_list (cache, &error);
+  g_assert_cmpuint (entries->len, ==, 1);
+  g_assert_cmpstr (((TwTraceCacheEntry *) entries->pdata[0])->state, ==, "current");
+
+  /* the same size and time but other bytes at its end: the hash of its edges tells */
+  g_clear_pointer (&old_key, g_free);
+  old_key = g_strdup (new_key);
+  {
+    GStatBuf st;
+    struct timespec keep[2];
+    int fd;
+
+    g_assert_true (g_stat (path, &st) == 0);
+    keep[0] = st.st_atim;
+    keep[1] = st.st_mtim;
+    fd = open (path, O_WRONLY);
+    g_assert_cmpint (pwrite (fd, "V", 1, 0), ==, 1);
+    close (fd);
+    g_assert_true (utimensat (AT_FDCWD, path, keep, 0) == 0);
+  }
+  g_clear_pointer (&new_key, g_free);
+  new_key = tw_trace_cache_dup_key (path, &error);
+  g_assert_cmpstr (new_key, !=, old_key);
+}
+
+/* Writes @len bytes of @bytes as @file. */
+static void
+put_file (const char   *file,
+          const guint8 *bytes,
+          gsize         len)
+{
+  int fd = open (file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, bytes, len), ==, (gssize) len);
+  close (fd);
+}
+
+/* The written extents of a sparse @file, as (offset, length) pairs. */
+static GArray *
+data_extents (const char *file)
+{
+  GArray *extents = g_array_new (FALSE, FALSE, sizeof (guint64));
+  int fd = open (file, O_RDONLY);
+  off_t end = lseek (fd, 0, SEEK_END), at = 0;
+
+  while (at < end)
+    {
+      off_t data = lseek (fd, at, SEEK_DATA), hole;
+      guint64 pair[2];
+
+      if (data < 0)
+        break;
+      hole = lseek (fd, data, SEEK_HOLE);
+      pair[0] = data;
+      pair[1] = hole - data;
+      g_array_append_vals (extents, pair, 2);
+      at = hole;
+    }
+  close (fd);
+  return extents;
+}
+
+/* Copies @from to @to with @len bytes at @offset changed by @change (sparse: holes stay). */
+static void
+copy_changed (const char *from,
+              const char *to,
+              guint64     offset,
+              gconstpointer change,
+              gsize       len,
+              guint64     cut)
+{
+  g_autoptr(GArray) extents = data_extents (from);
+  int in = open (from, O_RDONLY);
+  int out = open (to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+  for (guint i = 0; i < extents->len; i += 2)
+    {
+      guint64 at = g_array_index (extents, guint64, i);
+      guint64 n = g_array_index (extents, guint64, i + 1);
+      g_autofree guint8 *buf = NULL;
+
+      if (at >= cut)
+        break;
+      n = MIN (n, cut - at);
+      buf = g_malloc (n);
+      g_assert_cmpint (pread (in, buf, n, at), ==, (gssize) n);
+      g_assert_cmpint (pwrite (out, buf, n, at), ==, (gssize) n);
+    }
+  g_assert_true (ftruncate (out, cut) == 0);
+  if (change && offset + len <= cut)
+    g_assert_cmpint (pwrite (out, change, len, offset), ==, (gssize) len);
+  close (in);
+  close (out);
+}
+
+/* Looks @key up where its cache file was replaced: refused with an error and removed, or,
+ * when the change is one no check can see (a number that is in range), a trace whose
+ * every row reads. */
+static gboolean
+lookup_refuses (TwTraceCache *cache,
+                const char   *key,
+                const char   *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_trace_cache_lookup (cache, key, NULL, &error);
+
+  if (trace == NULL)
+    {
+      g_assert_nonnull (error);
+      g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+      return TRUE;
+    }
+  g_assert_no_error (error);
+  g_free (tw_test_dup_trace_digest (trace));
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+
+      g_assert_true (tw_trace_get_event (trace, i, &event));
+      g_assert_nonnull (tw_trace_get_event_type (trace, event.type));
+    }
+  return FALSE;
+}
+
+/* A cache file cut anywhere is refused and removed. */
+static void
+test_truncated (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (3 * TW_CHUNK_SIZE / 2, 3);
+  g_autofree char *path = make_trace_file ("cut.txt", "a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *good = g_strconcat (file, ".good", NULL);
+  GStatBuf st;
+
+  g_assert_true (g_rename (file, good) == 0);
+  g_assert_true (g_stat (good, &st) == 0);
+  {
+    const guint64 cuts[] = { 0, 5, 95, 96, HEADER_BYTES, HEADER_BYTES + 1000,
+                             HEADER_BYTES + SLOT_BYTES, st.st_size / 2, st.st_size - 200,
+                             st.st_size - 13, st.st_size - 12, st.st_size - 1 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+      {
+        copy_changed (good, file, 0, NULL, 0, cuts[i]);
+        g_assert_true (lookup_refuses (cache, key, file));
+      }
+  }
+  /* and whole, it is fine */
+  copy_changed (good, file, 0, NULL, 0, st.st_size);
+  g_assert_false (lookup_refuses (cache, key, file));
+}
+
+/* Bit flips anywhere written (header, columns, payloads, index, key) never crash: each is
+ * refused, or is a change no check can see and the trace reads. Flips in the header,
+ * index and key are all refused. */
+static void
+test_bit_flips (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE + 5000, 7);
+  g_autofree char *path = make_trace_file ("flips.txt", "a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *good = g_strconcat (file, ".good", NULL);
+  g_autoptr(GArray) extents = NULL;
+  guint64 index_at = HEADER_BYTES + 2 * SLOT_BYTES;
+  guint refused = 0, tried = 0;
+  GStatBuf st;
+
+  g_assert_true (g_rename (file, good) == 0);
+  g_assert_true (g_stat (good, &st) == 0);
+  extents = data_extents (good);
+  for (guint i = 0; i < extents->len; i += 2)
+    {
+      guint64 at = g_array_index (extents, guint64, i);
+      guint64 n = g_array_index (extents, guint64, i + 1);
+
+      for (guint k = 0; k < 12; k++)
+        {
+          guint64 offset = at + g_test_rand_int_range (0, (gint32) MIN (n, G_MAXINT32));
+          int in = open (good, O_RDONLY);
+          guint8 byte;
+          gboolean must_refuse;
+
+          g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
+          close (in);
+          byte ^= 1u << g_test_rand_int_range (0, 8);
+          copy_changed (good, file, offset, &byte, 1, st.st_size);
+          /* the header, index and key are checked whole; a row's number may stay in range */
+          must_refuse = (offset < 96 || offset >= index_at);
+          tried++;
+          if (lookup_refuses (cache, key, file))
+            refused++;
+          else
+            g_assert_false (must_refuse);
+        }
+    }
+  g_test_message ("%u of %u bit flips refused", refused, tried);
+  g_assert_cmpuint (refused, >, 0);
+}
+
+static void
+change_u16 (const char *good,
+            const char *file,
+            guint64     offset,
+            guint16     value,
+            guint64     size)
+{
+  copy_changed (good, file, offset, &value, 2, size);
+}
+
+/* Rows that name what does not exist are refused: a type, a task, a CPU, a payload past
+ * its blob, a string id, a time going back. */
+static void
+test_bad_rows (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (4000, 9);
+  g_autofree char *path = make_trace_file ("rows.txt", "a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *good = g_strconcat (file, ".good", NULL);
+  const TwEventChunk *chunk = tw_trace_get_chunk (trace, 0);
+  guint64 columns = HEADER_BYTES;
+  guint32 big = G_MAXUINT32 - 1, time_back = 0;
+  guint row_with_string = 0;
+  GStatBuf st;
+
+  g_assert_true (g_rename (file, good) == 0);
+  g_assert_true (g_stat (good, &st) == 0);
+
+  change_u16 (good, file, columns + TW_CHUNK_TYPE_OFFSET + 2 * 10, 60000, st.st_size);
+  g_assert_true (lookup_refuses (cache, key, file));
+  change_u16 (good, file, columns + TW_CHUNK_CPU_OFFSET + 2 * 10, 500, st.st_size);
+  g_assert_true (lookup_refuses (cache, key, file));
+  copy_changed (good, file, columns + TW_CHUNK_TASK_OFFSET + 4 * 10, &big, 4, st.st_size);
+  g_assert_true (lookup_refuses (cache, key, file));
+  /* row 1 has fields (kind 1 of 3 has): a payload offset past the blob */
+  g_assert_cmpuint (chunk->payload[1], !=, TW_PAYLOAD_NONE);
+  copy_changed (good, file, columns + TW_CHUNK_PAYLOAD_OFFSET + 4 * 1, &big, 4, st.st_size);
+  g_assert_true (lookup_refuses (cache, key, file));
+  /* row 3000's time before row 2999's */
+  copy_changed (good, file, columns + 8 * 3000, &time_back, 4, st.st_size);
+  g_assert_true (lookup_refuses (cache, key, file));
+
+  /* a present string field holding an id past the string table */
+  for (guint i = 0; i < chunk->n && !row_with_string; i++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (trace, chunk->type[i]);
+      TwValue value;
+
+      if (type->n_fields > 1 && tw_event_type_get_field (type, chunk->blob + chunk->payload[i], 1,
+                                                        &value))
+        row_with_string = i;
+    }
+  g_assert_cmpuint (row_with_string, >, 0);
+  {
+    const TwEventType *type = tw_trace_get_event_type (trace, chunk->type[row_with_string]);
+    guint64 at = HEADER_BYTES + (gsize) TW_CHUNK_SIZE * 24 + chunk->payload[row_with_string] +
+                 type->offsets[1];
+
+    copy_changed (good, file, at, &big, 4, st.st_size);
+    g_assert_true (lookup_refuses (cache, key, file));
+  }
+
+  copy_changed (good, file, 0, NULL, 0, st.st_size);
+  g_assert_false (lookup_refuses (cache, key, file));
+}
+
+/* A file of another version of the format (or not an image at all) is refused as such. */
+static void
+test_version (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (100, 2);
+  g_autofree char *path = make_trace_file ("version.txt", "a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *good = g_strconcat (file, ".good", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) found = NULL;
+  guint32 version;
+  GStatBuf st;
+  int fd;
+
+  g_assert_true (g_rename (file, good) == 0);
+  g_assert_true (g_stat (good, &st) == 0);
+  fd = open (good, O_RDONLY);
+  g_assert_cmpint (pread (fd, &version, 4, 8), ==, 4);
+  close (fd);
+  version++;
+  copy_changed (good, file, 8, &version, 4, st.st_size);
+  found = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "another version"));
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  /* a file of the right name holding something else */
+  put_file (file, (const guint8 *) "not a cache file at all", 23);
+  found = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_null (found);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+}
+
+/* Over its limit, the folder loses its least recently used files first; a trace over the
+ * whole limit is not stored; clear empties it. */
+static void
+test_limit (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (20000, 4);
+  char *files[3] = { NULL };
+  char *keys[3] = { NULL };
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) found = NULL;
+  guint64 one, freed;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("limit-%u.txt", i);
+      g_autofree char *path = make_trace_file (name, name);
+      struct timespec times[2] = { { 0, UTIME_OMIT }, { 1000000 + i * 1000, 0 } };
+
+      keys[i] = store (cache, path, trace, &files[i]);
+      /* in the order written, each a thousand seconds after the one before */
+      g_assert_true (utimensat (AT_FDCWD, files[i], times, 0) == 0);
+      if (i == 0)
+        {
+          entries = tw_trace_cache_list (cache, &error);
+          one = ((TwTraceCacheEntry *) entries->pdata[0])->disk_bytes;
+          g_clear_pointer (&entries, g_ptr_array_unref);
+          tw_trace_cache_set_limit (cache, 2 * one + one / 2);
+        }
+      if (i == 1)
+        {
+          /* using the first makes it the most recent: the second goes next */
+          found = tw_trace_cache_lookup (cache, keys[0], NULL, &error);
+          g_assert_nonnull (found);
+        }
+    }
+  g_assert_cmpuint (tw_trace_cache_get_limit (cache), ==, 2 * one + one / 2);
+  g_assert_true (g_file_test (files[0], G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (files[1], G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (files[2], G_FILE_TEST_EXISTS));
+
+  /* larger than the whole limit: not stored, and nothing fails */
+  {
+    g_autofree char *path = make_trace_file ("huge.txt", "huge");
+    g_autofree char *key = tw_trace_cache_dup_key (path, &error);
+    g_autofree char *file = tw_trace_cache_dup_file_for_key (cache, key);
+
+    tw_trace_cache_set_limit (cache, one / 2);
+    g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
+    g_assert_no_error (error);
+    g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  }
+
+  g_assert_cmpuint (tw_trace_cache_clear (cache, &freed, &error), ==, 2);
+  g_assert_no_error (error);
+  g_assert_cmpuint (freed, >=, 2 * one - 8192);
+  entries = tw_trace_cache_list (cache, &error);
+  g_assert_cmpuint (entries->len, ==, 0);
+  /* the trace mapped from a removed file reads on */
+  g_free (tw_test_dup_trace_digest (found));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_free (files[i]);
+      g_free (keys[i]);
+    }
+}
+
+static void
+test_parse_size (void)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 bytes;
+
+  g_assert_true (tw_trace_cache_parse_size ("5G", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, (guint64) 5 << 30);
+  g_assert_true (tw_trace_cache_parse_size ("1.5MiB", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, 3 << 19);
+  g_assert_true (tw_trace_cache_parse_size ("4096", &bytes, &error));
+  g_assert_cmpuint (bytes, ==, 4096);
+  g_assert_false (tw_trace_cache_parse_size ("lots", &bytes, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (tw_trace_cache_parse_size ("5X", &bytes, &error));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/trace-cache/round-trip/synthetic", test_round_trip_synthetic);
+  g_test_add_func ("/trace-cache/round-trip/readers", test_round_trip_readers);
+  g_test_add_func ("/trace-cache/stale", test_stale);
+  g_test_add_func ("/trace-cache/truncated", test_truncated);
+  g_test_add_func ("/trace-cache/bit-flips", test_bit_flips);
+  g_test_add_func ("/trace-cache/bad-rows", test_bad_rows);
+  g_test_add_func ("/trace-cache/version", test_version);
+  g_test_add_func ("/trace-cache/limit", test_limit);
+  g_test_add_func ("/trace-cache/parse-size", test_parse_size);
+  return g_test_run ();
+}
