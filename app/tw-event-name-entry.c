@@ -67,6 +67,10 @@ completion_match_cb (GtkEntryCompletion *completion,
     return FALSE;
   normalized = g_utf8_normalize (name, -1, G_NORMALIZE_ALL);
   folded = g_utf8_casefold (normalized, -1);
+  /* a name typed whole has nothing left to complete: offering it again would keep the
+   * popup open over the pane after the user moved on */
+  if (strcmp (folded, key) == 0)
+    return FALSE;
   if (strstr (folded, key) != NULL)
     return TRUE;
 

@@ -535,6 +535,37 @@ test_completion (Fixture       *fx,
   g_assert_cmpstr (typo, ==, "sched_switch");
 }
 
+/* A name typed whole is not offered again, so the completion has no row left and GTK
+ * closes its popup, instead of leaving it over the pane while the user goes on to the next
+ * field (seen walking the Explain story). */
+static void
+test_completion_typed_whole (Fixture       *fx,
+                             gconstpointer  data)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (TW_SOURCE_DIR "/tests/fixtures/ftrace/tracefs-sched-irq.txt");
+  TwEvaluationsPane *pane;
+  GtkWidget *start;
+  g_autofree char *partial = NULL;
+  g_autofree char *whole = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  pane = show_pane (fx);
+  start = GTK_WIDGET (find_name_entry (pane, 0));
+  gtk_widget_grab_focus (start);
+
+  partial = dup_completions (start, "sched_sw");
+  g_assert_cmpstr (partial, ==, "sched_switch");
+  whole = dup_completions (start, "sched_switch");
+  g_assert_cmpstr (whole, ==, "");
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+}
+
 /* Two evaluations of one metric get names that tell their tabs apart. */
 static void
 test_unique_tab_names (Fixture       *fx,
@@ -627,6 +658,7 @@ main (int    argc,
   ADD ("go-to-time/trace-dat", test_go_to_time_trace_dat);
   ADD ("unknown-event", test_unknown_event);
   ADD ("completion", test_completion);
+  ADD ("completion-typed-whole", test_completion_typed_whole);
   ADD ("unique-tab-names", test_unique_tab_names);
   ADD ("automaton-unknown-label", test_automaton_unknown_label);
 #undef ADD
