@@ -146,6 +146,9 @@ tw_test_save_widget_png (GtkWidget  *widget,
 
   if (dir == NULL)
     return;
+  /* a screenshot for docs/ must not catch a page still fading out (GtkStack's crossfade
+   * runs a few hundred ms after the switch the test waited for) */
+  tw_test_wait_frames (widget, 30);
   path = g_build_filename (dir, name, NULL);
   surface = tw_test_grab_widget (widget);
   g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
