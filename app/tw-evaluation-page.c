@@ -23,6 +23,7 @@ struct _TwEvaluationPage
   GtkWidget       *status;
   GtkWidget       *progress;
   GtkWidget       *cancel;
+  GtkWidget       *stack;
   GtkWidget       *table_scrolled;
   TwHistogramView *histogram_view;
   GtkWidget       *over_time;
@@ -81,13 +82,40 @@ show_over_time (TwEvaluationPage *self)
                                     has_events ? tw_trace_get_last_time (trace) : 0);
 }
 
-/* A click on a window of the over-time view shows its longest measurement, as picking
- * one from a bar's list does. */
+/* A measurement picked in a bar's list or the over-time view: the Measurements tab, its
+ * row selected (which explains it beside the list, and shows it on the timeline). */
+static void
+show_measurement (TwEvaluationPage *self,
+                  guint64           row)
+{
+  GtkWidget *view = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (self->table_scrolled));
+  GtkSingleSelection *selection;
+
+  if (!GTK_IS_COLUMN_VIEW (view))
+    return;
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "table");
+  selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)));
+  /* the list holds every row of the table, in order */
+  gtk_single_selection_set_selected (selection, (guint) row);
+  for (GtkWidget *child = gtk_widget_get_first_child (view); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", (guint) row);
+}
+
+static void
+measurement_picked_cb (TwEvaluationPage *self,
+                       guint64           row)
+{
+  show_measurement (self, row);
+}
+
+/* A click on a window of the over-time view shows its longest measurement. */
 static void
 over_time_row_activated_cb (TwEvaluationPage *self,
                             guint64           row)
 {
-  tw_histogram_view_pick_measurement (self->histogram_view, row);
+  show_measurement (self, row);
 }
 
 static void
@@ -301,10 +329,12 @@ tw_evaluation_page_class_init (TwEvaluationPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, status);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, progress);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, cancel);
+  gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, stack);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, table_scrolled);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, histogram_view);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, over_time);
   gtk_widget_class_bind_template_callback (widget_class, over_time_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, measurement_picked_cb);
   gtk_widget_class_bind_template_child (widget_class, TwEvaluationPage, explain_panel);
 
   gtk_widget_class_install_action (widget_class, "page.cancel", NULL, cancel_action);

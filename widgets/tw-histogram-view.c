@@ -157,6 +157,9 @@ plot_pressed (GtkGestureClick *gesture,
   tw_histogram_view_select_bin (self, tw_histogram_view_bin_at (self, x, y));
 }
 
+enum { MEASUREMENT_PICKED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static void
 bin_selection_changed (GtkSelectionModel *model,
                        guint              position,
@@ -166,8 +169,13 @@ bin_selection_changed (GtkSelectionModel *model,
   TwHistogramView *self = data;
   guint selected = gtk_single_selection_get_selected (self->bin_selection);
 
-  if (selected != GTK_INVALID_LIST_POSITION && self->bin_list)
-    tw_histogram_view_pick_measurement (self, tw_measurement_list_get_row (self->bin_list, selected));
+  gsize row;
+
+  if (selected == GTK_INVALID_LIST_POSITION || self->bin_list == NULL)
+    return;
+  row = tw_measurement_list_get_row (self->bin_list, selected);
+  tw_histogram_view_pick_measurement (self, row);
+  g_signal_emit (self, signals[MEASUREMENT_PICKED], 0, (guint64) row);
 }
 
 static void
@@ -213,6 +221,14 @@ tw_histogram_view_class_init (TwHistogramViewClass *klass)
   G_OBJECT_CLASS (klass)->dispose = tw_histogram_view_dispose;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "histogramview");
+
+  /**
+   * TwHistogramView::measurement-picked:
+   * @row: the table row the user picked from a bar's list
+   */
+  signals[MEASUREMENT_PICKED] = g_signal_new ("measurement-picked", G_TYPE_FROM_CLASS (klass),
+                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                              G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void

@@ -331,9 +331,12 @@ tw_measurement_list_create_view (TwMeasurementList *self)
 
   g_return_val_if_fail (TW_IS_MEASUREMENT_LIST (self), NULL);
 
-  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self)));
+  /* autoselect off before the model comes: a new selection would select the first row
+   * without anyone asking, and without telling who listens for a selection later */
+  selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_model (selection, G_LIST_MODEL (self));
   view = gtk_column_view_new (GTK_SELECTION_MODEL (selection));
   gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (view), TRUE);
   gtk_widget_add_css_class (view, "data-table");

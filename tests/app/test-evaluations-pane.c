@@ -9,6 +9,7 @@
 #include <tw-evaluators.h>
 
 #include "tw-application.h"
+#include "tw-explain-panel.h"
 #include "tw-test-pixels.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
@@ -441,8 +442,48 @@ test_worst_case_compensated (Fixture       *fx,
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
-/* The Over Time tab: a click on the window holding the longest measurement selects that
- * measurement on the timeline. */
+static gboolean
+explained (gpointer data)
+{
+  return !tw_explain_panel_is_running (data);
+}
+
+/* What a pick in a bar's list or the over-time view must lead to: the Measurements tab
+ * with that row selected, explained beside it, and shown on the timeline. */
+static void
+assert_measurement_shown (Fixture                *fx,
+                          TwEvaluationsPane      *pane,
+                          const TwMeasurementRow *row)
+{
+  g_autoptr(GPtrArray) panels = g_ptr_array_new ();
+  g_autoptr(GPtrArray) stacks = g_ptr_array_new ();
+  const TwExplanation *e;
+  guint64 begin = 0, end = 0;
+
+  tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_EXPLAIN_PANEL, panels);
+  g_assert_cmpuint (panels->len, >=, 1);
+  g_assert_true (tw_test_wait_until (explained, g_ptr_array_index (panels, 0), WAIT_MS));
+  e = tw_explain_panel_get_explanation (g_ptr_array_index (panels, 0));
+  if (e == NULL)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+      tw_test_collect_descendants (g_ptr_array_index (panels, 0), GTK_TYPE_LABEL, labels);
+      g_error ("not explained: %s", labels->len ? gtk_label_get_text (g_ptr_array_index (labels, 0)) : "");
+    }
+  g_assert_cmpuint (e->row.begin, ==, row->begin);
+  g_assert_cmpuint (e->row.end, ==, row->end);
+  g_assert_true (tw_view_state_get_selection (tw_window_get_view_state (fx->window), &begin, &end));
+  g_assert_cmpuint (begin, ==, row->begin);
+  g_assert_cmpuint (end, ==, row->end);
+  tw_test_collect_descendants (GTK_WIDGET (pane), GTK_TYPE_STACK, stacks);
+  for (guint i = 0; i < stacks->len; i++)
+    if (gtk_stack_get_child_by_name (g_ptr_array_index (stacks, i), "over-time"))
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (g_ptr_array_index (stacks, i)), ==, "table");
+}
+
+/* The Over Time tab: a click on the window holding the longest measurement shows and
+ * explains that measurement. */
 static void
 test_over_time (Fixture       *fx,
                 gconstpointer  data)
@@ -454,7 +495,6 @@ test_over_time (Fixture       *fx,
   TwEvaluationsPane *pane;
   TwHistogramOverTime *over_time;
   const TwMeasurementRow *worst;
-  guint64 begin = 0, end = 0;
   gsize worst_row;
   int x;
 
@@ -493,9 +533,52 @@ test_over_time (Fixture       *fx,
       if (GTK_IS_GESTURE_CLICK (controller))
         g_signal_emit_by_name (controller, "pressed", 1, (double) x, 20.0);
     }
-  g_assert_true (tw_view_state_get_selection (tw_window_get_view_state (fx->window), &begin, &end));
-  g_assert_cmpuint (begin, ==, worst->begin);
-  g_assert_cmpuint (end, ==, worst->end);
+  assert_measurement_shown (fx, pane, worst);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+}
+
+/* A histogram bar's tail: picking a measurement from the bar's list explains it. */
+static void
+test_bar_tail_explained (Fixture       *fx,
+                         gconstpointer  data)
+{
+  g_autofree char *path = tw_test_write_temp_file ("jobs.csv", JOBS_CSV, -1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
+  TwEvaluationsPane *pane;
+  TwHistogramView *view;
+  GtkSingleSelection *bin_selection = NULL;
+  TwMeasurementList *bin_list;
+  const TwHistogramSnapshot *snapshot;
+  const TwMeasurementRow *picked;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  open_path (fx, path);
+  pane = show_pane (fx);
+  g_assert_true (tw_evaluations_pane_add_user_metric (pane, "irq_entry", "irq_exit", TRUE, &error));
+  wait_evaluation (pane, 0);
+  tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_HISTOGRAM_VIEW, views);
+  view = g_ptr_array_index (views, 0);
+  snapshot = tw_histogram_view_get_snapshot (view);
+  g_assert_nonnull (snapshot);
+  /* the last bar holds the longest */
+  tw_histogram_view_select_bin (view, snapshot->n_bins - 1);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+  tw_test_collect_descendants (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW, lists);
+  g_assert_cmpuint (lists->len, ==, 1);
+  bin_selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (g_ptr_array_index (lists, 0)));
+  bin_list = TW_MEASUREMENT_LIST (gtk_single_selection_get_model (bin_selection));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (bin_list)), >=, 1);
+  picked = tw_measurement_table_get_row (tw_evaluations_pane_get_table (pane, 0),
+                                         tw_measurement_list_get_row (bin_list, 0));
+  g_assert_cmpuint (picked->length, ==, 2000);
+  gtk_single_selection_set_selected (bin_selection, 0);
+  assert_measurement_shown (fx, pane, picked);
   tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
 }
 
@@ -655,6 +738,7 @@ main (int    argc,
   ADD ("user-metric-and-worst-case", test_user_metric_and_worst_case);
   ADD ("worst-case-compensated", test_worst_case_compensated);
   ADD ("over-time", test_over_time);
+  ADD ("bar-tail-explained", test_bar_tail_explained);
   ADD ("cancel-and-live", test_cancel_and_live);
   ADD ("real-trace", test_real_trace);
 #undef ADD
