@@ -62,11 +62,17 @@ format_ns (double ns)
   return tw_timeline_format_duration ((guint64) llround (ns));
 }
 
+/* As the rest of the window names a task ("cc1-14300", "256 (pid 0)"); the CSV export
+ * keeps the source ids. */
 static char *
 task_label (TwWorstCasePage *self,
             guint32          task)
 {
-  return tw_measurement_table_dup_task_label (tw_evaluator_run_get_trace (self->run), task);
+  TwTrace *trace = tw_evaluator_run_get_trace (self->run);
+
+  if (task < tw_trace_get_n_tasks (trace))
+    return tw_trace_dup_task_label (trace, task);
+  return tw_measurement_table_dup_task_label (trace, task);
 }
 
 /* Fig. 4: the run's table, one row per task, the worst cases in its free columns. */

@@ -375,6 +375,27 @@ test_worst_case_compensated (Fixture       *fx,
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (compensate)),
                             "tracewb-cli calibrate"));
   g_assert_cmpstr (worst_case_status (pane), ==, "Raw lengths: tracing cost not subtracted");
+  /* the tables name the task as the rest of the window does, not by its source id */
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    g_autofree char *label = tw_trace_dup_task_label (trace, tw_trace_lookup_task (trace, "11"));
+    guint named = 0, bare = 0;
+
+    tw_test_wait_frames (GTK_WIDGET (fx->window), 2);
+    tw_test_collect_descendants (gtk_widget_get_parent (GTK_WIDGET (compensate)), GTK_TYPE_LABEL, labels);
+    tw_test_collect_descendants (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (compensate))),
+                                 GTK_TYPE_LABEL, labels);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+
+        named += g_strcmp0 (text, label) == 0;
+        bare += g_strcmp0 (text, "11") == 0;
+      }
+    g_assert_cmpstr (label, !=, "11");
+    g_assert_cmpuint (named, >, 0);
+    g_assert_cmpuint (bare, ==, 0);
+  }
 
   /* 100 ns an event: the job of 2000 ns is 1500 without its five events' cost, so the
    * one of 1700 ns becomes the worst */
