@@ -61,12 +61,14 @@ both_connected (gpointer data)
   return TRUE;
 }
 
-/* The first and last time of @host's tracef events, and how many. */
+/* The first and last time of @host's tracef events, and how many; @first_task: the name
+ * of the task that logged the first one. */
 static guint64
-host_events (TwTrace    *trace,
-             const char *host,
-             guint64    *first,
-             guint64    *last)
+host_events_full (TwTrace     *trace,
+                  const char  *host,
+                  guint64     *first,
+                  guint64     *last,
+                  const char **first_task)
 {
   guint16 type = tw_trace_lookup_event_type (trace, TRACEF_NAME);
   guint64 n = 0;
@@ -82,11 +84,22 @@ host_events (TwTrace    *trace,
       task = tw_trace_get_task (trace, event.task);
       if (event.type != type || task == NULL || g_strcmp0 (task->host, host) != 0)
         continue;
+      if (event.time < *first && first_task)
+        *first_task = task->name;
       *first = MIN (*first, event.time);
       *last = MAX (*last, event.time);
       n++;
     }
   return n;
+}
+
+static guint64
+host_events (TwTrace    *trace,
+             const char *host,
+             guint64    *first,
+             guint64    *last)
+{
+  return host_events_full (trace, host, first, last, NULL);
 }
 
 static gboolean
@@ -114,6 +127,7 @@ test_two_targets (void)
   guint n_rows;
   int row_a = -1, row_b = -1, cpu_rows = 0;
   guint64 first_a, last_a, first_b, last_b, from, to;
+  const char *task_a = NULL, *task_b = NULL;
 
   if (app == NULL)
     {
@@ -198,14 +212,19 @@ test_two_targets (void)
   g_assert_true (gtk_widget_activate_action (tw_window_get_timeline (window), "timeline.toggle-row", "u", 0));
 
   /* both rows draw their events: each host's run, then nothing after it */
-  g_assert_cmpuint (host_events (trace, "tA", &first_a, &last_a), ==, 30);
-  g_assert_cmpuint (host_events (trace, "tB", &first_b, &last_b), ==, 20);
+  /* each host's emitter has threads of similar names ("lttng-emit-…", "lttng-emit-ust-…"):
+   * the row checked is that of the task that logged the first event */
+  g_assert_cmpuint (host_events_full (trace, "tA", &first_a, &last_a, &task_a), ==, 30);
+  g_assert_cmpuint (host_events_full (trace, "tB", &first_b, &last_b, &task_b), ==, 20);
   from = MIN (first_a, first_b);
   to = MAX (last_a, last_b);
   to += to - from;
-  tw_test_assert_host_task_marks (window, trace, "tA", "lttng-emit", from, to, first_a,
+  /* a margin before the first event: the host that happens to log first would otherwise
+   * have its first mark on the view's left edge, half outside the picture */
+  from -= MIN (from, (to - from) / 8);
+  tw_test_assert_host_task_marks (window, trace, "tA", task_a, from, to, first_a,
                                   to - (to - MAX (last_a, last_b)) / 4);
-  tw_test_assert_host_task_marks (window, trace, "tB", "lttng-emit", from, to, first_b,
+  tw_test_assert_host_task_marks (window, trace, "tB", task_b, from, to, first_b,
                                   to - (to - MAX (last_a, last_b)) / 4);
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Shows [@from, @to] in the window, finds the task row whose task's name starts with
- * @name_prefix (and, in a window of several targets, whose task is @host's), exports the timeline as a PNG and reads it back: around @mark_time the
+ * @name_prefix (and, in a window of several targets, whose task is @host's) — that of the
+ * task that logged the event at @mark_time where several match, since a traced program's
+ * threads share its name's start — exports the timeline as a PNG and reads it back: around @mark_time the
  * row differs from its background (a mark is drawn), at @empty_time the row is one
  * colour (nothing is drawn). Used by window tests on traces whose tasks have only
  * instant events (LTTng UST without kernel events).
@@ -38,6 +40,7 @@ tw_test_assert_host_task_marks (TwWindow   *window,
   cairo_surface_t *surface;
   guint n_rows;
   int task_row = -1, y, mark_x, empty_x;
+  guint32 marking_task = TW_TASK_NONE;
   gboolean differs = FALSE, empty_uniform = TRUE;
   double first_empty[3], mark_rgb[3], empty_rgb[3];
 
@@ -47,11 +50,21 @@ tw_test_assert_host_task_marks (TwWindow   *window,
 
   painter = tw_timeline_get_painter (TW_TIMELINE (timeline));
   rows = tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (painter), &n_rows);
-  for (guint r = 0; r < n_rows && task_row < 0; r++)
-    if (rows[r].kind == TW_TIMELINE_ROW_TASK
-        && g_str_has_prefix (tw_trace_get_task (trace, rows[r].id)->name, name_prefix)
-        && (host == NULL || g_strcmp0 (tw_trace_get_task (trace, rows[r].id)->host, host) == 0))
-      task_row = (int) r;
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace) && marking_task == TW_TASK_NONE; i++)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.time == mark_time)
+        marking_task = event.task;
+    }
+  for (int pass = 0; pass < 2 && task_row < 0; pass++)
+    for (guint r = 0; r < n_rows && task_row < 0; r++)
+      if (rows[r].kind == TW_TIMELINE_ROW_TASK
+          && g_str_has_prefix (tw_trace_get_task (trace, rows[r].id)->name, name_prefix)
+          && (host == NULL || g_strcmp0 (tw_trace_get_task (trace, rows[r].id)->host, host) == 0)
+          && (pass == 1 || rows[r].id == marking_task))
+        task_row = (int) r;
   if (task_row < 0)
     g_test_message ("no task row for a task named %s… of host %s among %u rows", name_prefix,
                     host ? host : "(any)", n_rows);
