@@ -113,6 +113,31 @@ stored_all (gpointer data)
          && host_events (trace, "tB", &first, &last) == f->want_b;
 }
 
+/* The timeline's layout has a task row of each host: a relayout (at most 4 a second,
+ * slower under sanitizers) has taken both hosts' tasks. */
+static gboolean
+both_hosts_have_rows (gpointer data)
+{
+  TwWindow *window = data;
+  TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (tw_window_get_timeline (window)));
+  TwTimelineLayout *layout = tw_timeline_painter_get_layout (painter);
+  TwTrace *trace = tw_live_session_get_trace (tw_window_get_live_session (window));
+  const TwTimelineRow *rows;
+  gboolean a = FALSE, b = FALSE;
+  guint n_rows;
+
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  for (guint r = 0; r < n_rows; r++)
+    if (rows[r].kind == TW_TIMELINE_ROW_TASK)
+      {
+        const char *host = tw_trace_get_task (trace, rows[r].id)->host;
+
+        a |= g_strcmp0 (host, "tA") == 0;
+        b |= g_strcmp0 (host, "tB") == 0;
+      }
+  return a && b;
+}
+
 static void
 test_two_targets (void)
 {
@@ -153,7 +178,8 @@ test_two_targets (void)
   g_assert_true (tw_test_lab_emit (&lab, 0, 30, 1000));
   g_assert_true (tw_test_lab_emit (&lab, 1, 20, 1000));
   g_assert_true (tw_test_wait_until (stored_all, &f, WAIT_MS));
-  spin (500);   /* a relayout (≤ 4 per second) gives the tasks their rows */
+  g_assert_true (tw_test_wait_until (both_hosts_have_rows, window, WAIT_MS));
+  spin (300);   /* the relayout's frame */
 
   /* each host's emitter has its row, labelled by its host; tA's rows before tB's */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.live-pause", NULL));
