@@ -17,16 +17,6 @@
 
 #include "tw-test-utils.h"
 
-static void
-run_cli (const char *const *args,
-         char             **out,
-         char             **err,
-         int               *status)
-{
-  if (!tw_test_run_cli (args, out, err, status))
-    g_error ("cannot run tracewb-cli: is TW_CLI set?");
-}
-
 /* The children's cache folder is this test's (GLib points theirs at /dev/null), and the
  * cache is on (the suite turns it off for every other test). */
 static void
@@ -69,7 +59,7 @@ simulate (guint events)
   int status;
 
   g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   return path;
 }
@@ -81,7 +71,7 @@ cli_output (const char *const *args)
   g_autofree char *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpstr (err, ==, "");
   g_assert_cmpint (status, ==, 0);
   return out;
@@ -174,7 +164,7 @@ test_env (void)
     g_clear_pointer (&out, g_free);
 
     g_setenv ("TRACEWB_CACHE_LIMIT", "plenty", TRUE);
-    run_cli (list_args, &out, &err, &status);
+    tw_test_run_cli_or_fail (list_args, &out, &err, &status);
     g_assert_cmpint (status, ==, 1);
     g_assert_nonnull (strstr (err, "TRACEWB_CACHE_LIMIT: “plenty” is not a size"));
     g_unsetenv ("TRACEWB_CACHE_LIMIT");

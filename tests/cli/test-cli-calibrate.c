@@ -15,16 +15,6 @@
 
 #include "tw-test-utils.h"
 
-static void
-run_cli (const char *const *args,
-         char             **out,
-         char             **err,
-         int               *status)
-{
-  if (!tw_test_run_cli (args, out, err, status))
-    g_error ("cannot run tracewb-cli: is TW_CLI set?");
-}
-
 /* GLib isolates this process's folders per test; the environment a child inherits
  * must name the same one. */
 static void
@@ -46,14 +36,14 @@ test_sensor (void)
 
   isolate_config ();
 
-  run_cli (show, &out, &err, &status);
+  tw_test_run_cli_or_fail (show, &out, &err, &status);
   g_assert_cmpstr (err, ==, "");
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "no tracing cost stored in "));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "sensor "));
   g_assert_nonnull (strstr (out, "5 rounds of 20000 events"));
@@ -77,7 +67,7 @@ test_ftrace (void)
 
   isolate_config ();
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   if (geteuid () != 0 || !g_file_test ("/sys/kernel/tracing/events/syscalls", G_FILE_TEST_IS_DIR))
     {
       /* the user is told why, and nothing is stored */
@@ -122,29 +112,29 @@ test_compensated_eval (void)
 
   isolate_config ();
 
-  run_cli (uncalibrated, &out, &err, &status);
+  tw_test_run_cli_or_fail (uncalibrated, &out, &err, &status);
   g_assert_cmpint (status, ==, 1);
   g_assert_nonnull (strstr (err, "no tracing cost for shark events on this machine"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  run_cli (set, &out, &err, &status);
+  tw_test_run_cli_or_fail (set, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (out, ==, "shark      2000.0 ns per event (given)\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  run_cli (uncalibrated, &out, &err, &status);
+  tw_test_run_cli_or_fail (uncalibrated, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "Worst case per task (µs; Espinosa 2003 Fig. 4; "
                                         "tracing cost 2.000 µs per event subtracted)\n"));
   g_assert_nonnull (strstr (out, "eq. (1), rate-monotonic priorities (µs; tracing cost 2.000 µs"));
   g_clear_pointer (&err, g_free);
-  run_cli (given, &out_given, &err, &status);
+  tw_test_run_cli_or_fail (given, &out_given, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (out_given, ==, out);
   g_clear_pointer (&err, g_free);
-  run_cli (raw, &out_raw, &err, &status);
+  tw_test_run_cli_or_fail (raw, &out_raw, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out_raw, "Worst case per task (µs; Espinosa 2003 Fig. 4; "
                                             "raw lengths, tracing cost not subtracted)\n"));
@@ -152,7 +142,7 @@ test_compensated_eval (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  run_cli (csv, &out, &err, &status);
+  tw_test_run_cli_or_fail (csv, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "task,begin_ns,end_ns,length_ns,intermediate_events,lost,"
                                         "compensated_length_ns"));
@@ -171,14 +161,14 @@ test_compensated_compare (void)
 
   isolate_config ();
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "\"event_cost_ns\" : {\n    \"a\" : 1000.0,\n    \"b\" : 1000.0"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   /* a cost without --compensated would change nothing: refused */
-  run_cli (alone, &out, &err, &status);
+  tw_test_run_cli_or_fail (alone, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   g_assert_true (g_str_has_prefix (err, "usage: tracewb-cli compare"));
 }

@@ -20,16 +20,6 @@ typedef struct {
   char *heavy;   /* utilization 0.85: longer responses, same tasks */
 } Runs;
 
-static void
-run_cli (const char *const *args,
-         char             **out,
-         char             **err,
-         int               *status)
-{
-  if (!tw_test_run_cli (args, out, err, status))
-    g_error ("cannot run tracewb-cli: is TW_CLI set?");
-}
-
 static char *
 simulate (const char *dir,
           const char *name,
@@ -42,7 +32,7 @@ simulate (const char *dir,
   g_autofree char *out = NULL, *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   return path;
 }
@@ -87,7 +77,7 @@ eval_p99 (const char *path)
   g_autoptr(GArray) lengths = g_array_new (FALSE, FALSE, sizeof (double));
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   lines = g_strsplit (out, "\n", -1);
   g_assert_true (g_str_has_prefix (lines[0], "task,begin_ns,end_ns,length_ns,"));
@@ -126,7 +116,7 @@ test_json_figures (Runs          *runs,
   JsonArray *groups;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   root = parse_object (out, parser);
   g_assert_cmpstr (json_object_get_string_member (root, "evaluation"), ==, "response-time");
@@ -157,7 +147,7 @@ test_same_run (Runs          *runs,
   g_autofree char *out = NULL, *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (err, ==, "");
   g_assert_nonnull (strstr (out, "Mann–Whitney U"));
@@ -174,7 +164,7 @@ test_gate_fails (Runs          *runs,
   g_autofree char *out = NULL, *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   /* one line, for the gate that failed, naming its statistic */
   g_assert_true (g_str_has_prefix (err, "tracewb-cli compare: --fail-if p99>+10%: p99 changed by +"));
@@ -193,7 +183,7 @@ test_one_task (Runs          *runs,
   g_autofree char *out = NULL, *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (strstr (out, "\n\n") + 2, "280\n"));
   g_assert_null (strstr (out, "Per task"));
@@ -204,7 +194,7 @@ test_one_task (Runs          *runs,
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (unknown, &out, &err, &status);
+  tw_test_run_cli_or_fail (unknown, &out, &err, &status);
   g_assert_cmpint (status, ==, 1);
   g_assert_nonnull (strstr (err, "no task named “no-such-task”"));
 }
@@ -221,19 +211,19 @@ test_bad_usage (Runs          *runs,
   g_autofree char *out = NULL, *err = NULL;
   int status;
 
-  run_cli (no_metric, &out, &err, &status);
+  tw_test_run_cli_or_fail (no_metric, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   g_assert_true (g_str_has_prefix (err, "usage: tracewb-cli compare A B"));
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (bad_gate, &out, &err, &status);
+  tw_test_run_cli_or_fail (bad_gate, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   g_assert_nonnull (strstr (err, "“p98” is not a statistic"));
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (missing, &out, &err, &status);
+  tw_test_run_cli_or_fail (missing, &out, &err, &status);
   g_assert_cmpint (status, ==, 1);
   g_assert_nonnull (strstr (err, "/nonexistent/b.shark"));
 }

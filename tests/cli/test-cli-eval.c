@@ -14,16 +14,6 @@
 #include "tw-test-utils.h"
 
 static void
-run_cli (const char *const *args,
-         char             **out,
-         char             **err,
-         int               *status)
-{
-  if (!tw_test_run_cli (args, out, err, status))
-    g_error ("cannot run tracewb-cli: is TW_CLI set?");
-}
-
-static void
 test_metrics_list (void)
 {
   const char *const args[] = { "metrics", NULL };
@@ -34,7 +24,7 @@ test_metrics_list (void)
   guint n;
   const TwMetricInfo *infos = tw_metrics_get_system_metrics (&n);
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, n + 1);  /* the last one is empty */
@@ -54,13 +44,13 @@ test_metrics_required (void)
   g_autofree char *err = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (out, ==, "kind:irq_entry\nkind:irq_exit\n");
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (bad, &out, &err, &status);
+  tw_test_run_cli_or_fail (bad, &out, &err, &status);
   g_assert_cmpint (status, ==, 1);
   g_assert_nonnull (strstr (err, "no system metric named “nope”"));
 }
@@ -92,7 +82,7 @@ test_eval_errors (void)
       g_autofree char *err = NULL;
       int status;
 
-      run_cli (cases[i].args, &out, &err, &status);
+      tw_test_run_cli_or_fail (cases[i].args, &out, &err, &status);
       g_test_message ("case %u: %s", i, err);
       g_assert_cmpint (status, ==, cases[i].status);
       g_assert_nonnull (strstr (err, cases[i].message));
@@ -140,7 +130,7 @@ test_eval_ftrace (void)
   {
     const char *const args[] = { "eval", path, "--metric", "irq-duration", "--csv", "-", NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     g_assert_cmpint (status, ==, 0);
     g_assert_true (g_str_has_prefix (out, "task,begin_ns,end_ns,length_ns,intermediate_events"));
     g_assert_cmpstr (out, ==, expected);
@@ -150,7 +140,7 @@ test_eval_ftrace (void)
   {
     const char *const args[] = { "eval", path, "--metric", "irq-duration", "--hist", NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     g_assert_cmpint (status, ==, 0);
     stats = g_strdup_printf ("count %" G_GSIZE_FORMAT " ", tw_measurement_table_get_n_rows (table));
     g_assert_nonnull (strstr (out, stats));
@@ -200,7 +190,7 @@ test_eval_plugin_ftrace (void)
   {
     const char *const args[] = { "eval", path, "--plugin", module, "--csv", "-", NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     g_assert_cmpint (status, ==, 0);
     g_assert_cmpstr (out, ==, expected->str);
   }
@@ -247,7 +237,7 @@ test_worst_case_shark (void)
     const char *const args[] = { "eval", path, "--worst-case", "--csv", "-", "--rta-csv",
                                  rta_path, NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     g_assert_cmpint (status, ==, 0);
     g_assert_cmpstr (out, ==, expected);
     g_assert_true (g_file_get_contents (rta_path, &rta, NULL, NULL));
@@ -279,7 +269,7 @@ test_user_metric_simulated (void)
                                  "--tasks", "4", "--utilization", "0.75", "--overrun", "0.03",
                                  "--truth", truth, NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     if (status != 0 && strstr (err, "unknown command") != NULL)
       {
         g_test_skip ("tracewb-cli has no simulate command");
@@ -293,7 +283,7 @@ test_user_metric_simulated (void)
     const char *const args[] = { "eval", dump, "--user-metric",
                                  "task_activate,task_end_cycle,--no-system", "--csv", "-", NULL };
 
-    run_cli (args, &out, &err, &status);
+    tw_test_run_cli_or_fail (args, &out, &err, &status);
     g_assert_cmpint (status, ==, 0);
   }
 
@@ -396,7 +386,7 @@ test_unknown_events (void)
       g_autofree char *err = NULL;
       int status;
 
-      run_cli (cases[i].args, &out, &err, &status);
+      tw_test_run_cli_or_fail (cases[i].args, &out, &err, &status);
       g_test_message ("case %u: %s", i, err);
       g_assert_cmpint (status, ==, cases[i].status);
       g_assert_nonnull (strstr (err, cases[i].message));
@@ -427,17 +417,17 @@ test_eval_tail (void)
   TwTailFit fit;
   int status;
 
-  run_cli (simulate, &out, &err, &status);
+  tw_test_run_cli_or_fail (simulate, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (tail, &out, &err, &status);
+  tw_test_run_cli_or_fail (tail, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "Tail estimate: Gumbel fit to the maxima of blocks of 20"));
   g_assert_nonnull (strstr (out, "\nall measurements "));
 
   g_clear_pointer (&err, g_free);
-  run_cli (csv, &rows, &err, &status);
+  tw_test_run_cli_or_fail (csv, &rows, &err, &status);
   lines = g_strsplit (rows, "\n", -1);
   for (guint i = 1; lines[i] && lines[i][0]; i++)
     if (g_str_has_prefix (lines[i], "288,"))
@@ -456,7 +446,7 @@ test_eval_tail (void)
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  run_cli (clash, &out, &err, &status);
+  tw_test_run_cli_or_fail (clash, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   g_unlink (dump);
 }

@@ -10,16 +10,6 @@
 
 #include "tw-test-utils.h"
 
-static void
-run_cli (const char *const *args,
-         char             **out,
-         char             **err,
-         int               *status)
-{
-  if (!tw_test_run_cli (args, out, err, status))
-    g_error ("cannot run tracewb-cli: is TW_CLI set?");
-}
-
 static guint32
 read_be32 (const guint8 *p)
 {
@@ -39,7 +29,7 @@ test_png (void)
   gsize len;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpstr (err, ==, "");
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_file_get_contents (png, (char **) &data, &len, NULL));
@@ -61,7 +51,7 @@ test_svg (void)
   g_autofree char *text = NULL;
   int status;
 
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "<svg"));
@@ -79,14 +69,14 @@ test_errors (void)
   g_autofree char *err = NULL;
   int status;
 
-  run_cli (no_file, &out, &err, &status);
+  tw_test_run_cli_or_fail (no_file, &out, &err, &status);
   g_assert_cmpint (status, ==, 1);
   g_assert_true (g_str_has_prefix (err, "tracewb-cli render: "));
   g_assert_nonnull (strstr (err, missing));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  run_cli (usage, &out, &err, &status);
+  tw_test_run_cli_or_fail (usage, &out, &err, &status);
   g_assert_cmpint (status, ==, 2);
   g_assert_true (g_str_has_prefix (err, "usage: tracewb-cli render FILE"));
   g_clear_pointer (&out, g_free);
@@ -94,7 +84,7 @@ test_errors (void)
 
   /* a missing drawing program is said, naming where it was looked for */
   g_setenv ("TRACEWB_RENDER_HELPER", "/nonexistent/tracewb-render", TRUE);
-  run_cli (usage, &out, &err, &status);
+  tw_test_run_cli_or_fail (usage, &out, &err, &status);
   g_unsetenv ("TRACEWB_RENDER_HELPER");
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (err, ==, "tracewb-cli render: TRACEWB_RENDER_HELPER=/nonexistent/tracewb-render: "
@@ -110,7 +100,7 @@ libraries_loaded_by (const char *const *args)
   int status;
 
   g_setenv ("LD_DEBUG", "libs", TRUE);
-  run_cli (args, &out, &err, &status);
+  tw_test_run_cli_or_fail (args, &out, &err, &status);
   g_unsetenv ("LD_DEBUG");
   return err;
 }

@@ -426,6 +426,17 @@ tw_test_run_cli (const char *const  *args,
   return TRUE;
 }
 
+/* As tw_test_run_cli(), for tests that cannot go on without the program. */
+void
+tw_test_run_cli_or_fail (const char *const  *args,
+                         char              **out,
+                         char              **err,
+                         int                *status)
+{
+  if (!tw_test_run_cli (args, out, err, status))
+    g_error ("cannot run tracewb-cli: is TW_CLI set?");
+}
+
 /**
  * tw_test_use_temp_sensor_dir:
  *

@@ -83,5 +83,9 @@ gboolean tw_test_run_cli              (const char *const *args,
                                        char           **out,
                                        char           **err,
                                        int             *status);
+void     tw_test_run_cli_or_fail      (const char *const *args,
+                                       char           **out,
+                                       char           **err,
+                                       int             *status);
 
 G_END_DECLS
