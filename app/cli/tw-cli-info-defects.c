@@ -15,6 +15,7 @@
  */
 
 struct _TwCliDefects {
+  TwTrace      *trace;      /* names CPUs: HOST/N in a trace of several hosts */
   TwLostEvents *lost;
   GArray       *repairs;    /* guint64 per CPU */
   guint64       n_repairs;
@@ -35,6 +36,7 @@ tw_cli_defects_new (TwTrace *trace)
   TwCliDefects *self = g_new0 (TwCliDefects, 1);
   g_autofree char *truncated = tw_trace_dup_metadata (trace, "truncated_events");
 
+  self->trace = g_object_ref (trace);
   self->lost = tw_lost_events_new (trace);
   self->repairs = tw_switch_repairs_count (trace);
   for (guint c = 0; c < self->repairs->len; c++)
@@ -50,6 +52,7 @@ tw_cli_defects_free (TwCliDefects *self)
     return;
   tw_lost_events_free (self->lost);
   g_array_unref (self->repairs);
+  g_object_unref (self->trace);
   g_free (self);
 }
 
@@ -123,7 +126,8 @@ add_json_totals (JsonBuilder        *builder,
  *
  * Adds `lost` (totals, and per CPU that lost any: reports, events, packets, reports
  * that do not count their events), `repairs` (total and per CPU that had any) and
- * `truncated_events` to the object @builder is in.
+ * `truncated_events` to the object @builder is in. CPUs are named by their number, or
+ * `HOST/N` in a trace of several hosts.
  */
 void
 tw_cli_defects_add_json (const TwCliDefects *self,
@@ -140,11 +144,11 @@ tw_cli_defects_add_json (const TwCliDefects *self,
   for (guint c = 0; c < tw_lost_events_get_n_cpus (self->lost); c++)
     {
       const TwLossTotals *totals = tw_lost_events_get_totals (self->lost, c);
-      char name[16];
+      g_autofree char *name = NULL;
 
       if (totals->n_reports == 0)
         continue;
-      g_snprintf (name, sizeof name, "%u", c);
+      name = tw_trace_dup_cpu_label (self->trace, c);
       json_builder_set_member_name (builder, name);
       add_json_totals (builder, totals);
     }
@@ -159,11 +163,11 @@ tw_cli_defects_add_json (const TwCliDefects *self,
   json_builder_begin_object (builder);
   for (guint c = 0; c < self->repairs->len; c++)
     {
-      char name[16];
+      g_autofree char *name = NULL;
 
       if (g_array_index (self->repairs, guint64, c) == 0)
         continue;
-      g_snprintf (name, sizeof name, "%u", c);
+      name = tw_trace_dup_cpu_label (self->trace, c);
       json_builder_set_member_name (builder, name);
       json_builder_add_int_value (builder, g_array_index (self->repairs, guint64, c));
     }
@@ -220,13 +224,13 @@ tw_cli_defects_print (const TwCliDefects *self)
         {
           const TwLossTotals *totals = tw_lost_events_get_totals (self->lost, c);
           g_autofree char *cpu_text = NULL;
-          char name[24];
+          g_autofree char *name = NULL;
 
           if (totals->n_reports == 0)
             continue;
           cpu_text = describe_totals (totals);
-          g_snprintf (name, sizeof name, "  cpu %u", c);
-          g_print ("%-14s %s\n", name, cpu_text);
+          name = tw_trace_dup_cpu_label (self->trace, c);
+          g_print ("  cpu %-8s %s\n", name, cpu_text);
         }
     }
   if (self->n_repairs > 0)
@@ -235,12 +239,12 @@ tw_cli_defects_print (const TwCliDefects *self)
                "repairs", self->n_repairs);
       for (guint c = 0; c < self->repairs->len; c++)
         {
-          char name[24];
+          g_autofree char *name = NULL;
 
           if (g_array_index (self->repairs, guint64, c) == 0)
             continue;
-          g_snprintf (name, sizeof name, "  cpu %u", c);
-          g_print ("%-14s %" G_GUINT64_FORMAT "\n", name, g_array_index (self->repairs, guint64, c));
+          name = tw_trace_dup_cpu_label (self->trace, c);
+          g_print ("  cpu %-8s %" G_GUINT64_FORMAT "\n", name, g_array_index (self->repairs, guint64, c));
         }
     }
 }

@@ -543,6 +543,46 @@ test_cli_info_truncated (void)
   g_assert_nonnull (strstr (out, "\nlost           1 report without an event count\n"));
 }
 
+/* A trace of two targets: each loss and repair is said on the CPU of its host
+ * ("beta/1"), not on the store's CPU number, which no target has. */
+static void
+test_cli_info_hosts (void)
+{
+  static const char text[] =
+    "time_ns,cpu,host,task,event,next,count\n"
+    "1000,1,alpha,alpha/5,switch,alpha/1,\n"
+    "1000,1,beta,beta/5,switch,beta/1,\n"
+    "1500,0,alpha,alpha/5,lost,,7\n"
+    "2000,1,alpha,alpha/1,switch,alpha/5,\n"
+    /* beta/1 runs on beta's CPU 1, but this switch names beta/2 as switched out */
+    "2000,1,beta,beta/2,switch,beta/5,\n";
+  g_autofree char *path = tw_test_write_temp_file ("hosts.csv", text, -1);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *info, *repairs, *lost_cpus;
+
+  if (g_getenv ("TW_CLI") == NULL)
+    {
+      g_test_skip ("needs $TW_CLI");
+      return;
+    }
+  info = info_json (path, parser);
+  repairs = json_object_get_object_member (info, "repairs");
+  g_assert_cmpint (json_object_get_int_member (repairs, "total"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (repairs, "cpus"), "beta/1"),
+                   ==, 1);
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (repairs, "cpus")), ==, 1);
+  lost_cpus = json_object_get_object_member (json_object_get_object_member (info, "lost"), "cpus");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (lost_cpus, "alpha/0"), "events"),
+                   ==, 7);
+  g_assert_cmpuint (json_object_get_size (lost_cpus), ==, 1);
+
+  out = info_text (path);
+  g_assert_nonnull (strstr (out, "\nlost           7 events in 1 report\n"
+                                 "  cpu alpha/0  7 events in 1 report\n"));
+  g_assert_nonnull (strstr (out, "\n  cpu beta/1   1\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -558,6 +598,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/messy/ctf2-message", test_ctf2_message);
   g_test_add_func ("/tw/ingest/messy/cli-info-losses", test_cli_info_losses);
   g_test_add_func ("/tw/ingest/messy/cli-info-truncated", test_cli_info_truncated);
+  g_test_add_func ("/tw/ingest/messy/cli-info-hosts", test_cli_info_hosts);
 
   return g_test_run ();
 }
