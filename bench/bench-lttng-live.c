@@ -12,11 +12,14 @@
  *             sees nothing before the live timer flushes a sub-buffer, so the figure is
  *             compared with the timer: latency − timer should stay ≤ 250 ms.
  *   events/s  N events (default 1 000 000) emitted as fast as the program can, read by
- *             our live source; then N more read by `babeltrace2 --input-format=lttng-live
- *             URL` printing text into a pipe we count lines of (a relay takes one viewer
- *             per session: one after the other, same session): both from their first to
- *             their last event; the count received beside the count emitted and LTTng's
- *             discarded events (never silently different).
+ *             our live source; then N more read by babeltrace2's own lttng-live source
+ *             into sink.utils.counter (the source alone: what decoding costs), then N
+ *             more by `babeltrace2 --input-format=lttng-live URL` printing text (a relay
+ *             takes one viewer per session: one after the other, same session). Each
+ *             rate is taken from 5 % to 95 % of the burst (the tail waits for the live
+ *             timer to flush the last packets); beside it the viewer's CPU time per
+ *             event (ours: the reader child and this process); the count received beside
+ *             the count emitted and LTTng's discarded events (never silently different).
  *
  * Usage: bench-lttng-live [N] [TIMER_US]. Not a CI gate: it prints figures.
  */
@@ -25,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <tw-ingest.h>
+#include <unistd.h>
 
 #include "tw-test-lttng.h"
 
@@ -46,29 +51,97 @@ now_realtime_ns (void)
   return (guint64) g_get_real_time () * 1000;
 }
 
+/* When a viewer had 5 % and 95 % of the burst: the rate between them leaves out the
+ * start (the viewer's first request) and the tail (the last partial packets wait for
+ * the live timer), which say nothing of how fast a viewer goes. */
+typedef struct {
+  guint64 n;
+  gint64  t5_us, t95_us, last_us;
+} Progress;
+
+static void
+progress_note (Progress *p,
+               guint64   count)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (p->t5_us == 0 && count * 20 >= p->n)
+    p->t5_us = now;
+  if (p->t95_us == 0 && count * 20 >= p->n * 19)
+    p->t95_us = now;
+  if (count > 0)
+    p->last_us = now;
+}
+
+static double
+progress_rate (const Progress *p)
+{
+  return p->t95_us > p->t5_us ? p->n * 0.9 / ((p->t95_us - p->t5_us) / 1e6) : 0.0;
+}
+
+/* user + system CPU seconds of process @pid (0 when it is gone) */
+static double
+process_cpu_s (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (after = strrchr (text, ')')) == NULL)
+    return 0.0;
+  fields = g_strsplit (after + 2, " ", 0);
+  /* fields from the state (3rd of the line): utime and stime are the 14th and 15th */
+  if (g_strv_length (fields) < 13)
+    return 0.0;
+  return (g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10))
+         / (double) sysconf (_SC_CLK_TCK);
+}
+
+/* our lttng-live reader child (tracewb-reader), by its parent and name */
+static GPid
+find_reader_child (void)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (proc && (name = g_dir_read_name (proc)))
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+      g_autofree char *text = NULL;
+      g_autofree char *want = g_strdup_printf ("(tracewb-reader) S %d ", getpid ());
+      g_autofree char *want_r = g_strdup_printf ("(tracewb-reader) R %d ", getpid ());
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &text, NULL, NULL))
+        continue;
+      if (strstr (text, want) || strstr (text, want_r))
+        return atoi (name);
+    }
+  return 0;
+}
+
 typedef struct {
   GInputStream *stream;
-  guintptr      lines;      /* read by the main thread while this one counts */
-  gint64        first_us, last_us;
-} LineCounter;
+  gboolean      counter;    /* sink.utils.counter's "N messages (TOTAL)" lines, else text lines */
+  guint64       seen;
+  Progress      progress;
+} PeerOutput;
 
 static gpointer
-count_lines (gpointer data)
+read_peer (gpointer data)
 {
-  LineCounter *c = data;
-  char buf[65536];
-  gssize n;
+  PeerOutput *c = data;
+  g_autoptr(GDataInputStream) lines = g_data_input_stream_new (c->stream);
+  char *line;
 
-  while ((n = g_input_stream_read (c->stream, buf, sizeof buf, NULL, NULL)) > 0)
+  while ((line = g_data_input_stream_read_line (lines, NULL, NULL, NULL)))
     {
-      gssize k = 0;
-
-      for (gssize i = 0; i < n; i++)
-        k += buf[i] == '\n';
-      g_atomic_pointer_add (&c->lines, k);
-      if (c->first_us == 0)
-        c->first_us = g_get_monotonic_time ();
-      c->last_us = g_get_monotonic_time ();
+      if (!c->counter)
+        c->seen++;
+      else if (strstr (line, "messages (TOTAL)"))
+        c->seen = g_ascii_strtoull (g_strchug (line), NULL, 10);
+      progress_note (&c->progress, c->seen);
+      g_free (line);
     }
   return NULL;
 }
@@ -172,27 +245,75 @@ bench_latency (TwTestLttng *lt,
   tw_monitor_stop (monitor);
 }
 
+/* One burst of @n events read by babeltrace2's own lttng-live source into @sink_args
+ * (its text output, or sink.utils.counter: the source alone), in its own process. */
+static void
+bench_peer (TwTestLttng       *lt,
+            const char        *session,
+            guint              n,
+            const char *const *sink_args,
+            const char        *label)
+{
+  g_autofree char *url = tw_test_lttng_url (lt, session);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) peer = NULL;
+  g_autoptr(GError) error = NULL;
+  PeerOutput out = { .progress.n = n, .counter = sink_args != NULL };
+  GThread *reader;
+  double cpu = 0.0;
+  guint64 seen = G_MAXUINT64;
+
+  g_ptr_array_add (argv, (gpointer) "babeltrace2");
+  g_ptr_array_add (argv, (gpointer) "--input-format=lttng-live");
+  g_ptr_array_add (argv, url);
+  for (guint i = 0; sink_args && sink_args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) sink_args[i]);
+  g_ptr_array_add (argv, NULL);
+  peer = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  if (peer == NULL)
+    g_error ("%s", error->message);
+  out.stream = g_subprocess_get_stdout_pipe (peer);
+  reader = g_thread_new ("peer-output", read_peer, &out);
+  g_usleep (1500000);
+  if (!tw_test_lttng_emit (lt, n, 0))
+    g_error ("the UST program failed");
+  /* until its output stops for 2 s */
+  while (seen != out.seen)
+    {
+      seen = out.seen;
+      g_usleep (2 * G_USEC_PER_SEC);
+    }
+  cpu = process_cpu_s (atoi (g_subprocess_get_identifier (peer)));
+  g_subprocess_force_exit (peer);   /* ours, by its PID */
+  g_subprocess_wait (peer, NULL, NULL);
+  g_thread_join (reader);
+  printf ("  %-26s %10.0f events/s  %5.2f µs CPU/event  %s %" G_GUINT64_FORMAT "\n", label,
+          progress_rate (&out.progress), cpu * 1e6 / n,
+          out.counter ? "messages" : "lines", out.seen);
+}
+
 static void
 bench_throughput (TwTestLttng *lt,
                   guint        n,
                   guint        timer_us)
 {
+  const char *counter[] = { "--component=sink.utils.counter", NULL, NULL };
+  g_autofree char *step = g_strdup_printf ("--params=step=+%u", MAX (n / 100, 1));
   g_autoptr(TwMonitor) monitor = NULL;
-  g_autoptr(GSubprocess) peer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *url = tw_test_lttng_url (lt, "rate");
-  LineCounter peer_count = { 0 };
-  GThread *counter;
   TwMonitorSourceInfo info;
-  guint64 ours = 0, first_us = 0, last_us = 0, idle_since = 0;
-  guint16 type = TW_TYPE_NONE;
-  TwTrace *trace;
+  Progress progress = { .n = n };
+  guint64 ours = 0, idle_since = 0;
+  struct rusage before, after;
+  double child_cpu, parent_cpu;
+  GPid child;
   gint64 t0;
 
   if (!tw_test_lttng_create_session (lt, "rate", timer_us) || !tw_test_lttng_emit (lt, 0, 0))
     g_error ("could not make the session");
   monitor = attach (lt, "rate");
-  trace = tw_monitor_get_trace (monitor);
+  child = find_reader_child ();
+  child_cpu = child ? process_cpu_s (child) : 0.0;
+  getrusage (RUSAGE_SELF, &before);
   t0 = g_get_monotonic_time ();
   if (!tw_test_lttng_emit (lt, n, 0))
     g_error ("the UST program failed");
@@ -205,15 +326,11 @@ bench_throughput (TwTestLttng *lt,
       guint64 count, now = g_get_monotonic_time ();
 
       tw_monitor_poll (monitor);
-      if (type == TW_TYPE_NONE)
-        type = tw_trace_lookup_event_type (trace, TRACEF_NAME);
       tw_monitor_get_source_info (monitor, 0, &info);
       count = info.counts.received;
+      progress_note (&progress, count);
       if (count != ours)
         {
-          if (first_us == 0)
-            first_us = now;
-          last_us = now;
           ours = count;
           idle_since = now;
         }
@@ -225,40 +342,23 @@ bench_throughput (TwTestLttng *lt,
     }
   tw_monitor_flush (monitor);
   tw_monitor_get_source_info (monitor, 0, &info);
+  child_cpu = child ? process_cpu_s (child) - child_cpu : 0.0;
+  getrusage (RUSAGE_SELF, &after);
+  parent_cpu = (after.ru_utime.tv_sec - before.ru_utime.tv_sec) + (after.ru_stime.tv_sec - before.ru_stime.tv_sec)
+               + ((after.ru_utime.tv_usec - before.ru_utime.tv_usec) + (after.ru_stime.tv_usec - before.ru_stime.tv_usec)) / 1e6;
   tw_monitor_stop (monitor);   /* the relay takes one viewer per session */
 
-  peer = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
-                           "babeltrace2", "--input-format=lttng-live", url, NULL);
-  if (peer == NULL)
-    g_error ("%s", error->message);
-  peer_count.stream = g_subprocess_get_stdout_pipe (peer);
-  counter = g_thread_new ("peer-lines", count_lines, &peer_count);
-  g_usleep (1500000);
-  if (!tw_test_lttng_emit (lt, n, 0))
-    g_error ("the UST program failed");
-  {
-    guintptr seen = G_MAXSIZE;
-
-    /* until its output stops for 2 s */
-    while (seen != (guintptr) g_atomic_pointer_get (&peer_count.lines))
-      {
-        seen = (guintptr) g_atomic_pointer_get (&peer_count.lines);
-        g_usleep (2 * G_USEC_PER_SEC);
-      }
-  }
-  g_subprocess_force_exit (peer);   /* ours, by its PID */
-  g_subprocess_wait (peer, NULL, NULL);
-  g_thread_join (counter);
-
-  printf ("events/s through one relay (live timer %.0f ms; one viewer, then the other)\n", timer_us / 1000.0);
-  printf ("  tracewb live source     %10.0f events/s  received %" G_GUINT64_FORMAT
-          "  LTTng discarded %" G_GUINT64_FORMAT "  emitted %u\n",
-          last_us > first_us ? info.counts.received / ((last_us - first_us) / 1e6) : 0.0,
+  printf ("events/s through one relay, from 5 %% to 95 %% of the burst (live timer %.0f ms; one viewer at a time)\n",
+          timer_us / 1000.0);
+  printf ("  %-26s %10.0f events/s  %5.2f µs CPU/event  received %" G_GUINT64_FORMAT
+          "  LTTng discarded %" G_GUINT64_FORMAT "  emitted %u\n", "tracewb live source",
+          progress_rate (&progress), (child_cpu + parent_cpu) * 1e6 / n,
           info.counts.received, info.counts.missed, n);
-  printf ("  babeltrace2 text        %10.0f events/s  lines %" G_GUINT64_FORMAT "\n",
-          peer_count.last_us > peer_count.first_us
-          ? peer_count.lines / ((peer_count.last_us - peer_count.first_us) / 1e6) : 0.0,
-          (guint64) peer_count.lines);
+  printf ("  %-26s %10s %10.2f µs in the reader child, %.2f µs in the window's process\n", "", "",
+          child_cpu * 1e6 / n, parent_cpu * 1e6 / n);
+  counter[1] = step;
+  bench_peer (lt, "rate", n, counter, "babeltrace2 source alone");
+  bench_peer (lt, "rate", n, NULL, "babeltrace2 text");
 }
 
 int
