@@ -30,6 +30,7 @@ struct _TwCompareWindow
   GtkWidget       *evaluator;
   GtkWidget       *task;
   GtkWidget       *compensate;
+  GtkWidget       *log_lengths;
   GtkWidget       *stack;
   GtkWidget       *working_label;
   GtkWidget       *progress;
@@ -50,6 +51,8 @@ struct _TwCompareWindow
   guint            progress_id;
   TwRunComparison *comparison;
   gboolean         filling_tasks;    /* the task list is being rebuilt */
+  gboolean         scale_chosen;     /* the user set Logarithmic lengths: keep it */
+  gboolean         setting_scale;    /* we are setting it */
 };
 
 G_DEFINE_FINAL_TYPE (TwCompareWindow, tw_compare_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -284,10 +287,10 @@ static void
 show_group (TwCompareWindow *self)
 {
   guint group = selected_group (self);
-  g_autoptr(TwHistogram) a = tw_run_comparison_new_histogram (self->comparison, group, TW_RUN_A, 40,
-                                                              TW_HISTOGRAM_SCALE_LINEAR);
-  g_autoptr(TwHistogram) b = tw_run_comparison_new_histogram (self->comparison, group, TW_RUN_B, 40,
-                                                              TW_HISTOGRAM_SCALE_LINEAR);
+  TwHistogramScale scale = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->log_lengths))
+                           ? TW_HISTOGRAM_SCALE_LOG : TW_HISTOGRAM_SCALE_LINEAR;
+  g_autoptr(TwHistogram) a = tw_run_comparison_new_histogram (self->comparison, group, TW_RUN_A, 40, scale);
+  g_autoptr(TwHistogram) b = tw_run_comparison_new_histogram (self->comparison, group, TW_RUN_B, 40, scale);
   g_autofree char *name_a = g_file_get_basename (self->files[0]);
   g_autofree char *name_b = g_file_get_basename (self->files[1]);
   g_autofree char *label_a = g_strdup_printf ("A: %s", name_a);
@@ -324,6 +327,37 @@ fill_tasks (TwCompareWindow *self)
   g_object_unref (names);
 }
 
+/* Latencies of a real system have tails a thousand times their median: in linear bins
+ * every measurement but the outliers falls into the first one. Such runs start with
+ * logarithmic bins, unless the user chose. */
+static void
+choose_scale (TwCompareWindow *self)
+{
+  gboolean heavy = FALSE;
+
+  if (self->scale_chosen)
+    return;
+  for (TwRun r = TW_RUN_A; r <= TW_RUN_B; r++)
+    {
+      const TwSampleStats *all = stats_of (self, 0, r);
+
+      heavy |= all->value[TW_SAMPLE_STAT_MAX] > 100 * all->value[TW_SAMPLE_STAT_P50];
+    }
+  self->setting_scale = TRUE;
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->log_lengths), heavy);
+  self->setting_scale = FALSE;
+}
+
+static void
+scale_changed_cb (TwCompareWindow *self)
+{
+  if (self->setting_scale)
+    return;
+  self->scale_chosen = TRUE;
+  if (self->comparison)
+    show_group (self);
+}
+
 static void
 show_comparison (TwCompareWindow *self)
 {
@@ -336,6 +370,7 @@ show_comparison (TwCompareWindow *self)
                           a, all_a->value[TW_SAMPLE_STAT_N], b, all_b->value[TW_SAMPLE_STAT_N]);
   gtk_label_set_text (GTK_LABEL (self->runs_label), text);
   fill_tasks (self);
+  choose_scale (self);
   show_group (self);
   show_task_table (self);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "results");
@@ -561,7 +596,8 @@ fill_evaluators (TwCompareWindow *self)
 {
   GtkStringList *names = gtk_string_list_new (NULL);
 
-  self->factories = tw_evaluator_factory_list_registered ();
+  /* the registry lives as long as the process: a window holds a reference, not it */
+  self->factories = g_object_ref (tw_evaluator_factory_list_registered ());
   for (guint i = 0; i < g_list_model_get_n_items (self->factories); i++)
     {
       g_autoptr(TwEvaluatorFactory) factory = g_list_model_get_item (self->factories, i);
@@ -714,6 +750,7 @@ tw_compare_window_class_init (TwCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, evaluator);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, task);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, compensate);
+  gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, log_lengths);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, working_label);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, progress);
@@ -725,6 +762,7 @@ tw_compare_window_class_init (TwCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, tasks);
   gtk_widget_class_bind_template_callback (widget_class, evaluator_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, task_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scale_changed_cb);
   gtk_widget_class_install_action (widget_class, "compare.cancel", NULL, cancel_action);
 }
 

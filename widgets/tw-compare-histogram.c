@@ -84,6 +84,43 @@ show_text_at (cairo_t    *cr,
   cairo_show_text (cr, text);
 }
 
+/* A log axis: its ends, and each power of ten between them where there is room for
+ * its label, at its place (the middle of the axis is the geometric mean, not the
+ * arithmetic one). */
+static void
+draw_log_ticks (TwCompareHistogram *self,
+                cairo_t            *cr,
+                double              lower,
+                double              upper,
+                int                 width,
+                int                 height)
+{
+  double plot_w = width - MARGIN_LEFT - MARGIN_RIGHT;
+  double span = log10 (upper) - log10 (lower);
+  double room = 70, last_x = MARGIN_LEFT;
+
+  for (guint t = 0; t <= 1; t++)
+    {
+      g_autofree char *text = tw_histogram_format_value (self->runs[0], t ? upper : lower);
+
+      show_text_at (cr, text, MARGIN_LEFT + plot_w * t, height - 6, t);
+    }
+  for (double decade = ceil (log10 (lower)); decade < log10 (upper); decade++)
+    {
+      double x = MARGIN_LEFT + plot_w * (decade - log10 (lower)) / span;
+      g_autofree char *text = NULL;
+
+      if (x - last_x < room || MARGIN_LEFT + plot_w - x < room)
+        continue;
+      text = tw_histogram_format_value (self->runs[0], pow (10, decade));
+      cairo_move_to (cr, x + 0.5, height - MARGIN_BOTTOM + 1);
+      cairo_line_to (cr, x + 0.5, height - MARGIN_BOTTOM + 4);
+      cairo_stroke (cr);
+      show_text_at (cr, text, x, height - 6, 0.5);
+      last_x = x;
+    }
+}
+
 static void
 draw_axes (TwCompareHistogram *self,
            cairo_t            *cr,
@@ -113,6 +150,11 @@ draw_axes (TwCompareHistogram *self,
     }
   tw_histogram_get_bin (self->runs[0], 0, &lower, NULL);
   tw_histogram_get_bin (self->runs[0], n - 1, NULL, &upper);
+  if (tw_histogram_get_scale (self->runs[0]) == TW_HISTOGRAM_SCALE_LOG && lower > 0 && upper > lower)
+    {
+      draw_log_ticks (self, cr, lower, upper, width, height);
+      return;
+    }
   for (guint t = 0; t <= 2; t++)
     {
       g_autofree char *text = tw_histogram_format_value (self->runs[0], lower + (upper - lower) * t / 2);

@@ -282,6 +282,81 @@ test_cancel (Runs          *runs,
   g_unlink (big);
 }
 
+/* Columns of the histogram holding run A's colour: how widely its bars spread. */
+static guint
+count_run_a_columns (GtkWidget *histogram)
+{
+  cairo_surface_t *surface = tw_test_grab_widget (histogram);
+  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  const guchar *data = cairo_image_surface_get_data (surface);
+  guint columns = 0;
+  GdkRGBA a;
+
+  tw_compare_histogram_get_run_color (0, &a);
+  for (int x = 0; x < w; x++)
+    for (int y = 0; y < h; y++)
+      {
+        guint32 pixel = *(const guint32 *) (data + y * stride + x * 4);
+
+        if (ABS ((int) ((pixel >> 16) & 0xff) - (int) (a.red * 255)) < 3
+            && ABS ((int) ((pixel >> 8) & 0xff) - (int) (a.green * 255)) < 3
+            && ABS ((int) (pixel & 0xff) - (int) (a.blue * 255)) < 3)
+          {
+            columns++;
+            break;
+          }
+      }
+  cairo_surface_destroy (surface);
+  return columns;
+}
+
+/* Two real recordings: wakeup latencies of a few µs with tails of 50 and 500 ms. In
+ * linear bins all but a handful fall into the first; the window starts them in
+ * logarithmic bins, where the bulk spreads over many, and the user can switch back. */
+static void
+test_log_lengths (void)
+{
+  g_autofree char *path_a = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *path_b = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_all_2s.dat");
+  g_autoptr(GFile) a = NULL, b = NULL;
+  TwCompareWindow *window;
+  GtkWidget *log_lengths, *histogram;
+  guint spread_log, spread_linear;
+
+  if (app == NULL || path_a == NULL || path_b == NULL)
+    {
+      g_test_skip (app == NULL ? "no display" : "the shared ftrace recordings are missing");
+      return;
+    }
+  a = g_file_new_for_path (path_a);
+  b = g_file_new_for_path (path_b);
+  window = tw_compare_window_new (GTK_APPLICATION (app), a, b);
+  tw_test_present_window (GTK_WINDOW (window), 1100, 800);
+  g_assert_true (tw_test_wait_until (shows_comparison, window, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (window), 3);
+
+  log_lengths = find_descendant (GTK_WIDGET (window), GTK_TYPE_CHECK_BUTTON, "Logarithmic lengths");
+  g_assert_nonnull (log_lengths);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (log_lengths)));
+  histogram = find_descendant (GTK_WIDGET (window), TW_TYPE_COMPARE_HISTOGRAM, NULL);
+  spread_log = count_run_a_columns (histogram);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (log_lengths), FALSE);
+  tw_test_wait_frames (GTK_WIDGET (window), 3);
+  spread_linear = count_run_a_columns (histogram);
+  g_test_message ("run A's bars span %u columns in log bins, %u in linear ones", spread_log, spread_linear);
+  g_assert_cmpuint (spread_log, >, 4 * spread_linear);
+
+  /* the user's choice holds for another task */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (gtk_widget_get_next_sibling (
+                                find_descendant (GTK_WIDGET (window), GTK_TYPE_LABEL, "Task"))), 1);
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (log_lengths)));
+
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -290,5 +365,6 @@ main (int    argc,
   g_test_add ("/tw/story/compare/figures", Runs, NULL, runs_set_up,
               test_figures_task_and_evaluation, runs_tear_down);
   g_test_add ("/tw/story/compare/cancel", Runs, NULL, runs_set_up, test_cancel, runs_tear_down);
+  g_test_add_func ("/tw/story/compare/log-lengths", test_log_lengths);
   return g_test_run ();
 }
