@@ -16,6 +16,7 @@
 #include <math.h>
 #include <tw-ingest.h>
 
+#include "tw-compare-timelines.h"
 #include "tw-compare-window.h"
 
 /* the per-task table shows this many tasks, those of the longest max in B first */
@@ -40,6 +41,8 @@ struct _TwCompareWindow
   GtkWidget       *stats;
   GtkWidget       *tests;
   GtkWidget       *tasks;
+  GtkWidget       *views;
+  GtkWidget       *timelines;
 
   /* owned */
   GFile           *files[2];
@@ -640,6 +643,18 @@ fill_event_costs (TwCompareWindow *self)
 }
 
 static void
+show_timelines (TwCompareWindow *self)
+{
+  g_autofree char *a = g_file_get_basename (self->files[0]);
+  g_autofree char *b = g_file_get_basename (self->files[1]);
+  g_autofree char *label_a = g_strdup_printf ("A: %s", a);
+  g_autofree char *label_b = g_strdup_printf ("B: %s", b);
+
+  tw_compare_timelines_set_traces (TW_COMPARE_TIMELINES (self->timelines), self->traces[0],
+                                   self->traces[1], label_a, label_b);
+}
+
+static void
 load_done_cb (GObject      *source,
               GAsyncResult *result,
               gpointer      user_data)
@@ -656,6 +671,7 @@ load_done_cb (GObject      *source,
     }
   for (guint r = 0; r < 2; r++)
     self->traces[r] = g_steal_pointer (&data->traces[r]);
+  show_timelines (self);
   fill_evaluators (self);
   fill_event_costs (self);
   evaluate (self);
@@ -744,6 +760,7 @@ tw_compare_window_class_init (TwCompareWindowClass *klass)
   signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                     NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   g_type_ensure (TW_TYPE_COMPARE_HISTOGRAM);
+  g_type_ensure (TW_TYPE_COMPARE_TIMELINES);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tracewb/Workbench/tw-compare-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, controls);
@@ -751,6 +768,8 @@ tw_compare_window_class_init (TwCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, task);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, compensate);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, log_lengths);
+  gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, views);
+  gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, timelines);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, working_label);
   gtk_widget_class_bind_template_child (widget_class, TwCompareWindow, progress);

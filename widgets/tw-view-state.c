@@ -35,6 +35,8 @@ struct _TwViewState
   gboolean      following;
   gboolean      in_follow;
   guint64       follow_end;
+  /* the trace shown as if it lasted this long (tw_view_state_set_min_duration()) */
+  guint64       min_duration;
 };
 
 G_DEFINE_FINAL_TYPE (TwViewState, tw_view_state, G_TYPE_OBJECT)
@@ -240,6 +242,7 @@ get_bounds (TwViewState *self,
     return FALSE;
   first = tw_trace_get_first_time (trace);
   last = MAX (tw_trace_get_last_time (trace) + 1, self->follow_end);
+  last = MAX (last, first + self->min_duration);
   margin = MAX ((last - first) / 20, MIN_SPAN_NS);
   *lo = first > margin ? first - margin : 0;
   *hi = last + MIN (margin, G_MAXUINT64 - last);
@@ -356,7 +359,24 @@ tw_view_state_zoom_to_fit (TwViewState *self)
 
   trace = tw_state_model_get_trace (self->model);
   tw_view_state_set_visible_range (self, tw_trace_get_first_time (trace),
-                                   tw_trace_get_last_time (trace) + 1);
+                                   MAX (tw_trace_get_last_time (trace) + 1,
+                                        tw_trace_get_first_time (trace) + self->min_duration));
+}
+
+/**
+ * tw_view_state_set_min_duration:
+ * @duration_ns: 0, or how long the trace is shown to last at least
+ *
+ * Lets the view run past the trace's end, as if it lasted @duration_ns: two runs shown
+ * on one time scale, the shorter one ending early (the compare window).
+ */
+void
+tw_view_state_set_min_duration (TwViewState *self,
+                                guint64      duration_ns)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  self->min_duration = duration_ns;
 }
 
 /**

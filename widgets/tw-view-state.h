@@ -25,6 +25,8 @@ void          tw_view_state_set_visible_range  (TwViewState  *self,
                                                 guint64       begin_ns,
                                                 guint64       end_ns);
 void          tw_view_state_zoom_to_fit        (TwViewState  *self);
+void          tw_view_state_set_min_duration   (TwViewState  *self,
+                                                guint64       duration_ns);
 void          tw_view_state_zoom               (TwViewState  *self,
                                                 double        factor,
                                                 guint64       anchor_ns);

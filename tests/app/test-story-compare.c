@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tw-application.h"
+#include "tw-compare-timelines.h"
 #include "tw-compare-window.h"
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
@@ -314,20 +315,20 @@ count_run_a_columns (GtkWidget *histogram)
 /* Two real recordings: wakeup latencies of a few µs with tails of 50 and 500 ms. In
  * linear bins all but a handful fall into the first; the window starts them in
  * logarithmic bins, where the bulk spreads over many, and the user can switch back. */
-static void
-test_log_lengths (void)
+/* The compare window on the two shared ftrace recordings, showing its comparison; NULL
+ * (the test skipped) without a display or the recordings. */
+static TwCompareWindow *
+open_recordings (void)
 {
   g_autofree char *path_a = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
   g_autofree char *path_b = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_all_2s.dat");
   g_autoptr(GFile) a = NULL, b = NULL;
   TwCompareWindow *window;
-  GtkWidget *log_lengths, *histogram;
-  guint spread_log, spread_linear;
 
   if (app == NULL || path_a == NULL || path_b == NULL)
     {
       g_test_skip (app == NULL ? "no display" : "the shared ftrace recordings are missing");
-      return;
+      return NULL;
     }
   a = g_file_new_for_path (path_a);
   b = g_file_new_for_path (path_b);
@@ -335,7 +336,18 @@ test_log_lengths (void)
   tw_test_present_window (GTK_WINDOW (window), 1100, 800);
   g_assert_true (tw_test_wait_until (shows_comparison, window, WAIT_MS));
   tw_test_wait_frames (GTK_WIDGET (window), 3);
+  return window;
+}
 
+static void
+test_log_lengths (void)
+{
+  TwCompareWindow *window = open_recordings ();
+  GtkWidget *log_lengths, *histogram;
+  guint spread_log, spread_linear;
+
+  if (window == NULL)
+    return;
   log_lengths = find_descendant (GTK_WIDGET (window), GTK_TYPE_CHECK_BUTTON, "Logarithmic lengths");
   g_assert_nonnull (log_lengths);
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (log_lengths)));
@@ -357,6 +369,74 @@ test_log_lengths (void)
   tw_test_close_window (GTK_WINDOW (window));
 }
 
+static gboolean
+timelines_ready (gpointer data)
+{
+  return tw_compare_timelines_is_ready (data);
+}
+
+static guint64
+duration_of (TwViewState *view)
+{
+  TwTrace *trace = tw_view_state_get_trace (view);
+
+  return tw_trace_get_last_time (trace) + 1 - tw_trace_get_first_time (trace);
+}
+
+/* The Timelines page: run A (5.5 s) above run B (2.7 s). On one time scale B's view
+ * runs on past its end as far as A's, and zooming A to a second of its middle shows
+ * the same second of B from B's start; without one scale B fills its own width. */
+static void
+test_timelines (void)
+{
+  TwCompareWindow *window = open_recordings ();
+  TwCompareTimelines *timelines;
+  GtkWidget *switcher_button;
+  TwViewState *a, *b;
+  guint64 a_begin, a_end, b_begin, b_end, a_first, b_first;
+
+  if (window == NULL)
+    return;
+  timelines = TW_COMPARE_TIMELINES (find_descendant (GTK_WIDGET (window), TW_TYPE_COMPARE_TIMELINES, NULL));
+  /* the page as a user opens it: the switcher's Timelines button */
+  switcher_button = find_descendant (GTK_WIDGET (window), GTK_TYPE_LABEL, "Timelines");
+  g_assert_nonnull (switcher_button);
+  g_signal_emit_by_name (gtk_widget_get_ancestor (switcher_button, GTK_TYPE_TOGGLE_BUTTON), "clicked");
+  g_assert_true (tw_test_wait_until (timelines_ready, timelines, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (window), 3);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (tw_compare_timelines_get_timeline (timelines, 1))));
+
+  a = tw_timeline_get_view_state (tw_compare_timelines_get_timeline (timelines, 0));
+  b = tw_timeline_get_view_state (tw_compare_timelines_get_timeline (timelines, 1));
+  a_first = tw_trace_get_first_time (tw_view_state_get_trace (a));
+  b_first = tw_trace_get_first_time (tw_view_state_get_trace (b));
+  g_assert_cmpuint (duration_of (a), >, duration_of (b) * 3 / 2);
+  tw_view_state_get_visible_range (a, &a_begin, &a_end);
+  tw_view_state_get_visible_range (b, &b_begin, &b_end);
+  g_assert_cmpuint (a_end - a_begin, ==, b_end - b_begin);
+  g_assert_cmpuint (b_end, >, b_first + duration_of (a) - 1);
+
+  tw_view_state_set_visible_range (a, a_first + 2000000000, a_first + 3000000000);
+  tw_view_state_get_visible_range (b, &b_begin, &b_end);
+  g_assert_cmpuint (b_begin, ==, b_first + 2000000000);
+  g_assert_cmpuint (b_end, ==, b_first + 3000000000);
+  /* and the other way */
+  tw_view_state_set_visible_range (b, b_first + 500000000, b_first + 700000000);
+  tw_view_state_get_visible_range (a, &a_begin, &a_end);
+  g_assert_cmpuint (a_begin, ==, a_first + 500000000);
+  g_assert_cmpuint (a_end, ==, a_first + 700000000);
+
+  tw_compare_timelines_set_one_scale (timelines, FALSE);
+  tw_view_state_get_visible_range (b, &b_begin, &b_end);
+  g_assert_cmpuint (b_begin, ==, b_first);
+  g_assert_cmpuint (b_end, ==, b_first + duration_of (b));
+  tw_view_state_set_visible_range (a, a_first + 2000000000, a_first + 3000000000);
+  tw_view_state_get_visible_range (b, &b_begin, &b_end);
+  g_assert_cmpuint (b_begin, ==, b_first);
+
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -366,5 +446,6 @@ main (int    argc,
               test_figures_task_and_evaluation, runs_tear_down);
   g_test_add ("/tw/story/compare/cancel", Runs, NULL, runs_set_up, test_cancel, runs_tear_down);
   g_test_add_func ("/tw/story/compare/log-lengths", test_log_lengths);
+  g_test_add_func ("/tw/story/compare/timelines", test_timelines);
   return g_test_run ();
 }
