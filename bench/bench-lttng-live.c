@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tw-test-lttng.h"
+#include "tw-test-reader-process.h"
 
 #define TRACEF_NAME "lttng_ust_tracef:event"
 
@@ -96,28 +97,6 @@ process_cpu_s (GPid pid)
     return 0.0;
   return (g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10))
          / (double) sysconf (_SC_CLK_TCK);
-}
-
-/* our lttng-live reader child (tracewb-reader), by its parent and name */
-static GPid
-find_reader_child (void)
-{
-  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (proc && (name = g_dir_read_name (proc)))
-    {
-      g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
-      g_autofree char *text = NULL;
-      g_autofree char *want = g_strdup_printf ("(tracewb-reader) S %d ", getpid ());
-      g_autofree char *want_r = g_strdup_printf ("(tracewb-reader) R %d ", getpid ());
-
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &text, NULL, NULL))
-        continue;
-      if (strstr (text, want) || strstr (text, want_r))
-        return atoi (name);
-    }
-  return 0;
 }
 
 typedef struct {
@@ -311,7 +290,7 @@ bench_throughput (TwTestLttng *lt,
   if (!tw_test_lttng_create_session (lt, "rate", timer_us) || !tw_test_lttng_emit (lt, 0, 0))
     g_error ("could not make the session");
   monitor = attach (lt, "rate");
-  child = find_reader_child ();
+  child = tw_test_find_reader_child ();
   child_cpu = child ? process_cpu_s (child) : 0.0;
   getrusage (RUSAGE_SELF, &before);
   t0 = g_get_monotonic_time ();
