@@ -317,7 +317,7 @@ bench_throughput (TwTestLttng *lt,
         break;
       else if (idle_since == 0)
         idle_since = now;
-      g_usleep (2000);
+      g_usleep (10000);   /* the window and `monitor` poll every 10 ms */
     }
   tw_monitor_flush (monitor);
   tw_monitor_get_source_info (monitor, 0, &info);

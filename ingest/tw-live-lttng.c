@@ -168,6 +168,18 @@ tw_live_lttng_parse_url (const char  *url,
 
 /* ---------------------------------------------------------------- the helper */
 
+/* The pipe is read at each poll of the monitor (every few ms): a default pipe of 64 KiB
+ * holds about 1 300 rows, and a helper that fills it waits for the next poll — a window
+ * polling every 10 ms would take at most 130 000 rows a second. A pipe as large as the
+ * system lets us (1 MiB unprivileged) keeps the helper decoding between polls. */
+static void
+widen_pipe (int fd)
+{
+  for (int size = 4 << 20; size >= 256 << 10; size /= 2)
+    if (fcntl (fd, F_SETPIPE_SZ, size) >= 0)
+      return;
+}
+
 static gboolean
 spawn_helper (const char  *mode,
               const char  *url,
@@ -185,6 +197,7 @@ spawn_helper (const char  *mode,
     return FALSE;
   if (!g_unix_open_pipe (data_pipe, FD_CLOEXEC, error))
     return FALSE;
+  widen_pipe (data_pipe[0]);
   if (!g_unix_open_pipe (output_pipe, FD_CLOEXEC, error))
     {
       close (data_pipe[0]);
