@@ -300,7 +300,9 @@ test_record_while_running (Fixture       *fx,
     {
       g_assert_cmpint (gdk_frame_clock_get_frame_counter (probe.clock) - probe.frames_at_start,
                        >=, MAX (2, write_us * MIN_FPS / G_USEC_PER_SEC));
-      g_assert_cmpint (probe.max_stall_us, <, MAX_STALL_US);
+      /* a write on the main thread stops it for the whole write; a loaded machine alone
+       * (the suite, other builds) was seen stopping it 100-200 ms while a 1 s write ran */
+      g_assert_cmpint (probe.max_stall_us, <, MAX (MAX_STALL_US, write_us / 2));
       g_assert_cmpuint (end_after, >, end_before);
       g_assert_cmpuint (probe.n_progress_seen, >, 0);
       g_assert_cmpuint (probe.n_cancel_shown, >, 0);
