@@ -23,6 +23,7 @@
 #include "tw-target-histograms.h"
 #include "tw-test-app.h"
 #include "tw-test-lttng-target.h"
+#include "tw-test-lttng-window.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -51,40 +52,13 @@ typedef struct {
   TwTestEvaluated evaluated;
 } Watch;
 
-static char *
-cell (Watch      *w,
-      int         row,
-      TwSensorsColumn column)
-{
-  return g_strdup (tw_sensors_pane_get_text (w->pane, row, column));
-}
-
 /* Every sensor of the target has its row, showing the target monitor's final counts. */
 static gboolean
 shows_target_counts (gpointer data)
 {
   Watch *w = data;
 
-  for (guint i = 0; i < w->counted->len; i++)
-    {
-      const TwTestCounted *c = &g_array_index (w->counted, TwTestCounted, i);
-      g_autofree char *task = g_strdup_printf ("%s: %s", w->host, c->task);
-      g_autofree char *received = NULL, *missed = NULL, *torn = NULL;
-      g_autofree char *want_received = g_strdup_printf ("%" G_GUINT64_FORMAT, c->received);
-      g_autofree char *want_missed = g_strdup_printf ("%" G_GUINT64_FORMAT, c->missed);
-      g_autofree char *want_torn = g_strdup_printf ("%" G_GUINT64_FORMAT, c->inconsistent);
-      int row = tw_sensors_pane_find_row (w->pane, task, c->sensor);
-
-      if (row < 0)
-        return FALSE;
-      received = cell (w, row, TW_SENSORS_COLUMN_RECEIVED);
-      missed = cell (w, row, TW_SENSORS_COLUMN_MISSED);
-      torn = cell (w, row, TW_SENSORS_COLUMN_TORN);
-      if (strcmp (received, want_received) != 0 || strcmp (missed, want_missed) != 0
-          || strcmp (torn, want_torn) != 0)
-        return FALSE;
-    }
-  return TRUE;
+  return tw_test_sensor_rows_show_counts (w->pane, w->host, w->counted);
 }
 
 /* The target's final histogram is shown: its count is what the target measured. */

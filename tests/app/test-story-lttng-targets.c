@@ -22,6 +22,7 @@
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-lttng-lab.h"
+#include "tw-test-lttng-window.h"
 #include "tw-test-task-marks.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
@@ -113,29 +114,11 @@ stored_all (gpointer data)
          && host_events (trace, "tB", &first, &last) == f->want_b;
 }
 
-/* The timeline's layout has a task row of each host: a relayout (at most 4 a second,
- * slower under sanitizers) has taken both hosts' tasks. */
+/* The timeline's layout has a task row of each host. */
 static gboolean
 both_hosts_have_rows (gpointer data)
 {
-  TwWindow *window = data;
-  TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (tw_window_get_timeline (window)));
-  TwTimelineLayout *layout = tw_timeline_painter_get_layout (painter);
-  TwTrace *trace = tw_live_session_get_trace (tw_window_get_live_session (window));
-  const TwTimelineRow *rows;
-  gboolean a = FALSE, b = FALSE;
-  guint n_rows;
-
-  rows = tw_timeline_layout_get_rows (layout, &n_rows);
-  for (guint r = 0; r < n_rows; r++)
-    if (rows[r].kind == TW_TIMELINE_ROW_TASK)
-      {
-        const char *host = tw_trace_get_task (trace, rows[r].id)->host;
-
-        a |= g_strcmp0 (host, "tA") == 0;
-        b |= g_strcmp0 (host, "tB") == 0;
-      }
-  return a && b;
+  return tw_test_timeline_has_task_row_of (data, "tA") && tw_test_timeline_has_task_row_of (data, "tB");
 }
 
 static void
