@@ -57,22 +57,6 @@ typedef struct {
   Target         targets[TW_LAB_TARGETS];
 } Story;
 
-static gboolean
-both_connected (gpointer data)
-{
-  Story *s = data;
-
-  for (guint k = 0; k < TW_LAB_TARGETS; k++)
-    {
-      TwMonitorSourceInfo info;
-
-      if (!tw_live_session_get_source_info (s->session, k, &info)
-          || info.connection != TW_LIVE_CONNECTION_CONNECTED)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 static gpointer
 run_monitor (gpointer data)
 {
@@ -196,12 +180,6 @@ babeltrace2_counts (const char *path,
 }
 
 static gboolean
-recorder_idle (gpointer data)
-{
-  return !tw_recorder_get_busy (tw_window_get_recorder (data));
-}
-
-static gboolean
 not_loading (gpointer data)
 {
   return !tw_window_get_loading (data);
@@ -223,7 +201,7 @@ record_and_reopen (Story      *s,
 
   g_assert_true (tw_window_record (s->window, path, &error));
   g_assert_no_error (error);
-  g_assert_true (tw_test_wait_until (recorder_idle, s->window, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_record_idle, tw_window_get_recorder (s->window), WAIT_MS));
   recorded = tw_recorder_get_n_events (tw_window_get_recorder (s->window));
   printed = babeltrace2_counts (path, &lines);
 
@@ -284,7 +262,7 @@ test_two_targets_sensors_automaton (void)
   g_assert_null (tw_window_get_error_message (s.window));
   s.session = g_object_ref (tw_window_get_live_session (s.window));
   s.pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (s.window));
-  g_assert_true (tw_test_wait_until (both_connected, &s, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_live_all_connected, s.session, WAIT_MS));
 
   /* each target's demo outlives its monitor, which blocks: a thread each, while the
    * window follows on this one */

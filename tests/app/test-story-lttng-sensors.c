@@ -33,15 +33,6 @@
 
 static TwApplication *app;
 
-static gboolean
-connected (gpointer data)
-{
-  TwMonitorSourceInfo info;
-
-  return tw_live_session_get_source_info (data, 0, &info)
-         && info.connection == TW_LIVE_CONNECTION_CONNECTED;
-}
-
 typedef struct {
   TwSensorsPane *pane;
   const char    *host;
@@ -195,7 +186,7 @@ test_sensor_rows (void)
   window = tw_application_start_lttng_live (app, (const char *[]) { url, NULL }, NULL);
   g_assert_null (tw_window_get_error_message (window));
   session = g_object_ref (tw_window_get_live_session (window));
-  g_assert_true (tw_test_wait_until (connected, session, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_live_all_connected, session, WAIT_MS));
   w.pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (window));
   w.session = session;
   w.host = lt.hostname;

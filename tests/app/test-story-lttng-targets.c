@@ -46,22 +46,6 @@ spin (guint ms)
     g_main_context_iteration (NULL, FALSE), g_usleep (1000);
 }
 
-static gboolean
-both_connected (gpointer data)
-{
-  Follow *f = data;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      TwMonitorSourceInfo info;
-
-      if (!tw_live_session_get_source_info (f->session, i, &info)
-          || info.connection != TW_LIVE_CONNECTION_CONNECTED)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* The first and last time of @host's tracef events, and how many; @first_task: the name
  * of the task that logged the first one. */
 static guint64
@@ -156,7 +140,7 @@ test_two_targets (void)
   f.session = g_object_ref (tw_window_get_live_session (window));
   g_assert_cmpuint (tw_live_session_get_n_remotes (f.session), ==, 2);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "/host/tB/bench"));
-  g_assert_true (tw_test_wait_until (both_connected, &f, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_live_all_connected, f.session, WAIT_MS));
   spin (300);   /* a new viewer attaches at the streams' end: a live timer to settle */
   g_assert_true (tw_test_lab_emit (&lab, 0, 30, 1000));
   g_assert_true (tw_test_lab_emit (&lab, 1, 20, 1000));

@@ -3,8 +3,8 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Conditions for tw_test_wait_until(): a target's sensors in the Sensors tab with its
- * monitor's figures; a target's tasks in the timeline's rows.
+ * Conditions for tw_test_wait_until(): the sessions connected; a target's sensors in the
+ * Sensors tab with its monitor's figures; a target's tasks in the timeline's rows.
  */
 #pragma once
 
@@ -15,6 +15,24 @@
 #include "tw-sensors-pane.h"
 #include "tw-test-lttng-target.h"
 #include "tw-window.h"
+
+/* Every LTTng session the live session follows is connected (a tw_test_wait_until()
+ * condition on a TwLiveSession). */
+static inline gboolean
+tw_test_live_all_connected (gpointer session)
+{
+  guint n = tw_live_session_get_n_remotes (session);
+
+  for (guint i = 0; i < n; i++)
+    {
+      TwMonitorSourceInfo info;
+
+      if (!tw_live_session_get_source_info (session, i, &info)
+          || info.connection != TW_LIVE_CONNECTION_CONNECTED)
+        return FALSE;
+    }
+  return n > 0;
+}
 
 /* Every sensor @counted (what target @host's monitor printed) has its row in @pane,
  * named "<host>: <task>" as the timeline names a target's tasks, with exactly the
