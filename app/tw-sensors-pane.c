@@ -164,6 +164,7 @@ refresh_remote (TwSensorsPane *self)
           row = add_row (self, TRUE, 0);
           g_hash_table_insert (self->remote_rows, g_steal_pointer (&key), GUINT_TO_POINTER (self->rows->len));
         }
+      tw_target_histograms_set_monitor_host (TW_TARGET_HISTOGRAMS (self->histograms), rs.monitor, rs.host);
       /* "tA: demo-rt-0", as the timeline names a target's tasks */
       task = g_strdup_printf ("%s: %s", rs.host, rs.task);
       rate = g_strdup_printf ("%.0f/s", rs.rate);

@@ -35,6 +35,7 @@ typedef struct {
   TwHistogramSnapshot *snapshot;
   char                *summary;
   GtkWidget           *card;
+  GtkWidget           *title;
   GtkWidget           *summary_label;
   GtkWidget           *plot;
   TwTargetHistograms  *owner;
@@ -53,6 +54,7 @@ struct _TwTargetHistograms
   guint               n_snapshot_types;
   GHashTable         *slots;         /* type << 32 | monitor → index in @evaluations + 1 */
   GPtrArray          *evaluations;   /* Evaluation, in the order they appeared */
+  GHashTable         *hosts;         /* monitor pid → its target's hostname */
 };
 
 G_DEFINE_FINAL_TYPE (TwTargetHistograms, tw_target_histograms, GTK_TYPE_WIDGET)
@@ -82,28 +84,47 @@ draw_plot (GtkDrawingArea *area,
   tw_histogram_painter_draw (e->owner->painter, cr, e->snapshot, width, height, &palette);
 }
 
+/* "tA: <evaluation>", as the timeline and the Sensors rows name a target's tasks; the
+ * monitor's pid until the host is known (a monitor's first sensor counts say where it
+ * runs) */
+static void
+set_title (TwTargetHistograms *self,
+           Evaluation         *e)
+{
+  const char *host = g_hash_table_lookup (self->hosts, GUINT_TO_POINTER (e->monitor));
+  g_autofree char *text = NULL, *tooltip = NULL;
+
+  if (host)
+    {
+      text = g_strdup_printf (_("%s: %s"), host, e->evaluation);
+      tooltip = g_strdup_printf (_("%s on %s (monitor %u)"), e->evaluation, host, e->monitor);
+    }
+  else
+    text = g_strdup_printf (_("%s — monitor %u"), e->evaluation, e->monitor);
+  gtk_label_set_text (GTK_LABEL (e->title), text);
+  gtk_widget_set_tooltip_text (e->title, tooltip ? tooltip : text);
+}
+
 static Evaluation *
 add_evaluation (TwTargetHistograms *self,
                 const char         *name,
                 guint32             monitor)
 {
   Evaluation *e = g_new0 (Evaluation, 1);
-  g_autofree char *title_text = g_strdup_printf (_("%s — monitor %u"), name, monitor);
-  GtkWidget *title;
 
   e->owner = self;
   e->monitor = monitor;
   e->evaluation = g_strdup (name);
   e->card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  title = gtk_label_new (title_text);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  e->title = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (e->title), 0);
   /* evaluation names are long (a metric with its two events): wrapped, never cut */
-  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (title), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (title), 40);
-  gtk_widget_set_size_request (title, PLOT_W, -1);
-  gtk_widget_set_tooltip_text (title, title_text);
-  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_wrap (GTK_LABEL (e->title), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (e->title), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (e->title), 40);
+  gtk_widget_set_size_request (e->title, PLOT_W, -1);
+  gtk_widget_add_css_class (e->title, "heading");
+  set_title (self, e);
   e->summary_label = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (e->summary_label), 0);
   gtk_widget_add_css_class (e->summary_label, "dim-label");
@@ -111,13 +132,40 @@ add_evaluation (TwTargetHistograms *self,
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (e->plot), PLOT_W);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (e->plot), PLOT_H);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (e->plot), draw_plot, e, NULL);
-  gtk_box_append (GTK_BOX (e->card), title);
+  gtk_box_append (GTK_BOX (e->card), e->title);
   gtk_box_append (GTK_BOX (e->card), e->summary_label);
   gtk_box_append (GTK_BOX (e->card), e->plot);
   gtk_box_append (GTK_BOX (self->cards), e->card);
   g_ptr_array_add (self->evaluations, e);
   gtk_widget_set_visible (self->box, TRUE);
   return e;
+}
+
+/**
+ * tw_target_histograms_set_monitor_host:
+ * @monitor: the pid of a target's monitor
+ * @host: the hostname of the target it runs on
+ *
+ * Titles that monitor's evaluations by its target. The snapshot rows name only the
+ * monitor; which target it runs on comes from the session (its sensors' statuses).
+ */
+void
+tw_target_histograms_set_monitor_host (TwTargetHistograms *self,
+                                       guint32             monitor,
+                                       const char         *host)
+{
+  g_return_if_fail (TW_IS_TARGET_HISTOGRAMS (self));
+  g_return_if_fail (host != NULL);
+  if (g_strcmp0 (g_hash_table_lookup (self->hosts, GUINT_TO_POINTER (monitor)), host) == 0)
+    return;
+  g_hash_table_insert (self->hosts, GUINT_TO_POINTER (monitor), g_strdup (host));
+  for (guint i = 0; i < self->evaluations->len; i++)
+    {
+      Evaluation *e = g_ptr_array_index (self->evaluations, i);
+
+      if (e->monitor == monitor)
+        set_title (self, e);
+    }
 }
 
 /* Notes which of the types added since the last call are snapshot types.
@@ -308,6 +356,7 @@ tw_target_histograms_set_trace (TwTargetHistograms *self,
   g_array_set_size (self->is_snapshot, 0);
   self->n_snapshot_types = 0;
   g_hash_table_remove_all (self->slots);
+  g_hash_table_remove_all (self->hosts);
   self->scanned = 0;
   g_set_object (&self->trace, trace);
   gtk_widget_set_visible (self->box, FALSE);
@@ -343,6 +392,20 @@ tw_target_histograms_get_snapshot (TwTargetHistograms  *self,
 }
 
 /**
+ * tw_target_histograms_get_title:
+ *
+ * Returns: the title above evaluation @index's histogram
+ */
+const char *
+tw_target_histograms_get_title (TwTargetHistograms *self,
+                                guint               index)
+{
+  g_return_val_if_fail (TW_IS_TARGET_HISTOGRAMS (self), NULL);
+  g_return_val_if_fail (index < self->evaluations->len, NULL);
+  return gtk_label_get_text (GTK_LABEL (((Evaluation *) g_ptr_array_index (self->evaluations, index))->title));
+}
+
+/**
  * tw_target_histograms_get_summary:
  *
  * Returns: the line of statistics shown above evaluation @index's histogram
@@ -375,6 +438,7 @@ tw_target_histograms_finalize (GObject *object)
   g_ptr_array_unref (self->evaluations);
   g_array_unref (self->is_snapshot);
   g_hash_table_unref (self->slots);
+  g_hash_table_unref (self->hosts);
   G_OBJECT_CLASS (tw_target_histograms_parent_class)->finalize (object);
 }
 
@@ -397,6 +461,7 @@ tw_target_histograms_init (TwTargetHistograms *self)
   self->evaluations = g_ptr_array_new_with_free_func (evaluation_free);
   self->is_snapshot = g_array_new (FALSE, FALSE, sizeof (gboolean));
   self->slots = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->hosts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   heading = gtk_label_new (_("Evaluations on the targets (their latest histograms)"));

@@ -24,5 +24,10 @@ const TwHistogramSnapshot *tw_target_histograms_get_snapshot (TwTargetHistograms
                                                               const char        **evaluation);
 const char                *tw_target_histograms_get_summary  (TwTargetHistograms *self,
                                                               guint               index);
+const char                *tw_target_histograms_get_title    (TwTargetHistograms *self,
+                                                              guint               index);
+void                       tw_target_histograms_set_monitor_host (TwTargetHistograms *self,
+                                                                  guint32             monitor,
+                                                                  const char         *host);
 
 G_END_DECLS

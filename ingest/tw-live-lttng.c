@@ -24,7 +24,8 @@
  * disk, not in the live stream.
  * Losses: LTTng's discarded events/packets become `discarded_events`/`discarded_packets`
  * rows of kind LOST on the stream's CPU (the CTF reader's mapping) and are counted in
- * counts.missed.
+ * counts.missed; a target sensor's misses (lost rows on its task) are not: they are the
+ * sensor's, told on its own row.
  */
 #include "config.h"
 
@@ -525,10 +526,13 @@ take_rows (LttngSource   *self,
       p += size;
       self->parent.drained_until = time;
       self->got_rows = TRUE;
-      if (map->lost)
-        self->parent.counts.missed += arg;
-      else
+      /* LTTng's own losses are on a stream's CPU, no task; a target sensor's misses are on
+       * its task and counted on the sensor's own row (its monitor's figures), not as
+       * events the session lost */
+      if (!map->lost)
         self->parent.counts.received++;
+      else if (task == TW_TASK_NONE)
+        self->parent.counts.missed += arg;
     }
   return TRUE;
 }

@@ -30,11 +30,17 @@ tw_timeline_layout_dup_row_label (TwTimelineLayout    *self,
     case TW_TIMELINE_ROW_HOST:
       {
         const HostGroup *g = &g_array_index (self->host_groups, HostGroup, row->id);
-        g_autofree char *cpus = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u CPU", "%u CPUs",
-                                                              g->n_cpus), g->n_cpus);
         g_autofree char *tasks = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u task", "%u tasks",
                                                                g->n_tasks), g->n_tasks);
+        g_autofree char *cpus = NULL;
 
+        /* a target traced in user space only has tasks, no CPU rows: "0 CPUs" would
+         * read as a machine without processors */
+        if (g->n_cpus == 0)
+          /* TRANSLATORS: a machine's header row in a trace of several, when its trace
+           * has no CPUs (user space only): its name, then "14 tasks" */
+          return g_strdup_printf (_("%s (%s)"), g->name, tasks);
+        cpus = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u CPU", "%u CPUs", g->n_cpus), g->n_cpus);
         /* TRANSLATORS: a machine's header row in a trace of several: its name, then
          * "2 CPUs" and "14 tasks" */
         return g_strdup_printf (_("%s (%s, %s)"), g->name, cpus, tasks);

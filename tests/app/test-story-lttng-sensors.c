@@ -23,6 +23,7 @@
 #include "tw-target-histograms.h"
 #include "tw-test-app.h"
 #include "tw-test-lttng-target.h"
+#include "tw-test-lttng-window.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
@@ -31,15 +32,6 @@
 #define METRIC   "response-time:demo-rt-0@job-start,demo-rt-0@job-end"
 
 static TwApplication *app;
-
-static gboolean
-connected (gpointer data)
-{
-  TwMonitorSourceInfo info;
-
-  return tw_live_session_get_source_info (data, 0, &info)
-         && info.connection == TW_LIVE_CONNECTION_CONNECTED;
-}
 
 typedef struct {
   TwSensorsPane *pane;
@@ -51,40 +43,13 @@ typedef struct {
   TwTestEvaluated evaluated;
 } Watch;
 
-static char *
-cell (Watch      *w,
-      int         row,
-      TwSensorsColumn column)
-{
-  return g_strdup (tw_sensors_pane_get_text (w->pane, row, column));
-}
-
 /* Every sensor of the target has its row, showing the target monitor's final counts. */
 static gboolean
 shows_target_counts (gpointer data)
 {
   Watch *w = data;
 
-  for (guint i = 0; i < w->counted->len; i++)
-    {
-      const TwTestCounted *c = &g_array_index (w->counted, TwTestCounted, i);
-      g_autofree char *task = g_strdup_printf ("%s: %s", w->host, c->task);
-      g_autofree char *received = NULL, *missed = NULL, *torn = NULL;
-      g_autofree char *want_received = g_strdup_printf ("%" G_GUINT64_FORMAT, c->received);
-      g_autofree char *want_missed = g_strdup_printf ("%" G_GUINT64_FORMAT, c->missed);
-      g_autofree char *want_torn = g_strdup_printf ("%" G_GUINT64_FORMAT, c->inconsistent);
-      int row = tw_sensors_pane_find_row (w->pane, task, c->sensor);
-
-      if (row < 0)
-        return FALSE;
-      received = cell (w, row, TW_SENSORS_COLUMN_RECEIVED);
-      missed = cell (w, row, TW_SENSORS_COLUMN_MISSED);
-      torn = cell (w, row, TW_SENSORS_COLUMN_TORN);
-      if (strcmp (received, want_received) != 0 || strcmp (missed, want_missed) != 0
-          || strcmp (torn, want_torn) != 0)
-        return FALSE;
-    }
-  return TRUE;
+  return tw_test_sensor_rows_show_counts (w->pane, w->host, w->counted);
 }
 
 /* The target's final histogram is shown: its count is what the target measured. */
@@ -221,7 +186,7 @@ test_sensor_rows (void)
   window = tw_application_start_lttng_live (app, (const char *[]) { url, NULL }, NULL);
   g_assert_null (tw_window_get_error_message (window));
   session = g_object_ref (tw_window_get_live_session (window));
-  g_assert_true (tw_test_wait_until (connected, session, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_live_all_connected, session, WAIT_MS));
   w.pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (window));
   w.session = session;
   w.host = lt.hostname;

@@ -22,6 +22,7 @@
 #include "tw-test-app.h"
 #include "tw-test-gtk.h"
 #include "tw-test-lttng-lab.h"
+#include "tw-test-lttng-window.h"
 #include "tw-test-task-marks.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
@@ -43,22 +44,6 @@ spin (guint ms)
 
   while (g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, FALSE), g_usleep (1000);
-}
-
-static gboolean
-both_connected (gpointer data)
-{
-  Follow *f = data;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      TwMonitorSourceInfo info;
-
-      if (!tw_live_session_get_source_info (f->session, i, &info)
-          || info.connection != TW_LIVE_CONNECTION_CONNECTED)
-        return FALSE;
-    }
-  return TRUE;
 }
 
 /* The first and last time of @host's tracef events, and how many; @first_task: the name
@@ -113,29 +98,11 @@ stored_all (gpointer data)
          && host_events (trace, "tB", &first, &last) == f->want_b;
 }
 
-/* The timeline's layout has a task row of each host: a relayout (at most 4 a second,
- * slower under sanitizers) has taken both hosts' tasks. */
+/* The timeline's layout has a task row of each host. */
 static gboolean
 both_hosts_have_rows (gpointer data)
 {
-  TwWindow *window = data;
-  TwTimelinePainter *painter = tw_timeline_get_painter (TW_TIMELINE (tw_window_get_timeline (window)));
-  TwTimelineLayout *layout = tw_timeline_painter_get_layout (painter);
-  TwTrace *trace = tw_live_session_get_trace (tw_window_get_live_session (window));
-  const TwTimelineRow *rows;
-  gboolean a = FALSE, b = FALSE;
-  guint n_rows;
-
-  rows = tw_timeline_layout_get_rows (layout, &n_rows);
-  for (guint r = 0; r < n_rows; r++)
-    if (rows[r].kind == TW_TIMELINE_ROW_TASK)
-      {
-        const char *host = tw_trace_get_task (trace, rows[r].id)->host;
-
-        a |= g_strcmp0 (host, "tA") == 0;
-        b |= g_strcmp0 (host, "tB") == 0;
-      }
-  return a && b;
+  return tw_test_timeline_has_task_row_of (data, "tA") && tw_test_timeline_has_task_row_of (data, "tB");
 }
 
 static void
@@ -173,7 +140,7 @@ test_two_targets (void)
   f.session = g_object_ref (tw_window_get_live_session (window));
   g_assert_cmpuint (tw_live_session_get_n_remotes (f.session), ==, 2);
   g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "/host/tB/bench"));
-  g_assert_true (tw_test_wait_until (both_connected, &f, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_live_all_connected, f.session, WAIT_MS));
   spin (300);   /* a new viewer attaches at the streams' end: a live timer to settle */
   g_assert_true (tw_test_lab_emit (&lab, 0, 30, 1000));
   g_assert_true (tw_test_lab_emit (&lab, 1, 20, 1000));

@@ -7,7 +7,9 @@
  * (`histogram:<evaluation>`, arg the monitor's pid) go into a growing store; at each
  * refresh the section shows each evaluation's newest snapshot, one per evaluation and
  * monitor, with the target's bins and statistics; a late row (older than the one shown)
- * does not replace it; other rows are not snapshots.
+ * does not replace it; other rows are not snapshots. Each is titled by the target its
+ * monitor runs on ("tA: response"), as the timeline and the Sensors rows name a target's
+ * tasks, once the session says where that monitor runs.
  */
 #include "config.h"
 
@@ -130,6 +132,19 @@ test_newest_snapshots (void)
   s = tw_target_histograms_get_snapshot (section, 1, &name);
   g_assert_cmpstr (name, ==, "response");
   g_assert_cmpuint (s->count, ==, 7);
+
+  /* titled by the monitor until the session says where it runs, then by its target;
+   * two targets' evaluations of one name apart */
+  g_assert_cmpstr (tw_target_histograms_get_title (section, 0), ==, "response — monitor 77");
+  tw_target_histograms_set_monitor_host (section, 77, "tA");
+  tw_target_histograms_set_monitor_host (section, 78, "tB");
+  g_assert_cmpstr (tw_target_histograms_get_title (section, 0), ==, "tA: response");
+  g_assert_cmpstr (tw_target_histograms_get_title (section, 1), ==, "tB: response");
+  /* a monitor whose target is known: its next evaluation is titled by it at once */
+  append_snapshot (trace, add_snapshot_type (trace, "histogram:job time"), 3100, 78, 0, 1, "4", 0, 1);
+  tw_target_histograms_refresh (section);
+  g_assert_cmpuint (tw_target_histograms_get_n (section), ==, 3);
+  g_assert_cmpstr (tw_target_histograms_get_title (section, 2), ==, "tB: job time");
 
   /* a late row, older than the one shown, does not replace it */
   append_snapshot (trace, response, 2900, 77, 0, 10, "1", 1, 1);

@@ -957,6 +957,23 @@ test_shipped_wakeup_latency (void)
   assert_measurements (interp, expected, G_N_ELEMENTS (expected));
 }
 
+/* tracewb-demo-rt's first task, from its job-start to its job-end sensor element, as a
+ * target's monitor runs it (docs/remote.md). A job-start while a job is open starts
+ * over: the demo's ring overflowed and that job's job-end was missed. */
+static void
+test_shipped_demo_rt_job (void)
+{
+  g_autoptr(TwAutomaton) a = load_shipped ("demo-rt-job.json");
+  g_autoptr(TwTrace) trace = tw_test_trace_from_script (
+    "0 demo-rt-0@job-start 0; 2 demo-rt@steps 0; 3 demo-rt-1@job-start 1; 5 demo-rt-0@job-end 0;"
+    "7 demo-rt-1@job-end 1; 10 demo-rt-0@job-start 0; 12 demo-rt@steps 0;"
+    "20 demo-rt-0@job-start 0; 21 demo-rt-0@job-end 0");
+  g_autoptr(TwAutomatonInterp) interp = run (a, trace);
+  static const Expected expected[] = { { 0, 0, 5, 5, 3 }, { 0, 20, 21, 1, 1 } };
+
+  assert_measurements (interp, expected, G_N_ELEMENTS (expected));
+}
+
 /* Espinosa 2003, Fig. 3 on S.Ha.R.K. event names: the timer handler that activates task i. */
 static void
 test_shipped_delay_until_wakeup (void)
@@ -1629,6 +1646,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/shipped/user-metric-no-system",
                    test_shipped_user_metric_no_system);
   g_test_add_func ("/tw/evaluators/automaton/shipped/irq-duration", test_shipped_irq_duration);
+  g_test_add_func ("/tw/evaluators/automaton/shipped/demo-rt-job", test_shipped_demo_rt_job);
   g_test_add_func ("/tw/evaluators/automaton/shipped/wakeup-latency",
                    test_shipped_wakeup_latency);
   g_test_add_func ("/tw/evaluators/automaton/shipped/delay-until-wakeup",

@@ -12,8 +12,8 @@
  *
  * The namespaces are `unshare -u -n` made for the daemon, which unshare then execs: the
  * PID we spawn is the daemon's, we stop exactly it, and the namespace (with its veth
- * pair) goes when its last process does. Emitters run in their target's namespaces
- * (nsenter). Needs root (namespaces; the daemons then run as nobody, as in
+ * pair) goes when its last process does. Whatever runs on a target (its lttng commands,
+ * emitters, the demo and its monitor) runs in its namespaces (nsenter), as nobody. Needs root (namespaces; the daemons then run as nobody, as in
  * tw-test-lttng.h); skipped with a message otherwise.
  */
 #pragma once
@@ -124,6 +124,25 @@ static const char tw_test_lab_script[] =
   "shift 3\n"
   "exec \"$@\"\n";
 
+/* From now on, what runs "on" target @k (its lttng commands, emitters, the demo, a
+ * monitor: tw_test_lttng_argv) runs in its namespaces, as nobody: nsenter and setpriv
+ * both exec, so a PID spawned is the program's own. */
+static inline void
+tw_test_lab_enter_target (TwTestLab *lab,
+                          guint      k)
+{
+  TwTestLttng *t = &lab->targets[k];
+  g_autoptr(GStrvBuilder) prefix = g_strv_builder_new ();
+  g_autofree char *target = g_strdup_printf ("--target=%d", t->sessiond);
+  /* a full path: not every spawn searches PATH */
+  g_autofree char *nsenter = g_find_program_in_path ("nsenter");
+
+  g_strv_builder_add_many (prefix, nsenter, target, "-u", "-n", NULL);
+  g_strv_builder_addv (prefix, (const char **) lab->relay.as_user);
+  g_strfreev (t->as_user);
+  t->as_user = g_strv_builder_end (prefix);
+}
+
 /* Target @k: its home for nobody, its namespaces, its daemon, its end of a veth pair. */
 static inline gboolean
 tw_test_lab_start_target (TwTestLab *lab,
@@ -186,6 +205,7 @@ tw_test_lab_start_target (TwTestLab *lab,
           lab->uts[k] = g_file_read_link (uts, NULL);
           if (!tw_test_lab_run (add) || !tw_test_lab_run (addr) || !tw_test_lab_run (up))
             return FALSE;
+          tw_test_lab_enter_target (lab, k);
           break;
         }
       if (waitpid (t->sessiond, NULL, WNOHANG) == t->sessiond)
@@ -318,22 +338,12 @@ tw_test_lab_emit (TwTestLab *lab,
                   guint      delay_us)
 {
   TwTestLttng *t = &lab->targets[k];
-  g_autofree char *target = g_strdup_printf ("--target=%d", t->sessiond);
   g_autofree char *count = g_strdup_printf ("%u", n);
   g_autofree char *delay = g_strdup_printf ("%u", delay_us);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *args[] = { g_getenv ("TW_LTTNG_EMIT"), count, delay, NULL };
+  g_autoptr(GPtrArray) argv = tw_test_lttng_argv (t, args);
   int status = -1;
 
-  g_ptr_array_add (argv, (gpointer) "nsenter");
-  g_ptr_array_add (argv, target);
-  g_ptr_array_add (argv, (gpointer) "-u");
-  g_ptr_array_add (argv, (gpointer) "-n");
-  for (guint i = 0; t->as_user[i]; i++)
-    g_ptr_array_add (argv, t->as_user[i]);
-  g_ptr_array_add (argv, (gpointer) g_getenv ("TW_LTTNG_EMIT"));
-  g_ptr_array_add (argv, count);
-  g_ptr_array_add (argv, delay);
-  g_ptr_array_add (argv, NULL);
   return g_spawn_sync (NULL, (char **) argv->pdata, t->env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
                        NULL, NULL, NULL, NULL, &status, NULL)
          && g_spawn_check_wait_status (status, NULL);

@@ -87,17 +87,19 @@ tw_test_target_wait (GPid pid)
 }
 
 /* `tracewb-cli monitor --lttng --json` on the target (blocks for @duration): what it
- * counted, per sensor; with @metric, its evaluation's figures in @evaluated. */
+ * counted, per sensor; with @option (`--metric`, `--automaton`) and @value, its
+ * evaluation's figures in @evaluated. */
 static inline GArray *
-tw_test_target_run_monitor (TwTestLttng     *lt,
-                            const char      *sensor_dir,
-                            const char      *duration,
-                            const char      *metric,
-                            TwTestEvaluated *evaluated)
+tw_test_target_run_monitor_evaluating (TwTestLttng     *lt,
+                                       const char      *sensor_dir,
+                                       const char      *duration,
+                                       const char      *option,
+                                       const char      *value,
+                                       TwTestEvaluated *evaluated)
 {
   const char *args[] = { g_getenv ("TW_CLI"), "monitor", "--lttng", "--from-start", "--period", "100",
                          "--sensor-dir", sensor_dir, "--duration", duration, "--json",
-                         metric ? "--metric" : NULL, metric, NULL };
+                         option, value, NULL };
   g_autoptr(GPtrArray) argv = tw_test_lttng_argv (lt, args);
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -122,7 +124,8 @@ tw_test_target_run_monitor (TwTestLttng     *lt,
 
       if (g_strcmp0 (json_object_get_string_member (o, "kind"), "evaluation") == 0)
         {
-          g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, metric);
+          if (g_strcmp0 (option, "--metric") == 0)
+            g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, value);
           evaluated->measurements = json_object_get_int_member (o, "measurements");
           evaluated->max = json_object_get_double_member (o, "max");
           continue;
@@ -138,4 +141,16 @@ tw_test_target_run_monitor (TwTestLttng     *lt,
       g_array_append_val (counted, c);
     }
   return counted;
+}
+
+/* The same with @metric (or none). */
+static inline GArray *
+tw_test_target_run_monitor (TwTestLttng     *lt,
+                            const char      *sensor_dir,
+                            const char      *duration,
+                            const char      *metric,
+                            TwTestEvaluated *evaluated)
+{
+  return tw_test_target_run_monitor_evaluating (lt, sensor_dir, duration, metric ? "--metric" : NULL, metric,
+                                                evaluated);
 }

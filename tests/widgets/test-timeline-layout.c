@@ -368,6 +368,33 @@ test_host_headers (void)
   g_assert_true (tw_timeline_layout_is_collapsed (layout, beta));
 }
 
+/* Targets traced in user space only (LTTng UST, a target's sensors): their headers count
+ * their tasks and say nothing of CPUs they have no rows of ("tA (0 CPUs, 2 tasks)" read
+ * as a machine without processors). */
+static void
+test_host_headers_without_cpus (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTimelineLayout) layout = NULL;
+  guint16 user = tw_trace_add_event_type (trace, "job", NULL, TW_EVENT_KIND_USER, NULL, 0, NULL);
+  guint32 a0 = add_host_task (trace, "tA", "10", "demo-rt-0", 10, 10);
+  guint32 a1 = add_host_task (trace, "tA", "11", "demo-rt-1", 10, 11);
+  guint32 b0 = add_host_task (trace, "tB", "10", "demo-rt-0", 10, 10);
+  g_autofree char *outline = NULL;
+
+  tw_trace_append (trace, 0, TW_CPU_NONE, user, a0, 0, NULL);
+  tw_trace_append (trace, 5, TW_CPU_NONE, user, a1, 0, NULL);
+  tw_trace_append (trace, 10, TW_CPU_NONE, user, b0, 0, NULL);
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, NULL));
+  layout = tw_timeline_layout_new (model);
+  outline = dup_outline (layout);
+  g_test_message ("%s", outline);
+  g_assert_true (g_str_has_prefix (outline, "H:tA (2 tasks)\n"));
+  g_assert_nonnull (strstr (outline, "\nH:tB (1 task)\n"));
+}
+
 /* A trace whose machines are named but one: no header row, rows as in any trace. */
 static void
 test_one_host_no_header (void)
@@ -406,6 +433,7 @@ main (int   argc,
   g_test_add_func ("/tw/widgets/timeline-layout/hosts", test_hosts);
   g_test_add_func ("/tw/widgets/timeline-layout/host-headers", test_host_headers);
   g_test_add_func ("/tw/widgets/timeline-layout/one-host-no-header", test_one_host_no_header);
+  g_test_add_func ("/tw/widgets/timeline-layout/host-headers-without-cpus", test_host_headers_without_cpus);
 
   return g_test_run ();
 }
