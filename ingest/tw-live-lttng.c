@@ -43,6 +43,7 @@
 
 #include "tw-lttng-live-protocol-private.h"
 #include "tw-reader-process.h"
+#include "tw-row-reorder-private.h"
 
 #define READ_QUOTA       (8u << 20)
 #define READ_CHUNK       (256 * 1024)
@@ -84,6 +85,7 @@ typedef struct {
   GArray       *host_cpus;   /* guint16 store CPU by the target's CPU number (host set) */
   const char   *target;      /* interned: the target's hostname in the URL */
   GArray       *sensors;     /* RemoteSensor, in the order they appeared */
+  TwRowReorder  held;        /* rows after the horizon, waiting to be queued in order */
   GHashTable   *sensor_keys; /* monitor << 32 | its sensor index → index in @sensors + 1 */
 } LttngSource;
 
@@ -468,6 +470,37 @@ map_cpu (LttngSource *self,
   return *mapped;
 }
 
+/* A target's sensor elements come in the order its monitor sent them — one ring's batch,
+ * then another's, each element at its own time, up to the decoder's lag before the
+ * event that carried it — and the merge takes a source's queue in order. So rows wait
+ * here until the helper's horizon (which the lag holds back) has passed them. */
+static void
+queue_row (LttngSource *self,
+           TwLiveQueue *queue,
+           guint64      time,
+           guint16      cpu,
+           guint16      type,
+           guint32      task,
+           guint32      arg,
+           guint16      size)
+{
+  if (_tw_row_reorder_is_empty (&self->held) && time <= self->parent.horizon)
+    {
+      tw_live_queue_push (queue, time, cpu, type, task, arg, self->payload, size);
+      self->parent.drained_until = time;
+      return;
+    }
+  _tw_row_reorder_hold (&self->held, time, cpu, type, task, arg, self->payload, size);
+}
+
+static void
+release_rows (LttngSource *self,
+              TwLiveQueue *queue,
+              guint64      limit)
+{
+  _tw_row_reorder_release (&self->held, queue, limit, &self->parent.drained_until);
+}
+
 static gboolean
 take_rows (LttngSource   *self,
            TwTrace       *trace,
@@ -522,9 +555,8 @@ take_rows (LttngSource   *self,
       if (task != TW_TASK_NONE)
         task = map_id (self->tasks, task);
       cpu = map_cpu (self, trace, cpu);
-      tw_live_queue_push (queue, time, cpu, map->type, task, arg, self->payload, size);
+      queue_row (self, queue, time, cpu, map->type, task, arg, size);
       p += size;
-      self->parent.drained_until = time;
       self->got_rows = TRUE;
       /* LTTng's own losses are on a stream's CPU, no task; a target sensor's misses are on
        * its task and counted on the sensor's own row (its monitor's figures), not as
@@ -649,6 +681,7 @@ take_frame (LttngSource   *self,
         memcpy (&ns, p, 8);
         if (ns > 0 && (guint64) ns > self->parent.horizon)
           self->parent.horizon = ns;
+        release_rows (self, queue, self->parent.horizon);
         return TRUE;
       }
     case TW_LTTNG_FRAME_SENSOR:
@@ -842,6 +875,9 @@ lttng_poll (TwLiveSource *source,
         helper_ended (self);
       break;
     }
+  /* nothing will come before what is held: its helper ended, or the monitor stops */
+  if (self->pid == 0 || source->flushing)
+    release_rows (self, queue, G_MAXUINT64);
   /* a backlog: the merge may not run ahead of the rows still in the pipe */
   source->more = total >= READ_QUOTA;
   return TRUE;
@@ -882,6 +918,7 @@ lttng_free (TwLiveSource *source)
   g_array_unref (self->host_cpus);
   g_array_unref (self->sensors);
   g_hash_table_unref (self->sensor_keys);
+  _tw_row_reorder_clear (&self->held);
   g_free (self);
 }
 
@@ -955,6 +992,7 @@ tw_live_lttng_new (const char  *url,
   self->backoff_ms = BACKOFF_FIRST_MS;
   self->host_cpus = g_array_new (FALSE, FALSE, sizeof (guint16));
   self->sensors = g_array_new (FALSE, TRUE, sizeof (RemoteSensor));
+  _tw_row_reorder_init (&self->held);
   self->sensor_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   {
     g_autofree char *target = NULL;

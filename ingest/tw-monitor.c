@@ -1101,10 +1101,12 @@ tw_monitor_flush (TwMonitor *self)
           if (entry->state != TW_MONITOR_SOURCE_ATTACHED || entry->detached
               || (round > 0 && !entry->source->more))
             continue;
+          entry->source->flushing = TRUE;
           if (!entry->source->klass->poll (entry->source, self->trace, &entry->queue, &error))
             entry_fail (entry, error);
           else
             more |= entry->source->more;
+          entry->source->flushing = FALSE;
         }
       emitted += emit_until (self, G_MAXUINT64);
     }

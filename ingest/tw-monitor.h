@@ -94,6 +94,9 @@ struct _TwLiveSource {
   guint64                  drained_until;
   gboolean                 own_clock;
   guint64                  horizon;
+  /* set while tw_monitor_flush() polls: a source holding rows back to put them in
+   * order (LTTng live) queues them all */
+  gboolean                 flushing;
   /* remote sources: the connection, why it last ended (interned: the main thread may
    * read it while the poll thread moves on), and how often it was made again */
   TwLiveConnection         connection;

@@ -55,6 +55,7 @@ typedef struct {
   TwLiveSession *session;
   TwSensorsPane *pane;
   Target         targets[TW_LAB_TARGETS];
+  guint64        discarded;   /* events LTTng dropped on the way */
 } Story;
 
 static gpointer
@@ -145,6 +146,54 @@ check_session_rows (Story *s)
   g_assert_cmpuint (shown, ==, discarded);
   /* the demo's small rings overflow: the sensors' misses exist, and are not the session's */
   g_assert_cmpuint (sensors_missed, >, 0);
+  s->discarded = discarded;
+}
+
+/* The live store holds the targets' elements in their own time order: each monitor
+ * sends one ring's batch after another's, and nothing may arrive "late" at the merge. */
+static void
+check_time_order (Story *s)
+{
+  TwTrace *trace = tw_live_session_get_trace (s->session);
+  guint64 n = tw_trace_get_n_events (trace), back = 0;
+
+  for (guint i = 0; i < TW_LAB_TARGETS; i++)
+    {
+      TwMonitorSourceInfo info;
+
+      g_assert_true (tw_live_session_get_source_info (s->session, i, &info));
+      g_assert_cmpuint (info.counts.late, ==, 0);
+    }
+  for (guint64 i = 1; i < n; i++)
+    back += tw_trace_get_time (trace, i) < tw_trace_get_time (trace, i - 1);
+  g_assert_cmpuint (back, ==, 0);
+}
+
+/* The automaton the targets ran, run on the desktop over the recorded elements: as many
+ * measurements as the targets' monitors made (each sees the same elements in the same
+ * order), unless LTTng dropped some on the way. */
+static void
+check_desktop_evaluation (Story      *s,
+                          const char *path)
+{
+  g_autofree char *automaton = g_build_filename (TW_SOURCE_DIR, "data", "automata", "demo-rt-job.json", NULL);
+  const char *const args[] = { "eval", path, "--automaton", automaton, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  const char *at;
+  guint64 desktop, targets = s->targets[0].evaluated.measurements + s->targets[1].evaluated.measurements;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  at = strstr (out, ": ");
+  g_assert_nonnull (at);
+  desktop = g_ascii_strtoull (at + 2, NULL, 10);
+  g_test_message ("the automaton over the recording: %" G_GUINT64_FORMAT " measurements; the targets "
+                  "made %" G_GUINT64_FORMAT, desktop, targets);
+  if (s->discarded == 0)
+    g_assert_cmpuint (desktop, ==, targets);
+  else
+    g_assert_cmpuint (desktop, <=, targets);
 }
 
 /* babeltrace2's text output of @path: one line per event; how many of each event name
@@ -285,10 +334,12 @@ test_two_targets_sensors_automaton (void)
   g_assert_true (tw_test_wait_until (shows_both_targets, &s, WAIT_MS));
   g_assert_true (tw_test_wait_until (both_hosts_have_task_rows, s.window, WAIT_MS));
   check_session_rows (&s);
+  check_time_order (&s);
 
   record_dir = g_dir_make_tmp ("tw-story-done-XXXXXX", NULL);
   path = g_build_filename (record_dir, "two-targets", NULL);
   record_and_reopen (&s, path);
+  check_desktop_evaluation (&s, path);
 
   gtk_window_destroy (GTK_WINDOW (s.window));
   while (g_main_context_iteration (NULL, FALSE))
