@@ -160,7 +160,7 @@ main (int    argc,
   printf ("live store: %" G_GUINT64_FORMAT " events (switch, wakeup on 4 CPUs; sensor; libgtop), not sealed\n", n);
 
   start = g_get_monotonic_time ();
-  if (!_tw_ctf_writer_run_source_only (trace, n, &error))
+  if (!_tw_ctf_bt_writer_write_range (trace, 0, n, NULL, &error))
     g_error ("%s", error->message);
   source_us = g_get_monotonic_time () - start;
 
