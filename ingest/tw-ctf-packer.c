@@ -7,6 +7,7 @@
 
 #include "tw-ctf-packer.h"
 #include "tw-ctf-plan-private.h"
+#include "tw-kernel-common-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,10 +74,35 @@ typedef struct {
   char    *path;
 } PackStream;
 
+/* How one member is written, decided once per type: the common members straight from
+ * the payload or the task table, the rest through _tw_ctf_member_value(). */
+typedef enum {
+  OP_PAYLOAD,        /* a number of the payload at @offset, @in_bytes wide */
+  OP_TASK_NAME,
+  OP_ARG_TASK_NAME,
+  OP_TASK_TID,
+  OP_ARG_TASK_TID,
+  OP_ZERO,
+  OP_ARG,
+  OP_PREV_STATE,     /* the payload's state string at @offset, parsed once per string */
+  OP_GENERIC,
+} OpKind;
+
+typedef struct {
+  OpKind             kind;
+  guint16            offset;
+  guint8             in_bytes;
+  guint8             out_bytes;
+  gboolean           in_signed;
+  const TwCtfMember *member;
+} MemberOp;
+
 typedef struct {
   TwTrace        *trace;
   const char     *dir;
   TwCtfTypePlan  *plans;
+  GArray        **ops;         /* per planned type: MemberOp */
+  GArray         *states;      /* gint64 per string id: a prev_state parsed, or G_MININT64 */
   guint           n_types;
   guint16        *ids;         /* per type: its event id, in both stream classes */
   TaskText       *tasks;
@@ -311,15 +337,15 @@ put_event_header (PackStream *s,
 }
 
 static void
-put_member (Packer            *p,
-            PackStream        *s,
-            const TwCtfMember *m,
-            const TwEventType *type,
-            const guint8      *payload,
-            const TwTask      *task,
-            const TwTask      *arg_task,
-            guint32            arg,
-            guint16            cpu)
+put_generic (Packer            *p,
+             PackStream        *s,
+             const TwCtfMember *m,
+             const TwEventType *type,
+             const guint8      *payload,
+             const TwTask      *task,
+             const TwTask      *arg_task,
+             guint32            arg,
+             guint16            cpu)
 {
   TwCtfValue v;
 
@@ -334,18 +360,201 @@ put_member (Packer            *p,
     }
 }
 
+static gint64
+prev_state (Packer  *p,
+            guint32  id)
+{
+  gint64 *known;
+
+  if (id >= p->states->len)
+    {
+      guint old = p->states->len;
+
+      g_array_set_size (p->states, id + 1);
+      for (guint i = old; i <= id; i++)
+        g_array_index (p->states, gint64, i) = G_MININT64;
+    }
+  known = &g_array_index (p->states, gint64, id);
+  if (*known == G_MININT64)
+    *known = (gint64) _tw_kernel_parse_prev_state (tw_trace_get_string (p->trace, id));
+  return *known;
+}
+
+static inline gint64
+payload_number (const MemberOp *op,
+                const guint8   *payload)
+{
+  const guint8 *at = payload + op->offset;
+
+  switch (op->in_bytes)
+    {
+    case 1:  return at[0];
+    case 2:  { guint16 v; memcpy (&v, at, 2); return v; }
+    case 4:
+      if (op->in_signed)
+        {
+          gint32 v;
+          memcpy (&v, at, 4);
+          return v;
+        }
+      else
+        {
+          guint32 v;
+          memcpy (&v, at, 4);
+          return v;
+        }
+    default: { gint64 v; memcpy (&v, at, 8); return v; }
+    }
+}
+
+static inline void
+put_member (Packer            *p,
+            PackStream        *s,
+            const MemberOp    *op,
+            const TwEventType *type,
+            const guint8      *payload,
+            guint32            task,
+            guint32            arg,
+            guint16            cpu)
+{
+  switch (op->kind)
+    {
+    case OP_PAYLOAD:
+      if (op->in_bytes == op->out_bytes)
+        put_bytes (s, payload + op->offset, op->out_bytes);
+      else
+        put_uint (s, (guint64) payload_number (op, payload), op->out_bytes * 8);
+      return;
+    case OP_TASK_NAME:
+      put_bytes (s, task_text (p, task)->name, task_text (p, task)->name_size);
+      return;
+    case OP_ARG_TASK_NAME:
+      put_bytes (s, task_text (p, arg)->name, task_text (p, arg)->name_size);
+      return;
+    case OP_TASK_TID:
+      put_uint (s, (guint64) task_text (p, task)->tid, op->out_bytes * 8);
+      return;
+    case OP_ARG_TASK_TID:
+      put_uint (s, (guint64) task_text (p, arg)->tid, op->out_bytes * 8);
+      return;
+    case OP_ZERO:
+      put_uint (s, 0, op->out_bytes * 8);
+      return;
+    case OP_ARG:
+      put_uint (s, arg, op->out_bytes * 8);
+      return;
+    case OP_PREV_STATE:
+      {
+        guint32 id;
+
+        memcpy (&id, payload + op->offset, 4);
+        put_uint (s, (guint64) prev_state (p, id), op->out_bytes * 8);
+        return;
+      }
+    case OP_GENERIC:
+    default:
+      put_generic (p, s, op->member, type, payload, task < p->n_tasks ? tw_trace_get_task (p->trace, task) : NULL,
+                   _tw_ctf_kind_has_arg_task (type->kind) && arg < p->n_tasks ? tw_trace_get_task (p->trace, arg)
+                                                                            : NULL,
+                   arg, cpu);
+      return;
+    }
+}
+
+static guint
+field_bytes (TwFieldType type)
+{
+  switch (type)
+    {
+    case TW_FIELD_U8:  return 1;
+    case TW_FIELD_U16: return 2;
+    case TW_FIELD_U32:
+    case TW_FIELD_I32:
+    case TW_FIELD_STRING: return 4;
+    default:           return 8;
+    }
+}
+
+/* The op for member @m of @type: everything that needs no lookup of a value beyond the
+ * payload and the task table has its own. Payloads with optional fields (a presence
+ * bitmap) and big-endian hosts take the generic way. */
+static MemberOp
+compile_member (const TwEventType *type,
+                const TwCtfMember *m)
+{
+  MemberOp op = { .kind = OP_GENERIC, .member = m, .out_bytes = m->bits / 8 };
+  gboolean has_arg_task = _tw_ctf_kind_has_arg_task (type->kind);
+  gboolean plain = G_BYTE_ORDER == G_LITTLE_ENDIAN && type->presence_bytes == 0 && m->field >= 0;
+
+  switch (m->source)
+    {
+    case TW_CTF_FROM_FIELD:
+      if (plain && !m->task_ref && m->out != TW_CTF_OUT_STRING && type->fields[m->field].type != TW_FIELD_STRING
+          && (m->out == TW_CTF_OUT_REAL) == (type->fields[m->field].type == TW_FIELD_F64))
+        {
+          op.kind = OP_PAYLOAD;
+          op.offset = type->offsets[m->field];
+          op.in_bytes = (guint8) field_bytes (type->fields[m->field].type);
+          op.in_signed = type->fields[m->field].type == TW_FIELD_I32 || type->fields[m->field].type == TW_FIELD_I64;
+          if (m->out == TW_CTF_OUT_REAL)
+            op.out_bytes = 8;
+        }
+      break;
+    case TW_CTF_FROM_TASK_NAME:     op.kind = OP_TASK_NAME; break;
+    case TW_CTF_FROM_TASK_TID:      op.kind = OP_TASK_TID; break;
+    case TW_CTF_FROM_ARG_TASK_NAME: op.kind = has_arg_task ? OP_ARG_TASK_NAME : OP_GENERIC; break;
+    case TW_CTF_FROM_ARG_TASK_TID:  op.kind = has_arg_task ? OP_ARG_TASK_TID : OP_GENERIC; break;
+    case TW_CTF_FROM_ZERO:          op.kind = OP_ZERO; break;
+    case TW_CTF_FROM_ARG:           op.kind = OP_ARG; break;
+    case TW_CTF_FROM_PREV_STATE:
+      if (plain && type->fields[m->field].type == TW_FIELD_STRING)
+        {
+          op.kind = OP_PREV_STATE;
+          op.offset = type->offsets[m->field];
+        }
+      break;
+    default:
+      break;
+    }
+  /* the numbers a payload stores at their width are written at the width planned:
+   * equal but for add_number()'s 64-bit members of narrower fields */
+  if (op.kind == OP_PAYLOAD && op.in_bytes > op.out_bytes)
+    op.kind = OP_GENERIC;
+  return op;
+}
+
+static void
+compile_plans (Packer *p)
+{
+  p->ops = g_new0 (GArray *, MAX (p->n_types, 1));
+  for (guint t = 0; t < p->n_types; t++)
+    {
+      const TwCtfTypePlan *plan = &p->plans[t];
+
+      if (plan->members == NULL)
+        continue;
+      p->ops[t] = g_array_sized_new (FALSE, FALSE, sizeof (MemberOp), plan->members->len);
+      for (guint i = 0; i < plan->members->len; i++)
+        {
+          MemberOp op = compile_member (plan->type, &g_array_index (plan->members, TwCtfMember, i));
+
+          g_array_append_val (p->ops[t], op);
+        }
+    }
+}
+
 static void
 pack_row (Packer             *p,
           const TwEventChunk *chunk,
           guint               row)
 {
   guint16 cpu = chunk->cpu[row];
-  const TwCtfTypePlan *plan = &p->plans[chunk->type[row]];
+  guint16 t = chunk->type[row];
+  const TwEventType *type = p->plans[t].type;
+  const GArray *ops = p->ops[t];
   const guint8 *payload = chunk->payload[row] == TW_PAYLOAD_NONE ? NULL : chunk->blob + chunk->payload[row];
-  guint32 task_index = chunk->task[row];
-  const TaskText *ctx = task_text (p, task_index);
-  const TwTask *task = task_index < p->n_tasks ? tw_trace_get_task (p->trace, task_index) : NULL;
-  const TwTask *arg_task = NULL;
+  guint32 task = chunk->task[row];
+  const TaskText *ctx = task_text (p, task);
   guint32 arg = chunk->arg[row];
   PackStream *s = stream_for (p, cpu);
   /* a stream never goes back in time (babeltrace2's muxer stops on one that does);
@@ -354,7 +563,7 @@ pack_row (Packer             *p,
 
   if (s->len == s->header)
     s->begin = s->clock = time;
-  put_event_header (s, p->ids[chunk->type[row]], time);
+  put_event_header (s, p->ids[t], time);
   if (p->wide_ids)
     {
       put_u64 (s, (guint64) ctx->pid);
@@ -367,12 +576,16 @@ pack_row (Packer             *p,
     }
   put_bytes (s, ctx->name, ctx->name_size);
   put_bytes (s, ctx->source_id, ctx->source_id_size);
+  for (guint i = 0; i < ops->len; i++)
+    {
+      const MemberOp *op = &g_array_index (ops, MemberOp, i);
 
-  if (_tw_ctf_kind_has_arg_task (plan->type->kind) && arg < p->n_tasks)
-    arg_task = tw_trace_get_task (p->trace, arg);
-  for (guint i = 0; i < plan->members->len; i++)
-    put_member (p, s, &g_array_index (plan->members, TwCtfMember, i), plan->type, payload, task, arg_task, arg,
-                cpu);
+      /* a type without a payload still has its members: they read as absent */
+      if (payload == NULL && (op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE))
+        put_generic (p, s, op->member, type, NULL, NULL, NULL, arg, cpu);
+      else
+        put_member (p, s, op, type, payload, task, arg, cpu);
+    }
   if (s->len >= PACKET_BYTES)
     flush_packet (p, s);
 }
@@ -601,6 +814,11 @@ static void
 packer_clear (Packer *p)
 {
   g_clear_pointer (&p->streams, g_ptr_array_unref);
+  for (guint t = 0; p->ops && t < p->n_types; t++)
+    if (p->ops[t])
+      g_array_unref (p->ops[t]);
+  g_free (p->ops);
+  g_clear_pointer (&p->states, g_array_unref);
   _tw_ctf_plans_free (p->plans, p->n_types);
   g_free (p->ids);
   g_free (p->tasks);
@@ -705,6 +923,8 @@ tw_ctf_packer_write_range (TwTrace         *trace,
     if (p.plans[t].members)
       p.ids[t] = next_id++;
   collect_tasks (&p);
+  compile_plans (&p);
+  p.states = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < 16; i++)
     p.uuid[i] = (guint8) g_random_int_range (0, 256);
   p.uuid[6] = (p.uuid[6] & 0x0f) | 0x40;   /* a version 4 UUID */
