@@ -101,7 +101,9 @@ typedef struct {
   TwTrace        *trace;
   const char     *dir;
   TwCtfTypePlan  *plans;
-  GArray        **ops;         /* per planned type: MemberOp */
+  GArray        **ops;         /* per type: MemberOp, or NULL until a row of it comes */
+  GString        *types_entry; /* `tracewb_event_types` of the types planned */
+  guint16         next_id;
   GArray         *states;      /* gint64 per string id: a prev_state parsed, or G_MININT64 */
   guint           n_types;
   guint16        *ids;         /* per type: its event id, in both stream classes */
@@ -523,23 +525,23 @@ compile_member (const TwEventType *type,
   return op;
 }
 
+/* A type's plan, event id and ops, the first time a row of it comes: the metadata is
+ * written last, with the types the rows used, in the order they came. */
 static void
-compile_plans (Packer *p)
+plan_type (Packer  *p,
+           guint16  t)
 {
-  p->ops = g_new0 (GArray *, MAX (p->n_types, 1));
-  for (guint t = 0; t < p->n_types; t++)
+  TwCtfTypePlan *plan = &p->plans[t];
+
+  _tw_ctf_plan_type (plan, tw_trace_get_event_type (p->trace, t));
+  _tw_ctf_append_type_entry (p->types_entry, plan);
+  p->ids[t] = p->next_id++;
+  p->ops[t] = g_array_sized_new (FALSE, FALSE, sizeof (MemberOp), plan->members->len);
+  for (guint i = 0; i < plan->members->len; i++)
     {
-      const TwCtfTypePlan *plan = &p->plans[t];
+      MemberOp op = compile_member (plan->type, &g_array_index (plan->members, TwCtfMember, i));
 
-      if (plan->members == NULL)
-        continue;
-      p->ops[t] = g_array_sized_new (FALSE, FALSE, sizeof (MemberOp), plan->members->len);
-      for (guint i = 0; i < plan->members->len; i++)
-        {
-          MemberOp op = compile_member (plan->type, &g_array_index (plan->members, TwCtfMember, i));
-
-          g_array_append_val (p->ops[t], op);
-        }
+      g_array_append_val (p->ops[t], op);
     }
 }
 
@@ -550,8 +552,8 @@ pack_row (Packer             *p,
 {
   guint16 cpu = chunk->cpu[row];
   guint16 t = chunk->type[row];
-  const TwEventType *type = p->plans[t].type;
-  const GArray *ops = p->ops[t];
+  const TwEventType *type;
+  const GArray *ops;
   const guint8 *payload = chunk->payload[row] == TW_PAYLOAD_NONE ? NULL : chunk->blob + chunk->payload[row];
   guint32 task = chunk->task[row];
   const TaskText *ctx = task_text (p, task);
@@ -561,6 +563,10 @@ pack_row (Packer             *p,
    * a live store is in time order but for rows the merge could not place */
   guint64 time = MAX (chunk->time[row], s->clock);
 
+  if (G_UNLIKELY (p->ops[t] == NULL))
+    plan_type (p, t);
+  type = p->plans[t].type;
+  ops = p->ops[t];
   if (s->len == s->header)
     s->begin = s->clock = time;
   put_event_header (s, p->ids[t], time);
@@ -819,6 +825,8 @@ packer_clear (Packer *p)
       g_array_unref (p->ops[t]);
   g_free (p->ops);
   g_clear_pointer (&p->states, g_array_unref);
+  if (p->types_entry)
+    g_string_free (p->types_entry, TRUE);
   _tw_ctf_plans_free (p->plans, p->n_types);
   g_free (p->ids);
   g_free (p->tasks);
@@ -899,8 +907,6 @@ tw_ctf_packer_write_range (TwTrace         *trace,
                            GError         **error)
 {
   Packer p = { 0 };
-  g_autoptr(GString) types_entry = g_string_new (NULL);
-  guint16 next_id = 0;
   gboolean ok;
 
   g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
@@ -917,13 +923,11 @@ tw_ctf_packer_write_range (TwTrace         *trace,
   p.trace = trace;
   p.dir = path;
   p.n_types = tw_trace_get_n_event_types (trace);
-  p.plans = _tw_ctf_plan_range (trace, first, end, p.n_types, types_entry);
+  p.plans = g_new0 (TwCtfTypePlan, MAX (p.n_types, 1));
   p.ids = g_new0 (guint16, MAX (p.n_types, 1));
-  for (guint t = 0; t < p.n_types; t++)
-    if (p.plans[t].members)
-      p.ids[t] = next_id++;
+  p.ops = g_new0 (GArray *, MAX (p.n_types, 1));
+  p.types_entry = g_string_new (NULL);
   collect_tasks (&p);
-  compile_plans (&p);
   p.states = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < 16; i++)
     p.uuid[i] = (guint8) g_random_int_range (0, 256);
@@ -935,7 +939,7 @@ tw_ctf_packer_write_range (TwTrace         *trace,
     stream_for (&p, TW_CPU_NONE);
 
   ok = pack_rows (&p, first, end, progress, progress_data, cancellable, error)
-       && write_metadata (&p, types_entry->str, clock_uuid, error);
+       && write_metadata (&p, p.types_entry->str, clock_uuid, error);
   packer_clear (&p);
   return ok;
 }

@@ -71,6 +71,8 @@ TwCtfTypePlan *_tw_ctf_plan_range      (TwTrace           *trace,
                                         GString           *types_entry);
 void        _tw_ctf_plans_free         (TwCtfTypePlan     *plans,
                                         guint              n_types);
+void        _tw_ctf_append_type_entry  (GString             *out,
+                                        const TwCtfTypePlan *plan);
 char       *_tw_ctf_dup_hosts_entry    (TwTrace           *trace);
 const char *_tw_ctf_task_name          (const TwTask      *task);
 gboolean    _tw_ctf_kind_has_arg_task  (TwEventKind        kind);

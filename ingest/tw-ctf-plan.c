@@ -194,9 +194,9 @@ _tw_ctf_plan_type (TwCtfTypePlan     *plan,
 
 /* One entry per type: "kind,family,name,arg member,1 when that member is not a field",
  * each part URI-escaped, entries joined by ';'. */
-static void
-append_type_entry (GString        *out,
-                   const TwCtfTypePlan *plan)
+void
+_tw_ctf_append_type_entry (GString             *out,
+                           const TwCtfTypePlan *plan)
 {
   const char *parts[4] = {
     tw_event_kind_to_string (plan->type->kind), plan->type->family ? plan->type->family : "",
@@ -280,7 +280,7 @@ _tw_ctf_plan_range (TwTrace *trace,
       if (plans[t].members == NULL)
         {
           _tw_ctf_plan_type (&plans[t], tw_trace_get_event_type (trace, t));
-          append_type_entry (types_entry, &plans[t]);
+          _tw_ctf_append_type_entry (types_entry, &plans[t]);
         }
     }
   return plans;
