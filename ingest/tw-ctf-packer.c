@@ -91,9 +91,12 @@ typedef enum {
 typedef struct {
   OpKind             kind;
   guint16            offset;
+  guint16            field;      /* OP_PAYLOAD, OP_PREV_STATE: the field, for its presence bit */
   guint8             in_bytes;
   guint8             out_bytes;
   gboolean           in_signed;
+  gboolean           optional;   /* the payload has a presence bitmap */
+  guint64            absent;     /* what an absent field is written as */
   const TwCtfMember *member;
 } MemberOp;
 
@@ -419,6 +422,12 @@ put_member (Packer            *p,
             guint32            arg,
             guint16            cpu)
 {
+  if ((op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE) && op->optional
+      && !(payload[op->field / 8] & (1u << (op->field % 8))))
+    {
+      put_uint (s, op->absent, op->out_bytes * 8);
+      return;
+    }
   switch (op->kind)
     {
     case OP_PAYLOAD:
@@ -478,15 +487,20 @@ field_bytes (TwFieldType type)
 }
 
 /* The op for member @m of @type: everything that needs no lookup of a value beyond the
- * payload and the task table has its own. Payloads with optional fields (a presence
- * bitmap) and big-endian hosts take the generic way. */
+ * payload and the task table has its own. Big-endian hosts take the generic way. An
+ * absent field is written as _tw_ctf_member_value() gives it: 0, or the maximum of an
+ * unsigned member that says so. */
 static MemberOp
 compile_member (const TwEventType *type,
                 const TwCtfMember *m)
 {
   MemberOp op = { .kind = OP_GENERIC, .member = m, .out_bytes = m->bits / 8 };
   gboolean has_arg_task = _tw_ctf_kind_has_arg_task (type->kind);
-  gboolean plain = G_BYTE_ORDER == G_LITTLE_ENDIAN && type->presence_bytes == 0 && m->field >= 0;
+  gboolean plain = G_BYTE_ORDER == G_LITTLE_ENDIAN && m->field >= 0;
+
+  op.optional = type->presence_bytes != 0;
+  op.field = m->field >= 0 ? (guint16) m->field : 0;
+  op.absent = m->absent_max && m->source == TW_CTF_FROM_FIELD && m->out == TW_CTF_OUT_UNSIGNED ? G_MAXUINT64 : 0;
 
   switch (m->source)
     {

@@ -449,9 +449,9 @@ test_empty (void)
 
 /* A store with a type of every kind, more types than a compact event header numbers
  * (31), a field of each width, a hexadecimal one, a task reference, an absent optional
- * one, names TSDL reserves, strings with quotes, a gap of seconds (a full timestamp)
- * and a row that goes back in time on its CPU (the writers hold it at the CPU's last
- * time). */
+ * one, names TSDL reserves, strings with quotes, a gap of seconds (a full timestamp),
+ * a row that goes back in time on its CPU (the writers hold it at the CPU's last time)
+ * and a loss since a time not known. */
 static TwTrace *
 make_every_kind_trace (void)
 {
@@ -563,6 +563,10 @@ make_every_kind_trace (void)
       tw_trace_append (out, i == first_other + 1 ? t - 100 : t, cpu, types[i % n_types],
                        i % 2 ? worker : shell, arg, type->n_fields ? payload : NULL);
     }
+  /* a loss whose beginning is not known */
+  tw_lost_events_append (out, tw_lost_events_add_type (out, "lost_unknown_since", &error), t += 7, 1, 9, 0,
+                         TW_TIME_NONE);
+  g_assert_no_error (error);
   tw_trace_seal (out, NULL, &error);
   g_assert_no_error (error);
   return g_steal_pointer (&out);
