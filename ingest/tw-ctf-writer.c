@@ -285,8 +285,10 @@ wait_or_stop (GCancellable *stop,
  * chunk become a CTF trace `chunk-NNNNNN` in @path (written as a hidden folder, then
  * renamed), as `lttng rotate` cuts an LTTng session into trace chunks: `babeltrace2
  * PATH` and Trace Workbench read the folder as one trace, and a crash loses at most the
- * chunk being written. One chunk per interval, not one packet, because sink.ctf.fs
- * writes a trace's `metadata` only when the trace ends (event types may still come).
+ * chunk being written. One chunk per interval, not one packet: a chunk is a whole
+ * trace that appears at once by its rename, while packets appended to one trace would
+ * need its `metadata` to grow with each new event type and leave a stream cut
+ * mid-packet after a crash.
  *
  * Returns: %FALSE with @error set when a chunk could not be written; the chunks
  *   written before stay
