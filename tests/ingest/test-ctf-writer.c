@@ -448,10 +448,10 @@ test_empty (void)
 /* ---------------------------------------------------------------- the packer and babeltrace2's writer */
 
 /* A store with a type of every kind, more types than a compact event header numbers
- * (31), a field of each width, a hexadecimal one, a task reference, an absent optional
- * one, names TSDL reserves, strings with quotes, a gap of seconds (a full timestamp),
- * a row that goes back in time on its CPU (the writers hold it at the CPU's last time)
- * and a loss since a time not known. */
+ * (31), a type without fields, a field of each width, a hexadecimal one, a task
+ * reference, an absent optional one, names TSDL reserves, strings with quotes, a gap of
+ * seconds (a full timestamp), a row that goes back in time on its CPU (the writers hold
+ * it at the CPU's last time) and a loss since a time not known. */
 static TwTrace *
 make_every_kind_trace (void)
 {
@@ -471,7 +471,7 @@ make_every_kind_trace (void)
   static const struct { const char *name; TwEventKind kind; } simple[] = {
     { "sched_process_fork", TW_EVENT_KIND_TASK_CREATE }, { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT },
     { "lock_acquire", TW_EVENT_KIND_MUTEX_LOCK },         { "lock_release", TW_EVENT_KIND_MUTEX_UNLOCK },
-    { "lock_contended", TW_EVENT_KIND_MUTEX_WAIT },
+    { "lock_contended", TW_EVENT_KIND_MUTEX_WAIT },       { "marker", TW_EVENT_KIND_OTHER },
   };
   g_autoptr(TwTrace) trace = make_session_trace (20);
   g_autoptr(GError) error = NULL;
