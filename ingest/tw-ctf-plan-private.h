@@ -63,7 +63,6 @@ typedef struct {
 
 void        _tw_ctf_plan_type          (TwCtfTypePlan     *plan,
                                         const TwEventType *type);
-void        _tw_ctf_plan_clear         (TwCtfTypePlan     *plan);
 TwCtfTypePlan *_tw_ctf_plan_range      (TwTrace           *trace,
                                         guint64            first,
                                         guint64            end,

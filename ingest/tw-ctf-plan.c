@@ -24,12 +24,12 @@
  */
 
 static void
-add_member (GArray       *members,
-            const char   *name,
+add_member (GArray            *members,
+            const char        *name,
             TwCtfMemberSource  source,
             TwCtfMemberOut     out,
-            guint8        bits,
-            int           field)
+            guint8             bits,
+            int                field)
 {
   TwCtfMember m = { .name = name, .source = source, .out = out, .bits = bits, .field = field };
 
@@ -249,12 +249,6 @@ _tw_ctf_dup_hosts_entry (TwTrace *trace)
   return g_string_free (out, FALSE);
 }
 
-void
-_tw_ctf_plan_clear (TwCtfTypePlan *plan)
-{
-  g_clear_pointer (&plan->members, g_array_unref);
-}
-
 /**
  * _tw_ctf_plan_range:
  * @types_entry: (out caller-allocates): receives `tracewb_event_types`
@@ -291,7 +285,7 @@ _tw_ctf_plans_free (TwCtfTypePlan *plans,
                     guint          n_types)
 {
   for (guint t = 0; plans && t < n_types; t++)
-    _tw_ctf_plan_clear (&plans[t]);
+    g_clear_pointer (&plans[t].members, g_array_unref);
   g_free (plans);
 }
 
