@@ -9,11 +9,16 @@
  * The store is what a live session holds (kernel switches and wakeups on 4 CPUs, sensor
  * elements without a CPU, libgtop samples), appended and never sealed, as the window's
  * Record… finds it. Figures, in events/s:
- *   ctf    tw_ctf_writer_write_events(): our source component → sink.ctf.fs, to disk
- *   source our source component → sink.utils.dummy: what our messages cost alone
- *   csv    tw_csv_writer_write_events() of the same rows (the export)
- *   peer   `babeltrace2 TRACE --output-format=ctf --output DIR`: babeltrace2's own
- *          src.ctf.fs → sink.ctf.fs of the trace we wrote, in its own process
+ *   packer     tw_ctf_writer_write_range(): our packer (tw-ctf-packer.c), to the page
+ *              cache (no fsync)
+ *   packer+sync tw_ctf_writer_write_events(): the same, written beside, fsync'ed and
+ *              renamed, as Record… and --record do
+ *   bt         our source component → sink.ctf.fs (tw-ctf-bt-writer.c), to the page
+ *              cache: the writer recording used before the packer
+ *   source     our source component → sink.utils.dummy: what our messages cost alone
+ *   csv        tw_csv_writer_write_events() of the same rows (the export)
+ *   peer       `babeltrace2 TRACE --output-format=ctf --output DIR`: babeltrace2's own
+ *              src.ctf.fs → sink.ctf.fs of the trace we wrote, in its own process
  */
 #include "config.h"
 
@@ -25,6 +30,7 @@
 
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,11 +127,46 @@ make_live_store (guint64 n_events)
   return trace;
 }
 
+/* CPU time of this process so far, µs: user (packing) and system (the page cache). */
+static void
+cpu_time (gint64 *user,
+          gint64 *sys)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  *user = (gint64) ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+  *sys = (gint64) ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+}
+
 static double
 rate (guint64 n,
       gint64  us)
 {
   return us > 0 ? (double) n * 1e6 / (double) us : 0;
+}
+
+/* The rate and the bytes an event took: all stream files of the trace at @path. */
+static void
+print_written (const char *what,
+               guint64     n,
+               gint64      us,
+               const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  guint64 bytes = 0;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *file = g_build_filename (path, name, NULL);
+      GStatBuf st;
+
+      if (strcmp (name, "metadata") != 0 && g_stat (file, &st) == 0)
+        bytes += (guint64) st.st_size;
+    }
+  printf ("  %s %8.2f M events/s  (%.2f s, %.1f bytes/event, %.0f MB/s)\n", what, rate (n, us) / 1e6, us / 1e6,
+          n ? (double) bytes / (double) n : 0, us > 0 ? (double) bytes / (double) us : 0);
 }
 
 int
@@ -137,13 +178,15 @@ main (int    argc,
   g_autoptr(TwTrace) trace = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *ctf = NULL;
+  g_autofree char *synced = NULL;
+  g_autofree char *bt = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *peer = NULL;
   g_autofree char *babeltrace2 = g_find_program_in_path ("babeltrace2");
   g_autoptr(GFile) csv_file = NULL;
   g_autoptr(GFileOutputStream) csv_stream = NULL;
-  gint64 start, ctf_us, source_us, csv_us;
-  GStatBuf st;
+  gint64 start, ctf_us, synced_us, bt_us, source_us, csv_us;
+  gint64 user0, sys0, user1, sys1;
 
   if (!tw_ctf_writer_is_available (&error))
     {
@@ -153,6 +196,8 @@ main (int    argc,
   dir = g_dir_make_tmp ("bench-ctf-record-XXXXXX", &error);
   g_assert_no_error (error);
   ctf = g_build_filename (dir, "ctf", NULL);
+  synced = g_build_filename (dir, "synced", NULL);
+  bt = g_build_filename (dir, "bt", NULL);
   csv = g_build_filename (dir, "events.csv", NULL);
   peer = g_build_filename (dir, "peer", NULL);
 
@@ -160,14 +205,26 @@ main (int    argc,
   printf ("live store: %" G_GUINT64_FORMAT " events (switch, wakeup on 4 CPUs; sensor; libgtop), not sealed\n", n);
 
   start = g_get_monotonic_time ();
-  if (!_tw_ctf_writer_run_source_only (trace, n, &error))
+  if (!_tw_ctf_bt_writer_write_range (trace, 0, n, NULL, &error))
     g_error ("%s", error->message);
   source_us = g_get_monotonic_time () - start;
 
+  cpu_time (&user0, &sys0);
   start = g_get_monotonic_time ();
-  if (!tw_ctf_writer_write_events (trace, n, ctf, NULL, NULL, NULL, &error))
+  if (!tw_ctf_writer_write_range (trace, 0, n, ctf, NULL, NULL, NULL, NULL, &error))
     g_error ("%s", error->message);
   ctf_us = g_get_monotonic_time () - start;
+  cpu_time (&user1, &sys1);
+
+  start = g_get_monotonic_time ();
+  if (!tw_ctf_writer_write_events (trace, n, synced, NULL, NULL, NULL, &error))
+    g_error ("%s", error->message);
+  synced_us = g_get_monotonic_time () - start;
+
+  start = g_get_monotonic_time ();
+  if (!_tw_ctf_bt_writer_write_range (trace, 0, n, bt, &error))
+    g_error ("%s", error->message);
+  bt_us = g_get_monotonic_time () - start;
 
   csv_file = g_file_new_for_path (csv);
   csv_stream = g_file_replace (csv_file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
@@ -178,17 +235,13 @@ main (int    argc,
   g_output_stream_close (G_OUTPUT_STREAM (csv_stream), NULL, NULL);
   csv_us = g_get_monotonic_time () - start;
 
-  printf ("  ours   CTF (source → sink.ctf.fs, to disk) %8.2f M events/s  (%.2f s", rate (n, ctf_us) / 1e6,
-          ctf_us / 1e6);
-  if (g_stat (ctf, &st) == 0)
-    {
-      g_autofree char *cpu0 = g_build_filename (ctf, "cpu0", NULL);
-      if (g_stat (cpu0, &st) == 0)
-        printf (", cpu0 stream %.1f MB", st.st_size / 1e6);
-    }
-  printf (")\n");
-  printf ("  ours   source alone (→ sink.utils.dummy)    %8.2f M events/s\n", rate (n, source_us) / 1e6);
-  printf ("  ours   CSV export                          %8.2f M events/s\n", rate (n, csv_us) / 1e6);
+  print_written ("ours   CTF packer, page cache             ", n, ctf_us, ctf);
+  printf ("         of which CPU: packing (user) %.2f s = %.1f M events/s, page cache (system) %.2f s\n",
+          (user1 - user0) / 1e6, rate (n, user1 - user0) / 1e6, (sys1 - sys0) / 1e6);
+  print_written ("ours   CTF packer, fsync'ed and renamed   ", n, synced_us, synced);
+  print_written ("ours   CTF source → sink.ctf.fs, page cache", n, bt_us, bt);
+  printf ("  ours   source alone (→ sink.utils.dummy)  %8.2f M events/s\n", rate (n, source_us) / 1e6);
+  printf ("  ours   CSV export                         %8.2f M events/s\n", rate (n, csv_us) / 1e6);
 
   if (babeltrace2 == NULL)
     printf ("  peer   babeltrace2 not installed\n");
@@ -201,7 +254,7 @@ main (int    argc,
       if (!g_spawn_sync (NULL, (char **) peer_argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
                          &status, &error))
         g_error ("%s", error->message);
-      printf ("  peer   babeltrace2 CTF → --output-format=ctf %8.2f M events/s  (%.2f s, exit %d)\n",
+      printf ("  peer   babeltrace2 CTF → --output-format=ctf  %8.2f M events/s  (%.2f s, exit %d)\n",
               rate (n, g_get_monotonic_time () - start) / 1e6, (g_get_monotonic_time () - start) / 1e6,
               status);
     }

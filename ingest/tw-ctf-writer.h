@@ -1,4 +1,4 @@
-/* tw-ctf-writer.h: any trace as a CTF trace folder, through babeltrace2's sink.ctf.fs
+/* tw-ctf-writer.h: any trace as a CTF trace folder
  *
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later

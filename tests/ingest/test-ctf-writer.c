@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <tw-ctf-writer-private.h>
 #include <tw-ingest.h>
 #include <tw-kernel-common-private.h>
 #include <tw-test-utils.h>
@@ -444,6 +445,320 @@ test_empty (void)
   tw_test_remove_tree (dir);
 }
 
+/* ---------------------------------------------------------------- the packer and babeltrace2's writer */
+
+/* A store with a type of every kind, more types than a compact event header numbers
+ * (31), a type without fields, a field of each width, a hexadecimal one, a task
+ * reference, an absent optional one, names TSDL reserves, strings with quotes, a gap of
+ * seconds (a full timestamp), a row that goes back in time on its CPU (the writers hold
+ * it at the CPU's last time) and a loss since a time not known. */
+static TwTrace *
+make_every_kind_trace (void)
+{
+  static const TwFieldSpec other_fields[] = {
+    { "u8",    TW_FIELD_U8,     TW_FIELD_FLAG_NONE },
+    { "u16",   TW_FIELD_U16,    TW_FIELD_FLAG_HEX },
+    { "u32",   TW_FIELD_U32,    TW_FIELD_FLAG_NONE },
+    { "u64",   TW_FIELD_U64,    TW_FIELD_FLAG_NONE },
+    { "i32",   TW_FIELD_I32,    TW_FIELD_FLAG_NONE },
+    { "event", TW_FIELD_I64,    TW_FIELD_FLAG_NONE },
+    { "_x",    TW_FIELD_F64,    TW_FIELD_FLAG_NONE },
+    { "text",  TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "owner", TW_FIELD_U32,    TW_FIELD_FLAG_TASK },
+    { "maybe", TW_FIELD_U32,    TW_FIELD_FLAG_OPTIONAL },
+  };
+  static const TwFieldSpec user_fields[] = { { "value", TW_FIELD_I32, TW_FIELD_FLAG_NONE } };
+  static const struct { const char *name; TwEventKind kind; } simple[] = {
+    { "sched_process_fork", TW_EVENT_KIND_TASK_CREATE }, { "sched_process_exit", TW_EVENT_KIND_TASK_EXIT },
+    { "lock_acquire", TW_EVENT_KIND_MUTEX_LOCK },         { "lock_release", TW_EVENT_KIND_MUTEX_UNLOCK },
+    { "lock_contended", TW_EVENT_KIND_MUTEX_WAIT },       { "marker", TW_EVENT_KIND_OTHER },
+  };
+  g_autoptr(TwTrace) trace = make_session_trace (20);
+  g_autoptr(GError) error = NULL;
+  guint16 types[64];
+  guint n_types = 0, first_other;
+  guint64 t;
+  TwEvent last = { 0 };
+  guint32 worker = tw_trace_lookup_task (trace, "1234"), shell = tw_trace_lookup_task (trace, "77");
+
+  /* a sealed store takes no rows: start again from its rows */
+  g_autoptr(TwTrace) out = tw_trace_new ();
+  for (guint32 s = 0; tw_trace_get_string (trace, s); s++)
+    tw_trace_intern_string (out, tw_trace_get_string (trace, s));
+  for (guint k = 0; k < tw_trace_get_n_event_types (trace); k++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (trace, k);
+
+      tw_trace_add_event_type (out, type->name, type->family, type->kind, type->fields, type->n_fields, &error);
+      g_assert_no_error (error);
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      const TwTask *task = tw_trace_get_task (trace, k);
+
+      tw_trace_add_task (out, task->source_id, task->name, task->pid, task->tid);
+      tw_trace_set_task_flags (out, k, task->flags);
+    }
+  for (guint64 e = 0; e < tw_trace_get_n_events (trace); e++)
+    {
+      tw_trace_get_event (trace, e, &last);
+      tw_trace_append (out, last.time, last.cpu, last.type, last.task, last.arg, last.payload);
+    }
+  t = last.time;
+
+  types[n_types++] = tw_trace_add_event_type (out, "sched_wakeup", "sched", TW_EVENT_KIND_WAKEUP,
+                                              _tw_kernel_wakeup_fields, G_N_ELEMENTS (_tw_kernel_wakeup_fields),
+                                              &error);
+  types[n_types++] = tw_trace_add_event_type (out, "irq_handler_exit", "irq", TW_EVENT_KIND_IRQ_EXIT,
+                                              _tw_kernel_irq_exit_fields, G_N_ELEMENTS (_tw_kernel_irq_exit_fields),
+                                              &error);
+  types[n_types++] = tw_trace_add_event_type (out, "softirq_entry", "irq", TW_EVENT_KIND_SOFTIRQ_ENTRY,
+                                              _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields),
+                                              &error);
+  types[n_types++] = tw_trace_add_event_type (out, "softirq_exit", "irq", TW_EVENT_KIND_SOFTIRQ_EXIT,
+                                              _tw_kernel_softirq_fields, G_N_ELEMENTS (_tw_kernel_softirq_fields),
+                                              &error);
+  types[n_types++] = tw_trace_add_event_type (out, "user_mark", "user", TW_EVENT_KIND_USER, user_fields,
+                                              G_N_ELEMENTS (user_fields), &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (simple); i++)
+    types[n_types++] = tw_test_add_simple_type (out, simple[i].name, simple[i].kind);
+  first_other = n_types;
+  for (guint i = 0; n_types < G_N_ELEMENTS (types); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("probe \"%u\"", i);
+
+      types[n_types++] = tw_trace_add_event_type (out, name, "probes", TW_EVENT_KIND_OTHER, other_fields,
+                                                  G_N_ELEMENTS (other_fields), &error);
+      g_assert_no_error (error);
+    }
+
+  for (guint i = 0; i < n_types * 3; i++)
+    {
+      const TwEventType *type = tw_trace_get_event_type (out, types[i % n_types]);
+      guint8 payload[256] = { 0 };
+      guint16 cpu = i % 3 == 2 ? TW_CPU_NONE : i % 3;
+      guint32 arg = type->kind == TW_EVENT_KIND_OTHER ? i : (i % 2 ? worker : shell);
+
+      g_assert_cmpuint (type->payload_size, <=, sizeof payload);
+      for (guint f = 0; f < type->n_fields; f++)
+        {
+          TwValue v = { .type = type->fields[f].type };
+
+          if (type->fields[f].flags & TW_FIELD_FLAG_OPTIONAL)
+            continue;
+          if (type->fields[f].flags & TW_FIELD_FLAG_TASK)
+            v.u = i % 2 ? worker : shell;
+          else if (v.type == TW_FIELD_STRING)
+            v.str = tw_trace_intern_string (out, i % 2 ? "a \"quoted\" \\ string" : "");
+          else if (v.type == TW_FIELD_F64)
+            v.f = -1.0 / (i + 3);
+          else if (v.type == TW_FIELD_I32 || v.type == TW_FIELD_I64)
+            v.i = -(gint64) i * 1000003;
+          else
+            v.u = G_MAXUINT64 - i;
+          tw_event_type_set_field (type, payload, f, &v);
+        }
+      t += i == n_types ? 3 * G_GUINT64_CONSTANT (1000000000) : 7;
+      tw_trace_append (out, i == first_other + 1 ? t - 100 : t, cpu, types[i % n_types],
+                       i % 2 ? worker : shell, arg, type->n_fields ? payload : NULL);
+    }
+  /* a loss whose beginning is not known */
+  tw_lost_events_append (out, tw_lost_events_add_type (out, "lost_unknown_since", &error), t += 7, 1, 9, 0,
+                         TW_TIME_NONE);
+  g_assert_no_error (error);
+  tw_trace_seal (out, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&out);
+}
+
+/* Rows [@first, @end) of @trace written by the packer and by babeltrace2's sink.ctf.fs:
+ * our reader reads the same store back from both, and, with @print, babeltrace2 prints
+ * both the same. */
+static void
+assert_packer_equals_bt_writer (TwTrace  *trace,
+                                guint64   first,
+                                guint64   end,
+                                gboolean  print)
+{
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *packed = g_build_filename (dir, "packed", NULL);
+  g_autofree char *bt = g_build_filename (dir, "bt", NULL);
+  g_autoptr(TwTrace) back_packed = NULL;
+  g_autoptr(TwTrace) back_bt = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *printed_packed = NULL;
+  g_autofree char *printed_bt = NULL;
+
+  g_assert_true (tw_ctf_writer_write_range (trace, first, end, packed, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (_tw_ctf_bt_writer_write_range (trace, first, end, bt, &error));
+  g_assert_no_error (error);
+
+  back_packed = read_ctf (packed);
+  back_bt = read_ctf (bt);
+  assert_same_events (back_bt, back_packed);
+  g_assert_cmpuint (tw_trace_get_n_tasks (back_packed), ==, tw_trace_get_n_tasks (back_bt));
+
+  if (!print)
+    {
+      tw_test_remove_tree (dir);
+      return;
+    }
+  printed_packed = babeltrace2_print (packed);
+  printed_bt = babeltrace2_print (bt);
+  if (printed_bt == NULL)
+    g_test_message ("babeltrace2 is not installed: its reading of the traces is not compared");
+  else
+    {
+      g_assert_cmpuint (count_lines (printed_packed), ==, end - first);
+      g_assert_cmpstr (printed_packed, ==, printed_bt);
+    }
+  tw_test_remove_tree (dir);
+}
+
+static void
+test_packer_every_kind (void)
+{
+  g_autoptr(TwTrace) trace = make_every_kind_trace ();
+  g_autoptr(TwTrace) back = NULL;
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "kinds", NULL);
+  g_autoptr(GError) error = NULL;
+
+  assert_packer_equals_bt_writer (trace, 0, tw_trace_get_n_events (trace), TRUE);
+  /* a range inside: the types and tasks of its rows only */
+  assert_packer_equals_bt_writer (trace, 37, 151, TRUE);
+
+  /* the store itself comes back but for the row held at its CPU's last time */
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (path);
+  g_assert_cmpuint (tw_trace_get_n_events (back), ==, tw_trace_get_n_events (trace));
+  tw_test_remove_tree (dir);
+}
+
+static void
+test_packer_session (void)
+{
+  g_autoptr(TwTrace) trace = make_session_trace (300);
+
+  assert_packer_equals_bt_writer (trace, 0, tw_trace_get_n_events (trace), TRUE);
+}
+
+/* A busy kernel of 200 CPUs: 200 stream files, packets of a MiB filled and cut. */
+static void
+test_packer_many_streams (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (trace, 200, 3000, 7);
+  g_autoptr(GError) error = NULL;
+
+  tw_test_schedule_append (schedule, 60000);
+  tw_trace_seal (trace, NULL, &error);
+  g_assert_no_error (error);
+  assert_packer_equals_bt_writer (trace, 0, tw_trace_get_n_events (trace), TRUE);
+}
+
+/* A string larger than a packet (of a MiB): its event gets a packet of its own size.
+ * Read back by our reader only: babeltrace2 takes a minute to print a MiB string. */
+#define BIG_STRING (1024 * 1024 + 4096)
+
+static void
+test_packer_big_strings (void)
+{
+  static const TwFieldSpec fields[] = { { "blob", TW_FIELD_STRING, TW_FIELD_FLAG_NONE } };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *big = g_malloc (BIG_STRING + 1);
+  guint32 task = tw_trace_add_task (trace, "42", "writer", 42, 42);
+  guint16 type = tw_trace_add_event_type (trace, "dump", "app", TW_EVENT_KIND_OTHER, fields, 1, &error);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < BIG_STRING; i++)
+    big[i] = (char) ('a' + i % 26);
+  big[BIG_STRING] = '\0';
+  for (guint i = 0; i < 4; i++)
+    {
+      const TwEventType *info = tw_trace_get_event_type (trace, type);
+      guint8 payload[16] = { 0 };
+      TwValue v = { .type = TW_FIELD_STRING };
+
+      v.str = tw_trace_intern_string (trace, i % 2 ? big + i * 1000 : "small");
+      tw_event_type_set_field (info, payload, 0, &v);
+      tw_trace_append (trace, 1000 + i, 0, type, task, 0, payload);
+    }
+  tw_trace_seal (trace, NULL, &error);
+  g_assert_no_error (error);
+  assert_packer_equals_bt_writer (trace, 0, tw_trace_get_n_events (trace), FALSE);
+}
+
+/* A field name CTF cannot hold is an error naming it, and leaves nothing. */
+static void
+test_packer_bad_field_name (void)
+{
+  static const TwFieldSpec fields[] = { { "load %", TW_FIELD_F64, TW_FIELD_FLAG_NONE } };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "bad", NULL);
+  g_autoptr(GError) error = NULL;
+  guint16 type = tw_trace_add_event_type (trace, "sample", NULL, TW_EVENT_KIND_OTHER, fields, 1, &error);
+  guint8 payload[8] = { 0 };
+
+  g_assert_no_error (error);
+  tw_trace_append (trace, 10, 0, type, TW_TASK_NONE, 0, payload);
+  g_assert_false (tw_ctf_writer_write_events (trace, 1, path, NULL, NULL, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "load %"));
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+  tw_test_remove_tree (dir);
+}
+
+/* Real traces read in (ftrace's trace.dat with its own event formats and fields, an
+ * LTTng kernel trace), written by both writers: their first 20000 events compared, and
+ * all of them read back. */
+static void
+check_real_trace (const char *relative)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path (relative);
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(TwTrace) back = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    {
+      g_test_skip ("a shared trace is not here");
+      return;
+    }
+  trace = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
+  if (g_error_matches (error, TW_READER_ERROR, TW_READER_ERROR_UNSUPPORTED))
+    {
+      g_test_skip (error->message);
+      return;
+    }
+  g_assert_no_error (error);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " events", relative, tw_trace_get_n_events (trace));
+  assert_packer_equals_bt_writer (trace, 0, MIN (20000, tw_trace_get_n_events (trace)), TRUE);
+
+  dir = make_out_dir ();
+  out = g_build_filename (dir, "all", NULL);
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), out, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (out);
+  g_assert_cmpuint (tw_trace_get_n_events (back), ==, tw_trace_get_n_events (trace));
+  tw_test_remove_tree (dir);
+}
+
+static void
+test_packer_real_traces (void)
+{
+  check_real_trace ("ftrace/recorded/sched_irq_5s.dat");
+  check_real_trace ("ctf/lttng-kernel-flipping-endianness/trace");
+}
+
 /* ---------------------------------------------------------------- Keep recording */
 
 typedef struct {
@@ -597,5 +912,11 @@ main (int    argc,
   g_test_add_func ("/ctf-writer/cancel-leaves-nothing", test_cancel_leaves_nothing);
   g_test_add_func ("/ctf-writer/empty", test_empty);
   g_test_add_func ("/ctf-writer/keep-recording", test_keep_recording);
+  g_test_add_func ("/ctf-writer/packer/session", test_packer_session);
+  g_test_add_func ("/ctf-writer/packer/every-kind", test_packer_every_kind);
+  g_test_add_func ("/ctf-writer/packer/many-streams", test_packer_many_streams);
+  g_test_add_func ("/ctf-writer/packer/big-strings", test_packer_big_strings);
+  g_test_add_func ("/ctf-writer/packer/bad-field-name", test_packer_bad_field_name);
+  g_test_add_func ("/ctf-writer/packer/real-traces", test_packer_real_traces);
   return g_test_run ();
 }
