@@ -325,19 +325,22 @@ clear_selection_action (GtkWidget  *widget,
 {
   TwTimeline *self = TW_TIMELINE (widget);
 
-  if (self->state)
-    tw_view_state_clear_selection (self->state);
+  if (self->state == NULL)
+    return;
+  tw_view_state_clear_selection (self->state);
+  tw_view_state_set_highlight (self->state, NULL);
 }
 
-/* Escape is only taken while there is a range selection to clear: otherwise it goes on
- * to whatever else uses it. */
+/* Escape is only taken while there is a range selection or a highlighted path to clear:
+ * otherwise it goes on to whatever else uses it. */
 void
 _tw_timeline_update_actions (TwTimeline *self)
 {
   guint64 begin, end;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection",
-                                 self->state && tw_view_state_get_selection (self->state, &begin, &end));
+                                 self->state && (tw_view_state_get_selection (self->state, &begin, &end)
+                                                 || tw_view_state_get_highlight (self->state)));
 }
 
 /* Enter folds what the user looks at: the header over the selected event's row (its task's,
