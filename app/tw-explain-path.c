@@ -103,8 +103,8 @@ add_step (TwTimelineHighlight *h,
       break;
     case TW_EXPLAIN_STEP_RELEASE:
     case TW_EXPLAIN_STEP_UNKNOWN:
-      /* a path without any wakeup starts where the task was released */
-      if (i == 0)
+      /* the path starts on a task's row where nothing before woke it (a ring) */
+      if (is_task (trace, step->task) && (i == 0 || step->kind == TW_EXPLAIN_STEP_RELEASE))
         tw_timeline_highlight_add_link (h, tw_timeline_place_task (TW_TASK_NONE),
                                         tw_timeline_place_task (step->task), step->time);
       break;

@@ -401,10 +401,14 @@ rows_action (GtkWidget  *widget,
       g_autoptr(GArray) tasks = tw_timeline_layout_dup_row_tasks (self->layout,
                                                                    g_variant_get_uint32 (parameter));
 
+      self->highlight_filtered = FALSE;
       tw_timeline_layout_set_task_filter (self->layout, (const guint32 *) tasks->data, tasks->len);
     }
   else if (g_str_equal (action_name, "timeline.show-all-tasks"))
-    tw_timeline_layout_set_task_filter (self->layout, NULL, 0);
+    {
+      self->highlight_filtered = FALSE;
+      tw_timeline_layout_set_task_filter (self->layout, NULL, 0);
+    }
   else if (g_str_equal (action_name, "timeline.toggle-row"))
     tw_timeline_layout_toggle_row (self->layout, g_variant_get_uint32 (parameter));
   else if (g_str_equal (action_name, "timeline.toggle-header"))

@@ -247,9 +247,10 @@ _tw_timeline_painter_draw_highlight (const TwPaintFrame *f,
   cairo_rectangle (cr, f->plot_x0, TW_TIMELINE_RULER_HEIGHT, f->plot_x1 - f->plot_x0,
                    f->vp->height - TW_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
+  /* the measured task's own stretches (blocked) over its frame's tint */
+  draw_measured (&ctx, h);
   for (guint i = 0; i < h->segments->len; i++)
     draw_segment (&ctx, &g_array_index (h->segments, TwTimelineHighlightSegment, i));
-  draw_measured (&ctx, h);
   draw_path (&ctx, h);
   cairo_restore (cr);
 }

@@ -73,8 +73,8 @@ tw_timeline_get_viewport (TwTimeline         *self,
   tw_view_state_get_selection (self->state, &vp->selection_begin, &vp->selection_end);
 }
 
-static double
-rows_page_height (TwTimeline *self)
+double
+_tw_timeline_rows_page_height (TwTimeline *self)
 {
   return MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TW_TIMELINE_RULER_HEIGHT, 1);
 }
@@ -82,7 +82,7 @@ rows_page_height (TwTimeline *self)
 void
 _tw_timeline_update_vadjustment (TwTimeline *self)
 {
-  double page = rows_page_height (self);
+  double page = _tw_timeline_rows_page_height (self);
   double upper = self->layout ? tw_timeline_layout_get_height (self->layout) : 0;
 
   if (self->vadjustment == NULL)
@@ -179,7 +179,7 @@ tw_timeline_reveal_row (TwTimeline *self,
   g_return_if_fail (row < n_rows);
 
   top = _tw_timeline_get_scroll_y (self);
-  page = rows_page_height (self);
+  page = _tw_timeline_rows_page_height (self);
   if (rows[row].y >= top && rows[row].y + rows[row].height <= top + page)
     return;
   _tw_timeline_update_vadjustment (self);
@@ -211,48 +211,6 @@ reveal_selected_event (TwTimeline *self)
     row = tw_timeline_layout_find_cpu_row (self->layout, event.cpu);
   if (row >= 0)
     tw_timeline_reveal_row (self, row);
-}
-
-/* The highlight's rows come into view: all of them when they fit, from the highest
- * down, else the measured task's. */
-static void
-reveal_highlight_rows (TwTimeline *self)
-{
-  TwTimelineHighlight *h = tw_view_state_get_highlight (self->state);
-  const TwTimelineRow *rows;
-  guint n_rows;
-  int measured, top, bottom;
-  double page = rows_page_height (self), scroll = _tw_timeline_get_scroll_y (self);
-
-  if (h == NULL || self->layout == NULL
-      || (measured = tw_timeline_place_find_row (h->measured, self->layout)) < 0)
-    return;
-  rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
-  top = rows[measured].y;
-  bottom = rows[measured].y + rows[measured].height;
-  for (guint i = 0; i < h->links->len; i++)
-    {
-      const TwTimelineHighlightLink *link = &g_array_index (h->links, TwTimelineHighlightLink, i);
-      int ends[2] = { tw_timeline_place_find_row (link->from, self->layout),
-                      tw_timeline_place_find_row (link->to, self->layout) };
-
-      for (guint e = 0; e < 2; e++)
-        if (ends[e] >= 0)
-          {
-            top = MIN (top, rows[ends[e]].y);
-            bottom = MAX (bottom, rows[ends[e]].y + rows[ends[e]].height);
-          }
-    }
-  if (bottom - top > page)
-    {
-      tw_timeline_reveal_row (self, measured);
-      return;
-    }
-  if (top >= scroll && bottom <= scroll + page)
-    return;
-  _tw_timeline_update_vadjustment (self);
-  if (self->vadjustment)
-    gtk_adjustment_set_value (self->vadjustment, top - (page - (bottom - top)) / 3);
 }
 
 /* ---------------------------------------------------------------- drawing */
@@ -351,6 +309,7 @@ tw_timeline_set_view_state (TwTimeline  *self,
   if (self->layout)
     g_signal_handlers_disconnect_by_data (self->layout, self);
   self->layout = NULL;
+  self->highlight_filtered = FALSE;
   g_set_object (&self->state, state);
   g_clear_object (&self->painter);
   g_array_set_size (self->markers, 0);
@@ -361,7 +320,8 @@ tw_timeline_set_view_state (TwTimeline  *self,
       self->layout = tw_timeline_painter_get_layout (self->painter);
       g_signal_connect_swapped (state, "notify", G_CALLBACK (state_changed_cb), self);
       g_signal_connect_swapped (state, "notify::selected-event", G_CALLBACK (reveal_selected_event), self);
-      g_signal_connect_swapped (state, "reveal-highlight", G_CALLBACK (reveal_highlight_rows), self);
+      g_signal_connect_swapped (state, "reveal-highlight", G_CALLBACK (_tw_timeline_reveal_highlight), self);
+      g_signal_connect_swapped (state, "notify::highlight", G_CALLBACK (_tw_timeline_highlight_changed), self);
       g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
     }
 
