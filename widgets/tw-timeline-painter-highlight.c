@@ -97,9 +97,11 @@ draw_segment (const Ctx                        *ctx,
   cairo_fill (ctx->cr);
 }
 
+/* The measured interval on its row: a tint (@border FALSE) or its frame. */
 static void
 draw_measured (const Ctx                 *ctx,
-               const TwTimelineHighlight *h)
+               const TwTimelineHighlight *h,
+               gboolean                   border)
 {
   const double *rgba = ctx->f->colors->path;
   int row = find_row (ctx, h->measured);
@@ -111,9 +113,13 @@ draw_measured (const Ctx                 *ctx,
   x1 = MAX (x_of (ctx, h->end), x0 + 2 * LINE_WIDTH);
   y = row_top (ctx, row);
   height = ctx->rows[row].height - 1;
-  cairo_set_source_rgba (ctx->cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
-  cairo_rectangle (ctx->cr, x0, y, x1 - x0, height);
-  cairo_fill (ctx->cr);
+  if (!border)
+    {
+      cairo_set_source_rgba (ctx->cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
+      cairo_rectangle (ctx->cr, x0, y, x1 - x0, height);
+      cairo_fill (ctx->cr);
+      return;
+    }
   tw_timeline_set_source (ctx->cr, rgba);
   cairo_rectangle (ctx->cr, x0, y, x1 - x0, LINE_WIDTH);
   cairo_rectangle (ctx->cr, x0, y + height - LINE_WIDTH, x1 - x0, LINE_WIDTH);
@@ -247,10 +253,11 @@ _tw_timeline_painter_draw_highlight (const TwPaintFrame *f,
   cairo_rectangle (cr, f->plot_x0, TW_TIMELINE_RULER_HEIGHT, f->plot_x1 - f->plot_x0,
                    f->vp->height - TW_TIMELINE_RULER_HEIGHT);
   cairo_clip (cr);
-  /* the measured task's own stretches (blocked) over its frame's tint */
-  draw_measured (&ctx, h);
+  /* the measured task's own stretches (blocked) over its tint, inside its frame */
+  draw_measured (&ctx, h, FALSE);
   for (guint i = 0; i < h->segments->len; i++)
     draw_segment (&ctx, &g_array_index (h->segments, TwTimelineHighlightSegment, i));
+  draw_measured (&ctx, h, TRUE);
   draw_path (&ctx, h);
   cairo_restore (cr);
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "tw-application.h"
+#include "tw-explain-path.h"
 #include "tw-test-app.h"
 #include "tw-test-explain.h"
 #include "tw-test-gtk.h"
@@ -297,6 +298,136 @@ test_show_and_clear (Fixture       *fx,
   g_assert_nonnull (tw_explain_panel_get_explanation (panel));
 }
 
+/* Whether all task rows of @h lie in the timeline's page of rows now. */
+static gboolean
+task_rows_in_view (TwTimeline                *timeline,
+                   const TwTimelineHighlight *h,
+                   guint                     *n_tasks)
+{
+  TwTimelineLayout *layout = tw_timeline_get_layout (timeline);
+  const TwTimelineRow *rows;
+  TwTimelineViewport vp;
+  guint n_rows;
+  double lo = G_MAXDOUBLE, hi = 0;
+
+  tw_timeline_get_viewport (timeline, &vp);
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  *n_tasks = 0;
+  for (guint i = 0; i <= h->segments->len; i++)
+    {
+      TwTimelinePlace place = i < h->segments->len
+                              ? g_array_index (h->segments, TwTimelineHighlightSegment, i).place
+                              : h->measured;
+      int row;
+
+      if (place.kind != TW_TIMELINE_PLACE_TASK)
+        continue;
+      row = tw_timeline_layout_find_task_row (layout, place.id);
+      g_assert_cmpint (row, >=, 0);
+      lo = MIN (lo, rows[row].y);
+      hi = MAX (hi, rows[row].y + rows[row].height);
+      (*n_tasks)++;
+    }
+  return lo >= vp.scroll_y && hi <= vp.scroll_y + vp.height - TW_TIMELINE_RULER_HEIGHT;
+}
+
+/* A wakeup latency of a real trace of 744 tasks whose path runs through rows far apart:
+ * Show on Timeline shows the path's tasks alone, so every row of it is in view at
+ * once; Escape gives all the tasks back. */
+static void
+test_real_trace_rows (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  TwTimelineHighlight *h;
+  const TwMeasurementRow *chosen = NULL;
+  GtkWidget *panel_window;
+  TwExplainPanel *panel;
+  TwViewState *view_state;
+  TwTimeline *timeline;
+  TwTrace *trace;
+  guint n_all_rows, n_rows, n_tasks;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.dat is not there");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
+  view_state = tw_window_get_view_state (fx->window);
+  trace = tw_view_state_get_trace (view_state);
+  timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
+  tw_test_wait_frames (GTK_WIDGET (timeline), 2);
+  tw_timeline_layout_get_rows (tw_timeline_get_layout (timeline), &n_all_rows);
+
+  /* the first latency over 1 ms whose tasks cannot share one page of rows */
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table) && chosen == NULL; r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+      g_autoptr(TwExplanation) e = NULL;
+      g_autoptr(TwTimelineHighlight) candidate = NULL;
+
+      if (m->length < 1000000)
+        continue;
+      e = tw_explain_measurement_in_window (trace, m, NULL);
+      candidate = tw_explain_path_new_highlight (e, trace);
+      tw_view_state_set_highlight (view_state, candidate);
+      tw_view_state_reveal_highlight (view_state);
+      if (!task_rows_in_view (timeline, candidate, &n_tasks) || n_tasks < 2)
+        {
+          tw_view_state_set_highlight (view_state, NULL);
+          continue;
+        }
+      /* they share the page because the rows were filtered to them */
+      tw_timeline_layout_get_rows (tw_timeline_get_layout (timeline), &n_rows);
+      tw_view_state_set_highlight (view_state, NULL);
+      if (n_rows < n_all_rows)
+        chosen = m;
+    }
+  g_assert_nonnull (chosen);
+  tw_timeline_layout_get_rows (tw_timeline_get_layout (timeline), &n_rows);
+  g_assert_cmpuint (n_rows, ==, n_all_rows);
+
+  /* the user's way: the panel explains it, Show on Timeline */
+  panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
+  panel_window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
+  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
+  tw_explain_panel_set_view_state (panel, view_state);
+  tw_explain_panel_explain (panel, trace, chosen);
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (panel), 2);
+  click_button (panel, "Show on Timeline");
+  h = tw_explain_panel_get_highlight (panel);
+  g_assert_nonnull (h);
+  g_assert_true (task_rows_in_view (timeline, h, &n_tasks));
+  g_assert_cmpuint (n_tasks, >=, 2);
+  tw_timeline_layout_get_rows (tw_timeline_get_layout (timeline), &n_rows);
+  g_assert_cmpuint (n_rows, <, n_all_rows);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "explain-path-real.png");
+
+  /* Escape: the path and its filter go */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-selection", NULL));
+  g_assert_null (tw_view_state_get_highlight (view_state));
+  tw_timeline_layout_get_rows (tw_timeline_get_layout (timeline), &n_rows);
+  g_assert_cmpuint (n_rows, ==, n_all_rows);
+  tw_test_close_window (GTK_WINDOW (panel_window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -308,6 +439,8 @@ main (int    argc,
 
   g_test_add ("/tw/app/story/explain-path/show-and-clear", Fixture, NULL, fixture_setup,
               test_show_and_clear, fixture_teardown);
+  g_test_add ("/tw/app/story/explain-path/real-trace-rows", Fixture, NULL, fixture_setup,
+              test_real_trace_rows, fixture_teardown);
 
   status = g_test_run ();
   g_clear_object (&app);
