@@ -14,18 +14,6 @@
 #include "tw-explain-path.h"
 #include "tw-test-utils.h"
 
-static TwStateModel *
-model_of (TwTrace *trace)
-{
-  TwStateModel *model;
-
-  if (!tw_trace_is_sealed (trace))
-    g_assert_true (tw_trace_seal (trace, NULL, NULL));
-  model = tw_state_model_new (trace);
-  g_assert_true (tw_state_model_update (model, NULL, NULL));
-  return model;
-}
-
 /* The time of @role's segments on @place, within [lo, hi). */
 static guint64
 segment_time (const TwTimelineHighlight *h,
@@ -124,7 +112,7 @@ test_chain (void)
   tw_trace_append (t.trace, 100, 1, t.k.wake, t.c, t.a, NULL);
   tw_test_append_switch (t.trace, t.k.sw, 130, 0, t.b, t.a, "R+");
   tw_test_append_switch (t.trace, t.k.sw, 160, 0, t.a, t.b, "S");
-  model = model_of (t.trace);
+  model = tw_test_new_state_model (t.trace);
   row = (TwMeasurementRow) { t.a, 0, 100, 160, 60 };
   e = tw_explain_measurement (model, &row);
   h = tw_explain_path_new_highlight (e, t.trace);
@@ -176,7 +164,7 @@ test_mutex (void)
   tw_test_append_switch (t.trace, t.k.sw, 95, 0, t.c, t.a, "R+");
   tw_trace_append (t.trace, 96, 0, lock, t.a, 7, NULL);
   tw_test_append_switch (t.trace, t.k.sw, 120, 0, t.a, t.c, "S");
-  model = model_of (t.trace);
+  model = tw_test_new_state_model (t.trace);
   row = (TwMeasurementRow) { t.a, 0, 40, 100, 60 };
   e = tw_explain_measurement (model, &row);
   h = tw_explain_path_new_highlight (e, t.trace);
@@ -188,16 +176,6 @@ test_mutex (void)
   g_assert_cmpuint (segment_time (h, tw_timeline_place_task (t.c), TW_TIMELINE_HIGHLIGHT_CULPRIT, 0, 1000), ==, 5);
   g_assert_cmpuint (segment_time (h, tw_timeline_place_task (t.a), TW_TIMELINE_HIGHLIGHT_BLOCKED, 0, 1000), ==, 0);
   g_object_unref (t.trace);
-}
-
-static guint32
-task_of_pid (TwTrace *trace,
-             gint64   pid)
-{
-  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
-    if (tw_trace_get_task (trace, t)->pid == pid)
-      return t;
-  return TW_TASK_NONE;
 }
 
 /* Every task's worst job of a simulated dump: the time tinted on each other task's row
@@ -232,7 +210,7 @@ test_ground_truth (void)
   for (guint i = 0; i + 1 < truth->n_tasks; i++)
     {
       const TwSimulatorJobTruth *job = &truth->tasks[i].worst_job;
-      guint32 task = task_of_pid (trace, truth->tasks[i].pid);
+      guint32 task = tw_test_find_task_by_pid (trace, truth->tasks[i].pid);
       const TwMeasurementRow *row = NULL;
       g_autoptr(TwExplanation) e = NULL;
       g_autoptr(TwTimelineHighlight) h = NULL;
@@ -254,7 +232,7 @@ test_ground_truth (void)
       g_assert_cmpuint (h->end, ==, job->end_ns);
       for (guint k = 0; k < truth->n_tasks; k++)
         {
-          guint32 other = task_of_pid (trace, truth->tasks[k].pid);
+          guint32 other = tw_test_find_task_by_pid (trace, truth->tasks[k].pid);
           guint64 expected = job->preempted_ns[k] + job->waiting_ns[k] + job->inversion_ns[k];
 
           /* the idle task's time is the CPU's, tinted on its row */

@@ -19,41 +19,20 @@
 static TwApplication *app;
 static gboolean have_display;
 
-typedef struct {
-  TwWindow *window;
-  char     *dump;
-} Fixture;
+typedef TwTestExplainFixture Fixture;
 
 static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  fx->window = tw_window_new (GTK_APPLICATION (app));
-  tw_test_present_window (GTK_WINDOW (fx->window), 1280, 900);
+  tw_test_explain_fixture_setup (fx, have_display ? GTK_APPLICATION (app) : NULL);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  tw_test_close_window (GTK_WINDOW (fx->window));
-  if (fx->dump)
-    g_remove (fx->dump);
-  g_free (fx->dump);
-}
-
-static guint32
-task_of_pid (TwTrace *trace,
-             gint64   pid)
-{
-  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
-    if (tw_trace_get_task (trace, t)->pid == pid)
-      return t;
-  return TW_TASK_NONE;
+  tw_test_explain_fixture_teardown (fx);
 }
 
 /* Clicks the button of @panel labelled @label. */
@@ -187,7 +166,7 @@ test_show_and_clear (Fixture       *fx,
   view_state = tw_window_get_view_state (fx->window);
   trace = tw_view_state_get_trace (view_state);
   timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
-  task = task_of_pid (trace, truth->tasks[task_index].pid);
+  task = tw_test_find_task_by_pid (trace, truth->tasks[task_index].pid);
   for (guint k = 0; k < truth->n_tasks; k++)
     if (job->preempted_ns[k] > 0 && (preemptor == G_MAXUINT || job->preempted_ns[k] > job->preempted_ns[preemptor]))
       preemptor = k;
@@ -252,7 +231,7 @@ test_show_and_clear (Fixture       *fx,
     g_assert_true (pixel_is (shown, x, y + 1, colors.path));
 
   /* the preempting task's row, tinted with its foot band over a stretch it ran */
-  culprit = longest_culprit (h, task_of_pid (trace, truth->tasks[preemptor].pid));
+  culprit = longest_culprit (h, tw_test_find_task_by_pid (trace, truth->tasks[preemptor].pid));
   g_assert_nonnull (culprit);
   g_assert_cmpuint (culprit->begin, >=, job->begin_ns);
   g_assert_cmpuint (culprit->end, <=, job->end_ns);

@@ -18,10 +18,7 @@
 static TwApplication *app;
 static gboolean have_display;
 
-typedef struct {
-  TwWindow *window;
-  char     *dump;
-} Fixture;
+typedef TwTestExplainFixture Fixture;
 
 static gboolean
 no_transition (gpointer data)
@@ -33,22 +30,14 @@ static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  fx->window = tw_window_new (GTK_APPLICATION (app));
-  tw_test_present_window (GTK_WINDOW (fx->window), 1280, 900);
+  tw_test_explain_fixture_setup (fx, have_display ? GTK_APPLICATION (app) : NULL);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  tw_test_close_window (GTK_WINDOW (fx->window));
-  if (fx->dump)
-    g_remove (fx->dump);
-  g_free (fx->dump);
+  tw_test_explain_fixture_teardown (fx);
 }
 
 typedef struct {

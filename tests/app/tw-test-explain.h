@@ -12,10 +12,38 @@
 
 #include "tw-evaluations-pane.h"
 #include "tw-explain-panel.h"
+#include "tw-test-gtk.h"
 #include "tw-test-utils.h"
 #include "tw-window.h"
 
 #define TW_TEST_EXPLAIN_WAIT_MS 60000
+
+/* A window at 1280 × 900, and the dump it was given to open (removed after). */
+typedef struct {
+  TwWindow *window;
+  char     *dump;
+} TwTestExplainFixture;
+
+static inline void
+tw_test_explain_fixture_setup (TwTestExplainFixture *fx,
+                               GtkApplication       *app)
+{
+  if (app == NULL)
+    return;
+  fx->window = tw_window_new (app);
+  tw_test_present_window (GTK_WINDOW (fx->window), 1280, 900);
+}
+
+static inline void
+tw_test_explain_fixture_teardown (TwTestExplainFixture *fx)
+{
+  if (fx->window == NULL)
+    return;
+  tw_test_close_window (GTK_WINDOW (fx->window));
+  if (fx->dump)
+    g_remove (fx->dump);
+  g_free (fx->dump);
+}
 
 static inline gboolean
 tw_test_window_shows_trace (gpointer window)
