@@ -8,12 +8,15 @@
  * inversion, trace loss; docs/explain.md) and its critical path. The explanation is
  * computed in a thread from a state model of the events around the measurement, so a
  * selection in a long trace never waits for the whole trace. Selecting a measurement
- * selects its interval on the timeline and shows it there; activating a step of the
- * path puts the cursor on it and selects its event.
+ * selects its interval on the timeline and shows it there; the explanation is drawn on
+ * the timeline's rows as a highlighted path (tw-explain-path.c), which Show on Timeline
+ * brings into view; activating a step of the path puts the cursor on it and selects its
+ * event.
  */
 #include "config.h"
 
 #include "tw-explain-panel.h"
+#include "tw-explain-path.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -26,11 +29,13 @@ struct _TwExplainPanel
   GtkWidget     *components;
   GtkWidget     *path_title;
   GtkWidget     *path;
+  GtkWidget     *timeline_buttons;
 
   /* owned */
   TwViewState   *view_state;
   TwTrace       *trace;         /* of the explanation shown or being computed */
   TwExplanation *explanation;
+  TwTimelineHighlight *highlight; /* the explanation's path, drawn on the timeline */
   GCancellable  *cancellable;   /* of the computation going on, NULL when none */
 };
 
@@ -65,6 +70,7 @@ clear_components (TwExplainPanel *self)
     gtk_list_box_remove (GTK_LIST_BOX (self->path), child);
   gtk_widget_set_visible (self->path_title, FALSE);
   gtk_widget_set_visible (self->path, FALSE);
+  gtk_widget_set_visible (self->timeline_buttons, FALSE);
 }
 
 static GtkWidget *
@@ -137,6 +143,43 @@ show_explanation (TwExplainPanel *self)
     add_path_row (self, &g_array_index (e->path, TwExplainStep, i), i);
   gtk_widget_set_visible (self->path_title, e->path->len > 0);
   gtk_widget_set_visible (self->path, e->path->len > 0);
+  gtk_widget_set_visible (self->timeline_buttons, TRUE);
+}
+
+/* The timeline's path goes when it is this panel's: other panels share the view state. */
+static void
+clear_highlight (TwExplainPanel *self)
+{
+  if (self->view_state && self->highlight
+      && tw_view_state_get_highlight (self->view_state) == self->highlight)
+    tw_view_state_set_highlight (self->view_state, NULL);
+  g_clear_pointer (&self->highlight, tw_timeline_highlight_unref);
+}
+
+static void
+show_highlight (TwExplainPanel *self)
+{
+  g_clear_pointer (&self->highlight, tw_timeline_highlight_unref);
+  self->highlight = tw_explain_path_new_highlight (self->explanation, self->trace);
+  if (self->view_state)
+    tw_view_state_set_highlight (self->view_state, self->highlight);
+}
+
+static void
+show_on_timeline_cb (TwExplainPanel *self)
+{
+  if (self->explanation == NULL || self->view_state == NULL)
+    return;
+  /* Escape or Clear may have taken it off */
+  if (self->highlight == NULL || tw_view_state_get_highlight (self->view_state) != self->highlight)
+    show_highlight (self);
+  tw_view_state_reveal_highlight (self->view_state);
+}
+
+static void
+clear_timeline_cb (TwExplainPanel *self)
+{
+  clear_highlight (self);
 }
 
 static void
@@ -248,6 +291,7 @@ explain_done_cb (GObject      *source,
   g_clear_pointer (&self->explanation, tw_explanation_free);
   self->explanation = explanation;
   show_explanation (self);
+  show_highlight (self);
 }
 
 /* ------------------------------------------------------------------ GObject */
@@ -261,6 +305,7 @@ tw_explain_panel_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  clear_highlight (self);
   g_clear_object (&self->view_state);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->explanation, tw_explanation_free);
@@ -286,7 +331,10 @@ tw_explain_panel_class_init (TwExplainPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwExplainPanel, components);
   gtk_widget_class_bind_template_child (widget_class, TwExplainPanel, path_title);
   gtk_widget_class_bind_template_child (widget_class, TwExplainPanel, path);
+  gtk_widget_class_bind_template_child (widget_class, TwExplainPanel, timeline_buttons);
   gtk_widget_class_bind_template_callback (widget_class, path_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_on_timeline_cb);
+  gtk_widget_class_bind_template_callback (widget_class, clear_timeline_cb);
 }
 
 static void
@@ -311,6 +359,7 @@ tw_explain_panel_set_view_state (TwExplainPanel *self,
 {
   g_return_if_fail (TW_IS_EXPLAIN_PANEL (self));
 
+  clear_highlight (self);
   g_set_object (&self->view_state, view_state);
 }
 
@@ -413,6 +462,7 @@ tw_explain_panel_clear (TwExplainPanel *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->explanation, tw_explanation_free);
+  clear_highlight (self);
   clear_components (self);
   gtk_label_set_text (GTK_LABEL (self->title),
                       _("Select a measurement to see where its time went."));
@@ -447,4 +497,20 @@ tw_explain_panel_get_path_list (TwExplainPanel *self)
 {
   g_return_val_if_fail (TW_IS_EXPLAIN_PANEL (self), NULL);
   return self->path;
+}
+
+/**
+ * tw_explain_panel_get_highlight:
+ *
+ * Returns: (transfer none) (nullable): the explanation's path as drawn on the timeline,
+ *   while the timeline shows it
+ */
+TwTimelineHighlight *
+tw_explain_panel_get_highlight (TwExplainPanel *self)
+{
+  g_return_val_if_fail (TW_IS_EXPLAIN_PANEL (self), NULL);
+
+  if (self->view_state == NULL || tw_view_state_get_highlight (self->view_state) != self->highlight)
+    return NULL;
+  return self->highlight;
 }

@@ -27,5 +27,6 @@ void                 tw_explain_panel_clear           (TwExplainPanel         *s
 gboolean             tw_explain_panel_is_running      (TwExplainPanel         *self);
 const TwExplanation *tw_explain_panel_get_explanation (TwExplainPanel         *self);
 GtkWidget           *tw_explain_panel_get_path_list   (TwExplainPanel         *self);
+TwTimelineHighlight *tw_explain_panel_get_highlight   (TwExplainPanel         *self);
 
 G_END_DECLS

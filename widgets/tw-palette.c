@@ -7,12 +7,16 @@
 
 #include "tw-palette.h"
 
-/* Adwaita's light view: white, with the dark grey it writes on */
+/* Adwaita's light view: white, with the dark grey it writes on and its blue accent */
 static const TwPalette light_palette = {
   { 1.0, 1.0, 1.0 },
   { 0.14, 0.14, 0.16 },
   FALSE,
+  { 0.11, 0.44, 0.85 },
 };
+
+/* Adwaita's accent on dark backgrounds, for themes that name none */
+static const double dark_accent[3] = { 0.47, 0.68, 0.93 };
 
 /* Rec. 709 luma of gamma-encoded values: enough to tell a dark background from a light one */
 static double
@@ -56,7 +60,7 @@ tw_palette_init_from_widget (TwPalette *self,
                              GtkWidget *widget)
 {
   GtkStyleContext *context = gtk_widget_get_style_context (widget);
-  GdkRGBA fg, bg;
+  GdkRGBA fg, bg, accent;
 
   gtk_style_context_get_color (context, &fg);
   if (!gtk_style_context_lookup_color (context, "view_bg_color", &bg)
@@ -75,6 +79,14 @@ tw_palette_init_from_widget (TwPalette *self,
   self->foreground[1] = fg.green * fg.alpha + bg.green * (1 - fg.alpha);
   self->foreground[2] = fg.blue * fg.alpha + bg.blue * (1 - fg.alpha);
   self->dark = luma (self->background) < 0.5;
+  if (gtk_style_context_lookup_color (context, "accent_color", &accent))
+    {
+      self->accent[0] = accent.red;
+      self->accent[1] = accent.green;
+      self->accent[2] = accent.blue;
+    }
+  else
+    memcpy (self->accent, self->dark ? dark_accent : light_palette.accent, sizeof self->accent);
 }
 
 /**

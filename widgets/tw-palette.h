@@ -14,6 +14,7 @@ G_BEGIN_DECLS
  * @background: what a view is painted on
  * @foreground: its text
  * @dark: the background is dark (light text on it)
+ * @accent: the theme's accent colour (`accent_color`), for what the user asked to see
  *
  * Painters take the chrome of a drawing (background, grid, axes, text) from a palette and
  * keep the colours that carry data (task colours, bars, irq kinds) their own, tuned to be
@@ -24,6 +25,7 @@ typedef struct {
   double   background[3];
   double   foreground[3];
   gboolean dark;
+  double   accent[3];
 } TwPalette;
 
 void            tw_palette_init_light       (TwPalette       *self);

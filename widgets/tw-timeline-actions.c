@@ -325,19 +325,22 @@ clear_selection_action (GtkWidget  *widget,
 {
   TwTimeline *self = TW_TIMELINE (widget);
 
-  if (self->state)
-    tw_view_state_clear_selection (self->state);
+  if (self->state == NULL)
+    return;
+  tw_view_state_clear_selection (self->state);
+  tw_view_state_set_highlight (self->state, NULL);
 }
 
-/* Escape is only taken while there is a range selection to clear: otherwise it goes on
- * to whatever else uses it. */
+/* Escape is only taken while there is a range selection or a highlighted path to clear:
+ * otherwise it goes on to whatever else uses it. */
 void
 _tw_timeline_update_actions (TwTimeline *self)
 {
   guint64 begin, end;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection",
-                                 self->state && tw_view_state_get_selection (self->state, &begin, &end));
+                                 self->state && (tw_view_state_get_selection (self->state, &begin, &end)
+                                                 || tw_view_state_get_highlight (self->state)));
 }
 
 /* Enter folds what the user looks at: the header over the selected event's row (its task's,
@@ -398,10 +401,14 @@ rows_action (GtkWidget  *widget,
       g_autoptr(GArray) tasks = tw_timeline_layout_dup_row_tasks (self->layout,
                                                                    g_variant_get_uint32 (parameter));
 
+      self->highlight_filtered = FALSE;
       tw_timeline_layout_set_task_filter (self->layout, (const guint32 *) tasks->data, tasks->len);
     }
   else if (g_str_equal (action_name, "timeline.show-all-tasks"))
-    tw_timeline_layout_set_task_filter (self->layout, NULL, 0);
+    {
+      self->highlight_filtered = FALSE;
+      tw_timeline_layout_set_task_filter (self->layout, NULL, 0);
+    }
   else if (g_str_equal (action_name, "timeline.toggle-row"))
     tw_timeline_layout_toggle_row (self->layout, g_variant_get_uint32 (parameter));
   else if (g_str_equal (action_name, "timeline.toggle-header"))

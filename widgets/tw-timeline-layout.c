@@ -643,6 +643,19 @@ tw_timeline_layout_set_task_sort (TwTimelineLayout *self,
 }
 
 /**
+ * tw_timeline_layout_has_task_filter:
+ *
+ * Returns: whether only some tasks have rows
+ */
+gboolean
+tw_timeline_layout_has_task_filter (TwTimelineLayout *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_LAYOUT (self), FALSE);
+
+  return self->task_filter != NULL;
+}
+
+/**
  * tw_timeline_layout_set_task_filter:
  * @tasks: (array length=n_tasks) (nullable): the tasks to show, or %NULL for all
  */

@@ -70,6 +70,7 @@ void                 tw_timeline_layout_toggle_row        (TwTimelineLayout  *se
 TwTaskSort           tw_timeline_layout_get_task_sort     (TwTimelineLayout  *self);
 void                 tw_timeline_layout_set_task_sort     (TwTimelineLayout  *self,
                                                            TwTaskSort         sort);
+gboolean             tw_timeline_layout_has_task_filter   (TwTimelineLayout  *self);
 void                 tw_timeline_layout_set_task_filter   (TwTimelineLayout  *self,
                                                            const guint32     *tasks,
                                                            guint              n_tasks);

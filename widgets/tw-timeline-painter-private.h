@@ -122,4 +122,8 @@ void     _tw_timeline_painter_draw_counter_scale  (const TwPaintFrame  *f,
                                                    const TwTimelineRow *row,
                                                    double               y);
 
+/* tw-timeline-painter-highlight.c */
+void     _tw_timeline_painter_draw_highlight     (const TwPaintFrame  *f,
+                                                  cairo_t             *cr);
+
 G_END_DECLS

@@ -590,6 +590,7 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   cairo_restore (cr);
 
   draw_selected_span (&f, cr);
+  _tw_timeline_painter_draw_highlight (&f, cr);
   draw_ruler (&f, cr, layout);
   draw_overlays (&f, cr, layout);
   cairo_restore (cr);

@@ -10,6 +10,7 @@
 
 #include "tw-palette.h"
 #include "tw-span.h"
+#include "tw-timeline-highlight.h"
 #include "tw-timeline-layout.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,7 @@ typedef struct {
   const TwTimelineMarker *markers;
   guint                   n_markers;
   const TwSpanRef        *selected_span; /* outlined; NULL = none */
+  const TwTimelineHighlight *highlight; /* a path drawn over the rows; NULL = none */
   const TwPalette        *palette;   /* the theme's colours; NULL: the light style of exports */
 } TwTimelineViewport;
 

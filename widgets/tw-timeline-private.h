@@ -68,10 +68,12 @@ struct _TwTimeline
   guint              pointer_inside : 1;
   guint              dragged : 1;
   guint              selecting : 1;   /* a click selects: what it hit is in view */
+  guint              highlight_filtered : 1; /* the task filter is the highlight's */
 };
 
 /* tw-timeline.c */
 void     _tw_timeline_update_vadjustment (TwTimeline *self);
+double   _tw_timeline_rows_page_height   (TwTimeline *self);
 double   _tw_timeline_get_scroll_y       (TwTimeline *self);
 void     _tw_timeline_scroll_by          (TwTimeline *self,
                                           double      dy);
@@ -88,6 +90,10 @@ void     _tw_timeline_edit_marker        (TwTimeline     *self,
                                           guint           index);
 int      _tw_timeline_find_marker_near   (TwTimeline     *self,
                                           double          x);
+
+/* tw-timeline-highlight-rows.c */
+void     _tw_timeline_reveal_highlight   (TwTimeline     *self);
+void     _tw_timeline_highlight_changed  (TwTimeline     *self);
 
 /* tw-timeline-input.c */
 void     _tw_timeline_init_input         (TwTimeline     *self);

@@ -42,6 +42,7 @@ static const Pair selection_text = { { 0.1, 0.3, 0.6, 1 },    { 0.6, 0.78, 1.0, 
 static const Pair cpu_load       = { { 0.16, 0.42, 0.78, 1 }, { 0.4, 0.6, 0.95, 1 } };
 static const Pair memory         = { { 0.16, 0.55, 0.33, 1 }, { 0.36, 0.76, 0.5, 1 } };
 static const Pair lost           = { { 0.78, 0.0, 0.5, 1 },   { 1.0, 0.45, 0.8, 1 } };
+static const Pair culprit        = { { 0.9, 0.62, 0.0, 1 },   { 1.0, 0.8, 0.3, 1 } };
 static const Pair repair         = { { 0.0, 0.45, 0.62, 1 },  { 0.3, 0.8, 0.95, 1 } };
 
 static void
@@ -98,6 +99,9 @@ tw_timeline_colors_init (TwTimelineColors *self,
   pick (palette, &memory, self->memory);
   pick (palette, &lost, self->lost);
   pick (palette, &repair, self->repair);
+  pick (palette, &culprit, self->culprit);
+  memcpy (self->path, palette->accent, sizeof palette->accent);
+  self->path[3] = 1;
 }
 
 /* ---------------------------------------------------------------- task colours */

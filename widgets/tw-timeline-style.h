@@ -57,6 +57,8 @@ typedef struct {
   double memory[4];
   double lost[4];            /* events the tracer lost, on CPU rows */
   double repair[4];          /* a switch the state model repaired */
+  double path[4];            /* a highlighted path: the theme's accent */
+  double culprit[4];         /* on a highlighted path: who ran instead */
 } TwTimelineColors;
 
 void     tw_timeline_colors_init        (TwTimelineColors       *self,

@@ -69,11 +69,12 @@ tw_timeline_get_viewport (TwTimeline         *self,
   tw_view_state_get_visible_range (self->state, &vp->begin_ns, &vp->end_ns);
   vp->cursor_ns = tw_view_state_get_cursor (self->state);
   vp->selected_span = tw_view_state_get_selected_span (self->state);
+  vp->highlight = tw_view_state_get_highlight (self->state);
   tw_view_state_get_selection (self->state, &vp->selection_begin, &vp->selection_end);
 }
 
-static double
-rows_page_height (TwTimeline *self)
+double
+_tw_timeline_rows_page_height (TwTimeline *self)
 {
   return MAX (gtk_widget_get_height (GTK_WIDGET (self)) - TW_TIMELINE_RULER_HEIGHT, 1);
 }
@@ -81,7 +82,7 @@ rows_page_height (TwTimeline *self)
 void
 _tw_timeline_update_vadjustment (TwTimeline *self)
 {
-  double page = rows_page_height (self);
+  double page = _tw_timeline_rows_page_height (self);
   double upper = self->layout ? tw_timeline_layout_get_height (self->layout) : 0;
 
   if (self->vadjustment == NULL)
@@ -178,7 +179,7 @@ tw_timeline_reveal_row (TwTimeline *self,
   g_return_if_fail (row < n_rows);
 
   top = _tw_timeline_get_scroll_y (self);
-  page = rows_page_height (self);
+  page = _tw_timeline_rows_page_height (self);
   if (rows[row].y >= top && rows[row].y + rows[row].height <= top + page)
     return;
   _tw_timeline_update_vadjustment (self);
@@ -308,6 +309,7 @@ tw_timeline_set_view_state (TwTimeline  *self,
   if (self->layout)
     g_signal_handlers_disconnect_by_data (self->layout, self);
   self->layout = NULL;
+  self->highlight_filtered = FALSE;
   g_set_object (&self->state, state);
   g_clear_object (&self->painter);
   g_array_set_size (self->markers, 0);
@@ -318,6 +320,8 @@ tw_timeline_set_view_state (TwTimeline  *self,
       self->layout = tw_timeline_painter_get_layout (self->painter);
       g_signal_connect_swapped (state, "notify", G_CALLBACK (state_changed_cb), self);
       g_signal_connect_swapped (state, "notify::selected-event", G_CALLBACK (reveal_selected_event), self);
+      g_signal_connect_swapped (state, "reveal-highlight", G_CALLBACK (_tw_timeline_reveal_highlight), self);
+      g_signal_connect_swapped (state, "notify::highlight", G_CALLBACK (_tw_timeline_highlight_changed), self);
       g_signal_connect_swapped (self->layout, "changed", G_CALLBACK (layout_changed_cb), self);
     }
 

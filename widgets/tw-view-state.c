@@ -29,6 +29,7 @@ struct _TwViewState
   guint64       cursor;
   guint64       selected_event;
   TwSpanRef    *selected_span;
+  TwTimelineHighlight *highlight;
   guint64       selection_begin;
   guint64       selection_end;
   /* follow mode of a live trace: see tw_view_state_follow() */
@@ -52,10 +53,18 @@ enum {
   PROP_SELECTION_BEGIN,
   PROP_SELECTION_END,
   PROP_FOLLOWING,
+  PROP_HIGHLIGHT,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  REVEAL_HIGHLIGHT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 tw_view_state_finalize (GObject *object)
@@ -64,6 +73,7 @@ tw_view_state_finalize (GObject *object)
 
   g_clear_object (&self->model);
   g_clear_pointer (&self->selected_span, tw_span_ref_free);
+  g_clear_pointer (&self->highlight, tw_timeline_highlight_unref);
 
   G_OBJECT_CLASS (tw_view_state_parent_class)->finalize (object);
 }
@@ -87,6 +97,7 @@ tw_view_state_get_property (GObject    *object,
     case PROP_SELECTION_BEGIN: g_value_set_uint64 (value, self->selection_begin); break;
     case PROP_SELECTION_END:   g_value_set_uint64 (value, self->selection_end); break;
     case PROP_FOLLOWING:       g_value_set_boolean (value, self->following); break;
+    case PROP_HIGHLIGHT:       g_value_set_boxed (value, self->highlight); break;
     default:                   G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -115,6 +126,9 @@ tw_view_state_set_property (GObject      *object,
       break;
     case PROP_FOLLOWING:
       tw_view_state_set_following (self, g_value_get_boolean (value));
+      break;
+    case PROP_HIGHLIGHT:
+      tw_view_state_set_highlight (self, g_value_get_boxed (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -166,8 +180,21 @@ tw_view_state_class_init (TwViewStateClass *klass)
   properties[PROP_FOLLOWING] =
     g_param_spec_boolean ("following", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HIGHLIGHT] =
+    g_param_spec_boxed ("highlight", NULL, NULL, TW_TYPE_TIMELINE_HIGHLIGHT,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TwViewState::reveal-highlight:
+   *
+   * The highlight's time range was brought into view; views that have rows scroll
+   * them to its rows.
+   */
+  signals[REVEAL_HIGHLIGHT] =
+    g_signal_new ("reveal-highlight", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -638,6 +665,58 @@ void
 tw_view_state_clear_selection (TwViewState *self)
 {
   tw_view_state_set_selection (self, 0, 0);
+}
+
+/**
+ * tw_view_state_get_highlight:
+ *
+ * Returns: (transfer none) (nullable): the path drawn over the timeline
+ */
+TwTimelineHighlight *
+tw_view_state_get_highlight (TwViewState *self)
+{
+  g_return_val_if_fail (TW_IS_VIEW_STATE (self), NULL);
+
+  return self->highlight;
+}
+
+/**
+ * tw_view_state_set_highlight:
+ * @highlight: (nullable): a path to draw over the timeline, or %NULL for none
+ */
+void
+tw_view_state_set_highlight (TwViewState         *self,
+                             TwTimelineHighlight *highlight)
+{
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (self->highlight == highlight)
+    return;
+  g_clear_pointer (&self->highlight, tw_timeline_highlight_unref);
+  if (highlight)
+    self->highlight = tw_timeline_highlight_ref (highlight);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
+}
+
+/**
+ * tw_view_state_reveal_highlight:
+ *
+ * Shows all of the highlight: its time range with a tenth of it on each side, and
+ * (through #TwViewState::reveal-highlight) its rows.
+ */
+void
+tw_view_state_reveal_highlight (TwViewState *self)
+{
+  guint64 begin, end, margin;
+
+  g_return_if_fail (TW_IS_VIEW_STATE (self));
+
+  if (self->highlight == NULL)
+    return;
+  tw_timeline_highlight_get_bounds (self->highlight, &begin, &end);
+  margin = MAX ((end - begin) / 10, MIN_SPAN_NS);
+  tw_view_state_set_visible_range (self, begin > margin ? begin - margin : 0, end + margin);
+  g_signal_emit (self, signals[REVEAL_HIGHLIGHT], 0);
 }
 
 /**

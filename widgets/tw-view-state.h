@@ -8,6 +8,7 @@
 #include <tw-data.h>
 
 #include "tw-span.h"
+#include "tw-timeline-highlight.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,11 @@ void          tw_view_state_set_selection      (TwViewState  *self,
                                                 guint64       begin_ns,
                                                 guint64       end_ns);
 void          tw_view_state_clear_selection    (TwViewState  *self);
+
+TwTimelineHighlight *tw_view_state_get_highlight (TwViewState *self);
+void          tw_view_state_set_highlight      (TwViewState  *self,
+                                                TwTimelineHighlight *highlight);
+void          tw_view_state_reveal_highlight   (TwViewState  *self);
 
 gboolean      tw_view_state_get_following      (TwViewState  *self);
 void          tw_view_state_set_following      (TwViewState  *self,

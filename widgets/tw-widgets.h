@@ -22,6 +22,7 @@
 #include "tw-automaton-painter.h"
 #include "tw-automaton-canvas.h"
 #include "tw-timeline-describe.h"
+#include "tw-timeline-highlight.h"
 #include "tw-timeline-layout.h"
 #include "tw-palette.h"
 #include "tw-timeline-image.h"

@@ -6,33 +6,19 @@
  */
 #include "config.h"
 
-#include <glib/gstdio.h>
-#include <tw-evaluators.h>
-#include <tw-ingest.h>
-
 #include "tw-application.h"
 #include "tw-evaluation-page.h"
 #include "tw-test-app.h"
+#include "tw-test-explain.h"
 #include "tw-test-gtk.h"
-#include "tw-test-utils.h"
-#include "tw-window.h"
 #include "tw-worst-case-page.h"
 
-#define WAIT_MS 60000
+#define WAIT_MS TW_TEST_EXPLAIN_WAIT_MS
 
 static TwApplication *app;
 static gboolean have_display;
 
-typedef struct {
-  TwWindow *window;
-  char     *dump;
-} Fixture;
-
-static gboolean
-page_is_trace (gpointer data)
-{
-  return g_strcmp0 (tw_window_get_page (data), "trace") == 0 && !tw_window_get_loading (data);
-}
+typedef TwTestExplainFixture Fixture;
 
 static gboolean
 no_transition (gpointer data)
@@ -44,22 +30,14 @@ static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  fx->window = tw_window_new (GTK_APPLICATION (app));
-  tw_test_present_window (GTK_WINDOW (fx->window), 1280, 900);
+  tw_test_explain_fixture_setup (fx, have_display ? GTK_APPLICATION (app) : NULL);
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  if (!have_display)
-    return;
-  tw_test_close_window (GTK_WINDOW (fx->window));
-  if (fx->dump)
-    g_remove (fx->dump);
-  g_free (fx->dump);
+  tw_test_explain_fixture_teardown (fx);
 }
 
 typedef struct {
@@ -73,21 +51,6 @@ evaluation_done (gpointer data)
   Running *r = data;
 
   return !tw_evaluations_pane_is_running (r->pane, r->index);
-}
-
-static gboolean
-explained (gpointer data)
-{
-  return !tw_explain_panel_is_running (data) && tw_explain_panel_get_explanation (data) != NULL;
-}
-
-/* The worst job of the simulator's lowest-priority task, from its ground truth. */
-static const TwSimulatorJobTruth *
-worst_job (const TwSimulatorTruth *truth,
-           guint                  *task_index)
-{
-  *task_index = truth->n_tasks - 2;
-  return &truth->tasks[*task_index].worst_job;
 }
 
 /* The user picks @name in the System metric drop-down, leaves the Start field empty and
@@ -123,11 +86,8 @@ test_select_measurement (Fixture       *fx,
                          gconstpointer  data)
 {
   g_autoptr(TwSimulatorTruth) truth = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
   g_autoptr(GPtrArray) stacks = g_ptr_array_new ();
-  TwSimulatorOptions options;
   const TwSimulatorJobTruth *job;
   TwEvaluationsPane *pane;
   GtkWidget *page, *notebook;
@@ -148,17 +108,8 @@ test_select_measurement (Fixture       *fx,
       g_test_skip ("no display");
       return;
     }
-  tw_simulator_options_init (&options);
-  options.max_events = 60000;
-  options.irq_mean_interval_us = 700;
-  fx->dump = g_build_filename (tw_test_get_private_dir (), "explain-story.shark", NULL);
-  g_assert_true (tw_simulator_write_file (&options, fx->dump, &truth, &error));
-  g_assert_no_error (error);
-  job = worst_job (truth, &task_index);
-
-  file = g_file_new_for_path (fx->dump);
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+  truth = tw_test_open_simulated_dump (fx->window, &fx->dump);
+  job = tw_test_explain_worst_job (truth, &task_index);
   /* the loading page fades out */
   g_assert_true (tw_test_wait_until (no_transition, gtk_widget_get_ancestor (GTK_WIDGET (tw_window_get_evaluations_pane (fx->window)), GTK_TYPE_STACK), WAIT_MS));
   view_state = tw_window_get_view_state (fx->window);
@@ -194,8 +145,12 @@ test_select_measurement (Fixture       *fx,
       position = p;
   g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
   gtk_single_selection_set_selected (selection, position);
-  g_assert_true (tw_test_wait_until (explained, panel, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, WAIT_MS));
   tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  /* the timeline draws the explanation's path */
+  g_assert_nonnull (tw_explain_panel_get_highlight (panel));
+  g_assert_true (tw_view_state_get_highlight (view_state) == tw_explain_panel_get_highlight (panel));
 
   /* the measurement's interval is the timeline's selection */
   g_assert_true (tw_view_state_get_selection (view_state, &begin, &end));
@@ -251,38 +206,11 @@ test_select_measurement (Fixture       *fx,
   g_assert_cmpuint (tw_view_state_get_cursor (view_state), ==, first->time);
   g_assert_cmpuint (tw_view_state_get_selected_event (view_state), ==, first->event);
 
-  /* unselecting clears the panel */
+  /* unselecting clears the panel, and its path on the timeline */
   gtk_selection_model_unselect_item (GTK_SELECTION_MODEL (selection), position);
   g_assert_null (tw_explain_panel_get_explanation (panel));
+  g_assert_null (tw_view_state_get_highlight (view_state));
   g_assert_cmpuint (task_index, <, truth->n_tasks);
-}
-
-static gboolean
-worst_case_done (gpointer data)
-{
-  return !tw_evaluations_pane_is_worst_case_running (data)
-         && tw_evaluations_pane_get_worst_case (data) != NULL;
-}
-
-/* Writes a simulated dump with its truth and opens it in the window. */
-static TwSimulatorTruth *
-open_simulated (Fixture *fx)
-{
-  TwSimulatorTruth *truth = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
-  TwSimulatorOptions options;
-
-  tw_simulator_options_init (&options);
-  options.max_events = 60000;
-  options.irq_mean_interval_us = 700;
-  fx->dump = g_build_filename (tw_test_get_private_dir (), "explain-story.shark", NULL);
-  g_assert_true (tw_simulator_write_file (&options, fx->dump, &truth, &error));
-  g_assert_no_error (error);
-  file = g_file_new_for_path (fx->dump);
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
-  return truth;
 }
 
 /* In the worst-case page, a click on a task's row of Fig. 4 explains that task's worst
@@ -309,8 +237,8 @@ test_worst_case_row (Fixture       *fx,
       g_test_skip ("no display");
       return;
     }
-  truth = open_simulated (fx);
-  job = worst_job (truth, &task_index);
+  truth = tw_test_open_simulated_dump (fx->window, &fx->dump);
+  job = tw_test_explain_worst_job (truth, &task_index);
   pane = tw_window_get_evaluations_pane (fx->window);
   {
     GtkWidget *notebook = gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_NOTEBOOK);
@@ -319,7 +247,7 @@ test_worst_case_row (Fixture       *fx,
                                    gtk_notebook_page_num (GTK_NOTEBOOK (notebook), GTK_WIDGET (pane)));
   }
   g_assert_true (tw_evaluations_pane_compute_worst_case (pane, "task_activate", "task_end_cycle", NULL));
-  g_assert_true (tw_test_wait_until (worst_case_done, pane, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_worst_case_done, pane, WAIT_MS));
   wc = tw_evaluations_pane_get_worst_case (pane);
   tw_test_collect_descendants (GTK_WIDGET (pane), TW_TYPE_WORST_CASE_PAGE, pages);
   g_assert_cmpuint (pages->len, ==, 1);
@@ -341,7 +269,7 @@ test_worst_case_row (Fixture       *fx,
     }
   g_assert_cmpuint (row, !=, G_MAXUINT);
   g_signal_emit_by_name (fig4, "activate", row);
-  g_assert_true (tw_test_wait_until (explained, panel, WAIT_MS));
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, WAIT_MS));
 
   e = tw_explain_panel_get_explanation (panel);
   g_assert_cmpuint (e->row.begin, ==, job->begin_ns);

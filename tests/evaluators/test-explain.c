@@ -52,18 +52,6 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->trace);
 }
 
-static TwStateModel *
-model_of (TwTrace *trace)
-{
-  TwStateModel *model;
-
-  if (!tw_trace_is_sealed (trace))
-    g_assert_true (tw_trace_seal (trace, NULL, NULL));
-  model = tw_state_model_new (trace);
-  g_assert_true (tw_state_model_update (model, NULL, NULL));
-  return model;
-}
-
 /* The invariant every explanation keeps: components sum to the length, stretches
  * cover [begin, end) in order without gaps and add up to their components. */
 static void
@@ -133,7 +121,7 @@ test_running_and_interrupts (Fixture       *f,
   tw_trace_append (f->trace, 170, 0, f->k.soft_in, f->a, 1, NULL);
   tw_trace_append (f->trace, 175, 0, f->k.soft_out, f->a, 1, NULL);
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->idle0, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 100, 200);
   g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_RUNNING), ==, 65);
@@ -172,7 +160,7 @@ test_preempted (Fixture       *f,
   tw_test_append_switch (f->trace, f->k.sw, 150, 0, f->a, f->b, "R+");
   tw_test_append_switch (f->trace, f->k.sw, 180, 0, f->b, f->a, "S");
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->idle0, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 100, 200);
   g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_RUNNING), ==, 70);
@@ -206,7 +194,7 @@ test_waiting_and_path (Fixture       *f,
   tw_trace_append (f->trace, 100, 1, f->k.wake, f->c, f->a, NULL);
   tw_test_append_switch (f->trace, f->k.sw, 130, 0, f->b, f->a, "R+");
   tw_test_append_switch (f->trace, f->k.sw, 160, 0, f->a, f->b, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 100, 160);
   wait = tw_explanation_find (e, TW_EXPLAIN_WAITING, f->b);
@@ -268,7 +256,7 @@ test_mutex_and_inversion (Fixture       *f,
   tw_test_append_switch (f->trace, f->k.sw, 95, 0, f->c, f->a, "R+");
   tw_trace_append (f->trace, 96, 0, f->lock, f->a, 7, NULL);
   tw_test_append_switch (f->trace, f->k.sw, 120, 0, f->a, f->c, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 40, 100);
   g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_RUNNING), ==, 15 + 5);
@@ -333,7 +321,7 @@ test_priorities (Fixture       *f,
       tw_event_type_set_field (type, payload, 1, &prio);
       tw_trace_append (f->trace, switches[i].t, 0, sw, switches[i].prev, switches[i].next, payload);
     }
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 40, 100);
   g_assert_null (tw_explanation_find (e, TW_EXPLAIN_PRIORITY_INVERSION, f->b));
@@ -365,7 +353,7 @@ test_lost (Fixture       *f,
   tw_lost_events_append (f->trace, lost, 150, 1, 3, 0, 120);
   tw_lost_events_append (f->trace, lost, 160, 0, 7, 0, 140);
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->idle0, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 100, 200);
   g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_LOST), ==, 20);
@@ -385,7 +373,7 @@ test_unaccounted (Fixture       *f,
 
   tw_test_append_switch (f->trace, f->k.sw, 100, 0, f->idle0, f->a, "R");
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->idle0, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 50, 150);
   g_assert_cmpuint (tw_explanation_sum_kind (e, TW_EXPLAIN_UNACCOUNTED), ==, 50);
@@ -443,7 +431,7 @@ test_json (Fixture       *f,
   tw_trace_append (f->trace, 120, 0, f->k.irq_in, f->a, 10, NULL);
   tw_trace_append (f->trace, 150, 0, f->k.irq_out, f->a, 10, NULL);
   tw_test_append_switch (f->trace, f->k.sw, 200, 0, f->a, f->idle0, "S");
-  model = model_of (f->trace);
+  model = tw_test_new_state_model (f->trace);
 
   e = explain (model, f->a, 90, 200);
   text = tw_explanation_to_json (e, f->trace);
@@ -479,7 +467,7 @@ test_sum_random (void)
       guint n_tasks;
 
       tw_test_schedule_append (schedule, 60000);
-      model = model_of (trace);
+      model = tw_test_new_state_model (trace);
       first = tw_trace_get_first_time (trace);
       last = tw_trace_get_last_time (trace);
       n_tasks = tw_trace_get_n_tasks (trace);
@@ -520,16 +508,6 @@ test_sum_random (void)
 
 /* ------------------------------------------------------------------ ground truth */
 
-static guint32
-task_of_pid (TwTrace *trace,
-             gint64   pid)
-{
-  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
-    if (tw_trace_get_task (trace, t)->pid == pid)
-      return t;
-  return TW_TASK_NONE;
-}
-
 static guint64
 component_time (const TwExplanation *e,
                 TwExplainKind        kind,
@@ -562,14 +540,14 @@ check_truth (const TwSimulatorOptions *options)
                                   g_bytes_get_size (bytes));
   trace = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  model = model_of (trace);
+  model = tw_test_new_state_model (trace);
   table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   for (guint i = 0; i + 1 < truth->n_tasks; i++)
     {
       const TwSimulatorJobTruth *job = &truth->tasks[i].worst_job;
-      guint32 task = task_of_pid (trace, truth->tasks[i].pid);
+      guint32 task = tw_test_find_task_by_pid (trace, truth->tasks[i].pid);
       const TwMeasurementRow *row = NULL;
       g_autoptr(TwExplanation) e = NULL;
 
@@ -599,7 +577,7 @@ check_truth (const TwSimulatorOptions *options)
         g_assert_cmpuint (irq_time (e, irq, TW_IRQ_HARD), ==, job->interrupted_ns[irq]);
       for (guint k = 0; k < truth->n_tasks; k++)
         {
-          guint32 other = task_of_pid (trace, truth->tasks[k].pid);
+          guint32 other = tw_test_find_task_by_pid (trace, truth->tasks[k].pid);
 
           g_assert_cmpuint (component_time (e, TW_EXPLAIN_PREEMPTED, other), ==,
                             job->preempted_ns[k]);

@@ -81,6 +81,40 @@ remove_private_dir (void)
 }
 
 /**
+ * tw_test_find_task_by_pid:
+ *
+ * Returns: the first task of @trace with @pid (a simulator truth's task), or TW_TASK_NONE
+ */
+guint32
+tw_test_find_task_by_pid (TwTrace *trace,
+                          gint64   pid)
+{
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    if (tw_trace_get_task (trace, t)->pid == pid)
+      return t;
+  return TW_TASK_NONE;
+}
+
+/**
+ * tw_test_new_state_model:
+ *
+ * Returns: (transfer full): the state model of @trace, sealed first if it is not, built
+ */
+TwStateModel *
+tw_test_new_state_model (TwTrace *trace)
+{
+  g_autoptr(GError) error = NULL;
+  TwStateModel *model;
+
+  if (!tw_trace_is_sealed (trace))
+    g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  model = tw_state_model_new (trace);
+  g_assert_true (tw_state_model_update (model, NULL, &error));
+  g_assert_no_error (error);
+  return model;
+}
+
+/**
  * tw_test_get_private_dir:
  *
  * G_TEST_OPTION_ISOLATE_DIRS does not isolate the temporary directory, and test programs

@@ -31,6 +31,9 @@ char       *tw_test_dup_event_field    (TwTrace    *trace,
                                         const char *name);
 const char *tw_test_get_task_source_id (TwTrace    *trace,
                                         guint32     task);
+guint32     tw_test_find_task_by_pid   (TwTrace    *trace,
+                                        gint64      pid);
+TwStateModel *tw_test_new_state_model  (TwTrace    *trace);
 guint32  tw_test_ensure_tasks         (TwTrace    *trace,
                                        guint32     n_tasks);
 TwTrace *tw_test_trace_from_script    (const char *script);
