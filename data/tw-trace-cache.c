@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -17,14 +18,17 @@
 #include <unistd.h>
 
 #include "tw-trace-cache.h"
+#include "tw-state-model-private.h"
 #include "tw-trace-private.h"
 
 /*
- * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index)
- * followed by a trailer naming what it was made from:
+ * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index),
+ * the state model built on it (tw-state-model-image.c; absent when none was built),
+ * and a trailer naming what they were made from:
  *
- *   [image][key text][SHA-256 of the image's header and index][guint32 key length]
- *   [TRAILER_MAGIC]
+ *   [image][model section, at a multiple of MODEL_ALIGN][key text]
+ *   [guint64 model offset][guint64 model length, 0: none]
+ *   [SHA-256 of the image's header and index][guint32 key length][TRAILER_MAGIC]
  *
  * The key is the trace's canonical path, size, modification time and a SHA-256 of its
  * first and last 64 KiB; the file's name is the SHA-256 of the key. A cache file is
@@ -34,9 +38,10 @@
  * is removed and the trace read again.
  */
 
-#define TRAILER_MAGIC  "TWCKEY02"
+#define TRAILER_MAGIC  "TWCKEY03"
 #define DIGEST_BYTES   32
-#define TRAILER_BYTES  (DIGEST_BYTES + 12)
+#define TRAILER_BYTES  (16 + DIGEST_BYTES + 12)
+#define MODEL_ALIGN    (64 << 10)  /* mapped on its own: a multiple of any page size */
 #define IMAGE_HEADER   96   /* the image's ImageHeader */
 #define MAX_KEY        (64 << 10)
 #define EDGE_BYTES     (64 << 10)
@@ -449,27 +454,37 @@ read_exact (int       fd,
   return TRUE;
 }
 
-/* The key of the trailer at the end of @fd, the digest beside it, and where the image
- * must end. */
+typedef struct {
+  guint8  digest[DIGEST_BYTES];  /* of the image's header and index */
+  guint64 image_end;             /* where the image must end */
+  guint64 model_at;
+  guint64 model_bytes;           /* 0: no model section */
+} Trailer;
+
+/* The key of the trailer at the end of @fd, and what the trailer says of the rest. */
 static char *
 read_trailer (int       fd,
               guint64   size,
-              guint8    digest[DIGEST_BYTES],
-              guint64  *image_end,
+              Trailer  *t,
               GError  **error)
 {
   guint8 trailer[TRAILER_BYTES];
   g_autofree char *key = NULL;
+  guint64 key_at;
   guint32 len;
 
   if (size < TRAILER_BYTES || !read_exact (fd, trailer, TRAILER_BYTES, size - TRAILER_BYTES) ||
-      memcmp (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
+      memcmp (trailer + 16 + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
     {
-      invalid (error, "the file does not end with a key (cut, or not a cache file)");
+      invalid (error, "the file does not end with a key (cut, another version, or not a cache file)");
       return NULL;
     }
-  memcpy (digest, trailer, DIGEST_BYTES);
-  memcpy (&len, trailer + DIGEST_BYTES, 4);
+  memcpy (&t->model_at, trailer, 8);
+  memcpy (&t->model_bytes, trailer + 8, 8);
+  t->model_at = GUINT64_FROM_LE (t->model_at);
+  t->model_bytes = GUINT64_FROM_LE (t->model_bytes);
+  memcpy (t->digest, trailer + 16, DIGEST_BYTES);
+  memcpy (&len, trailer + 16 + DIGEST_BYTES, 4);
   len = GUINT32_FROM_LE (len);
   if (len == 0 || len > MAX_KEY || len > size - TRAILER_BYTES)
     {
@@ -488,7 +503,19 @@ read_trailer (int       fd,
       invalid (error, "its key is not text");
       return NULL;
     }
-  *image_end = size - TRAILER_BYTES - len;
+  key_at = size - TRAILER_BYTES - len;
+  t->image_end = key_at;
+  if (t->model_bytes > 0)
+    {
+      /* the model lies between the image and the key, aligned: the image ends before it */
+      if (t->model_at % MODEL_ALIGN != 0 || t->model_at > key_at ||
+          t->model_bytes != key_at - t->model_at || t->model_at < MODEL_ALIGN)
+        {
+          invalid (error, "its state model section is out of range");
+          return NULL;
+        }
+      t->image_end = t->model_at;
+    }
   return g_steal_pointer (&key);
 }
 
@@ -617,6 +644,48 @@ validate_rows (TwTrace  *trace,
   return ok;
 }
 
+static guint64
+model_offset (guint64 image_end)
+{
+  return (image_end + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
+}
+
+typedef struct {
+  gpointer at;
+  gsize    len;
+} Mapping;
+
+static void
+unmap_section (gpointer data)
+{
+  Mapping *mapping = data;
+
+  munmap (mapping->at, mapping->len);
+  g_free (mapping);
+}
+
+/* Maps the state model section of a cache file privately, writable (copy on write:
+ * nothing reaches the file), checks it and hands it to @trace. */
+static gboolean
+map_state_model (TwTrace        *trace,
+                 int             fd,
+                 const Trailer  *t,
+                 GError        **error)
+{
+  g_autoptr(GBytes) image = NULL;
+  gpointer at;
+
+  at = mmap (NULL, t->model_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t) t->model_at);
+  if (at == MAP_FAILED)
+    return invalid (error, "cannot map its state model: %s", g_strerror (errno));
+  image = g_bytes_new_with_free_func (at, t->model_bytes, unmap_section,
+                                      g_memdup2 (&(Mapping) { at, t->model_bytes }, sizeof (Mapping)));
+  if (!_tw_state_model_check_image (trace, image, error))
+    return FALSE;
+  _tw_trace_set_state_image (trace, image);
+  return TRUE;
+}
+
 /**
  * tw_trace_cache_open_fd:
  * @fd: a cache file opened for reading; taken
@@ -634,8 +703,9 @@ tw_trace_cache_open_fd (int      fd,
 {
   g_autofree char *found = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  guint64 image_end = 0, index_at = 0, end = 0;
-  guint8 stored[DIGEST_BYTES], digest[DIGEST_BYTES];
+  guint64 index_at = 0, end = 0;
+  guint8 digest[DIGEST_BYTES];
+  Trailer t = { 0 };
   struct stat st;
 
   g_return_val_if_fail (fd >= 0, NULL);
@@ -649,7 +719,7 @@ tw_trace_cache_open_fd (int      fd,
                    g_strerror (saved));
       return NULL;
     }
-  if (!(found = read_trailer (fd, st.st_size, stored, &image_end, error)))
+  if (!(found = read_trailer (fd, st.st_size, &t, error)))
     {
       close (fd);
       return NULL;
@@ -657,18 +727,20 @@ tw_trace_cache_open_fd (int      fd,
   if (!(trace = tw_trace_image_open_file (fd, &index_at, &end, error)))
     return NULL;
   /* the trace holds @fd now, open until it goes */
-  if (end != image_end)
+  if (t.model_bytes > 0 ? model_offset (end) != t.model_at : end != t.image_end)
     {
-      invalid (error, "its image ends at %" G_GUINT64_FORMAT ", its key at %" G_GUINT64_FORMAT,
-               end, image_end);
+      invalid (error, "its image ends at %" G_GUINT64_FORMAT ", what follows it at %" G_GUINT64_FORMAT,
+               end, t.image_end);
       return NULL;
     }
-  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, stored, DIGEST_BYTES) != 0)
+  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, t.digest, DIGEST_BYTES) != 0)
     {
       invalid (error, "its header or index is not what was written");
       return NULL;
     }
   if (!validate_rows (trace, error))
+    return NULL;
+  if (t.model_bytes > 0 && !map_state_model (trace, fd, &t, error))
     return NULL;
   if (key)
     *key = g_steal_pointer (&found);
@@ -796,12 +868,53 @@ tidy_folder (TwTraceCache *self,
     }
 }
 
+/* A store in background, and the whole state model offered to it (by the window, which
+ * builds one anyway) before it comes to write the model. */
+typedef struct {
+  TwTraceCache *cache;
+  char         *key;
+  TwTrace      *trace;
+  TwStateModel *model;   /* offered, under G_LOCK (offers) */
+  gboolean      closed;  /* no longer takes an offer */
+} StoreJob;
+
+G_LOCK_DEFINE_STATIC (offers);
+
+static gboolean store_file (TwTraceCache *self, const char *key, TwTrace *trace,
+                            StoreJob *job, TwStateModel *model, gboolean build_model,
+                            GError **error);
+static GPtrArray *pending_jobs;   /* StoreJob, under G_LOCK (offers) */
+
+/**
+ * tw_trace_cache_offer_state_model:
+ * @model: a whole state model of a sealed trace, no longer updated
+ *
+ * Gives @model to a store of its trace in background, if one is going on and has not yet
+ * written its model: it then writes this one rather than building its own.
+ * tw_state_model_update() calls it once a whole model is complete.
+ */
+void
+tw_trace_cache_offer_state_model (TwStateModel *model)
+{
+  g_return_if_fail (TW_IS_STATE_MODEL (model));
+
+  G_LOCK (offers);
+  for (guint i = 0; pending_jobs && i < pending_jobs->len; i++)
+    {
+      StoreJob *job = pending_jobs->pdata[i];
+
+      if (job->trace == tw_state_model_get_trace (model) && !job->closed && job->model == NULL)
+        job->model = g_object_ref (model);
+    }
+  G_UNLOCK (offers);
+}
+
 /**
  * tw_trace_cache_store:
  * @key: tw_trace_cache_dup_key() of the trace, taken before it was read
  * @trace: the sealed trace read from it
  *
- * Writes @trace's cache file: a temporary file renamed into place once complete, so that
+ * Writes @trace's cache file, with the state model built for it: a temporary file renamed into place once complete, so that
  * a reader never sees half of one. Then removes the trace's earlier cache files and the
  * oldest others until the folder is within its limit. A trace larger than the limit, or
  * than nine tenths of what the disk has free, is not stored (%TRUE: nothing failed).
@@ -814,6 +927,70 @@ tw_trace_cache_store (TwTraceCache  *self,
                       TwTrace       *trace,
                       GError       **error)
 {
+  return store_file (self, key, trace, NULL, NULL, TRUE, error);
+}
+
+/**
+ * tw_trace_cache_store_with_model:
+ * @model: (nullable): the whole state model of @trace, or %NULL to store the trace alone
+ *
+ * tw_trace_cache_store() with @model's arrays in the file rather than a model built for
+ * it; a reopen maps them instead of building the model.
+ *
+ * Returns: %FALSE with @error set when the folder or file cannot be written
+ */
+gboolean
+tw_trace_cache_store_with_model (TwTraceCache  *self,
+                                 const char    *key,
+                                 TwTrace       *trace,
+                                 TwStateModel  *model,
+                                 GError       **error)
+{
+  g_return_val_if_fail (model == NULL || tw_state_model_get_trace (model) == trace, FALSE);
+
+  return store_file (self, key, trace, NULL, model, FALSE, error);
+}
+
+/* The whole model of @trace to write beside it: @model, else the one offered to @job
+ * while the store was written, else one built here when @build. */
+static TwStateModel *
+model_to_store (TwTrace      *trace,
+                StoreJob     *job,
+                TwStateModel *model,
+                gboolean      build)
+{
+  g_autoptr(TwStateModel) built = NULL;
+
+  if (model)
+    return g_object_ref (model);
+  if (job)
+    {
+      G_LOCK (offers);
+      job->closed = TRUE;
+      model = g_steal_pointer (&job->model);
+      G_UNLOCK (offers);
+      if (model)
+        return model;
+    }
+  if (!build)
+    return NULL;
+  built = tw_state_model_new (trace);
+  if (!tw_state_model_update (built, NULL, NULL))
+    return NULL;
+  return g_steal_pointer (&built);
+}
+
+static gboolean
+store_file (TwTraceCache  *self,
+            const char    *key,
+            TwTrace       *trace,
+            StoreJob      *job,
+            TwStateModel  *model,
+            gboolean       build_model,
+            GError       **error)
+{
+  g_autoptr(TwStateModel) stored = NULL;
+  guint64 model_at = 0, model_bytes = 0;
   g_autofree char *file = NULL;
   g_autofree char *temp = NULL;
   guint64 need, index_at = 0, end = 0;
@@ -851,11 +1028,19 @@ tw_trace_cache_store (TwTraceCache  *self,
       return FALSE;
     }
   key_len = strlen (key);
-  memcpy (trailer + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
-  memcpy (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
   ok = tw_trace_image_write_file (trace, fd, &index_at, &end, error) &&
-       digest_tables (fd, index_at, end, trailer) &&
-       pwrite (fd, key, key_len, end) == (gssize) key_len &&
+       digest_tables (fd, index_at, end, trailer + 16);
+  if (ok && (stored = model_to_store (trace, job, model, build_model)))
+    {
+      model_at = model_offset (end);
+      ok = _tw_state_model_write_image (stored, fd, model_at, &model_bytes, error);
+      end = model_at + model_bytes;
+    }
+  memcpy (trailer, &(guint64) { GUINT64_TO_LE (model_bytes ? model_at : 0) }, 8);
+  memcpy (trailer + 8, &(guint64) { GUINT64_TO_LE (model_bytes) }, 8);
+  memcpy (trailer + 16 + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
+  memcpy (trailer + 16 + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
+  ok = ok && pwrite (fd, key, key_len, end) == (gssize) key_len &&
        pwrite (fd, trailer, TRAILER_BYTES, end + key_len) == TRAILER_BYTES;
   if (ok && close (fd) == 0 && g_rename (temp, file) == 0)
     {
@@ -875,11 +1060,6 @@ tw_trace_cache_store (TwTraceCache  *self,
   return FALSE;
 }
 
-typedef struct {
-  TwTraceCache *cache;
-  char         *key;
-  TwTrace      *trace;
-} StoreJob;
 
 static gpointer
 store_thread (gpointer data)
@@ -890,8 +1070,14 @@ store_thread (gpointer data)
   /* The window builds its state model meanwhile and the CLI runs its command: on a
    * machine of two cores they come first (the nice value of Linux is per thread). */
   setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
-  if (!tw_trace_cache_store (job->cache, job->key, job->trace, &error))
+  if (!store_file (job->cache, job->key, job->trace, job, NULL, TRUE, &error))
     g_debug ("%s", error->message);
+
+  G_LOCK (offers);
+  g_ptr_array_remove_fast (pending_jobs, job);
+  job->closed = TRUE;
+  g_clear_object (&job->model);
+  G_UNLOCK (offers);
 
   g_mutex_lock (&job->cache->lock);
   for (guint i = 0; i < job->cache->storing->len; i++)
@@ -942,6 +1128,11 @@ tw_trace_cache_store_in_background (TwTraceCache *self,
   job->cache = g_object_ref (self);
   job->key = g_strdup (key);
   job->trace = g_object_ref (trace);
+  G_LOCK (offers);
+  if (pending_jobs == NULL)
+    pending_jobs = g_ptr_array_new ();
+  g_ptr_array_add (pending_jobs, job);
+  G_UNLOCK (offers);
   g_thread_unref (g_thread_new ("tw-trace-cache", store_thread, job));
 }
 
@@ -1008,9 +1199,8 @@ tw_trace_cache_list (TwTraceCache  *self,
     {
       TwTraceCacheEntry *entry;
       g_autofree char *key = NULL;
-      guint8 digest[DIGEST_BYTES];
+      Trailer t;
       GStatBuf st;
-      guint64 image_end;
       int fd;
 
       if (!g_str_has_suffix (name, CACHE_SUFFIX))
@@ -1025,7 +1215,7 @@ tw_trace_cache_list (TwTraceCache  *self,
         }
       if ((fd = open (entry->file, O_RDONLY | O_CLOEXEC)) >= 0)
         {
-          if ((key = read_trailer (fd, st.st_size, digest, &image_end, NULL)))
+          if ((key = read_trailer (fd, st.st_size, &t, NULL)))
             {
               entry->trace_path = key_dup_path (key);
               entry->state = key_state (key);

@@ -37,6 +37,12 @@ void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
                                        guint64         last_time);
 void      _tw_trace_seal_mapped       (TwTrace        *self);
 
+/* tw-trace.c, for the trace cache and tw-state-model.c: a checked state model section of
+ * the cache file the trace was mapped from, for its first whole model to adopt */
+void      _tw_trace_set_state_image   (TwTrace        *self,
+                                       GBytes         *image);
+GBytes   *_tw_trace_get_state_image   (TwTrace        *self);
+
 /* tw-trace-image.c, for tw-trace.c: a chunk's memory in the image's file */
 guint8   *_tw_trace_image_take_slot   (TwTraceImage   *self,
                                        guint          *slot,

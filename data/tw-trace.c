@@ -80,6 +80,7 @@ struct _TwTrace
   guint          next_host_cpu;
 
   GHashTable    *metadata;
+  GBytes        *state_image;    /* _tw_trace_set_state_image, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
@@ -308,6 +309,7 @@ tw_trace_finalize (GObject *object)
     chunk_free (self->chunks[i]);
   g_free (self->chunks);
   g_clear_pointer (&self->image, tw_trace_image_unref);
+  g_clear_pointer (&self->state_image, g_bytes_unref);
 
   for (guint i = 0; i < MAX_STR_PAGES && self->str_pages[i]; i++)
     g_free (self->str_pages[i]);
@@ -1935,6 +1937,24 @@ _tw_trace_restore_task_states (TwTrace      *self,
   g_array_append_vals (self->task_states, states, len);
   g_mutex_unlock (&self->lock);
   return TRUE;
+}
+
+void
+_tw_trace_set_state_image (TwTrace *self,
+                           GBytes  *image)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  g_clear_pointer (&self->state_image, g_bytes_unref);
+  self->state_image = image ? g_bytes_ref (image) : NULL;
+}
+
+GBytes *
+_tw_trace_get_state_image (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  return self->state_image;
 }
 
 /* The mapping side: publishes the mapped chunks as a sealed trace. */
