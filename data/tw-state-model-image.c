@@ -18,11 +18,12 @@
  * mapped back, copy-on-write, so that a reopened model borrows them instead of
  * building them:
  *
- *   [ModelHeader][CpuRecord × n_cpus][TaskRecord × n_tasks]
- *   [SeriesRecord × (3 n_cpus + 2 n_tasks)][arrays, each 64-byte aligned]
+ *   [ModelHeader][CpuRecord × n_cpus][TaskRecord × n_task_records]
+ *   [SeriesRecord × (3 n_cpus + 2 n_task_records)][arrays, each 64-byte aligned]
  *
  * Series come in a fixed order: per CPU its runs, irqs and marks, then per task its
- * states and marks. Offsets are from the section's start. The header and records are
+ * states and marks. Only tasks with something in them have a record (a wakeup naming
+ * a task number far past the task table makes the model that long, empty between). Offsets are from the section's start. The header and records are
  * digested (SHA-256 in the header); the arrays are checked element by element where an
  * element indexes something (_tw_state_model_check_image()): the section is untrusted
  * input, like the rest of the file.
@@ -39,7 +40,9 @@ typedef struct {
   guint32 version;
   guint32 byte_order;
   guint32 n_cpus;
-  guint32 n_tasks;
+  guint32 n_tasks;        /* the model's, records or not */
+  guint32 n_task_records;
+  guint32 reserved;
   guint64 n_events;       /* processed: all the trace's */
   guint64 last_time;
   guint64 records_bytes;  /* header and records: what the digest covers */
@@ -57,7 +60,7 @@ typedef struct {
 typedef struct {
   guint64 cpu_time;
   guint32 open;
-  guint32 reserved;
+  guint32 task;           /* increasing from record to record */
 } TaskRecord;
 
 typedef struct {
@@ -82,10 +85,16 @@ typedef enum {
 
 static guint64
 records_bytes (guint64 n_cpus,
-               guint64 n_tasks)
+               guint64 n_task_records)
 {
-  return sizeof (ModelHeader) + n_cpus * sizeof (CpuRecord) + n_tasks * sizeof (TaskRecord) +
-         (3 * n_cpus + 2 * n_tasks) * sizeof (SeriesRecord);
+  return sizeof (ModelHeader) + n_cpus * sizeof (CpuRecord) + n_task_records * sizeof (TaskRecord) +
+         (3 * n_cpus + 2 * n_task_records) * sizeof (SeriesRecord);
+}
+
+static gboolean
+task_is_empty (const TaskState *ts)
+{
+  return ts->states.items.len == 0 && ts->marks.items.len == 0 && !ts->open && ts->cpu_time == 0;
 }
 
 static guint64
@@ -187,14 +196,24 @@ _tw_state_model_write_image (TwStateModel  *self,
                              guint64       *bytes,
                              GError       **error)
 {
-  guint n_cpus = self->cpus->len, n_tasks = self->tasks->len;
-  gsize head = records_bytes (n_cpus, n_tasks);
-  g_autofree guint8 *records = g_malloc0 (head);
-  ModelHeader *header = (ModelHeader *) records;
-  CpuRecord *cpu_records = (CpuRecord *) (records + sizeof (ModelHeader));
-  TaskRecord *task_records = (TaskRecord *) (cpu_records + n_cpus);
-  SeriesRecord *series = (SeriesRecord *) (task_records + n_tasks);
-  Writer w = { fd, at, head, TRUE };
+  guint n_cpus = self->cpus->len, n_tasks = self->tasks->len, n_records = 0;
+  gsize head;
+  g_autofree guint8 *records = NULL;
+  ModelHeader *header;
+  CpuRecord *cpu_records;
+  TaskRecord *task_records;
+  SeriesRecord *series;
+  Writer w;
+
+  for (guint k = 0; k < n_tasks; k++)
+    n_records += !task_is_empty (g_ptr_array_index (self->tasks, k));
+  head = records_bytes (n_cpus, n_records);
+  records = g_malloc0 (head);
+  header = (ModelHeader *) records;
+  cpu_records = (CpuRecord *) (records + sizeof (ModelHeader));
+  task_records = (TaskRecord *) (cpu_records + n_cpus);
+  series = (SeriesRecord *) (task_records + n_records);
+  w = (Writer) { fd, at, head, TRUE };
 
   for (guint c = 0; c < n_cpus; c++)
     {
@@ -209,11 +228,13 @@ _tw_state_model_write_image (TwStateModel  *self,
       write_series (&w, &cs->irqs, SIDE_PARENTS, series++);
       write_series (&w, &cs->marks, SIDE_KINDS, series++);
     }
-  for (guint k = 0; k < n_tasks; k++)
+  for (guint k = 0, r = 0; k < n_tasks; k++)
     {
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
-      task_records[k] = (TaskRecord) { ts->cpu_time, ts->open, 0 };
+      if (task_is_empty (ts))
+        continue;
+      task_records[r++] = (TaskRecord) { ts->cpu_time, ts->open, k };
       write_series (&w, &ts->states, SIDE_NONE, series++);
       write_series (&w, &ts->marks, SIDE_KINDS, series++);
     }
@@ -223,6 +244,7 @@ _tw_state_model_write_image (TwStateModel  *self,
   header->byte_order = MODEL_BYTE_ORDER;
   header->n_cpus = n_cpus;
   header->n_tasks = n_tasks;
+  header->n_task_records = n_records;
   header->n_events = self->n_processed;
   header->last_time = self->last_time;
   header->records_bytes = head;
@@ -410,8 +432,8 @@ _tw_state_model_check_image (TwTrace  *trace,
   if (header.section_bytes != len || header.n_events != tw_trace_get_n_events (trace) ||
       header.n_cpus != tw_trace_get_n_cpus (trace))
     return refuse (error, "made for another trace or cut");
-  head = records_bytes (header.n_cpus, header.n_tasks);
-  if (header.n_tasks > len / sizeof (TaskRecord) || header.records_bytes != head || head > len)
+  head = records_bytes (header.n_cpus, header.n_task_records);
+  if (header.records_bytes != head || head > len)
     return refuse (error, "its records do not fit its section");
   digest_records (base, head, digest);
   if (memcmp (digest, header.digest, DIGEST_BYTES) != 0)
@@ -419,7 +441,14 @@ _tw_state_model_check_image (TwTrace  *trace,
 
   cpus = (const CpuRecord *) (gconstpointer) (base + sizeof header);
   tasks = (const TaskRecord *) (cpus + header.n_cpus);
-  series = (const SeriesRecord *) (tasks + header.n_tasks);
+  series = (const SeriesRecord *) (tasks + header.n_task_records);
+  /* the model is as long as its last task with a record, or the task table */
+  if (header.n_task_records > 0 &&
+      tasks[header.n_task_records - 1].task >= header.n_tasks)
+    return refuse (error, "a task is past the model's end");
+  if (header.n_tasks > MAX (tw_trace_get_n_tasks (trace),
+                            header.n_task_records ? tasks[header.n_task_records - 1].task + 1 : 0))
+    return refuse (error, "the model is longer than its tasks");
   for (guint c = 0; c < header.n_cpus; c++, series += 3)
     {
       const guint32 *open;
@@ -437,13 +466,17 @@ _tw_state_model_check_image (TwTrace  *trace,
         if (open[i] >= series[1].n)
           return refuse (error, "an open handler of CPU %u is out of range", c);
     }
-  for (guint k = 0; k < header.n_tasks; k++, series += 2)
+  for (guint r = 0; r < header.n_task_records; r++, series += 2)
     {
+      guint k = tasks[r].task;
+
+      if (r > 0 && k <= tasks[r - 1].task)
+        return refuse (error, "its tasks are out of order");
       if (!check_series (base, &series[0], sizeof (TwTaskInterval), SIDE_NONE, head, len) ||
           !check_series (base, &series[1], sizeof (TwTaskMark), SIDE_KINDS, head, len) ||
           !check_task_elements (base, &series[0], &series[1], header.n_cpus, header.n_events))
         return refuse (error, "a series of task %u is out of range", k);
-      if (tasks[k].open && series[0].n == 0)
+      if (tasks[r].open && series[0].n == 0)
         return refuse (error, "task %u is open without a state", k);
     }
   return TRUE;
@@ -503,7 +536,7 @@ _tw_state_model_adopt_image (TwStateModel *self,
   memcpy (&header, base, sizeof header);
   cpus = (const CpuRecord *) (gconstpointer) (base + sizeof header);
   tasks = (const TaskRecord *) (cpus + header.n_cpus);
-  series = (const SeriesRecord *) (tasks + header.n_tasks);
+  series = (const SeriesRecord *) (tasks + header.n_task_records);
 
   self->image = g_bytes_ref (image);
   self->n_processed = header.n_events;
@@ -525,12 +558,14 @@ _tw_state_model_adopt_image (TwStateModel *self,
       adopt_series (&cs->irqs, base, &series[1], SIDE_PARENTS);
       adopt_series (&cs->marks, base, &series[2], SIDE_KINDS);
     }
-  for (guint k = 0; k < header.n_tasks; k++, series += 2)
+  if (header.n_tasks > 0)
+    _tw_state_model_add_task (self, header.n_tasks - 1);
+  for (guint r = 0; r < header.n_task_records; r++, series += 2)
     {
-      TaskState *ts = _tw_state_model_add_task (self, k);
+      TaskState *ts = _tw_state_model_add_task (self, tasks[r].task);
 
-      ts->cpu_time = tasks[k].cpu_time;
-      ts->open = tasks[k].open != 0;
+      ts->cpu_time = tasks[r].cpu_time;
+      ts->open = tasks[r].open != 0;
       adopt_series (&ts->states, base, &series[0], SIDE_NONE);
       adopt_series (&ts->marks, base, &series[1], SIDE_KINDS);
     }

@@ -1579,3 +1579,17 @@ tw_state_model_get_memory_size (TwStateModel *self)
     }
   return size;
 }
+
+/**
+ * tw_state_model_get_from_cache:
+ *
+ * Returns: whether the model's arrays are those of the trace's cache file, mapped, rather
+ *   than built from the events
+ */
+gboolean
+tw_state_model_get_from_cache (TwStateModel *self)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
+
+  return self->image != NULL;
+}

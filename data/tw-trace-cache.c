@@ -664,6 +664,22 @@ unmap_section (gpointer data)
   g_free (mapping);
 }
 
+/* The padding before the state model section (less than MODEL_ALIGN) is as written. */
+static gboolean
+gap_is_zero (int     fd,
+             guint64 from,
+             guint64 to)
+{
+  g_autofree guint8 *gap = g_malloc (MODEL_ALIGN);
+
+  if (to < from || to - from > MODEL_ALIGN || !read_exact (fd, gap, to - from, from))
+    return FALSE;
+  for (guint64 i = 0; i < to - from; i++)
+    if (gap[i] != 0)
+      return FALSE;
+  return TRUE;
+}
+
 /* Maps the state model section of a cache file privately, writable (copy on write:
  * nothing reaches the file), checks it and hands it to @trace. */
 static gboolean
@@ -740,8 +756,12 @@ tw_trace_cache_open_fd (int      fd,
     }
   if (!validate_rows (trace, error))
     return NULL;
-  if (t.model_bytes > 0 && !map_state_model (trace, fd, &t, error))
-    return NULL;
+  if (t.model_bytes > 0 && !(gap_is_zero (fd, end, t.model_at) && map_state_model (trace, fd, &t, error)))
+    {
+      if (error && *error == NULL)
+        invalid (error, "bytes between its image and its state model are not zero");
+      return NULL;
+    }
   if (key)
     *key = g_steal_pointer (&found);
   return g_steal_pointer (&trace);
@@ -991,6 +1011,7 @@ store_file (TwTraceCache  *self,
 {
   g_autoptr(TwStateModel) stored = NULL;
   guint64 model_at = 0, model_bytes = 0;
+  struct stat st;
   g_autofree char *file = NULL;
   g_autofree char *temp = NULL;
   guint64 need, index_at = 0, end = 0;
@@ -1042,6 +1063,15 @@ store_file (TwTraceCache  *self,
   memcpy (trailer + 16 + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
   ok = ok && pwrite (fd, key, key_len, end) == (gssize) key_len &&
        pwrite (fd, trailer, TRAILER_BYTES, end + key_len) == TRAILER_BYTES;
+  /* the estimate did not know the model: a file over the limit after all is not kept */
+  if (ok && stored && fstat (fd, &st) == 0 && (guint64) st.st_blocks * 512 > tw_trace_cache_get_limit (self))
+    {
+      g_debug ("not caching a trace of %" G_GUINT64_FORMAT " bytes with its model: over the "
+               "limit of %s", (guint64) st.st_blocks * 512, self->dir);
+      close (fd);
+      g_unlink (temp);
+      return TRUE;
+    }
   if (ok && close (fd) == 0 && g_rename (temp, file) == 0)
     {
       tidy_folder (self, key, file);
