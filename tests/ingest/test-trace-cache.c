@@ -519,9 +519,10 @@ walk_model (TwStateModel *model)
     }
 }
 
-/* Looks @key up where its cache file was replaced: refused with an error and removed, or,
- * when the change is one no check can see (a number that is in range), a trace whose
- * every row reads. */
+/* Looks @key up where its cache file was replaced and reads every row and the state
+ * model: whether the change was refused, at the lookup (with an error) or when the rows
+ * of its chunk were first read (the chunk then reads as rows of nothing); the file is
+ * removed either way. A change no check can see (a number in range) reads whole. */
 static gboolean
 lookup_refuses (TwTraceCache *cache,
                 const char   *key,
@@ -550,7 +551,7 @@ lookup_refuses (TwTraceCache *cache,
 
     walk_model (model);
   }
-  return FALSE;
+  return !g_file_test (file, G_FILE_TEST_EXISTS);
 }
 
 /* A cache file cut anywhere is refused and removed. */
@@ -667,6 +668,24 @@ test_bad_rows (void)
   g_assert_true (g_rename (file, good) == 0);
   g_assert_true (g_stat (good, &st) == 0);
 
+  change_u16 (good, file, columns + TW_CHUNK_TYPE_OFFSET + 2 * 10, 60000, st.st_size);
+  {
+    /* the lookup maps it; the first read of the chunk finds the row, and the chunk reads
+     * as rows of nothing, in order */
+    g_autoptr(TwTrace) mapped = tw_trace_cache_lookup (cache, key, NULL, NULL);
+    TwEvent event;
+
+    g_assert_nonnull (mapped);
+    g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
+    g_assert_true (tw_trace_get_event (mapped, 10, &event));
+    g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+    g_assert_cmpuint (event.type, ==, 0);
+    g_assert_cmpuint (event.task, ==, TW_TASK_NONE);
+    g_assert_cmpuint (event.cpu, ==, TW_CPU_NONE);
+    g_assert_null (event.payload);
+    g_assert_cmpuint (event.time, ==, tw_trace_get_chunk (mapped, 0)->last_time);
+    g_assert_cmpuint (tw_trace_get_n_events (mapped), ==, tw_trace_get_n_events (trace));
+  }
   change_u16 (good, file, columns + TW_CHUNK_TYPE_OFFSET + 2 * 10, 60000, st.st_size);
   g_assert_true (lookup_refuses (cache, key, file));
   change_u16 (good, file, columns + TW_CHUNK_CPU_OFFSET + 2 * 10, 500, st.st_size);
