@@ -293,6 +293,16 @@ refuse (GError    **error,
   return FALSE;
 }
 
+/* @base + @at, for an array of @count elements checked to lie in the section; NULL when
+ * it is empty (its offset is then unchecked: it may point anywhere). */
+static inline guint8 *
+array_at (const guint8 *base,
+          guint64       at,
+          guint64       count)
+{
+  return count > 0 ? (guint8 *) base + at : NULL;
+}
+
 /* Whether @count elements of @size bytes at @at lie within the arrays of the section. */
 static gboolean
 array_in_section (guint64 at,
@@ -347,7 +357,7 @@ check_series (const guint8       *base,
   if (side == SIDE_PARENTS)
     {
       /* a handler's parent comes before it: the walk up from any handler ends */
-      const guint32 *parents = (const guint32 *) (gconstpointer) (base + r->side_at);
+      const guint32 *parents = (const guint32 *) (gconstpointer) array_at (base, r->side_at, r->n);
 
       for (guint64 j = 0; j < r->n; j++)
         if (parents[j] != G_MAXUINT32 && parents[j] >= j)
@@ -373,8 +383,8 @@ check_task_elements (const guint8       *base,
                      guint               n_cpus,
                      guint64             n_events)
 {
-  const TwTaskInterval *s = (const TwTaskInterval *) (gconstpointer) (base + states->items_at);
-  const TwTaskMark *m = (const TwTaskMark *) (gconstpointer) (base + marks->items_at);
+  const TwTaskInterval *s = (gconstpointer) array_at (base, states->items_at, states->n);
+  const TwTaskMark *m = (gconstpointer) array_at (base, marks->items_at, marks->n);
   gboolean ok = TRUE;
 
   for (guint64 i = 0; i < states->n; i++)
@@ -389,7 +399,7 @@ check_cpu_marks (const guint8       *base,
                  const SeriesRecord *marks,
                  guint64             n_events)
 {
-  const TwCpuMark *m = (const TwCpuMark *) (gconstpointer) (base + marks->items_at);
+  const TwCpuMark *m = (gconstpointer) array_at (base, marks->items_at, marks->n);
   gboolean ok = TRUE;
 
   for (guint64 i = 0; i < marks->n; i++)
@@ -461,7 +471,7 @@ _tw_state_model_check_image (TwTrace  *trace,
       if ((cpus[c].run_open && series[0].n == 0) ||
           !array_in_section (cpus[c].open_irqs_at, cpus[c].n_open_irqs, sizeof (guint32), head, len))
         return refuse (error, "the open intervals of CPU %u are out of range", c);
-      open = (const guint32 *) (gconstpointer) (base + cpus[c].open_irqs_at);
+      open = (gconstpointer) array_at (base, cpus[c].open_irqs_at, cpus[c].n_open_irqs);
       for (guint i = 0; i < cpus[c].n_open_irqs; i++)
         if (open[i] >= series[1].n)
           return refuse (error, "an open handler of CPU %u is out of range", c);
@@ -492,13 +502,15 @@ adopt_series (Series             *series,
 {
   guint64 n1 = (r->n + 7) >> 3, n2 = (n1 + 63) >> 6;
 
-  tw_huge_array_init_borrowed (&series->items, series->items.element_size, base + r->items_at, r->n);
-  tw_huge_array_init_borrowed (&series->l1, sizeof (guint64), base + r->l1_at, n1);
-  tw_huge_array_init_borrowed (&series->l2, sizeof (guint64), base + r->l2_at, n2);
+  tw_huge_array_init_borrowed (&series->items, series->items.element_size,
+                               array_at (base, r->items_at, r->n), r->n);
+  tw_huge_array_init_borrowed (&series->l1, sizeof (guint64), array_at (base, r->l1_at, n1), n1);
+  tw_huge_array_init_borrowed (&series->l2, sizeof (guint64), array_at (base, r->l2_at, n2), n2);
   if (side == SIDE_KINDS)
-    tw_huge_array_init_borrowed (&series->kinds, 1, base + r->side_at, r->n);
+    tw_huge_array_init_borrowed (&series->kinds, 1, array_at (base, r->side_at, r->n), r->n);
   else if (side == SIDE_PARENTS)
-    tw_huge_array_init_borrowed (&series->parents, sizeof (guint32), base + r->side_at, r->n);
+    tw_huge_array_init_borrowed (&series->parents, sizeof (guint32),
+                                 array_at (base, r->side_at, r->n), r->n);
   if (r->bins_n_levels > 0)
     {
       Bins *bins = g_new0 (Bins, 1);
@@ -509,7 +521,7 @@ adopt_series (Series             *series,
       bins->valid_until = r->bins_valid_until;
       bins->shift = r->bins_shift;
       bins->n_levels = r->bins_n_levels;
-      tw_huge_array_init_borrowed (&bins->storage, sizeof (TwSummary), base + r->bins_at, total);
+      tw_huge_array_init_borrowed (&bins->storage, sizeof (TwSummary), array_at (base, r->bins_at, total), total);
       for (guint k = 0, offset = 0; k < bins->n_levels; offset += bins->len[k++])
         bins->level[k] = (TwSummary *) (gpointer) bins->storage.data + offset;
       series->bins = bins;
@@ -544,7 +556,7 @@ _tw_state_model_adopt_image (TwStateModel *self,
   for (guint c = 0; c < header.n_cpus; c++, series += 3)
     {
       CpuState *cs = _tw_state_model_add_cpu (self, c);
-      const guint32 *open = (const guint32 *) (gconstpointer) (base + cpus[c].open_irqs_at);
+      const guint32 *open = (gconstpointer) array_at (base, cpus[c].open_irqs_at, cpus[c].n_open_irqs);
 
       cs->n_repairs = cpus[c].n_repairs;
       cs->run_open = cpus[c].run_open != 0;
