@@ -52,22 +52,36 @@ synthetic_trace (guint64 n,
   return trace;
 }
 
-/* Stores @trace for @path and gives the key and the cache file. */
+/* Stores @trace for @path and gives the key and the cache file: the store alone unless
+ * @model (tests of the store need no state model, and building one is the slow part). */
+static char *
+store_full (TwTraceCache *cache,
+            const char   *path,
+            TwTrace      *trace,
+            gboolean      model,
+            char        **file)
+{
+  g_autoptr(GError) error = NULL;
+  char *key = tw_trace_cache_dup_key (path, &error);
+
+  g_assert_no_error (error);
+  if (model)
+    g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
+  else
+    g_assert_true (tw_trace_cache_store_with_model (cache, key, trace, NULL, &error));
+  g_assert_no_error (error);
+  *file = tw_trace_cache_dup_file_for_key (cache, key);
+  g_assert_true (g_file_test (*file, G_FILE_TEST_IS_REGULAR));
+  return key;
+}
+
 static char *
 store (TwTraceCache *cache,
        const char   *path,
        TwTrace      *trace,
        char        **file)
 {
-  g_autoptr(GError) error = NULL;
-  char *key = tw_trace_cache_dup_key (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
-  g_assert_no_error (error);
-  *file = tw_trace_cache_dup_file_for_key (cache, key);
-  g_assert_true (g_file_test (*file, G_FILE_TEST_IS_REGULAR));
-  return key;
+  return store_full (cache, path, trace, FALSE, file);
 }
 
 /* Whether this process maps @file (a trace from the cache is its mapping). */
@@ -335,8 +349,9 @@ model_extent (const char *file,
   memcpy (&key_len, trailer + 48, 4);
   *key_at = size - sizeof trailer - key_len;
   *records = 0;
-  if (*model_bytes > 0)
-    g_assert_cmpint (pread (fd, records, 8, *model_at + 48), ==, 8);
+  /* a damaged trailer may place it anywhere */
+  if (*model_bytes > 0 && pread (fd, records, 8, *model_at + 48) != 8)
+    *records = 0;
   close (fd);
 }
 
@@ -529,8 +544,18 @@ lookup_refuses (TwTraceCache *cache,
                 const char   *file)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TwTrace) trace = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_autoptr(TwTrace) trace = NULL;
+  guint64 model_at = 0, model_bytes = 0, records, key_at;
 
+  if (g_file_test (file, G_FILE_TEST_EXISTS))
+    {
+      GStatBuf st;
+
+      g_assert_true (g_stat (file, &st) == 0);
+      if (st.st_size >= 60)
+        model_extent (file, &model_at, &model_bytes, &records, &key_at);
+    }
+  trace = tw_trace_cache_lookup (cache, key, NULL, &error);
   if (trace == NULL)
     {
       g_assert_nonnull (error);
@@ -546,11 +571,14 @@ lookup_refuses (TwTraceCache *cache,
       g_assert_true (tw_trace_get_event (trace, i, &event));
       g_assert_nonnull (tw_trace_get_event_type (trace, event.type));
     }
-  {
-    g_autoptr(TwStateModel) model = model_of (trace);
+  /* the model of a file that has one: mapped, walked as views read it */
+  if (model_bytes > 0)
+    {
+      g_autoptr(TwStateModel) model = model_of (trace);
 
-    walk_model (model);
-  }
+      g_assert_true (tw_state_model_get_from_cache (model));
+      walk_model (model);
+    }
   return !g_file_test (file, G_FILE_TEST_EXISTS);
 }
 
@@ -605,7 +633,8 @@ test_bit_flips (void)
   g_assert_true (g_rename (file, good) == 0);
   g_assert_true (g_stat (good, &st) == 0);
   model_extent (good, &model_at, &model_bytes, &records, &key_at);
-  g_assert_cmpuint (model_bytes, >, 0);
+  g_assert_cmpuint (model_bytes, ==, 0);   /* test_model_damaged flips the model's bytes */
+  model_at = key_at;
   extents = data_extents (good);
   for (guint i = 0; i < extents->len; i += 2)
     {
@@ -837,11 +866,11 @@ static void
 test_model_round_trip (void)
 {
   g_autoptr(TwTraceCache) cache = new_cache ();
-  g_autoptr(TwTrace) trace = synthetic_trace (3 * TW_CHUNK_SIZE / 2 + 77, 11);
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 2 + 77, 11);
   g_autoptr(TwStateModel) built = model_of (trace);
   g_autofree char *path = make_trace_file ("model.txt", "stands for a trace");
   g_autofree char *file = NULL;
-  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *key = store_full (cache, path, trace, TRUE, &file);
   g_autoptr(GError) error = NULL;
 
   for (guint pass = 0; pass < 3; pass++)
@@ -873,7 +902,7 @@ static void
 test_model_offered (void)
 {
   g_autoptr(TwTraceCache) cache = new_cache ();
-  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE + 99, 13);
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 4 + 99, 13);
   g_autoptr(TwStateModel) built = NULL;
   g_autofree char *path = make_trace_file ("offered.txt", "stands for a trace");
   g_autofree char *key = tw_trace_cache_dup_key (path, NULL);
@@ -900,10 +929,10 @@ static void
 test_model_damaged (void)
 {
   g_autoptr(TwTraceCache) cache = new_cache ();
-  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE + 5000, 17);
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 4 + 5000, 17);
   g_autofree char *path = make_trace_file ("model-flips.txt", "a trace");
   g_autofree char *file = NULL;
-  g_autofree char *key = store (cache, path, trace, &file);
+  g_autofree char *key = store_full (cache, path, trace, TRUE, &file);
   g_autofree char *good = g_strconcat (file, ".good", NULL);
   guint64 model_at, model_bytes, records, key_at;
   guint refused = 0;
@@ -916,7 +945,7 @@ test_model_damaged (void)
   g_assert_cmpuint (records, >, 0);
   g_assert_cmpuint (records, <, model_bytes);
 
-  for (guint k = 0; k < 40; k++)
+  for (guint k = 0; k < 24; k++)
     {
       guint64 offset = model_at + g_test_rand_int_range (0, (gint32) records);
       guint8 byte;
@@ -928,7 +957,7 @@ test_model_damaged (void)
       copy_changed (good, file, offset, &byte, 1, st.st_size);
       g_assert_true (lookup_refuses (cache, key, file));
     }
-  for (guint k = 0; k < 80; k++)
+  for (guint k = 0; k < 40; k++)
     {
       guint64 offset = model_at + records + g_test_rand_int_range (0, (gint32) (model_bytes - records));
       guint8 byte;
@@ -940,7 +969,7 @@ test_model_damaged (void)
       copy_changed (good, file, offset, &byte, 1, st.st_size);
       refused += lookup_refuses (cache, key, file);
     }
-  g_test_message ("%u of 80 flips in the model's arrays refused", refused);
+  g_test_message ("%u of 40 flips in the model's arrays refused", refused);
 
   {
     /* the trailer's offset and length of the model, each moved */
