@@ -329,6 +329,22 @@ copy_changed (const char *from,
   close (out);
 }
 
+/* Copies @from to @to with one random bit of the byte at @offset flipped. */
+static void
+copy_flipped (const char *from,
+              const char *to,
+              guint64     offset,
+              guint64     size)
+{
+  int in = open (from, O_RDONLY);
+  guint8 byte;
+
+  g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
+  close (in);
+  byte ^= 1u << g_test_rand_int_range (0, 8);
+  copy_changed (from, to, offset, &byte, 1, size);
+}
+
 /* Where a cache file's state model section lies, its header and records' length, and
  * where its key begins (from its trailer: model offset, length, digest, key length). */
 static void
@@ -644,14 +660,9 @@ test_bit_flips (void)
       for (guint k = 0; k < 12; k++)
         {
           guint64 offset = at + g_test_rand_int_range (0, (gint32) MIN (n, G_MAXINT32));
-          int in = open (good, O_RDONLY);
-          guint8 byte;
           gboolean must_refuse;
 
-          g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
-          close (in);
-          byte ^= 1u << g_test_rand_int_range (0, 8);
-          copy_changed (good, file, offset, &byte, 1, st.st_size);
+          copy_flipped (good, file, offset, st.st_size);
           /* the header, index, the model's records and the key are checked whole; a
            * row's number, or an element's of the model, may stay in range */
           must_refuse = offset < 96 || (offset >= index_at && offset < model_at) ||
@@ -947,26 +958,13 @@ test_model_damaged (void)
 
   for (guint k = 0; k < 24; k++)
     {
-      guint64 offset = model_at + g_test_rand_int_range (0, (gint32) records);
-      guint8 byte;
-      int in = open (good, O_RDONLY);
-
-      g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
-      close (in);
-      byte ^= 1u << g_test_rand_int_range (0, 8);
-      copy_changed (good, file, offset, &byte, 1, st.st_size);
+      copy_flipped (good, file, model_at + g_test_rand_int_range (0, (gint32) records), st.st_size);
       g_assert_true (lookup_refuses (cache, key, file));
     }
   for (guint k = 0; k < 40; k++)
     {
-      guint64 offset = model_at + records + g_test_rand_int_range (0, (gint32) (model_bytes - records));
-      guint8 byte;
-      int in = open (good, O_RDONLY);
-
-      g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
-      close (in);
-      byte ^= 1u << g_test_rand_int_range (0, 8);
-      copy_changed (good, file, offset, &byte, 1, st.st_size);
+      copy_flipped (good, file, model_at + records +
+                    g_test_rand_int_range (0, (gint32) (model_bytes - records)), st.st_size);
       refused += lookup_refuses (cache, key, file);
     }
   g_test_message ("%u of 40 flips in the model's arrays refused", refused);
