@@ -402,6 +402,14 @@ tw_counter_tracks_update (TwCounterTracks *self)
   n = tw_trace_get_n_events (self->trace);
   refresh_types (self);
 
+  /* Without counter types the rows hold nothing to read: do not read them (a trace
+   * mapped from the cache checks each chunk when first read, seconds for 100 M events). */
+  if (self->n_counter_types == 0 && self->n_processed < n)
+    {
+      self->last_time = MAX (self->last_time, tw_trace_get_time (self->trace, n - 1));
+      self->n_processed = n;
+    }
+
   while (self->n_processed < n)
     {
       guint64 i = self->n_processed;

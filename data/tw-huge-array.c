@@ -29,7 +29,39 @@ tw_huge_array_init (TwHugeArray *self,
                     guint        element_size)
 {
   g_return_if_fail (element_size > 0);
-  *self = (TwHugeArray) { NULL, 0, 0, element_size, FALSE, 0 };
+  *self = (TwHugeArray) { NULL, 0, 0, element_size, FALSE, 0, FALSE };
+}
+
+/**
+ * tw_huge_array_init_borrowed:
+ * @data: @n_elements elements that outlive the array (or until it grows)
+ *
+ * An array over memory it does not own, such as a section of a mapped file: clearing it
+ * leaves @data alone, and growing it copies @data into memory of its own first.
+ */
+void
+tw_huge_array_init_borrowed (TwHugeArray *self,
+                             guint        element_size,
+                             gpointer     data,
+                             gsize        n_elements)
+{
+  g_return_if_fail (element_size > 0);
+  *self = (TwHugeArray) { data, n_elements, n_elements * element_size, element_size, FALSE, 0, TRUE };
+}
+
+/* A borrowed array about to grow takes a copy of what it borrowed. */
+static void
+own_borrowed (TwHugeArray *self,
+              gsize        n_elements)
+{
+  const guint8 *data = self->data;
+  gsize len = self->len;
+
+  tw_huge_array_init (self, self->element_size);
+  tw_huge_array_reserve (self, MAX (n_elements, len));
+  if (len > 0)
+    memcpy (self->data, data, len * self->element_size);
+  self->len = len;
 }
 
 /*
@@ -143,6 +175,11 @@ tw_huge_array_reserve (TwHugeArray *self,
 
   if (need <= self->cap)
     return;
+  if (self->borrowed)
+    {
+      own_borrowed (self, n_elements);
+      return;
+    }
 
   if (self->map_size > 0 && need <= self->map_size)
     {
@@ -216,7 +253,9 @@ tw_huge_array_append (TwHugeArray  *self,
 void
 tw_huge_array_clear (TwHugeArray *self)
 {
-  if (self->mapped)
+  if (self->borrowed)
+    ;
+  else if (self->mapped)
     {
       gsize used = (self->len * self->element_size + HUGE_ALIGN - 1) & ~(gsize) (HUGE_ALIGN - 1);
 
@@ -229,5 +268,5 @@ tw_huge_array_clear (TwHugeArray *self)
     g_free (self->data);
   self->data = NULL;
   self->len = self->cap = self->map_size = 0;
-  self->mapped = FALSE;
+  self->mapped = self->borrowed = FALSE;
 }

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
  * @mapped: whether @data is an address-space reservation (else malloc memory or
  *   a private mapping)
  * @map_size: bytes of the private mapping at @data, 0 when it is not one
+ * @borrowed: @data belongs to someone else (a mapped cache file): never freed, and
+ *   copied into memory of the array's own before it grows
  *
  * For arrays that grow to millions of elements one at a time (histogram values, the
  * state model's interval series, measurement rows). Small ones live in malloc; past
@@ -40,10 +42,15 @@ typedef struct {
   guint     element_size;
   gboolean  mapped;
   gsize     map_size;
+  gboolean  borrowed;
 } TwHugeArray;
 
 void tw_huge_array_init    (TwHugeArray *self,
                             guint        element_size);
+void tw_huge_array_init_borrowed (TwHugeArray *self,
+                                  guint        element_size,
+                                  gpointer     data,
+                                  gsize        n_elements);
 void tw_huge_array_reserve (TwHugeArray *self,
                             gsize        n_elements);
 void tw_huge_array_append  (TwHugeArray  *self,

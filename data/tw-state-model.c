@@ -5,9 +5,9 @@
  */
 #include "config.h"
 
-#include "tw-state-model.h"
-
-#include "tw-huge-array.h"
+#include "tw-state-model-private.h"
+#include "tw-trace-cache.h"
+#include "tw-trace-private.h"
 
 #include <math.h>
 
@@ -22,114 +22,14 @@
  * end in reverse order.
  */
 
-/*
- * A series is an array sorted by start time plus its level-of-detail index: the start of
- * every 8th element (l1) and of every 64th of those (l2). Painters search a series once
- * per pixel column; over arrays of hundreds of MB each step of a plain binary search is a
- * cache miss, while the index keeps the search in a few cache lines (the last step reads
- * 8 elements, three lines). l1 costs one byte per element.
- */
-#define L1_SHIFT 3
-#define L1_MASK  ((1u << L1_SHIFT) - 1)
-#define L2_SHIFT 6
-#define L2_MASK  ((1u << L2_SHIFT) - 1)
-
-/*
- * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
- * wide view reads O(pixels) summaries in memory order instead of searching hundreds of
- * MB per pixel column. Level 0 has bins of 2^shift ns (one per 8 to 16 elements),
- * each level above combines 4 bins of the one below. A bin holds the summary of every
- * element that meets it; summaries combine associatively (first task, OR of bits), so
- * the bins of a time range add up to exactly the summary of the range.
- *
- * Painters ask for pixel columns. When a level has bins no wider than a column, each
- * column boundary is rounded up to that level's grid (a shift of less than a pixel,
- * like the rounding of any edge to pixels) and the column is the sum of its bins; the exact path computes the
- * same rounded columns from the elements, so both agree to the bit.
- *
- * Bins are built at the end of tw_state_model_update() and stay valid before
- * @valid_until: the first time an element that can still change (an open run, state
- * or handler) or a later one can touch. Columns after it are computed from the
- * elements; the bins are rebuilt once that tail holds more than an eighth of them.
- */
-#define BINS_MIN_ELEMENTS 1024
-#define BINS_ELEMENT_SHIFT 3
-#define BINS_MAX_LEVELS   32
-
-typedef struct {
-  guint64      origin;
-  guint64      valid_until;
-  guint        shift;
-  guint        n_levels;
-  gsize        len[BINS_MAX_LEVELS];
-  TwSummary   *level[BINS_MAX_LEVELS]; /* into @storage */
-  TwHugeArray  storage;                /* TwSummary: every level, one after the other */
-} Bins;
-
-/*
- * Every array that grows with the events is a TwHugeArray, the side arrays too: past
- * 1 MiB they leave malloc's 4 KiB pages, whose first touch costs a trap per page on
- * virtual machines, more than the work that fills them (see tw-huge-array.c).
- */
-typedef struct {
-  TwHugeArray items;   /* elements: big series grow in place on huge pages */
-  TwHugeArray l1;      /* guint64 */
-  TwHugeArray l2;      /* guint64 */
-  Bins       *bins;    /* NULL while the series is short */
-  TwHugeArray kinds;   /* marks only, guint8: TW_SUMMARY_MARK_* (TW_SUMMARY_CPU_MARK_*
-                        * on CPUs) of each, so that drawing them never reads the store */
-  TwHugeArray parents; /* irqs only, guint32: index of the enclosing handler, or
-                        * G_MAXUINT32: finds the handlers open at a time in O(depth) */
-} Series;
-
-typedef struct {
-  Series    runs;       /* TwRunInterval */
-  Series    irqs;       /* TwIrqInterval */
-  Series    marks;      /* TwCpuMark */
-  GArray   *irq_stack;  /* guint: indexes into irqs of open handlers, innermost last */
-  gboolean  run_open;
-  guint64   n_repairs;  /* repair marks in @marks */
-} CpuState;
-
-typedef struct {
-  Series    states;     /* TwTaskInterval */
-  Series    marks;      /* TwTaskMark */
-  gboolean  open;
-  guint64   cpu_time;   /* ns RUNNING in closed intervals */
-} TaskState;
-
-typedef struct {
-  TwEventKind        kind;
-  int                prev_state_field; /* -1 when the type has none */
-  const TwEventType *type;             /* NULL when the trace has no such type */
-} TypeInfo;
-
-struct _TwStateModel
-{
-  GObject     parent_instance;
-
-  TwTrace    *trace;
-  guint64     n_processed;
-  guint64     end_event;   /* events from here on are not processed: a window */
-  guint64     last_time;
-  GPtrArray  *cpus;        /* CpuState */
-  GPtrArray  *tasks;       /* TaskState, index = task index */
-  GArray     *types;       /* TypeInfo, index = type index */
-  /* Per-event lookups resolved once per update rather than per event: */
-  GByteArray *tracked;     /* index = task: 1 when is_tracked_task(), as the task table
-                            * said when the update began */
-  GByteArray *prev_states; /* index = string id: 1 + TwTaskState the string names as a
-                            * prev_state, 0 while not yet looked at */
-};
-
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
 
 #define VEC_AT(vec, type, i) (((type *) (vec).data)[i])
 #define VEC_LAST(vec, type)  (((type *) (vec).data)[(vec).len - 1])
 
-static void
-series_init (Series *series,
-             gsize   element_size)
+void
+_tw_state_model_series_init (Series *series,
+                             gsize   element_size)
 {
   tw_huge_array_init (&series->items, element_size);
   tw_huge_array_init (&series->l1, sizeof (guint64));
@@ -265,6 +165,7 @@ tw_state_model_finalize (GObject *object)
   g_clear_pointer (&self->types, g_array_unref);
   g_clear_pointer (&self->tracked, g_byte_array_unref);
   g_clear_pointer (&self->prev_states, g_byte_array_unref);
+  g_clear_pointer (&self->image, g_bytes_unref);
 
   G_OBJECT_CLASS (tw_state_model_parent_class)->finalize (object);
 }
@@ -302,6 +203,7 @@ tw_state_model_new (TwTrace *trace)
   self = g_object_new (TW_TYPE_STATE_MODEL, NULL);
   self->trace = g_object_ref (trace);
   self->end_event = G_MAXUINT64;
+  self->whole = TRUE;
   return self;
 }
 
@@ -328,6 +230,7 @@ tw_state_model_new_window (TwTrace *trace,
 
   self->n_processed = first_event;
   self->end_event = end_event;
+  self->whole = FALSE;
   return self;
 }
 
@@ -344,17 +247,17 @@ tw_state_model_get_trace (TwStateModel *self)
   return self->trace;
 }
 
-static CpuState *
-cpu_add (TwStateModel *self,
-         guint         cpu)
+CpuState *
+_tw_state_model_add_cpu (TwStateModel *self,
+                         guint         cpu)
 {
   while (self->cpus->len <= cpu)
     {
       CpuState *state = g_new0 (CpuState, 1);
 
-      series_init (&state->runs, sizeof (TwRunInterval));
-      series_init (&state->irqs, sizeof (TwIrqInterval));
-      series_init (&state->marks, sizeof (TwCpuMark));
+      _tw_state_model_series_init (&state->runs, sizeof (TwRunInterval));
+      _tw_state_model_series_init (&state->irqs, sizeof (TwIrqInterval));
+      _tw_state_model_series_init (&state->marks, sizeof (TwCpuMark));
       state->irq_stack = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (self->cpus, state);
     }
@@ -367,19 +270,19 @@ cpu_at (TwStateModel *self,
 {
   if G_LIKELY (cpu < self->cpus->len)
     return self->cpus->pdata[cpu];
-  return cpu_add (self, cpu);
+  return _tw_state_model_add_cpu (self, cpu);
 }
 
-static TaskState *
-task_add (TwStateModel *self,
-          guint32       task)
+TaskState *
+_tw_state_model_add_task (TwStateModel *self,
+                          guint32       task)
 {
   while (self->tasks->len <= task)
     {
       TaskState *state = g_new0 (TaskState, 1);
 
-      series_init (&state->states, sizeof (TwTaskInterval));
-      series_init (&state->marks, sizeof (TwTaskMark));
+      _tw_state_model_series_init (&state->states, sizeof (TwTaskInterval));
+      _tw_state_model_series_init (&state->marks, sizeof (TwTaskMark));
       g_ptr_array_add (self->tasks, state);
     }
   return g_ptr_array_index (self->tasks, task);
@@ -391,7 +294,7 @@ task_at (TwStateModel *self,
 {
   if G_LIKELY (task < self->tasks->len)
     return self->tasks->pdata[task];
-  return task_add (self, task);
+  return _tw_state_model_add_task (self, task);
 }
 
 /* Resolves the types up to @type: tw_state_model_update() resolves those the trace
@@ -792,6 +695,12 @@ tw_state_model_update (TwStateModel  *self,
 
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
 
+  /* A trace mapped from its cache brings the arrays of its whole model, checked: the
+   * first update of a whole model borrows them instead of going through the events. */
+  if (self->whole && self->n_processed == 0 && self->cpus->len == 0 && self->tasks->len == 0 &&
+      _tw_trace_get_state_image (self->trace) != NULL)
+    _tw_state_model_adopt_image (self, _tw_trace_get_state_image (self->trace));
+
   n = MIN (tw_trace_get_n_events (self->trace), self->end_event);
   refresh_tracked (self);
   if (tw_trace_get_n_event_types (self->trace) > 0)
@@ -895,6 +804,10 @@ tw_state_model_update (TwStateModel  *self,
 
   extend_open_intervals (self);
   update_bins (self);
+  /* a whole model of a sealed trace is what its cache file wants beside the store */
+  if (self->whole && self->image == NULL && tw_trace_is_sealed (self->trace) &&
+      self->n_processed == tw_trace_get_n_events (self->trace))
+    tw_trace_cache_offer_state_model (self);
   return TRUE;
 }
 
@@ -1665,4 +1578,18 @@ tw_state_model_get_memory_size (TwStateModel *self)
       size += series_bins_size (&ts->states) + series_bins_size (&ts->marks);
     }
   return size;
+}
+
+/**
+ * tw_state_model_get_from_cache:
+ *
+ * Returns: whether the model's arrays are those of the trace's cache file, mapped, rather
+ *   than built from the events
+ */
+gboolean
+tw_state_model_get_from_cache (TwStateModel *self)
+{
+  g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
+
+  return self->image != NULL;
 }

@@ -161,5 +161,6 @@ void                  tw_state_model_summarize        (TwStateModel   *self,
                                                        TwSummarizeFlags flags,
                                                        TwSummary      *out);
 gsize                 tw_state_model_get_memory_size  (TwStateModel   *self);
+gboolean              tw_state_model_get_from_cache   (TwStateModel   *self);
 
 G_END_DECLS

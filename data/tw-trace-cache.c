@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -17,14 +18,17 @@
 #include <unistd.h>
 
 #include "tw-trace-cache.h"
+#include "tw-state-model-private.h"
 #include "tw-trace-private.h"
 
 /*
- * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index)
- * followed by a trailer naming what it was made from:
+ * A cache file is a trace image (tw-trace-image.c: header, chunk c in slot c, index),
+ * the state model built on it (tw-state-model-image.c; absent when none was built),
+ * and a trailer naming what they were made from:
  *
- *   [image][key text][SHA-256 of the image's header and index][guint32 key length]
- *   [TRAILER_MAGIC]
+ *   [image][model section, at a multiple of MODEL_ALIGN][key text]
+ *   [guint64 model offset][guint64 model length, 0: none]
+ *   [SHA-256 of the image's header and index][guint32 key length][TRAILER_MAGIC]
  *
  * The key is the trace's canonical path, size, modification time and a SHA-256 of its
  * first and last 64 KiB; the file's name is the SHA-256 of the key. A cache file is
@@ -34,9 +38,10 @@
  * is removed and the trace read again.
  */
 
-#define TRAILER_MAGIC  "TWCKEY02"
+#define TRAILER_MAGIC  "TWCKEY03"
 #define DIGEST_BYTES   32
-#define TRAILER_BYTES  (DIGEST_BYTES + 12)
+#define TRAILER_BYTES  (16 + DIGEST_BYTES + 12)
+#define MODEL_ALIGN    (64 << 10)  /* mapped on its own: a multiple of any page size */
 #define IMAGE_HEADER   96   /* the image's ImageHeader */
 #define MAX_KEY        (64 << 10)
 #define EDGE_BYTES     (64 << 10)
@@ -449,27 +454,37 @@ read_exact (int       fd,
   return TRUE;
 }
 
-/* The key of the trailer at the end of @fd, the digest beside it, and where the image
- * must end. */
+typedef struct {
+  guint8  digest[DIGEST_BYTES];  /* of the image's header and index */
+  guint64 image_end;             /* where the image must end */
+  guint64 model_at;
+  guint64 model_bytes;           /* 0: no model section */
+} Trailer;
+
+/* The key of the trailer at the end of @fd, and what the trailer says of the rest. */
 static char *
 read_trailer (int       fd,
               guint64   size,
-              guint8    digest[DIGEST_BYTES],
-              guint64  *image_end,
+              Trailer  *t,
               GError  **error)
 {
   guint8 trailer[TRAILER_BYTES];
   g_autofree char *key = NULL;
+  guint64 key_at;
   guint32 len;
 
   if (size < TRAILER_BYTES || !read_exact (fd, trailer, TRAILER_BYTES, size - TRAILER_BYTES) ||
-      memcmp (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
+      memcmp (trailer + 16 + DIGEST_BYTES + 4, TRAILER_MAGIC, 8) != 0)
     {
-      invalid (error, "the file does not end with a key (cut, or not a cache file)");
+      invalid (error, "the file does not end with a key (cut, another version, or not a cache file)");
       return NULL;
     }
-  memcpy (digest, trailer, DIGEST_BYTES);
-  memcpy (&len, trailer + DIGEST_BYTES, 4);
+  memcpy (&t->model_at, trailer, 8);
+  memcpy (&t->model_bytes, trailer + 8, 8);
+  t->model_at = GUINT64_FROM_LE (t->model_at);
+  t->model_bytes = GUINT64_FROM_LE (t->model_bytes);
+  memcpy (t->digest, trailer + 16, DIGEST_BYTES);
+  memcpy (&len, trailer + 16 + DIGEST_BYTES, 4);
   len = GUINT32_FROM_LE (len);
   if (len == 0 || len > MAX_KEY || len > size - TRAILER_BYTES)
     {
@@ -488,7 +503,19 @@ read_trailer (int       fd,
       invalid (error, "its key is not text");
       return NULL;
     }
-  *image_end = size - TRAILER_BYTES - len;
+  key_at = size - TRAILER_BYTES - len;
+  t->image_end = key_at;
+  if (t->model_bytes > 0)
+    {
+      /* the model lies between the image and the key, aligned: the image ends before it */
+      if (t->model_at % MODEL_ALIGN != 0 || t->model_at > key_at ||
+          t->model_bytes != key_at - t->model_at || t->model_at < MODEL_ALIGN)
+        {
+          invalid (error, "its state model section is out of range");
+          return NULL;
+        }
+      t->image_end = t->model_at;
+    }
   return g_steal_pointer (&key);
 }
 
@@ -560,70 +587,189 @@ row_is_valid (const TwEventChunk *chunk,
   return TRUE;
 }
 
+/* What the rows of a mapped cache file are checked against, chunk by chunk. */
+typedef struct {
+  TypeCheck *types;
+  guint      n_types;
+  guint32    n_tasks;
+  guint32    n_strings;
+  guint64   *last_times;   /* each chunk's, from the index (digested) */
+  char      *file;         /* removed when a chunk fails, or NULL */
+} RowCheck;
+
+static void
+row_check_free (gpointer data)
+{
+  RowCheck *check = data;
+
+  for (guint i = 0; i < check->n_types; i++)
+    g_free (check->types[i].strings);
+  g_free (check->types);
+  g_free (check->last_times);
+  g_free (check->file);
+  g_free (check);
+}
+
 /*
- * Every row of a mapped cache: types, tasks, CPUs, payloads and the strings payloads name
- * in range, times in order. The views and evaluators index tables with these without
- * checking (a trace made by a reader is right by construction), so a damaged file must
- * stop here. One pass over the columns: what it costs is in docs/trace-cache.md.
+ * Every row of chunk @c: types, tasks, CPUs, payloads and the strings payloads name in
+ * range, times in order from the previous chunk's last on, the last one as the index
+ * says. The views and evaluators index tables with these without checking (a trace
+ * made by a reader is right by construction), so a damaged chunk must stop here: it
+ * reads as rows of nothing (tw-trace.c), and the file is removed so that the next open
+ * reads the trace again.
  */
 static gboolean
-validate_rows (TwTrace  *trace,
-               GError  **error)
+check_chunk (TwTrace            *trace,
+             const TwEventChunk *chunk,
+             guint               c,
+             gpointer            data)
+{
+  RowCheck *check = data;
+  guint64 previous = c > 0 ? check->last_times[c - 1] : 0;
+  guint bad = G_MAXUINT;
+
+  for (guint i = 0; i < chunk->n && bad == G_MAXUINT; i++)
+    {
+      if (chunk->time[i] < previous ||
+          !row_is_valid (chunk, i, check->types, check->n_types, check->n_tasks, check->n_strings))
+        bad = i;
+      previous = chunk->time[i];
+    }
+  if (bad == G_MAXUINT && (chunk->n == 0 || chunk->time[chunk->n - 1] == chunk->last_time))
+    return TRUE;
+  g_debug ("%s: removed: row %u of chunk %u is out of range or out of order; the chunk reads "
+           "as empty rows", check->file ? check->file : "trace cache", bad, c);
+  if (check->file)
+    g_unlink (check->file);
+  return FALSE;
+}
+
+/*
+ * The rows of a mapped cache, checked without reading them: what the index says of each
+ * chunk now (in order, CPUs in range), each chunk's rows when first read (check_chunk();
+ * reading every row here would read the whole file: 0.45 s for 100 M events).
+ */
+static gboolean
+prepare_row_checks (TwTrace     *trace,
+                    const char  *file,
+                    GError     **error)
 {
   guint n_types = tw_trace_get_n_event_types (trace);
-  guint32 n_tasks = tw_trace_get_n_tasks (trace);
-  guint32 n_strings = _tw_trace_get_n_strings (trace);
-  g_autofree TypeCheck *types = g_new0 (TypeCheck, MAX (n_types, 1));
-  guint64 previous = 0;
-  gboolean ok = TRUE;
+  guint n_chunks = tw_trace_get_n_chunks (trace);
+  RowCheck *check;
 
+  if (n_types == 0 && tw_trace_get_n_events (trace) > 0)
+    return invalid (error, "it has rows but no event types");
+  check = g_new0 (RowCheck, 1);
+  check->types = g_new0 (TypeCheck, MAX (n_types, 1));
+  check->n_types = n_types;
+  check->n_tasks = tw_trace_get_n_tasks (trace);
+  check->n_strings = _tw_trace_get_n_strings (trace);
+  check->last_times = g_new0 (guint64, MAX (n_chunks, 1));
+  check->file = g_strdup (file);
+  for (guint c = 0; c < n_chunks; c++)
+    {
+      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+      check->last_times[c] = chunk->last_time;
+      if (chunk->max_cpu_plus_one > tw_trace_get_n_cpus (trace) ||
+          (c > 0 && chunk->last_time < check->last_times[c - 1]))
+        {
+          row_check_free (check);
+          return invalid (error, "chunk %u does not match the index", c);
+        }
+    }
   for (guint i = 0; i < n_types; i++)
     {
       const TwEventType *type = tw_trace_get_event_type (trace, i);
+      TypeCheck *t = &check->types[i];
       guint n = 0;
 
-      types[i] = (TypeCheck) { type->payload_size, type->presence_bytes, 0, NULL };
+      *t = (TypeCheck) { type->payload_size, type->presence_bytes, 0, NULL };
       for (guint f = 0; f < type->n_fields; f++)
         n += type->fields[f].type == TW_FIELD_STRING;
       if (n == 0)
         continue;
-      types[i].strings = g_new (guint16, 2 * n);
+      t->strings = g_new (guint16, 2 * n);
       for (guint f = 0; f < type->n_fields; f++)
         if (type->fields[f].type == TW_FIELD_STRING)
           {
-            types[i].strings[types[i].n_strings] = f;
-            types[i].strings[n + types[i].n_strings++] = type->offsets[f];
+            t->strings[t->n_strings] = f;
+            t->strings[n + t->n_strings++] = type->offsets[f];
           }
     }
-
-  for (guint c = 0; c < tw_trace_get_n_chunks (trace) && ok; c++)
-    {
-      const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-
-      if (chunk->max_cpu_plus_one > tw_trace_get_n_cpus (trace) ||
-          (chunk->n > 0 && chunk->time[chunk->n - 1] != chunk->last_time))
-        ok = invalid (error, "chunk %u does not match its rows", c);
-      for (guint i = 0; i < chunk->n && ok; i++)
-        {
-          if (chunk->time[i] < previous)
-            ok = invalid (error, "row %u of chunk %u goes back in time", i, c);
-          else if (!row_is_valid (chunk, i, types, n_types, n_tasks, n_strings))
-            ok = invalid (error, "row %u of chunk %u names something out of range", i, c);
-          previous = chunk->time[i];
-        }
-    }
-  for (guint i = 0; i < n_types; i++)
-    g_free (types[i].strings);
-  return ok;
+  _tw_trace_set_chunk_check (trace, check_chunk, check, row_check_free);
+  return TRUE;
 }
+
+static guint64
+model_offset (guint64 image_end)
+{
+  return (image_end + MODEL_ALIGN - 1) / MODEL_ALIGN * MODEL_ALIGN;
+}
+
+typedef struct {
+  gpointer at;
+  gsize    len;
+} Mapping;
+
+static void
+unmap_section (gpointer data)
+{
+  Mapping *mapping = data;
+
+  munmap (mapping->at, mapping->len);
+  g_free (mapping);
+}
+
+/* The padding before the state model section (less than MODEL_ALIGN) is as written. */
+static gboolean
+gap_is_zero (int     fd,
+             guint64 from,
+             guint64 to)
+{
+  g_autofree guint8 *gap = g_malloc (MODEL_ALIGN);
+
+  if (to < from || to - from > MODEL_ALIGN || !read_exact (fd, gap, to - from, from))
+    return FALSE;
+  for (guint64 i = 0; i < to - from; i++)
+    if (gap[i] != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Maps the state model section of a cache file privately, writable (copy on write:
+ * nothing reaches the file), checks it and hands it to @trace. */
+static gboolean
+map_state_model (TwTrace        *trace,
+                 int             fd,
+                 const Trailer  *t,
+                 GError        **error)
+{
+  g_autoptr(GBytes) image = NULL;
+  gpointer at;
+
+  at = mmap (NULL, t->model_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t) t->model_at);
+  if (at == MAP_FAILED)
+    return invalid (error, "cannot map its state model: %s", g_strerror (errno));
+  image = g_bytes_new_with_free_func (at, t->model_bytes, unmap_section,
+                                      g_memdup2 (&(Mapping) { at, t->model_bytes }, sizeof (Mapping)));
+  if (!_tw_state_model_check_image (trace, image, error))
+    return FALSE;
+  _tw_trace_set_state_image (trace, image);
+  return TRUE;
+}
+
+static TwTrace *open_checked (int fd, const char *file, char **key, GError **error);
 
 /**
  * tw_trace_cache_open_fd:
  * @fd: a cache file opened for reading; taken
  * @key: (out) (optional): the key it was made for
  *
- * Maps a cache file, read-only, after checking all of it: trailer, header, tables,
- * chunks and rows. The file may hold anything.
+ * Maps a cache file, read-only, after checking it: trailer, header, tables, chunks and
+ * the state model section now; each chunk's rows when first read (a chunk that fails
+ * reads as rows of nothing). The file may hold anything.
  *
  * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
  */
@@ -632,10 +778,21 @@ tw_trace_cache_open_fd (int      fd,
                         char   **key,
                         GError **error)
 {
+  return open_checked (fd, NULL, key, error);
+}
+
+/* tw_trace_cache_open_fd() of @file, which is removed if a chunk fails its check later */
+static TwTrace *
+open_checked (int          fd,
+              const char  *file,
+              char       **key,
+              GError     **error)
+{
   g_autofree char *found = NULL;
   g_autoptr(TwTrace) trace = NULL;
-  guint64 image_end = 0, index_at = 0, end = 0;
-  guint8 stored[DIGEST_BYTES], digest[DIGEST_BYTES];
+  guint64 index_at = 0, end = 0;
+  guint8 digest[DIGEST_BYTES];
+  Trailer t = { 0 };
   struct stat st;
 
   g_return_val_if_fail (fd >= 0, NULL);
@@ -649,7 +806,7 @@ tw_trace_cache_open_fd (int      fd,
                    g_strerror (saved));
       return NULL;
     }
-  if (!(found = read_trailer (fd, st.st_size, stored, &image_end, error)))
+  if (!(found = read_trailer (fd, st.st_size, &t, error)))
     {
       close (fd);
       return NULL;
@@ -657,19 +814,25 @@ tw_trace_cache_open_fd (int      fd,
   if (!(trace = tw_trace_image_open_file (fd, &index_at, &end, error)))
     return NULL;
   /* the trace holds @fd now, open until it goes */
-  if (end != image_end)
+  if (t.model_bytes > 0 ? model_offset (end) != t.model_at : end != t.image_end)
     {
-      invalid (error, "its image ends at %" G_GUINT64_FORMAT ", its key at %" G_GUINT64_FORMAT,
-               end, image_end);
+      invalid (error, "its image ends at %" G_GUINT64_FORMAT ", what follows it at %" G_GUINT64_FORMAT,
+               end, t.image_end);
       return NULL;
     }
-  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, stored, DIGEST_BYTES) != 0)
+  if (!digest_tables (fd, index_at, end, digest) || memcmp (digest, t.digest, DIGEST_BYTES) != 0)
     {
       invalid (error, "its header or index is not what was written");
       return NULL;
     }
-  if (!validate_rows (trace, error))
+  if (!prepare_row_checks (trace, file, error))
     return NULL;
+  if (t.model_bytes > 0 && !(gap_is_zero (fd, end, t.model_at) && map_state_model (trace, fd, &t, error)))
+    {
+      if (error && *error == NULL)
+        invalid (error, "bytes between its image and its state model are not zero");
+      return NULL;
+    }
   if (key)
     *key = g_steal_pointer (&found);
   return g_steal_pointer (&trace);
@@ -705,7 +868,7 @@ tw_trace_cache_lookup (TwTraceCache  *self,
   file = tw_trace_cache_dup_file_for_key (self, key);
   if ((fd = open (file, O_RDONLY | O_CLOEXEC)) < 0)
     return NULL;
-  if (!(trace = tw_trace_cache_open_fd (fd, &found, &local)) || strcmp (found, key) != 0)
+  if (!(trace = open_checked (fd, file, &found, &local)) || strcmp (found, key) != 0)
     {
       if (local == NULL)
         invalid (&local, "made for another trace");
@@ -796,12 +959,53 @@ tidy_folder (TwTraceCache *self,
     }
 }
 
+/* A store in background, and the whole state model offered to it (by the window, which
+ * builds one anyway) before it comes to write the model. */
+typedef struct {
+  TwTraceCache *cache;
+  char         *key;
+  TwTrace      *trace;
+  TwStateModel *model;   /* offered, under G_LOCK (offers) */
+  gboolean      closed;  /* no longer takes an offer */
+} StoreJob;
+
+G_LOCK_DEFINE_STATIC (offers);
+
+static gboolean store_file (TwTraceCache *self, const char *key, TwTrace *trace,
+                            StoreJob *job, TwStateModel *model, gboolean build_model,
+                            GError **error);
+static GPtrArray *pending_jobs;   /* StoreJob, under G_LOCK (offers) */
+
+/**
+ * tw_trace_cache_offer_state_model:
+ * @model: a whole state model of a sealed trace, no longer updated
+ *
+ * Gives @model to a store of its trace in background, if one is going on and has not yet
+ * written its model: it then writes this one rather than building its own.
+ * tw_state_model_update() calls it once a whole model is complete.
+ */
+void
+tw_trace_cache_offer_state_model (TwStateModel *model)
+{
+  g_return_if_fail (TW_IS_STATE_MODEL (model));
+
+  G_LOCK (offers);
+  for (guint i = 0; pending_jobs && i < pending_jobs->len; i++)
+    {
+      StoreJob *job = pending_jobs->pdata[i];
+
+      if (job->trace == tw_state_model_get_trace (model) && !job->closed && job->model == NULL)
+        job->model = g_object_ref (model);
+    }
+  G_UNLOCK (offers);
+}
+
 /**
  * tw_trace_cache_store:
  * @key: tw_trace_cache_dup_key() of the trace, taken before it was read
  * @trace: the sealed trace read from it
  *
- * Writes @trace's cache file: a temporary file renamed into place once complete, so that
+ * Writes @trace's cache file, with the state model built for it: a temporary file renamed into place once complete, so that
  * a reader never sees half of one. Then removes the trace's earlier cache files and the
  * oldest others until the folder is within its limit. A trace larger than the limit, or
  * than nine tenths of what the disk has free, is not stored (%TRUE: nothing failed).
@@ -814,6 +1018,71 @@ tw_trace_cache_store (TwTraceCache  *self,
                       TwTrace       *trace,
                       GError       **error)
 {
+  return store_file (self, key, trace, NULL, NULL, TRUE, error);
+}
+
+/**
+ * tw_trace_cache_store_with_model:
+ * @model: (nullable): the whole state model of @trace, or %NULL to store the trace alone
+ *
+ * tw_trace_cache_store() with @model's arrays in the file rather than a model built for
+ * it; a reopen maps them instead of building the model.
+ *
+ * Returns: %FALSE with @error set when the folder or file cannot be written
+ */
+gboolean
+tw_trace_cache_store_with_model (TwTraceCache  *self,
+                                 const char    *key,
+                                 TwTrace       *trace,
+                                 TwStateModel  *model,
+                                 GError       **error)
+{
+  g_return_val_if_fail (model == NULL || tw_state_model_get_trace (model) == trace, FALSE);
+
+  return store_file (self, key, trace, NULL, model, FALSE, error);
+}
+
+/* The whole model of @trace to write beside it: @model, else the one offered to @job
+ * while the store was written, else one built here when @build. */
+static TwStateModel *
+model_to_store (TwTrace      *trace,
+                StoreJob     *job,
+                TwStateModel *model,
+                gboolean      build)
+{
+  g_autoptr(TwStateModel) built = NULL;
+
+  if (model)
+    return g_object_ref (model);
+  if (job)
+    {
+      G_LOCK (offers);
+      job->closed = TRUE;
+      model = g_steal_pointer (&job->model);
+      G_UNLOCK (offers);
+      if (model)
+        return model;
+    }
+  if (!build)
+    return NULL;
+  built = tw_state_model_new (trace);
+  if (!tw_state_model_update (built, NULL, NULL))
+    return NULL;
+  return g_steal_pointer (&built);
+}
+
+static gboolean
+store_file (TwTraceCache  *self,
+            const char    *key,
+            TwTrace       *trace,
+            StoreJob      *job,
+            TwStateModel  *model,
+            gboolean       build_model,
+            GError       **error)
+{
+  g_autoptr(TwStateModel) stored = NULL;
+  guint64 model_at = 0, model_bytes = 0;
+  struct stat st;
   g_autofree char *file = NULL;
   g_autofree char *temp = NULL;
   guint64 need, index_at = 0, end = 0;
@@ -851,12 +1120,29 @@ tw_trace_cache_store (TwTraceCache  *self,
       return FALSE;
     }
   key_len = strlen (key);
-  memcpy (trailer + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
-  memcpy (trailer + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
   ok = tw_trace_image_write_file (trace, fd, &index_at, &end, error) &&
-       digest_tables (fd, index_at, end, trailer) &&
-       pwrite (fd, key, key_len, end) == (gssize) key_len &&
+       digest_tables (fd, index_at, end, trailer + 16);
+  if (ok && (stored = model_to_store (trace, job, model, build_model)))
+    {
+      model_at = model_offset (end);
+      ok = _tw_state_model_write_image (stored, fd, model_at, &model_bytes, error);
+      end = model_at + model_bytes;
+    }
+  memcpy (trailer, &(guint64) { GUINT64_TO_LE (model_bytes ? model_at : 0) }, 8);
+  memcpy (trailer + 8, &(guint64) { GUINT64_TO_LE (model_bytes) }, 8);
+  memcpy (trailer + 16 + DIGEST_BYTES, &(guint32) { GUINT32_TO_LE (key_len) }, 4);
+  memcpy (trailer + 16 + DIGEST_BYTES + 4, TRAILER_MAGIC, 8);
+  ok = ok && pwrite (fd, key, key_len, end) == (gssize) key_len &&
        pwrite (fd, trailer, TRAILER_BYTES, end + key_len) == TRAILER_BYTES;
+  /* the estimate did not know the model: a file over the limit after all is not kept */
+  if (ok && stored && fstat (fd, &st) == 0 && (guint64) st.st_blocks * 512 > tw_trace_cache_get_limit (self))
+    {
+      g_debug ("not caching a trace of %" G_GUINT64_FORMAT " bytes with its model: over the "
+               "limit of %s", (guint64) st.st_blocks * 512, self->dir);
+      close (fd);
+      g_unlink (temp);
+      return TRUE;
+    }
   if (ok && close (fd) == 0 && g_rename (temp, file) == 0)
     {
       tidy_folder (self, key, file);
@@ -875,11 +1161,6 @@ tw_trace_cache_store (TwTraceCache  *self,
   return FALSE;
 }
 
-typedef struct {
-  TwTraceCache *cache;
-  char         *key;
-  TwTrace      *trace;
-} StoreJob;
 
 static gpointer
 store_thread (gpointer data)
@@ -890,8 +1171,14 @@ store_thread (gpointer data)
   /* The window builds its state model meanwhile and the CLI runs its command: on a
    * machine of two cores they come first (the nice value of Linux is per thread). */
   setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
-  if (!tw_trace_cache_store (job->cache, job->key, job->trace, &error))
+  if (!store_file (job->cache, job->key, job->trace, job, NULL, TRUE, &error))
     g_debug ("%s", error->message);
+
+  G_LOCK (offers);
+  g_ptr_array_remove_fast (pending_jobs, job);
+  job->closed = TRUE;
+  g_clear_object (&job->model);
+  G_UNLOCK (offers);
 
   g_mutex_lock (&job->cache->lock);
   for (guint i = 0; i < job->cache->storing->len; i++)
@@ -942,6 +1229,11 @@ tw_trace_cache_store_in_background (TwTraceCache *self,
   job->cache = g_object_ref (self);
   job->key = g_strdup (key);
   job->trace = g_object_ref (trace);
+  G_LOCK (offers);
+  if (pending_jobs == NULL)
+    pending_jobs = g_ptr_array_new ();
+  g_ptr_array_add (pending_jobs, job);
+  G_UNLOCK (offers);
   g_thread_unref (g_thread_new ("tw-trace-cache", store_thread, job));
 }
 
@@ -1008,9 +1300,8 @@ tw_trace_cache_list (TwTraceCache  *self,
     {
       TwTraceCacheEntry *entry;
       g_autofree char *key = NULL;
-      guint8 digest[DIGEST_BYTES];
+      Trailer t;
       GStatBuf st;
-      guint64 image_end;
       int fd;
 
       if (!g_str_has_suffix (name, CACHE_SUFFIX))
@@ -1025,7 +1316,7 @@ tw_trace_cache_list (TwTraceCache  *self,
         }
       if ((fd = open (entry->file, O_RDONLY | O_CLOEXEC)) >= 0)
         {
-          if ((key = read_trailer (fd, st.st_size, digest, &image_end, NULL)))
+          if ((key = read_trailer (fd, st.st_size, &t, NULL)))
             {
               entry->trace_path = key_dup_path (key);
               entry->state = key_state (key);

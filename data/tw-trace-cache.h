@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "tw-state-model.h"
 #include "tw-trace.h"
 
 G_BEGIN_DECLS
@@ -54,6 +55,12 @@ gboolean           tw_trace_cache_store          (TwTraceCache   *self,
                                                   const char     *key,
                                                   TwTrace        *trace,
                                                   GError        **error);
+gboolean           tw_trace_cache_store_with_model (TwTraceCache *self,
+                                                  const char     *key,
+                                                  TwTrace        *trace,
+                                                  TwStateModel   *model,
+                                                  GError        **error);
+void               tw_trace_cache_offer_state_model (TwStateModel *model);
 void               tw_trace_cache_store_in_background (TwTraceCache *self,
                                                   const char     *key,
                                                   TwTrace        *trace);

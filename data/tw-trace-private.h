@@ -27,6 +27,7 @@ gboolean  _tw_trace_restore_task_states (TwTrace      *self,
                                        const guint8   *states,
                                        gsize           len);
 guint     _tw_event_chunk_get_slot    (const TwEventChunk *chunk);
+guint     _tw_event_chunk_get_slot_any (const TwEventChunk *chunk);
 void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
                                        guint           slot,
                                        guint8         *columns,
@@ -36,6 +37,22 @@ void      _tw_trace_add_mapped_chunk  (TwTrace        *self,
                                        guint16         max_cpu_plus_one,
                                        guint64         last_time);
 void      _tw_trace_seal_mapped       (TwTrace        *self);
+
+/* tw-trace.c, for the trace cache and tw-state-model.c: a checked state model section of
+ * the cache file the trace was mapped from, for its first whole model to adopt */
+void      _tw_trace_set_state_image   (TwTrace        *self,
+                                       GBytes         *image);
+GBytes   *_tw_trace_get_state_image   (TwTrace        *self);
+
+/* tw-trace.c, for the trace cache: rows checked per chunk when first read */
+typedef gboolean (*TwChunkCheckFunc) (TwTrace            *trace,
+                                      const TwEventChunk *chunk,
+                                      guint               index,
+                                      gpointer            data);
+void      _tw_trace_set_chunk_check   (TwTrace          *self,
+                                       TwChunkCheckFunc  check,
+                                       gpointer          data,
+                                       GDestroyNotify    destroy);
 
 /* tw-trace-image.c, for tw-trace.c: a chunk's memory in the image's file */
 guint8   *_tw_trace_image_take_slot   (TwTraceImage   *self,

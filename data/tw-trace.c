@@ -80,6 +80,21 @@ struct _TwTrace
   guint          next_host_cpu;
 
   GHashTable    *metadata;
+  GBytes        *state_image;    /* _tw_trace_set_state_image, or NULL */
+
+  /* _tw_trace_set_chunk_check: each chunk checked when first read */
+  TwChunkCheckFunc chunk_check;
+  gpointer       chunk_check_data;
+  GDestroyNotify chunk_check_destroy;
+  GMutex         check_lock;
+  gint          *chunk_state;    /* CHUNK_UNCHECKED, CHUNK_GOOD or CHUNK_REPLACED */
+  TwEventChunk **replacements;   /* for chunks that failed their check */
+};
+
+enum {
+  CHUNK_UNCHECKED = 0,
+  CHUNK_GOOD,
+  CHUNK_REPLACED,
 };
 
 G_DEFINE_FINAL_TYPE (TwTrace, tw_trace, G_TYPE_OBJECT)
@@ -308,6 +323,18 @@ tw_trace_finalize (GObject *object)
     chunk_free (self->chunks[i]);
   g_free (self->chunks);
   g_clear_pointer (&self->image, tw_trace_image_unref);
+  g_clear_pointer (&self->state_image, g_bytes_unref);
+  for (guint i = 0; self->replacements && i < self->n_chunks; i++)
+    if (self->replacements[i])
+      {
+        g_free (self->replacements[i]->time);
+        g_free (self->replacements[i]);
+      }
+  g_free (self->replacements);
+  g_free (self->chunk_state);
+  if (self->chunk_check_destroy)
+    self->chunk_check_destroy (self->chunk_check_data);
+  g_mutex_clear (&self->check_lock);
 
   for (guint i = 0; i < MAX_STR_PAGES && self->str_pages[i]; i++)
     g_free (self->str_pages[i]);
@@ -353,6 +380,7 @@ static void
 tw_trace_init (TwTrace *self)
 {
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->check_lock);
   self->chunks = g_new0 (TwEventChunk *, MAX_CHUNKS);
   self->str_pages = g_new0 (const char **, MAX_STR_PAGES);
   self->type_pages = g_new0 (TwEventType *, MAX_TYPE_PAGES);
@@ -1524,6 +1552,102 @@ tw_trace_get_n_chunks (TwTrace *self)
   return (tw_trace_get_n_events (self) + TW_CHUNK_MASK) >> TW_CHUNK_SHIFT;
 }
 
+/* What a chunk that failed its check reads as: as many rows, all of type 0 at the time
+ * its index gave as its last, naming no task, CPU or payload. The views stay in range;
+ * the damage shows as rows of nothing. */
+static TwEventChunk *
+neutral_chunk (const TwEventChunk *chunk)
+{
+  ChunkAlloc *alloc = g_new0 (ChunkAlloc, 1);
+  TwEventChunk *neutral = &alloc->chunk;
+  guint n = chunk->n;
+  guint8 *columns = g_malloc ((gsize) MAX (n, 1) * 24);
+
+  alloc->slot = _tw_event_chunk_get_slot_any (chunk);
+  neutral->time = (guint64 *) (gpointer) columns;
+  neutral->task = (guint32 *) (gpointer) (columns + (gsize) n * 8);
+  neutral->arg = neutral->task + n;
+  neutral->payload = neutral->arg + n;
+  neutral->type = (guint16 *) (gpointer) (neutral->payload + n);
+  neutral->cpu = neutral->type + n;
+  for (guint i = 0; i < n; i++)
+    {
+      neutral->time[i] = chunk->last_time;
+      neutral->task[i] = TW_TASK_NONE;
+      neutral->arg[i] = 0;
+      neutral->payload[i] = TW_PAYLOAD_NONE;
+      neutral->type[i] = 0;
+      neutral->cpu[i] = TW_CPU_NONE;
+    }
+  neutral->n = n;
+  neutral->last_time = chunk->last_time;
+  return neutral;
+}
+
+static const TwEventChunk *
+checked_chunk (TwTrace *self,
+               guint    c)
+{
+  gint state = g_atomic_int_get (&self->chunk_state[c]);
+
+  if G_LIKELY (state == CHUNK_GOOD)
+    return self->chunks[c];
+  if (state == CHUNK_UNCHECKED)
+    {
+      g_mutex_lock (&self->check_lock);
+      state = self->chunk_state[c];
+      if (state == CHUNK_UNCHECKED)
+        {
+          if (self->chunk_check (self, self->chunks[c], c, self->chunk_check_data))
+            state = CHUNK_GOOD;
+          else
+            {
+              self->replacements[c] = neutral_chunk (self->chunks[c]);
+              state = CHUNK_REPLACED;
+            }
+          g_atomic_int_set (&self->chunk_state[c], state);
+        }
+      g_mutex_unlock (&self->check_lock);
+    }
+  return state == CHUNK_GOOD ? self->chunks[c] : self->replacements[c];
+}
+
+/* Chunk @c as readers may see it: checked first when the trace came from an untrusted
+ * file (tw-trace-cache.c). */
+static inline const TwEventChunk *
+chunk_at (TwTrace *self,
+          guint    c)
+{
+  if G_LIKELY (self->chunk_check == NULL)
+    return self->chunks[c];
+  return checked_chunk (self, c);
+}
+
+/**
+ * _tw_trace_set_chunk_check:
+ * @check: called once per chunk, before any reader sees the chunk's rows (under a lock:
+ *   it must not read the trace's rows through the trace)
+ *
+ * For a sealed trace mapped from a file that is untrusted input: instead of checking
+ * every row before the trace is used, which reads the whole file, each chunk is checked
+ * when first read, and one that fails reads as rows of nothing (neutral_chunk()).
+ */
+void
+_tw_trace_set_chunk_check (TwTrace          *self,
+                           TwChunkCheckFunc  check,
+                           gpointer          data,
+                           GDestroyNotify    destroy)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+  g_return_if_fail (self->sealed && self->chunk_check == NULL);
+
+  self->chunk_state = g_new0 (gint, MAX (self->n_chunks, 1));
+  self->replacements = g_new0 (TwEventChunk *, MAX (self->n_chunks, 1));
+  self->chunk_check_data = data;
+  self->chunk_check_destroy = destroy;
+  self->chunk_check = check;
+}
+
 /**
  * tw_trace_get_chunk:
  *
@@ -1539,7 +1663,7 @@ tw_trace_get_chunk (TwTrace *self,
   g_return_val_if_fail (TW_IS_TRACE (self), NULL);
   g_return_val_if_fail (chunk < tw_trace_get_n_chunks (self), NULL);
 
-  return self->chunks[chunk];
+  return chunk_at (self, chunk);
 }
 
 /**
@@ -1561,7 +1685,7 @@ tw_trace_get_event (TwTrace *self,
   if (index >= tw_trace_get_n_events (self))
     return FALSE;
 
-  chunk = self->chunks[index >> TW_CHUNK_SHIFT];
+  chunk = chunk_at (self, index >> TW_CHUNK_SHIFT);
   row = index & TW_CHUNK_MASK;
   event->index = index;
   event->time = chunk->time[row];
@@ -1580,7 +1704,7 @@ tw_trace_get_time (TwTrace *self,
   g_return_val_if_fail (TW_IS_TRACE (self), TW_TIME_NONE);
   g_return_val_if_fail (index < tw_trace_get_n_events (self), TW_TIME_NONE);
 
-  return self->chunks[index >> TW_CHUNK_SHIFT]->time[index & TW_CHUNK_MASK];
+  return chunk_at (self, index >> TW_CHUNK_SHIFT)->time[index & TW_CHUNK_MASK];
 }
 
 /**
@@ -1626,7 +1750,7 @@ tw_trace_find_first_at_or_after (TwTrace *self,
     {
       guint64 mid = lo + (hi - lo) / 2;
 
-      if (self->chunks[mid >> TW_CHUNK_SHIFT]->time[mid & TW_CHUNK_MASK] < time_ns)
+      if (chunk_at (self, mid >> TW_CHUNK_SHIFT)->time[mid & TW_CHUNK_MASK] < time_ns)
         lo = mid + 1;
       else
         hi = mid;
@@ -1816,6 +1940,12 @@ _tw_trace_get_n_strings (TwTrace *self)
 
 /* The image slot of a chunk made in an image. */
 guint
+_tw_event_chunk_get_slot_any (const TwEventChunk *chunk)
+{
+  return ((const ChunkAlloc *) chunk)->slot;
+}
+
+guint
 _tw_event_chunk_get_slot (const TwEventChunk *chunk)
 {
   const ChunkAlloc *alloc = (const ChunkAlloc *) chunk;
@@ -1935,6 +2065,24 @@ _tw_trace_restore_task_states (TwTrace      *self,
   g_array_append_vals (self->task_states, states, len);
   g_mutex_unlock (&self->lock);
   return TRUE;
+}
+
+void
+_tw_trace_set_state_image (TwTrace *self,
+                           GBytes  *image)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  g_clear_pointer (&self->state_image, g_bytes_unref);
+  self->state_image = image ? g_bytes_ref (image) : NULL;
+}
+
+GBytes *
+_tw_trace_get_state_image (TwTrace *self)
+{
+  g_return_val_if_fail (TW_IS_TRACE (self), NULL);
+
+  return self->state_image;
 }
 
 /* The mapping side: publishes the mapped chunks as a sealed trace. */

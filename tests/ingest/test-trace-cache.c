@@ -52,22 +52,36 @@ synthetic_trace (guint64 n,
   return trace;
 }
 
-/* Stores @trace for @path and gives the key and the cache file. */
+/* Stores @trace for @path and gives the key and the cache file: the store alone unless
+ * @model (tests of the store need no state model, and building one is the slow part). */
+static char *
+store_full (TwTraceCache *cache,
+            const char   *path,
+            TwTrace      *trace,
+            gboolean      model,
+            char        **file)
+{
+  g_autoptr(GError) error = NULL;
+  char *key = tw_trace_cache_dup_key (path, &error);
+
+  g_assert_no_error (error);
+  if (model)
+    g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
+  else
+    g_assert_true (tw_trace_cache_store_with_model (cache, key, trace, NULL, &error));
+  g_assert_no_error (error);
+  *file = tw_trace_cache_dup_file_for_key (cache, key);
+  g_assert_true (g_file_test (*file, G_FILE_TEST_IS_REGULAR));
+  return key;
+}
+
 static char *
 store (TwTraceCache *cache,
        const char   *path,
        TwTrace      *trace,
        char        **file)
 {
-  g_autoptr(GError) error = NULL;
-  char *key = tw_trace_cache_dup_key (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (tw_trace_cache_store (cache, key, trace, &error));
-  g_assert_no_error (error);
-  *file = tw_trace_cache_dup_file_for_key (cache, key);
-  g_assert_true (g_file_test (*file, G_FILE_TEST_IS_REGULAR));
-  return key;
+  return store_full (cache, path, trace, FALSE, file);
 }
 
 /* Whether this process maps @file (a trace from the cache is its mapping). */
@@ -315,17 +329,249 @@ copy_changed (const char *from,
   close (out);
 }
 
-/* Looks @key up where its cache file was replaced: refused with an error and removed, or,
- * when the change is one no check can see (a number that is in range), a trace whose
- * every row reads. */
+/* Copies @from to @to with one random bit of the byte at @offset flipped. */
+static void
+copy_flipped (const char *from,
+              const char *to,
+              guint64     offset,
+              guint64     size)
+{
+  int in = open (from, O_RDONLY);
+  guint8 byte;
+
+  g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
+  close (in);
+  byte ^= 1u << g_test_rand_int_range (0, 8);
+  copy_changed (from, to, offset, &byte, 1, size);
+}
+
+/* Where a cache file's state model section lies, its header and records' length, and
+ * where its key begins (from its trailer: model offset, length, digest, key length). */
+static void
+model_extent (const char *file,
+              guint64    *model_at,
+              guint64    *model_bytes,
+              guint64    *records,
+              guint64    *key_at)
+{
+  int fd = open (file, O_RDONLY);
+  off_t size = lseek (fd, 0, SEEK_END);
+  guint8 trailer[60];
+  guint32 key_len;
+
+  g_assert_cmpint (pread (fd, trailer, sizeof trailer, size - sizeof trailer), ==, sizeof trailer);
+  memcpy (model_at, trailer, 8);
+  memcpy (model_bytes, trailer + 8, 8);
+  memcpy (&key_len, trailer + 48, 4);
+  *key_at = size - sizeof trailer - key_len;
+  *records = 0;
+  /* a damaged trailer may place it anywhere */
+  if (*model_bytes > 0 && pread (fd, records, 8, *model_at + 48) != 8)
+    *records = 0;
+  close (fd);
+}
+
+/* ---------------------------------------------------------------- the state model */
+
+/* The model of @trace as tw_state_model_new() makes it: mapped from the cache file when
+ * the trace came from one with a model section. */
+static TwStateModel *
+model_of (TwTrace *trace)
+{
+  TwStateModel *model = tw_state_model_new (trace);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_state_model_update (model, NULL, &error));
+  g_assert_no_error (error);
+  return model;
+}
+
+static void
+assert_same_series (TwStateModel  *a,
+                    TwStateModel  *b,
+                    TwSeries       series,
+                    guint          id,
+                    gconstpointer  items_a,
+                    gconstpointer  items_b,
+                    gsize          n_a,
+                    gsize          n_b,
+                    gsize          size)
+{
+  guint64 first = tw_trace_get_first_time (tw_state_model_get_trace (a));
+  guint64 last = tw_trace_get_last_time (tw_state_model_get_trace (a)) + 1;
+  const guint widths[] = { 7, 300, 1920 };
+
+  g_assert_cmpuint (n_a, ==, n_b);
+  /* field by field: padding bytes are not part of an element */
+  for (gsize i = 0; i < n_a; i++)
+    {
+      const guint8 *ea = (const guint8 *) items_a + i * size, *eb = (const guint8 *) items_b + i * size;
+
+      switch (series)
+        {
+        case TW_SERIES_CPU_RUNS:
+          {
+            const TwRunInterval *x = (gconstpointer) ea, *y = (gconstpointer) eb;
+
+            g_assert_true (x->start == y->start && x->end == y->end && x->task == y->task);
+          }
+          break;
+        case TW_SERIES_CPU_IRQS:
+          {
+            const TwIrqInterval *x = (gconstpointer) ea, *y = (gconstpointer) eb;
+
+            g_assert_true (x->start == y->start && x->end == y->end && x->number == y->number &&
+                           x->depth == y->depth && x->kind == y->kind && x->unclosed == y->unclosed);
+          }
+          break;
+        case TW_SERIES_TASK_STATES:
+          {
+            const TwTaskInterval *x = (gconstpointer) ea, *y = (gconstpointer) eb;
+
+            g_assert_true (x->start == y->start && x->end == y->end && x->cpu == y->cpu &&
+                           x->state == y->state);
+          }
+          break;
+        default:
+          /* marks have no padding */
+          g_assert_cmpmem (ea, size, eb, size);
+          break;
+        }
+    }
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint exact = 0; exact < 2; exact++)
+      {
+        g_autofree TwSummary *sa = g_new (TwSummary, widths[w]);
+        g_autofree TwSummary *sb = g_new (TwSummary, widths[w]);
+        double per = (double) (last - first) / widths[w];
+
+        tw_state_model_summarize (a, series, id, first, per, widths[w], exact, sa);
+        tw_state_model_summarize (b, series, id, first, per, widths[w], exact, sb);
+        g_assert_cmpmem (sa, widths[w] * sizeof *sa, sb, widths[w] * sizeof *sb);
+      }
+  for (guint k = 0; k <= 16; k++)
+    {
+      guint64 t = first + (last - first) / 16 * k;
+
+      g_assert_cmpuint (tw_state_model_lower_bound (a, series, id, t), ==,
+                        tw_state_model_lower_bound (b, series, id, t));
+      g_assert_cmpuint (tw_state_model_lower_bound_from (a, series, id, n_a / 3, t), ==,
+                        tw_state_model_lower_bound_from (b, series, id, n_a / 3, t));
+    }
+}
+
+/* Every array, bin and query of two models of one trace agree. */
+static void
+assert_same_models (TwStateModel *a,
+                    TwStateModel *b)
+{
+  TwTrace *trace = tw_state_model_get_trace (a);
+  guint64 first = tw_trace_get_first_time (trace);
+  guint64 last = tw_trace_get_last_time (trace);
+
+  g_assert_cmpuint (tw_state_model_get_n_cpus (a), ==, tw_state_model_get_n_cpus (b));
+  g_assert_cmpuint (tw_state_model_get_n_processed (a), ==, tw_state_model_get_n_processed (b));
+  g_assert_cmpuint (tw_state_model_get_memory_size (a), ==, tw_state_model_get_memory_size (b));
+  for (guint c = 0; c < tw_state_model_get_n_cpus (a); c++)
+    {
+      gsize na, nb;
+      gconstpointer ia, ib;
+
+      ia = tw_state_model_get_cpu_runs (a, c, &na);
+      ib = tw_state_model_get_cpu_runs (b, c, &nb);
+      assert_same_series (a, b, TW_SERIES_CPU_RUNS, c, ia, ib, na, nb, sizeof (TwRunInterval));
+      ia = tw_state_model_get_cpu_irqs (a, c, &na);
+      ib = tw_state_model_get_cpu_irqs (b, c, &nb);
+      assert_same_series (a, b, TW_SERIES_CPU_IRQS, c, ia, ib, na, nb, sizeof (TwIrqInterval));
+      ia = tw_state_model_get_cpu_marks (a, c, &na);
+      ib = tw_state_model_get_cpu_marks (b, c, &nb);
+      assert_same_series (a, b, TW_SERIES_CPU_MARKS, c, ia, ib, na, nb, sizeof (TwCpuMark));
+      g_assert_cmpuint (tw_state_model_get_cpu_repairs (a, c), ==, tw_state_model_get_cpu_repairs (b, c));
+      for (guint64 t = first; t <= last; t += MAX ((last - first) / 50, 1))
+        g_assert_cmpuint (tw_state_model_get_running_task (a, c, t), ==,
+                          tw_state_model_get_running_task (b, c, t));
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace) + 2; k++)
+    {
+      gsize na, nb;
+      gconstpointer ia, ib;
+
+      ia = tw_state_model_get_task_states (a, k, &na);
+      ib = tw_state_model_get_task_states (b, k, &nb);
+      assert_same_series (a, b, TW_SERIES_TASK_STATES, k, ia, ib, na, nb, sizeof (TwTaskInterval));
+      ia = tw_state_model_get_task_marks (a, k, &na);
+      ib = tw_state_model_get_task_marks (b, k, &nb);
+      assert_same_series (a, b, TW_SERIES_TASK_MARKS, k, ia, ib, na, nb, sizeof (TwTaskMark));
+      g_assert_cmpuint (tw_state_model_get_task_cpu_time (a, k), ==, tw_state_model_get_task_cpu_time (b, k));
+      for (guint64 t = first; t <= last; t += MAX ((last - first) / 50, 1))
+        g_assert_cmpint (tw_state_model_get_task_state (a, k, t), ==, tw_state_model_get_task_state (b, k, t));
+    }
+}
+
+/* Reads every element and summary of @model, as views do: nothing may be out of range. */
+static void
+walk_model (TwStateModel *model)
+{
+  TwTrace *trace = tw_state_model_get_trace (model);
+  guint64 first = tw_trace_get_first_time (trace), last = tw_trace_get_last_time (trace) + 1;
+  const TwSeries cpu_series[] = { TW_SERIES_CPU_RUNS, TW_SERIES_CPU_IRQS, TW_SERIES_CPU_MARKS };
+  TwSummary sums[64];
+
+  for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
+    {
+      gsize n;
+      const TwCpuMark *marks = tw_state_model_get_cpu_marks (model, c, &n);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          TwEvent event;
+
+          g_assert_true (tw_trace_get_event (trace, marks[i].index, &event));
+        }
+      for (guint s = 0; s < G_N_ELEMENTS (cpu_series); s++)
+        tw_state_model_summarize (model, cpu_series[s], c, first, (last - first) / 64.0 + 1, 64, 0, sums);
+    }
+  for (guint32 k = 0; k < tw_trace_get_n_tasks (trace); k++)
+    {
+      gsize n_states, n;
+      const TwTaskInterval *states = tw_state_model_get_task_states (model, k, &n_states);
+      const TwTaskMark *marks = tw_state_model_get_task_marks (model, k, &n);
+
+      for (gsize i = 0; i < n_states; i++)
+        g_assert_true (states[i].cpu == TW_CPU_NONE || states[i].cpu < tw_trace_get_n_cpus (trace));
+      for (gsize i = 0; i < n; i++)
+        {
+          TwEvent event;
+
+          g_assert_true (tw_trace_get_event (trace, marks[i].index, &event));
+        }
+      tw_state_model_summarize (model, TW_SERIES_TASK_STATES, k, first, (last - first) / 64.0 + 1, 64, 0, sums);
+      tw_state_model_summarize (model, TW_SERIES_TASK_MARKS, k, first, (last - first) / 64.0 + 1, 64, 0, sums);
+    }
+}
+
+/* Looks @key up where its cache file was replaced and reads every row and the state
+ * model: whether the change was refused, at the lookup (with an error) or when the rows
+ * of its chunk were first read (the chunk then reads as rows of nothing); the file is
+ * removed either way. A change no check can see (a number in range) reads whole. */
 static gboolean
 lookup_refuses (TwTraceCache *cache,
                 const char   *key,
                 const char   *file)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TwTrace) trace = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_autoptr(TwTrace) trace = NULL;
+  guint64 model_at = 0, model_bytes = 0, records, key_at;
 
+  if (g_file_test (file, G_FILE_TEST_EXISTS))
+    {
+      GStatBuf st;
+
+      g_assert_true (g_stat (file, &st) == 0);
+      if (st.st_size >= 60)
+        model_extent (file, &model_at, &model_bytes, &records, &key_at);
+    }
+  trace = tw_trace_cache_lookup (cache, key, NULL, &error);
   if (trace == NULL)
     {
       g_assert_nonnull (error);
@@ -341,7 +587,15 @@ lookup_refuses (TwTraceCache *cache,
       g_assert_true (tw_trace_get_event (trace, i, &event));
       g_assert_nonnull (tw_trace_get_event_type (trace, event.type));
     }
-  return FALSE;
+  /* the model of a file that has one: mapped, walked as views read it */
+  if (model_bytes > 0)
+    {
+      g_autoptr(TwStateModel) model = model_of (trace);
+
+      g_assert_true (tw_state_model_get_from_cache (model));
+      walk_model (model);
+    }
+  return !g_file_test (file, G_FILE_TEST_EXISTS);
 }
 
 /* A cache file cut anywhere is refused and removed. */
@@ -388,11 +642,15 @@ test_bit_flips (void)
   g_autofree char *good = g_strconcat (file, ".good", NULL);
   g_autoptr(GArray) extents = NULL;
   guint64 index_at = HEADER_BYTES + 2 * SLOT_BYTES;
+  guint64 model_at, model_bytes, records, key_at;
   guint refused = 0, tried = 0;
   GStatBuf st;
 
   g_assert_true (g_rename (file, good) == 0);
   g_assert_true (g_stat (good, &st) == 0);
+  model_extent (good, &model_at, &model_bytes, &records, &key_at);
+  g_assert_cmpuint (model_bytes, ==, 0);   /* test_model_damaged flips the model's bytes */
+  model_at = key_at;
   extents = data_extents (good);
   for (guint i = 0; i < extents->len; i += 2)
     {
@@ -402,16 +660,13 @@ test_bit_flips (void)
       for (guint k = 0; k < 12; k++)
         {
           guint64 offset = at + g_test_rand_int_range (0, (gint32) MIN (n, G_MAXINT32));
-          int in = open (good, O_RDONLY);
-          guint8 byte;
           gboolean must_refuse;
 
-          g_assert_cmpint (pread (in, &byte, 1, offset), ==, 1);
-          close (in);
-          byte ^= 1u << g_test_rand_int_range (0, 8);
-          copy_changed (good, file, offset, &byte, 1, st.st_size);
-          /* the header, index and key are checked whole; a row's number may stay in range */
-          must_refuse = (offset < 96 || offset >= index_at);
+          copy_flipped (good, file, offset, st.st_size);
+          /* the header, index, the model's records and the key are checked whole; a
+           * row's number, or an element's of the model, may stay in range */
+          must_refuse = offset < 96 || (offset >= index_at && offset < model_at) ||
+                        (offset >= model_at && offset < model_at + records) || offset >= key_at;
           tried++;
           if (lookup_refuses (cache, key, file))
             refused++;
@@ -453,6 +708,24 @@ test_bad_rows (void)
   g_assert_true (g_rename (file, good) == 0);
   g_assert_true (g_stat (good, &st) == 0);
 
+  change_u16 (good, file, columns + TW_CHUNK_TYPE_OFFSET + 2 * 10, 60000, st.st_size);
+  {
+    /* the lookup maps it; the first read of the chunk finds the row, and the chunk reads
+     * as rows of nothing, in order */
+    g_autoptr(TwTrace) mapped = tw_trace_cache_lookup (cache, key, NULL, NULL);
+    TwEvent event;
+
+    g_assert_nonnull (mapped);
+    g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
+    g_assert_true (tw_trace_get_event (mapped, 10, &event));
+    g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+    g_assert_cmpuint (event.type, ==, 0);
+    g_assert_cmpuint (event.task, ==, TW_TASK_NONE);
+    g_assert_cmpuint (event.cpu, ==, TW_CPU_NONE);
+    g_assert_null (event.payload);
+    g_assert_cmpuint (event.time, ==, tw_trace_get_chunk (mapped, 0)->last_time);
+    g_assert_cmpuint (tw_trace_get_n_events (mapped), ==, tw_trace_get_n_events (trace));
+  }
   change_u16 (good, file, columns + TW_CHUNK_TYPE_OFFSET + 2 * 10, 60000, st.st_size);
   g_assert_true (lookup_refuses (cache, key, file));
   change_u16 (good, file, columns + TW_CHUNK_CPU_OFFSET + 2 * 10, 500, st.st_size);
@@ -597,6 +870,144 @@ test_limit (void)
     }
 }
 
+/* The state model made on a trace mapped from its cache borrows the file's arrays and is
+ * the model built from the events: every array, bin, summary and query. A file stored
+ * without a model gives a model built again. */
+static void
+test_model_round_trip (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 2 + 77, 11);
+  g_autoptr(TwStateModel) built = model_of (trace);
+  g_autofree char *path = make_trace_file ("model.txt", "stands for a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store_full (cache, path, trace, TRUE, &file);
+  g_autoptr(GError) error = NULL;
+
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      g_autoptr(TwTrace) mapped = NULL;
+      g_autoptr(TwStateModel) model = NULL;
+
+      /* 0: the model the store built; 1: the one handed to it; 2: none */
+      if (pass > 0)
+        g_assert_true (tw_trace_cache_store_with_model (cache, key, trace, pass == 1 ? built : NULL,
+                                                        &error));
+      g_assert_no_error (error);
+      mapped = tw_trace_cache_lookup (cache, key, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (mapped);
+      model = model_of (mapped);
+      g_assert_cmpint (tw_state_model_get_from_cache (model), ==, pass < 2);
+      g_assert_false (tw_state_model_get_from_cache (built));
+      assert_same_models (built, model);
+      /* a second update of a mapped model changes nothing */
+      g_assert_true (tw_state_model_update (model, NULL, NULL));
+      assert_same_models (built, model);
+    }
+}
+
+/* A store in background writes the model its trace's window offered while it wrote the
+ * store, rather than building one. */
+static void
+test_model_offered (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 4 + 99, 13);
+  g_autoptr(TwStateModel) built = NULL;
+  g_autofree char *path = make_trace_file ("offered.txt", "stands for a trace");
+  g_autofree char *key = tw_trace_cache_dup_key (path, NULL);
+  g_autoptr(TwTrace) mapped = NULL;
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tw_trace_cache_store_in_background (cache, key, trace);
+  built = model_of (trace);   /* offers itself on completion */
+  tw_trace_cache_wait (cache);
+  mapped = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (mapped);
+  model = model_of (mapped);
+  g_assert_true (tw_state_model_get_from_cache (model));
+  assert_same_models (built, model);
+}
+
+/* A model section that is damaged is never trusted into a crash: flips in its header and
+ * records, a trailer that places it wrong, another version, and a cut file are refused
+ * (the file removed: the trace is read and its model built again); flips in its arrays
+ * are refused or give a model whose every element reads. */
+static void
+test_model_damaged (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 4 + 5000, 17);
+  g_autofree char *path = make_trace_file ("model-flips.txt", "a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store_full (cache, path, trace, TRUE, &file);
+  g_autofree char *good = g_strconcat (file, ".good", NULL);
+  guint64 model_at, model_bytes, records, key_at;
+  guint refused = 0;
+  GStatBuf st;
+
+  g_assert_true (g_rename (file, good) == 0);
+  g_assert_true (g_stat (good, &st) == 0);
+  model_extent (good, &model_at, &model_bytes, &records, &key_at);
+  g_assert_cmpuint (model_bytes, >, 0);
+  g_assert_cmpuint (records, >, 0);
+  g_assert_cmpuint (records, <, model_bytes);
+
+  for (guint k = 0; k < 24; k++)
+    {
+      copy_flipped (good, file, model_at + g_test_rand_int_range (0, (gint32) records), st.st_size);
+      g_assert_true (lookup_refuses (cache, key, file));
+    }
+  for (guint k = 0; k < 40; k++)
+    {
+      copy_flipped (good, file, model_at + records +
+                    g_test_rand_int_range (0, (gint32) (model_bytes - records)), st.st_size);
+      refused += lookup_refuses (cache, key, file);
+    }
+  g_test_message ("%u of 40 flips in the model's arrays refused", refused);
+
+  {
+    /* the trailer's offset and length of the model, each moved */
+    const guint64 wrong_at[] = { model_at + 4096, model_at - 65536, 0 };
+    const guint64 wrong_bytes[] = { model_bytes - 64, model_bytes + 64, G_MAXUINT64 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (wrong_at); i++)
+      {
+        copy_changed (good, file, st.st_size - 60, &wrong_at[i], 8, st.st_size);
+        g_assert_true (lookup_refuses (cache, key, file));
+        copy_changed (good, file, st.st_size - 52, &wrong_bytes[i], 8, st.st_size);
+        g_assert_true (lookup_refuses (cache, key, file));
+      }
+  }
+  /* another version of the model's format */
+  {
+    guint32 version = 2;
+
+    copy_changed (good, file, model_at + 8, &version, 4, st.st_size);
+    g_assert_true (lookup_refuses (cache, key, file));
+  }
+  /* cut inside the model */
+  copy_changed (good, file, 0, NULL, 0, model_at + records / 2);
+  g_assert_true (lookup_refuses (cache, key, file));
+  copy_changed (good, file, 0, NULL, 0, key_at - 1);
+  g_assert_true (lookup_refuses (cache, key, file));
+
+  /* whole, it maps, and its model comes from it */
+  copy_changed (good, file, 0, NULL, 0, st.st_size);
+  g_assert_false (lookup_refuses (cache, key, file));
+  {
+    g_autoptr(TwTrace) mapped = tw_trace_cache_lookup (cache, key, NULL, NULL);
+    g_autoptr(TwStateModel) model = model_of (mapped);
+    g_autoptr(TwStateModel) built = model_of (trace);
+
+    g_assert_true (tw_state_model_get_from_cache (model));
+    assert_same_models (built, model);
+  }
+}
+
 static void
 test_parse_size (void)
 {
@@ -630,5 +1041,8 @@ main (int   argc,
   g_test_add_func ("/trace-cache/version", test_version);
   g_test_add_func ("/trace-cache/limit", test_limit);
   g_test_add_func ("/trace-cache/parse-size", test_parse_size);
+  g_test_add_func ("/trace-cache/model/round-trip", test_model_round_trip);
+  g_test_add_func ("/trace-cache/model/offered", test_model_offered);
+  g_test_add_func ("/trace-cache/model/damaged", test_model_damaged);
   return g_test_run ();
 }
