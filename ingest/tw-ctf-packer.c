@@ -860,6 +860,45 @@ write_metadata (Packer        *p,
   return text && g_file_set_contents (path, text, -1, error);
 }
 
+typedef struct {
+  guint64 time;
+  guint64 index;
+} TimedRow;
+
+static gint
+compare_timed_rows (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      data)
+{
+  guint64 x = ((const TimedRow *) a)->time, y = ((const TimedRow *) b)->time;
+
+  return x < y ? -1 : x > y;
+}
+
+/* A live store's rows are in time order but for those the merge could not place (a
+ * remote target's batch later than its horizon allowed: counted late). Written as they
+ * lie, a stream would have to move them forward in time; written in time order, every
+ * row keeps its own time. NULL when [@first, @end) is in order already. */
+static TimedRow *
+dup_time_order (TwTrace *trace,
+                guint64  first,
+                guint64  end)
+{
+  gboolean sorted = TRUE;
+  TimedRow *order;
+
+  for (guint64 c = first >> TW_CHUNK_SHIFT; first < end && c <= (end - 1) >> TW_CHUNK_SHIFT; c++)
+    sorted &= !tw_trace_get_chunk (trace, (guint) c)->unsorted;
+  if (sorted)
+    return NULL;
+  order = g_new (TimedRow, end - first);
+  for (guint64 e = first; e < end; e++)
+    order[e - first] = (TimedRow) { tw_trace_get_time (trace, e), e };
+  /* stable: rows of one time keep the store's order */
+  g_qsort_with_data (order, (gint) (end - first), sizeof *order, compare_timed_rows, NULL);
+  return order;
+}
+
 static gboolean
 pack_rows (Packer          *p,
            guint64          first,
@@ -869,14 +908,25 @@ pack_rows (Packer          *p,
            GCancellable    *cancellable,
            GError         **error)
 {
+  g_autofree TimedRow *order = end - first <= G_MAXINT ? dup_time_order (p->trace, first, end) : NULL;
+
   for (guint64 e = first; e < end && p->error == NULL;)
     {
       const TwEventChunk *chunk = tw_trace_get_chunk (p->trace, (guint) (e >> TW_CHUNK_SHIFT));
       guint row = (guint) (e & TW_CHUNK_MASK);
       guint64 stop = MIN (end, MIN (e + CHECK_EVERY, (e | TW_CHUNK_MASK) + 1));
 
-      for (; e < stop; e++, row++)
-        pack_row (p, chunk, row);
+      if (order)
+        for (; e < stop; e++)
+          {
+            guint64 at = order[e - first].index;
+
+            pack_row (p, tw_trace_get_chunk (p->trace, (guint) (at >> TW_CHUNK_SHIFT)),
+                      (guint) (at & TW_CHUNK_MASK));
+          }
+      else
+        for (; e < stop; e++, row++)
+          pack_row (p, chunk, row);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
       if (progress)

@@ -392,6 +392,43 @@ test_snapshot_of_growing_store (void)
   tw_test_remove_tree (dir);
 }
 
+/* A live store holds a row the merge could not place (a remote target's element older
+ * than what was already emitted: "late"): the recording writes every row at its own
+ * time, in time order, instead of moving the late one forward. */
+static void
+test_late_row_keeps_its_time (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *path = g_build_filename (dir, "late", NULL);
+  g_autoptr(TwTrace) back = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 times[] = { 1000, 2000, 5000, 3000, 6000 };   /* 3000 came late */
+  const guint64 sorted[] = { 1000, 2000, 3000, 5000, 6000 };
+  guint16 type = tw_trace_add_event_type (trace, "tick", NULL, TW_EVENT_KIND_USER, NULL, 0, &error);
+  guint32 task = tw_trace_add_task (trace, "7", "worker", 7, 7);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    tw_trace_append (trace, times[i], 0, type, task, i, NULL);
+  g_assert_false (tw_trace_is_sealed (trace));
+  g_assert_true (tw_ctf_writer_write_events (trace, tw_trace_get_n_events (trace), path, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  back = read_ctf (path);
+  g_assert_cmpuint (tw_trace_get_n_events (back), ==, G_N_ELEMENTS (times));
+  for (guint i = 0; i < G_N_ELEMENTS (sorted); i++)
+    {
+      TwEvent ev;
+
+      g_assert_true (tw_trace_get_event (back, i, &ev));
+      g_assert_cmpuint (ev.time - tw_trace_get_time (back, 0), ==, sorted[i] - sorted[0]);
+      /* the row that came late is the one written third */
+      if (i == 2)
+        g_assert_cmpuint (ev.arg, ==, 3);
+    }
+  tw_test_remove_tree (dir);
+}
+
 static void
 cancel_at_progress (double   fraction,
                     gpointer user_data)
@@ -909,6 +946,7 @@ main (int    argc,
   g_test_add_func ("/ctf-writer/round-trip", test_round_trip);
   g_test_add_func ("/ctf-writer/hosts", test_hosts);
   g_test_add_func ("/ctf-writer/snapshot-of-growing-store", test_snapshot_of_growing_store);
+  g_test_add_func ("/ctf-writer/late-row-keeps-its-time", test_late_row_keeps_its_time);
   g_test_add_func ("/ctf-writer/cancel-leaves-nothing", test_cancel_leaves_nothing);
   g_test_add_func ("/ctf-writer/empty", test_empty);
   g_test_add_func ("/ctf-writer/keep-recording", test_keep_recording);
