@@ -22,6 +22,8 @@
 #include <tw-ingest.h>
 #include <tw-widgets.h>
 
+#include "tw-bench-process.h"
+
 static int rounds = 3;
 
 typedef struct {
@@ -193,18 +195,10 @@ main (int   argc,
   g_autofree char *dir = g_dir_make_tmp ("bench-reopen-XXXXXX", NULL);
   g_autofree char *cache_dir = g_build_filename (dir, "tracewb", "traces", NULL);
   g_autoptr(TwTraceCache) cache = tw_trace_cache_new (cache_dir);
-  int first = 1;
+  int first = tw_bench_parse_rounds (argc, argv, "bench-reopen", &rounds);
 
-  if (argc > 2 && g_strcmp0 (argv[1], "--rounds") == 0)
-    {
-      rounds = MAX (1, atoi (argv[2]));
-      first = 3;
-    }
-  if (argc <= first)
-    {
-      g_printerr ("usage: bench-reopen [--rounds N] TRACE...\n");
-      return 2;
-    }
+  if (first < 0)
+    return 2;
   g_unsetenv ("TRACEWB_NO_CACHE");
   if (!g_getenv ("TRACEWB_READER_HELPER"))
     g_setenv ("TRACEWB_READER_HELPER", TW_READER_HELPER_BUILT, TRUE);

@@ -151,18 +151,10 @@ main (int   argc,
   g_autofree char *cache_dir = g_build_filename (dir, "tracewb", "traces", NULL);
   g_autoptr(TwTraceCache) cache = tw_trace_cache_new (cache_dir);
   const char *cli = g_getenv ("TW_CLI") ? g_getenv ("TW_CLI") : TW_CLI_BUILT;
-  int first = 1;
+  int first = tw_bench_parse_rounds (argc, argv, "bench-trace-cache", &rounds);
 
-  if (argc > 2 && g_strcmp0 (argv[1], "--rounds") == 0)
-    {
-      rounds = MAX (1, atoi (argv[2]));
-      first = 3;
-    }
-  if (argc <= first)
-    {
-      g_printerr ("usage: bench-trace-cache [--rounds N] TRACE...\n");
-      return 2;
-    }
+  if (first < 0)
+    return 2;
   /* the children's cache is this run's, on and unlimited but for the disk */
   g_setenv ("XDG_CACHE_HOME", dir, TRUE);
   g_unsetenv ("TRACEWB_NO_CACHE");

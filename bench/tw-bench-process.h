@@ -7,6 +7,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 
 typedef struct {
@@ -15,6 +16,29 @@ typedef struct {
 } Timing;
 
 /* CPU time of the children waited for so far, in seconds. */
+/* `NAME [--rounds N] TRACE...`: sets *@rounds when given; returns the index of the first
+ * trace in @argv, or -1 after printing the usage when there is none. */
+static inline int
+tw_bench_parse_rounds (int          argc,
+                       char       **argv,
+                       const char  *name,
+                       int         *rounds)
+{
+  int first = 1;
+
+  if (argc > 2 && g_strcmp0 (argv[1], "--rounds") == 0)
+    {
+      *rounds = MAX (1, atoi (argv[2]));
+      first = 3;
+    }
+  if (argc <= first)
+    {
+      g_printerr ("usage: %s [--rounds N] TRACE...\n", name);
+      return -1;
+    }
+  return first;
+}
+
 static inline double
 children_cpu (void)
 {
