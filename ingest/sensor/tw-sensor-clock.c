@@ -8,13 +8,18 @@
  * stamps with rdtsc; clock_gettime through the vDSO costs ~25 ns here, more than the
  * whole 15 ns budget of a simple write+commit, while rdtsc costs ~10 ns. So, when the CPU
  * has an invariant TSC (CPUID 0x80000007 EDX bit 8) and TRACEWB_SENSOR_CLOCK is not
- * "monotonic", each sensor maps TSC to CLOCK_MONOTONIC linearly and re-anchors the map
+ * "monotonic", the process maps TSC to CLOCK_MONOTONIC linearly and re-anchors the map
  * every ~50 ms of cycles from inside commit: the re-anchor reads CLOCK_MONOTONIC,
  * measures the TSC rate over the sensor's whole life, and slews the slope so that the
- * map meets CLOCK_MONOTONIC again at the next anchor. The map stays continuous, so one
- * sensor's timestamps never run backwards, and they stay within a few microseconds of
+ * map meets CLOCK_MONOTONIC again at the next anchor. The map stays continuous, so a
+ * thread's timestamps never run backwards, and they stay within a few microseconds of
  * CLOCK_MONOTONIC (the TSC/NTP drift accumulated over one 50 ms period). Without an
  * invariant TSC every timestamp is a plain clock_gettime (CLOCK_MONOTONIC).
+ *
+ * One map serves every sensor of the process. Each sensor used to keep its own, and two
+ * maps anchored at different times disagree by those few microseconds: a job that logs
+ * its start on one sensor and its end on another, microseconds later, had its end
+ * stamped before its start, and a user metric lost the measurement.
  */
 #include "config.h"
 
@@ -33,9 +38,8 @@
 #define CALIBRATE_NS 2000000u
 #define MAX_FORWARD_SLEW_NS 1000000u
 
-static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
-static bool tsc_usable;
-static uint64_t calibrated_mult;
+static pthread_once_t process_clock_once = PTHREAD_ONCE_INIT;
+static TwSensorClock process_clock;
 
 uint64_t
 tw_sensor_monotonic_ns (void)
@@ -84,13 +88,15 @@ mult_from_span (uint64_t span_ns, uint64_t span_tsc)
   return span_tsc ? (uint64_t) (scaled / span_tsc) : 0;
 }
 
+/* Calibrates the TSC against CLOCK_MONOTONIC over CALIBRATE_NS and anchors the first
+ * map; leaves use_tsc false where the TSC is not worth trusting. */
 static void
-calibrate (void)
+process_clock_init (void)
 {
+  TwSensorClock *clock = &process_clock;
   const char *env = getenv ("TRACEWB_SENSOR_CLOCK");
-  uint64_t tsc0, ns0, tsc1, ns1;
+  uint64_t tsc0, ns0, tsc1, ns1, mult;
 
-  tsc_usable = false;
   if (env && strcmp (env, "monotonic") == 0)
     return;
 #if TW_SENSOR_HAVE_TSC
@@ -110,28 +116,32 @@ calibrate (void)
   /* A TSC slower than 1 cycle per 16 ns or not advancing is not worth trusting. */
   if (tsc1 <= tsc0)
     return;
-  calibrated_mult = mult_from_span (ns1 - ns0, tsc1 - tsc0);
-  tsc_usable = calibrated_mult > 0 && calibrated_mult < (UINT64_C (16) << 32);
+  mult = mult_from_span (ns1 - ns0, tsc1 - tsc0);
+  if (mult == 0 || mult >= (UINT64_C (16) << 32))
+    return;
+  clock->first_tsc = tsc1;
+  clock->first_ns = ns1;
+  clock->maps[0].anchor_tsc = tsc1;
+  clock->maps[0].anchor_ns = ns1;
+  clock->maps[0].mult = mult;
+  clock->reanchor_cycles = (uint64_t) (((__extension__ (unsigned __int128) REANCHOR_NS) << 32) / mult);
+  atomic_store_explicit (&clock->generation, 0, memory_order_release);
+  clock->use_tsc = true;
 #else
-  (void) tsc0; (void) ns0; (void) tsc1; (void) ns1;
+  (void) clock; (void) tsc0; (void) ns0; (void) tsc1; (void) ns1; (void) mult;
 #endif
 }
 
-void
-tw_sensor_clock_init (TwSensorClock *clock)
+/**
+ * tw_sensor_clock_get:
+ *
+ * Returns: the process's clock, calibrated on first use
+ */
+TwSensorClock *
+tw_sensor_clock_get (void)
 {
-  memset (clock, 0, sizeof *clock);
-  pthread_once (&calibrate_once, calibrate);
-  clock->use_tsc = tsc_usable;
-  if (!clock->use_tsc)
-    return;
-  read_clock_pair (&clock->first_tsc, &clock->first_ns);
-  clock->maps[0].anchor_tsc = clock->first_tsc;
-  clock->maps[0].anchor_ns = clock->first_ns;
-  clock->maps[0].mult = calibrated_mult;
-  clock->reanchor_cycles = (uint64_t) (((__extension__ (unsigned __int128) REANCHOR_NS) << 32)
-                                       / calibrated_mult);
-  atomic_store_explicit (&clock->generation, 0, memory_order_release);
+  pthread_once (&process_clock_once, process_clock_init);
+  return &process_clock;
 }
 
 /* Called when the current map is older than the re-anchor period. One thread installs

@@ -98,7 +98,7 @@ typedef struct {
   TwSensorClockMap  maps[TW_SENSOR_CLOCK_RING];
 } TwSensorClock;
 
-void     tw_sensor_clock_init      (TwSensorClock *clock);
+TwSensorClock *tw_sensor_clock_get   (void);
 uint64_t tw_sensor_clock_now_slow  (TwSensorClock *clock, uint64_t tsc);
 uint64_t tw_sensor_monotonic_ns    (void);
 uint64_t tw_sensor_realtime_ns     (void);

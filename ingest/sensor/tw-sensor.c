@@ -45,7 +45,7 @@ struct TwSensor {
   unsigned            flags;
   size_t              capacity;
   size_t              map_size;
-  TwSensorClock       clock;
+  TwSensorClock      *clock;       /* the process's, shared by every sensor */
   char                path[4096];
 };
 
@@ -166,7 +166,7 @@ init_file (TwSensor *sensor, int fd, const char *task, const char *name, const c
   header->pid_start_time = tw_sensor_pid_start_time (header->pid);
   header->created_monotonic_ns = tw_sensor_monotonic_ns ();
   header->created_realtime_ns = tw_sensor_realtime_ns ();
-  header->clock_source = sensor->clock.use_tsc ? 1 : 0;
+  header->clock_source = sensor->clock->use_tsc ? 1 : 0;
   header->max_writers = max_writers;
   if (params_declared (params))
     {
@@ -320,7 +320,7 @@ tw_sensor_new_full (const char *task, const char *sensor_name, const char *schem
       ret = -E2BIG;
       goto fail;
     }
-  tw_sensor_clock_init (&sensor->clock);
+  sensor->clock = tw_sensor_clock_get ();
 
   ret = tw_sensor_dir_ensure (dir, sizeof dir);
   if (ret < 0)
@@ -465,7 +465,7 @@ concurrent_commit (TwSensor *sensor, unsigned char *element)
            * on other CPUs may read the clock through an older calibration, and stream
            * order must be time order for monitors merging sensors. A previous element
            * already recycled holds a slot index there, which never raises the stamp. */
-          uint64_t now = tw_sensor_clock_now (&sensor->clock);
+          uint64_t now = tw_sensor_clock_now (sensor->clock);
           uint64_t mine = ((head & TW_SENSOR_TAG_MASK) << TW_SENSOR_INDEX_BITS) | index;
 
           if (head > 0)
@@ -517,7 +517,7 @@ tw_sensor_commit (TwSensor *sensor, void *element)
       return;
     }
   slot = sensor->next;
-  now = tw_sensor_clock_now (&sensor->clock);
+  now = tw_sensor_clock_now (sensor->clock);
   memcpy (slot, &now, sizeof now);
   atomic_store_explicit (&sensor->header->head, ++sensor->count, memory_order_release);
   /* Seqlock-style write barrier: the next element's payload stores must not become
@@ -594,5 +594,5 @@ tw_sensor_get_committed (const TwSensor *sensor)
 uint64_t
 tw_sensor_now_ns (TwSensor *sensor)
 {
-  return tw_sensor_clock_now (&sensor->clock);
+  return tw_sensor_clock_now (sensor->clock);
 }

@@ -678,6 +678,69 @@ test_timestamps_follow_monotonic (void)
   remove_sensor_dir (dir);
 }
 
+/* Reads @reader's next element: its stamp, and the sequence number written into it. */
+static uint64_t
+next_stamp (TwSensorReader *reader,
+            uint64_t        expected_seq)
+{
+  TwSensorElement element;
+
+  g_assert_cmpint (tw_sensor_reader_next (reader, &element), ==, TW_SENSOR_READ_ELEMENT);
+  g_assert_cmpuint (((const uint64_t *) element.payload)[0], ==, expected_seq);
+  return element.timestamp_ns;
+}
+
+/* A job logs its start on one sensor and its end on another: the end's stamp is never
+ * before the start's, even when the second sensor was created long after the first
+ * (whose TSC map had been re-anchored and slewed since). */
+static void
+test_sensors_share_clock (void)
+{
+  char *dir = use_temp_sensor_dir ();
+  TwSensor *start = tw_sensor_new ("clock-test", "start", "u64 seq", 1 << 16, 0);
+  TwSensor *end;
+  TwSensorReader *start_reader, *end_reader;
+  uint64_t begin = monotonic_ns (), n = 0, last_end = 0;
+
+  g_assert_nonnull (start);
+  /* 120 ms: the first sensor's map is re-anchored twice before the second exists */
+  while (monotonic_ns () - begin < 120000000u)
+    tw_sensor_now_ns (start), g_usleep (100);
+  end = tw_sensor_new ("clock-test", "end", "u64 seq", 1 << 16, 0);
+  g_assert_nonnull (end);
+  start_reader = tw_sensor_reader_open (tw_sensor_get_path (start), NULL, 0);
+  end_reader = tw_sensor_reader_open (tw_sensor_get_path (end), NULL, 0);
+  g_assert_nonnull (start_reader);
+  g_assert_nonnull (end_reader);
+
+  begin = monotonic_ns ();
+  while (monotonic_ns () - begin < 100000000u)
+    {
+      uint64_t *p, s, e;
+
+      p = tw_sensor_write (start);
+      p[0] = n;
+      tw_sensor_commit (start, p);
+      p = tw_sensor_write (end);
+      p[0] = n;
+      tw_sensor_commit (end, p);
+      s = next_stamp (start_reader, n);
+      e = next_stamp (end_reader, n);
+      g_assert_cmpuint (s, >=, last_end);
+      g_assert_cmpuint (e, >=, s);
+      last_end = e;
+      n++;
+      if (n % 64 == 0)
+        g_usleep (50);
+    }
+  g_assert_cmpuint (n, >, 1000);
+  tw_sensor_reader_free (start_reader);
+  tw_sensor_reader_free (end_reader);
+  tw_sensor_free (start);
+  tw_sensor_free (end);
+  remove_sensor_dir (dir);
+}
+
 /* A concurrent writer that died between inserting its element and advancing head (no
  * other writer left to help): the reader still delivers that element. */
 static void
@@ -1184,6 +1247,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tw/ingest/sensor/read/batch", test_batch_read);
   g_test_add_func ("/tw/ingest/sensor/read/concurrent-half-commit", test_concurrent_inserted_not_published);
   g_test_add_func ("/tw/ingest/sensor/clock/monotonic", test_timestamps_follow_monotonic);
+  g_test_add_func ("/tw/ingest/sensor/clock/shared", test_sensors_share_clock);
   g_test_add_func ("/tw/ingest/sensor/jcs/buffer-size", test_jcs_buffer_size);
   g_test_add_func ("/tw/ingest/sensor/jcs/matches-evaluators", test_jcs_matches_evaluators);
   g_test_add_func ("/tw/ingest/sensor/crash/killed-writer", test_killed_writer);
