@@ -58,11 +58,14 @@ struct _TwTraceCache
   GCond     idle;
   guint     n_pending;   /* stores in background */
   GPtrArray *storing;    /* keys being stored in background */
+  gboolean  builds_models;
 };
 
 G_DEFINE_FINAL_TYPE (TwTraceCache, tw_trace_cache, G_TYPE_OBJECT)
 
 static gboolean default_disabled;
+static TwTraceCache *default_cache;
+static gboolean default_skips_models;
 
 static void
 tw_trace_cache_finalize (GObject *object)
@@ -89,6 +92,7 @@ tw_trace_cache_init (TwTraceCache *self)
   g_mutex_init (&self->lock);
   g_cond_init (&self->idle);
   self->storing = g_ptr_array_new_with_free_func (g_free);
+  self->builds_models = TRUE;
 }
 
 void
@@ -129,6 +133,21 @@ tw_trace_cache_set_default_enabled (gboolean enabled)
 }
 
 /**
+ * tw_trace_cache_set_default_builds_models:
+ *
+ * tw_trace_cache_set_builds_models() of the user's cache, before or after it is made.
+ */
+void
+tw_trace_cache_set_default_builds_models (gboolean builds)
+{
+  TwTraceCache *cache = g_atomic_pointer_get (&default_cache);
+
+  g_atomic_int_set (&default_skips_models, !builds);
+  if (cache)
+    tw_trace_cache_set_builds_models (cache, builds);
+}
+
+/**
  * tw_trace_cache_get_default:
  *
  * The user's cache: `$XDG_CACHE_HOME/tracewb/traces`, limited by `TRACEWB_CACHE_LIMIT`
@@ -137,8 +156,6 @@ tw_trace_cache_set_default_enabled (gboolean enabled)
  *
  * Returns: (transfer none) (nullable): the cache
  */
-static TwTraceCache *default_cache;
-
 TwTraceCache *
 tw_trace_cache_get_default (void)
 {
@@ -154,6 +171,7 @@ tw_trace_cache_get_default (void)
       g_autoptr(GError) error = NULL;
       guint64 bytes;
 
+      made->builds_models = !g_atomic_int_get (&default_skips_models);
       if (limit && tw_trace_cache_parse_size (limit, &bytes, &error))
         made->limit = bytes;
       else if (limit)
@@ -176,6 +194,25 @@ tw_trace_cache_wait_default (void)
 
   if (cache)
     tw_trace_cache_wait (cache);
+}
+
+/**
+ * tw_trace_cache_set_builds_models:
+ * @builds: %FALSE: a store writes a state model only when one is offered to it
+ *
+ * Building the state model takes several times longer than storing the events (about
+ * 7 s of 100 M events): a program that builds none itself, as most commands of the
+ * CLI, would wait for it before it exits. The file it stores then gets its model from
+ * the first process that builds one on the mapped trace, as the window does
+ * (tw_trace_cache_offer_state_model()).
+ */
+void
+tw_trace_cache_set_builds_models (TwTraceCache *self,
+                                  gboolean      builds)
+{
+  g_return_if_fail (TW_IS_TRACE_CACHE (self));
+
+  self->builds_models = !!builds;
 }
 
 const char *
@@ -760,7 +797,8 @@ map_state_model (TwTrace        *trace,
   return TRUE;
 }
 
-static TwTrace *open_checked (int fd, const char *file, char **key, GError **error);
+static TwTrace *open_checked (int fd, const char *file, char **key, gboolean *has_model,
+                              GError **error);
 
 /**
  * tw_trace_cache_open_fd:
@@ -778,7 +816,7 @@ tw_trace_cache_open_fd (int      fd,
                         char   **key,
                         GError **error)
 {
-  return open_checked (fd, NULL, key, error);
+  return open_checked (fd, NULL, key, NULL, error);
 }
 
 /* tw_trace_cache_open_fd() of @file, which is removed if a chunk fails its check later */
@@ -786,6 +824,7 @@ static TwTrace *
 open_checked (int          fd,
               const char  *file,
               char       **key,
+              gboolean    *has_model,
               GError     **error)
 {
   g_autofree char *found = NULL;
@@ -835,8 +874,44 @@ open_checked (int          fd,
     }
   if (key)
     *key = g_steal_pointer (&found);
+  if (has_model)
+    *has_model = t.model_bytes > 0;
   return g_steal_pointer (&trace);
 }
+
+/* On a trace mapped from a cache file without a state model: where the model goes once
+ * one is built on the trace. */
+typedef struct {
+  TwTraceCache *cache;
+  char         *key;
+} ModelWanted;
+
+static G_DEFINE_QUARK (tw-trace-cache-model-wanted, model_wanted)
+
+static void
+model_wanted_free (gpointer data)
+{
+  ModelWanted *wanted = data;
+
+  g_object_unref (wanted->cache);
+  g_free (wanted->key);
+  g_free (wanted);
+}
+
+static void
+want_model (TwTraceCache *self,
+            const char   *key,
+            TwTrace      *trace)
+{
+  ModelWanted *wanted = g_new0 (ModelWanted, 1);
+
+  wanted->cache = g_object_ref (self);
+  wanted->key = g_strdup (key);
+  g_object_set_qdata_full (G_OBJECT (trace), model_wanted_quark (), wanted, model_wanted_free);
+}
+
+static void start_store (TwTraceCache *self, const char *key, TwTrace *trace,
+                         TwStateModel *model);
 
 /**
  * tw_trace_cache_lookup:
@@ -860,6 +935,7 @@ tw_trace_cache_lookup (TwTraceCache  *self,
   g_autofree char *reader = NULL;
   g_autoptr(TwTrace) trace = NULL;
   g_autoptr(GError) local = NULL;
+  gboolean has_model = FALSE;
   int fd;
 
   g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
@@ -868,7 +944,7 @@ tw_trace_cache_lookup (TwTraceCache  *self,
   file = tw_trace_cache_dup_file_for_key (self, key);
   if ((fd = open (file, O_RDONLY | O_CLOEXEC)) < 0)
     return NULL;
-  if (!(trace = open_checked (fd, file, &found, &local)) || strcmp (found, key) != 0)
+  if (!(trace = open_checked (fd, file, &found, &has_model, &local)) || strcmp (found, key) != 0)
     {
       if (local == NULL)
         invalid (&local, "made for another trace");
@@ -883,6 +959,8 @@ tw_trace_cache_lookup (TwTraceCache  *self,
     return NULL;
   /* its modification time says when it was last used: the oldest goes first */
   utimensat (AT_FDCWD, file, NULL, 0);
+  if (!has_model)
+    want_model (self, key, trace);
   return g_steal_pointer (&trace);
 }
 
@@ -981,23 +1059,36 @@ static GPtrArray *pending_jobs;   /* StoreJob, under G_LOCK (offers) */
  * @model: a whole state model of a sealed trace, no longer updated
  *
  * Gives @model to a store of its trace in background, if one is going on and has not yet
- * written its model: it then writes this one rather than building its own.
- * tw_state_model_update() calls it once a whole model is complete.
+ * written its model: it then writes this one rather than building its own. A trace
+ * mapped from a cache file without a model has its file stored again, with @model, in
+ * background. tw_state_model_update() calls it once a whole model is complete.
  */
 void
 tw_trace_cache_offer_state_model (TwStateModel *model)
 {
+  TwTrace *trace;
+  ModelWanted *wanted;
+  gboolean taken = FALSE;
+
   g_return_if_fail (TW_IS_STATE_MODEL (model));
 
+  trace = tw_state_model_get_trace (model);
   G_LOCK (offers);
   for (guint i = 0; pending_jobs && i < pending_jobs->len; i++)
     {
       StoreJob *job = pending_jobs->pdata[i];
 
-      if (job->trace == tw_state_model_get_trace (model) && !job->closed && job->model == NULL)
-        job->model = g_object_ref (model);
+      if (job->trace == trace && !job->closed && job->model == NULL)
+        {
+          job->model = g_object_ref (model);
+          taken = TRUE;
+        }
     }
   G_UNLOCK (offers);
+  if (taken || !(wanted = g_object_steal_qdata (G_OBJECT (trace), model_wanted_quark ())))
+    return;
+  start_store (wanted->cache, wanted->key, trace, model);
+  model_wanted_free (wanted);
 }
 
 /**
@@ -1168,10 +1259,13 @@ store_thread (gpointer data)
   StoreJob *job = data;
   g_autoptr(GError) error = NULL;
 
-  /* The window builds its state model meanwhile and the CLI runs its command: on a
-   * machine of two cores they come first (the nice value of Linux is per thread). */
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
-  if (!store_file (job->cache, job->key, job->trace, job, NULL, TRUE, &error))
+  /* The window builds its state model meanwhile: on a machine of two cores it comes
+   * first (the nice value of Linux is per thread). A program whose cache builds no
+   * models (the CLI) waits for this file before it exits: a nice thread would only make
+   * it wait longer on a busy machine. */
+  if (job->cache->builds_models)
+    setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  if (!store_file (job->cache, job->key, job->trace, job, NULL, job->cache->builds_models, &error))
     g_debug ("%s", error->message);
 
   G_LOCK (offers);
@@ -1209,10 +1303,20 @@ tw_trace_cache_store_in_background (TwTraceCache *self,
                                     const char   *key,
                                     TwTrace      *trace)
 {
-  StoreJob *job;
-
   g_return_if_fail (TW_IS_TRACE_CACHE (self));
   g_return_if_fail (key != NULL && TW_IS_TRACE (trace));
+
+  start_store (self, key, trace, NULL);
+}
+
+/* A store of @trace in background, with @model (else the one offered, or built). */
+static void
+start_store (TwTraceCache *self,
+             const char   *key,
+             TwTrace      *trace,
+             TwStateModel *model)
+{
+  StoreJob *job;
 
   g_mutex_lock (&self->lock);
   for (guint i = 0; i < self->storing->len; i++)
@@ -1229,6 +1333,7 @@ tw_trace_cache_store_in_background (TwTraceCache *self,
   job->cache = g_object_ref (self);
   job->key = g_strdup (key);
   job->trace = g_object_ref (trace);
+  job->model = model ? g_object_ref (model) : NULL;
   G_LOCK (offers);
   if (pending_jobs == NULL)
     pending_jobs = g_ptr_array_new ();

@@ -35,7 +35,10 @@ void               tw_trace_cache_entry_free     (TwTraceCacheEntry *entry);
 TwTraceCache      *tw_trace_cache_new            (const char     *dir);
 TwTraceCache      *tw_trace_cache_get_default    (void);
 void               tw_trace_cache_set_default_enabled (gboolean   enabled);
+void               tw_trace_cache_set_default_builds_models (gboolean builds);
 const char        *tw_trace_cache_get_dir        (TwTraceCache   *self);
+void               tw_trace_cache_set_builds_models (TwTraceCache *self,
+                                                  gboolean        builds);
 void               tw_trace_cache_set_limit      (TwTraceCache   *self,
                                                   guint64         bytes);
 guint64            tw_trace_cache_get_limit      (TwTraceCache   *self);

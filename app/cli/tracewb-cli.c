@@ -76,6 +76,9 @@ main (int   argc,
       return 0;
     }
 
+  /* a command that builds no state model does not wait for the cache to build one: the
+   * window does it on the first reopen */
+  tw_trace_cache_set_default_builds_models (FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
       {

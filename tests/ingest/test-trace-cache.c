@@ -932,6 +932,50 @@ test_model_offered (void)
   assert_same_models (built, model);
 }
 
+/* A cache that builds no models (the CLI's) stores the events alone; the first model
+ * built on the mapped trace (the window's, on a reopen) is stored into its file, and
+ * the trace mapped from the file it replaced still reads. */
+static void
+test_model_added_later (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  g_autoptr(TwTrace) trace = synthetic_trace (TW_CHUNK_SIZE / 3 + 41, 17);
+  g_autofree char *path = make_trace_file ("later.txt", "stands for a trace");
+  g_autofree char *key = tw_trace_cache_dup_key (path, NULL);
+  g_autofree char *file = tw_trace_cache_dup_file_for_key (cache, key);
+  g_autoptr(TwTrace) first = NULL;
+  g_autoptr(TwTrace) second = NULL;
+  g_autoptr(TwStateModel) built = NULL;
+  g_autoptr(TwStateModel) mapped = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 model_at, model_bytes, records, key_at;
+
+  tw_trace_cache_set_builds_models (cache, FALSE);
+  tw_trace_cache_store_in_background (cache, key, trace);
+  tw_trace_cache_wait (cache);
+  model_extent (file, &model_at, &model_bytes, &records, &key_at);
+  g_assert_cmpuint (model_bytes, ==, 0);
+
+  first = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (first);
+  built = model_of (first);   /* offers itself on completion */
+  g_assert_false (tw_state_model_get_from_cache (built));
+  tw_trace_cache_wait (cache);
+  model_extent (file, &model_at, &model_bytes, &records, &key_at);
+  g_assert_cmpuint (model_bytes, >, 0);
+
+  second = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (second);
+  mapped = model_of (second);
+  g_assert_true (tw_state_model_get_from_cache (mapped));
+  assert_same_models (built, mapped);
+  g_assert_cmpuint (tw_trace_get_n_events (first), ==, tw_trace_get_n_events (trace));
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i += 997)
+    g_assert_cmpuint (tw_trace_get_time (first, i), ==, tw_trace_get_time (trace, i));
+}
+
 /* A model section that is damaged is never trusted into a crash: flips in its header and
  * records, a trailer that places it wrong, another version, and a cut file are refused
  * (the file removed: the trace is read and its model built again); flips in its arrays
@@ -1043,6 +1087,7 @@ main (int   argc,
   g_test_add_func ("/trace-cache/parse-size", test_parse_size);
   g_test_add_func ("/trace-cache/model/round-trip", test_model_round_trip);
   g_test_add_func ("/trace-cache/model/offered", test_model_offered);
+  g_test_add_func ("/trace-cache/model/added-later", test_model_added_later);
   g_test_add_func ("/trace-cache/model/damaged", test_model_damaged);
   return g_test_run ();
 }
