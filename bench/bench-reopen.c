@@ -132,6 +132,11 @@ reopen_best (const char   *path,
       s.load = seconds_since (t0);
       model_and_frame (trace, &s, NULL);
       keep_best (&best, &s);
+      /* the model built on a store alone is written into its file in the background:
+       * the next round reopens the store alone again */
+      tw_trace_cache_wait (cache);
+      if (model == NULL && !tw_trace_cache_store_with_model (cache, key, trace, NULL, &error))
+        g_error ("%s", error->message);
     }
   return best;
 }
