@@ -10,7 +10,7 @@
  * has an invariant TSC (CPUID 0x80000007 EDX bit 8) and TRACEWB_SENSOR_CLOCK is not
  * "monotonic", the process maps TSC to CLOCK_MONOTONIC linearly and re-anchors the map
  * every ~50 ms of cycles from inside commit: the re-anchor reads CLOCK_MONOTONIC,
- * measures the TSC rate over the sensor's whole life, and slews the slope so that the
+ * measures the TSC rate over the clock's whole life, and slews the slope so that the
  * map meets CLOCK_MONOTONIC again at the next anchor. The map stays continuous, so a
  * thread's timestamps never run backwards, and they stay within a few microseconds of
  * CLOCK_MONOTONIC (the TSC/NTP drift accumulated over one 50 ms period). Without an
@@ -88,6 +88,14 @@ mult_from_span (uint64_t span_ns, uint64_t span_tsc)
   return span_tsc ? (uint64_t) (scaled / span_tsc) : 0;
 }
 
+/* A fork while another thread re-anchored leaves the child without that thread: the
+ * child may re-anchor. */
+static void
+process_clock_after_fork (void)
+{
+  atomic_store_explicit (&process_clock.reanchoring, 0, memory_order_relaxed);
+}
+
 /* Calibrates the TSC against CLOCK_MONOTONIC over CALIBRATE_NS and anchors the first
  * map; leaves use_tsc false where the TSC is not worth trusting. */
 static void
@@ -127,6 +135,7 @@ process_clock_init (void)
   clock->reanchor_cycles = (uint64_t) (((__extension__ (unsigned __int128) REANCHOR_NS) << 32) / mult);
   atomic_store_explicit (&clock->generation, 0, memory_order_release);
   clock->use_tsc = true;
+  pthread_atfork (NULL, NULL, process_clock_after_fork);
 #else
   (void) clock; (void) tsc0; (void) ns0; (void) tsc1; (void) ns1; (void) mult;
 #endif
