@@ -38,10 +38,19 @@
  *
  * A live store is read while it grows: only rows below @end, which the caller took
  * from the event count before this reads the task and type tables (tw-trace.c).
+ *
+ * Threads: a first pass over the type and CPU columns plans every type and opens every
+ * stream in the order of the rows (so the files are the same whatever the number of
+ * threads); then each worker thread owns a group of streams, balanced by their rows,
+ * reads all the rows and packs and writes those of its streams. Nothing is shared but
+ * what the first pass made, read only. The kernel's copy into the page cache, most of
+ * the time on this machine's VM, is spread over the threads with the packing.
  */
 
 #define PACKET_BYTES     (1024 * 1024)
 #define CHECK_EVERY      (64 * 1024)
+#define MAX_WORKERS      4
+#define ROWS_PER_WORKER  (256 * 1024)   /* fewer, and a thread costs more than it saves */
 #define CTF_MAGIC        0xC1FC1FC1u
 #define COMPACT_ID_LIMIT 31
 #define COMPACT_TS_BITS  27
@@ -71,6 +80,8 @@ typedef struct {
   guint64  instance;
   guint64  begin;          /* the open packet's first time */
   guint64  clock;          /* the last time written: what a compact timestamp extends */
+  guint64  n_rows;         /* rows of the range it takes: what the workers are balanced by */
+  guint    worker;         /* the worker that packs and writes it */
   char    *path;
 } PackStream;
 
@@ -107,7 +118,6 @@ typedef struct {
   GArray        **ops;         /* per type: MemberOp, or NULL until a row of it comes */
   GString        *types_entry; /* `tracewb_event_types` of the types planned */
   guint16         next_id;
-  GArray         *states;      /* gint64 per string id: a prev_state parsed, or G_MININT64 */
   guint           n_types;
   guint16        *ids;         /* per type: its event id, in both stream classes */
   TaskText       *tasks;
@@ -118,8 +128,31 @@ typedef struct {
   PackStream    **by_cpu;
   guint           n_by_cpu;
   PackStream     *no_cpu;
-  GError         *error;       /* the first write that failed */
+  GError         *error;       /* the first stream file that could not be made */
+  gint            stop;        /* atomic: a worker failed or the caller cancelled */
 } Packer;
+
+typedef struct {
+  guint64 time;
+  guint64 index;
+} TimedRow;
+
+/* One thread's share: the streams whose worker it is. Every worker reads all the rows
+ * and packs those of its streams, so no row is handed between threads. */
+typedef struct {
+  Packer       *p;
+  guint         index;
+  GArray       *states;        /* gint64 per string id: a prev_state parsed, or G_MININT64 */
+  GError       *error;         /* the first write that failed */
+  const TimedRow *order;       /* the rows in time order, or NULL: in store order */
+  guint64       first;
+  guint64       end;
+  TwProgressFunc progress;
+  gpointer      progress_data;
+  GCancellable *cancellable;
+  const guint8 *owner_of_cpu;  /* per CPU: the worker of its stream */
+  guint8        owner_no_cpu;
+} PackWorker;
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -191,14 +224,14 @@ put_string (PackStream *s,
 }
 
 static void
-write_all (Packer     *p,
+write_all (PackWorker *w,
            PackStream *s,
            const void *data,
            gsize       n)
 {
   const guint8 *at = data;
 
-  while (n > 0 && p->error == NULL)
+  while (n > 0 && w->error == NULL)
     {
       gssize done = write (s->fd, at, n);
 
@@ -206,7 +239,8 @@ write_all (Packer     *p,
         continue;
       if (done < 0)
         {
-          set_error_from_errno (&p->error, errno, s->path);
+          set_error_from_errno (&w->error, errno, s->path);
+          g_atomic_int_set (&w->p->stop, 1);
           return;
         }
       at += done;
@@ -243,13 +277,13 @@ fill_packet_header (Packer     *p,
 }
 
 static void
-flush_packet (Packer     *p,
+flush_packet (PackWorker *w,
               PackStream *s)
 {
   if (s->len == s->header)
     return;
-  fill_packet_header (p, s);
-  write_all (p, s, s->buf, s->len);
+  fill_packet_header (w->p, s);
+  write_all (w, s, s->buf, s->len);
   s->len = s->header;
 }
 
@@ -259,7 +293,8 @@ new_stream (Packer     *p,
             guint16     cpu,
             const char *name)
 {
-  PackStream *s = g_new0 (PackStream, 1);
+  /* cache lines of its own: workers write their streams' fields for every row */
+  PackStream *s = g_aligned_alloc0 (1, (sizeof (PackStream) + 63) & ~(gsize) 63, 64);
 
   s->sc = sc;
   s->cpu = cpu;
@@ -285,7 +320,7 @@ pack_stream_free (gpointer data)
     close (s->fd);
   g_free (s->path);
   g_free (s->buf);
-  g_free (s);
+  g_aligned_free (s);
 }
 
 static PackStream *
@@ -310,6 +345,14 @@ stream_for (Packer  *p,
     }
   g_snprintf (name, sizeof name, "cpu%u", cpu);
   return p->by_cpu[cpu] = new_stream (p, SC_CPU, cpu, name);
+}
+
+/* The stream of a row's CPU, made by plan_rows() before any row is packed. */
+static inline PackStream *
+stream_of (Packer  *p,
+           guint16  cpu)
+{
+  return cpu == TW_CPU_NONE ? p->no_cpu : p->by_cpu[cpu];
 }
 
 /* ---------------------------------------------------------------- events */
@@ -366,22 +409,22 @@ put_generic (Packer            *p,
 }
 
 static gint64
-prev_state (Packer  *p,
-            guint32  id)
+prev_state (PackWorker *w,
+            guint32     id)
 {
   gint64 *known;
 
-  if (id >= p->states->len)
+  if (id >= w->states->len)
     {
-      guint old = p->states->len;
+      guint old = w->states->len;
 
-      g_array_set_size (p->states, id + 1);
+      g_array_set_size (w->states, id + 1);
       for (guint i = old; i <= id; i++)
-        g_array_index (p->states, gint64, i) = G_MININT64;
+        g_array_index (w->states, gint64, i) = G_MININT64;
     }
-  known = &g_array_index (p->states, gint64, id);
+  known = &g_array_index (w->states, gint64, id);
   if (*known == G_MININT64)
-    *known = (gint64) _tw_kernel_parse_prev_state (tw_trace_get_string (p->trace, id));
+    *known = (gint64) _tw_kernel_parse_prev_state (tw_trace_get_string (w->p->trace, id));
   return *known;
 }
 
@@ -413,7 +456,7 @@ payload_number (const MemberOp *op,
 }
 
 static inline void
-put_member (Packer            *p,
+put_member (PackWorker        *w,
             PackStream        *s,
             const MemberOp    *op,
             const TwEventType *type,
@@ -422,6 +465,8 @@ put_member (Packer            *p,
             guint32            arg,
             guint16            cpu)
 {
+  Packer *p = w->p;
+
   if ((op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE) && op->optional
       && !(payload[op->field / 8] & (1u << (op->field % 8))))
     {
@@ -459,7 +504,7 @@ put_member (Packer            *p,
         guint32 id;
 
         memcpy (&id, payload + op->offset, 4);
-        put_uint (s, (guint64) prev_state (p, id), op->out_bytes * 8);
+        put_uint (s, (guint64) prev_state (w, id), op->out_bytes * 8);
         return;
       }
     case OP_GENERIC:
@@ -560,27 +605,24 @@ plan_type (Packer  *p,
 }
 
 static void
-pack_row (Packer             *p,
+pack_row (PackWorker         *w,
           const TwEventChunk *chunk,
           guint               row)
 {
+  Packer *p = w->p;
   guint16 cpu = chunk->cpu[row];
+  PackStream *s = stream_of (p, cpu);
   guint16 t = chunk->type[row];
-  const TwEventType *type;
-  const GArray *ops;
+  const TwEventType *type = p->plans[t].type;
+  const GArray *ops = p->ops[t];
   const guint8 *payload = chunk->payload[row] == TW_PAYLOAD_NONE ? NULL : chunk->blob + chunk->payload[row];
   guint32 task = chunk->task[row];
   const TaskText *ctx = task_text (p, task);
   guint32 arg = chunk->arg[row];
-  PackStream *s = stream_for (p, cpu);
   /* a stream never goes back in time (babeltrace2's muxer stops on one that does);
    * a live store is in time order but for rows the merge could not place */
   guint64 time = MAX (chunk->time[row], s->clock);
 
-  if (G_UNLIKELY (p->ops[t] == NULL))
-    plan_type (p, t);
-  type = p->plans[t].type;
-  ops = p->ops[t];
   if (s->len == s->header)
     s->begin = s->clock = time;
   put_event_header (s, p->ids[t], time);
@@ -604,10 +646,10 @@ pack_row (Packer             *p,
       if (payload == NULL && (op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE))
         put_generic (p, s, op->member, type, NULL, NULL, NULL, arg, cpu);
       else
-        put_member (p, s, op, type, payload, task, arg, cpu);
+        put_member (w, s, op, type, payload, task, arg, cpu);
     }
   if (s->len >= PACKET_BYTES)
-    flush_packet (p, s);
+    flush_packet (w, s);
 }
 
 /* ---------------------------------------------------------------- metadata */
@@ -838,7 +880,6 @@ packer_clear (Packer *p)
     if (p->ops[t])
       g_array_unref (p->ops[t]);
   g_free (p->ops);
-  g_clear_pointer (&p->states, g_array_unref);
   if (p->types_entry)
     g_string_free (p->types_entry, TRUE);
   _tw_ctf_plans_free (p->plans, p->n_types);
@@ -859,11 +900,6 @@ write_metadata (Packer        *p,
 
   return text && g_file_set_contents (path, text, -1, error);
 }
-
-typedef struct {
-  guint64 time;
-  guint64 index;
-} TimedRow;
 
 static gint
 compare_timed_rows (gconstpointer a,
@@ -899,47 +935,181 @@ dup_time_order (TwTrace *trace,
   return order;
 }
 
+/* Calls @visit for rows [@first, @end) in the order they are written: the store's, or
+ * @order's when the range is not in time order. Stops early when @visit says so. */
+#define FOR_EACH_ROW(p, order, first, from, to, chunk, row, body)                            \
+  do {                                                                                      \
+    if (order)                                                                              \
+      for (guint64 e_ = (from); e_ < (to); e_++)                                            \
+        {                                                                                   \
+          guint64 at_ = (order)[e_ - (first)].index;                                        \
+          const TwEventChunk *chunk = tw_trace_get_chunk ((p)->trace, (guint) (at_ >> TW_CHUNK_SHIFT)); \
+          guint row = (guint) (at_ & TW_CHUNK_MASK);                                        \
+          body;                                                                             \
+        }                                                                                   \
+    else                                                                                    \
+      for (guint64 e_ = (from); e_ < (to);)                                                 \
+        {                                                                                   \
+          const TwEventChunk *chunk = tw_trace_get_chunk ((p)->trace, (guint) (e_ >> TW_CHUNK_SHIFT)); \
+          guint64 stop_ = MIN ((to), (e_ | TW_CHUNK_MASK) + 1);                             \
+          for (guint row = (guint) (e_ & TW_CHUNK_MASK); e_ < stop_; e_++, row++)           \
+            body;                                                                           \
+        }                                                                                   \
+  } while (0)
+
+/* Before any row is packed, in the order the rows are written (so ids and stream
+ * instances come out as one thread packing them would give them): each type the range
+ * uses gets its plan and id, each CPU its stream, and each stream counts its rows.
+ * Two columns read, a few ns a row. */
+static void
+plan_rows (Packer         *p,
+           const TimedRow *order,
+           guint64         first,
+           guint64         end)
+{
+  FOR_EACH_ROW (p, order, first, first, end, chunk, row, {
+    guint16 t = chunk->type[row];
+
+    if (G_UNLIKELY (p->ops[t] == NULL))
+      plan_type (p, t);
+    stream_for (p, chunk->cpu[row])->n_rows++;
+  });
+  /* an empty range is still a trace: one empty stream, as sink.ctf.fs leaves it */
+  if (p->streams->len == 0)
+    stream_for (p, TW_CPU_NONE);
+}
+
+static gint
+compare_busier_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const PackStream *x = *(PackStream *const *) a, *y = *(PackStream *const *) b;
+
+  return x->n_rows > y->n_rows ? -1 : x->n_rows < y->n_rows;
+}
+
+/* Streams to at most @n_threads workers (0: one per processor and per ROWS_PER_WORKER
+ * rows, so that Keep recording's chunks of a second are packed by the calling thread
+ * alone), the busiest first to the least loaded one;
+ * per CPU, which worker packs its rows (read by every worker for every row, so kept
+ * apart from the streams their owners write). Returns: the number of workers. */
+static guint
+assign_workers (Packer  *p,
+                guint64  n_rows,
+                guint    n_threads,
+                guint8 **owner_of_cpu,
+                guint8  *owner_no_cpu)
+{
+  guint wanted = n_threads ? n_threads : (guint) MIN (g_get_num_processors (), n_rows / ROWS_PER_WORKER + 1);
+  guint n = CLAMP (wanted, 1, MIN (MAX_WORKERS, p->streams->len));
+  g_autofree guint64 *load = g_new0 (guint64, n);
+  /* a copy keeps the streams' free function: not this one's to call */
+  g_autoptr(GPtrArray) by_rows = g_ptr_array_copy (p->streams, NULL, NULL);
+
+  g_ptr_array_set_free_func (by_rows, NULL);
+  g_ptr_array_sort (by_rows, compare_busier_first);
+  for (guint i = 0; i < by_rows->len; i++)
+    {
+      PackStream *s = by_rows->pdata[i];
+      guint least = 0;
+
+      for (guint k = 1; k < n; k++)
+        if (load[k] < load[least])
+          least = k;
+      s->worker = least;
+      load[least] += s->n_rows;
+    }
+  *owner_of_cpu = g_new0 (guint8, MAX (p->n_by_cpu, 1));
+  for (guint c = 0; c < p->n_by_cpu; c++)
+    if (p->by_cpu[c])
+      (*owner_of_cpu)[c] = (guint8) p->by_cpu[c]->worker;
+  *owner_no_cpu = p->no_cpu ? (guint8) p->no_cpu->worker : 0;
+  return n;
+}
+
+static gpointer
+run_worker (gpointer data)
+{
+  PackWorker *w = data;
+  Packer *p = w->p;
+  guint8 me = (guint8) w->index;
+
+  for (guint64 e = w->first; e < w->end && !g_atomic_int_get (&p->stop);)
+    {
+      guint64 stop = MIN (w->end, e + CHECK_EVERY);
+
+      FOR_EACH_ROW (p, w->order, w->first, e, stop, chunk, row, {
+        guint16 cpu = chunk->cpu[row];
+
+        if ((cpu == TW_CPU_NONE ? w->owner_no_cpu : w->owner_of_cpu[cpu]) == me)
+          pack_row (w, chunk, row);
+      });
+      e = stop;
+      if (g_cancellable_is_cancelled (w->cancellable))
+        g_atomic_int_set (&p->stop, 1);
+      else if (w->progress)
+        w->progress ((double) (e - w->first) / (double) MAX (w->end - w->first, 1), w->progress_data);
+    }
+  for (guint i = 0; i < p->streams->len && !g_atomic_int_get (&p->stop); i++)
+    if (((PackStream *) p->streams->pdata[i])->worker == w->index)
+      flush_packet (w, p->streams->pdata[i]);
+  return NULL;
+}
+
+/* Packs [@first, @end) with up to @n_threads threads, the calling one included: a
+ * worker per group of streams, each writing its own files. */
 static gboolean
 pack_rows (Packer          *p,
            guint64          first,
            guint64          end,
+           guint            n_threads,
            TwProgressFunc   progress,
            gpointer         progress_data,
            GCancellable    *cancellable,
            GError         **error)
 {
   g_autofree TimedRow *order = end - first <= G_MAXINT ? dup_time_order (p->trace, first, end) : NULL;
+  g_autofree guint8 *owner_of_cpu = NULL;
+  PackWorker workers[MAX_WORKERS] = { 0 };
+  GThread *threads[MAX_WORKERS] = { NULL };
+  guint8 owner_no_cpu;
+  guint n;
+  gboolean ok = TRUE;
 
-  for (guint64 e = first; e < end && p->error == NULL;)
-    {
-      const TwEventChunk *chunk = tw_trace_get_chunk (p->trace, (guint) (e >> TW_CHUNK_SHIFT));
-      guint row = (guint) (e & TW_CHUNK_MASK);
-      guint64 stop = MIN (end, MIN (e + CHECK_EVERY, (e | TW_CHUNK_MASK) + 1));
-
-      if (order)
-        for (; e < stop; e++)
-          {
-            guint64 at = order[e - first].index;
-
-            pack_row (p, tw_trace_get_chunk (p->trace, (guint) (at >> TW_CHUNK_SHIFT)),
-                      (guint) (at & TW_CHUNK_MASK));
-          }
-      else
-        for (; e < stop; e++, row++)
-          pack_row (p, chunk, row);
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (progress)
-        progress ((double) (e - first) / (double) MAX (end - first, 1), progress_data);
-    }
-  for (guint i = 0; i < p->streams->len; i++)
-    flush_packet (p, p->streams->pdata[i]);
+  plan_rows (p, order, first, end);
   if (p->error)
     {
       g_propagate_error (error, g_steal_pointer (&p->error));
       return FALSE;
     }
-  return TRUE;
+  n = assign_workers (p, end - first, n_threads, &owner_of_cpu, &owner_no_cpu);
+  for (guint k = 0; k < n; k++)
+    workers[k] = (PackWorker) { .p = p, .index = k, .states = g_array_new (FALSE, FALSE, sizeof (gint64)),
+                                .order = order, .first = first, .end = end, .owner_of_cpu = owner_of_cpu,
+                                .owner_no_cpu = owner_no_cpu, .cancellable = cancellable,
+                                /* progress is reported from the calling thread only */
+                                .progress = k == 0 ? progress : NULL, .progress_data = progress_data };
+  /* a thread that cannot start leaves its worker to the calling thread, after its own */
+  for (guint k = 1; k < n; k++)
+    threads[k] = g_thread_try_new ("tw-ctf-packer", run_worker, &workers[k], NULL);
+  run_worker (&workers[0]);
+  for (guint k = 1; k < n; k++)
+    if (threads[k])
+      g_thread_join (threads[k]);
+    else
+      run_worker (&workers[k]);
+
+  for (guint k = 0; k < n; k++)
+    {
+      if (ok && workers[k].error)
+        {
+          g_propagate_error (error, g_steal_pointer (&workers[k].error));
+          ok = FALSE;
+        }
+      g_clear_error (&workers[k].error);
+      g_array_unref (workers[k].states);
+    }
+  return ok && !g_cancellable_set_error_if_cancelled (cancellable, error);
 }
 
 /**
@@ -950,10 +1120,13 @@ pack_rows (Packer          *p,
  * @path: the trace folder to make; it must not exist
  * @clock_uuid: (nullable): 16 bytes naming the clock, the same for every chunk of one
  *   recording so that babeltrace2 merges them
+ * @n_threads: threads to pack with, the calling one included (at most one per stream
+ *   file, and 4); 0 for one per processor when the range is large enough to gain
  * @progress: (nullable): called from the calling thread with the fraction written
  *
  * Writes rows [@first, @end) of @trace as a CTF trace into @path (not atomically: the
- * caller writes beside and renames). A range without rows is still a trace, of 0
+ * caller writes beside and renames). The same rows give the same files whatever
+ * @n_threads is, but for the trace's random uuid. A range without rows is still a trace, of 0
  * events: a `metadata` and an empty `tasks` stream.
  *
  * Returns: %FALSE with @error set when writing failed or was cancelled; what was
@@ -965,6 +1138,7 @@ tw_ctf_packer_write_range (TwTrace         *trace,
                            guint64          end,
                            const char      *path,
                            const guint8    *clock_uuid,
+                           guint            n_threads,
                            TwProgressFunc   progress,
                            gpointer         progress_data,
                            GCancellable    *cancellable,
@@ -992,17 +1166,13 @@ tw_ctf_packer_write_range (TwTrace         *trace,
   p.ops = g_new0 (GArray *, MAX (p.n_types, 1));
   p.types_entry = g_string_new (NULL);
   collect_tasks (&p);
-  p.states = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < 16; i++)
     p.uuid[i] = (guint8) g_random_int_range (0, 256);
   p.uuid[6] = (p.uuid[6] & 0x0f) | 0x40;   /* a version 4 UUID */
   p.uuid[8] = (p.uuid[8] & 0x3f) | 0x80;
   p.streams = g_ptr_array_new_with_free_func (pack_stream_free);
-  /* an empty range is still a trace: one empty stream, as sink.ctf.fs leaves it */
-  if (end == first)
-    stream_for (&p, TW_CPU_NONE);
 
-  ok = pack_rows (&p, first, end, progress, progress_data, cancellable, error)
+  ok = pack_rows (&p, first, end, n_threads, progress, progress_data, cancellable, error)
        && write_metadata (&p, p.types_entry->str, clock_uuid, error);
   packer_clear (&p);
   return ok;
