@@ -120,6 +120,7 @@ typedef struct {
   guint16         next_id;
   guint           n_types;
   guint16        *ids;         /* per type: its event id, in both stream classes */
+  guint8         *name_ops;    /* per type: its members that are a task's name */
   TaskText       *tasks;
   guint32         n_tasks;
   gboolean        wide_ids;    /* a task's pid or tid needs 64 bits */
@@ -221,6 +222,32 @@ put_string (PackStream *s,
             const char *str)
 {
   put_bytes (s, str, strlen (str) + 1);
+}
+
+/* The emit_ functions write at a row's cursor, in room the row reserved (row_room()):
+ * no check per member, and the cursor stays in a register instead of the stream's
+ * length being stored and loaded for each. */
+static inline guint8 *
+emit_bytes (guint8     *at,
+            const void *data,
+            gsize       n)
+{
+  memcpy (at, data, n);
+  return at + n;
+}
+
+static inline guint8 *
+emit_uint (guint8  *at,
+           guint64  v,
+           guint    bytes)
+{
+  switch (bytes)
+    {
+    case 1:  *at = (guint8) v; return at + 1;
+    case 2:  { guint16 w = GUINT16_TO_LE ((guint16) v); return emit_bytes (at, &w, 2); }
+    case 4:  { guint32 w = GUINT32_TO_LE ((guint32) v); return emit_bytes (at, &w, 4); }
+    default: { guint64 w = GUINT64_TO_LE (v); return emit_bytes (at, &w, 8); }
+    }
 }
 
 static void
@@ -366,22 +393,22 @@ task_text (Packer  *p,
   return task < p->n_tasks ? &p->tasks[task] : &no_task;
 }
 
-static void
-put_event_header (PackStream *s,
-                  guint16     id,
-                  guint64     time)
-{
-  if (id < COMPACT_ID_LIMIT && time - s->clock < (G_GUINT64_CONSTANT (1) << COMPACT_TS_BITS))
-    put_u32 (s, id | (guint32) ((time & ((1u << COMPACT_TS_BITS) - 1)) << 5));
-  else
-    {
-      guint8 tag = COMPACT_ID_LIMIT;
+#define EVENT_HEADER_MAX 13
 
-      put_bytes (s, &tag, 1);
-      put_u32 (s, id);
-      put_u64 (s, time);
-    }
+static inline guint8 *
+emit_event_header (PackStream *s,
+                   guint8     *at,
+                   guint16     id,
+                   guint64     time)
+{
+  guint64 since = time - s->clock;
+
   s->clock = time;
+  if (id < COMPACT_ID_LIMIT && since < (G_GUINT64_CONSTANT (1) << COMPACT_TS_BITS))
+    return emit_uint (at, id | (guint32) ((time & ((1u << COMPACT_TS_BITS) - 1)) << 5), 4);
+  at = emit_uint (at, COMPACT_ID_LIMIT, 1);
+  at = emit_uint (at, id, 4);
+  return emit_uint (at, time, 8);
 }
 
 static void
@@ -455,65 +482,77 @@ payload_number (const MemberOp *op,
     }
 }
 
-static inline void
-put_member (PackWorker        *w,
-            PackStream        *s,
-            const MemberOp    *op,
-            const TwEventType *type,
-            const guint8      *payload,
-            guint32            task,
-            guint32            arg,
-            guint16            cpu)
+/* A member through _tw_ctf_member_value(), whose strings have no bound: the row's
+ * cursor is stored, the member put with checks, and the row's room reserved again.
+ * Without @tasks, the member reads as absent. */
+static guint8 *
+emit_generic (Packer            *p,
+              PackStream        *s,
+              guint8            *at,
+              gsize              room,
+              const TwCtfMember *m,
+              const TwEventType *type,
+              const guint8      *payload,
+              gboolean           tasks,
+              guint32            task,
+              guint32            arg,
+              guint16            cpu)
+{
+  const TwTask *t = tasks && task < p->n_tasks ? tw_trace_get_task (p->trace, task) : NULL;
+  const TwTask *a = tasks && _tw_ctf_kind_has_arg_task (type->kind) && arg < p->n_tasks
+                    ? tw_trace_get_task (p->trace, arg) : NULL;
+
+  s->len = (gsize) (at - s->buf);
+  put_generic (p, s, m, type, payload, t, a, arg, cpu);
+  reserve (s, room);
+  return s->buf + s->len;
+}
+
+static inline guint8 *
+emit_member (PackWorker        *w,
+             PackStream        *s,
+             guint8            *at,
+             gsize              room,
+             const MemberOp    *op,
+             const TwEventType *type,
+             const guint8      *payload,
+             guint32            task,
+             guint32            arg,
+             guint16            cpu)
 {
   Packer *p = w->p;
 
   if ((op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE) && op->optional
       && !(payload[op->field / 8] & (1u << (op->field % 8))))
-    {
-      put_uint (s, op->absent, op->out_bytes * 8);
-      return;
-    }
+    return emit_uint (at, op->absent, op->out_bytes);
   switch (op->kind)
     {
     case OP_PAYLOAD:
       if (op->in_bytes == op->out_bytes)
-        put_bytes (s, payload + op->offset, op->out_bytes);
-      else
-        put_uint (s, (guint64) payload_number (op, payload), op->out_bytes * 8);
-      return;
+        return emit_bytes (at, payload + op->offset, op->out_bytes);
+      return emit_uint (at, (guint64) payload_number (op, payload), op->out_bytes);
     case OP_TASK_NAME:
-      put_bytes (s, task_text (p, task)->name, task_text (p, task)->name_size);
-      return;
+      return emit_bytes (at, task_text (p, task)->name, task_text (p, task)->name_size);
     case OP_ARG_TASK_NAME:
-      put_bytes (s, task_text (p, arg)->name, task_text (p, arg)->name_size);
-      return;
+      return emit_bytes (at, task_text (p, arg)->name, task_text (p, arg)->name_size);
     case OP_TASK_TID:
-      put_uint (s, (guint64) task_text (p, task)->tid, op->out_bytes * 8);
-      return;
+      return emit_uint (at, (guint64) task_text (p, task)->tid, op->out_bytes);
     case OP_ARG_TASK_TID:
-      put_uint (s, (guint64) task_text (p, arg)->tid, op->out_bytes * 8);
-      return;
+      return emit_uint (at, (guint64) task_text (p, arg)->tid, op->out_bytes);
     case OP_ZERO:
-      put_uint (s, 0, op->out_bytes * 8);
-      return;
+      return emit_uint (at, 0, op->out_bytes);
     case OP_ARG:
-      put_uint (s, arg, op->out_bytes * 8);
-      return;
+      return emit_uint (at, arg, op->out_bytes);
     case OP_PREV_STATE:
       {
         guint32 id;
 
         memcpy (&id, payload + op->offset, 4);
-        put_uint (s, (guint64) prev_state (w, id), op->out_bytes * 8);
-        return;
+        return emit_uint (at, (guint64) prev_state (w, id), op->out_bytes);
       }
     case OP_GENERIC:
     default:
-      put_generic (p, s, op->member, type, payload, task < p->n_tasks ? tw_trace_get_task (p->trace, task) : NULL,
-                   _tw_ctf_kind_has_arg_task (type->kind) && arg < p->n_tasks ? tw_trace_get_task (p->trace, arg)
-                                                                            : NULL,
-                   arg, cpu);
-      return;
+      return emit_generic (p, s, at, room, op->member, type, payload, TRUE, task, arg, cpu);
     }
 }
 
@@ -601,6 +640,7 @@ plan_type (Packer  *p,
       MemberOp op = compile_member (plan->type, &g_array_index (plan->members, TwCtfMember, i));
 
       g_array_append_val (p->ops[t], op);
+      p->name_ops[t] += op.kind == OP_TASK_NAME || op.kind == OP_ARG_TASK_NAME;
     }
 }
 
@@ -623,31 +663,31 @@ pack_row (PackWorker         *w,
    * a live store is in time order but for rows the merge could not place */
   guint64 time = MAX (chunk->time[row], s->clock);
 
+  /* every member but a generic one's string (emit_generic() reserves its own) takes at
+   * most 8 bytes or a task's name */
+  gsize room = EVENT_HEADER_MAX + 16 + ctx->name_size + ctx->source_id_size + ops->len * 8
+               + p->name_ops[t] * MAX (ctx->name_size, task_text (p, arg)->name_size);
+  guint8 *at;
+
   if (s->len == s->header)
     s->begin = s->clock = time;
-  put_event_header (s, p->ids[t], time);
-  if (p->wide_ids)
-    {
-      put_u64 (s, (guint64) ctx->pid);
-      put_u64 (s, (guint64) ctx->tid);
-    }
-  else
-    {
-      put_u32 (s, (guint32) ctx->pid);
-      put_u32 (s, (guint32) ctx->tid);
-    }
-  put_bytes (s, ctx->name, ctx->name_size);
-  put_bytes (s, ctx->source_id, ctx->source_id_size);
+  at = reserve (s, room);
+  at = emit_event_header (s, at, p->ids[t], time);
+  at = emit_uint (at, (guint64) ctx->pid, p->wide_ids ? 8 : 4);
+  at = emit_uint (at, (guint64) ctx->tid, p->wide_ids ? 8 : 4);
+  at = emit_bytes (at, ctx->name, ctx->name_size);
+  at = emit_bytes (at, ctx->source_id, ctx->source_id_size);
   for (guint i = 0; i < ops->len; i++)
     {
       const MemberOp *op = &g_array_index (ops, MemberOp, i);
 
       /* a type without a payload still has its members: they read as absent */
       if (payload == NULL && (op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE))
-        put_generic (p, s, op->member, type, NULL, NULL, NULL, arg, cpu);
+        at = emit_generic (p, s, at, room, op->member, type, NULL, FALSE, task, arg, cpu);
       else
-        put_member (w, s, op, type, payload, task, arg, cpu);
+        at = emit_member (w, s, at, room, op, type, payload, task, arg, cpu);
     }
+  s->len = (gsize) (at - s->buf);
   if (s->len >= PACKET_BYTES)
     flush_packet (w, s);
 }
@@ -884,6 +924,7 @@ packer_clear (Packer *p)
     g_string_free (p->types_entry, TRUE);
   _tw_ctf_plans_free (p->plans, p->n_types);
   g_free (p->ids);
+  g_free (p->name_ops);
   g_free (p->tasks);
   g_free (p->by_cpu);
   g_clear_error (&p->error);
@@ -1164,6 +1205,7 @@ tw_ctf_packer_write_range (TwTrace         *trace,
   p.plans = g_new0 (TwCtfTypePlan, MAX (p.n_types, 1));
   p.ids = g_new0 (guint16, MAX (p.n_types, 1));
   p.ops = g_new0 (GArray *, MAX (p.n_types, 1));
+  p.name_ops = g_new0 (guint8, MAX (p.n_types, 1));
   p.types_entry = g_string_new (NULL);
   collect_tasks (&p);
   for (guint i = 0; i < 16; i++)
