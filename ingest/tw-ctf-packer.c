@@ -56,6 +56,7 @@
 #define COMPACT_TS_BITS  27
 #define PACKET_HEADER    32     /* magic, uuid, stream_id, stream_instance_id */
 #define PACKET_CONTEXT   32     /* timestamp_begin/end, content_size, packet_size */
+#define SHORT_TEXT       32     /* a task's name or id this long or shorter is copied whole */
 
 enum { SC_CPU, SC_TASK };
 
@@ -122,6 +123,7 @@ typedef struct {
   guint16        *ids;         /* per type: its event id, in both stream classes */
   guint8         *name_ops;    /* per type: its members that are a task's name */
   TaskText       *tasks;
+  GString        *texts;       /* the tasks' names and ids, each padded (append_padded_text()) */
   guint32         n_tasks;
   gboolean        wide_ids;    /* a task's pid or tid needs 64 bits */
   guint8          uuid[16];
@@ -234,6 +236,21 @@ emit_bytes (guint8     *at,
 {
   memcpy (at, data, n);
   return at + n;
+}
+
+/* A task's name or id, from the padded texts: a short one as SHORT_TEXT bytes (a fixed
+ * copy, where one of its length takes a slow `rep movs`), its bytes after the NUL
+ * overwritten by what comes next. The row's room has SHORT_TEXT bytes to spare. */
+static inline guint8 *
+emit_text (guint8     *at,
+           const char *text,
+           gsize       size)
+{
+  if (G_LIKELY (size <= SHORT_TEXT))
+    memcpy (at, text, SHORT_TEXT);
+  else
+    memcpy (at, text, size);
+  return at + size;
 }
 
 static inline guint8 *
@@ -384,7 +401,8 @@ stream_of (Packer  *p,
 
 /* ---------------------------------------------------------------- events */
 
-static const TaskText no_task = { "", "", 1, 1, -1, -1 };
+static const char no_text[SHORT_TEXT] = "";
+static const TaskText no_task = { no_text, no_text, 1, 1, -1, -1 };
 
 static const TaskText *
 task_text (Packer  *p,
@@ -532,9 +550,9 @@ emit_member (PackWorker        *w,
         return emit_bytes (at, payload + op->offset, op->out_bytes);
       return emit_uint (at, (guint64) payload_number (op, payload), op->out_bytes);
     case OP_TASK_NAME:
-      return emit_bytes (at, task_text (p, task)->name, task_text (p, task)->name_size);
+      return emit_text (at, task_text (p, task)->name, task_text (p, task)->name_size);
     case OP_ARG_TASK_NAME:
-      return emit_bytes (at, task_text (p, arg)->name, task_text (p, arg)->name_size);
+      return emit_text (at, task_text (p, arg)->name, task_text (p, arg)->name_size);
     case OP_TASK_TID:
       return emit_uint (at, (guint64) task_text (p, task)->tid, op->out_bytes);
     case OP_ARG_TASK_TID:
@@ -664,8 +682,8 @@ pack_row (PackWorker         *w,
   guint64 time = MAX (chunk->time[row], s->clock);
 
   /* every member but a generic one's string (emit_generic() reserves its own) takes at
-   * most 8 bytes or a task's name */
-  gsize room = EVENT_HEADER_MAX + 16 + ctx->name_size + ctx->source_id_size + ops->len * 8
+   * most 8 bytes or a task's name; emit_text() writes up to SHORT_TEXT bytes ahead */
+  gsize room = SHORT_TEXT + EVENT_HEADER_MAX + 16 + ctx->name_size + ctx->source_id_size + ops->len * 8
                + p->name_ops[t] * MAX (ctx->name_size, task_text (p, arg)->name_size);
   guint8 *at;
 
@@ -675,8 +693,8 @@ pack_row (PackWorker         *w,
   at = emit_event_header (s, at, p->ids[t], time);
   at = emit_uint (at, (guint64) ctx->pid, p->wide_ids ? 8 : 4);
   at = emit_uint (at, (guint64) ctx->tid, p->wide_ids ? 8 : 4);
-  at = emit_bytes (at, ctx->name, ctx->name_size);
-  at = emit_bytes (at, ctx->source_id, ctx->source_id_size);
+  at = emit_text (at, ctx->name, ctx->name_size);
+  at = emit_text (at, ctx->source_id, ctx->source_id_size);
   for (guint i = 0; i < ops->len; i++)
     {
       const MemberOp *op = &g_array_index (ops, MemberOp, i);
@@ -891,24 +909,55 @@ dup_metadata (Packer        *p,
 
 /* ---------------------------------------------------------------- the trace */
 
+static gsize
+padded_size (gsize size)
+{
+  return (size + SHORT_TEXT - 1) / SHORT_TEXT * SHORT_TEXT;
+}
+
+/* @text (@size bytes with its NUL) then zeros up to a multiple of SHORT_TEXT bytes, so
+ * that emit_text() may copy SHORT_TEXT bytes of any short one. */
+static void
+append_padded_text (GString    *texts,
+                    const char *text,
+                    gsize       size)
+{
+  gsize at = texts->len;
+
+  g_string_set_size (texts, at + padded_size (size));
+  memset (texts->str + at, 0, padded_size (size));
+  memcpy (texts->str + at, text, size);
+}
+
 static void
 collect_tasks (Packer *p)
 {
+  gsize used = 0;
+
   p->n_tasks = tw_trace_get_n_tasks (p->trace);
   p->tasks = g_new0 (TaskText, MAX (p->n_tasks, 1));
+  p->texts = g_string_sized_new (64 * (gsize) p->n_tasks);
   for (guint32 t = 0; t < p->n_tasks; t++)
     {
       const TwTask *task = tw_trace_get_task (p->trace, t);
       TaskText *text = &p->tasks[t];
 
-      text->name = _tw_ctf_task_name (task);
-      text->source_id = task->source_id ? task->source_id : "";
-      text->name_size = (guint32) strlen (text->name) + 1;
-      text->source_id_size = (guint32) strlen (text->source_id) + 1;
+      text->name_size = (guint32) strlen (_tw_ctf_task_name (task)) + 1;
+      text->source_id_size = (guint32) strlen (task->source_id ? task->source_id : "") + 1;
+      append_padded_text (p->texts, _tw_ctf_task_name (task), text->name_size);
+      append_padded_text (p->texts, task->source_id ? task->source_id : "", text->source_id_size);
       text->pid = task->pid;
       text->tid = task->tid;
       if (task->pid != (gint32) task->pid || task->tid != (gint32) task->tid)
         p->wide_ids = TRUE;
+    }
+  /* pointers once the texts no longer move */
+  for (guint32 t = 0; t < p->n_tasks; t++)
+    {
+      p->tasks[t].name = p->texts->str + used;
+      used += padded_size (p->tasks[t].name_size);
+      p->tasks[t].source_id = p->texts->str + used;
+      used += padded_size (p->tasks[t].source_id_size);
     }
 }
 
@@ -926,6 +975,8 @@ packer_clear (Packer *p)
   g_free (p->ids);
   g_free (p->name_ops);
   g_free (p->tasks);
+  if (p->texts)
+    g_string_free (p->texts, TRUE);
   g_free (p->by_cpu);
   g_clear_error (&p->error);
 }
