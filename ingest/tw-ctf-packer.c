@@ -1027,8 +1027,9 @@ dup_time_order (TwTrace *trace,
   return order;
 }
 
-/* Calls @visit for rows [@first, @end) in the order they are written: the store's, or
- * @order's when the range is not in time order. Stops early when @visit says so. */
+/* Runs @body with @chunk and @row set for each row of positions [@from, @to) of a range
+ * that starts at @first, in the order rows are written: the store's, or @order's when
+ * the range is not in time order. A macro, so that the body is inlined in both loops. */
 #define FOR_EACH_ROW(p, order, first, from, to, chunk, row, body)                            \
   do {                                                                                      \
     if (order)                                                                              \
