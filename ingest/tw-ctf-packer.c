@@ -38,15 +38,25 @@
  *
  * A live store is read while it grows: only rows below @end, which the caller took
  * from the event count before this reads the task and type tables (tw-trace.c).
+ *
+ * Threads: a first pass over the type and CPU columns plans every type and opens every
+ * stream in the order of the rows (so the files are the same whatever the number of
+ * threads); then each worker thread owns a group of streams, balanced by their rows,
+ * reads all the rows and packs and writes those of its streams. Nothing is shared but
+ * what the first pass made, read only. The kernel's copy into the page cache, most of
+ * the time on this machine's VM, is spread over the threads with the packing.
  */
 
 #define PACKET_BYTES     (1024 * 1024)
 #define CHECK_EVERY      (64 * 1024)
+#define MAX_WORKERS      4
+#define ROWS_PER_WORKER  (256 * 1024)   /* fewer, and a thread costs more than it saves */
 #define CTF_MAGIC        0xC1FC1FC1u
 #define COMPACT_ID_LIMIT 31
 #define COMPACT_TS_BITS  27
 #define PACKET_HEADER    32     /* magic, uuid, stream_id, stream_instance_id */
 #define PACKET_CONTEXT   32     /* timestamp_begin/end, content_size, packet_size */
+#define SHORT_TEXT       32     /* a task's name or id this long or shorter is copied whole */
 
 enum { SC_CPU, SC_TASK };
 
@@ -71,6 +81,8 @@ typedef struct {
   guint64  instance;
   guint64  begin;          /* the open packet's first time */
   guint64  clock;          /* the last time written: what a compact timestamp extends */
+  guint64  n_rows;         /* rows of the range it takes: what the workers are balanced by */
+  guint    worker;         /* the worker that packs and writes it */
   char    *path;
 } PackStream;
 
@@ -107,10 +119,11 @@ typedef struct {
   GArray        **ops;         /* per type: MemberOp, or NULL until a row of it comes */
   GString        *types_entry; /* `tracewb_event_types` of the types planned */
   guint16         next_id;
-  GArray         *states;      /* gint64 per string id: a prev_state parsed, or G_MININT64 */
   guint           n_types;
   guint16        *ids;         /* per type: its event id, in both stream classes */
+  guint8         *name_ops;    /* per type: its members that are a task's name */
   TaskText       *tasks;
+  GString        *texts;       /* the tasks' names and ids, each padded (append_padded_text()) */
   guint32         n_tasks;
   gboolean        wide_ids;    /* a task's pid or tid needs 64 bits */
   guint8          uuid[16];
@@ -118,8 +131,31 @@ typedef struct {
   PackStream    **by_cpu;
   guint           n_by_cpu;
   PackStream     *no_cpu;
-  GError         *error;       /* the first write that failed */
+  GError         *error;       /* the first stream file that could not be made */
+  gint            stop;        /* atomic: a worker failed or the caller cancelled */
 } Packer;
+
+typedef struct {
+  guint64 time;
+  guint64 index;
+} TimedRow;
+
+/* One thread's share: the streams whose worker it is. Every worker reads all the rows
+ * and packs those of its streams, so no row is handed between threads. */
+typedef struct {
+  Packer       *p;
+  guint         index;
+  GArray       *states;        /* gint64 per string id: a prev_state parsed, or G_MININT64 */
+  GError       *error;         /* the first write that failed */
+  const TimedRow *order;       /* the rows in time order, or NULL: in store order */
+  guint64       first;
+  guint64       end;
+  TwProgressFunc progress;
+  gpointer      progress_data;
+  GCancellable *cancellable;
+  const guint8 *owner_of_cpu;  /* per CPU: the worker of its stream */
+  guint8        owner_no_cpu;
+} PackWorker;
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -190,15 +226,56 @@ put_string (PackStream *s,
   put_bytes (s, str, strlen (str) + 1);
 }
 
+/* The emit_ functions write at a row's cursor, in room the row reserved (row_room()):
+ * no check per member, and the cursor stays in a register instead of the stream's
+ * length being stored and loaded for each. */
+static inline guint8 *
+emit_bytes (guint8     *at,
+            const void *data,
+            gsize       n)
+{
+  memcpy (at, data, n);
+  return at + n;
+}
+
+/* A task's name or id, from the padded texts: a short one as SHORT_TEXT bytes (a fixed
+ * copy, where one of its length takes a slow `rep movs`), its bytes after the NUL
+ * overwritten by what comes next. The row's room has SHORT_TEXT bytes to spare. */
+static inline guint8 *
+emit_text (guint8     *at,
+           const char *text,
+           gsize       size)
+{
+  if (G_LIKELY (size <= SHORT_TEXT))
+    memcpy (at, text, SHORT_TEXT);
+  else
+    memcpy (at, text, size);
+  return at + size;
+}
+
+static inline guint8 *
+emit_uint (guint8  *at,
+           guint64  v,
+           guint    bytes)
+{
+  switch (bytes)
+    {
+    case 1:  *at = (guint8) v; return at + 1;
+    case 2:  { guint16 w = GUINT16_TO_LE ((guint16) v); return emit_bytes (at, &w, 2); }
+    case 4:  { guint32 w = GUINT32_TO_LE ((guint32) v); return emit_bytes (at, &w, 4); }
+    default: { guint64 w = GUINT64_TO_LE (v); return emit_bytes (at, &w, 8); }
+    }
+}
+
 static void
-write_all (Packer     *p,
+write_all (PackWorker *w,
            PackStream *s,
            const void *data,
            gsize       n)
 {
   const guint8 *at = data;
 
-  while (n > 0 && p->error == NULL)
+  while (n > 0 && w->error == NULL)
     {
       gssize done = write (s->fd, at, n);
 
@@ -206,7 +283,8 @@ write_all (Packer     *p,
         continue;
       if (done < 0)
         {
-          set_error_from_errno (&p->error, errno, s->path);
+          set_error_from_errno (&w->error, errno, s->path);
+          g_atomic_int_set (&w->p->stop, 1);
           return;
         }
       at += done;
@@ -243,13 +321,13 @@ fill_packet_header (Packer     *p,
 }
 
 static void
-flush_packet (Packer     *p,
+flush_packet (PackWorker *w,
               PackStream *s)
 {
   if (s->len == s->header)
     return;
-  fill_packet_header (p, s);
-  write_all (p, s, s->buf, s->len);
+  fill_packet_header (w->p, s);
+  write_all (w, s, s->buf, s->len);
   s->len = s->header;
 }
 
@@ -259,7 +337,8 @@ new_stream (Packer     *p,
             guint16     cpu,
             const char *name)
 {
-  PackStream *s = g_new0 (PackStream, 1);
+  /* cache lines of its own: workers write their streams' fields for every row */
+  PackStream *s = g_aligned_alloc0 (1, (sizeof (PackStream) + 63) & ~(gsize) 63, 64);
 
   s->sc = sc;
   s->cpu = cpu;
@@ -285,7 +364,7 @@ pack_stream_free (gpointer data)
     close (s->fd);
   g_free (s->path);
   g_free (s->buf);
-  g_free (s);
+  g_aligned_free (s);
 }
 
 static PackStream *
@@ -312,9 +391,18 @@ stream_for (Packer  *p,
   return p->by_cpu[cpu] = new_stream (p, SC_CPU, cpu, name);
 }
 
+/* The stream of a row's CPU, made by plan_rows() before any row is packed. */
+static inline PackStream *
+stream_of (Packer  *p,
+           guint16  cpu)
+{
+  return cpu == TW_CPU_NONE ? p->no_cpu : p->by_cpu[cpu];
+}
+
 /* ---------------------------------------------------------------- events */
 
-static const TaskText no_task = { "", "", 1, 1, -1, -1 };
+static const char no_text[SHORT_TEXT] = "";
+static const TaskText no_task = { no_text, no_text, 1, 1, -1, -1 };
 
 static const TaskText *
 task_text (Packer  *p,
@@ -323,22 +411,22 @@ task_text (Packer  *p,
   return task < p->n_tasks ? &p->tasks[task] : &no_task;
 }
 
-static void
-put_event_header (PackStream *s,
-                  guint16     id,
-                  guint64     time)
-{
-  if (id < COMPACT_ID_LIMIT && time - s->clock < (G_GUINT64_CONSTANT (1) << COMPACT_TS_BITS))
-    put_u32 (s, id | (guint32) ((time & ((1u << COMPACT_TS_BITS) - 1)) << 5));
-  else
-    {
-      guint8 tag = COMPACT_ID_LIMIT;
+#define EVENT_HEADER_MAX 13
 
-      put_bytes (s, &tag, 1);
-      put_u32 (s, id);
-      put_u64 (s, time);
-    }
+static inline guint8 *
+emit_event_header (PackStream *s,
+                   guint8     *at,
+                   guint16     id,
+                   guint64     time)
+{
+  guint64 since = time - s->clock;
+
   s->clock = time;
+  if (id < COMPACT_ID_LIMIT && since < (G_GUINT64_CONSTANT (1) << COMPACT_TS_BITS))
+    return emit_uint (at, id | (guint32) ((time & ((1u << COMPACT_TS_BITS) - 1)) << 5), 4);
+  at = emit_uint (at, COMPACT_ID_LIMIT, 1);
+  at = emit_uint (at, id, 4);
+  return emit_uint (at, time, 8);
 }
 
 static void
@@ -366,22 +454,22 @@ put_generic (Packer            *p,
 }
 
 static gint64
-prev_state (Packer  *p,
-            guint32  id)
+prev_state (PackWorker *w,
+            guint32     id)
 {
   gint64 *known;
 
-  if (id >= p->states->len)
+  if (id >= w->states->len)
     {
-      guint old = p->states->len;
+      guint old = w->states->len;
 
-      g_array_set_size (p->states, id + 1);
+      g_array_set_size (w->states, id + 1);
       for (guint i = old; i <= id; i++)
-        g_array_index (p->states, gint64, i) = G_MININT64;
+        g_array_index (w->states, gint64, i) = G_MININT64;
     }
-  known = &g_array_index (p->states, gint64, id);
+  known = &g_array_index (w->states, gint64, id);
   if (*known == G_MININT64)
-    *known = (gint64) _tw_kernel_parse_prev_state (tw_trace_get_string (p->trace, id));
+    *known = (gint64) _tw_kernel_parse_prev_state (tw_trace_get_string (w->p->trace, id));
   return *known;
 }
 
@@ -412,63 +500,77 @@ payload_number (const MemberOp *op,
     }
 }
 
-static inline void
-put_member (Packer            *p,
-            PackStream        *s,
-            const MemberOp    *op,
-            const TwEventType *type,
-            const guint8      *payload,
-            guint32            task,
-            guint32            arg,
-            guint16            cpu)
+/* A member through _tw_ctf_member_value(), whose strings have no bound: the row's
+ * cursor is stored, the member put with checks, and the row's room reserved again.
+ * Without @tasks, the member reads as absent. */
+static guint8 *
+emit_generic (Packer            *p,
+              PackStream        *s,
+              guint8            *at,
+              gsize              room,
+              const TwCtfMember *m,
+              const TwEventType *type,
+              const guint8      *payload,
+              gboolean           tasks,
+              guint32            task,
+              guint32            arg,
+              guint16            cpu)
 {
+  const TwTask *t = tasks && task < p->n_tasks ? tw_trace_get_task (p->trace, task) : NULL;
+  const TwTask *a = tasks && _tw_ctf_kind_has_arg_task (type->kind) && arg < p->n_tasks
+                    ? tw_trace_get_task (p->trace, arg) : NULL;
+
+  s->len = (gsize) (at - s->buf);
+  put_generic (p, s, m, type, payload, t, a, arg, cpu);
+  reserve (s, room);
+  return s->buf + s->len;
+}
+
+static inline guint8 *
+emit_member (PackWorker        *w,
+             PackStream        *s,
+             guint8            *at,
+             gsize              room,
+             const MemberOp    *op,
+             const TwEventType *type,
+             const guint8      *payload,
+             guint32            task,
+             guint32            arg,
+             guint16            cpu)
+{
+  Packer *p = w->p;
+
   if ((op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE) && op->optional
       && !(payload[op->field / 8] & (1u << (op->field % 8))))
-    {
-      put_uint (s, op->absent, op->out_bytes * 8);
-      return;
-    }
+    return emit_uint (at, op->absent, op->out_bytes);
   switch (op->kind)
     {
     case OP_PAYLOAD:
       if (op->in_bytes == op->out_bytes)
-        put_bytes (s, payload + op->offset, op->out_bytes);
-      else
-        put_uint (s, (guint64) payload_number (op, payload), op->out_bytes * 8);
-      return;
+        return emit_bytes (at, payload + op->offset, op->out_bytes);
+      return emit_uint (at, (guint64) payload_number (op, payload), op->out_bytes);
     case OP_TASK_NAME:
-      put_bytes (s, task_text (p, task)->name, task_text (p, task)->name_size);
-      return;
+      return emit_text (at, task_text (p, task)->name, task_text (p, task)->name_size);
     case OP_ARG_TASK_NAME:
-      put_bytes (s, task_text (p, arg)->name, task_text (p, arg)->name_size);
-      return;
+      return emit_text (at, task_text (p, arg)->name, task_text (p, arg)->name_size);
     case OP_TASK_TID:
-      put_uint (s, (guint64) task_text (p, task)->tid, op->out_bytes * 8);
-      return;
+      return emit_uint (at, (guint64) task_text (p, task)->tid, op->out_bytes);
     case OP_ARG_TASK_TID:
-      put_uint (s, (guint64) task_text (p, arg)->tid, op->out_bytes * 8);
-      return;
+      return emit_uint (at, (guint64) task_text (p, arg)->tid, op->out_bytes);
     case OP_ZERO:
-      put_uint (s, 0, op->out_bytes * 8);
-      return;
+      return emit_uint (at, 0, op->out_bytes);
     case OP_ARG:
-      put_uint (s, arg, op->out_bytes * 8);
-      return;
+      return emit_uint (at, arg, op->out_bytes);
     case OP_PREV_STATE:
       {
         guint32 id;
 
         memcpy (&id, payload + op->offset, 4);
-        put_uint (s, (guint64) prev_state (p, id), op->out_bytes * 8);
-        return;
+        return emit_uint (at, (guint64) prev_state (w, id), op->out_bytes);
       }
     case OP_GENERIC:
     default:
-      put_generic (p, s, op->member, type, payload, task < p->n_tasks ? tw_trace_get_task (p->trace, task) : NULL,
-                   _tw_ctf_kind_has_arg_task (type->kind) && arg < p->n_tasks ? tw_trace_get_task (p->trace, arg)
-                                                                            : NULL,
-                   arg, cpu);
-      return;
+      return emit_generic (p, s, at, room, op->member, type, payload, TRUE, task, arg, cpu);
     }
 }
 
@@ -556,58 +658,56 @@ plan_type (Packer  *p,
       MemberOp op = compile_member (plan->type, &g_array_index (plan->members, TwCtfMember, i));
 
       g_array_append_val (p->ops[t], op);
+      p->name_ops[t] += op.kind == OP_TASK_NAME || op.kind == OP_ARG_TASK_NAME;
     }
 }
 
 static void
-pack_row (Packer             *p,
+pack_row (PackWorker         *w,
           const TwEventChunk *chunk,
           guint               row)
 {
+  Packer *p = w->p;
   guint16 cpu = chunk->cpu[row];
+  PackStream *s = stream_of (p, cpu);
   guint16 t = chunk->type[row];
-  const TwEventType *type;
-  const GArray *ops;
+  const TwEventType *type = p->plans[t].type;
+  const GArray *ops = p->ops[t];
   const guint8 *payload = chunk->payload[row] == TW_PAYLOAD_NONE ? NULL : chunk->blob + chunk->payload[row];
   guint32 task = chunk->task[row];
   const TaskText *ctx = task_text (p, task);
   guint32 arg = chunk->arg[row];
-  PackStream *s = stream_for (p, cpu);
   /* a stream never goes back in time (babeltrace2's muxer stops on one that does);
    * a live store is in time order but for rows the merge could not place */
   guint64 time = MAX (chunk->time[row], s->clock);
 
-  if (G_UNLIKELY (p->ops[t] == NULL))
-    plan_type (p, t);
-  type = p->plans[t].type;
-  ops = p->ops[t];
+  /* every member but a generic one's string (emit_generic() reserves its own) takes at
+   * most 8 bytes or a task's name; emit_text() writes up to SHORT_TEXT bytes ahead */
+  gsize room = SHORT_TEXT + EVENT_HEADER_MAX + 16 + ctx->name_size + ctx->source_id_size + ops->len * 8
+               + p->name_ops[t] * MAX (ctx->name_size, task_text (p, arg)->name_size);
+  guint8 *at;
+
   if (s->len == s->header)
     s->begin = s->clock = time;
-  put_event_header (s, p->ids[t], time);
-  if (p->wide_ids)
-    {
-      put_u64 (s, (guint64) ctx->pid);
-      put_u64 (s, (guint64) ctx->tid);
-    }
-  else
-    {
-      put_u32 (s, (guint32) ctx->pid);
-      put_u32 (s, (guint32) ctx->tid);
-    }
-  put_bytes (s, ctx->name, ctx->name_size);
-  put_bytes (s, ctx->source_id, ctx->source_id_size);
+  at = reserve (s, room);
+  at = emit_event_header (s, at, p->ids[t], time);
+  at = emit_uint (at, (guint64) ctx->pid, p->wide_ids ? 8 : 4);
+  at = emit_uint (at, (guint64) ctx->tid, p->wide_ids ? 8 : 4);
+  at = emit_text (at, ctx->name, ctx->name_size);
+  at = emit_text (at, ctx->source_id, ctx->source_id_size);
   for (guint i = 0; i < ops->len; i++)
     {
       const MemberOp *op = &g_array_index (ops, MemberOp, i);
 
       /* a type without a payload still has its members: they read as absent */
       if (payload == NULL && (op->kind == OP_PAYLOAD || op->kind == OP_PREV_STATE))
-        put_generic (p, s, op->member, type, NULL, NULL, NULL, arg, cpu);
+        at = emit_generic (p, s, at, room, op->member, type, NULL, FALSE, task, arg, cpu);
       else
-        put_member (p, s, op, type, payload, task, arg, cpu);
+        at = emit_member (w, s, at, room, op, type, payload, task, arg, cpu);
     }
+  s->len = (gsize) (at - s->buf);
   if (s->len >= PACKET_BYTES)
-    flush_packet (p, s);
+    flush_packet (w, s);
 }
 
 /* ---------------------------------------------------------------- metadata */
@@ -809,24 +909,55 @@ dup_metadata (Packer        *p,
 
 /* ---------------------------------------------------------------- the trace */
 
+static gsize
+padded_size (gsize size)
+{
+  return (size + SHORT_TEXT - 1) / SHORT_TEXT * SHORT_TEXT;
+}
+
+/* @text (@size bytes with its NUL) then zeros up to a multiple of SHORT_TEXT bytes, so
+ * that emit_text() may copy SHORT_TEXT bytes of any short one. */
+static void
+append_padded_text (GString    *texts,
+                    const char *text,
+                    gsize       size)
+{
+  gsize at = texts->len;
+
+  g_string_set_size (texts, at + padded_size (size));
+  memset (texts->str + at, 0, padded_size (size));
+  memcpy (texts->str + at, text, size);
+}
+
 static void
 collect_tasks (Packer *p)
 {
+  gsize used = 0;
+
   p->n_tasks = tw_trace_get_n_tasks (p->trace);
   p->tasks = g_new0 (TaskText, MAX (p->n_tasks, 1));
+  p->texts = g_string_sized_new (64 * (gsize) p->n_tasks);
   for (guint32 t = 0; t < p->n_tasks; t++)
     {
       const TwTask *task = tw_trace_get_task (p->trace, t);
       TaskText *text = &p->tasks[t];
 
-      text->name = _tw_ctf_task_name (task);
-      text->source_id = task->source_id ? task->source_id : "";
-      text->name_size = (guint32) strlen (text->name) + 1;
-      text->source_id_size = (guint32) strlen (text->source_id) + 1;
+      text->name_size = (guint32) strlen (_tw_ctf_task_name (task)) + 1;
+      text->source_id_size = (guint32) strlen (task->source_id ? task->source_id : "") + 1;
+      append_padded_text (p->texts, _tw_ctf_task_name (task), text->name_size);
+      append_padded_text (p->texts, task->source_id ? task->source_id : "", text->source_id_size);
       text->pid = task->pid;
       text->tid = task->tid;
       if (task->pid != (gint32) task->pid || task->tid != (gint32) task->tid)
         p->wide_ids = TRUE;
+    }
+  /* pointers once the texts no longer move */
+  for (guint32 t = 0; t < p->n_tasks; t++)
+    {
+      p->tasks[t].name = p->texts->str + used;
+      used += padded_size (p->tasks[t].name_size);
+      p->tasks[t].source_id = p->texts->str + used;
+      used += padded_size (p->tasks[t].source_id_size);
     }
 }
 
@@ -838,12 +969,14 @@ packer_clear (Packer *p)
     if (p->ops[t])
       g_array_unref (p->ops[t]);
   g_free (p->ops);
-  g_clear_pointer (&p->states, g_array_unref);
   if (p->types_entry)
     g_string_free (p->types_entry, TRUE);
   _tw_ctf_plans_free (p->plans, p->n_types);
   g_free (p->ids);
+  g_free (p->name_ops);
   g_free (p->tasks);
+  if (p->texts)
+    g_string_free (p->texts, TRUE);
   g_free (p->by_cpu);
   g_clear_error (&p->error);
 }
@@ -859,11 +992,6 @@ write_metadata (Packer        *p,
 
   return text && g_file_set_contents (path, text, -1, error);
 }
-
-typedef struct {
-  guint64 time;
-  guint64 index;
-} TimedRow;
 
 static gint
 compare_timed_rows (gconstpointer a,
@@ -899,47 +1027,182 @@ dup_time_order (TwTrace *trace,
   return order;
 }
 
+/* Runs @body with @chunk and @row set for each row of positions [@from, @to) of a range
+ * that starts at @first, in the order rows are written: the store's, or @order's when
+ * the range is not in time order. A macro, so that the body is inlined in both loops. */
+#define FOR_EACH_ROW(p, order, first, from, to, chunk, row, body)                            \
+  do {                                                                                      \
+    if (order)                                                                              \
+      for (guint64 e_ = (from); e_ < (to); e_++)                                            \
+        {                                                                                   \
+          guint64 at_ = (order)[e_ - (first)].index;                                        \
+          const TwEventChunk *chunk = tw_trace_get_chunk ((p)->trace, (guint) (at_ >> TW_CHUNK_SHIFT)); \
+          guint row = (guint) (at_ & TW_CHUNK_MASK);                                        \
+          body;                                                                             \
+        }                                                                                   \
+    else                                                                                    \
+      for (guint64 e_ = (from); e_ < (to);)                                                 \
+        {                                                                                   \
+          const TwEventChunk *chunk = tw_trace_get_chunk ((p)->trace, (guint) (e_ >> TW_CHUNK_SHIFT)); \
+          guint64 stop_ = MIN ((to), (e_ | TW_CHUNK_MASK) + 1);                             \
+          for (guint row = (guint) (e_ & TW_CHUNK_MASK); e_ < stop_; e_++, row++)           \
+            body;                                                                           \
+        }                                                                                   \
+  } while (0)
+
+/* Before any row is packed, in the order the rows are written (so ids and stream
+ * instances come out as one thread packing them would give them): each type the range
+ * uses gets its plan and id, each CPU its stream, and each stream counts its rows.
+ * Two columns read, a few ns a row. */
+static void
+plan_rows (Packer         *p,
+           const TimedRow *order,
+           guint64         first,
+           guint64         end)
+{
+  FOR_EACH_ROW (p, order, first, first, end, chunk, row, {
+    guint16 t = chunk->type[row];
+
+    if (G_UNLIKELY (p->ops[t] == NULL))
+      plan_type (p, t);
+    stream_for (p, chunk->cpu[row])->n_rows++;
+  });
+  /* an empty range is still a trace: one empty stream, as sink.ctf.fs leaves it */
+  if (p->streams->len == 0)
+    stream_for (p, TW_CPU_NONE);
+}
+
+static gint
+compare_busier_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const PackStream *x = *(PackStream *const *) a, *y = *(PackStream *const *) b;
+
+  return x->n_rows > y->n_rows ? -1 : x->n_rows < y->n_rows;
+}
+
+/* Streams to at most @n_threads workers (0: one per processor and per ROWS_PER_WORKER
+ * rows, so that Keep recording's chunks of a second are packed by the calling thread
+ * alone), the busiest first to the least loaded one;
+ * per CPU, which worker packs its rows (read by every worker for every row, so kept
+ * apart from the streams their owners write). Returns: the number of workers. */
+static guint
+assign_workers (Packer  *p,
+                guint64  n_rows,
+                guint    n_threads,
+                guint8 **owner_of_cpu,
+                guint8  *owner_no_cpu)
+{
+  guint wanted = n_threads ? n_threads : (guint) MIN (g_get_num_processors (), n_rows / ROWS_PER_WORKER + 1);
+  guint n = CLAMP (wanted, 1, MIN (MAX_WORKERS, p->streams->len));
+  g_autofree guint64 *load = g_new0 (guint64, n);
+  /* a copy keeps the streams' free function: not this one's to call */
+  g_autoptr(GPtrArray) by_rows = g_ptr_array_copy (p->streams, NULL, NULL);
+
+  g_ptr_array_set_free_func (by_rows, NULL);
+  g_ptr_array_sort (by_rows, compare_busier_first);
+  for (guint i = 0; i < by_rows->len; i++)
+    {
+      PackStream *s = by_rows->pdata[i];
+      guint least = 0;
+
+      for (guint k = 1; k < n; k++)
+        if (load[k] < load[least])
+          least = k;
+      s->worker = least;
+      load[least] += s->n_rows;
+    }
+  *owner_of_cpu = g_new0 (guint8, MAX (p->n_by_cpu, 1));
+  for (guint c = 0; c < p->n_by_cpu; c++)
+    if (p->by_cpu[c])
+      (*owner_of_cpu)[c] = (guint8) p->by_cpu[c]->worker;
+  *owner_no_cpu = p->no_cpu ? (guint8) p->no_cpu->worker : 0;
+  return n;
+}
+
+static gpointer
+run_worker (gpointer data)
+{
+  PackWorker *w = data;
+  Packer *p = w->p;
+  guint8 me = (guint8) w->index;
+
+  for (guint64 e = w->first; e < w->end && !g_atomic_int_get (&p->stop);)
+    {
+      guint64 stop = MIN (w->end, e + CHECK_EVERY);
+
+      FOR_EACH_ROW (p, w->order, w->first, e, stop, chunk, row, {
+        guint16 cpu = chunk->cpu[row];
+
+        if ((cpu == TW_CPU_NONE ? w->owner_no_cpu : w->owner_of_cpu[cpu]) == me)
+          pack_row (w, chunk, row);
+      });
+      e = stop;
+      if (g_cancellable_is_cancelled (w->cancellable))
+        g_atomic_int_set (&p->stop, 1);
+      else if (w->progress)
+        w->progress ((double) (e - w->first) / (double) MAX (w->end - w->first, 1), w->progress_data);
+    }
+  for (guint i = 0; i < p->streams->len && !g_atomic_int_get (&p->stop); i++)
+    if (((PackStream *) p->streams->pdata[i])->worker == w->index)
+      flush_packet (w, p->streams->pdata[i]);
+  return NULL;
+}
+
+/* Packs [@first, @end) with up to @n_threads threads, the calling one included: a
+ * worker per group of streams, each writing its own files. */
 static gboolean
 pack_rows (Packer          *p,
            guint64          first,
            guint64          end,
+           guint            n_threads,
            TwProgressFunc   progress,
            gpointer         progress_data,
            GCancellable    *cancellable,
            GError         **error)
 {
   g_autofree TimedRow *order = end - first <= G_MAXINT ? dup_time_order (p->trace, first, end) : NULL;
+  g_autofree guint8 *owner_of_cpu = NULL;
+  PackWorker workers[MAX_WORKERS] = { 0 };
+  GThread *threads[MAX_WORKERS] = { NULL };
+  guint8 owner_no_cpu;
+  guint n;
+  gboolean ok = TRUE;
 
-  for (guint64 e = first; e < end && p->error == NULL;)
-    {
-      const TwEventChunk *chunk = tw_trace_get_chunk (p->trace, (guint) (e >> TW_CHUNK_SHIFT));
-      guint row = (guint) (e & TW_CHUNK_MASK);
-      guint64 stop = MIN (end, MIN (e + CHECK_EVERY, (e | TW_CHUNK_MASK) + 1));
-
-      if (order)
-        for (; e < stop; e++)
-          {
-            guint64 at = order[e - first].index;
-
-            pack_row (p, tw_trace_get_chunk (p->trace, (guint) (at >> TW_CHUNK_SHIFT)),
-                      (guint) (at & TW_CHUNK_MASK));
-          }
-      else
-        for (; e < stop; e++, row++)
-          pack_row (p, chunk, row);
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (progress)
-        progress ((double) (e - first) / (double) MAX (end - first, 1), progress_data);
-    }
-  for (guint i = 0; i < p->streams->len; i++)
-    flush_packet (p, p->streams->pdata[i]);
+  plan_rows (p, order, first, end);
   if (p->error)
     {
       g_propagate_error (error, g_steal_pointer (&p->error));
       return FALSE;
     }
-  return TRUE;
+  n = assign_workers (p, end - first, n_threads, &owner_of_cpu, &owner_no_cpu);
+  for (guint k = 0; k < n; k++)
+    workers[k] = (PackWorker) { .p = p, .index = k, .states = g_array_new (FALSE, FALSE, sizeof (gint64)),
+                                .order = order, .first = first, .end = end, .owner_of_cpu = owner_of_cpu,
+                                .owner_no_cpu = owner_no_cpu, .cancellable = cancellable,
+                                /* progress is reported from the calling thread only */
+                                .progress = k == 0 ? progress : NULL, .progress_data = progress_data };
+  /* a thread that cannot start leaves its worker to the calling thread, after its own */
+  for (guint k = 1; k < n; k++)
+    threads[k] = g_thread_try_new ("tw-ctf-packer", run_worker, &workers[k], NULL);
+  run_worker (&workers[0]);
+  for (guint k = 1; k < n; k++)
+    if (threads[k])
+      g_thread_join (threads[k]);
+    else
+      run_worker (&workers[k]);
+
+  for (guint k = 0; k < n; k++)
+    {
+      if (ok && workers[k].error)
+        {
+          g_propagate_error (error, g_steal_pointer (&workers[k].error));
+          ok = FALSE;
+        }
+      g_clear_error (&workers[k].error);
+      g_array_unref (workers[k].states);
+    }
+  return ok && !g_cancellable_set_error_if_cancelled (cancellable, error);
 }
 
 /**
@@ -950,10 +1213,13 @@ pack_rows (Packer          *p,
  * @path: the trace folder to make; it must not exist
  * @clock_uuid: (nullable): 16 bytes naming the clock, the same for every chunk of one
  *   recording so that babeltrace2 merges them
+ * @n_threads: threads to pack with, the calling one included (at most one per stream
+ *   file, and 4); 0 for one per processor when the range is large enough to gain
  * @progress: (nullable): called from the calling thread with the fraction written
  *
  * Writes rows [@first, @end) of @trace as a CTF trace into @path (not atomically: the
- * caller writes beside and renames). A range without rows is still a trace, of 0
+ * caller writes beside and renames). The same rows give the same files whatever
+ * @n_threads is, but for the trace's random uuid. A range without rows is still a trace, of 0
  * events: a `metadata` and an empty `tasks` stream.
  *
  * Returns: %FALSE with @error set when writing failed or was cancelled; what was
@@ -965,6 +1231,7 @@ tw_ctf_packer_write_range (TwTrace         *trace,
                            guint64          end,
                            const char      *path,
                            const guint8    *clock_uuid,
+                           guint            n_threads,
                            TwProgressFunc   progress,
                            gpointer         progress_data,
                            GCancellable    *cancellable,
@@ -990,19 +1257,16 @@ tw_ctf_packer_write_range (TwTrace         *trace,
   p.plans = g_new0 (TwCtfTypePlan, MAX (p.n_types, 1));
   p.ids = g_new0 (guint16, MAX (p.n_types, 1));
   p.ops = g_new0 (GArray *, MAX (p.n_types, 1));
+  p.name_ops = g_new0 (guint8, MAX (p.n_types, 1));
   p.types_entry = g_string_new (NULL);
   collect_tasks (&p);
-  p.states = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < 16; i++)
     p.uuid[i] = (guint8) g_random_int_range (0, 256);
   p.uuid[6] = (p.uuid[6] & 0x0f) | 0x40;   /* a version 4 UUID */
   p.uuid[8] = (p.uuid[8] & 0x3f) | 0x80;
   p.streams = g_ptr_array_new_with_free_func (pack_stream_free);
-  /* an empty range is still a trace: one empty stream, as sink.ctf.fs leaves it */
-  if (end == first)
-    stream_for (&p, TW_CPU_NONE);
 
-  ok = pack_rows (&p, first, end, progress, progress_data, cancellable, error)
+  ok = pack_rows (&p, first, end, n_threads, progress, progress_data, cancellable, error)
        && write_metadata (&p, p.types_entry->str, clock_uuid, error);
   packer_clear (&p);
   return ok;

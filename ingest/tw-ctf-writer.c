@@ -156,7 +156,7 @@ tw_ctf_writer_write_range (TwTrace         *trace,
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (!check_new_path (path, error)
-      || !tw_ctf_packer_write_range (trace, first, end, path, clock_uuid, progress, progress_data, cancellable,
+      || !tw_ctf_packer_write_range (trace, first, end, path, clock_uuid, 0, progress, progress_data, cancellable,
                                      error))
     return FALSE;
   if (progress)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <tw-ctf-packer.h>
 #include <tw-ctf-writer-private.h>
 #include <tw-ingest.h>
 #include <tw-kernel-common-private.h>
@@ -438,7 +439,8 @@ cancel_at_progress (double   fraction,
 }
 
 /* Cancel, before or while writing, leaves nothing: neither the trace nor its hidden
- * partial folder. */
+ * partial folder. The packer itself, cancelled while three threads pack: every worker
+ * stops and the call says so. */
 static void
 test_cancel_leaves_nothing (void)
 {
@@ -458,6 +460,12 @@ test_cancel_leaves_nothing (void)
   g_assert_false (tw_ctf_writer_write_events (trace, 10, path, NULL, NULL, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (count_entries (dir), ==, 0);
+  g_clear_error (&error);
+
+  g_cancellable_reset (cancellable);
+  g_assert_false (tw_ctf_packer_write_range (trace, 0, tw_trace_get_n_events (trace), path, NULL, 3,
+                                             cancel_at_progress, cancellable, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   tw_test_remove_tree (dir);
 }
 
@@ -652,6 +660,105 @@ assert_packer_equals_bt_writer (TwTrace  *trace,
       g_assert_cmpstr (printed_packed, ==, printed_bt);
     }
   tw_test_remove_tree (dir);
+}
+
+/* The trace's uuid, the one thing two packings of the same rows may differ in, made
+ * zero: in each packet's header of a stream file, on the metadata's `uuid =` line. */
+static void
+forget_uuids (char  *contents,
+              gsize  length,
+              gboolean metadata)
+{
+  if (metadata)
+    {
+      for (char *at = strstr (contents, "\tuuid = \""); at; at = strstr (at + 1, "\tuuid = \""))
+        for (char *c = at + 9; *c && *c != '"'; c++)
+          *c = '0';
+      return;
+    }
+  /* magic, uuid[16], stream_id, stream_instance_id, timestamp_begin, timestamp_end,
+   * content_size, packet_size (bits): each packet says where the next one starts */
+  for (gsize at = 0; at + 64 <= length;)
+    {
+      guint64 bits;
+
+      memset (contents + at + 4, 0, 16);
+      memcpy (&bits, contents + at + 56, 8);
+      bits = GUINT64_FROM_LE (bits);
+      g_assert_cmpuint (bits, >=, 64 * 8);
+      at += bits / 8;
+    }
+}
+
+/* The files of the trace folder @b equal those of @a, but for the trace's uuid. */
+static void
+assert_same_trace_files (const char *a,
+                         const char *b)
+{
+  g_autoptr(GDir) dir = g_dir_open (a, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpuint (count_entries (a), ==, count_entries (b));
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *path_a = g_build_filename (a, name, NULL);
+      g_autofree char *path_b = g_build_filename (b, name, NULL);
+      g_autofree char *contents_a = NULL, *contents_b = NULL;
+      gsize length_a, length_b;
+
+      g_assert_true (g_file_get_contents (path_a, &contents_a, &length_a, NULL));
+      g_assert_true (g_file_get_contents (path_b, &contents_b, &length_b, NULL));
+      g_assert_cmpuint (length_a, ==, length_b);
+      forget_uuids (contents_a, length_a, strcmp (name, "metadata") == 0);
+      forget_uuids (contents_b, length_b, strcmp (name, "metadata") == 0);
+      g_assert_cmpmem (contents_a, length_a, contents_b, length_b);
+    }
+}
+
+/* Rows [@first, @end) packed by one thread and by 2, 3 and 4 (each owning some of the
+ * stream files): the same files, so what babeltrace2 and our reader make of them is
+ * what assert_packer_equals_bt_writer() checks of the one thread's. */
+static void
+assert_threads_pack_the_same (TwTrace *trace,
+                              guint64  first,
+                              guint64  end)
+{
+  g_autofree char *dir = make_out_dir ();
+  g_autofree char *one = g_build_filename (dir, "one", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tw_ctf_packer_write_range (trace, first, end, one, NULL, 1, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  for (guint n = 2; n <= 4; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("threads-%u", n);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_true (tw_ctf_packer_write_range (trace, first, end, path, NULL, n, NULL, NULL, NULL, &error));
+      g_assert_no_error (error);
+      assert_same_trace_files (one, path);
+    }
+  tw_test_remove_tree (dir);
+}
+
+static void
+test_packer_threads (void)
+{
+  g_autoptr(TwTrace) session = make_session_trace (3000);
+  g_autoptr(TwTrace) kinds = make_every_kind_trace ();
+  g_autoptr(TwTrace) many = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (many, 200, 3000, 7);
+  g_autoptr(GError) error = NULL;
+
+  assert_threads_pack_the_same (session, 0, tw_trace_get_n_events (session));
+  assert_threads_pack_the_same (session, 1001, 5003);
+  /* a row out of time order: packed in time order by every worker */
+  assert_threads_pack_the_same (kinds, 0, tw_trace_get_n_events (kinds));
+  tw_test_schedule_append (schedule, 60000);
+  tw_trace_seal (many, NULL, &error);
+  g_assert_no_error (error);
+  assert_threads_pack_the_same (many, 0, tw_trace_get_n_events (many));
 }
 
 static void
@@ -956,5 +1063,6 @@ main (int    argc,
   g_test_add_func ("/ctf-writer/packer/big-strings", test_packer_big_strings);
   g_test_add_func ("/ctf-writer/packer/bad-field-name", test_packer_bad_field_name);
   g_test_add_func ("/ctf-writer/packer/real-traces", test_packer_real_traces);
+  g_test_add_func ("/ctf-writer/packer/threads", test_packer_threads);
   return g_test_run ();
 }
