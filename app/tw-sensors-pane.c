@@ -139,7 +139,65 @@ set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
-/* The sensors of the session's LTTng targets, as their monitors there count them. */
+/* Appends @item (taken) to the list in @text. */
+static void
+append_item (GString *text,
+             char    *item)
+{
+  if (text->len)
+    g_string_append (text, ", ");
+  g_string_append (text, item);
+  g_free (item);
+}
+
+/* The stream check of a target's sensor (docs/remote.md): what its monitor sent against
+ * what arrived. Counts formatted apart: no 64-bit format in a translated message. */
+static char *
+describe_remote_stream (const TwLttngRemoteSensor *rs)
+{
+  GString *text = g_string_new (NULL);
+  g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->lost);
+  g_autofree char *duplicates = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->duplicates);
+  g_autofree char *restarts = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->restarts);
+
+  if (rs->lost > 0)
+    append_item (text, g_strdup_printf (_("lost in transit: %s"), lost));
+  if (rs->duplicates > 0)
+    append_item (text, g_strdup_printf (_("duplicates: %s"), duplicates));
+  if (rs->restarts > 0)
+    append_item (text, g_strdup_printf (_("restarts: %s"), restarts));
+  if (text->len == 0)
+    g_string_append (text, _("continuous"));
+  return g_string_free (text, FALSE);
+}
+
+/* Where a target's sensor is read, and whether its monitor is still heard. */
+static char *
+describe_remote_state (const TwLttngRemoteSensor *rs)
+{
+  if (!rs->connected)
+    return g_strdup_printf (_("on %s (monitor %u): not connected"), rs->host, rs->monitor);
+  if (!rs->have_counts)
+    return g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs->host);
+  if (rs->gone)
+    return g_strdup_printf (_("on %s (monitor %u): gone, no counts for %.0f s"), rs->host, rs->monitor,
+                            rs->quiet_s);
+  return g_strdup_printf (_("on %s (monitor %u)"), rs->host, rs->monitor);
+}
+
+static void
+set_error (GtkWidget *label,
+           gboolean   error)
+{
+  if (error)
+    gtk_widget_add_css_class (label, "error");
+  else
+    gtk_widget_remove_css_class (label, "error");
+}
+
+/* The sensors of the session's LTTng targets, as their monitors there count them. Missed
+ * is what the workbench misses: the monitor's misses at the ring and the elements lost
+ * on the way. */
 static void
 refresh_remote (TwSensorsPane *self)
 {
@@ -149,7 +207,8 @@ refresh_remote (TwSensorsPane *self)
     {
       TwLttngRemoteSensor rs;
       g_autofree char *key = NULL, *task = NULL, *rate = NULL, *received = NULL;
-      g_autofree char *missed = NULL, *torn = NULL, *state = NULL;
+      g_autofree char *missed = NULL, *missed_why = NULL, *torn = NULL, *state = NULL, *stream = NULL;
+      g_autofree char *at_target = NULL, *in_transit = NULL;
       gpointer found;
       Row *row;
 
@@ -164,25 +223,18 @@ refresh_remote (TwSensorsPane *self)
           row = add_row (self, TRUE, 0);
           g_hash_table_insert (self->remote_rows, g_steal_pointer (&key), GUINT_TO_POINTER (self->rows->len));
         }
-      tw_target_histograms_set_monitor_host (TW_TARGET_HISTOGRAMS (self->histograms), rs.monitor, rs.host);
       /* "tA: demo-rt-0", as the timeline names a target's tasks */
       task = g_strdup_printf ("%s: %s", rs.host, rs.task);
       rate = g_strdup_printf ("%.0f/s", rs.rate);
       /* until the monitor's first counts event: what arrived */
       received = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.have_counts ? rs.counts.received : rs.decoded);
-      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed);
+      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed + rs.lost);
+      at_target = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed);
+      in_transit = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
+      missed_why = g_strdup_printf (_("%s missed at the target's ring, %s lost in transit"), at_target, in_transit);
       torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
-      if (!rs.have_counts)
-        state = g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs.host);
-      else if (rs.lost > 0)
-        {
-          g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
-
-          state = g_strdup_printf (_("on %s (monitor %u); LTTng dropped %s of its elements"),
-                                   rs.host, rs.monitor, lost);
-        }
-      else
-        state = g_strdup_printf (_("on %s (monitor %u)"), rs.host, rs.monitor);
+      stream = describe_remote_stream (&rs);
+      state = describe_remote_state (&rs);
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
       set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], rs.schema);
@@ -190,14 +242,15 @@ refresh_remote (TwSensorsPane *self)
       set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
       set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
       set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_MISSED], missed_why);
       set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
-      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], "—");
+      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
-      if (rs.counts.missed > 0)
-        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
-      if (rs.lost > 0)
-        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+      set_error (row->labels[TW_SENSORS_COLUMN_MISSED], rs.counts.missed + rs.lost > 0);
+      set_error (row->labels[TW_SENSORS_COLUMN_STREAM], rs.lost + rs.duplicates > 0);
+      set_error (row->labels[TW_SENSORS_COLUMN_STATE], rs.gone);
     }
 }
 

@@ -12,6 +12,9 @@ G_BEGIN_DECLS
 /* lttng-relayd's default live port */
 #define TW_LTTNG_LIVE_DEFAULT_PORT 5344
 
+/* A target's monitor sends its counts every second: this long without them, it is gone. */
+#define TW_LTTNG_SENSOR_QUIET_S 3.0
+
 /**
  * TwLttngSessionInfo:
  *
@@ -49,6 +52,13 @@ typedef struct {
   gboolean      big_endian;   /* the target's byte order */
   guint64       decoded;      /* elements decoded here */
   guint64       lost;         /* element events LTTng did not deliver (its buffers full) */
+  guint64       duplicates;   /* element events delivered twice (stored once) */
+  guint64       restarts;     /* times its positions went back: its monitor started over */
+  /* its monitor's counts stopped (none for TW_LTTNG_SENSOR_QUIET_S: it ended) or the
+   * session is not connected: @rate is then 0 */
+  gboolean      gone;
+  gboolean      connected;    /* the session it comes through */
+  double        quiet_s;      /* since its monitor's latest counts reached us */
 } TwLttngRemoteSensor;
 
 void          tw_lttng_session_info_free   (TwLttngSessionInfo *info);
