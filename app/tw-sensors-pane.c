@@ -99,7 +99,8 @@ add_row (TwSensorsPane *self,
       if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STREAM)
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-          gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+          /* a target sensor's stream check reads whole: "3 lost, 1 duplicate, 1 restart" */
+          gtk_label_set_max_width_chars (GTK_LABEL (label), c == TW_SENSORS_COLUMN_STREAM ? 32 : 28);
         }
       /* the last column takes the room left and wraps: why a source failed or a
        * connection ended is read whole, not cut at 28 characters */
@@ -150,24 +151,48 @@ append_item (GString *text,
   g_free (item);
 }
 
-/* The stream check of a target's sensor (docs/remote.md): what its monitor sent against
- * what arrived. Counts formatted apart: no 64-bit format in a translated message. */
+/* The stream check of a target's sensor (docs/remote.md), what its monitor sent against
+ * what arrived: short for the column ("3 lost, 1 duplicate, 1 restart"), and said whole
+ * in @tooltip. Counts formatted apart: no 64-bit format in a translated message. */
 static char *
-describe_remote_stream (const TwLttngRemoteSensor *rs)
+describe_remote_stream (const TwLttngRemoteSensor  *rs,
+                        char                      **tooltip)
 {
-  GString *text = g_string_new (NULL);
+  GString *text = g_string_new (NULL), *whole = g_string_new (NULL);
   g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->lost);
   g_autofree char *duplicates = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->duplicates);
   g_autofree char *restarts = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->restarts);
+  gulong plural;
 
   if (rs->lost > 0)
-    append_item (text, g_strdup_printf (_("lost in transit: %s"), lost));
+    {
+      plural = (gulong) MIN (rs->lost, G_MAXULONG);
+      append_item (text, g_strdup_printf (ngettext ("%s lost", "%s lost", plural), lost));
+      append_item (whole, g_strdup_printf (ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
+                                                     "%s elements the monitor sent never arrived (LTTng discarded them)",
+                                                     plural), lost));
+    }
   if (rs->duplicates > 0)
-    append_item (text, g_strdup_printf (_("duplicates: %s"), duplicates));
+    {
+      plural = (gulong) MIN (rs->duplicates, G_MAXULONG);
+      append_item (text, g_strdup_printf (ngettext ("%s duplicate", "%s duplicates", plural), duplicates));
+      append_item (whole, g_strdup_printf (ngettext ("%s element arrived twice (stored once)",
+                                                     "%s elements arrived twice (stored once)", plural), duplicates));
+    }
   if (rs->restarts > 0)
-    append_item (text, g_strdup_printf (_("restarts: %s"), restarts));
+    {
+      plural = (gulong) MIN (rs->restarts, G_MAXULONG);
+      append_item (text, g_strdup_printf (ngettext ("%s restart", "%s restarts", plural), restarts));
+      append_item (whole, g_strdup_printf (ngettext ("its positions went back %s time: its monitor started over",
+                                                     "its positions went back %s times: its monitor started over",
+                                                     plural), restarts));
+    }
   if (text->len == 0)
-    g_string_append (text, _("continuous"));
+    {
+      g_string_append (text, _("continuous"));
+      g_string_append (whole, _("every element its monitor sent arrived, once, in order"));
+    }
+  *tooltip = g_string_free (whole, FALSE);
   return g_string_free (text, FALSE);
 }
 
@@ -180,7 +205,7 @@ describe_remote_state (const TwLttngRemoteSensor *rs)
   if (!rs->have_counts)
     return g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs->host);
   if (rs->gone)
-    return g_strdup_printf (_("on %s (monitor %u): gone, no counts for %.0f s"), rs->host, rs->monitor,
+    return g_strdup_printf (_("on %s (monitor %u): gone (silent %.0f s)"), rs->host, rs->monitor,
                             rs->quiet_s);
   return g_strdup_printf (_("on %s (monitor %u)"), rs->host, rs->monitor);
 }
@@ -208,7 +233,7 @@ refresh_remote (TwSensorsPane *self)
       TwLttngRemoteSensor rs;
       g_autofree char *key = NULL, *task = NULL, *rate = NULL, *received = NULL;
       g_autofree char *missed = NULL, *missed_why = NULL, *torn = NULL, *state = NULL, *stream = NULL;
-      g_autofree char *at_target = NULL, *in_transit = NULL;
+      g_autofree char *at_target = NULL, *in_transit = NULL, *stream_why = NULL;
       gpointer found;
       Row *row;
 
@@ -233,7 +258,7 @@ refresh_remote (TwSensorsPane *self)
       in_transit = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
       missed_why = g_strdup_printf (_("%s missed at the target's ring, %s lost in transit"), at_target, in_transit);
       torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
-      stream = describe_remote_stream (&rs);
+      stream = describe_remote_stream (&rs, &stream_why);
       state = describe_remote_state (&rs);
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
@@ -245,7 +270,7 @@ refresh_remote (TwSensorsPane *self)
       set_tooltip (row->labels[TW_SENSORS_COLUMN_MISSED], missed_why);
       set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
       set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
-      set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream_why);
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_error (row->labels[TW_SENSORS_COLUMN_MISSED], rs.counts.missed + rs.lost > 0);

@@ -275,8 +275,14 @@ keep_last_words (GByteArray   *words,
 static char *
 dup_last_line (GByteArray *words)
 {
-  g_autofree char *text = g_utf8_make_valid ((const char *) words->data, words->len);
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  /* a helper that said nothing (its stderr empty: no data at all) */
+  if (words->len == 0)
+    return NULL;
+  text = g_utf8_make_valid ((const char *) words->data, words->len);
+  lines = g_strsplit (text, "\n", -1);
 
   for (guint i = g_strv_length (lines); i-- > 0;)
     if (*g_strstrip (lines[i]))

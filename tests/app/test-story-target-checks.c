@@ -329,7 +329,7 @@ test_stream_check (void)
                                  "elements", "900", "0", "19", "1", "2",
                                  "counts", "900", "0", "15", "2", NULL });
   s.received = "15";
-  cell.text = "lost in transit: 3, duplicates: 1";
+  cell.text = "3 lost, 1 duplicate";
   g_assert_true (tw_test_wait_until (row_received, &s, WAIT_MS));
   g_assert_true (tw_test_wait_until (row_shows, &cell, WAIT_MS));
   row = find_row (&s);
@@ -339,7 +339,7 @@ test_stream_check (void)
   /* the monitor starts over (same pid, positions from 0 again): a new stream, not a
    * gap of minus 20 nor lost elements */
   craft (&lt, (const char *[]) { "elements", "900", "0", "0", "5", "0", NULL });
-  cell.text = "lost in transit: 3, duplicates: 1, restarts: 1";
+  cell.text = "3 lost, 1 duplicate, 1 restart";
   g_assert_true (tw_test_wait_until (row_shows, &cell, WAIT_MS));
   g_test_message ("stream %s, missed %s", tw_sensors_pane_get_text (s.pane, row, TW_SENSORS_COLUMN_STREAM),
                   tw_sensors_pane_get_text (s.pane, row, TW_SENSORS_COLUMN_MISSED));
