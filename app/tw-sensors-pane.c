@@ -275,7 +275,8 @@ refresh_remote (TwSensorsPane *self)
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_error (row->labels[TW_SENSORS_COLUMN_MISSED], rs.counts.missed + rs.lost > 0);
       set_error (row->labels[TW_SENSORS_COLUMN_STREAM], rs.lost + rs.duplicates > 0);
-      set_error (row->labels[TW_SENSORS_COLUMN_STATE], rs.gone);
+      /* as a local row: a monitor that ended is no fault, a lost connection is */
+      set_error (row->labels[TW_SENSORS_COLUMN_STATE], !rs.connected);
     }
 }
 
