@@ -584,6 +584,90 @@ test_byte_order (gconstpointer data)
   tw_test_lttng_remove_tree (dir);
 }
 
+/* ---------------------------------------------------------------- stream check */
+
+/* A monitor's element events as they arrive at the workbench, made by hand: positions
+ * 0–9; 15–19 with the monitor's missed count at 2 (3 more never arrived); 19 again;
+ * then a restarted monitor of the same pid, positions from 0 with 1 missed. */
+static char *
+sc_write_trace (void)
+{
+  static const struct { guint64 first, n, missed; } runs[] = {
+    { 0, 10, 0 }, { 15, 5, 2 }, { 19, 1, 2 }, { 0, 5, 1 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *metadata = g_strdup_printf (bo_metadata, "le");
+  g_autofree char *dir = g_dir_make_tmp ("tw-stream-check-XXXXXX", &error);
+  g_autofree char *meta_path = NULL, *stream_path = NULL;
+  BoWriter w = { FALSE, g_string_new (NULL) };
+  guint64 time = 2000000;
+  gsize size_at;
+
+  g_assert_no_error (error);
+  bo_int (&w, 0xC1FC1FC1, 4);
+  bo_int (&w, 0, 4);
+  size_at = w.out->len;
+  bo_int (&w, 0, 8);
+  bo_int (&w, 0, 8);
+  bo_int (&w, 0, 4);
+  bo_int (&w, 1000000, 8);
+  bo_int (&w, 4242, 4);
+  bo_int (&w, 0, 4);
+  bo_int (&w, 777, 8);
+  bo_str (&w, "probe-task");
+  bo_str (&w, "sample");
+  bo_str (&w, "u64 seq");
+  bo_int (&w, 16, 4);
+  bo_int (&w, 8, 4);
+  bo_int (&w, 0, 1);
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    for (guint64 k = 0; k < runs[r].n; k++, time += 1000)
+      {
+        bo_int (&w, 1, 4);
+        bo_int (&w, time, 8);
+        bo_int (&w, 4242, 4);
+        bo_int (&w, 0, 4);
+        bo_int (&w, runs[r].first + k, 8);
+        bo_int (&w, runs[r].missed, 8);
+        bo_int (&w, time - 500, 8);
+        bo_int (&w, 8, 2);
+        bo_int (&w, runs[r].first + k, 8);
+      }
+  {
+    BoWriter sizes = { FALSE, g_string_new (NULL) };
+
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    bo_int (&sizes, (guint64) w.out->len * 8, 8);
+    memcpy (w.out->str + size_at, sizes.out->str, 16);
+    g_string_free (sizes.out, TRUE);
+  }
+  meta_path = g_build_filename (dir, "metadata", NULL);
+  stream_path = g_build_filename (dir, "stream_0", NULL);
+  g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
+  g_assert_true (g_file_set_contents (stream_path, w.out->str, (gssize) w.out->len, &error));
+  g_assert_no_error (error);
+  g_string_free (w.out, TRUE);
+  return g_steal_pointer (&dir);
+}
+
+/* The stream check as the store shows it: each element once (the duplicate not
+ * again), and the misses of both streams as loss rows, nothing negative for the
+ * position that went back. (The Sensors tab's counts of it: test-story-target-checks.) */
+static void
+test_stream_check (void)
+{
+  g_autofree char *dir = sc_write_trace ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  guint64 received, missed;
+
+  g_assert_no_error (error);
+  count_decoded (trace, "probe-task@sample", &received, &missed);
+  g_assert_cmpuint (received, ==, 10 + 5 + 5);
+  g_assert_cmpuint (missed, ==, 2 + 1);
+  tw_test_lttng_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -598,5 +682,6 @@ main (int    argc,
   /* no LTTng needed: hand-made traces of either byte order, read by babeltrace2 */
   g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
   g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
+  g_test_add_func ("/tw/ingest/lttng-sensors/stream-check", test_stream_check);
   return g_test_run ();
 }
