@@ -26,6 +26,10 @@ typedef struct {
   GtkWidget *labels[TW_SENSORS_N_COLUMNS];   /* [ATTACHED] is NULL: the check */
   gulong     toggled_handler;
   gboolean   remote;                          /* a target's sensor, not a monitor source */
+  /* a target's sensor: its monitor's counts events seen so far, and when the newest
+   * was first shown (monotonic µs) */
+  guint64    n_counts;
+  gint64     counts_shown_us;
 } Row;
 
 struct _TwSensorsPane
@@ -196,17 +200,35 @@ describe_remote_stream (const TwLttngRemoteSensor  *rs,
   return g_string_free (text, FALSE);
 }
 
+/* How long the monitor of @rs (shown in @row) has been silent, in s: its counts come
+ * every second while it runs. Timed from when the row first showed its newest counts,
+ * not when they reached the process: a window that lags (a loaded machine draws a burst
+ * late) still shows the monitor's last rate before saying it is gone. */
+static double
+remote_silence (Row                       *row,
+                const TwLttngRemoteSensor *rs)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (rs->n_counts != row->n_counts || row->counts_shown_us == 0)
+    {
+      row->n_counts = rs->n_counts;
+      row->counts_shown_us = now;
+    }
+  return (double) (now - row->counts_shown_us) / G_USEC_PER_SEC;
+}
+
 /* Where a target's sensor is read, and whether its monitor is still heard. */
 static char *
-describe_remote_state (const TwLttngRemoteSensor *rs)
+describe_remote_state (const TwLttngRemoteSensor *rs,
+                       double                     silent_s)
 {
   if (!rs->connected)
     return g_strdup_printf (_("on %s (monitor %u): not connected"), rs->host, rs->monitor);
   if (!rs->have_counts)
     return g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs->host);
-  if (rs->gone)
-    return g_strdup_printf (_("on %s (monitor %u): gone (silent %.0f s)"), rs->host, rs->monitor,
-                            rs->quiet_s);
+  if (silent_s > TW_LTTNG_SENSOR_QUIET_S)
+    return g_strdup_printf (_("on %s (monitor %u): gone (silent %.0f s)"), rs->host, rs->monitor, silent_s);
   return g_strdup_printf (_("on %s (monitor %u)"), rs->host, rs->monitor);
 }
 
@@ -235,6 +257,8 @@ refresh_remote (TwSensorsPane *self)
       g_autofree char *missed = NULL, *missed_why = NULL, *torn = NULL, *state = NULL, *stream = NULL;
       g_autofree char *at_target = NULL, *in_transit = NULL, *stream_why = NULL;
       gpointer found;
+      double silent_s;
+      gboolean heard;
       Row *row;
 
       if (!tw_live_session_get_remote_sensor (self->session, i, &rs))
@@ -250,7 +274,11 @@ refresh_remote (TwSensorsPane *self)
         }
       /* "tA: demo-rt-0", as the timeline names a target's tasks */
       task = g_strdup_printf ("%s: %s", rs.host, rs.task);
-      rate = g_strdup_printf ("%.0f/s", rs.rate);
+      /* a monitor that ended, or that cannot be heard, reads nothing: 0/s, as a local
+       * sensor's whose writer is gone; its counts stay the last ones heard */
+      silent_s = remote_silence (row, &rs);
+      heard = rs.connected && !(rs.have_counts && silent_s > TW_LTTNG_SENSOR_QUIET_S);
+      rate = g_strdup_printf ("%.0f/s", heard ? rs.rate : 0.0);
       /* until the monitor's first counts event: what arrived */
       received = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.have_counts ? rs.counts.received : rs.decoded);
       missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed + rs.lost);
@@ -259,7 +287,7 @@ refresh_remote (TwSensorsPane *self)
       missed_why = g_strdup_printf (_("%s missed at the target's ring, %s lost in transit"), at_target, in_transit);
       torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
       stream = describe_remote_stream (&rs, &stream_why);
-      state = describe_remote_state (&rs);
+      state = describe_remote_state (&rs, silent_s);
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
       set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], rs.schema);

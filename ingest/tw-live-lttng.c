@@ -94,8 +94,7 @@ typedef struct {
   /* by helpers that ended, and by the current one */
   guint64             decoded_before, lost_before, duplicates_before, restarts_before;
   guint64             decoded_now, lost_now, duplicates_now, restarts_now;
-  guint64             n_counts;       /* counts events the current helper decoded */
-  gint64              counts_at_us;   /* when the latest reached us (monotonic), 0: none */
+  guint64             n_counts_before, n_counts_now;   /* counts events decoded */
 } RemoteSensor;
 
 /* ---------------------------------------------------------------- URLs */
@@ -634,11 +633,9 @@ take_sensor (LttngSource   *self,
       rs->pub.counts.inconsistent = numbers[2];
       rs->pub.counts.nonmonotonic = numbers[3];
       rs->pub.rate = rate;
-      /* a new counts event (not a frame sent for a loss): the monitor is still there */
-      if (numbers[8] != rs->n_counts)
-        rs->counts_at_us = g_get_monotonic_time ();
     }
-  rs->n_counts = numbers[8];
+  rs->n_counts_now = numbers[8];
+  rs->pub.n_counts = rs->n_counts_before + rs->n_counts_now;
   rs->decoded_now = numbers[4];
   rs->lost_now = numbers[5];
   rs->duplicates_now = numbers[6];
@@ -765,8 +762,8 @@ reset_maps (LttngSource *self)
       rs->lost_before += rs->lost_now;
       rs->duplicates_before += rs->duplicates_now;
       rs->restarts_before += rs->restarts_now;
-      rs->decoded_now = rs->lost_now = rs->duplicates_now = rs->restarts_now = 0;
-      rs->n_counts = 0;
+      rs->n_counts_before += rs->n_counts_now;
+      rs->decoded_now = rs->lost_now = rs->duplicates_now = rs->restarts_now = rs->n_counts_now = 0;
     }
 }
 
@@ -1069,10 +1066,9 @@ tw_live_lttng_get_n_sensors (TwLiveSource *source)
  * What the monitor on the target counts of one of its sensors, as of the source's last
  * poll. Call from the thread that polls, or under the lock that guards the polls.
  *
- * A monitor sends its counts every second while it runs: when none came for
- * TW_LTTNG_SENSOR_QUIET_S, or the session is not connected, the sensor is @gone (its
- * monitor ended, or we cannot hear it) and its rate is 0, as a local sensor's whose
- * writer is gone; the counts stay the last ones heard.
+ * Its @rate is the monitor's latest: whoever shows it judges from @n_counts (one a
+ * second while the monitor runs; see TW_LTTNG_SENSOR_QUIET_S) and @connected whether
+ * the monitor is still heard.
  *
  * Returns: %FALSE when @index is out of range
  */
@@ -1082,18 +1078,12 @@ tw_live_lttng_get_sensor (TwLiveSource        *source,
                           TwLttngRemoteSensor *sensor)
 {
   LttngSource *self = (LttngSource *) source;
-  const RemoteSensor *rs;
 
   g_return_val_if_fail (tw_live_lttng_is_lttng (source), FALSE);
   if (index >= self->sensors->len)
     return FALSE;
-  rs = &g_array_index (self->sensors, RemoteSensor, index);
-  *sensor = rs->pub;
-  sensor->quiet_s = rs->counts_at_us ? (double) (g_get_monotonic_time () - rs->counts_at_us) / G_USEC_PER_SEC : 0;
+  *sensor = g_array_index (self->sensors, RemoteSensor, index).pub;
   sensor->connected = self->parent.connection == TW_LIVE_CONNECTION_CONNECTED;
-  sensor->gone = !sensor->connected || (rs->pub.have_counts && sensor->quiet_s > TW_LTTNG_SENSOR_QUIET_S);
-  if (sensor->gone)
-    sensor->rate = 0;
   return TRUE;
 }
 
