@@ -144,59 +144,70 @@ set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
-/* Appends @item (taken) to the list in @text. */
+/* Appends @message, its %s the count @n, to the list in @list (after @separator). */
 static void
-append_item (GString *text,
-             char    *item)
+append_counted (GString    *list,
+                const char *separator,
+                const char *message,
+                guint64     n)
 {
-  if (text->len)
-    g_string_append (text, ", ");
-  g_string_append (text, item);
-  g_free (item);
+  g_autoptr(GString) item = g_string_new (message);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
+  /* the count formatted apart: no 64-bit format in a translated message, and a
+   * translated message is no format string */
+  g_string_replace (item, "%s", count, 1);
+  if (list->len)
+    g_string_append (list, separator);
+  g_string_append (list, item->str);
+}
+
+/* Appends the count @n, said short (@brief) to @text and whole (@whole) to @why, each a
+ * message with one %s for the count. Nothing when @n is 0. */
+static void
+append_count (GString    *text,
+              GString    *why,
+              guint64     n,
+              const char *brief,
+              const char *whole)
+{
+  if (n == 0)
+    return;
+  append_counted (text, ", ", brief, n);
+  append_counted (why, "; ", whole, n);
+}
+
+/* A count for ngettext(), which takes an unsigned long. */
+static gulong
+plural (guint64 n)
+{
+  return (gulong) MIN (n, G_MAXULONG);
 }
 
 /* The stream check of a target's sensor (docs/remote.md), what its monitor sent against
  * what arrived: short for the column ("3 lost, 1 duplicate, 1 restart"), and said whole
- * in @tooltip. Counts formatted apart: no 64-bit format in a translated message. */
+ * in @tooltip. */
 static char *
 describe_remote_stream (const TwLttngRemoteSensor  *rs,
                         char                      **tooltip)
 {
-  GString *text = g_string_new (NULL), *whole = g_string_new (NULL);
-  g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->lost);
-  g_autofree char *duplicates = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->duplicates);
-  g_autofree char *restarts = g_strdup_printf ("%" G_GUINT64_FORMAT, rs->restarts);
-  gulong plural;
+  GString *text = g_string_new (NULL), *why = g_string_new (NULL);
 
-  if (rs->lost > 0)
-    {
-      plural = (gulong) MIN (rs->lost, G_MAXULONG);
-      append_item (text, g_strdup_printf (ngettext ("%s lost", "%s lost", plural), lost));
-      append_item (whole, g_strdup_printf (ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
-                                                     "%s elements the monitor sent never arrived (LTTng discarded them)",
-                                                     plural), lost));
-    }
-  if (rs->duplicates > 0)
-    {
-      plural = (gulong) MIN (rs->duplicates, G_MAXULONG);
-      append_item (text, g_strdup_printf (ngettext ("%s duplicate", "%s duplicates", plural), duplicates));
-      append_item (whole, g_strdup_printf (ngettext ("%s element arrived twice (stored once)",
-                                                     "%s elements arrived twice (stored once)", plural), duplicates));
-    }
-  if (rs->restarts > 0)
-    {
-      plural = (gulong) MIN (rs->restarts, G_MAXULONG);
-      append_item (text, g_strdup_printf (ngettext ("%s restart", "%s restarts", plural), restarts));
-      append_item (whole, g_strdup_printf (ngettext ("its positions went back %s time: its monitor started over",
-                                                     "its positions went back %s times: its monitor started over",
-                                                     plural), restarts));
-    }
+  append_count (text, why, rs->lost, ngettext ("%s lost", "%s lost", plural (rs->lost)),
+                ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
+                          "%s elements the monitor sent never arrived (LTTng discarded them)", plural (rs->lost)));
+  append_count (text, why, rs->duplicates, ngettext ("%s duplicate", "%s duplicates", plural (rs->duplicates)),
+                ngettext ("%s element arrived twice (stored once)", "%s elements arrived twice (stored once)",
+                          plural (rs->duplicates)));
+  append_count (text, why, rs->restarts, ngettext ("%s restart", "%s restarts", plural (rs->restarts)),
+                ngettext ("its positions went back %s time: its monitor started over",
+                          "its positions went back %s times: its monitor started over", plural (rs->restarts)));
   if (text->len == 0)
     {
       g_string_append (text, _("continuous"));
-      g_string_append (whole, _("every element its monitor sent arrived, once, in order"));
+      g_string_append (why, _("every element its monitor sent arrived, once, in order"));
     }
-  *tooltip = g_string_free (whole, FALSE);
+  *tooltip = g_string_free (why, FALSE);
   return g_string_free (text, FALSE);
 }
 

@@ -120,12 +120,7 @@ test_results_same_pid (void)
     }
   if (!have_craft () || !tw_test_lab_start (&lab))
     return;
-  g_assert_true (tw_test_lab_create_session (&lab, 0, "results"));
-  g_assert_true (tw_test_lab_create_session (&lab, 1, "results"));
-  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
-  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
-  url_a = tw_test_lab_url (&lab, 0, "results");
-  url_b = tw_test_lab_url (&lab, 1, "results");
+  tw_test_lab_open_sessions (&lab, "results", &url_a, &url_b);
   window = tw_application_start_lttng_live (app, (const char *[]) { url_a, url_b, NULL }, NULL);
   g_assert_null (tw_window_get_error_message (window));
   session = g_object_ref (tw_window_get_live_session (window));
@@ -275,35 +270,14 @@ test_rate_after_monitor_ended (void)
   stop_target (&lt, window, &s);
 }
 
-/* Rows of the sensor's type in the store, and the misses its loss rows count. */
-static void
-count_rows (TwTrace *trace,
-            guint64 *elements,
-            guint64 *missed)
-{
-  guint16 type = tw_trace_lookup_event_type (trace, "probe@sample");
-  guint16 lost = tw_trace_lookup_event_type (trace, "probe@sample:missed");
-
-  *elements = *missed = 0;
-  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
-    {
-      TwEvent event;
-
-      tw_trace_get_event (trace, i, &event);
-      if (event.type == type)
-        ++*elements;
-      else if (event.type == lost && lost != TW_TYPE_NONE)
-        *missed += event.arg;
-    }
-}
-
 /* The store holds the 20 elements that arrived once each (the duplicate dropped). */
 static gboolean
 stored_all (gpointer window)
 {
   guint64 elements, missed;
 
-  count_rows (tw_live_session_get_trace (tw_window_get_live_session (window)), &elements, &missed);
+  tw_test_count_sensor_rows (tw_live_session_get_trace (tw_window_get_live_session (window)), "probe@sample",
+                             &elements, &missed);
   return elements >= 20;
 }
 
@@ -348,7 +322,8 @@ test_stream_check (void)
   /* each element stored once (the duplicate not again), the monitor's misses as loss
    * rows, nothing invented for the restart */
   g_assert_true (tw_test_wait_until (stored_all, window, WAIT_MS));
-  count_rows (tw_live_session_get_trace (tw_window_get_live_session (window)), &elements, &missed);
+  tw_test_count_sensor_rows (tw_live_session_get_trace (tw_window_get_live_session (window)), "probe@sample",
+                             &elements, &missed);
   g_assert_cmpuint (elements, ==, 10 + 5 + 5);
   g_assert_cmpuint (missed, ==, 2);
   stop_target (&lt, window, &s);
