@@ -26,6 +26,10 @@ typedef struct {
   GtkWidget *labels[TW_SENSORS_N_COLUMNS];   /* [ATTACHED] is NULL: the check */
   gulong     toggled_handler;
   gboolean   remote;                          /* a target's sensor, not a monitor source */
+  /* a target's sensor: its monitor's counts events seen so far, and when the newest
+   * was first shown (monotonic µs) */
+  guint64    n_counts;
+  gint64     counts_shown_us;
 } Row;
 
 struct _TwSensorsPane
@@ -99,7 +103,8 @@ add_row (TwSensorsPane *self,
       if (c == TW_SENSORS_COLUMN_SCHEMA || c == TW_SENSORS_COLUMN_STREAM)
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-          gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+          /* a target sensor's stream check reads whole: "3 lost, 1 duplicate, 1 restart" */
+          gtk_label_set_max_width_chars (GTK_LABEL (label), c == TW_SENSORS_COLUMN_STREAM ? 32 : 28);
         }
       /* the last column takes the room left and wraps: why a source failed or a
        * connection ended is read whole, not cut at 28 characters */
@@ -139,7 +144,118 @@ set_tooltip (GtkWidget  *widget,
     gtk_widget_set_tooltip_text (widget, text);
 }
 
-/* The sensors of the session's LTTng targets, as their monitors there count them. */
+/* Appends @message, its %s the count @n, to the list in @list (after @separator). */
+static void
+append_counted (GString    *list,
+                const char *separator,
+                const char *message,
+                guint64     n)
+{
+  g_autoptr(GString) item = g_string_new (message);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
+  /* the count formatted apart: no 64-bit format in a translated message, and a
+   * translated message is no format string */
+  g_string_replace (item, "%s", count, 1);
+  if (list->len)
+    g_string_append (list, separator);
+  g_string_append (list, item->str);
+}
+
+/* Appends the count @n, said short (@brief) to @text and whole (@whole) to @why, each a
+ * message with one %s for the count. Nothing when @n is 0. */
+static void
+append_count (GString    *text,
+              GString    *why,
+              guint64     n,
+              const char *brief,
+              const char *whole)
+{
+  if (n == 0)
+    return;
+  append_counted (text, ", ", brief, n);
+  append_counted (why, "; ", whole, n);
+}
+
+/* A count for ngettext(), which takes an unsigned long. */
+static gulong
+plural (guint64 n)
+{
+  return (gulong) MIN (n, G_MAXULONG);
+}
+
+/* The stream check of a target's sensor (docs/remote.md), what its monitor sent against
+ * what arrived: short for the column ("3 lost, 1 duplicate, 1 restart"), and said whole
+ * in @tooltip. */
+static char *
+describe_remote_stream (const TwLttngRemoteSensor  *rs,
+                        char                      **tooltip)
+{
+  GString *text = g_string_new (NULL), *why = g_string_new (NULL);
+
+  append_count (text, why, rs->lost, ngettext ("%s lost", "%s lost", plural (rs->lost)),
+                ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
+                          "%s elements the monitor sent never arrived (LTTng discarded them)", plural (rs->lost)));
+  append_count (text, why, rs->duplicates, ngettext ("%s duplicate", "%s duplicates", plural (rs->duplicates)),
+                ngettext ("%s element arrived twice (stored once)", "%s elements arrived twice (stored once)",
+                          plural (rs->duplicates)));
+  append_count (text, why, rs->restarts, ngettext ("%s restart", "%s restarts", plural (rs->restarts)),
+                ngettext ("its positions went back %s time: its monitor started over",
+                          "its positions went back %s times: its monitor started over", plural (rs->restarts)));
+  if (text->len == 0)
+    {
+      g_string_append (text, _("continuous"));
+      g_string_append (why, _("every element its monitor sent arrived, once, in order"));
+    }
+  *tooltip = g_string_free (why, FALSE);
+  return g_string_free (text, FALSE);
+}
+
+/* How long the monitor of @rs (shown in @row) has been silent, in s: its counts come
+ * every second while it runs. Timed from when the row first showed its newest counts,
+ * not when they reached the process: a window that lags (a loaded machine draws a burst
+ * late) still shows the monitor's last rate before saying it is gone. */
+static double
+remote_silence (Row                       *row,
+                const TwLttngRemoteSensor *rs)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (rs->n_counts != row->n_counts || row->counts_shown_us == 0)
+    {
+      row->n_counts = rs->n_counts;
+      row->counts_shown_us = now;
+    }
+  return (double) (now - row->counts_shown_us) / G_USEC_PER_SEC;
+}
+
+/* Where a target's sensor is read, and whether its monitor is still heard. */
+static char *
+describe_remote_state (const TwLttngRemoteSensor *rs,
+                       double                     silent_s)
+{
+  if (!rs->connected)
+    return g_strdup_printf (_("on %s (monitor %u): not connected"), rs->host, rs->monitor);
+  if (!rs->have_counts)
+    return g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs->host);
+  if (silent_s > TW_LTTNG_SENSOR_QUIET_S)
+    return g_strdup_printf (_("on %s (monitor %u): gone (silent %.0f s)"), rs->host, rs->monitor, silent_s);
+  return g_strdup_printf (_("on %s (monitor %u)"), rs->host, rs->monitor);
+}
+
+static void
+set_error (GtkWidget *label,
+           gboolean   error)
+{
+  if (error)
+    gtk_widget_add_css_class (label, "error");
+  else
+    gtk_widget_remove_css_class (label, "error");
+}
+
+/* The sensors of the session's LTTng targets, as their monitors there count them. Missed
+ * is what the workbench misses: the monitor's misses at the ring and the elements lost
+ * on the way. */
 static void
 refresh_remote (TwSensorsPane *self)
 {
@@ -149,8 +265,11 @@ refresh_remote (TwSensorsPane *self)
     {
       TwLttngRemoteSensor rs;
       g_autofree char *key = NULL, *task = NULL, *rate = NULL, *received = NULL;
-      g_autofree char *missed = NULL, *torn = NULL, *state = NULL;
+      g_autofree char *missed = NULL, *missed_why = NULL, *torn = NULL, *state = NULL, *stream = NULL;
+      g_autofree char *at_target = NULL, *in_transit = NULL, *stream_why = NULL;
       gpointer found;
+      double silent_s;
+      gboolean heard;
       Row *row;
 
       if (!tw_live_session_get_remote_sensor (self->session, i, &rs))
@@ -164,25 +283,22 @@ refresh_remote (TwSensorsPane *self)
           row = add_row (self, TRUE, 0);
           g_hash_table_insert (self->remote_rows, g_steal_pointer (&key), GUINT_TO_POINTER (self->rows->len));
         }
-      tw_target_histograms_set_monitor_host (TW_TARGET_HISTOGRAMS (self->histograms), rs.monitor, rs.host);
       /* "tA: demo-rt-0", as the timeline names a target's tasks */
       task = g_strdup_printf ("%s: %s", rs.host, rs.task);
-      rate = g_strdup_printf ("%.0f/s", rs.rate);
+      /* a monitor that ended, or that cannot be heard, reads nothing: 0/s, as a local
+       * sensor's whose writer is gone; its counts stay the last ones heard */
+      silent_s = remote_silence (row, &rs);
+      heard = rs.connected && !(rs.have_counts && silent_s > TW_LTTNG_SENSOR_QUIET_S);
+      rate = g_strdup_printf ("%.0f/s", heard ? rs.rate : 0.0);
       /* until the monitor's first counts event: what arrived */
       received = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.have_counts ? rs.counts.received : rs.decoded);
-      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed);
+      missed = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed + rs.lost);
+      at_target = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.missed);
+      in_transit = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
+      missed_why = g_strdup_printf (_("%s missed at the target's ring, %s lost in transit"), at_target, in_transit);
       torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
-      if (!rs.have_counts)
-        state = g_strdup_printf (_("on %s, waiting for its monitor's counts"), rs.host);
-      else if (rs.lost > 0)
-        {
-          g_autofree char *lost = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
-
-          state = g_strdup_printf (_("on %s (monitor %u); LTTng dropped %s of its elements"),
-                                   rs.host, rs.monitor, lost);
-        }
-      else
-        state = g_strdup_printf (_("on %s (monitor %u)"), rs.host, rs.monitor);
+      stream = describe_remote_stream (&rs, &stream_why);
+      state = describe_remote_state (&rs, silent_s);
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
       set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], rs.schema);
@@ -190,14 +306,16 @@ refresh_remote (TwSensorsPane *self)
       set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
       set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], received);
       set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_MISSED], missed_why);
       set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
-      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], "—");
+      set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
+      set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream_why);
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
-      if (rs.counts.missed > 0)
-        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_MISSED], "error");
-      if (rs.lost > 0)
-        gtk_widget_add_css_class (row->labels[TW_SENSORS_COLUMN_STATE], "error");
+      set_error (row->labels[TW_SENSORS_COLUMN_MISSED], rs.counts.missed + rs.lost > 0);
+      set_error (row->labels[TW_SENSORS_COLUMN_STREAM], rs.lost + rs.duplicates > 0);
+      /* as a local row: a monitor that ended is no fault, a lost connection is */
+      set_error (row->labels[TW_SENSORS_COLUMN_STATE], !rs.connected);
     }
 }
 

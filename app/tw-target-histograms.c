@@ -6,7 +6,9 @@
  * `tracewb-cli monitor --lttng --metric/--automaton/--plugin` on a target sends its
  * evaluation's histogram every second while it changes (`tracewb:histogram`); the
  * LTTng decoding stores each snapshot as a row of `histogram:<evaluation>` (count, min,
- * max, mean, low, width, bins as text). This section of the Sensors tab shows the
+ * max, mean, low, width, bins as text, and the target's hostname; arg: the monitor's pid).
+ * One histogram per target, monitor and evaluation: two targets' monitors may share a
+ * pid (pid namespaces, or chance), and their results never mix. This section of the Sensors tab shows the
  * newest row of each evaluation as the histogram views draw theirs (TwHistogramPainter
  * on a TwHistogramSnapshot made from the bins): what the target computed, not a
  * histogram rebuilt here from its measurements. Riegel, *A Generalized Approach to
@@ -30,6 +32,7 @@
 
 typedef struct {
   char                *evaluation;
+  const char          *host;         /* the target's hostname (interned), "" if unknown */
   guint32              monitor;      /* the pid of the target's monitor that runs it */
   guint64              time;         /* of the snapshot shown */
   TwHistogramSnapshot *snapshot;
@@ -52,9 +55,8 @@ struct _TwTargetHistograms
   guint64             scanned;       /* rows read so far */
   GArray             *is_snapshot;   /* gboolean by type id, for the types seen so far */
   guint               n_snapshot_types;
-  GHashTable         *slots;         /* type << 32 | monitor → index in @evaluations + 1 */
+  GHashTable         *slots;         /* "type/monitor/host" → index in @evaluations + 1 */
   GPtrArray          *evaluations;   /* Evaluation, in the order they appeared */
-  GHashTable         *hosts;         /* monitor pid → its target's hostname */
 };
 
 G_DEFINE_FINAL_TYPE (TwTargetHistograms, tw_target_histograms, GTK_TYPE_WIDGET)
@@ -85,19 +87,16 @@ draw_plot (GtkDrawingArea *area,
 }
 
 /* "tA: <evaluation>", as the timeline and the Sensors rows name a target's tasks; the
- * monitor's pid until the host is known (a monitor's first sensor counts say where it
- * runs) */
+ * monitor's pid when the trace did not name its target */
 static void
-set_title (TwTargetHistograms *self,
-           Evaluation         *e)
+set_title (Evaluation *e)
 {
-  const char *host = g_hash_table_lookup (self->hosts, GUINT_TO_POINTER (e->monitor));
   g_autofree char *text = NULL, *tooltip = NULL;
 
-  if (host)
+  if (e->host[0])
     {
-      text = g_strdup_printf (_("%s: %s"), host, e->evaluation);
-      tooltip = g_strdup_printf (_("%s on %s (monitor %u)"), e->evaluation, host, e->monitor);
+      text = g_strdup_printf (_("%s: %s"), e->host, e->evaluation);
+      tooltip = g_strdup_printf (_("%s on %s (monitor %u)"), e->evaluation, e->host, e->monitor);
     }
   else
     text = g_strdup_printf (_("%s — monitor %u"), e->evaluation, e->monitor);
@@ -108,11 +107,13 @@ set_title (TwTargetHistograms *self,
 static Evaluation *
 add_evaluation (TwTargetHistograms *self,
                 const char         *name,
+                const char         *host,
                 guint32             monitor)
 {
   Evaluation *e = g_new0 (Evaluation, 1);
 
   e->owner = self;
+  e->host = host;
   e->monitor = monitor;
   e->evaluation = g_strdup (name);
   e->card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -124,7 +125,7 @@ add_evaluation (TwTargetHistograms *self,
   gtk_label_set_max_width_chars (GTK_LABEL (e->title), 40);
   gtk_widget_set_size_request (e->title, PLOT_W, -1);
   gtk_widget_add_css_class (e->title, "heading");
-  set_title (self, e);
+  set_title (e);
   e->summary_label = gtk_label_new ("");
   gtk_label_set_xalign (GTK_LABEL (e->summary_label), 0);
   gtk_widget_add_css_class (e->summary_label, "dim-label");
@@ -139,33 +140,6 @@ add_evaluation (TwTargetHistograms *self,
   g_ptr_array_add (self->evaluations, e);
   gtk_widget_set_visible (self->box, TRUE);
   return e;
-}
-
-/**
- * tw_target_histograms_set_monitor_host:
- * @monitor: the pid of a target's monitor
- * @host: the hostname of the target it runs on
- *
- * Titles that monitor's evaluations by its target. The snapshot rows name only the
- * monitor; which target it runs on comes from the session (its sensors' statuses).
- */
-void
-tw_target_histograms_set_monitor_host (TwTargetHistograms *self,
-                                       guint32             monitor,
-                                       const char         *host)
-{
-  g_return_if_fail (TW_IS_TARGET_HISTOGRAMS (self));
-  g_return_if_fail (host != NULL);
-  if (g_strcmp0 (g_hash_table_lookup (self->hosts, GUINT_TO_POINTER (monitor)), host) == 0)
-    return;
-  g_hash_table_insert (self->hosts, GUINT_TO_POINTER (monitor), g_strdup (host));
-  for (guint i = 0; i < self->evaluations->len; i++)
-    {
-      Evaluation *e = g_ptr_array_index (self->evaluations, i);
-
-      if (e->monitor == monitor)
-        set_title (self, e);
-    }
 }
 
 /* Notes which of the types added since the last call are snapshot types.
@@ -188,21 +162,34 @@ classify_types (TwTargetHistograms *self)
   return self->n_snapshot_types > 0;
 }
 
-/* Which evaluation a snapshot row of @type from monitor @arg is: one per evaluation name
- * and monitor, so that two monitors' evaluations of one name stay apart. */
+/* The target a snapshot row names ("" when its trace did not say), interned. */
+static const char *
+host_of_snapshot (TwTrace       *trace,
+                  const TwEvent *event)
+{
+  TwValue v;
+  const char *host = tw_trace_get_event_field (trace, event, "host", &v) ? tw_trace_get_string (trace, v.str)
+                                                                       : NULL;
+
+  return g_intern_string (host ? host : "");
+}
+
+/* Which evaluation a snapshot row is: one per target, monitor (its pid, the row's arg)
+ * and evaluation name, so that two targets whose monitors share a pid stay apart. */
 static guint
 slot_of_snapshot (TwTargetHistograms *self,
-                  guint16             type,
-                  guint32             arg)
+                  const TwEvent      *event)
 {
-  guint64 key = (guint64) type << 32 | arg;
-  gpointer found = g_hash_table_lookup (self->slots, &key);
+  const char *host = host_of_snapshot (self->trace, event);
+  g_autofree char *key = g_strdup_printf ("%u/%u/%s", event->type, event->arg, host);
+  gpointer found = g_hash_table_lookup (self->slots, key);
 
   if (found == NULL)
     {
-      add_evaluation (self, tw_trace_get_event_type (self->trace, type)->name + strlen (PREFIX), arg);
+      add_evaluation (self, tw_trace_get_event_type (self->trace, event->type)->name + strlen (PREFIX), host,
+                      event->arg);
       found = GUINT_TO_POINTER (self->evaluations->len);
-      g_hash_table_insert (self->slots, g_memdup2 (&key, sizeof key), found);
+      g_hash_table_insert (self->slots, g_steal_pointer (&key), found);
     }
   return GPOINTER_TO_UINT (found) - 1;
 }
@@ -317,7 +304,7 @@ tw_target_histograms_refresh (TwTargetHistograms *self)
           if (type >= self->is_snapshot->len || !g_array_index (self->is_snapshot, gboolean, type))
             continue;
           tw_trace_get_event (self->trace, base + j, &event);
-          slot = slot_of_snapshot (self, type, event.arg);
+          slot = slot_of_snapshot (self, &event);
           if (slot >= newest->len)
             g_ptr_array_set_size (newest, slot + 1);
           if (newest->pdata[slot] == NULL)
@@ -356,7 +343,6 @@ tw_target_histograms_set_trace (TwTargetHistograms *self,
   g_array_set_size (self->is_snapshot, 0);
   self->n_snapshot_types = 0;
   g_hash_table_remove_all (self->slots);
-  g_hash_table_remove_all (self->hosts);
   self->scanned = 0;
   g_set_object (&self->trace, trace);
   gtk_widget_set_visible (self->box, FALSE);
@@ -438,7 +424,6 @@ tw_target_histograms_finalize (GObject *object)
   g_ptr_array_unref (self->evaluations);
   g_array_unref (self->is_snapshot);
   g_hash_table_unref (self->slots);
-  g_hash_table_unref (self->hosts);
   G_OBJECT_CLASS (tw_target_histograms_parent_class)->finalize (object);
 }
 
@@ -460,8 +445,7 @@ tw_target_histograms_init (TwTargetHistograms *self)
   self->painter = tw_histogram_painter_new ();
   self->evaluations = g_ptr_array_new_with_free_func (evaluation_free);
   self->is_snapshot = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  self->slots = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->hosts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->slots = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   heading = gtk_label_new (_("Evaluations on the targets (their latest histograms)"));

@@ -26,8 +26,5 @@ const char                *tw_target_histograms_get_summary  (TwTargetHistograms
                                                               guint               index);
 const char                *tw_target_histograms_get_title    (TwTargetHistograms *self,
                                                               guint               index);
-void                       tw_target_histograms_set_monitor_host (TwTargetHistograms *self,
-                                                                  guint32             monitor,
-                                                                  const char         *host);
 
 G_END_DECLS

@@ -91,8 +91,10 @@ typedef struct {
 
 typedef struct {
   TwLttngRemoteSensor pub;
-  guint64             decoded_before, lost_before;   /* by helpers that ended */
-  guint64             decoded_now, lost_now;         /* by the current helper */
+  /* by helpers that ended, and by the current one */
+  guint64             decoded_before, lost_before, duplicates_before, restarts_before;
+  guint64             decoded_now, lost_now, duplicates_now, restarts_now;
+  guint64             n_counts_before, n_counts_now;   /* counts events decoded */
 } RemoteSensor;
 
 /* ---------------------------------------------------------------- URLs */
@@ -272,8 +274,14 @@ keep_last_words (GByteArray   *words,
 static char *
 dup_last_line (GByteArray *words)
 {
-  g_autofree char *text = g_utf8_make_valid ((const char *) words->data, words->len);
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  /* a helper that said nothing (its stderr empty: no data at all) */
+  if (words->len == 0)
+    return NULL;
+  text = g_utf8_make_valid ((const char *) words->data, words->len);
+  lines = g_strsplit (text, "\n", -1);
 
   for (guint i = g_strv_length (lines); i-- > 0;)
     if (*g_strstrip (lines[i]))
@@ -577,7 +585,7 @@ take_sensor (LttngSource   *self,
              GError       **error)
 {
   guint32 monitor, index;
-  guint64 numbers[6], key;
+  guint64 numbers[9], key;
   const char *task, *sensor, *schema;
   RemoteSensor *rs;
   gpointer found;
@@ -626,10 +634,16 @@ take_sensor (LttngSource   *self,
       rs->pub.counts.nonmonotonic = numbers[3];
       rs->pub.rate = rate;
     }
+  rs->n_counts_now = numbers[8];
+  rs->pub.n_counts = rs->n_counts_before + rs->n_counts_now;
   rs->decoded_now = numbers[4];
   rs->lost_now = numbers[5];
+  rs->duplicates_now = numbers[6];
+  rs->restarts_now = numbers[7];
   rs->pub.decoded = rs->decoded_before + rs->decoded_now;
   rs->pub.lost = rs->lost_before + rs->lost_now;
+  rs->pub.duplicates = rs->duplicates_before + rs->duplicates_now;
+  rs->pub.restarts = rs->restarts_before + rs->restarts_now;
   return TRUE;
 }
 
@@ -746,7 +760,10 @@ reset_maps (LttngSource *self)
 
       rs->decoded_before += rs->decoded_now;
       rs->lost_before += rs->lost_now;
-      rs->decoded_now = rs->lost_now = 0;
+      rs->duplicates_before += rs->duplicates_now;
+      rs->restarts_before += rs->restarts_now;
+      rs->n_counts_before += rs->n_counts_now;
+      rs->decoded_now = rs->lost_now = rs->duplicates_now = rs->restarts_now = rs->n_counts_now = 0;
     }
 }
 
@@ -1049,6 +1066,10 @@ tw_live_lttng_get_n_sensors (TwLiveSource *source)
  * What the monitor on the target counts of one of its sensors, as of the source's last
  * poll. Call from the thread that polls, or under the lock that guards the polls.
  *
+ * Its @rate is the monitor's latest: whoever shows it judges from @n_counts (one a
+ * second while the monitor runs; see TW_LTTNG_SENSOR_QUIET_S) and @connected whether
+ * the monitor is still heard.
+ *
  * Returns: %FALSE when @index is out of range
  */
 gboolean
@@ -1062,6 +1083,7 @@ tw_live_lttng_get_sensor (TwLiveSource        *source,
   if (index >= self->sensors->len)
     return FALSE;
   *sensor = g_array_index (self->sensors, RemoteSensor, index).pub;
+  sensor->connected = self->parent.connection == TW_LIVE_CONNECTION_CONNECTED;
   return TRUE;
 }
 

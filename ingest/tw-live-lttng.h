@@ -12,6 +12,10 @@ G_BEGIN_DECLS
 /* lttng-relayd's default live port */
 #define TW_LTTNG_LIVE_DEFAULT_PORT 5344
 
+/* A target's monitor sends its counts every second: this long without new ones, it is
+ * gone (ended, or killed). */
+#define TW_LTTNG_SENSOR_QUIET_S 3.0
+
 /**
  * TwLttngSessionInfo:
  *
@@ -49,6 +53,10 @@ typedef struct {
   gboolean      big_endian;   /* the target's byte order */
   guint64       decoded;      /* elements decoded here */
   guint64       lost;         /* element events LTTng did not deliver (its buffers full) */
+  guint64       duplicates;   /* element events delivered twice (stored once) */
+  guint64       restarts;     /* times its positions went back: its monitor started over */
+  guint64       n_counts;     /* its monitor's counts events heard: one a second while it runs */
+  gboolean      connected;    /* the session it comes through is */
 } TwLttngRemoteSensor;
 
 void          tw_lttng_session_info_free   (TwLttngSessionInfo *info);

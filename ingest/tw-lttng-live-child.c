@@ -263,7 +263,7 @@ put_sensors (Child *child)
       TwLttngSensorStats st;
       guint64 *sent = &g_array_index (child->sensors_sent, guint64, i);
       guint8 flags[2];
-      guint64 numbers[6];
+      guint64 numbers[9];
       gsize start;
 
       _tw_lttng_sensor_decoder_get_stats (sensors, i, &st);
@@ -278,6 +278,9 @@ put_sensors (Child *child)
       numbers[3] = st.counts.nonmonotonic;
       numbers[4] = st.received;
       numbers[5] = st.lost;
+      numbers[6] = st.duplicates;
+      numbers[7] = st.restarts;
+      numbers[8] = st.n_counts;
       start = child->out->len;
       frame_begin (child->out, TW_LTTNG_FRAME_SENSOR);
       put (child->out, &st.monitor, 4);

@@ -21,7 +21,8 @@
  *   SENSOR   a sensor a target's monitor reports (tw-lttng-sensor-decoder.c), sent when
  *            its counts or losses changed: u32 monitor, u32 sensor, i64 pid,
  *            u8 have_counts, u8 big_endian, u64 received, missed, inconsistent,
- *            nonmonotonic (the monitor's), u64 decoded, lost, f64 rate,
+ *            nonmonotonic (the monitor's), u64 decoded, lost, duplicates, restarts,
+ *            counts events so far, f64 rate,
  *            task NUL, sensor name NUL, schema NUL
  *   END      text: the session ended (`--lttng-sessions`: the list is complete)
  *   ERROR    text: why the helper gives up; it exits 1 right after
@@ -54,7 +55,7 @@ typedef struct {
   guint32 size;
 } TwLttngFrameHeader;
 
-#define TW_LTTNG_SENSOR_HEAD (4 + 4 + 8 + 1 + 1 + 6 * 8 + 8)
+#define TW_LTTNG_SENSOR_HEAD (4 + 4 + 8 + 1 + 1 + 9 * 8 + 8)
 #define TW_LTTNG_ROW_HEAD   (8 + 2 + 2 + 4 + 4 + 2)
 #define TW_LTTNG_DATA_FD    3
 #define TW_LTTNG_MAX_FRAME  (16u << 20)

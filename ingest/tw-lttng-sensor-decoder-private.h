@@ -10,7 +10,8 @@
  * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
  * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
  * measurements as `measurement:<evaluation>` rows and histogram snapshots as
- * `histogram:<evaluation>` rows with value fields (their arg: the monitor's pid).
+ * `histogram:<evaluation>` rows with value fields and the target's hostname (their arg: the
+ * monitor's pid).
  */
 #pragma once
 
@@ -55,6 +56,9 @@ typedef struct {
   guint64     received;    /* elements decoded */
   guint64     missed;      /* missed at the monitor, as far as told */
   guint64     lost;        /* elements whose events LTTng did not deliver (position gaps) */
+  guint64     duplicates;  /* elements delivered again (their position just received) */
+  guint64     restarts;    /* positions going back: the monitor started a new stream */
+  guint64     n_counts;    /* counts events received (one a second while it runs) */
   guint64     undecoded;   /* elements before their schema arrived */
 } TwLttngSensorStats;
 

@@ -14,10 +14,19 @@
  * Missed elements. Each element carries the monitor's missed count so far; a rise
  * becomes one lost-event row on the sensor's task at the next element (what was missed
  * lies between the two), and the count events carry the misses after the last element.
- * The workbench's missed count is then exactly the target monitor's. Element events
- * LTTng itself discarded (its ring full) show as a position gap larger than the rise of
- * the missed count: they are counted apart (`lost`), beside LTTng's own
- * discarded-events rows, never as the sensor's misses.
+ * The workbench's missed count is then exactly the target monitor's.
+ *
+ * Stream check. Each element carries its position in the sensor's ring, so what the
+ * monitor sent and what arrived are compared per sensor, as a local monitor checks a
+ * ring's positions:
+ *  - a jump ahead larger than the rise of the missed count: element events lost on the
+ *    way (LTTng discarded them, its ring full), counted apart (`lost`), beside LTTng's
+ *    own discarded-events rows, never as the sensor's misses;
+ *  - the position just received again: a duplicate, counted and not stored twice;
+ *  - a position behind the last one: the target's monitor started over (restarted, its
+ *    pid the same: pid namespaces give a container's monitor the same pid each time):
+ *    a new stream from there, counted (`restarts`), its gap neither negative nor lost;
+ *    its missed count starts again from 0 on top of what the old stream missed.
  *
  * Byte order. A payload is the target's memory, its numbers in the target's byte order,
  * which the schema event names (`big_endian`; absent in older recordings: ours). When it
@@ -88,8 +97,12 @@ typedef struct {
   gboolean        have_position;
   guint64         next_position;
   guint64         missed;         /* the monitor's count, as far as stored as lost rows */
+  guint64         missed_before;  /* missed in the streams before the latest restart */
   guint64         received;
   guint64         lost;
+  guint64         duplicates;
+  guint64         restarts;
+  guint64         n_counts;
   guint64         undecoded;
   guint64         last_time;
   guint16         lost_type;      /* `<task>@<sensor>:missed`, TW_TYPE_NONE until needed */
@@ -111,7 +124,10 @@ struct _TwLttngSensorDecoder {
   char         *what;
   ClassMembers  classes[MAX_CLASSES];
   guint         n_classes;
-  GHashTable   *sensors;        /* (monitor << 32 | sensor) → index in @streams */
+  GHashTable   *sensors;        /* stream_key() → index in @streams */
+  GHashTable   *hosts;          /* hostname → its number + 1 */
+  const bt_trace *last_trace;
+  guint64       last_host;
   GPtrArray    *streams;        /* SensorStream */
   guint64       last_key;
   SensorStream *last_stream;
@@ -172,6 +188,7 @@ _tw_lttng_sensor_decoder_new (TwTrace    *trace,
   self->trace = trace;
   self->what = g_strdup (what);
   self->sensors = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->streams = g_ptr_array_new_with_free_func (sensor_stream_free);
   self->evaluations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return self;
@@ -183,6 +200,7 @@ _tw_lttng_sensor_decoder_free (TwLttngSensorDecoder *self)
   if (self == NULL)
     return;
   g_hash_table_unref (self->sensors);
+  g_hash_table_unref (self->hosts);
   g_ptr_array_unref (self->streams);
   g_hash_table_unref (self->evaluations);
   g_free (self->what);
@@ -310,6 +328,46 @@ monotonic_offset (const bt_message *msg,
   return time_ns - raw;
 }
 
+/* The hostname of the target whose trace carried @msg (LTTng's `hostname` environment
+ * entry), "" when the trace does not say: a pid names a monitor on one machine only. */
+static const char *
+trace_hostname (const bt_message *msg)
+{
+  const bt_event *event = bt_message_event_borrow_event_const (msg);
+  const bt_trace *trace = bt_stream_borrow_trace_const (bt_event_borrow_stream_const (event));
+  const bt_value *value = bt_trace_borrow_environment_entry_value_by_name_const (trace, "hostname");
+
+  return value && bt_value_is_string (value) ? bt_value_string_get (value) : "";
+}
+
+/* Which sensor of which monitor on which target @msg is about: a session folder holds
+ * several targets' traces, and two targets' monitors may share a pid. A monitor's sensor
+ * indexes are small (the sensors it found): 20 bits of them, 12 for the target. */
+static guint64
+stream_key (TwLttngSensorDecoder *self,
+            const bt_message     *msg,
+            guint64               monitor,
+            guint64               sensor)
+{
+  const bt_trace *trace = bt_stream_borrow_trace_const (
+    bt_event_borrow_stream_const (bt_message_event_borrow_event_const (msg)));
+
+  if (trace != self->last_trace)
+    {
+      const char *host = trace_hostname (msg);
+      gpointer found = g_hash_table_lookup (self->hosts, host);
+
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (g_hash_table_size (self->hosts) + 1);
+          g_hash_table_insert (self->hosts, g_strdup (host), found);
+        }
+      self->last_trace = trace;
+      self->last_host = (GPOINTER_TO_UINT (found) - 1) & 0xfff;
+    }
+  return (monitor & 0xffffffffu) << 32 | self->last_host << 20 | (sensor & 0xfffff);
+}
+
 static SensorStream *
 lookup_stream (TwLttngSensorDecoder *self,
                guint64               key)
@@ -371,6 +429,7 @@ note_missed (TwLttngSensorDecoder  *self,
 
 static gboolean
 handle_schema (TwLttngSensorDecoder  *self,
+               const bt_message      *msg,
                const bt_field        *payload,
                const ClassMembers    *c,
                GError               **error)
@@ -389,7 +448,7 @@ handle_schema (TwLttngSensorDecoder  *self,
   get_uint (payload, c, F_PID, &pid);
   /* absent (a monitor before the field): the target shares our byte order */
   get_uint (payload, c, F_BIG_ENDIAN, &big_endian);
-  key = monitor << 32 | (sensor & 0xffffffffu);
+  key = stream_key (self, msg, monitor, sensor);
   if (lookup_stream (self, key))
     return TRUE;   /* sent again every second */
 
@@ -437,6 +496,46 @@ handle_schema (TwLttngSensorDecoder  *self,
   return TRUE;
 }
 
+/* The stream check of @s at an element of @position, the monitor's missed count then
+ * @missed (see the top of this file).
+ *
+ * Returns: FALSE for a duplicate, which is not stored */
+static gboolean
+check_position (SensorStream *s,
+                guint64       position,
+                guint64       missed)
+{
+  if (!s->have_position)
+    return TRUE;
+  if (position + 1 == s->next_position)
+    {
+      s->duplicates++;
+      s->generation++;
+      return FALSE;
+    }
+  if (position < s->next_position)
+    {
+      /* a new stream: its misses count from 0 again, added to the old stream's */
+      s->restarts++;
+      s->generation++;
+      s->missed_before += s->missed;
+      s->missed = 0;
+      return TRUE;
+    }
+  if (position > s->next_position)
+    {
+      guint64 gap = position - s->next_position;
+      guint64 told = missed > s->missed ? missed - s->missed : 0;
+
+      if (gap > told)
+        {
+          s->lost += gap - told;
+          s->generation++;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 handle_element (TwLttngSensorDecoder  *self,
                 const bt_message      *msg,
@@ -447,7 +546,7 @@ handle_element (TwLttngSensorDecoder  *self,
                 gpointer               emit_data,
                 GError               **error)
 {
-  guint64 monitor = 0, sensor = 0, position = 0, missed = 0, timestamp = 0, missed_before;
+  guint64 monitor = 0, sensor = 0, position = 0, missed = 0, timestamp = 0;
   const bt_field *bytes;
   SensorStream *s;
   guint64 n, time;
@@ -457,7 +556,7 @@ handle_element (TwLttngSensorDecoder  *self,
       || !get_uint (payload, c, F_POSITION, &position) || !get_uint (payload, c, F_TIMESTAMP, &timestamp))
     return TRUE;
   get_uint (payload, c, F_MISSED, &missed);
-  s = lookup_stream (self, monitor << 32 | (sensor & 0xffffffffu));
+  s = lookup_stream (self, stream_key (self, msg, monitor, sensor));
   if (s == NULL || !s->decodable)
     {
       if (s)
@@ -470,19 +569,8 @@ handle_element (TwLttngSensorDecoder  *self,
   if (lag > self->max_lag)
     self->max_lag = lag;
 
-  /* a jump in positions the missed count does not explain: element events LTTng lost */
-  missed_before = s->missed;
-  if (s->have_position && position > s->next_position)
-    {
-      guint64 gap = position - s->next_position;
-      guint64 told = missed > missed_before ? missed - missed_before : 0;
-
-      if (gap > told)
-        {
-          s->lost += gap - told;
-          s->generation++;
-        }
-    }
+  if (!check_position (s, position, missed))
+    return TRUE;
   s->have_position = TRUE;
   s->next_position = position + 1;
   if (!note_missed (self, s, missed, time, emit, emit_data, error))
@@ -511,6 +599,7 @@ handle_element (TwLttngSensorDecoder  *self,
 
 static gboolean
 handle_counts (TwLttngSensorDecoder  *self,
+               const bt_message      *msg,
                const bt_field        *payload,
                const ClassMembers    *c,
                gint64                 time_ns,
@@ -524,7 +613,7 @@ handle_counts (TwLttngSensorDecoder  *self,
   if (!get_uint (payload, c, F_MONITOR, &monitor) || !get_uint (payload, c, F_SENSOR, &sensor)
       || !get_uint (payload, c, F_MISSED, &missed))
     return TRUE;
-  s = lookup_stream (self, monitor << 32 | (sensor & 0xffffffffu));
+  s = lookup_stream (self, stream_key (self, msg, monitor, sensor));
   if (s == NULL)
     return TRUE;
   /* the monitor's own accounting, shown as it is (a local sensor's row shows the same);
@@ -538,6 +627,7 @@ handle_counts (TwLttngSensorDecoder  *self,
   get_uint (payload, c, F_INCONSISTENT, &s->counts.inconsistent);
   get_uint (payload, c, F_NONMONOTONIC, &s->counts.nonmonotonic);
   s->counts_time = time_ns;
+  s->n_counts++;
   s->generation++;
   if (!s->decodable)
     return TRUE;
@@ -629,6 +719,7 @@ handle_measurement (TwLttngSensorDecoder  *self,
 
 static gboolean
 handle_histogram (TwLttngSensorDecoder  *self,
+                  const bt_message      *msg,
                   const bt_field        *payload,
                   const ClassMembers    *c,
                   gint64                 time_ns,
@@ -644,6 +735,7 @@ handle_histogram (TwLttngSensorDecoder  *self,
     { "low", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
     { "width", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
     { "bins", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "host", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
   };
   guint16 type = evaluation_type (self, "histogram", get_string (payload, c, F_EVALUATION), specs,
                                   G_N_ELEMENTS (specs), error);
@@ -675,8 +767,15 @@ handle_histogram (TwLttngSensorDecoder  *self,
     }
   v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (self->trace, text->str) };
   tw_event_type_set_field (info, row, 6, &v);
+  {
+    g_autofree char *host = g_utf8_make_valid (trace_hostname (msg), -1);
+
+    v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (self->trace, host) };
+    tw_event_type_set_field (info, row, 7, &v);
+  }
   get_uint (payload, c, F_MONITOR, &monitor);
-  /* arg: the monitor's pid, so that two monitors' evaluations of one name stay apart */
+  /* arg: the monitor's pid; with the host, which monitor of which target (two targets'
+   * monitors may share a pid: pid namespaces, or chance) */
   emit ((guint64) MAX (time_ns, 0), TW_CPU_NONE, type, TW_TASK_NONE, (guint32) monitor, row,
         info->payload_size, emit_data);
   return TRUE;
@@ -706,15 +805,15 @@ _tw_lttng_sensor_decoder_handle (TwLttngSensorDecoder  *self,
   switch (kind)
     {
     case TW_LTTNG_SENSOR_EVENT_SCHEMA:
-      return handle_schema (self, payload, c, error);
+      return handle_schema (self, msg, payload, c, error);
     case TW_LTTNG_SENSOR_EVENT_ELEMENT:
       return handle_element (self, msg, payload, c, time_ns, emit, emit_data, error);
     case TW_LTTNG_SENSOR_EVENT_COUNTS:
-      return handle_counts (self, payload, c, time_ns, emit, emit_data, error);
+      return handle_counts (self, msg, payload, c, time_ns, emit, emit_data, error);
     case TW_LTTNG_SENSOR_EVENT_MEASUREMENT:
       return handle_measurement (self, msg, payload, c, time_ns, emit, emit_data, error);
     case TW_LTTNG_SENSOR_EVENT_HISTOGRAM:
-      return handle_histogram (self, payload, c, time_ns, emit, emit_data, error);
+      return handle_histogram (self, msg, payload, c, time_ns, emit, emit_data, error);
     case TW_LTTNG_SENSOR_EVENT_NONE:
     default:
       return TRUE;
@@ -755,8 +854,11 @@ _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *self,
   stats->generation = s->generation;
   stats->monitor = s->monitor;
   stats->received = s->received;
-  stats->missed = s->missed;
+  stats->missed = s->missed_before + s->missed;
   stats->lost = s->lost;
+  stats->duplicates = s->duplicates;
+  stats->restarts = s->restarts;
+  stats->n_counts = s->n_counts;
   stats->undecoded = s->undecoded;
 }
 

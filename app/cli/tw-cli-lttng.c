@@ -238,6 +238,9 @@ tw_cli_lttng_report_sensors (GPtrArray   *sources,
         /* what reached us: elements decoded, element events LTTng dropped */
         add_count (builder, "decoded", rs.decoded);
         add_count (builder, "lttng_lost", rs.lost);
+        /* the stream check (docs/remote.md): delivered twice, and new streams */
+        add_count (builder, "duplicates", rs.duplicates);
+        add_count (builder, "restarts", rs.restarts);
         json_builder_end_object (builder);
       }
 }

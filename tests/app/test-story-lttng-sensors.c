@@ -230,6 +230,9 @@ test_sensor_rows (void)
                       tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE));
       /* the sensor's own schema, and where it runs */
       g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_SCHEMA), !=, "");
+      /* the stream check of a real run: every element the monitor sent arrived, once, in
+       * order (its misses are the monitor's, counted above) */
+      g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STREAM), ==, "continuous");
       g_assert_nonnull (strstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE), lt.hostname));
       missed_total += c->missed;
     }

@@ -128,12 +128,7 @@ test_two_targets (void)
     }
   if (!tw_test_lab_start (&lab))
     return;
-  g_assert_true (tw_test_lab_create_session (&lab, 0, "bench"));
-  g_assert_true (tw_test_lab_create_session (&lab, 1, "bench"));
-  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
-  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
-  url_a = tw_test_lab_url (&lab, 0, "bench");
-  url_b = tw_test_lab_url (&lab, 1, "bench");
+  tw_test_lab_open_sessions (&lab, "bench", &url_a, &url_b);
 
   window = tw_application_start_lttng_live (app, (const char *[]) { url_a, url_b, NULL }, NULL);
   g_assert_null (tw_window_get_error_message (window));

@@ -4,12 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Rows as the LTTng decoding stores a target monitor's `tracewb:histogram` events
- * (`histogram:<evaluation>`, arg the monitor's pid) go into a growing store; at each
- * refresh the section shows each evaluation's newest snapshot, one per evaluation and
- * monitor, with the target's bins and statistics; a late row (older than the one shown)
- * does not replace it; other rows are not snapshots. Each is titled by the target its
- * monitor runs on ("tA: response"), as the timeline and the Sensors rows name a target's
- * tasks, once the session says where that monitor runs.
+ * (`histogram:<evaluation>` with the target's hostname, arg the monitor's pid) go into a
+ * growing store; at each refresh the section shows each evaluation's newest snapshot,
+ * one per target, monitor and evaluation, with the target's bins and statistics; a late
+ * row (older than the one shown) does not replace it; other rows are not snapshots. Each
+ * is titled by the target its monitor runs on ("tA: response"), as the timeline and the
+ * Sensors rows name a target's tasks; two targets whose monitors share a pid have a
+ * histogram each.
  */
 #include "config.h"
 
@@ -18,9 +19,11 @@
 
 #include "tw-target-histograms.h"
 
+/* @with_host: the decoder's rows since they name their target; without, older ones */
 static guint16
 add_snapshot_type (TwTrace    *trace,
-                   const char *name)
+                   const char *name,
+                   gboolean    with_host)
 {
   static const TwFieldSpec specs[] = {
     { "count", TW_FIELD_U64, TW_FIELD_FLAG_NONE },
@@ -30,20 +33,22 @@ add_snapshot_type (TwTrace    *trace,
     { "low", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
     { "width", TW_FIELD_F64, TW_FIELD_FLAG_NONE },
     { "bins", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
+    { "host", TW_FIELD_STRING, TW_FIELD_FLAG_NONE },
   };
   g_autoptr(GError) error = NULL;
   guint16 type = tw_trace_add_event_type (trace, name, "measurement", TW_EVENT_KIND_USER, specs,
-                                          G_N_ELEMENTS (specs), &error);
+                                          G_N_ELEMENTS (specs) - !with_host, &error);
 
   g_assert_no_error (error);
   return type;
 }
 
-/* A snapshot row: @bins counts from @low, @width apart. */
+/* A snapshot row of @monitor on target @host: @bins counts from @low, @width apart. */
 static void
 append_snapshot (TwTrace    *trace,
                  guint16     type,
                  guint64     time,
+                 const char *host,
                  guint32     monitor,
                  double      low,
                  double      width,
@@ -73,6 +78,11 @@ append_snapshot (TwTrace    *trace,
   tw_event_type_set_field (info, row, 5, &v);
   v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, bins) };
   tw_event_type_set_field (info, row, 6, &v);
+  if (info->n_fields > 7)
+    {
+      v = (TwValue) { .type = TW_FIELD_STRING, .str = tw_trace_intern_string (trace, host) };
+      tw_event_type_set_field (info, row, 7, &v);
+    }
   tw_trace_append (trace, time, TW_CPU_NONE, type, TW_TASK_NONE, monitor, row);
 }
 
@@ -91,7 +101,7 @@ test_newest_snapshots (void)
       g_test_skip ("no display");
       return;
     }
-  response = add_snapshot_type (trace, "histogram:response");
+  response = add_snapshot_type (trace, "histogram:response", TRUE);
   other = tw_trace_add_event_type (trace, "tick", NULL, TW_EVENT_KIND_OTHER, NULL, 0, NULL);
   window = gtk_window_new ();
   section = TW_TARGET_HISTOGRAMS (tw_target_histograms_new ());
@@ -104,7 +114,7 @@ test_newest_snapshots (void)
   g_assert_cmpuint (tw_target_histograms_get_n (section), ==, 0);
 
   /* the first snapshot; leading and trailing empty bins are not drawn */
-  append_snapshot (trace, response, 1000, 77, 0, 10, "0 2 3 0", 11, 29);
+  append_snapshot (trace, response, 1000, "tA", 77, 0, 10, "0 2 3 0", 11, 29);
   tw_target_histograms_refresh (section);
   g_assert_cmpuint (tw_target_histograms_get_n (section), ==, 1);
   s = tw_target_histograms_get_snapshot (section, 0, &name);
@@ -118,11 +128,12 @@ test_newest_snapshots (void)
   g_assert_cmpfloat (s->max, ==, 29);
   g_assert_true (g_str_has_prefix (tw_target_histograms_get_summary (section, 0), "5 values in 4 bins"));
 
-  /* two more in one refresh: the newest is shown; another monitor's gets its own */
-  append_snapshot (trace, response, 2000, 77, 0, 10, "1 2 3 4", 5, 39);
+  /* two more in one refresh: the newest is shown; another target's monitor of the same
+   * pid (pid namespaces) gets its own */
+  append_snapshot (trace, response, 2000, "tA", 77, 0, 10, "1 2 3 4", 5, 39);
   tw_trace_append (trace, 2500, 0, other, TW_TASK_NONE, 0, NULL);
-  append_snapshot (trace, response, 3000, 77, 0, 10, "1 2 3 4 5", 5, 49);
-  append_snapshot (trace, response, 3000, 78, 100, 1, "7", 100, 100.5);
+  append_snapshot (trace, response, 3000, "tA", 77, 0, 10, "1 2 3 4 5", 5, 49);
+  append_snapshot (trace, response, 3000, "tB", 77, 100, 1, "7", 100, 100.5);
   tw_target_histograms_refresh (section);
   g_assert_cmpuint (tw_target_histograms_get_n (section), ==, 2);
   s = tw_target_histograms_get_snapshot (section, 0, NULL);
@@ -133,21 +144,17 @@ test_newest_snapshots (void)
   g_assert_cmpstr (name, ==, "response");
   g_assert_cmpuint (s->count, ==, 7);
 
-  /* titled by the monitor until the session says where it runs, then by its target;
-   * two targets' evaluations of one name apart */
-  g_assert_cmpstr (tw_target_histograms_get_title (section, 0), ==, "response — monitor 77");
-  tw_target_histograms_set_monitor_host (section, 77, "tA");
-  tw_target_histograms_set_monitor_host (section, 78, "tB");
+  /* titled by their targets: two targets' evaluations of one name apart */
   g_assert_cmpstr (tw_target_histograms_get_title (section, 0), ==, "tA: response");
   g_assert_cmpstr (tw_target_histograms_get_title (section, 1), ==, "tB: response");
-  /* a monitor whose target is known: its next evaluation is titled by it at once */
-  append_snapshot (trace, add_snapshot_type (trace, "histogram:job time"), 3100, 78, 0, 1, "4", 0, 1);
+  /* a row that does not name its target: titled by its monitor's pid */
+  append_snapshot (trace, add_snapshot_type (trace, "histogram:job time", FALSE), 3100, NULL, 78, 0, 1, "4", 0, 1);
   tw_target_histograms_refresh (section);
   g_assert_cmpuint (tw_target_histograms_get_n (section), ==, 3);
-  g_assert_cmpstr (tw_target_histograms_get_title (section, 2), ==, "tB: job time");
+  g_assert_cmpstr (tw_target_histograms_get_title (section, 2), ==, "job time — monitor 78");
 
   /* a late row, older than the one shown, does not replace it */
-  append_snapshot (trace, response, 2900, 77, 0, 10, "1", 1, 1);
+  append_snapshot (trace, response, 2900, "tA", 77, 0, 10, "1", 1, 1);
   tw_target_histograms_refresh (section);
   g_assert_cmpuint (tw_target_histograms_get_snapshot (section, 0, NULL)->count, ==, 15);
 

@@ -167,12 +167,7 @@ test_two_targets (void)
   if (!tw_test_lab_start (&lab))
     return;
   /* the same session name on both: the relay tells them apart by host */
-  g_assert_true (tw_test_lab_create_session (&lab, 0, "bench"));
-  g_assert_true (tw_test_lab_create_session (&lab, 1, "bench"));
-  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
-  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
-  url_a = tw_test_lab_url (&lab, 0, "bench");
-  url_b = tw_test_lab_url (&lab, 1, "bench");
+  tw_test_lab_open_sessions (&lab, "bench", &url_a, &url_b);
   g_assert_nonnull (strstr (url_a, "/host/tA/"));
   monitor = monitor_for ((const char *[]) { url_a, url_b, NULL });
   trace = tw_monitor_get_trace (monitor);
@@ -341,12 +336,7 @@ test_cli_two_targets (void)
 
   if (!tw_test_lab_start (&lab))
     return;
-  g_assert_true (tw_test_lab_create_session (&lab, 0, "cli"));
-  g_assert_true (tw_test_lab_create_session (&lab, 1, "cli"));
-  g_assert_true (tw_test_lab_emit (&lab, 0, 0, 0));
-  g_assert_true (tw_test_lab_emit (&lab, 1, 0, 0));
-  url_a = tw_test_lab_url (&lab, 0, "cli");
-  url_b = tw_test_lab_url (&lab, 1, "cli");
+  tw_test_lab_open_sessions (&lab, "cli", &url_a, &url_b);
   cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
                           g_getenv ("TW_CLI"), "monitor", "--lttng-live", url_a, "--lttng-live", url_b,
                           "--duration", "6", "--json", NULL);

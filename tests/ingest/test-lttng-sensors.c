@@ -50,31 +50,6 @@ fixture_tear_down (Fixture       *fx,
   g_clear_pointer (&fx->sensor_dir, g_free);
 }
 
-/* What the workbench holds of sensor @name: its rows, and the misses its loss rows count. */
-static void
-count_decoded (TwTrace    *trace,
-               const char *name,
-               guint64    *received,
-               guint64    *missed)
-{
-  g_autofree char *missed_name = g_strdup_printf ("%s:missed", name);
-  guint16 type = tw_trace_lookup_event_type (trace, name);
-  guint16 lost = tw_trace_lookup_event_type (trace, missed_name);
-  guint64 n = tw_trace_get_n_events (trace);
-
-  *received = *missed = 0;
-  for (guint64 i = 0; i < n; i++)
-    {
-      TwEvent event;
-
-      tw_trace_get_event (trace, i, &event);
-      if (event.type == type)
-        ++*received;
-      else if (event.type == lost && lost != TW_TYPE_NONE)
-        *missed += event.arg;
-    }
-}
-
 /* The decoded rows are the sensor's own: kind, fields as the schema names them, the
  * task a local monitor gives them. */
 static void
@@ -121,7 +96,7 @@ compare (TwTrace *trace,
       const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
-      count_decoded (trace, c->name, &received, &missed);
+      tw_test_count_sensor_rows (trace, c->name, &received, &missed);
       g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
                       "; decoded %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT,
                       c->name, c->received, c->missed, received, missed);
@@ -217,7 +192,7 @@ decoded_all (TwTrace *trace,
       const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       guint64 received, missed;
 
-      count_decoded (trace, c->name, &received, &missed);
+      tw_test_count_sensor_rows (trace, c->name, &received, &missed);
       if (received < c->received || missed < c->missed)
         return FALSE;
     }
@@ -471,63 +446,101 @@ bo_payload (BoWriter             *w,
   g_free (bytes);
 }
 
-static char *
-bo_write_trace (gboolean big)
+/* A packet's header; returns where its sizes go (known at the end). */
+static gsize
+bo_begin_packet (BoWriter *w)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *metadata = g_strdup_printf (bo_metadata, big ? "be" : "le");
-  g_autofree char *dir = g_dir_make_tmp ("tw-byte-order-XXXXXX", &error);
-  g_autofree char *meta_path = NULL, *stream_path = NULL;
-  TwSensorSchema *schema = tw_sensor_schema_parse (BO_SCHEMA, NULL, 0);
-  BoWriter w = { big, g_string_new (NULL) };
   gsize size_at;
 
-  g_assert_no_error (error);
-  g_assert_nonnull (schema);
-  bo_int (&w, 0xC1FC1FC1, 4);
-  bo_int (&w, 0, 4);
-  size_at = w.out->len;
-  bo_int (&w, 0, 8);   /* content and packet size: known at the end */
-  bo_int (&w, 0, 8);
-  /* the schema, then the elements 1 ms apart */
-  bo_int (&w, 0, 4);
-  bo_int (&w, 1000000, 8);
-  bo_int (&w, 4242, 4);
-  bo_int (&w, 0, 4);
-  bo_int (&w, 777, 8);
-  bo_str (&w, "probe-task");
-  bo_str (&w, "sample");
-  bo_str (&w, BO_SCHEMA);
-  bo_int (&w, 8 + tw_sensor_schema_get_size (schema), 4);
-  bo_int (&w, tw_sensor_schema_get_size (schema), 4);
-  bo_int (&w, big, 1);
-  for (guint k = 0; k < BO_ELEMENTS; k++)
-    {
-      bo_int (&w, 1, 4);
-      bo_int (&w, 2000000 + k * 1000000, 8);
-      bo_int (&w, 4242, 4);
-      bo_int (&w, 0, 4);
-      bo_int (&w, k, 8);
-      bo_int (&w, 0, 8);
-      bo_int (&w, 1500000 + k * 1000000, 8);
-      bo_payload (&w, schema, k);
-    }
-  {
-    BoWriter sizes = { big, g_string_new (NULL) };
+  bo_int (w, 0xC1FC1FC1, 4);
+  bo_int (w, 0, 4);
+  size_at = w->out->len;
+  bo_int (w, 0, 8);
+  bo_int (w, 0, 8);
+  return size_at;
+}
 
-    bo_int (&sizes, (guint64) w.out->len * 8, 8);
-    bo_int (&sizes, (guint64) w.out->len * 8, 8);
-    memcpy (w.out->str + size_at, sizes.out->str, 16);
-    g_string_free (sizes.out, TRUE);
-  }
+/* The schema event of monitor 4242's sensor 0, `probe-task@sample` of pid 777. */
+static void
+bo_schema (BoWriter   *w,
+           const char *schema,
+           gsize       payload_size)
+{
+  bo_int (w, 0, 4);
+  bo_int (w, 1000000, 8);
+  bo_int (w, 4242, 4);
+  bo_int (w, 0, 4);
+  bo_int (w, 777, 8);
+  bo_str (w, "probe-task");
+  bo_str (w, "sample");
+  bo_str (w, schema);
+  bo_int (w, 8 + payload_size, 4);
+  bo_int (w, payload_size, 4);
+  bo_int (w, w->big, 1);
+}
+
+/* The head of an element event of monitor 4242's sensor 0 at @position; its payload
+ * follows. */
+static void
+bo_element (BoWriter *w,
+            guint64   time,
+            guint64   position,
+            guint64   missed,
+            guint64   timestamp)
+{
+  bo_int (w, 1, 4);
+  bo_int (w, time, 8);
+  bo_int (w, 4242, 4);
+  bo_int (w, 0, 4);
+  bo_int (w, position, 8);
+  bo_int (w, missed, 8);
+  bo_int (w, timestamp, 8);
+}
+
+/* Closes the packet begun at @size_at and writes the trace into a new folder. */
+static char *
+bo_save (BoWriter *w,
+         gsize     size_at)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *metadata = g_strdup_printf (bo_metadata, w->big ? "be" : "le");
+  g_autofree char *dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", &error);
+  g_autofree char *meta_path = NULL, *stream_path = NULL;
+  BoWriter sizes = { w->big, g_string_new (NULL) };
+
+  g_assert_no_error (error);
+  bo_int (&sizes, (guint64) w->out->len * 8, 8);
+  bo_int (&sizes, (guint64) w->out->len * 8, 8);
+  memcpy (w->out->str + size_at, sizes.out->str, 16);
+  g_string_free (sizes.out, TRUE);
   meta_path = g_build_filename (dir, "metadata", NULL);
   stream_path = g_build_filename (dir, "stream_0", NULL);
   g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
-  g_assert_true (g_file_set_contents (stream_path, w.out->str, (gssize) w.out->len, &error));
+  g_assert_true (g_file_set_contents (stream_path, w->out->str, (gssize) w->out->len, &error));
   g_assert_no_error (error);
+  return g_steal_pointer (&dir);
+}
+
+static char *
+bo_write_trace (gboolean big)
+{
+  TwSensorSchema *schema = tw_sensor_schema_parse (BO_SCHEMA, NULL, 0);
+  BoWriter w = { big, g_string_new (NULL) };
+  gsize size_at = bo_begin_packet (&w);
+  char *dir;
+
+  g_assert_nonnull (schema);
+  /* the schema, then the elements 1 ms apart */
+  bo_schema (&w, BO_SCHEMA, tw_sensor_schema_get_size (schema));
+  for (guint k = 0; k < BO_ELEMENTS; k++)
+    {
+      bo_element (&w, 2000000 + k * 1000000, k, 0, 1500000 + k * 1000000);
+      bo_payload (&w, schema, k);
+    }
+  dir = bo_save (&w, size_at);
   g_string_free (w.out, TRUE);
   tw_sensor_schema_free (schema);
-  return g_steal_pointer (&dir);
+  return dir;
 }
 
 static void
@@ -584,6 +597,53 @@ test_byte_order (gconstpointer data)
   tw_test_lttng_remove_tree (dir);
 }
 
+/* ---------------------------------------------------------------- stream check */
+
+/* A monitor's element events as they arrive at the workbench, made by hand: positions
+ * 0–9; 15–19 with the monitor's missed count at 2 (3 more never arrived); 19 again;
+ * then a restarted monitor of the same pid, positions from 0 with 1 missed. */
+static char *
+sc_write_trace (void)
+{
+  static const struct { guint64 first, n, missed; } runs[] = {
+    { 0, 10, 0 }, { 15, 5, 2 }, { 19, 1, 2 }, { 0, 5, 1 },
+  };
+  BoWriter w = { FALSE, g_string_new (NULL) };
+  gsize size_at = bo_begin_packet (&w);
+  guint64 time = 2000000;
+  char *dir;
+
+  bo_schema (&w, "u64 seq", 8);
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    for (guint64 k = 0; k < runs[r].n; k++, time += 1000)
+      {
+        bo_element (&w, time, runs[r].first + k, runs[r].missed, time - 500);
+        bo_int (&w, 8, 2);
+        bo_int (&w, runs[r].first + k, 8);
+      }
+  dir = bo_save (&w, size_at);
+  g_string_free (w.out, TRUE);
+  return dir;
+}
+
+/* The stream check as the store shows it: each element once (the duplicate not
+ * again), and the misses of both streams as loss rows, nothing negative for the
+ * position that went back. (The Sensors tab's counts of it: test-story-target-checks.) */
+static void
+test_stream_check (void)
+{
+  g_autofree char *dir = sc_write_trace ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  guint64 received, missed;
+
+  g_assert_no_error (error);
+  tw_test_count_sensor_rows (trace, "probe-task@sample", &received, &missed);
+  g_assert_cmpuint (received, ==, 10 + 5 + 5);
+  g_assert_cmpuint (missed, ==, 2 + 1);
+  tw_test_lttng_remove_tree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -598,5 +658,6 @@ main (int    argc,
   /* no LTTng needed: hand-made traces of either byte order, read by babeltrace2 */
   g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
   g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
+  g_test_add_func ("/tw/ingest/lttng-sensors/stream-check", test_stream_check);
   return g_test_run ();
 }

@@ -358,3 +358,20 @@ tw_test_lab_url (TwTestLab  *lab,
   return g_strdup_printf ("net://127.0.0.1:%u/host/%s/%s", lab->relay.ports[2],
                           lab->targets[k].hostname, name);
 }
+
+/* Session @name on both targets (as tw_test_lab_create_session()), each with an app
+ * registered (the streams a viewer attaches to), and their live URLs. */
+static inline void
+tw_test_lab_open_sessions (TwTestLab   *lab,
+                           const char  *name,
+                           char       **url_a,
+                           char       **url_b)
+{
+  for (guint k = 0; k < TW_LAB_TARGETS; k++)
+    {
+      g_assert_true (tw_test_lab_create_session (lab, k, name));
+      g_assert_true (tw_test_lab_emit (lab, k, 0, 0));
+    }
+  *url_a = tw_test_lab_url (lab, 0, name);
+  *url_b = tw_test_lab_url (lab, 1, name);
+}

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
+#include <tw-data.h>
 
 #include "tw-test-lttng.h"
 
@@ -38,6 +39,32 @@ tw_test_counted_clear (gpointer data)
   g_free (c->name);
   g_free (c->task);
   g_free (c->sensor);
+}
+
+/* What the workbench holds of a target's sensor @name (`<task>@<sensor>`): its rows, and
+ * the misses its loss rows count. */
+static inline void
+tw_test_count_sensor_rows (TwTrace    *trace,
+                           const char *name,
+                           guint64    *received,
+                           guint64    *missed)
+{
+  g_autofree char *missed_name = g_strdup_printf ("%s:missed", name);
+  guint16 type = tw_trace_lookup_event_type (trace, name);
+  guint16 lost = tw_trace_lookup_event_type (trace, missed_name);
+  guint64 n = tw_trace_get_n_events (trace);
+
+  *received = *missed = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      TwEvent event;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.type == type)
+        ++*received;
+      else if (event.type == lost && lost != TW_TYPE_NONE)
+        *missed += event.arg;
+    }
 }
 
 /* A sensor folder the target's programs may write (as root they run as nobody). */
