@@ -14,6 +14,8 @@
 #define WAIT_US     (30 * G_USEC_PER_SEC)
 #define TIMER_US    100000
 #define TRACEF_NAME "lttng_ust_tracef:event"
+/* lttng-emit's `pairs`: "start I" at INFO, "end I" at WARNING */
+#define TRACELOG_END_NAME "lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING"
 
 typedef struct {
   TwTestLttng lt;
@@ -216,6 +218,46 @@ test_exact_events (Fixture       *fx,
   g_assert_cmpuint (source_info (fx).n_reconnects, ==, 0);
 }
 
+/* The helper names payload strings by slots of a ring (tw-lttng-string-slots-private.h):
+ * more strings than the ring has slots, unique ones (each message) beside ones every
+ * event repeats (the file and function of a tracelog event), all read back right. */
+static void
+test_ring_of_strings (Fixture       *fx,
+                      gconstpointer  data)
+{
+  const guint pairs = 40000;
+  TwTrace *trace;
+  guint64 seen = 0;
+
+  if (fx->lt.sessiond == 0)
+    return;
+  g_assert_true (tw_test_lttng_create_session (&fx->lt, "strings", TIMER_US));
+  attach (fx, "strings");
+  g_assert_true (tw_test_lttng_emit_mode (&fx->lt, pairs, 0, "pairs"));
+  trace = tw_monitor_get_trace (fx->monitor);
+  g_assert_cmpuint (poll_until_count (fx, TRACELOG_END_NAME, pairs), ==, pairs);
+  tw_monitor_flush (fx->monitor);
+  g_assert_cmpuint (source_info (fx).counts.missed, ==, 0);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      g_autofree char *msg = tw_test_dup_event_field (trace, i, "msg");
+      g_autofree char *func = NULL;
+      g_autofree char *file = NULL;
+      g_autofree char *want = NULL;
+
+      if (msg == NULL)
+        continue;
+      want = g_strdup_printf ("%s %" G_GUINT64_FORMAT, seen % 2 ? "end" : "start", seen / 2);
+      g_assert_cmpstr (msg, ==, want);
+      func = tw_test_dup_event_field (trace, i, "func");
+      file = tw_test_dup_event_field (trace, i, "file");
+      g_assert_cmpstr (func, ==, "main");
+      g_assert_true (g_str_has_suffix (file, "lttng-emit.c"));
+      seen++;
+    }
+  g_assert_cmpuint (seen, ==, 2 * pairs);
+}
+
 /* The relay killed mid-session: said on the source, rows kept; a relay back on its
  * ports and the session made again: the source reconnects by itself and reads on. */
 static void
@@ -324,6 +366,7 @@ main (int    argc,
   g_test_add_func ("/live-lttng/urls", test_urls);
   g_test_add ("/live-lttng/list-sessions", Fixture, NULL, fixture_set_up, test_list_sessions, fixture_tear_down);
   g_test_add ("/live-lttng/exact-events", Fixture, NULL, fixture_set_up, test_exact_events, fixture_tear_down);
+  g_test_add ("/live-lttng/ring-of-strings", Fixture, NULL, fixture_set_up, test_ring_of_strings, fixture_tear_down);
   g_test_add ("/live-lttng/relay-killed", Fixture, NULL, fixture_set_up, test_relay_killed, fixture_tear_down);
   g_test_add ("/live-lttng/session-destroyed", Fixture, NULL, fixture_set_up, test_session_destroyed, fixture_tear_down);
   g_test_add ("/live-lttng/cli", Fixture, NULL, fixture_set_up, test_cli, fixture_tear_down);
