@@ -207,6 +207,7 @@ on_string (const char *s,
   put (child->slot_news, &id, 4);
   put (child->slot_news, &state, 1);
   put (child->slot_news, s, len);
+  put (child->slot_news, "", 1);
   frame_end (child->slot_news, start);
   child->n_slot_news++;
   return id;
@@ -229,7 +230,7 @@ put_news (Child *child)
       frame_begin (child->out, TW_LTTNG_FRAME_STRING);
       put (child->out, &child->sent_strings, 4);
       put (child->out, &state, 1);
-      put (child->out, s, strlen (s));
+      put_str (child->out, s);
       frame_end (child->out, start);
       child->sent_strings++;
     }

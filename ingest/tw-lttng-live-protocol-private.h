@@ -10,7 +10,7 @@
  * their payloads) comes before them; ids are the helper's own, the parent maps them.
  *
  *   STRING   u32 id, u8 TwTaskState the reader gave it (a prev_state spelling; 0: none),
- *            the bytes (no NUL). An id with TW_LTTNG_STRING_SLOT set names a slot of a
+ *            the bytes, NUL (a NUL inside cuts the string there). An id with TW_LTTNG_STRING_SLOT set names a slot of a
  *            ring (tw-lttng-string-slots-private.h), not a string of the helper's trace:
  *            the slot holds these bytes until a later STRING frame names it again. A
  *            payload string slot is named again at least TW_LTTNG_STRING_SLOTS −
@@ -67,7 +67,7 @@ typedef struct {
 
 #define TW_LTTNG_STRING_SLOT            (1u << 31)
 #define TW_LTTNG_STRING_SLOTS           (1u << 16)
-#define TW_LTTNG_STRING_SLOTS_CACHED    (1u << 14)
+#define TW_LTTNG_STRING_SLOTS_CACHED    (1u << 12)
 #define TW_LTTNG_STRING_SLOTS_PER_BATCH (1u << 14)
 /* how far back in slots given out a row's string can be: a cached one, the batch's new
  * ones, and one row's strings (4 bytes each in a payload of at most 64 KiB) */

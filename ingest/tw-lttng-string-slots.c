@@ -11,8 +11,11 @@
 
 #include "tw-lttng-live-protocol-private.h"
 
-/* twice the strings cached, so probes stay short; 16 bytes each: 512 KiB, which stays
- * in the CPU's caches where a table of every string does not */
+/* twice the strings cached, so probes stay short; 16 bytes each: 128 KiB. A probe for a
+ * new string lands anywhere in the table, and babeltrace2's decoding between two probes
+ * evicts a bigger one from the CPU's caches (at 2^15 slots each probe was a miss, a tenth
+ * of the helper's time); strings repeating among more than 4096 others are sent again,
+ * which costs the parent a lookup that finds them */
 #define TABLE_SIZE (2 * TW_LTTNG_STRING_SLOTS_CACHED)
 /* long strings empty the cache sooner: it never holds more bytes than this */
 #define ARENA_MAX  (8u << 20)
