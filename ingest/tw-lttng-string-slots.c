@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "tw-kernel-common-private.h"
 #include "tw-lttng-live-protocol-private.h"
 
 /* twice the strings cached, so probes stay short; 16 bytes each: 128 KiB. A probe for a
@@ -54,17 +55,6 @@ _tw_lttng_string_slots_free (TwLttngStringSlots *self)
   g_free (self);
 }
 
-static inline guint32
-hash_span (const char *s,
-           gsize       len)
-{
-  guint32 h = 2166136261u;
-
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ (guchar) s[i]) * 16777619u;
-  return h;
-}
-
 /**
  * _tw_lttng_string_slots_get:
  * @fresh: (out): %TRUE when the slot is new for @s: the parent must be told
@@ -77,7 +67,7 @@ _tw_lttng_string_slots_get (TwLttngStringSlots *self,
                             gsize               len,
                             gboolean           *fresh)
 {
-  guint32 hash = hash_span (s, len);
+  guint32 hash = _tw_hash_span (s, len);
   guint i = hash & (TABLE_SIZE - 1);
   Entry *e;
 
