@@ -31,6 +31,11 @@ typedef void (*TwCtfRowFunc) (guint64       time_ns,
                               guint         payload_size,
                               gpointer      user_data);
 
+/* the id a payload string field gets (tw-lttng-string-slots-private.h) */
+typedef guint32 (*TwCtfStringFunc) (const char *s,
+                                    gsize       len,
+                                    gpointer    user_data);
+
 TwCtfDecoder *_tw_ctf_decoder_new          (TwTrace                  *trace,
                                             const char               *what,
                                             TwCtfRowFunc              func,
@@ -38,6 +43,9 @@ TwCtfDecoder *_tw_ctf_decoder_new          (TwTrace                  *trace,
 gboolean      _tw_ctf_decoder_add_sink     (TwCtfDecoder             *self,
                                             bt_graph                 *graph,
                                             const bt_component_sink **sink);
+void          _tw_ctf_decoder_set_payload_strings (TwCtfDecoder   *self,
+                                                   TwCtfStringFunc func,
+                                                   gpointer        user_data);
 void          _tw_ctf_decoder_flush_losses (TwCtfDecoder             *self);
 gboolean      _tw_ctf_decoder_take_error   (TwCtfDecoder             *self,
                                             GError                  **error);

@@ -254,6 +254,8 @@ typedef struct {
   /* live (tw-ctf-decoder-private.h): rows go to @row_func instead of the store */
   TwCtfRowFunc     row_func;
   gpointer         row_data;
+  TwCtfStringFunc  string_func;  /* payload strings, when not the trace's */
+  gpointer         string_data;
   gint64           horizon;
   /* sensors and measurements a target's monitor sent through LTTng */
   TwLttngSensorDecoder *sensors;
@@ -764,6 +766,17 @@ member_string (CtfReader      *self,
   return TRUE;
 }
 
+/* The id of a payload string: the live helper's own (string_func), else the trace's. */
+static inline guint32
+payload_string (CtfReader  *self,
+                const char *s,
+                gsize       len)
+{
+  if (self->string_func)
+    return self->string_func (s, len, self->string_data);
+  return _tw_string_cache_get (&self->strings, s, len);
+}
+
 static void
 fill_payload (CtfReader      *self,
               const CtfType  *t,
@@ -820,13 +833,12 @@ fill_payload (CtfReader      *self,
           case TW_FIELD_STRING:
           default:
             if (bt_field_get_class_type (f) == BT_FIELD_CLASS_TYPE_STRING)
-              v.str = _tw_string_cache_get (&self->strings, bt_field_string_get_value (f),
-                                            bt_field_string_get_length (f));
+              v.str = payload_string (self, bt_field_string_get_value (f), bt_field_string_get_length (f));
             else
               {
                 g_string_truncate (self->text, 0);
                 append_field_text (self->text, f);
-                v.str = _tw_string_cache_get (&self->strings, self->text->str, self->text->len);
+                v.str = payload_string (self, self->text->str, self->text->len);
               }
             break;
           }
@@ -1847,6 +1859,22 @@ _tw_ctf_decoder_add_sink (TwCtfDecoder             *self,
   return bt_graph_add_sink_component_with_initialize_method_data (
            graph, self->sink_class, "sink", NULL, &self->reader, BT_LOGGING_LEVEL_NONE, sink)
          == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+}
+
+/**
+ * _tw_ctf_decoder_set_payload_strings:
+ *
+ * Payload string fields (not task names, not prev_state spellings, not what the sensor
+ * decoder makes: those stay the trace's) get their ids from @func instead of the
+ * trace's string table.
+ */
+void
+_tw_ctf_decoder_set_payload_strings (TwCtfDecoder    *self,
+                                     TwCtfStringFunc  func,
+                                     gpointer         user_data)
+{
+  self->reader.string_func = func;
+  self->reader.string_data = user_data;
 }
 
 /* Stores the losses still waiting for a later event (the live stream went quiet). */

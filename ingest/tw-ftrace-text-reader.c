@@ -565,17 +565,6 @@ ftrace_type_free (gpointer data)
   g_free (data);
 }
 
-static inline guint32
-hash_span (const char *s,
-           gsize       len)
-{
-  guint32 h = 2166136261u;
-
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ (guchar) s[i]) * 16777619u;
-  return h;
-}
-
 /* The task of a pid (created on first sight), renamed to @comm when it differs. */
 static guint32
 task_for_pid (Parser     *self,
@@ -1048,7 +1037,7 @@ lookup_type (Parser     *self,
              const char *name,
              gsize       name_len)
 {
-  TypeSlot *slot = &self->type_cache[hash_span (name, name_len) % TYPE_CACHE_SIZE];
+  TypeSlot *slot = &self->type_cache[_tw_hash_span (name, name_len) % TYPE_CACHE_SIZE];
   char key[MAX_NAME_LEN + 1];
   FtraceType *ft;
 

@@ -9,6 +9,18 @@
 
 G_BEGIN_DECLS
 
+/* FNV-1a of a span: the readers' string caches key on it, inlined in their hot paths. */
+static inline guint32
+_tw_hash_span (const char *s,
+               gsize       len)
+{
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guchar) s[i]) * 16777619u;
+  return h;
+}
+
 /* Span → string id of the trace, a reader-local cache in front of
  * tw_trace_intern_string() (which copies, hashes and takes the trace's lock). */
 typedef struct {

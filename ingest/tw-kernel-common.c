@@ -26,17 +26,6 @@ struct _TwStringSlot {
  * tw_trace_intern_string() still gives a string seen before its old id. */
 #define STRING_CACHE_MAX_SLOTS (1u << 17)
 
-static inline guint32
-hash_span (const char *s,
-           gsize       len)
-{
-  guint32 h = 2166136261u;
-
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ (guchar) s[i]) * 16777619u;
-  return h;
-}
-
 void
 _tw_string_cache_init (TwStringCache *self,
                        TwTrace       *trace)
@@ -112,7 +101,7 @@ cache_slot (TwStringCache *self,
             const char    *s,
             gsize          len)
 {
-  guint32 hash = hash_span (s, len);
+  guint32 hash = _tw_hash_span (s, len);
 
   for (guint i = hash & self->mask; self->slots[i].id_plus_one != 0; i = (i + 1) & self->mask)
     {

@@ -28,6 +28,7 @@
 #include "tw-ctf-decoder-private.h"
 #include "tw-lttng-live-protocol-private.h"
 #include "tw-lttng-sensor-decoder-private.h"
+#include "tw-lttng-string-slots-private.h"
 
 #if HAVE_BABELTRACE
 
@@ -59,6 +60,9 @@ typedef struct {
   gint64        batch_start_us;
   TwCtfDecoder *decoder;
   GArray       *sensors_sent; /* guint64: the generation of each sensor last sent */
+  TwLttngStringSlots *slots;  /* payload strings */
+  GByteArray   *slot_news;  /* STRING frames of the slots given out since the last batch */
+  guint         n_slot_news;
 } Child;
 
 static void
@@ -152,6 +156,9 @@ child_fail (Child      *child,
 
 /* ---------------------------------------------------------------- the batch */
 
+static void ship (Child  *child,
+                  gint64  horizon);
+
 static void
 on_row (guint64       time_ns,
         guint16       cpu,
@@ -176,6 +183,34 @@ on_row (guint64       time_ns,
   memcpy (head + 20, &size, 2);
   put (child->rows, head, sizeof head);
   put (child->rows, payload, payload_size);
+  /* the parent must see these rows before the ring of slots comes round to theirs */
+  if (child->n_slot_news >= TW_LTTNG_STRING_SLOTS_PER_BATCH)
+    ship (child, G_MININT64);
+}
+
+/* A payload string's slot; a new one goes to the parent before the rows. */
+static guint32
+on_string (const char *s,
+           gsize       len,
+           gpointer    user_data)
+{
+  Child *child = user_data;
+  gboolean fresh;
+  guint32 id = _tw_lttng_string_slots_get (child->slots, s, len, &fresh);
+  guint8 state = TW_TASK_STATE_UNKNOWN;
+  gsize start;
+
+  if (!fresh)
+    return id;
+  start = child->slot_news->len;
+  frame_begin (child->slot_news, TW_LTTNG_FRAME_STRING);
+  put (child->slot_news, &id, 4);
+  put (child->slot_news, &state, 1);
+  put (child->slot_news, s, len);
+  put (child->slot_news, "", 1);
+  frame_end (child->slot_news, start);
+  child->n_slot_news++;
+  return id;
 }
 
 /* What the rows gathered refer to and the parent has not seen: new strings, types, and
@@ -195,10 +230,13 @@ put_news (Child *child)
       frame_begin (child->out, TW_LTTNG_FRAME_STRING);
       put (child->out, &child->sent_strings, 4);
       put (child->out, &state, 1);
-      put (child->out, s, strlen (s));
+      put_str (child->out, s);
       frame_end (child->out, start);
       child->sent_strings++;
     }
+  put (child->out, child->slot_news->data, child->slot_news->len);
+  g_byte_array_set_size (child->slot_news, 0);
+  child->n_slot_news = 0;
   for (; child->sent_types < n_types; child->sent_types++)
     {
       const TwEventType *type = tw_trace_get_event_type (child->trace, child->sent_types);
@@ -439,6 +477,7 @@ follow_session (Child      *child,
   if (live == NULL)
     child_fail (child, why->str);
   child->decoder = decoder;
+  _tw_ctf_decoder_set_payload_strings (decoder, on_string, child);
   graph = bt_graph_create (0);
   params = bt_value_map_create ();
   bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
@@ -546,6 +585,8 @@ tw_lttng_live_child_main (int    argc,
   child.rows = g_byte_array_new ();
   child.tasks_seen = g_array_new (FALSE, TRUE, sizeof (TaskSeen));
   child.sensors_sent = g_array_new (FALSE, TRUE, sizeof (guint64));
+  child.slots = _tw_lttng_string_slots_new ();
+  child.slot_news = g_byte_array_new ();
   child.sent_horizon = G_MININT64;
   if (strcmp (argv[1], "--lttng-sessions") == 0)
     list_sessions (&child, argv[2]);

@@ -10,7 +10,13 @@
  * their payloads) comes before them; ids are the helper's own, the parent maps them.
  *
  *   STRING   u32 id, u8 TwTaskState the reader gave it (a prev_state spelling; 0: none),
- *            the bytes (no NUL)
+ *            the bytes, NUL (a NUL inside cuts the string there). An id with TW_LTTNG_STRING_SLOT set names a slot of a
+ *            ring (tw-lttng-string-slots-private.h), not a string of the helper's trace:
+ *            the slot holds these bytes until a later STRING frame names it again. A
+ *            payload string slot is named again at least TW_LTTNG_STRING_SLOTS −
+ *            TW_LTTNG_STRING_SLOTS_REACH frames after the last row that used it went
+ *            (the helper ships its rows before it has given out more than
+ *            TW_LTTNG_STRING_SLOTS_PER_BATCH new slots)
  *   TYPE     u16 id, u16 kind, u16 n_fields, name NUL, family NUL (empty: none),
  *            then per field: u8 type, u8 flags, name NUL
  *   TASK     u32 id, i64 pid, i64 tid, u32 flags, u8 has_name, source_id NUL, name NUL
@@ -59,5 +65,15 @@ typedef struct {
 #define TW_LTTNG_ROW_HEAD   (8 + 2 + 2 + 4 + 4 + 2)
 #define TW_LTTNG_DATA_FD    3
 #define TW_LTTNG_MAX_FRAME  (16u << 20)
+
+#define TW_LTTNG_STRING_SLOT            (1u << 31)
+#define TW_LTTNG_STRING_SLOTS           (1u << 16)
+#define TW_LTTNG_STRING_SLOTS_CACHED    (1u << 12)
+#define TW_LTTNG_STRING_SLOTS_PER_BATCH (1u << 14)
+/* how far back in slots given out a row's string can be: a cached one, the batch's new
+ * ones, and one row's strings (4 bytes each in a payload of at most 64 KiB) */
+#define TW_LTTNG_STRING_SLOTS_REACH \
+  (TW_LTTNG_STRING_SLOTS_CACHED + TW_LTTNG_STRING_SLOTS_PER_BATCH + G_MAXUINT16 / 4)
+G_STATIC_ASSERT (TW_LTTNG_STRING_SLOTS_REACH < TW_LTTNG_STRING_SLOTS);
 
 G_END_DECLS

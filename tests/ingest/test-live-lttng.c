@@ -8,12 +8,16 @@
 #include <string.h>
 #include <tw-ingest.h>
 
+#include "tw-lttng-live-protocol-private.h"
 #include "tw-test-lttng.h"
 #include "tw-test-utils.h"
 
 #define WAIT_US     (30 * G_USEC_PER_SEC)
 #define TIMER_US    100000
 #define TRACEF_NAME "lttng_ust_tracef:event"
+/* lttng-emit's `pairs`: "start I" at INFO, "end I" at WARNING */
+#define TRACELOG_START_NAME "lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO"
+#define TRACELOG_END_NAME "lttng_ust_tracelog:LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING"
 
 typedef struct {
   TwTestLttng lt;
@@ -216,6 +220,69 @@ test_exact_events (Fixture       *fx,
   g_assert_cmpuint (source_info (fx).n_reconnects, ==, 0);
 }
 
+/* The helper names payload strings by slots of a ring (tw-lttng-string-slots-private.h):
+ * more strings than the ring has slots, unique ones (each message) beside ones every
+ * event repeats (the file and function of a tracelog event), all read back right. A
+ * loaded machine may make LTTng discard some (its consumer daemon fell behind): those
+ * are counted as missed, and every event that came still reads back its own text. */
+static void
+test_ring_of_strings (Fixture       *fx,
+                      gconstpointer  data)
+{
+  const guint pairs = 40000;
+  gint64 end = g_get_monotonic_time () + WAIT_US;
+  guint64 seen = 0, last = 0, missed = 0;
+  TwTrace *trace;
+
+  if (fx->lt.sessiond == 0)
+    return;
+  g_assert_true (tw_test_lttng_create_session (&fx->lt, "strings", TIMER_US));
+  attach (fx, "strings");
+  /* 1 µs apart: a pause a pair, so the consumer daemon keeps up on a loaded machine */
+  g_assert_true (tw_test_lttng_emit_mode (&fx->lt, pairs, 1, "pairs"));
+  trace = tw_monitor_get_trace (fx->monitor);
+  while (g_get_monotonic_time () < end
+         && count_named (trace, TRACELOG_START_NAME) + count_named (trace, TRACELOG_END_NAME)
+            + source_info (fx).counts.missed < 2 * pairs)
+    {
+      tw_monitor_poll (fx->monitor);
+      g_usleep (10000);
+    }
+  tw_monitor_flush (fx->monitor);
+  missed = source_info (fx).counts.missed;
+  g_test_message ("LTTng discarded %" G_GUINT64_FORMAT " of %u events", missed, 2 * pairs);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      g_autofree char *msg = tw_test_dup_event_field (trace, i, "msg");
+      g_autofree char *func = NULL;
+      g_autofree char *file = NULL;
+      g_autofree char *want = NULL;
+      const char *prefix;
+      guint64 index;
+      TwEvent event;
+
+      if (msg == NULL)
+        continue;
+      tw_trace_get_event (trace, i, &event);
+      prefix = strcmp (tw_trace_get_event_type (trace, event.type)->name, TRACELOG_END_NAME) == 0 ? "end" : "start";
+      index = g_ascii_strtoull (msg + strcspn (msg, " "), NULL, 10);
+      want = g_strdup_printf ("%s %" G_GUINT64_FORMAT, prefix, index);
+      g_assert_cmpstr (msg, ==, want);
+      /* in the order emitted */
+      g_assert_cmpuint (index, >=, last);
+      last = index;
+      func = tw_test_dup_event_field (trace, i, "func");
+      file = tw_test_dup_event_field (trace, i, "file");
+      g_assert_cmpstr (func, ==, "main");
+      g_assert_true (g_str_has_suffix (file, "lttng-emit.c"));
+      seen++;
+    }
+  /* what came and what LTTng said it discarded: every event emitted */
+  g_assert_cmpuint (seen + missed, ==, 2 * pairs);
+  /* enough came to go round the ring of slots */
+  g_assert_cmpuint (seen, >, TW_LTTNG_STRING_SLOTS);
+}
+
 /* The relay killed mid-session: said on the source, rows kept; a relay back on its
  * ports and the session made again: the source reconnects by itself and reads on. */
 static void
@@ -324,6 +391,7 @@ main (int    argc,
   g_test_add_func ("/live-lttng/urls", test_urls);
   g_test_add ("/live-lttng/list-sessions", Fixture, NULL, fixture_set_up, test_list_sessions, fixture_tear_down);
   g_test_add ("/live-lttng/exact-events", Fixture, NULL, fixture_set_up, test_exact_events, fixture_tear_down);
+  g_test_add ("/live-lttng/ring-of-strings", Fixture, NULL, fixture_set_up, test_ring_of_strings, fixture_tear_down);
   g_test_add ("/live-lttng/relay-killed", Fixture, NULL, fixture_set_up, test_relay_killed, fixture_tear_down);
   g_test_add ("/live-lttng/session-destroyed", Fixture, NULL, fixture_set_up, test_session_destroyed, fixture_tear_down);
   g_test_add ("/live-lttng/cli", Fixture, NULL, fixture_set_up, test_cli, fixture_tear_down);
