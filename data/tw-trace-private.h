@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 void      _tw_trace_set_image         (TwTrace        *self,
                                        TwTraceImage   *image);
 guint     _tw_trace_get_n_strings     (TwTrace        *self);
+void      _tw_trace_set_max_strings   (TwTrace        *self,
+                                       guint           max_strings);
 gboolean  _tw_trace_restore_strings   (TwTrace        *self,
                                        const char     *run,
                                        gsize           len);

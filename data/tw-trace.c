@@ -28,6 +28,8 @@
 #define MAX_TASK_PAGES  (1u << 14)   /* 16 Mi tasks */
 #define STR_PAGE_SHIFT  12
 #define MAX_STR_PAGES   (1u << 14)   /* 64 Mi strings */
+#define MAX_STRINGS     (MAX_STR_PAGES << STR_PAGE_SHIFT)
+#define FULL_STRING     "(string table full)"
 #define TYPE_PAGE_SHIFT 8
 #define MAX_TYPE_PAGES  (1u << 8)    /* 64 Ki types, indexes fit guint16 minus TW_TYPE_NONE */
 #define MAX_FIELDS      512
@@ -62,6 +64,9 @@ struct _TwTrace
   gboolean       restored_unhashed; /* they are not in string_ids yet */
   const char  ***str_pages;     /* MAX_STR_PAGES slots */
   guint          n_strings;
+  guint          max_strings;   /* MAX_STRINGS; less in tests */
+  guint32        full_id;       /* FULL_STRING's id once the table is full, else G_MAXUINT32 */
+  guint64        n_strings_dropped;
   GArray        *task_states;   /* guint8 by string id: 1 + the TwTaskState it names, 0: none */
 
   TwEventType  **type_pages;    /* MAX_TYPE_PAGES slots */
@@ -383,6 +388,8 @@ tw_trace_init (TwTrace *self)
   g_mutex_init (&self->check_lock);
   self->chunks = g_new0 (TwEventChunk *, MAX_CHUNKS);
   self->str_pages = g_new0 (const char **, MAX_STR_PAGES);
+  self->max_strings = MAX_STRINGS;
+  self->full_id = G_MAXUINT32;
   self->type_pages = g_new0 (TwEventType *, MAX_TYPE_PAGES);
   self->task_pages = g_new0 (TwTask *, MAX_TASK_PAGES);
   self->string_chunk = g_string_chunk_new (64 * 1024);
@@ -469,30 +476,57 @@ tw_trace_dup_metadata_keys (TwTrace *self)
 static void hash_restored_strings (TwTrace *self);
 
 static guint32
+add_string_locked (TwTrace    *self,
+                   const char *str)
+{
+  guint id = self->n_strings;
+  const char *copy;
+
+  if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
+    self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
+  copy = g_string_chunk_insert (self->string_chunk, str);
+  self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = copy;
+  g_hash_table_insert (self->string_ids, (gpointer) copy, GUINT_TO_POINTER (id + 1));
+  g_atomic_int_set (&self->n_strings, id + 1);
+  return id;
+}
+
+/* A live target sending unique messages fills the table in about a minute at 1 M/s. The
+ * session goes on: a new string then reads as FULL_STRING, kept in the table's last
+ * slot (or found there, in a full table restored from an image), and is counted. */
+static guint32
+string_table_full (TwTrace *self)
+{
+  gpointer found;
+
+  self->n_strings_dropped++;
+  if G_LIKELY (self->full_id != G_MAXUINT32)
+    return self->full_id;
+  g_message ("tw-trace: more than %u distinct strings: the others read as “%s”",
+             self->max_strings - 1, FULL_STRING);
+  if ((found = g_hash_table_lookup (self->string_ids, FULL_STRING)))
+    self->full_id = GPOINTER_TO_UINT (found) - 1;
+  else if (self->n_strings < self->max_strings)
+    self->full_id = add_string_locked (self, FULL_STRING);
+  else
+    self->full_id = self->n_strings - 1;
+  return self->full_id;
+}
+
+static guint32
 intern_string_locked (TwTrace    *self,
                       const char *str)
 {
   gpointer found;
-  const char *copy;
-  guint id;
 
   if G_UNLIKELY (self->restored_unhashed)
     hash_restored_strings (self);
   found = g_hash_table_lookup (self->string_ids, str);
   if (found)
     return GPOINTER_TO_UINT (found) - 1;
-
-  id = self->n_strings;
-  if ((id >> STR_PAGE_SHIFT) >= MAX_STR_PAGES)
-    g_error ("tw-trace: more than %u distinct strings", MAX_STR_PAGES << STR_PAGE_SHIFT);
-  if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
-    self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
-
-  copy = g_string_chunk_insert (self->string_chunk, str);
-  self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = copy;
-  g_hash_table_insert (self->string_ids, (gpointer) copy, GUINT_TO_POINTER (id + 1));
-  g_atomic_int_set (&self->n_strings, id + 1);
-  return id;
+  if G_UNLIKELY (self->n_strings + 1 >= self->max_strings)
+    return string_table_full (self);
+  return add_string_locked (self, str);
 }
 
 /**
@@ -513,6 +547,34 @@ tw_trace_intern_string (TwTrace    *self,
   id = intern_string_locked (self, str);
   g_mutex_unlock (&self->lock);
   return id;
+}
+
+/**
+ * tw_trace_get_n_strings_dropped:
+ *
+ * Returns: how many strings were not kept because the string table was full (they
+ *   read as "(string table full)")
+ */
+guint64
+tw_trace_get_n_strings_dropped (TwTrace *self)
+{
+  guint64 n;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+
+  g_mutex_lock (&self->lock);
+  n = self->n_strings_dropped;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/* Tests fill a smaller table. */
+void
+_tw_trace_set_max_strings (TwTrace *self,
+                           guint    max_strings)
+{
+  g_return_if_fail (max_strings >= 2 && max_strings <= MAX_STRINGS);
+  self->max_strings = max_strings;
 }
 
 /**
@@ -2008,19 +2070,22 @@ _tw_trace_restore_strings (TwTrace    *self,
                            gsize       len)
 {
   guint id = 0;
+  gsize n = 0;
 
   g_return_val_if_fail (TW_IS_TRACE (self), FALSE);
   g_return_val_if_fail (self->n_strings == 0 && self->restored == NULL, FALSE);
 
   if (len > 0 && run[len - 1] != '\0')
     return FALSE;
+  /* an image is input: more strings than a table holds is a damaged one */
+  for (const char *p = run; p < run + len && (p = memchr (p, '\0', run + len - p)); p++)
+    if (++n > self->max_strings)
+      return FALSE;
   g_mutex_lock (&self->lock);
   self->restored = g_memdup2 (run, len);
   self->restored_len = len;
   for (const char *p = self->restored; p < self->restored + len; p += strlen (p) + 1, id++)
     {
-      if ((id >> STR_PAGE_SHIFT) >= MAX_STR_PAGES)
-        g_error ("tw-trace: more than %u distinct strings", MAX_STR_PAGES << STR_PAGE_SHIFT);
       if (self->str_pages[id >> STR_PAGE_SHIFT] == NULL)
         self->str_pages[id >> STR_PAGE_SHIFT] = g_new0 (const char *, 1u << STR_PAGE_SHIFT);
       self->str_pages[id >> STR_PAGE_SHIFT][id & ((1u << STR_PAGE_SHIFT) - 1)] = p;

@@ -117,6 +117,7 @@ guint32             tw_trace_intern_string        (TwTrace        *self,
                                                    const char     *str);
 const char         *tw_trace_get_string           (TwTrace        *self,
                                                    guint32         id);
+guint64             tw_trace_get_n_strings_dropped (TwTrace       *self);
 guint32             tw_trace_intern_task_state    (TwTrace        *self,
                                                    const char     *name,
                                                    TwTaskState     state);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-test-utils.h"
+#include "tw-trace-private.h"
 
 static void
 test_append_across_chunks (void)
@@ -328,6 +329,41 @@ test_kind_names (void)
   g_assert_false (tw_event_kind_from_string ("sched_switch", &kind));
 }
 
+/* A full string table does not end the program (a live target sending unique messages
+ * fills it): new strings read as one placeholder and are counted; known ones still
+ * intern to their ids. An image with more strings than a table holds is refused. */
+static void
+test_string_table_full (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwTrace) restored = tw_trace_new ();
+  g_autoptr(TwTrace) too_many = tw_trace_new ();
+  const char run[] = "a\0b\0c\0d\0e";
+  guint32 full;
+
+  _tw_trace_set_max_strings (trace, 8);
+  for (char c = 'a'; c <= 'g'; c++)
+    g_assert_cmpuint (tw_trace_intern_string (trace, (char[]) { c, 0 }), ==, (guint32) (c - 'a'));
+  g_assert_cmpuint (tw_trace_get_n_strings_dropped (trace), ==, 0);
+  full = tw_trace_intern_string (trace, "h");
+  g_assert_cmpuint (full, ==, 7);
+  g_assert_cmpstr (tw_trace_get_string (trace, full), ==, "(string table full)");
+  g_assert_cmpuint (tw_trace_intern_string (trace, "i"), ==, full);
+  g_assert_cmpuint (tw_trace_intern_string (trace, "a"), ==, 0);
+  g_assert_cmpuint (tw_trace_get_n_strings_dropped (trace), ==, 2);
+  g_assert_cmpuint (_tw_trace_get_n_strings (trace), ==, 8);
+
+  _tw_trace_set_max_strings (restored, 4);
+  g_assert_true (_tw_trace_restore_strings (restored, run, 8));
+  g_assert_cmpuint (_tw_trace_get_n_strings (restored), ==, 4);
+  g_assert_cmpuint (tw_trace_intern_string (restored, "z"), <, 4);
+  g_assert_cmpuint (tw_trace_get_n_strings_dropped (restored), ==, 1);
+
+  _tw_trace_set_max_strings (too_many, 4);
+  g_assert_false (_tw_trace_restore_strings (too_many, run, sizeof run));
+  g_assert_cmpuint (_tw_trace_get_n_strings (too_many), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -343,6 +379,7 @@ main (int   argc,
   g_test_add_func ("/tw/data/trace/fields", test_fields);
   g_test_add_func ("/tw/data/trace/tasks-and-strings", test_tasks_and_strings);
   g_test_add_func ("/tw/data/trace/metadata", test_metadata);
+  g_test_add_func ("/tw/data/trace/string-table-full", test_string_table_full);
   g_test_add_func ("/tw/data/trace/kind-names", test_kind_names);
 
   return g_test_run ();
