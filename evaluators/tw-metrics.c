@@ -10,6 +10,7 @@
 #include "tw-evaluation.h"
 #include "tw-event-names.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Nesting deeper than this is a trace that lost exits: the oldest entry is dropped. */
@@ -391,6 +392,7 @@ typedef struct {
   guint32 task;
   guint64 begin;
   guint64 count_at;     /* the CPU's event count at the entry event */
+  guint64 cost_at;      /* with per-type costs: the CPU's cost through the entry event */
 } OpenHandler;
 
 typedef struct {
@@ -398,6 +400,7 @@ typedef struct {
   guint32      current;        /* task running here, TW_TASK_NONE when unknown */
   guint64      since;          /* run-slice: switch-in time */
   guint64      since_count;
+  guint64      since_cost;     /* the CPU's cost through the event at @since */
   gboolean     since_valid;
   guint64      irq_start;      /* user metric: outermost handler entry */
   guint32     *woken;          /* wakeup-handler: tasks woken in the handler */
@@ -411,6 +414,7 @@ typedef struct {
 typedef struct {
   guint64  time[MAX_QUEUED_JOBS];
   guint64  index[MAX_QUEUED_JOBS];
+  guint64  cost[MAX_QUEUED_JOBS];   /* the trace's cost through the START */
 } JobQueue;
 
 typedef struct {
@@ -439,6 +443,17 @@ typedef struct {
 
 #define JOB_FIELDS_SIZE G_STRUCT_OFFSET (TaskState, n_queued)
 
+/* With per-type costs, beside each TaskState: the costs (ps) that its counts count.
+ * Apart, so that TaskState stays as small without costs. */
+typedef struct {
+  guint64  begin;              /* the trace's cost through the job's START */
+  guint64  wake;               /* ... through the wakeup */
+  guint64  own_from;           /* the CPU's cost through the segment's first event */
+  guint64  cur_from;           /* ... through the current stretch's first event */
+  guint64  own;
+  guint64  cur;
+} TaskCost;
+
 typedef struct {
   MetricType          type;
   gboolean            include_system;
@@ -446,6 +461,10 @@ typedef struct {
   TwHistogram        *histogram;
   TwTrace            *trace;
   const guint64      *cpu_counts; /* of the evaluation the update takes part in */
+  /* with per-type costs (the table's), the evaluation's cost counters: each row's
+   * overhead is the difference of them that its count is of the counts; else NULL */
+  const TwEventCostCounters *costs;
+  TaskCost           *task_costs;  /* n_tasks, with @costs */
 
   const TwUpdateDirectFunc *steps; /* per selector */
   TwEvent             ev;        /* prepared */
@@ -462,6 +481,7 @@ typedef struct {
 
   guint64             prev_time;
   guint64             prev_index;
+  guint64             prev_cost;
   guint64             prev_delta;
   gboolean            have_prev;
   gboolean            have_delta;
@@ -478,6 +498,7 @@ metric_eval_free (gpointer data)
   for (guint t = 0; t < me->n_tasks; t++)
     g_free (me->tasks[t].queue);
   g_free (me->tasks);
+  g_free (me->task_costs);
   g_free (me->kinds);
   g_clear_object (&me->table);
   g_clear_object (&me->histogram);
@@ -485,12 +506,16 @@ metric_eval_free (gpointer data)
   g_free (me);
 }
 
+/* @overhead_ps: with per-type costs, the cost of @m's intermediate events */
 static void
 emit (MetricEval          *me,
       const TwMeasurementRow *m,
+      guint64              overhead_ps,
       const double        *columns)
 {
-  if (me->table)
+  if (me->table && G_UNLIKELY (me->costs != NULL))
+    tw_measurement_table_append_with_overhead (me->table, m, overhead_ps, columns);
+  else if (me->table)
     tw_measurement_table_append (me->table, m, columns);
   if (me->histogram)
     tw_histogram_insert (me->histogram, (double) m->length);
@@ -526,6 +551,11 @@ grow_tasks (MetricEval *me,
 
   me->tasks = g_renew (TaskState, me->tasks, n);
   memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
+  if (me->costs != NULL)
+    {
+      me->task_costs = g_renew (TaskCost, me->task_costs, n);
+      memset (me->task_costs + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskCost));
+    }
   me->n_tasks = n;
 }
 
@@ -558,9 +588,49 @@ metric_bind (gpointer       context,
 {
   MetricEval *me = func_data;
 
+  TwEventCosts *costs = me->table ? tw_measurement_table_get_type_costs (me->table) : NULL;
+
   me->cpu_counts = tw_evaluation_get_cpu_counts (evaluation);
   g_set_object (&me->trace, tw_evaluation_get_trace (evaluation));
+  if (costs != NULL && me->costs == NULL)
+    {
+      if (!tw_evaluation_use_event_costs (evaluation, costs, error))
+        return FALSE;
+      me->costs = tw_evaluation_get_cost_counters (evaluation);
+      me->task_costs = g_new0 (TaskCost, me->n_tasks);
+    }
   return TRUE;
+}
+
+/* With per-type costs: the cost of the events on @cpu up to the current one, included */
+static inline guint64
+cpu_cost_through (MetricEval *me,
+                  guint16     cpu)
+{
+  return me->costs->cpu[cpu] + (cpu == me->costs->current_cpu ? me->costs->current : 0);
+}
+
+/* ... of the events on @cpu before the current one */
+static inline guint64
+cpu_cost_before (MetricEval *me,
+                 guint16     cpu)
+{
+  return me->costs->cpu[cpu];
+}
+
+/* ... of every event up to the current one, included */
+static inline guint64
+trace_cost_through (MetricEval *me)
+{
+  return me->costs->trace + me->costs->current;
+}
+
+static inline TaskCost *
+task_cost (MetricEval *me,
+           guint32     task)
+{
+  get_task (me, task);
+  return &me->task_costs[task];
 }
 
 /* Events on @cpu before the current one: intermediate events are differences of it. */
@@ -662,7 +732,10 @@ handler_entry (gpointer       context,
       memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
       cs->depth--;
     }
-  cs->stack[cs->depth++] = (OpenHandler) { ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu) };
+  cs->stack[cs->depth++] = (OpenHandler) {
+    ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu),
+    me->costs ? cpu_cost_through (me, ev->cpu) : 0,
+  };
 }
 
 static void
@@ -694,7 +767,7 @@ handler_exit (gpointer       context,
         };
         double cols[3] = { h->number != TW_IRQ_NUMBER_UNKNOWN ? h->number : ev->arg, d + 1, ev->cpu };
 
-        emit (me, &m, cols);
+        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - h->cost_at : 0, cols);
         cs->depth = d;
         break;
       }
@@ -781,11 +854,13 @@ run_slice_switch (gpointer       context,
       };
       double cols[1] = { ev->cpu };
 
-      emit (me, &m, cols);
+      emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->since_cost : 0, cols);
     }
   cs->current = ev->arg;
   cs->since = ev->time;
   cs->since_count = cpu_count (me, ev->cpu);
+  if (me->costs)
+    cs->since_cost = cpu_cost_through (me, ev->cpu);
   cs->since_valid = TRUE;
   if (ev->arg != TW_TASK_NONE)
     start_running (me, ev);
@@ -811,6 +886,8 @@ wakeup_latency_wakeup (gpointer       context,
       ts->waiting = TRUE;
       ts->wake_time = ev->time;
       ts->wake_index = ev->index;
+      if (me->costs)
+        task_cost (me, ev->arg)->wake = trace_cost_through (me);
     }
 }
 
@@ -837,7 +914,7 @@ wakeup_latency_switch (gpointer       context,
           };
           double cols[1] = { ev->cpu == TW_CPU_NONE ? -1 : ev->cpu };
 
-          emit (me, &m, cols);
+          emit (me, &m, me->costs ? me->costs->trace - task_cost (me, ev->arg)->wake : 0, cols);
           ts->waiting = FALSE;
         }
       start_running (me, ev);
@@ -868,6 +945,8 @@ wakeup_handler_entry (gpointer       context,
     {
       cs->since = ev->time;
       cs->since_count = cpu_count (me, ev->cpu);
+      if (me->costs)
+        cs->since_cost = cpu_cost_through (me, ev->cpu);
       cs->n_woken = 0;
     }
 }
@@ -897,7 +976,7 @@ wakeup_handler_exit (gpointer       context,
         };
         double cols[1] = { ev->cpu };
 
-        emit (me, &m, cols);
+        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->since_cost : 0, cols);
       }
 }
 
@@ -933,7 +1012,8 @@ static const TwUpdateDirectFunc wakeup_handler_steps[] = {
 static void
 queue_job (TaskState *ts,
            guint64    time,
-           guint64    index)
+           guint64    index,
+           guint64    cost)
 {
   JobQueue *q = ts->queue;
 
@@ -943,17 +1023,20 @@ queue_job (TaskState *ts,
     {
       memmove (q->time, q->time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       memmove (q->index, q->index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->cost, q->cost + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       ts->n_queued--;
     }
   q->time[ts->n_queued] = time;
   q->index[ts->n_queued] = index;
+  q->cost[ts->n_queued] = cost;
   ts->n_queued++;
 }
 
 static gboolean
 dequeue_job (TaskState *ts,
              guint64   *time,
-             guint64   *index)
+             guint64   *index,
+             guint64   *cost)
 {
   JobQueue *q = ts->queue;
 
@@ -961,9 +1044,11 @@ dequeue_job (TaskState *ts,
     return FALSE;
   *time = q->time[0];
   *index = q->index[0];
+  *cost = q->cost[0];
   ts->n_queued--;
   memmove (q->time, q->time + 1, ts->n_queued * sizeof (guint64));
   memmove (q->index, q->index + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->cost, q->cost + 1, ts->n_queued * sizeof (guint64));
   return TRUE;
 }
 
@@ -981,12 +1066,14 @@ response_start (gpointer       context,
   ts = get_task (me, me->subject);
   if (ts->open)
     {
-      queue_job (ts, ev->time, ev->index);
+      queue_job (ts, ev->time, ev->index, me->costs ? trace_cost_through (me) : 0);
       return;
     }
   ts->open = TRUE;
   ts->begin = ev->time;
   ts->begin_index = ev->index;
+  if (me->costs)
+    task_cost (me, me->subject)->begin = trace_cost_through (me);
 }
 
 static void
@@ -1010,9 +1097,13 @@ response_end (gpointer       context,
         .length = ev->time - ts->begin,
       };
 
-      emit (me, &m, NULL);
+      guint64 cost_begin = 0;
+
+      emit (me, &m, me->costs ? me->costs->trace - task_cost (me, me->subject)->begin : 0, NULL);
       /* a pending job's response time counts from its own activation */
-      ts->open = dequeue_job (ts, &ts->begin, &ts->begin_index);
+      ts->open = dequeue_job (ts, &ts->begin, &ts->begin_index, &cost_begin);
+      if (me->costs)
+        task_cost (me, me->subject)->begin = cost_begin;
     }
 }
 
@@ -1041,7 +1132,7 @@ arrival_event (gpointer       context,
             .length = delta,
           };
 
-          emit (me, &m, NULL);
+          emit (me, &m, me->costs ? me->costs->trace - me->prev_cost : 0, NULL);
         }
       else if (me->have_delta)
         {
@@ -1053,13 +1144,15 @@ arrival_event (gpointer       context,
             .length = delta > me->prev_delta ? delta - me->prev_delta : me->prev_delta - delta,
           };
 
-          emit (me, &m, NULL);
+          emit (me, &m, me->costs ? me->costs->trace - me->prev_cost : 0, NULL);
         }
       me->prev_delta = delta;
       me->have_delta = TRUE;
     }
   me->prev_time = ev->time;
   me->prev_index = ev->index;
+  if (me->costs)
+    me->prev_cost = trace_cost_through (me);
   me->have_prev = TRUE;
 }
 
@@ -1111,7 +1204,10 @@ measured_event (gpointer       context,
     .end = end,
     .length = length,
   };
-  emit (me, &m, NULL);
+  /* measured elsewhere: its intermediate events are only a count */
+  emit (me, &m, me->costs ? (guint64) llround (m.intermediate_events *
+                                                tw_measurement_table_get_event_cost (me->table) * 1e3) : 0,
+        NULL);
 }
 
 static const TwUpdateDirectFunc measured_steps[] = { measured_event };
@@ -1144,6 +1240,12 @@ user_pause (MetricEval *me,
       ts->own += time - ts->seg_start;
       if (cpu != TW_CPU_NONE)
         ts->own_count += (guint32) (cpu_count (me, cpu) - ts->own_from - (final ? 1 : 0));
+      if (cpu != TW_CPU_NONE && me->costs)
+        {
+          TaskCost *tc = &me->task_costs[task];
+
+          tc->own += cpu_cost_through (me, cpu) - tc->own_from - (final ? me->costs->current : 0);
+        }
       ts->active = FALSE;
     }
 }
@@ -1160,6 +1262,8 @@ user_resume (MetricEval *me,
     {
       ts->seg_start = time;
       ts->own_from = cpu_count (me, cpu);
+      if (me->costs && cpu != TW_CPU_NONE)
+        me->task_costs[task].own_from = cpu_cost_through (me, cpu);
       ts->active = TRUE;
     }
 }
@@ -1175,6 +1279,12 @@ user_leave (MetricEval *me,
   if (ts && ts->current && ts->cur_cpu == cpu)
     {
       ts->cur_count += (guint32) (cpu_count (me, cpu) - ts->cur_from - (final ? 1 : 0));
+      if (me->costs)
+        {
+          TaskCost *tc = &me->task_costs[task];
+
+          tc->cur += cpu_cost_through (me, cpu) - tc->cur_from - (final ? me->costs->current : 0);
+        }
       ts->current = FALSE;
     }
 }
@@ -1189,6 +1299,8 @@ user_enter (MetricEval *me,
   if (ts && !ts->current)
     {
       ts->cur_from = cpu_count (me, cpu);
+      if (me->costs)
+        me->task_costs[task].cur_from = cpu_cost_through (me, cpu);
       ts->cur_cpu = cpu;
       ts->current = TRUE;
     }
@@ -1212,11 +1324,13 @@ user_start (gpointer       context,
   ts = get_task (me, task);
   if (ts->open)
     {
-      queue_job (ts, ev->time, ev->index);
+      queue_job (ts, ev->time, ev->index, 0);
       return;
     }
   /* a closed task has no queued jobs (a job that ends with some queued stays open) */
   memset (ts, 0, JOB_FIELDS_SIZE);
+  if (me->costs)
+    memset (&me->task_costs[task], 0, sizeof (TaskCost));
   ts->open = TRUE;
   ts->begin = ev->time;
   ts->begin_index = ev->index;
@@ -1265,7 +1379,7 @@ user_end (gpointer       context,
   guint64 elapsed;
   double cols[3];
   TwMeasurementRow m;
-  guint64 begin, begin_index;
+  guint64 begin, begin_index, begin_cost;
 
   me->subject = subject (me, ev);
   if ((ts = open_task (me, me->subject)) == NULL)
@@ -1285,15 +1399,18 @@ user_end (gpointer       context,
     .end = ev->time,
     .length = me->include_system ? elapsed : ts->own,
   };
-  emit (me, &m, cols);
+  emit (me, &m, !me->costs ? 0 : me->include_system ? me->task_costs[task].cur : me->task_costs[task].own,
+        cols);
   ts->open = FALSE;
   ts->current = FALSE;
 
   /* The next pending job starts now, where this one ended, with the task as it
    * is (running here unless the END came from someone else). */
-  if (dequeue_job (ts, &begin, &begin_index))
+  if (dequeue_job (ts, &begin, &begin_index, &begin_cost))
     {
       memset (ts, 0, JOB_FIELDS_SIZE);
+      if (me->costs)
+        memset (&me->task_costs[task], 0, sizeof (TaskCost));
       ts->open = TRUE;
       ts->begin = begin;
       ts->begin_index = begin_index;
