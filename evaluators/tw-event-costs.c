@@ -246,10 +246,7 @@ static void
 append_cost (GString *out,
              double   ns)
 {
-  if (ns >= 1e3)
-    g_string_append_printf (out, "%.3f µs", ns / 1e3);
-  else
-    g_string_append_printf (out, "%.1f ns", ns);
+  g_string_append_printf (out, "%.3f µs", ns / 1e3);
 }
 
 /**
