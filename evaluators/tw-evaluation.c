@@ -624,6 +624,86 @@ run_batches (TwEvaluation       *self,
     }
 }
 
+/* Feeds events [row, rows) of @chunk one by one; @base is the index of the chunk's
+ * row 0. Inlined twice, with @costing a constant, so that the loop without tracing
+ * costs has no trace of them. Returns where it stopped: @rows, or the row at which an
+ * update that asked for costs joined, from which the caller goes on with costs. */
+static G_ALWAYS_INLINE inline guint
+run_events (TwEvaluation       *self,
+            const TwEventChunk *chunk,
+            guint               row,
+            guint               rows,
+            guint64             base,
+            gboolean            batching,
+            guint              *batch_from,
+            const gboolean      costing)
+{
+  for (; row < rows; row++)
+    {
+      guint16 type = chunk->type[row];
+      guint16 cpu = chunk->cpu[row];
+
+      if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
+        {
+          /* the batches catch up to here, then the change applies */
+          if (batching)
+            run_batches (self, chunk, *batch_from, row - *batch_from);
+          *batch_from = row;
+          apply_pending (self);
+          rebuild_dispatch (self);
+          if (!costing && self->costs != NULL)
+            return row;
+        }
+      /* a live trace registered a type after the table was built */
+      if G_UNLIKELY (type >= self->n_dispatch_types &&
+                     tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
+        rebuild_dispatch (self);
+
+      if (type < self->n_dispatch_types &&
+          self->type_first[type] != self->type_first[type + 1])
+        {
+          const Call *call = &self->calls[self->type_first[type]];
+          const Call *last = &self->calls[self->type_first[type + 1]];
+          TwEvent event;
+
+          event.index = base + row;
+          event.time = chunk->time[row];
+          event.task = chunk->task[row];
+          event.arg = chunk->arg[row];
+          event.type = type;
+          event.cpu = cpu;
+          event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
+                          ? NULL : chunk->blob + chunk->payload[row];
+          if (costing)
+            {
+              self->cost_counters.current = self->type_cost_ps[type];
+              self->cost_counters.current_cpu = cpu;
+            }
+          for (; call < last; call++)
+            {
+              gboolean prepared;
+
+              if (call->direct != NULL)
+                {
+                  call->direct (call->context, call->func_data, &event);
+                  continue;
+                }
+              prepared = call->prepare (call->context, call->func_data, &event,
+                                        call->selector);
+              if G_UNLIKELY (self->check != NULL && prepared)
+                prepared = self->check (base + row, self->check_data);
+              call->commit (call->context, call->func_data, prepared);
+            }
+        }
+
+      if G_LIKELY (cpu != TW_CPU_NONE)
+        self->cpu_counts[cpu]++;
+      if (costing)
+        add_event_costs (self, chunk, row, 1);
+    }
+  return row;
+}
+
 /**
  * tw_evaluation_run_to:
  * @end: stop before this event index (clamped to the trace's current length)
@@ -703,66 +783,15 @@ tw_evaluation_run_to (TwEvaluation   *self,
           batch_from = rows;
         }
 
-      for (; row < rows; row++, index++)
+      while (row < rows)
         {
-          guint16 type = chunk->type[row];
-          guint16 cpu = chunk->cpu[row];
+          guint64 base = index - row;
 
-          if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
-            {
-              /* the batches catch up to here, then the change applies */
-              if (batching)
-                run_batches (self, chunk, batch_from, row - batch_from);
-              batch_from = row;
-              apply_pending (self);
-              rebuild_dispatch (self);
-            }
-          /* a live trace registered a type after the table was built */
-          if G_UNLIKELY (type >= self->n_dispatch_types &&
-                         tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
-            rebuild_dispatch (self);
-
-          if (type < self->n_dispatch_types &&
-              self->type_first[type] != self->type_first[type + 1])
-            {
-              const Call *call = &self->calls[self->type_first[type]];
-              const Call *last = &self->calls[self->type_first[type + 1]];
-              TwEvent event;
-
-              event.index = index;
-              event.time = chunk->time[row];
-              event.task = chunk->task[row];
-              event.arg = chunk->arg[row];
-              event.type = type;
-              event.cpu = cpu;
-              event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
-                              ? NULL : chunk->blob + chunk->payload[row];
-              if G_UNLIKELY (self->costs != NULL)
-                {
-                  self->cost_counters.current = self->type_cost_ps[type];
-                  self->cost_counters.current_cpu = cpu;
-                }
-              for (; call < last; call++)
-                {
-                  gboolean prepared;
-
-                  if (call->direct != NULL)
-                    {
-                      call->direct (call->context, call->func_data, &event);
-                      continue;
-                    }
-                  prepared = call->prepare (call->context, call->func_data, &event,
-                                            call->selector);
-                  if G_UNLIKELY (self->check != NULL && prepared)
-                    prepared = self->check (index, self->check_data);
-                  call->commit (call->context, call->func_data, prepared);
-                }
-            }
-
-          if G_LIKELY (cpu != TW_CPU_NONE)
-            self->cpu_counts[cpu]++;
-          if G_UNLIKELY (self->costs != NULL)
-            add_event_costs (self, chunk, row, 1);
+          if (self->costs != NULL)
+            row = run_events (self, chunk, row, rows, base, batching, &batch_from, TRUE);
+          else
+            row = run_events (self, chunk, row, rows, base, batching, &batch_from, FALSE);
+          index = base + row;
         }
       if (batching)
         run_batches (self, chunk, batch_from, rows - batch_from);

@@ -392,7 +392,6 @@ typedef struct {
   guint32 task;
   guint64 begin;
   guint64 count_at;     /* the CPU's event count at the entry event */
-  guint64 cost_at;      /* with per-type costs: the CPU's cost through the entry event */
 } OpenHandler;
 
 typedef struct {
@@ -407,6 +406,8 @@ typedef struct {
   guint        n_woken;
   guint        woken_cap;
   OpenHandler  stack[MAX_IRQ_DEPTH]; /* last: the fields above share a cache line */
+  guint64      stack_cost[MAX_IRQ_DEPTH]; /* with per-type costs: the CPU's cost
+                                           * through each open handler's entry */
 } CpuState;
 
 /* Out of TaskState, which stays small (a cache line and a half) for the common case
@@ -730,12 +731,12 @@ handler_entry (gpointer       context,
   if (cs->depth == MAX_IRQ_DEPTH)
     {
       memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
+      memmove (cs->stack_cost, cs->stack_cost + 1, (MAX_IRQ_DEPTH - 1) * sizeof (guint64));
       cs->depth--;
     }
-  cs->stack[cs->depth++] = (OpenHandler) {
-    ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu),
-    me->costs ? cpu_cost_through (me, ev->cpu) : 0,
-  };
+  if G_UNLIKELY (me->costs != NULL)
+    cs->stack_cost[cs->depth] = cpu_cost_through (me, ev->cpu);
+  cs->stack[cs->depth++] = (OpenHandler) { ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu) };
 }
 
 static void
@@ -767,7 +768,7 @@ handler_exit (gpointer       context,
         };
         double cols[3] = { h->number != TW_IRQ_NUMBER_UNKNOWN ? h->number : ev->arg, d + 1, ev->cpu };
 
-        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - h->cost_at : 0, cols);
+        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->stack_cost[d] : 0, cols);
         cs->depth = d;
         break;
       }
