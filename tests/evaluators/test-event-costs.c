@@ -300,6 +300,89 @@ test_sums_match_counts (void)
     }
 }
 
+/* Adds @update to @evaluation from inside its run, at event @at: a live session's
+ * evaluator joining while events flow. */
+typedef struct {
+  TwEvaluation *evaluation;
+  TwUpdate     *update;
+  guint64       at;
+} Joiner;
+
+static gboolean
+joiner_prepare (gpointer       context,
+                gpointer       func_data,
+                const TwEvent *event,
+                guint          selector)
+{
+  Joiner *joiner = func_data;
+
+  if (event->index == joiner->at)
+    g_assert_true (tw_evaluation_add_update (joiner->evaluation, joiner->update, NULL));
+  return TRUE;
+}
+
+static void
+joiner_commit (gpointer context,
+               gpointer func_data,
+               gboolean ok)
+{
+}
+
+static const TwUpdateFuncs joiner_funcs = { NULL, joiner_prepare, joiner_commit, NULL };
+
+/* An update that asks for costs joins in the middle of a chunk, while the evaluation
+ * runs without them; from its first event on, its rows' overheads are exact (every
+ * event costs 3 ns through the per-type sums). */
+static void
+test_join_mid_run (void)
+{
+  const char *const all[] = { "*", NULL };
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwTestSchedule) schedule = tw_test_schedule_new (trace, 4, 40, 5);
+  g_autoptr(TwMetric) costed = tw_metric_new_system ("wakeup-latency", NULL);
+  g_autoptr(TwMeasurementTable) table = tw_metric_new_table (costed);
+  g_autoptr(TwEventCosts) costs = parse ("no_such_type=9us,*=3ns");
+  g_autoptr(TwUpdate) update = NULL;
+  g_autoptr(TwUpdate) joiner_update = NULL;
+  g_autoptr(TwEvaluation) evaluation = NULL;
+  g_autoptr(GError) error = NULL;
+  Joiner joiner;
+
+  tw_test_schedule_append (schedule, 100000);
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  evaluation = tw_evaluation_new (trace);
+  tw_measurement_table_set_event_costs (table, costs);
+  update = tw_metric_create_update (costed, table, NULL);
+  joiner = (Joiner) { evaluation, update, tw_trace_get_n_events (trace) / 2 + 1234 };
+  joiner_update = tw_update_new (&joiner_funcs, &joiner, NULL, NULL, all);
+  g_assert_true (tw_evaluation_add_update (evaluation, joiner_update, &error));
+  g_assert_true (tw_evaluation_run (evaluation, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  tw_evaluation_finish (evaluation);
+
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), >, 100);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+
+      g_assert_cmpuint (m->begin, >=, tw_trace_get_time (trace, joiner.at));
+      g_assert_cmpuint (tw_measurement_table_get_overhead (table, m), ==,
+                        3 * (guint64) m->intermediate_events);
+    }
+
+  /* a second update with other costs cannot share the evaluation's sums */
+  {
+    g_autoptr(TwMeasurementTable) other_table = tw_metric_new_table (costed);
+    g_autoptr(TwEventCosts) other = parse ("kind:switch=1us,*=2ns");
+    g_autoptr(TwUpdate) other_update = NULL;
+
+    tw_measurement_table_set_event_costs (other_table, other);
+    other_update = tw_metric_create_update (costed, other_table, NULL);
+    g_assert_false (tw_evaluation_add_update (evaluation, other_update, &error));
+    g_assert_error (error, TW_EVALUATION_ERROR, TW_EVALUATION_ERROR_BIND);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -314,5 +397,6 @@ main (int    argc,
   g_test_add ("/event-costs/worst-case", Fixture, NULL, fixture_setup, test_worst_case,
               fixture_teardown);
   g_test_add_func ("/event-costs/sums-match-counts", test_sums_match_counts);
+  g_test_add_func ("/event-costs/join-mid-run", test_join_mid_run);
   return g_test_run ();
 }
