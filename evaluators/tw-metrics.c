@@ -1227,12 +1227,36 @@ open_task (MetricEval *me,
   return &me->tasks[task];
 }
 
-static inline void
+/* With per-type costs, out of the inline paths that run without them: a stretch on
+ * @cpu that began where @from was marked ends here, the current event counted unless
+ * it is the final one (as the counts do). */
+static G_NO_INLINE void
+add_stretch_cost (MetricEval *me,
+                  guint64    *sum,
+                  guint64     from,
+                  guint16     cpu,
+                  gboolean    final)
+{
+  *sum += cpu_cost_through (me, cpu) - from - (final ? me->costs->current : 0);
+}
+
+static G_NO_INLINE void
+mark_cost (MetricEval *me,
+           guint64    *from,
+           guint16     cpu)
+{
+  *from = cpu_cost_through (me, cpu);
+}
+
+/* @costed: the metric sums per-type costs; a constant where it is called per event,
+ * so that the paths without costs carry no test of it */
+static G_ALWAYS_INLINE inline void
 user_pause (MetricEval *me,
             guint32     task,
             guint16     cpu,
             guint64     time,
-            gboolean    final)
+            gboolean    final,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
@@ -1241,21 +1265,18 @@ user_pause (MetricEval *me,
       ts->own += time - ts->seg_start;
       if (cpu != TW_CPU_NONE)
         ts->own_count += (guint32) (cpu_count (me, cpu) - ts->own_from - (final ? 1 : 0));
-      if (cpu != TW_CPU_NONE && me->costs)
-        {
-          TaskCost *tc = &me->task_costs[task];
-
-          tc->own += cpu_cost_through (me, cpu) - tc->own_from - (final ? me->costs->current : 0);
-        }
+      if (costed && cpu != TW_CPU_NONE)
+        add_stretch_cost (me, &me->task_costs[task].own, me->task_costs[task].own_from, cpu, final);
       ts->active = FALSE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_resume (MetricEval *me,
              guint32     task,
              guint16     cpu,
-             guint64     time)
+             guint64     time,
+             gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
@@ -1263,45 +1284,43 @@ user_resume (MetricEval *me,
     {
       ts->seg_start = time;
       ts->own_from = cpu_count (me, cpu);
-      if (me->costs && cpu != TW_CPU_NONE)
-        me->task_costs[task].own_from = cpu_cost_through (me, cpu);
+      if (costed && cpu != TW_CPU_NONE)
+        mark_cost (me, &me->task_costs[task].own_from, cpu);
       ts->active = TRUE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_leave (MetricEval *me,
             guint32     task,
             guint16     cpu,
-            gboolean    final)
+            gboolean    final,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
   if (ts && ts->current && ts->cur_cpu == cpu)
     {
       ts->cur_count += (guint32) (cpu_count (me, cpu) - ts->cur_from - (final ? 1 : 0));
-      if (me->costs)
-        {
-          TaskCost *tc = &me->task_costs[task];
-
-          tc->cur += cpu_cost_through (me, cpu) - tc->cur_from - (final ? me->costs->current : 0);
-        }
+      if (costed)
+        add_stretch_cost (me, &me->task_costs[task].cur, me->task_costs[task].cur_from, cpu, final);
       ts->current = FALSE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_enter (MetricEval *me,
             guint32     task,
-            guint16     cpu)
+            guint16     cpu,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
   if (ts && !ts->current)
     {
       ts->cur_from = cpu_count (me, cpu);
-      if (me->costs)
-        me->task_costs[task].cur_from = cpu_cost_through (me, cpu);
+      if (costed)
+        mark_cost (me, &me->task_costs[task].cur_from, cpu);
       ts->cur_cpu = cpu;
       ts->current = TRUE;
     }
@@ -1342,9 +1361,9 @@ user_start (gpointer       context,
     {
       if (cs != NULL && cs->current == task)
         {
-          user_enter (me, task, ev->cpu);
+          user_enter (me, task, ev->cpu, me->costs != NULL);
           if (cs->depth == 0)
-            user_resume (me, task, ev->cpu, ev->time);
+            user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
         }
       return;
     }
@@ -1358,13 +1377,13 @@ user_start (gpointer       context,
   /* The task logged the event, so it runs here now (whatever we believed). */
   if (cs->current != task)
     {
-      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
-      user_leave (me, cs->current, ev->cpu, FALSE);
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE, me->costs != NULL);
+      user_leave (me, cs->current, ev->cpu, FALSE, me->costs != NULL);
       cs->current = task;
     }
-  user_enter (me, task, ev->cpu);
+  user_enter (me, task, ev->cpu, me->costs != NULL);
   if (cs->depth == 0)
-    user_resume (me, task, ev->cpu, ev->time);
+    user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
 }
 
 /* END: the task's open job ends; a queued one starts. */
@@ -1387,8 +1406,8 @@ user_end (gpointer       context,
     return;
   task = me->subject;
 
-  user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
-  user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
+  user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu, me->costs != NULL);
+  user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu, me->costs != NULL);
   elapsed = ev->time - ts->begin;
   cols[0] = ts->own;
   cols[1] = ts->sys;
@@ -1419,18 +1438,19 @@ user_end (gpointer       context,
       if (cs != NULL && cs->current == task)
         {
           /* counted like a START here: the END itself is not inside it */
-          user_enter (me, task, ev->cpu);
+          user_enter (me, task, ev->cpu, me->costs != NULL);
           if (cs->depth == 0)
-            user_resume (me, task, ev->cpu, ev->time);
+            user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
         }
     }
 }
 
 /* switch: prev out, next in. */
-static void
+static G_ALWAYS_INLINE inline void
 user_switch (gpointer       context,
              gpointer       func_data,
-             const TwEvent *ev)
+             const TwEvent *ev,
+             gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1441,24 +1461,25 @@ user_switch (gpointer       context,
   cs = get_cpu (me, ev->cpu);
   prev = cs->current != TW_TASK_NONE ? cs->current : ev->task;
 
-  user_pause (me, prev, ev->cpu, ev->time, FALSE);
-  user_leave (me, prev, ev->cpu, FALSE);
+  user_pause (me, prev, ev->cpu, ev->time, FALSE, costed);
+  user_leave (me, prev, ev->cpu, FALSE, costed);
   if (ev->task != prev)
     {
-      user_pause (me, ev->task, ev->cpu, ev->time, FALSE);
-      user_leave (me, ev->task, ev->cpu, FALSE);
+      user_pause (me, ev->task, ev->cpu, ev->time, FALSE, costed);
+      user_leave (me, ev->task, ev->cpu, FALSE, costed);
     }
   cs->current = ev->arg;
-  user_enter (me, ev->arg, ev->cpu);
+  user_enter (me, ev->arg, ev->cpu, costed);
   if (cs->depth == 0)
-    user_resume (me, ev->arg, ev->cpu, ev->time);
+    user_resume (me, ev->arg, ev->cpu, ev->time, costed);
 }
 
 /* irq or softirq entry */
-static void
+static G_ALWAYS_INLINE inline void
 user_handler_entry (gpointer       context,
                     gpointer       func_data,
-                    const TwEvent *ev)
+                    const TwEvent *ev,
+                    gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1469,15 +1490,16 @@ user_handler_entry (gpointer       context,
   if (cs->depth < G_MAXUINT / 2 && cs->depth++ == 0)
     {
       cs->irq_start = ev->time;
-      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE, costed);
     }
 }
 
 /* irq or softirq exit; one nobody entered is ignored */
-static void
+static G_ALWAYS_INLINE inline void
 user_handler_exit (gpointer       context,
                    gpointer       func_data,
-                   const TwEvent *ev)
+                   const TwEvent *ev,
+                   gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1489,13 +1511,26 @@ user_handler_exit (gpointer       context,
   if (cs->depth > 0 && --cs->depth == 0 && (ts = open_task (me, cs->current)) != NULL)
     {
       ts->sys += ev->time - cs->irq_start;
-      user_resume (me, cs->current, ev->cpu, ev->time);
+      user_resume (me, cs->current, ev->cpu, ev->time, costed);
     }
 }
 
+/* Each per-event step twice: without per-type costs and with them. */
+#define USER_STEP_VARIANTS(step)                                                         \
+  static void step##_plain (gpointer c, gpointer d, const TwEvent *ev) { step (c, d, ev, FALSE); } \
+  static void step##_costed (gpointer c, gpointer d, const TwEvent *ev) { step (c, d, ev, TRUE); }
+USER_STEP_VARIANTS (user_switch)
+USER_STEP_VARIANTS (user_handler_entry)
+USER_STEP_VARIANTS (user_handler_exit)
+#undef USER_STEP_VARIANTS
+
 static const TwUpdateDirectFunc user_steps[] = {
-  user_start, user_end, user_switch, user_handler_entry, user_handler_exit,
-  user_handler_entry, user_handler_exit,
+  user_start, user_end, user_switch_plain, user_handler_entry_plain, user_handler_exit_plain,
+  user_handler_entry_plain, user_handler_exit_plain,
+};
+static const TwUpdateDirectFunc user_costed_steps[] = {
+  user_start, user_end, user_switch_costed, user_handler_entry_costed,
+  user_handler_exit_costed, user_handler_entry_costed, user_handler_exit_costed,
 };
 
 static const TwUpdateFuncs cpu_metric_funcs = {
@@ -1565,7 +1600,13 @@ tw_metric_create_update (TwMetric           *self,
     case METRIC_INTER_ARRIVAL:
     case METRIC_JITTER:         SET_STEPS (arrival_steps); break;
     case METRIC_MEASURED:       SET_STEPS (measured_steps); break;
-    case METRIC_USER:           SET_STEPS (user_steps); break;
+    case METRIC_USER:
+      /* the table's costs, which its bind asks the evaluation to sum */
+      if (table != NULL && tw_measurement_table_get_type_costs (table) != NULL)
+        SET_STEPS (user_costed_steps);
+      else
+        SET_STEPS (user_steps);
+      break;
     default:                    g_assert_not_reached ();
     }
 #undef SET_STEPS
