@@ -407,6 +407,93 @@ test_real_trace_rows (Fixture       *fx,
   tw_test_close_window (GTK_WINDOW (panel_window));
 }
 
+/* The path's task is a thread of a process the user folded (an LTTng kernel trace of
+ * thousands of threads, grouped by process): Show on Timeline unfolds it, so the
+ * measured interval is drawn on the task's own row, not on the header. */
+static void
+test_folded_process (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-many-threads/trace");
+  g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  const TwMeasurementRow *chosen = NULL;
+  const TwTimelineRow *rows;
+  TwTimelineLayout *layout;
+  GtkWidget *panel_window;
+  TwExplainPanel *panel;
+  TwViewState *view_state;
+  TwTimeline *timeline;
+  TwTrace *trace;
+  guint n_rows, n_tasks;
+  int row, header = -1;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (!HAVE_BABELTRACE || path == NULL)
+    {
+      g_test_skip ("shared/traces/ctf/lttng-kernel-many-threads is not there, or no babeltrace2");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
+  view_state = tw_window_get_view_state (fx->window);
+  trace = tw_view_state_get_trace (view_state);
+  timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
+  layout = tw_timeline_get_layout (timeline);
+  tw_test_wait_frames (GTK_WIDGET (timeline), 2);
+
+  /* the first latency of a task that is one thread of a process with a header */
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table) && chosen == NULL; r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+
+      row = tw_timeline_layout_find_task_row (layout, m->task);
+      if (row < 0 || m->length < 10000)
+        continue;
+      header = tw_timeline_layout_find_header (layout, row);
+      rows = tw_timeline_layout_get_rows (layout, &n_rows);
+      if (header >= 0 && rows[header].kind == TW_TIMELINE_ROW_PROCESS)
+        chosen = m;
+    }
+  g_assert_nonnull (chosen);
+
+  /* the user folds the process: the task is drawn on its header */
+  tw_timeline_layout_toggle_row (layout, header);
+  row = tw_timeline_layout_find_task_row (layout, chosen->task);
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpint (rows[row].kind, ==, TW_TIMELINE_ROW_PROCESS);
+
+  panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
+  panel_window = gtk_window_new ();
+  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
+  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
+  tw_explain_panel_set_view_state (panel, view_state);
+  tw_explain_panel_explain (panel, trace, chosen);
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (panel), 2);
+  click_button (panel, "Show on Timeline");
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  /* unfolded: the task has its row again, and the path's task rows are in view */
+  row = tw_timeline_layout_find_task_row (layout, chosen->task);
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpint (row, >=, 0);
+  g_assert_cmpint (rows[row].kind, ==, TW_TIMELINE_ROW_TASK);
+  g_assert_cmpuint (rows[row].id, ==, chosen->task);
+  g_assert_true (task_rows_in_view (timeline, tw_explain_panel_get_highlight (panel), &n_tasks));
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "explain-path-folded.png");
+  tw_test_close_window (GTK_WINDOW (panel_window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -420,6 +507,8 @@ main (int    argc,
               test_show_and_clear, fixture_teardown);
   g_test_add ("/tw/app/story/explain-path/real-trace-rows", Fixture, NULL, fixture_setup,
               test_real_trace_rows, fixture_teardown);
+  g_test_add ("/tw/app/story/explain-path/folded-process", Fixture, NULL, fixture_setup,
+              test_folded_process, fixture_teardown);
 
   status = g_test_run ();
   g_clear_object (&app);
