@@ -108,6 +108,55 @@ pixel_is (cairo_surface_t *surface,
   return tw_test_rgb_near (rgb, rgba);
 }
 
+/* Opens the header bar's Legend popover and tells whether it explains the path's
+ * colours: its "Explained path" heading is on screen, and (@colors given) its swatches
+ * at the top carry the path's accent and the tint of a task that ran instead. */
+static gboolean
+legend_explains_path (TwWindow               *window,
+                      const TwTimelineColors *colors)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GtkWidget *legend, *popover;
+  gboolean heading = FALSE;
+
+  tw_test_collect_descendants (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                               TW_TYPE_TIMELINE_LEGEND_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 1);
+  legend = g_ptr_array_index (views, 0);
+  popover = gtk_widget_get_ancestor (legend, GTK_TYPE_POPOVER);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (gtk_widget_get_parent (popover)));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  tw_test_wait_frames (popover, 3);
+  g_assert_true (gtk_widget_get_mapped (popover));
+
+  tw_test_collect_descendants (legend, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), "Explained path") == 0)
+      heading = gtk_widget_get_mapped (g_ptr_array_index (labels, i));
+  if (heading && colors != NULL)
+    {
+      cairo_surface_t *surface = tw_test_grab_widget (legend);
+
+      tw_test_save_widget_png (legend, "explain-path-legend.png");
+      int height = MIN (cairo_image_surface_get_height (surface), 400);
+      gboolean path = FALSE, culprit = FALSE;
+
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < 60; x++)
+          {
+            path |= pixel_is (surface, x, y, colors->path);
+            culprit |= pixel_is (surface, x, y, colors->culprit);
+          }
+      cairo_surface_destroy (surface);
+      g_assert_true (path);
+      g_assert_true (culprit);
+    }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  return heading;
+}
+
 /* The longest culprit stretch on @task's row. */
 static const TwTimelineHighlightSegment *
 longest_culprit (const TwTimelineHighlight *h,
@@ -205,6 +254,16 @@ test_show_and_clear (Fixture       *fx,
   g_assert_cmpuint (h->begin, ==, job->begin_ns);
   g_assert_cmpuint (h->end, ==, job->end_ns);
 
+  /* the Legend says what the path's colours mean, in the theme's colours */
+  {
+    TwPalette palette;
+    TwTimelineColors theme;
+
+    tw_palette_init_from_widget (&palette, GTK_WIDGET (timeline));
+    tw_timeline_colors_init (&theme, &palette);
+    g_assert_true (legend_explains_path (fx->window, &theme));
+  }
+
   /* Show on Timeline: the whole path in view, its rows scrolled to */
   tw_view_state_set_visible_range (view_state, tw_trace_get_first_time (trace),
                                    tw_trace_get_first_time (trace) + 1000);
@@ -256,6 +315,7 @@ test_show_and_clear (Fixture       *fx,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-selection", NULL));
   g_assert_null (tw_view_state_get_highlight (view_state));
   g_assert_null (tw_explain_panel_get_highlight (panel));
+  g_assert_false (legend_explains_path (fx->window, NULL));
   cleared = export_timeline (timeline);
   y = row_top (timeline, &vp, measured_row);
   for (x = x0 + 4; x < x1 - 4; x += (x1 - x0) / 8)
