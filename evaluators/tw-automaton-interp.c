@@ -707,12 +707,12 @@ visit (TwAutomatonInterp *self,
 
 /* visits the target of the winning transition and its λ chain */
 static G_ALWAYS_INLINE inline void
-take (TwAutomatonInterp *self,
-      guint32            task,
-      int                target,
-      guint64            time,
-      guint64            event,
-      const gboolean     costed)
+take_with (TwAutomatonInterp *self,
+           guint32            task,
+           int                target,
+           guint64            time,
+           guint64            event,
+           const gboolean     costed)
 {
   Instance *inst = &self->instances[task];
 
@@ -731,6 +731,31 @@ take (TwAutomatonInterp *self,
       add_member (self, task);
     }
 }
+
+/* A call, as it was before costs, in each variant: inlined at every step of the loop
+ * it would crowd the loop. */
+static void
+take_plain (TwAutomatonInterp *self,
+            guint32            task,
+            int                target,
+            guint64            time,
+            guint64            event)
+{
+  take_with (self, task, target, time, event, FALSE);
+}
+
+static void
+take_costed (TwAutomatonInterp *self,
+             guint32            task,
+             int                target,
+             guint64            time,
+             guint64            event)
+{
+  take_with (self, task, target, time, event, TRUE);
+}
+
+#define take(self, task, target, time, event, costed) \
+  ((costed) ? take_costed (self, task, target, time, event) : take_plain (self, task, target, time, event))
 
 static int
 compare_by_task (gconstpointer a,
