@@ -701,12 +701,15 @@ tw_worst_case_fill_table (TwWorstCase        *self,
     {
       gsize job = g_array_index (longest, gsize, task);
       TwMeasurementRow row = { .task = task };
+      guint64 overhead_ns = 0;
 
       if (!task_has_values (self, task))
         continue;
       if (job != G_MAXSIZE)
         {
           row = *tw_measurement_table_get_row (jobs, job);
+          /* with per-type costs its overhead is the job's sum, not a count × cost */
+          overhead_ns = tw_measurement_table_get_overhead (jobs, tw_measurement_table_get_row (jobs, job));
           if (histogram)
             tw_histogram_insert (histogram, (double) row.length);
         }
@@ -714,6 +717,6 @@ tw_worst_case_fill_table (TwWorstCase        *self,
         values[c] = cell (self, c, task);
       values[n_columns] = 0;
       role_value (self, TW_WORST_CASE_ROLE_EXECUTION, task, &values[n_columns]);
-      tw_measurement_table_append (table, &row, values);
+      tw_measurement_table_append_with_overhead (table, &row, overhead_ns * 1000, values);
     }
 }

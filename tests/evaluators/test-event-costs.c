@@ -266,6 +266,9 @@ test_worst_case (Fixture       *f,
                    "11,26,13,3,3,\n");
   text = tw_worst_case_dup_event_cost_text (wc);
   g_assert_nonnull (strstr (text, "mark 0.002 µs"));
+  /* the per-task table's row, the task's longest job, keeps the job's own overhead */
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, 1);
+  g_assert_cmpuint (compensated (table, 0), ==, 47 - (3 + 11 + 5 + 2));
 }
 
 /* Every event costing the same through the per-type sums (a type named that never
