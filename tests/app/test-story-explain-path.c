@@ -337,6 +337,40 @@ test_show_and_clear (Fixture       *fx,
   g_assert_nonnull (tw_explain_panel_get_explanation (panel));
 }
 
+/* Opens @path in the fixture's window as the user would, once it shows the trace.
+ * Returns: (transfer none): the window's view state */
+static TwViewState *
+open_in_window (Fixture    *fx,
+                const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
+  return tw_window_get_view_state (fx->window);
+}
+
+/* The panel in a window of its own explains @m of the view's trace, and the user
+ * clicks Show on Timeline. Returns: the panel's window, for tw_test_close_window(). */
+static GtkWidget *
+explain_in_panel (TwViewState            *view_state,
+                  const TwMeasurementRow *m,
+                  TwExplainPanel        **panel_out)
+{
+  TwExplainPanel *panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
+  GtkWidget *panel_window = gtk_window_new ();
+
+  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
+  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
+  tw_explain_panel_set_view_state (panel, view_state);
+  tw_explain_panel_explain (panel, tw_view_state_get_trace (view_state), m);
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (panel), 2);
+  click_button (panel, "Show on Timeline");
+  *panel_out = panel;
+  return panel_window;
+}
+
 /* Whether all task rows of @h lie in the timeline's page of rows now. */
 static gboolean
 task_rows_in_view (TwTimeline                *timeline,
@@ -381,7 +415,6 @@ test_real_trace_rows (Fixture       *fx,
   g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   TwTimelineHighlight *h;
   const TwMeasurementRow *chosen = NULL;
   GtkWidget *panel_window;
@@ -401,10 +434,7 @@ test_real_trace_rows (Fixture       *fx,
       g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.dat is not there");
       return;
     }
-  file = g_file_new_for_path (path);
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
-  view_state = tw_window_get_view_state (fx->window);
+  view_state = open_in_window (fx, path);
   trace = tw_view_state_get_trace (view_state);
   timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
   tw_test_wait_frames (GTK_WIDGET (timeline), 2);
@@ -441,15 +471,7 @@ test_real_trace_rows (Fixture       *fx,
   g_assert_cmpuint (n_rows, ==, n_all_rows);
 
   /* the user's way: the panel explains it, Show on Timeline */
-  panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
-  panel_window = gtk_window_new ();
-  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
-  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
-  tw_explain_panel_set_view_state (panel, view_state);
-  tw_explain_panel_explain (panel, trace, chosen);
-  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
-  tw_test_wait_frames (GTK_WIDGET (panel), 2);
-  click_button (panel, "Show on Timeline");
+  panel_window = explain_in_panel (view_state, chosen, &panel);
   h = tw_explain_panel_get_highlight (panel);
   g_assert_nonnull (h);
   g_assert_true (task_rows_in_view (timeline, h, &n_tasks));
@@ -478,7 +500,6 @@ test_folded_process (Fixture       *fx,
   g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   const TwMeasurementRow *chosen = NULL;
   const TwTimelineRow *rows;
   TwTimelineLayout *layout;
@@ -500,10 +521,7 @@ test_folded_process (Fixture       *fx,
       g_test_skip ("shared/traces/ctf/lttng-kernel-many-threads is not there, or no babeltrace2");
       return;
     }
-  file = g_file_new_for_path (path);
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
-  view_state = tw_window_get_view_state (fx->window);
+  view_state = open_in_window (fx, path);
   trace = tw_view_state_get_trace (view_state);
   timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
   layout = tw_timeline_get_layout (timeline);
@@ -532,15 +550,7 @@ test_folded_process (Fixture       *fx,
   rows = tw_timeline_layout_get_rows (layout, &n_rows);
   g_assert_cmpint (rows[row].kind, ==, TW_TIMELINE_ROW_PROCESS);
 
-  panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
-  panel_window = gtk_window_new ();
-  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
-  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
-  tw_explain_panel_set_view_state (panel, view_state);
-  tw_explain_panel_explain (panel, trace, chosen);
-  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
-  tw_test_wait_frames (GTK_WIDGET (panel), 2);
-  click_button (panel, "Show on Timeline");
+  panel_window = explain_in_panel (view_state, chosen, &panel);
   tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
 
   /* unfolded: the task has its row again, and the path's task rows are in view */
