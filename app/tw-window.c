@@ -120,6 +120,9 @@ _tw_window_dismiss_error (TwWindow *self)
 static void
 highlight_changed_cb (TwWindow *self)
 {
+  /* the panes clear their paths while the window is torn down, its legend gone */
+  if (self->legend_view == NULL)
+    return;
   tw_timeline_legend_view_set_path_shown (TW_TIMELINE_LEGEND_VIEW (self->legend_view),
                                           self->view_state != NULL &&
                                           tw_view_state_get_highlight (self->view_state) != NULL);
