@@ -26,6 +26,7 @@ struct _TwWindow
   GtkWidget            *primary_button;
   GtkWidget            *go_to_time_button;
   GtkWidget            *go_to_time_popover;
+  GtkWidget            *legend_view;
   GtkWidget            *error_revealer;
   GtkWidget            *error_label;
   GtkWidget            *stack;

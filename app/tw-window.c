@@ -116,6 +116,18 @@ _tw_window_dismiss_error (TwWindow *self)
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), FALSE);
 }
 
+/* The legend says what an explained path's colours mean while one is on the timeline. */
+static void
+highlight_changed_cb (TwWindow *self)
+{
+  /* the panes clear their paths while the window is torn down, its legend gone */
+  if (self->legend_view == NULL)
+    return;
+  tw_timeline_legend_view_set_path_shown (TW_TIMELINE_LEGEND_VIEW (self->legend_view),
+                                          self->view_state != NULL &&
+                                          tw_view_state_get_highlight (self->view_state) != NULL);
+}
+
 void
 _tw_window_install_view_state (TwWindow     *self,
                     TwStateModel *model)
@@ -123,6 +135,9 @@ _tw_window_install_view_state (TwWindow     *self,
   g_autoptr(TwViewState) view_state = tw_view_state_new (model);
 
   g_set_object (&self->view_state, view_state);
+  g_signal_connect_object (view_state, "notify::highlight", G_CALLBACK (highlight_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  highlight_changed_cb (self);
   tw_timeline_set_view_state (TW_TIMELINE (self->timeline), view_state);
   tw_event_list_set_view_state (TW_EVENT_LIST (self->event_list), view_state);
   tw_details_pane_set_view_state (TW_DETAILS_PANE (self->details_pane), view_state);
@@ -571,6 +586,7 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, primary_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_button);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, go_to_time_popover);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, legend_view);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, stack);

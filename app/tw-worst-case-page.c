@@ -33,7 +33,8 @@ struct _TwWorstCasePage
   TwViewState    *view_state;
   char           *initial_event;  /* of the last computation */
   char           *final_event;
-  double          event_cost_ns;  /* calibrated for the trace's source, 0: none */
+  TwEventCosts   *event_costs;    /* calibrated for the trace's source, per type too;
+                                   * NULL: none */
   TwEvaluatorRun *run;          /* the last computation, NULL before the first */
   TwWorstCase    *worst_case;   /* its result */
   GArray         *analysis;     /* TwResponseTime, of @worst_case */
@@ -232,6 +233,7 @@ run_stopped_cb (TwWorstCasePage *self)
   TwWorstCaseEvaluator *evaluator = TW_WORST_CASE_EVALUATOR (tw_evaluator_run_get_evaluator (self->run));
   TwMeasurementTable *table = tw_evaluator_run_get_table (self->run);
   g_autoptr(GError) error = NULL;
+  g_autofree char *costs = NULL;
 
   if (tw_evaluator_run_is_running (self->run))
     return;
@@ -246,11 +248,9 @@ run_stopped_cb (TwWorstCasePage *self)
       return;
     }
   self->analysis = tw_worst_case_analyse (self->worst_case);
-  if (tw_worst_case_get_event_cost (self->worst_case) > 0)
+  if ((costs = tw_worst_case_dup_event_cost_text (self->worst_case)) != NULL)
     {
-      g_autofree char *text =
-        g_strdup_printf (_("Tracing cost subtracted: %.3f µs per event"),
-                         tw_worst_case_get_event_cost (self->worst_case) / 1e3);
+      g_autofree char *text = g_strdup_printf (_("Tracing cost subtracted: %s"), costs);
 
       gtk_label_set_text (GTK_LABEL (self->status), text);
     }
@@ -282,18 +282,19 @@ update_event_cost (TwWorstCasePage *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *tooltip = NULL;
 
-  self->event_cost_ns = 0;
+  g_clear_object (&self->event_costs);
   if (source == NULL)
     tooltip = g_strdup (_("A trace of mixed sources has no single tracing cost"));
   else if (!tw_event_cost_lookup (source, &calibration, &error))
     tooltip = g_strdup (error->message);
   else
     {
-      self->event_cost_ns = calibration.cost_ns;
+      self->event_costs = tw_event_cost_lookup_for_trace (trace);
       tooltip = g_strdup_printf (_("%.3f µs per %s event (%s, on %s)"), calibration.cost_ns / 1e3,
                                  source, calibration.measured, calibration.machine);
     }
-  gtk_widget_set_sensitive (self->compensate, self->event_cost_ns > 0);
+  gtk_widget_set_sensitive (self->compensate, self->event_costs != NULL &&
+                                             !tw_event_costs_is_zero (self->event_costs));
   gtk_widget_set_tooltip_text (self->compensate, tooltip);
 }
 
@@ -307,7 +308,7 @@ start_run (TwWorstCasePage *self)
   forget_run (self);
   evaluator = tw_worst_case_evaluator_new (self->initial_event, self->final_event);
   if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->compensate)))
-    tw_worst_case_evaluator_set_event_cost (evaluator, self->event_cost_ns);
+    tw_worst_case_evaluator_set_event_costs (evaluator, self->event_costs);
   self->run = tw_evaluator_run_new (TW_EVALUATOR (evaluator), trace, 50, TW_HISTOGRAM_SCALE_LINEAR);
   if (!tw_evaluator_check (TW_EVALUATOR (evaluator), trace, &error))
     {
@@ -347,7 +348,7 @@ tw_worst_case_page_compute (TwWorstCasePage *self,
   self->initial_event = g_strdup (initial_event);
   self->final_event = g_strdup (final_event);
   update_event_cost (self, tw_view_state_get_trace (self->view_state));
-  if (self->event_cost_ns == 0 && gtk_check_button_get_active (GTK_CHECK_BUTTON (self->compensate)))
+  if (!gtk_widget_get_sensitive (self->compensate) && gtk_check_button_get_active (GTK_CHECK_BUTTON (self->compensate)))
     gtk_check_button_set_active (GTK_CHECK_BUTTON (self->compensate), FALSE); /* starts it */
   else
     start_run (self);
@@ -405,6 +406,7 @@ tw_worst_case_page_dispose (GObject *object)
   g_clear_object (&self->view_state);
   g_clear_pointer (&self->initial_event, g_free);
   g_clear_pointer (&self->final_event, g_free);
+  g_clear_object (&self->event_costs);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_WORST_CASE_PAGE);
   /* the template's rows have no name to be unparented by */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))

@@ -81,7 +81,7 @@ report_new (AutomatonRun *run)
       };
 
       if (run->table)
-        tw_measurement_table_append (run->table, &row, NULL);
+        tw_measurement_table_append_with_overhead (run->table, &row, m->overhead_ps, NULL);
       if (run->histogram)
         tw_histogram_insert (run->histogram, (double) m->length_ns);
     }
@@ -121,6 +121,9 @@ automaton_bind (gpointer       context,
   run->interp = tw_automaton_interp_new (run->automaton, run->trace, error);
   if (run->interp == NULL)
     return FALSE;
+  /* the table's per-type costs: the interpreter sums them itself, from the rows */
+  if (run->table != NULL && tw_measurement_table_get_type_costs (run->table) != NULL)
+    _tw_automaton_interp_set_event_costs (run->interp, tw_measurement_table_get_type_costs (run->table));
   _tw_automaton_interp_set_position (run->interp, tw_evaluation_get_position (evaluation));
   run->evaluation = evaluation;
   return TRUE;

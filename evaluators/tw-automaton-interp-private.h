@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tw-automaton-interp.h"
+#include "tw-event-costs.h"
 
 G_BEGIN_DECLS
 
@@ -17,5 +18,7 @@ gboolean _tw_automaton_interp_feed_rows    (TwAutomatonInterp   *self,
 void     _tw_automaton_interp_skip         (TwAutomatonInterp   *self);
 void     _tw_automaton_interp_set_position (TwAutomatonInterp   *self,
                                             guint64              position);
+void     _tw_automaton_interp_set_event_costs (TwAutomatonInterp *self,
+                                            TwEventCosts        *costs);
 
 G_END_DECLS

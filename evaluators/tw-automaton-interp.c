@@ -65,6 +65,16 @@ typedef struct {
   guint32  closed_cap;
 } Instance;
 
+/* With per-type tracing costs, beside each Instance: the costs (ps) of the visits its
+ * counts count — a segment's or run's visits after its first, a measurement's closed
+ * segments' — so that a measurement's overhead is the sum of its intermediate events'
+ * own costs. Apart, so that Instance stays as small without costs. */
+typedef struct {
+  guint64  meas;
+  guint64  seg;
+  guint64  run;
+} InstanceCost;
+
 typedef struct {
   guint32 *items;      /* task indexes */
   guint32  len;
@@ -111,8 +121,14 @@ struct _TwAutomatonInterp
   MemberList  *members;          /* per state; only watched states have members */
   gboolean    *name_bound;
 
+  /* per-type tracing costs (nullable): the cost of each bound type, in ps */
+  TwEventCosts *costs;
+  guint64     *type_cost_ps;
+
   /* run */
   Instance    *instances;
+  InstanceCost *instance_costs;  /* n_instances, with @costs */
+  guint64      current_cost_ps;  /* with @costs: of the event being fed */
   guint32      n_instances;
   GPtrArray   *measurement_blocks; /* TwAutomatonMeasurement[MEASUREMENT_BLOCK] */
   gsize        n_measurements;
@@ -138,6 +154,7 @@ clear_binding (TwAutomatonInterp *self)
   g_clear_pointer (&self->interest_states, g_free);
   g_clear_pointer (&self->watched, g_free);
   g_clear_pointer (&self->name_bound, g_free);
+  g_clear_pointer (&self->type_cost_ps, g_free);
   self->n_bound_types = 0;
   self->n_syms = 0;
 }
@@ -148,6 +165,7 @@ clear_instances (TwAutomatonInterp *self)
   for (guint32 i = 0; i < self->n_instances; i++)
     g_free (self->instances[i].closed);
   g_clear_pointer (&self->instances, g_free);
+  g_clear_pointer (&self->instance_costs, g_free);
   self->n_instances = 0;
 }
 
@@ -158,6 +176,7 @@ tw_automaton_interp_finalize (GObject *object)
 
   clear_binding (self);
   clear_instances (self);
+  g_clear_object (&self->costs);
   g_clear_object (&self->trace);
   _tw_automaton_tables_clear (&self->tables);
   g_clear_pointer (&self->measurement_blocks, g_ptr_array_unref);
@@ -260,6 +279,13 @@ bind_tables (TwAutomatonInterp  *self,
 
   n_types = tw_trace_get_n_event_types (self->trace);
   self->n_bound_types = n_types;
+  if (self->costs != NULL)
+    {
+      self->type_cost_ps = g_new (guint64, MAX (n_types, 1));
+      for (guint t = 0; t < n_types; t++)
+        self->type_cost_ps[t] = tw_event_costs_get_type_cost_ps (self->costs,
+                                                                 tw_trace_get_event_type (self->trace, t));
+    }
   self->type_sym = g_new0 (guint16, MAX (n_types, 1));
   self->type_arg_task = g_new0 (guint8, MAX (n_types, 1));
   self->name_bound = g_new0 (gboolean, MAX (n_names, 1));
@@ -442,6 +468,12 @@ ensure_instance (TwAutomatonInterp *self,
                        self->n_instances * 2);
 
       self->instances = g_renew (Instance, self->instances, n);
+      if (self->costs != NULL)
+        {
+          self->instance_costs = g_renew (InstanceCost, self->instance_costs, n);
+          memset (self->instance_costs + self->n_instances, 0,
+                  (n - self->n_instances) * sizeof (InstanceCost));
+        }
       for (guint32 i = self->n_instances; i < n; i++)
         {
           memset (&self->instances[i], 0, sizeof (Instance));
@@ -458,8 +490,10 @@ ensure_instance (TwAutomatonInterp *self,
   add_member (self, task);
 }
 
-static inline void
-close_segment (Instance *inst)
+/* @cost: with per-type costs, the instance's; else NULL */
+static G_ALWAYS_INLINE inline void
+close_segment (Instance     *inst,
+               InstanceCost *cost)
 {
   if (!(inst->flags & HAS_SEGMENT))
     return;
@@ -468,6 +502,8 @@ close_segment (Instance *inst)
     {
       inst->meas_length += inst->seg_last - inst->seg_first;
       inst->meas_events += inst->seg_visits - 1;
+      if (cost != NULL)
+        cost->meas += cost->seg;
       if G_UNLIKELY (inst->n_closed == inst->closed_cap)
         {
           inst->closed_cap = MAX (8, inst->closed_cap * 2);
@@ -550,7 +586,8 @@ report (TwAutomatonInterp *self,
         Instance          *inst,
         guint32            task,
         guint64            time,
-        guint64            event)
+        guint64            event,
+        guint64            overhead_ps)
 {
   TwAutomatonMeasurement *m;
   guint block;
@@ -575,18 +612,25 @@ report (TwAutomatonInterp *self,
     .intermediate_events = inst->meas_events,
     .end_event = event,
     .segments = keep_segments (self, inst->closed, inst->n_closed),
+    .overhead_ps = overhead_ps,
   };
   drop_measurement (inst);
 }
 
-static inline void
+/* @costed: the interpreter sums per-type costs; a constant, so that the variant
+ * without them does not test it (tw_automaton_interp feeds with either) */
+static G_ALWAYS_INLINE inline void
 visit (TwAutomatonInterp *self,
        Instance          *inst,
        guint32            task,
        guint              state,
        guint64            time,
-       guint64            event)
+       guint64            event,
+       const gboolean     costed)
 {
+  InstanceCost *cost = costed ? &self->instance_costs[task] : NULL;
+  const guint64 current = costed ? self->current_cost_ps : 0;
+
   switch ((TwStateKind) self->tables.kind[state])
     {
     case TW_STATE_KIND_BEGIN:
@@ -595,6 +639,8 @@ visit (TwAutomatonInterp *self,
       inst->meas_begin = time;
       inst->meas_length = 0;
       inst->meas_events = 0;
+      if (costed)
+        cost->meas = 0;
       break;
     case TW_STATE_KIND_IN:
       if (inst->flags & HAS_RUN)
@@ -603,39 +649,51 @@ visit (TwAutomatonInterp *self,
           inst->seg_first = inst->run_first;
           inst->seg_last = time;
           inst->seg_visits = inst->run_visits + 1;
+          if (costed)
+            cost->seg = cost->run + current;
         }
       else if (inst->flags & HAS_SEGMENT)
         {
           inst->seg_last = time;
           inst->seg_visits++;
+          if (costed)
+            cost->seg += current;
         }
       else
         {
           inst->flags |= HAS_SEGMENT;
           inst->seg_first = inst->seg_last = time;
           inst->seg_visits = 1;
+          if (costed)
+            cost->seg = 0;
         }
       break;
     case TW_STATE_KIND_COND:
-      close_segment (inst);
+      close_segment (inst, cost);
       if (inst->flags & HAS_RUN)
-        inst->run_visits++;
+        {
+          inst->run_visits++;
+          if (costed)
+            cost->run += current;
+        }
       else
         {
           inst->flags |= HAS_RUN;
           inst->run_first = time;
           inst->run_visits = 1;
+          if (costed)
+            cost->run = 0;
         }
       break;
     case TW_STATE_KIND_OUT:
-      close_segment (inst);
+      close_segment (inst, cost);
       inst->flags &= ~HAS_RUN;
       break;
     case TW_STATE_KIND_END:
-      close_segment (inst);
+      close_segment (inst, cost);
       inst->flags &= ~HAS_RUN;
       if (inst->flags & HAS_MEASUREMENT)
-        report (self, inst, task, time, event);
+        report (self, inst, task, time, event, costed ? cost->meas : 0);
       break;
     case TW_STATE_KIND_CANCEL:
       drop_measurement (inst);
@@ -648,19 +706,20 @@ visit (TwAutomatonInterp *self,
 }
 
 /* visits the target of the winning transition and its λ chain */
-static void
-take (TwAutomatonInterp *self,
-      guint32            task,
-      int                target,
-      guint64            time,
-      guint64            event)
+static G_ALWAYS_INLINE inline void
+take_with (TwAutomatonInterp *self,
+           guint32            task,
+           int                target,
+           guint64            time,
+           guint64            event,
+           const gboolean     costed)
 {
   Instance *inst = &self->instances[task];
 
   inst->stamp = event;
   for (;;)
     {
-      visit (self, inst, task, target, time, event);
+      visit (self, inst, task, target, time, event, costed);
       if (self->tables.lambda_next[target] < 0)
         break;
       target = self->tables.lambda_next[target];
@@ -672,6 +731,31 @@ take (TwAutomatonInterp *self,
       add_member (self, task);
     }
 }
+
+/* A call, as it was before costs, in each variant: inlined at every step of the loop
+ * it would crowd the loop. */
+static void
+take_plain (TwAutomatonInterp *self,
+            guint32            task,
+            int                target,
+            guint64            time,
+            guint64            event)
+{
+  take_with (self, task, target, time, event, FALSE);
+}
+
+static void
+take_costed (TwAutomatonInterp *self,
+             guint32            task,
+             int                target,
+             guint64            time,
+             guint64            event)
+{
+  take_with (self, task, target, time, event, TRUE);
+}
+
+#define take(self, task, target, time, event, costed) \
+  ((costed) ? take_costed (self, task, target, time, event) : take_plain (self, task, target, time, event))
 
 static int
 compare_by_task (gconstpointer a,
@@ -698,14 +782,14 @@ order_by_task (TwAutomatonInterp *self,
     *measurement_at (self, first + i) = tail[i];
 }
 
-/* Returns where it stopped: @end, or the first event of a type bound after the
- * tables were built (a live trace gained it meanwhile). */
-static guint
-feed_chunk (TwAutomatonInterp  *self,
-            const TwEventChunk *chunk,
-            guint               begin,
-            guint               end,
-            guint64             pos)
+/* feed_chunk(), @costed a constant */
+static G_ALWAYS_INLINE inline guint
+feed_chunk_with (TwAutomatonInterp  *self,
+                 const TwEventChunk *chunk,
+                 guint               begin,
+                 guint               end,
+                 guint64             pos,
+                 const gboolean      costed)
 {
   const guint n_bound_types = self->n_bound_types;
   const gint32 *next = self->next;
@@ -731,6 +815,8 @@ feed_chunk (TwAutomatonInterp  *self,
         return i;
       sym = type_sym[type];
       arg_task = type_arg_task[type] ? chunk->arg[i] : TW_TASK_NONE;
+      if (costed)
+        self->current_cost_ps = self->type_cost_ps[type];
       column = next + (gsize) sym * 4;
 
       if (task != TW_TASK_NONE)
@@ -739,14 +825,14 @@ feed_chunk (TwAutomatonInterp  *self,
             ensure_instance (self, task);
           target = column[self->instances[task].state * stride + (1 | (arg_task == task ? 2 : 0))];
           if (target >= 0)
-            take (self, task, target, time, pos);
+            take (self, task, target, time, pos, costed);
         }
       if (arg_task != TW_TASK_NONE && arg_task != task && arg_task < self->n_instances &&
           self->instances[arg_task].state != STATE_NONE)
         {
           target = column[self->instances[arg_task].state * stride + 2];
           if (target >= 0)
-            take (self, arg_task, target, time, pos);
+            take (self, arg_task, target, time, pos, costed);
         }
 
       /* Walk each list backwards: an instance that leaves the list is replaced by the
@@ -765,7 +851,7 @@ feed_chunk (TwAutomatonInterp  *self,
                 continue;
               target = column[inst->state * stride];
               if (target >= 0)
-                take (self, other, target, time, pos);
+                take (self, other, target, time, pos, costed);
             }
         }
 
@@ -773,6 +859,21 @@ feed_chunk (TwAutomatonInterp  *self,
         order_by_task (self, n_before);
     }
   return end;
+}
+
+/* Returns where it stopped: @end, or the first event of a type bound after the
+ * tables were built (a live trace gained it meanwhile). The loop exists twice, with
+ * and without per-type costs, so that the one without carries nothing of them. */
+static guint
+feed_chunk (TwAutomatonInterp  *self,
+            const TwEventChunk *chunk,
+            guint               begin,
+            guint               end,
+            guint64             pos)
+{
+  if G_UNLIKELY (self->costs != NULL)
+    return feed_chunk_with (self, chunk, begin, end, pos, TRUE);
+  return feed_chunk_with (self, chunk, begin, end, pos, FALSE);
 }
 
 /**
@@ -808,6 +909,25 @@ _tw_automaton_interp_feed_rows (TwAutomatonInterp   *self,
         return FALSE;
     }
   return TRUE;
+}
+
+/**
+ * _tw_automaton_interp_set_event_costs:
+ * @costs: (nullable): the tracing cost of each event type
+ *
+ * Each measurement then carries the sum of its intermediate events' own costs
+ * (TwAutomatonMeasurement.overhead_ps). Before the interpreter is fed anything.
+ */
+void
+_tw_automaton_interp_set_event_costs (TwAutomatonInterp *self,
+                                      TwEventCosts      *costs)
+{
+  g_return_if_fail (TW_IS_AUTOMATON_INTERP (self));
+  g_return_if_fail (self->position == 0 && self->n_measurements == 0 && self->n_instances == 0);
+
+  g_set_object (&self->costs, costs);
+  /* the type costs are resolved with the next binding */
+  clear_binding (self);
 }
 
 /**

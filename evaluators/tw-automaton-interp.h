@@ -34,6 +34,8 @@ typedef struct {
  * @end_event: index of the trace event whose processing ended it
  * @segments: (array length=n_segments) (nullable): its segments in time order, for
  *   drawing; %NULL when it has none
+ * @overhead_ps: with per-type tracing costs, the sum of its intermediate events' own
+ *   costs (the visits that @intermediate_events counts), in ps; else 0
  */
 typedef struct {
   guint32          task;
@@ -44,6 +46,7 @@ typedef struct {
   guint64          intermediate_events;
   guint64          end_event;
   const TwSegment *segments;
+  guint64          overhead_ps;
 } TwAutomatonMeasurement;
 
 /**

@@ -60,6 +60,14 @@ struct _TwEvaluation {
   GArray   *pending;     /* PendingOp */
   gint      has_pending; /* atomic: the hot loop's cheap check */
 
+  /* Per-type tracing costs: NULL until an update asks for them, and then the loop
+   * sums each event's cost beside the counts. @pending_costs waits under @lock for the
+   * run to install it, with the update that asked. */
+  guint64  *type_cost_ps;  /* per type, resolved with the dispatch table */
+  TwEventCosts *costs;
+  TwEventCosts *pending_costs;
+  TwEventCostCounters cost_counters;
+
   /* last, so that the fields the hot loop reads keep their places */
   GError   *failure;     /* what an update reported (tw_evaluation_report_error()); under
                           * @run_lock, set only from update functions during a run */
@@ -90,6 +98,10 @@ tw_evaluation_finalize (GObject *object)
     tw_update_unref (g_array_index (self->pending, PendingOp, i).update);
   g_clear_pointer (&self->pending, g_array_unref);
   g_clear_pointer (&self->cpu_counts, g_free);
+  g_clear_pointer (&self->type_cost_ps, g_free);
+  g_clear_pointer (&self->cost_counters.cpu, g_free);
+  g_clear_object (&self->costs);
+  g_clear_object (&self->pending_costs);
   g_clear_error (&self->failure);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->run_lock);
@@ -220,6 +232,93 @@ tw_evaluation_get_cpu_counts (TwEvaluation *self)
   return self->cpu_counts;
 }
 
+static gboolean
+same_costs (TwEventCosts *a,
+            TwEventCosts *b)
+{
+  g_autofree char *sa = tw_event_costs_to_string (a);
+  g_autofree char *sb = tw_event_costs_to_string (b);
+
+  return a == b || strcmp (sa, sb) == 0;
+}
+
+/**
+ * tw_evaluation_use_event_costs:
+ * @costs: what each event type costs the tracing system
+ *
+ * For an update's bind function: from the update's first event on, the evaluation sums
+ * each event's cost into tw_evaluation_get_cost_counters(). Updates of one evaluation
+ * share one set of costs.
+ *
+ * Returns: %FALSE when another update of the evaluation uses other costs (@error set)
+ */
+gboolean
+tw_evaluation_use_event_costs (TwEvaluation  *self,
+                               TwEventCosts  *costs,
+                               GError       **error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (TW_IS_EVALUATION (self), FALSE);
+  g_return_val_if_fail (TW_IS_EVENT_COSTS (costs), FALSE);
+
+  g_mutex_lock (&self->lock);
+  if (self->pending_costs != NULL || self->costs != NULL)
+    ok = same_costs (self->pending_costs ? self->pending_costs : self->costs, costs);
+  else
+    self->pending_costs = g_object_ref (costs);
+  g_mutex_unlock (&self->lock);
+  if (!ok)
+    {
+      g_autofree char *text = tw_event_costs_to_string (costs);
+
+      g_set_error (error, TW_EVALUATION_ERROR, TW_EVALUATION_ERROR_BIND,
+                   "an evaluation subtracts one set of tracing costs; this one (%s) "
+                   "differs from the one its other evaluators use", text);
+    }
+  return ok;
+}
+
+/**
+ * tw_evaluation_get_cost_counters:
+ *
+ * Returns: (transfer none): the counters; they never move, and count from the first
+ *   event after an update asked for costs (tw_evaluation_use_event_costs())
+ */
+const TwEventCostCounters *
+tw_evaluation_get_cost_counters (TwEvaluation *self)
+{
+  g_return_val_if_fail (TW_IS_EVALUATION (self), NULL);
+  return &self->cost_counters;
+}
+
+/* Under @run_lock, before the update that asked for them sees an event. */
+static void
+install_costs (TwEvaluation *self)
+{
+  g_mutex_lock (&self->lock);
+  if (self->costs == NULL && self->pending_costs != NULL)
+    {
+      self->costs = g_steal_pointer (&self->pending_costs);
+      self->cost_counters.cpu = g_new0 (guint64, (gsize) TW_CPU_NONE + 1);
+      self->dispatch_stale = TRUE;
+    }
+  g_clear_object (&self->pending_costs);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+resolve_costs (TwEvaluation *self,
+               guint         n_types)
+{
+  if (self->costs == NULL)
+    return;
+  self->type_cost_ps = g_renew (guint64, self->type_cost_ps, MAX (n_types, 1));
+  for (guint t = 0; t < n_types; t++)
+    self->type_cost_ps[t] = tw_event_costs_get_type_cost_ps (self->costs,
+                                                             tw_trace_get_event_type (self->trace, t));
+}
+
 static void
 entry_extend_slots (TwEvaluation *self,
                     Entry        *entry)
@@ -276,6 +375,7 @@ apply_pending (TwEvaluation *self)
         }
       tw_update_unref (op->update);
     }
+  install_costs (self);
   self->dispatch_stale = TRUE;
 }
 
@@ -326,6 +426,7 @@ rebuild_dispatch (TwEvaluation *self)
         }
     }
   self->type_first[n_types] = n_calls;
+  resolve_costs (self, n_types);
   self->n_dispatch_types = n_types;
   self->dispatch_stale = FALSE;
 }
@@ -478,6 +579,26 @@ count_cpu_events (TwEvaluation       *self,
         self->cpu_counts[cpu[i]]++;
 }
 
+/* The tracing costs of rows [first, first + n), as count_cpu_events() counts them. */
+static void
+add_event_costs (TwEvaluation       *self,
+                 const TwEventChunk *chunk,
+                 guint               first,
+                 guint               n)
+{
+  TwEventCostCounters *counters = &self->cost_counters;
+
+  for (guint i = first; i < first + n; i++)
+    {
+      guint16 type = chunk->type[i];
+      guint64 cost = type < self->n_dispatch_types ? self->type_cost_ps[type] : 0;
+
+      counters->trace += cost;
+      if (chunk->cpu[i] != TW_CPU_NONE)
+        counters->cpu[chunk->cpu[i]] += cost;
+    }
+}
+
 /* Feeds rows [first, first + n) of @chunk to every update with a batch entry. */
 static void
 run_batches (TwEvaluation       *self,
@@ -501,6 +622,86 @@ run_batches (TwEvaluation       *self,
       entry->batch (entry->context, entry->func_data, chunk, first, n, entry->slots,
                     entry->n_types);
     }
+}
+
+/* Feeds events [row, rows) of @chunk one by one; @base is the index of the chunk's
+ * row 0. Inlined twice, with @costing a constant, so that the loop without tracing
+ * costs has no trace of them. Returns where it stopped: @rows, or the row at which an
+ * update that asked for costs joined, from which the caller goes on with costs. */
+static G_ALWAYS_INLINE inline guint
+run_events (TwEvaluation       *self,
+            const TwEventChunk *chunk,
+            guint               row,
+            guint               rows,
+            guint64             base,
+            gboolean            batching,
+            guint              *batch_from,
+            const gboolean      costing)
+{
+  for (; row < rows; row++)
+    {
+      guint16 type = chunk->type[row];
+      guint16 cpu = chunk->cpu[row];
+
+      if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
+        {
+          /* the batches catch up to here, then the change applies */
+          if (batching)
+            run_batches (self, chunk, *batch_from, row - *batch_from);
+          *batch_from = row;
+          apply_pending (self);
+          rebuild_dispatch (self);
+          if (!costing && self->costs != NULL)
+            return row;
+        }
+      /* a live trace registered a type after the table was built */
+      if G_UNLIKELY (type >= self->n_dispatch_types &&
+                     tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
+        rebuild_dispatch (self);
+
+      if (type < self->n_dispatch_types &&
+          self->type_first[type] != self->type_first[type + 1])
+        {
+          const Call *call = &self->calls[self->type_first[type]];
+          const Call *last = &self->calls[self->type_first[type + 1]];
+          TwEvent event;
+
+          event.index = base + row;
+          event.time = chunk->time[row];
+          event.task = chunk->task[row];
+          event.arg = chunk->arg[row];
+          event.type = type;
+          event.cpu = cpu;
+          event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
+                          ? NULL : chunk->blob + chunk->payload[row];
+          if (costing)
+            {
+              self->cost_counters.current = self->type_cost_ps[type];
+              self->cost_counters.current_cpu = cpu;
+            }
+          for (; call < last; call++)
+            {
+              gboolean prepared;
+
+              if (call->direct != NULL)
+                {
+                  call->direct (call->context, call->func_data, &event);
+                  continue;
+                }
+              prepared = call->prepare (call->context, call->func_data, &event,
+                                        call->selector);
+              if G_UNLIKELY (self->check != NULL && prepared)
+                prepared = self->check (base + row, self->check_data);
+              call->commit (call->context, call->func_data, prepared);
+            }
+        }
+
+      if G_LIKELY (cpu != TW_CPU_NONE)
+        self->cpu_counts[cpu]++;
+      if (costing)
+        add_event_costs (self, chunk, row, 1);
+    }
+  return row;
 }
 
 /**
@@ -574,65 +775,23 @@ tw_evaluation_run_to (TwEvaluation   *self,
         {
           /* nobody to call per event: the batches take the whole run */
           count_cpu_events (self, chunk, row, rows - row);
+          if G_UNLIKELY (self->costs != NULL)
+            add_event_costs (self, chunk, row, rows - row);
           run_batches (self, chunk, row, rows - row);
           index += rows - row;
           row = rows;
           batch_from = rows;
         }
 
-      for (; row < rows; row++, index++)
+      while (row < rows)
         {
-          guint16 type = chunk->type[row];
-          guint16 cpu = chunk->cpu[row];
+          guint64 base = index - row;
 
-          if G_UNLIKELY (g_atomic_int_get (&self->has_pending))
-            {
-              /* the batches catch up to here, then the change applies */
-              if (batching)
-                run_batches (self, chunk, batch_from, row - batch_from);
-              batch_from = row;
-              apply_pending (self);
-              rebuild_dispatch (self);
-            }
-          /* a live trace registered a type after the table was built */
-          if G_UNLIKELY (type >= self->n_dispatch_types &&
-                         tw_trace_get_n_event_types (self->trace) > self->n_dispatch_types)
-            rebuild_dispatch (self);
-
-          if (type < self->n_dispatch_types &&
-              self->type_first[type] != self->type_first[type + 1])
-            {
-              const Call *call = &self->calls[self->type_first[type]];
-              const Call *last = &self->calls[self->type_first[type + 1]];
-              TwEvent event;
-
-              event.index = index;
-              event.time = chunk->time[row];
-              event.task = chunk->task[row];
-              event.arg = chunk->arg[row];
-              event.type = type;
-              event.cpu = cpu;
-              event.payload = chunk->payload[row] == TW_PAYLOAD_NONE
-                              ? NULL : chunk->blob + chunk->payload[row];
-              for (; call < last; call++)
-                {
-                  gboolean prepared;
-
-                  if (call->direct != NULL)
-                    {
-                      call->direct (call->context, call->func_data, &event);
-                      continue;
-                    }
-                  prepared = call->prepare (call->context, call->func_data, &event,
-                                            call->selector);
-                  if G_UNLIKELY (self->check != NULL && prepared)
-                    prepared = self->check (index, self->check_data);
-                  call->commit (call->context, call->func_data, prepared);
-                }
-            }
-
-          if G_LIKELY (cpu != TW_CPU_NONE)
-            self->cpu_counts[cpu]++;
+          if (self->costs != NULL)
+            row = run_events (self, chunk, row, rows, base, batching, &batch_from, TRUE);
+          else
+            row = run_events (self, chunk, row, rows, base, batching, &batch_from, FALSE);
+          index = base + row;
         }
       if (batching)
         run_batches (self, chunk, batch_from, rows - batch_from);

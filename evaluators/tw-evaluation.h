@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <tw-data.h>
 
+#include "tw-event-costs.h"
 #include "tw-update.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,26 @@ GQuark tw_evaluation_error_quark (void);
 typedef gboolean (*TwEvaluationCheckFunc) (guint64  index,
                                            gpointer user_data);
 
+/**
+ * TwEventCostCounters:
+ * @cpu: per CPU number: the tracing cost (ps) of the events evaluated on it before the
+ *   current one (TW_CPU_NONE's stays 0); never moves
+ * @trace: the cost (ps) of every event evaluated before the current one
+ * @current: the cost (ps) of the current event
+ * @current_cpu: the current event's CPU
+ *
+ * The per-type tracing costs of tw_evaluation_use_event_costs() summed the way the
+ * event counts are (tw_evaluation_get_cpu_counts(), an event's index), so that an
+ * update that counts a measurement's intermediate events as a difference of counts
+ * gets their cost, exactly, as the same difference of these.
+ */
+typedef struct {
+  guint64 *cpu;
+  guint64  trace;
+  guint64  current;
+  guint16  current_cpu;
+} TwEventCostCounters;
+
 #define TW_TYPE_EVALUATION (tw_evaluation_get_type ())
 G_DECLARE_FINAL_TYPE (TwEvaluation, tw_evaluation, TW, EVALUATION, GObject)
 
@@ -36,6 +57,10 @@ guint         tw_evaluation_get_n_updates   (TwEvaluation   *self);
 guint64       tw_evaluation_get_cpu_event_count (TwEvaluation *self,
                                              guint16         cpu);
 const guint64 *tw_evaluation_get_cpu_counts (TwEvaluation   *self);
+gboolean      tw_evaluation_use_event_costs (TwEvaluation   *self,
+                                             TwEventCosts   *costs,
+                                             GError        **error);
+const TwEventCostCounters *tw_evaluation_get_cost_counters (TwEvaluation *self);
 
 void          tw_evaluation_set_check_func  (TwEvaluation   *self,
                                              TwEvaluationCheckFunc check,

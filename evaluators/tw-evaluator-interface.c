@@ -192,6 +192,30 @@ tw_evaluator_evaluate (TwEvaluator    *self,
                        GCancellable   *cancellable,
                        GError        **error)
 {
+  return tw_evaluator_evaluate_with_costs (self, trace, NULL, histogram, progress,
+                                           progress_data, cancellable, error);
+}
+
+/**
+ * tw_evaluator_evaluate_with_costs:
+ * @costs: (nullable): the tracing cost of each event type: the table gets a
+ *   compensated length per row (tw_measurement_table_set_event_costs())
+ *
+ * tw_evaluator_evaluate() with the tracing costs set on the table before the run, so
+ * that producers that sum per-type costs see them.
+ *
+ * Returns: (transfer full) (nullable): the measurements
+ */
+TwMeasurementTable *
+tw_evaluator_evaluate_with_costs (TwEvaluator    *self,
+                                  TwTrace        *trace,
+                                  TwEventCosts   *costs,
+                                  TwHistogram    *histogram,
+                                  TwProgressFunc  progress,
+                                  gpointer        progress_data,
+                                  GCancellable   *cancellable,
+                                  GError        **error)
+{
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(TwUpdate) update = NULL;
 
@@ -199,6 +223,7 @@ tw_evaluator_evaluate (TwEvaluator    *self,
   g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
 
   table = tw_evaluator_new_table (self);
+  tw_measurement_table_set_event_costs (table, costs);
   update = tw_evaluator_create_update (self, table, histogram);
   if (!tw_evaluation_run_update (trace, update, progress, progress_data, cancellable, error))
     return NULL;

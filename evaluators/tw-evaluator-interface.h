@@ -90,5 +90,13 @@ TwMeasurementTable *tw_evaluator_evaluate            (TwEvaluator         *self,
                                                       gpointer             progress_data,
                                                       GCancellable        *cancellable,
                                                       GError             **error);
+TwMeasurementTable *tw_evaluator_evaluate_with_costs (TwEvaluator         *self,
+                                                      TwTrace             *trace,
+                                                      TwEventCosts        *costs,
+                                                      TwHistogram         *histogram,
+                                                      TwProgressFunc       progress,
+                                                      gpointer             progress_data,
+                                                      GCancellable        *cancellable,
+                                                      GError             **error);
 
 G_END_DECLS

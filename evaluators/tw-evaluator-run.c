@@ -505,6 +505,7 @@ void
 tw_evaluator_run_start (TwEvaluatorRun *self)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(TwEventCosts) costs = NULL;
   Work *work;
 
   g_return_if_fail (TW_IS_EVALUATOR_RUN (self));
@@ -517,7 +518,8 @@ tw_evaluator_run_start (TwEvaluatorRun *self)
   work->table = tw_evaluator_new_table (self->evaluator);
   /* the compensated length beside the raw one, where this machine knows the cost
    * (a worst-case table sets its own, by its own switch) */
-  tw_measurement_table_set_event_cost (work->table, tw_event_cost_lookup_for_trace (self->trace));
+  costs = tw_event_cost_lookup_for_trace (self->trace);
+  tw_measurement_table_set_event_costs (work->table, costs);
   work->histogram = tw_histogram_new_auto (self->n_bins, self->scale);
   work->run = g_object_ref (self);
   work->context = g_main_context_ref_thread_default ();
@@ -543,13 +545,15 @@ tw_evaluator_run_start_live (TwEvaluatorRun  *self,
   g_autoptr(TwEvaluation) evaluation = NULL;
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(TwUpdate) update = NULL;
+  g_autoptr(TwEventCosts) costs = NULL;
 
   g_return_val_if_fail (TW_IS_EVALUATOR_RUN (self), FALSE);
   g_return_val_if_fail (can_begin (self), FALSE);
 
   evaluation = tw_evaluation_new (self->trace);
   table = tw_evaluator_new_table (self->evaluator);
-  tw_measurement_table_set_event_cost (table, tw_event_cost_lookup_for_trace (self->trace));
+  costs = tw_event_cost_lookup_for_trace (self->trace);
+  tw_measurement_table_set_event_costs (table, costs);
   update = tw_evaluator_create_update (self->evaluator, table, self->histogram);
   if (!tw_evaluation_add_update (evaluation, update, error))
     return FALSE;

@@ -46,9 +46,20 @@ tw_event_cost_parse (const char  *text,
         *cost_ns = value * units[i].ns;
         return TRUE;
       }
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "--event-cost “%s”: expected the cost of one event with its unit "
-               "(e.g. 0.8us, 800ns) or “calibrated”", text);
+  if (end == text)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--event-cost “%s”: expected the cost of one event with its unit "
+                 "(e.g. 0.8us, 800ns) or “calibrated”", text);
+  else if (*unit == '\0')
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--event-cost “%s”: a number without a unit: %s of what? "
+                 "(e.g. %sus or %sns)", text, text, text, text);
+  else if (!isfinite (value) || value < 0)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--event-cost “%s”: a cost is a time of 0 or more", text);
+  else
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--event-cost “%s”: unknown unit “%s” (ns, us, µs or ms)", text, unit);
   return FALSE;
 }
 
@@ -144,18 +155,48 @@ tw_event_cost_lookup (const char              *source,
 /**
  * tw_event_cost_lookup_for_trace:
  *
- * Returns: the cost stored for the source of @trace, 0 when there is none (or the
+ * The cost stored for the source of @trace (`[ftrace]`), with the costs stored for
+ * single types of that source (`[ftrace:sched_switch]`, `calibrate --set
+ * ftrace:sched_switch=1.2us`) before it.
+ *
+ * Returns: (transfer full) (nullable): the costs, %NULL when none is stored (or the
  *   trace mixes sources)
  */
-double
+TwEventCosts *
 tw_event_cost_lookup_for_trace (TwTrace *trace)
 {
   const char *source = tw_event_cost_source_for_trace (trace);
-  g_auto(TwEventCostCalibration) calibration = { 0 };
+  g_autofree char *path = NULL;
+  g_autoptr(GKeyFile) file = NULL;
+  g_autoptr(TwEventCosts) costs = NULL;
+  g_auto(GStrv) groups = NULL;
+  gboolean any = FALSE;
 
-  if (source == NULL || !tw_event_cost_lookup (source, &calibration, NULL))
-    return 0;
-  return calibration.cost_ns;
+  if (source == NULL)
+    return NULL;
+  path = tw_event_cost_dup_store_path ();
+  if (!(file = load_store (path, TRUE, NULL)))
+    return NULL;
+  costs = tw_event_costs_new_uniform (0);
+  groups = g_key_file_get_groups (file, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      const char *type = groups[i] + strlen (source) + 1;
+      double ns;
+
+      if (!g_str_has_prefix (groups[i], source) ||
+          (groups[i][strlen (source)] != '\0' && groups[i][strlen (source)] != ':'))
+        continue;
+      ns = g_key_file_get_double (file, groups[i], "cost_ns", NULL);
+      if (!isfinite (ns) || ns < 0)
+        continue;
+      if (groups[i][strlen (source)] == '\0')
+        tw_event_costs_set_default (costs, ns);
+      else if (*type != '\0')
+        tw_event_costs_set_type_cost (costs, type, ns);
+      any = TRUE;
+    }
+  return any ? g_steal_pointer (&costs) : NULL;
 }
 
 /* Writes @calibration under @source, keeping the other sources' entries. */

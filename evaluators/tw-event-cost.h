@@ -15,6 +15,8 @@
 
 #include <tw-data.h>
 
+#include "tw-event-costs.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -38,7 +40,7 @@ char       *tw_event_cost_dup_store_path    (void);
 gboolean    tw_event_cost_lookup            (const char              *source,
                                              TwEventCostCalibration  *calibration,
                                              GError                 **error);
-double      tw_event_cost_lookup_for_trace (TwTrace                *trace);
+TwEventCosts *tw_event_cost_lookup_for_trace (TwTrace             *trace);
 gboolean    tw_event_cost_store             (const char              *source,
                                              const TwEventCostCalibration *calibration,
                                              GError                 **error);

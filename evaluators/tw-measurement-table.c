@@ -24,7 +24,13 @@ struct _TwMeasurementTable {
   TwHugeArray rows;
   GArray  *columns;   /* double, n_columns per row, row-major */
   guint64  generation;
-  double   event_cost_ns;  /* 0: the tracing cost is not known */
+  double   event_cost_ns;  /* 0: the tracing cost is not known; else every event's, or
+                            * with @type_costs the cost of types it does not name */
+  /* Per-type costs (nullable: one cost for all): each row's overhead, in ps, is then
+   * its producer's sum of its intermediate events' own costs, in @overheads beside
+   * @rows (guint64, one per row) */
+  TwEventCosts *type_costs;
+  TwHugeArray overheads;
 };
 
 G_DEFINE_FINAL_TYPE (TwMeasurementTable, tw_measurement_table, G_TYPE_OBJECT)
@@ -37,6 +43,8 @@ tw_measurement_table_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->column_names, g_strfreev);
   tw_huge_array_clear (&self->rows);
+  tw_huge_array_clear (&self->overheads);
+  g_clear_object (&self->type_costs);
   g_clear_pointer (&self->columns, g_array_unref);
 
   G_OBJECT_CLASS (tw_measurement_table_parent_class)->finalize (object);
@@ -53,6 +61,7 @@ tw_measurement_table_init (TwMeasurementTable *self)
 {
   self->columns = g_array_new (FALSE, FALSE, sizeof (double));
   tw_huge_array_init (&self->rows, sizeof (TwMeasurementRow));
+  tw_huge_array_init (&self->overheads, sizeof (guint64));
 }
 
 /**
@@ -142,6 +151,35 @@ tw_measurement_table_lookup_column (TwMeasurementTable *self,
   return -1;
 }
 
+/* A row whose producer does not sum per-type costs: its intermediate events at the
+ * cost of the types not named. */
+static guint64
+uniform_overhead_ps (TwMeasurementTable     *self,
+                     const TwMeasurementRow *row)
+{
+  return (guint64) llround (row->intermediate_events * self->event_cost_ns * 1e3);
+}
+
+static void
+append_row (TwMeasurementTable     *self,
+            const TwMeasurementRow *row,
+            guint64                 overhead_ps,
+            const double           *columns)
+{
+  *(TwMeasurementRow *) tw_huge_array_push (&self->rows) = *row;
+  if G_UNLIKELY (self->type_costs != NULL)
+    *(guint64 *) tw_huge_array_push (&self->overheads) = overhead_ps;
+  if (self->n_columns > 0)
+    {
+      guint at = self->columns->len;
+
+      g_array_set_size (self->columns, at + self->n_columns);
+      for (guint c = 0; c < self->n_columns; c++)
+        g_array_index (self->columns, double, at + c) = columns ? columns[c] : NAN;
+    }
+  self->generation++;
+}
+
 /**
  * tw_measurement_table_append:
  * @row: the measurement (copied)
@@ -155,16 +193,7 @@ tw_measurement_table_append (TwMeasurementTable  *self,
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
   g_return_if_fail (row != NULL);
 
-  *(TwMeasurementRow *) tw_huge_array_push (&self->rows) = *row;
-  if (self->n_columns > 0)
-    {
-      guint at = self->columns->len;
-
-      g_array_set_size (self->columns, at + self->n_columns);
-      for (guint c = 0; c < self->n_columns; c++)
-        g_array_index (self->columns, double, at + c) = columns ? columns[c] : NAN;
-    }
-  self->generation++;
+  append_row (self, row, self->type_costs ? uniform_overhead_ps (self, row) : 0, columns);
 }
 
 /**
@@ -184,6 +213,8 @@ tw_measurement_table_append_rows (TwMeasurementTable     *self,
   if (n_rows == 0)
     return;
   tw_huge_array_append (&self->rows, rows, n_rows);
+  for (gsize r = 0; self->type_costs != NULL && r < n_rows; r++)
+    *(guint64 *) tw_huge_array_push (&self->overheads) = uniform_overhead_ps (self, &rows[r]);
   if (self->n_columns > 0)
     {
       guint at = self->columns->len;
@@ -205,6 +236,7 @@ tw_measurement_table_clear (TwMeasurementTable *self)
 {
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
   tw_huge_array_clear (&self->rows);
+  tw_huge_array_clear (&self->overheads);
   g_array_set_size (self->columns, 0);
   self->generation++;
 }
@@ -276,9 +308,12 @@ tw_measurement_table_set_event_cost (TwMeasurementTable *self,
 {
   g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
   g_return_if_fail (cost_ns >= 0);
+  g_return_if_fail (self->rows.len == 0 || self->type_costs == NULL);
+  g_clear_object (&self->type_costs);
   self->event_cost_ns = cost_ns;
 }
 
+/* Returns: the cost of one event (with per-type costs: of the types they do not name) */
 double
 tw_measurement_table_get_event_cost (TwMeasurementTable *self)
 {
@@ -287,12 +322,115 @@ tw_measurement_table_get_event_cost (TwMeasurementTable *self)
 }
 
 /**
+ * tw_measurement_table_set_event_costs:
+ * @costs: (nullable): the cost of each event type; %NULL for none
+ *
+ * Before the first row. Costs of one figure are tw_measurement_table_set_event_cost();
+ * with costs per type, the producer gives each row's overhead
+ * (tw_measurement_table_append_with_overhead()), which it learns from the evaluation
+ * (tw_evaluation_use_event_costs()): every built-in metric does.
+ */
+void
+tw_measurement_table_set_event_costs (TwMeasurementTable *self,
+                                      TwEventCosts       *costs)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_return_if_fail (self->rows.len == 0);
+
+  g_clear_object (&self->type_costs);
+  self->event_cost_ns = costs ? tw_event_costs_get_default (costs) : 0;
+  if (costs != NULL && !tw_event_costs_is_uniform (costs))
+    self->type_costs = g_object_ref (costs);
+}
+
+/**
+ * tw_measurement_table_get_type_costs:
+ *
+ * Returns: (transfer none) (nullable): the per-type costs its producer sums, %NULL
+ *   when every event costs tw_measurement_table_get_event_cost()
+ */
+TwEventCosts *
+tw_measurement_table_get_type_costs (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+  return self->type_costs;
+}
+
+/* Returns: whether its rows have a compensated length */
+gboolean
+tw_measurement_table_has_event_cost (TwMeasurementTable *self)
+{
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), FALSE);
+  return self->event_cost_ns > 0 || self->type_costs != NULL;
+}
+
+/**
+ * tw_measurement_table_dup_event_cost_text:
+ *
+ * Returns: (transfer full) (nullable): how headings name the costs subtracted
+ *   (tw_event_costs_to_string()), %NULL without
+ */
+char *
+tw_measurement_table_dup_event_cost_text (TwMeasurementTable *self)
+{
+  g_autoptr(TwEventCosts) uniform = NULL;
+
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), NULL);
+  if (self->type_costs != NULL)
+    return tw_event_costs_to_string (self->type_costs);
+  if (self->event_cost_ns <= 0)
+    return NULL;
+  uniform = tw_event_costs_new_uniform (self->event_cost_ns);
+  return tw_event_costs_to_string (uniform);
+}
+
+/**
+ * tw_measurement_table_append_with_overhead:
+ * @overhead_ps: what storing the row's intermediate events cost, summed per type
+ *
+ * tw_measurement_table_append() for a producer that sums the per-type costs.
+ */
+void
+tw_measurement_table_append_with_overhead (TwMeasurementTable     *self,
+                                           const TwMeasurementRow *row,
+                                           guint64                 overhead_ps,
+                                           const double           *columns)
+{
+  g_return_if_fail (TW_IS_MEASUREMENT_TABLE (self));
+  g_return_if_fail (row != NULL);
+
+  append_row (self, row, overhead_ps, columns);
+}
+
+/**
+ * tw_measurement_table_get_overhead:
+ * @row: a row of @self (tw_measurement_table_get_row())
+ *
+ * Returns: the tracing overhead of @row in ns: its intermediate events times the
+ *   cost, or with per-type costs the sum its producer gave, rounded to the ns
+ */
+guint64
+tw_measurement_table_get_overhead (TwMeasurementTable     *self,
+                                   const TwMeasurementRow *row)
+{
+  gsize index;
+
+  g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
+  if G_LIKELY (self->type_costs == NULL)
+    return (guint64) round (row->intermediate_events * self->event_cost_ns);
+  index = ((const guint8 *) row - self->rows.data) / sizeof (TwMeasurementRow);
+  g_return_val_if_fail (index < self->overheads.len, 0);
+  return (TW_HUGE_ARRAY_AT (&self->overheads, guint64, index) + 500) / 1000;
+}
+
+/**
  * tw_measurement_table_compensate:
+ * @row: a row of @self (tw_measurement_table_get_row())
  *
  * Espinosa et al. 2003 §2: the length without the time the tracing system spent
- * storing the measurement's intermediate events, Length − intermediate × cost, never
- * below 0 (a cost calibrated on another load may exceed what a short measurement
- * held).
+ * storing the measurement's intermediate events, Length − overhead
+ * (tw_measurement_table_get_overhead()), never below 0 (a cost calibrated on another
+ * load may exceed what a short measurement held).
  *
  * Returns: the compensated length in ns; the raw length without an event cost
  */
@@ -300,11 +438,11 @@ guint64
 tw_measurement_table_compensate (TwMeasurementTable     *self,
                                  const TwMeasurementRow *row)
 {
-  double overhead;
+  guint64 overhead;
 
   g_return_val_if_fail (TW_IS_MEASUREMENT_TABLE (self), 0);
-  overhead = round (row->intermediate_events * self->event_cost_ns);
-  return overhead >= (double) row->length ? 0 : row->length - (guint64) overhead;
+  overhead = tw_measurement_table_get_overhead (self, row);
+  return overhead >= row->length ? 0 : row->length - overhead;
 }
 
 /**
@@ -366,7 +504,7 @@ append_rows (TwMeasurementTable *self,
                               ",%" G_GUINT64_FORMAT ",%u,%" G_GUINT64_FORMAT,
                               m->begin, m->end, m->length, m->intermediate_events,
                               lost ? tw_lost_events_count_between (lost, m->begin, m->end) : 0);
-      if (self->event_cost_ns > 0)
+      if (tw_measurement_table_has_event_cost (self))
         g_string_append_printf (out, ",%" G_GUINT64_FORMAT, tw_measurement_table_compensate (self, m));
       for (guint c = 0; c < self->n_columns; c++)
         {
@@ -386,7 +524,7 @@ append_header (TwMeasurementTable *self,
                GString            *out)
 {
   g_string_append (out, "task,begin_ns,end_ns,length_ns,intermediate_events,lost");
-  if (self->event_cost_ns > 0)
+  if (tw_measurement_table_has_event_cost (self))
     g_string_append (out, ",compensated_length_ns");
   for (guint c = 0; c < self->n_columns; c++)
     {

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <tw-data.h>
 
+#include "tw-event-costs.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -57,6 +59,17 @@ guint64              tw_measurement_table_get_generation (TwMeasurementTable *se
 void                 tw_measurement_table_set_event_cost (TwMeasurementTable *self,
                                                           double              cost_ns);
 double               tw_measurement_table_get_event_cost (TwMeasurementTable *self);
+void                 tw_measurement_table_set_event_costs (TwMeasurementTable *self,
+                                                           TwEventCosts       *costs);
+TwEventCosts        *tw_measurement_table_get_type_costs (TwMeasurementTable *self);
+gboolean             tw_measurement_table_has_event_cost (TwMeasurementTable *self);
+char                *tw_measurement_table_dup_event_cost_text (TwMeasurementTable *self);
+void                 tw_measurement_table_append_with_overhead (TwMeasurementTable     *self,
+                                                           const TwMeasurementRow *row,
+                                                           guint64                 overhead_ps,
+                                                           const double           *columns);
+guint64              tw_measurement_table_get_overhead (TwMeasurementTable     *self,
+                                                        const TwMeasurementRow *row);
 guint64              tw_measurement_table_compensate   (TwMeasurementTable     *self,
                                                         const TwMeasurementRow *row);
 

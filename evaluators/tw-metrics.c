@@ -10,6 +10,7 @@
 #include "tw-evaluation.h"
 #include "tw-event-names.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Nesting deeper than this is a trace that lost exits: the oldest entry is dropped. */
@@ -398,12 +399,15 @@ typedef struct {
   guint32      current;        /* task running here, TW_TASK_NONE when unknown */
   guint64      since;          /* run-slice: switch-in time */
   guint64      since_count;
+  guint64      since_cost;     /* the CPU's cost through the event at @since */
   gboolean     since_valid;
   guint64      irq_start;      /* user metric: outermost handler entry */
   guint32     *woken;          /* wakeup-handler: tasks woken in the handler */
   guint        n_woken;
   guint        woken_cap;
   OpenHandler  stack[MAX_IRQ_DEPTH]; /* last: the fields above share a cache line */
+  guint64      stack_cost[MAX_IRQ_DEPTH]; /* with per-type costs: the CPU's cost
+                                           * through each open handler's entry */
 } CpuState;
 
 /* Out of TaskState, which stays small (a cache line and a half) for the common case
@@ -411,6 +415,7 @@ typedef struct {
 typedef struct {
   guint64  time[MAX_QUEUED_JOBS];
   guint64  index[MAX_QUEUED_JOBS];
+  guint64  cost[MAX_QUEUED_JOBS];   /* the trace's cost through the START */
 } JobQueue;
 
 typedef struct {
@@ -439,6 +444,17 @@ typedef struct {
 
 #define JOB_FIELDS_SIZE G_STRUCT_OFFSET (TaskState, n_queued)
 
+/* With per-type costs, beside each TaskState: the costs (ps) that its counts count.
+ * Apart, so that TaskState stays as small without costs. */
+typedef struct {
+  guint64  begin;              /* the trace's cost through the job's START */
+  guint64  wake;               /* ... through the wakeup */
+  guint64  own_from;           /* the CPU's cost through the segment's first event */
+  guint64  cur_from;           /* ... through the current stretch's first event */
+  guint64  own;
+  guint64  cur;
+} TaskCost;
+
 typedef struct {
   MetricType          type;
   gboolean            include_system;
@@ -446,6 +462,10 @@ typedef struct {
   TwHistogram        *histogram;
   TwTrace            *trace;
   const guint64      *cpu_counts; /* of the evaluation the update takes part in */
+  /* with per-type costs (the table's), the evaluation's cost counters: each row's
+   * overhead is the difference of them that its count is of the counts; else NULL */
+  const TwEventCostCounters *costs;
+  TaskCost           *task_costs;  /* n_tasks, with @costs */
 
   const TwUpdateDirectFunc *steps; /* per selector */
   TwEvent             ev;        /* prepared */
@@ -462,6 +482,7 @@ typedef struct {
 
   guint64             prev_time;
   guint64             prev_index;
+  guint64             prev_cost;
   guint64             prev_delta;
   gboolean            have_prev;
   gboolean            have_delta;
@@ -478,6 +499,7 @@ metric_eval_free (gpointer data)
   for (guint t = 0; t < me->n_tasks; t++)
     g_free (me->tasks[t].queue);
   g_free (me->tasks);
+  g_free (me->task_costs);
   g_free (me->kinds);
   g_clear_object (&me->table);
   g_clear_object (&me->histogram);
@@ -485,12 +507,16 @@ metric_eval_free (gpointer data)
   g_free (me);
 }
 
+/* @overhead_ps: with per-type costs, the cost of @m's intermediate events */
 static void
 emit (MetricEval          *me,
       const TwMeasurementRow *m,
+      guint64              overhead_ps,
       const double        *columns)
 {
-  if (me->table)
+  if (me->table && G_UNLIKELY (me->costs != NULL))
+    tw_measurement_table_append_with_overhead (me->table, m, overhead_ps, columns);
+  else if (me->table)
     tw_measurement_table_append (me->table, m, columns);
   if (me->histogram)
     tw_histogram_insert (me->histogram, (double) m->length);
@@ -526,6 +552,11 @@ grow_tasks (MetricEval *me,
 
   me->tasks = g_renew (TaskState, me->tasks, n);
   memset (me->tasks + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskState));
+  if (me->costs != NULL)
+    {
+      me->task_costs = g_renew (TaskCost, me->task_costs, n);
+      memset (me->task_costs + me->n_tasks, 0, (n - me->n_tasks) * sizeof (TaskCost));
+    }
   me->n_tasks = n;
 }
 
@@ -558,9 +589,49 @@ metric_bind (gpointer       context,
 {
   MetricEval *me = func_data;
 
+  TwEventCosts *costs = me->table ? tw_measurement_table_get_type_costs (me->table) : NULL;
+
   me->cpu_counts = tw_evaluation_get_cpu_counts (evaluation);
   g_set_object (&me->trace, tw_evaluation_get_trace (evaluation));
+  if (costs != NULL && me->costs == NULL)
+    {
+      if (!tw_evaluation_use_event_costs (evaluation, costs, error))
+        return FALSE;
+      me->costs = tw_evaluation_get_cost_counters (evaluation);
+      me->task_costs = g_new0 (TaskCost, me->n_tasks);
+    }
   return TRUE;
+}
+
+/* With per-type costs: the cost of the events on @cpu up to the current one, included */
+static inline guint64
+cpu_cost_through (MetricEval *me,
+                  guint16     cpu)
+{
+  return me->costs->cpu[cpu] + (cpu == me->costs->current_cpu ? me->costs->current : 0);
+}
+
+/* ... of the events on @cpu before the current one */
+static inline guint64
+cpu_cost_before (MetricEval *me,
+                 guint16     cpu)
+{
+  return me->costs->cpu[cpu];
+}
+
+/* ... of every event up to the current one, included */
+static inline guint64
+trace_cost_through (MetricEval *me)
+{
+  return me->costs->trace + me->costs->current;
+}
+
+static inline TaskCost *
+task_cost (MetricEval *me,
+           guint32     task)
+{
+  get_task (me, task);
+  return &me->task_costs[task];
 }
 
 /* Events on @cpu before the current one: intermediate events are differences of it. */
@@ -660,8 +731,11 @@ handler_entry (gpointer       context,
   if (cs->depth == MAX_IRQ_DEPTH)
     {
       memmove (cs->stack, cs->stack + 1, (MAX_IRQ_DEPTH - 1) * sizeof (OpenHandler));
+      memmove (cs->stack_cost, cs->stack_cost + 1, (MAX_IRQ_DEPTH - 1) * sizeof (guint64));
       cs->depth--;
     }
+  if G_UNLIKELY (me->costs != NULL)
+    cs->stack_cost[cs->depth] = cpu_cost_through (me, ev->cpu);
   cs->stack[cs->depth++] = (OpenHandler) { ev->arg, ev->task, ev->time, cpu_count (me, ev->cpu) };
 }
 
@@ -694,7 +768,7 @@ handler_exit (gpointer       context,
         };
         double cols[3] = { h->number != TW_IRQ_NUMBER_UNKNOWN ? h->number : ev->arg, d + 1, ev->cpu };
 
-        emit (me, &m, cols);
+        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->stack_cost[d] : 0, cols);
         cs->depth = d;
         break;
       }
@@ -781,11 +855,13 @@ run_slice_switch (gpointer       context,
       };
       double cols[1] = { ev->cpu };
 
-      emit (me, &m, cols);
+      emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->since_cost : 0, cols);
     }
   cs->current = ev->arg;
   cs->since = ev->time;
   cs->since_count = cpu_count (me, ev->cpu);
+  if (me->costs)
+    cs->since_cost = cpu_cost_through (me, ev->cpu);
   cs->since_valid = TRUE;
   if (ev->arg != TW_TASK_NONE)
     start_running (me, ev);
@@ -811,6 +887,8 @@ wakeup_latency_wakeup (gpointer       context,
       ts->waiting = TRUE;
       ts->wake_time = ev->time;
       ts->wake_index = ev->index;
+      if (me->costs)
+        task_cost (me, ev->arg)->wake = trace_cost_through (me);
     }
 }
 
@@ -837,7 +915,7 @@ wakeup_latency_switch (gpointer       context,
           };
           double cols[1] = { ev->cpu == TW_CPU_NONE ? -1 : ev->cpu };
 
-          emit (me, &m, cols);
+          emit (me, &m, me->costs ? me->costs->trace - task_cost (me, ev->arg)->wake : 0, cols);
           ts->waiting = FALSE;
         }
       start_running (me, ev);
@@ -868,6 +946,8 @@ wakeup_handler_entry (gpointer       context,
     {
       cs->since = ev->time;
       cs->since_count = cpu_count (me, ev->cpu);
+      if (me->costs)
+        cs->since_cost = cpu_cost_through (me, ev->cpu);
       cs->n_woken = 0;
     }
 }
@@ -897,7 +977,7 @@ wakeup_handler_exit (gpointer       context,
         };
         double cols[1] = { ev->cpu };
 
-        emit (me, &m, cols);
+        emit (me, &m, me->costs ? cpu_cost_before (me, ev->cpu) - cs->since_cost : 0, cols);
       }
 }
 
@@ -933,7 +1013,8 @@ static const TwUpdateDirectFunc wakeup_handler_steps[] = {
 static void
 queue_job (TaskState *ts,
            guint64    time,
-           guint64    index)
+           guint64    index,
+           guint64    cost)
 {
   JobQueue *q = ts->queue;
 
@@ -943,17 +1024,20 @@ queue_job (TaskState *ts,
     {
       memmove (q->time, q->time + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       memmove (q->index, q->index + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
+      memmove (q->cost, q->cost + 1, (MAX_QUEUED_JOBS - 1) * sizeof (guint64));
       ts->n_queued--;
     }
   q->time[ts->n_queued] = time;
   q->index[ts->n_queued] = index;
+  q->cost[ts->n_queued] = cost;
   ts->n_queued++;
 }
 
 static gboolean
 dequeue_job (TaskState *ts,
              guint64   *time,
-             guint64   *index)
+             guint64   *index,
+             guint64   *cost)
 {
   JobQueue *q = ts->queue;
 
@@ -961,9 +1045,11 @@ dequeue_job (TaskState *ts,
     return FALSE;
   *time = q->time[0];
   *index = q->index[0];
+  *cost = q->cost[0];
   ts->n_queued--;
   memmove (q->time, q->time + 1, ts->n_queued * sizeof (guint64));
   memmove (q->index, q->index + 1, ts->n_queued * sizeof (guint64));
+  memmove (q->cost, q->cost + 1, ts->n_queued * sizeof (guint64));
   return TRUE;
 }
 
@@ -981,12 +1067,14 @@ response_start (gpointer       context,
   ts = get_task (me, me->subject);
   if (ts->open)
     {
-      queue_job (ts, ev->time, ev->index);
+      queue_job (ts, ev->time, ev->index, me->costs ? trace_cost_through (me) : 0);
       return;
     }
   ts->open = TRUE;
   ts->begin = ev->time;
   ts->begin_index = ev->index;
+  if (me->costs)
+    task_cost (me, me->subject)->begin = trace_cost_through (me);
 }
 
 static void
@@ -1010,9 +1098,13 @@ response_end (gpointer       context,
         .length = ev->time - ts->begin,
       };
 
-      emit (me, &m, NULL);
+      guint64 cost_begin = 0;
+
+      emit (me, &m, me->costs ? me->costs->trace - task_cost (me, me->subject)->begin : 0, NULL);
       /* a pending job's response time counts from its own activation */
-      ts->open = dequeue_job (ts, &ts->begin, &ts->begin_index);
+      ts->open = dequeue_job (ts, &ts->begin, &ts->begin_index, &cost_begin);
+      if (me->costs)
+        task_cost (me, me->subject)->begin = cost_begin;
     }
 }
 
@@ -1041,7 +1133,7 @@ arrival_event (gpointer       context,
             .length = delta,
           };
 
-          emit (me, &m, NULL);
+          emit (me, &m, me->costs ? me->costs->trace - me->prev_cost : 0, NULL);
         }
       else if (me->have_delta)
         {
@@ -1053,13 +1145,15 @@ arrival_event (gpointer       context,
             .length = delta > me->prev_delta ? delta - me->prev_delta : me->prev_delta - delta,
           };
 
-          emit (me, &m, NULL);
+          emit (me, &m, me->costs ? me->costs->trace - me->prev_cost : 0, NULL);
         }
       me->prev_delta = delta;
       me->have_delta = TRUE;
     }
   me->prev_time = ev->time;
   me->prev_index = ev->index;
+  if (me->costs)
+    me->prev_cost = trace_cost_through (me);
   me->have_prev = TRUE;
 }
 
@@ -1111,7 +1205,10 @@ measured_event (gpointer       context,
     .end = end,
     .length = length,
   };
-  emit (me, &m, NULL);
+  /* measured elsewhere: its intermediate events are only a count */
+  emit (me, &m, me->costs ? (guint64) llround (m.intermediate_events *
+                                                tw_measurement_table_get_event_cost (me->table) * 1e3) : 0,
+        NULL);
 }
 
 static const TwUpdateDirectFunc measured_steps[] = { measured_event };
@@ -1130,12 +1227,36 @@ open_task (MetricEval *me,
   return &me->tasks[task];
 }
 
-static inline void
+/* With per-type costs, out of the inline paths that run without them: a stretch on
+ * @cpu that began where @from was marked ends here, the current event counted unless
+ * it is the final one (as the counts do). */
+static G_NO_INLINE void
+add_stretch_cost (MetricEval *me,
+                  guint64    *sum,
+                  guint64     from,
+                  guint16     cpu,
+                  gboolean    final)
+{
+  *sum += cpu_cost_through (me, cpu) - from - (final ? me->costs->current : 0);
+}
+
+static G_NO_INLINE void
+mark_cost (MetricEval *me,
+           guint64    *from,
+           guint16     cpu)
+{
+  *from = cpu_cost_through (me, cpu);
+}
+
+/* @costed: the metric sums per-type costs; a constant where it is called per event,
+ * so that the paths without costs carry no test of it */
+static G_ALWAYS_INLINE inline void
 user_pause (MetricEval *me,
             guint32     task,
             guint16     cpu,
             guint64     time,
-            gboolean    final)
+            gboolean    final,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
@@ -1144,15 +1265,18 @@ user_pause (MetricEval *me,
       ts->own += time - ts->seg_start;
       if (cpu != TW_CPU_NONE)
         ts->own_count += (guint32) (cpu_count (me, cpu) - ts->own_from - (final ? 1 : 0));
+      if (costed && cpu != TW_CPU_NONE)
+        add_stretch_cost (me, &me->task_costs[task].own, me->task_costs[task].own_from, cpu, final);
       ts->active = FALSE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_resume (MetricEval *me,
              guint32     task,
              guint16     cpu,
-             guint64     time)
+             guint64     time,
+             gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
@@ -1160,35 +1284,43 @@ user_resume (MetricEval *me,
     {
       ts->seg_start = time;
       ts->own_from = cpu_count (me, cpu);
+      if (costed && cpu != TW_CPU_NONE)
+        mark_cost (me, &me->task_costs[task].own_from, cpu);
       ts->active = TRUE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_leave (MetricEval *me,
             guint32     task,
             guint16     cpu,
-            gboolean    final)
+            gboolean    final,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
   if (ts && ts->current && ts->cur_cpu == cpu)
     {
       ts->cur_count += (guint32) (cpu_count (me, cpu) - ts->cur_from - (final ? 1 : 0));
+      if (costed)
+        add_stretch_cost (me, &me->task_costs[task].cur, me->task_costs[task].cur_from, cpu, final);
       ts->current = FALSE;
     }
 }
 
-static inline void
+static G_ALWAYS_INLINE inline void
 user_enter (MetricEval *me,
             guint32     task,
-            guint16     cpu)
+            guint16     cpu,
+            gboolean    costed)
 {
   TaskState *ts = open_task (me, task);
 
   if (ts && !ts->current)
     {
       ts->cur_from = cpu_count (me, cpu);
+      if (costed)
+        mark_cost (me, &me->task_costs[task].cur_from, cpu);
       ts->cur_cpu = cpu;
       ts->current = TRUE;
     }
@@ -1212,11 +1344,13 @@ user_start (gpointer       context,
   ts = get_task (me, task);
   if (ts->open)
     {
-      queue_job (ts, ev->time, ev->index);
+      queue_job (ts, ev->time, ev->index, 0);
       return;
     }
   /* a closed task has no queued jobs (a job that ends with some queued stays open) */
   memset (ts, 0, JOB_FIELDS_SIZE);
+  if (me->costs)
+    memset (&me->task_costs[task], 0, sizeof (TaskCost));
   ts->open = TRUE;
   ts->begin = ev->time;
   ts->begin_index = ev->index;
@@ -1227,9 +1361,9 @@ user_start (gpointer       context,
     {
       if (cs != NULL && cs->current == task)
         {
-          user_enter (me, task, ev->cpu);
+          user_enter (me, task, ev->cpu, me->costs != NULL);
           if (cs->depth == 0)
-            user_resume (me, task, ev->cpu, ev->time);
+            user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
         }
       return;
     }
@@ -1243,13 +1377,13 @@ user_start (gpointer       context,
   /* The task logged the event, so it runs here now (whatever we believed). */
   if (cs->current != task)
     {
-      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
-      user_leave (me, cs->current, ev->cpu, FALSE);
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE, me->costs != NULL);
+      user_leave (me, cs->current, ev->cpu, FALSE, me->costs != NULL);
       cs->current = task;
     }
-  user_enter (me, task, ev->cpu);
+  user_enter (me, task, ev->cpu, me->costs != NULL);
   if (cs->depth == 0)
-    user_resume (me, task, ev->cpu, ev->time);
+    user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
 }
 
 /* END: the task's open job ends; a queued one starts. */
@@ -1265,15 +1399,15 @@ user_end (gpointer       context,
   guint64 elapsed;
   double cols[3];
   TwMeasurementRow m;
-  guint64 begin, begin_index;
+  guint64 begin, begin_index, begin_cost;
 
   me->subject = subject (me, ev);
   if ((ts = open_task (me, me->subject)) == NULL)
     return;
   task = me->subject;
 
-  user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu);
-  user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu);
+  user_pause (me, task, ts->cur_cpu, ev->time, ts->cur_cpu == ev->cpu, me->costs != NULL);
+  user_leave (me, task, ts->cur_cpu, ts->cur_cpu == ev->cpu, me->costs != NULL);
   elapsed = ev->time - ts->begin;
   cols[0] = ts->own;
   cols[1] = ts->sys;
@@ -1285,15 +1419,18 @@ user_end (gpointer       context,
     .end = ev->time,
     .length = me->include_system ? elapsed : ts->own,
   };
-  emit (me, &m, cols);
+  emit (me, &m, !me->costs ? 0 : me->include_system ? me->task_costs[task].cur : me->task_costs[task].own,
+        cols);
   ts->open = FALSE;
   ts->current = FALSE;
 
   /* The next pending job starts now, where this one ended, with the task as it
    * is (running here unless the END came from someone else). */
-  if (dequeue_job (ts, &begin, &begin_index))
+  if (dequeue_job (ts, &begin, &begin_index, &begin_cost))
     {
       memset (ts, 0, JOB_FIELDS_SIZE);
+      if (me->costs)
+        memset (&me->task_costs[task], 0, sizeof (TaskCost));
       ts->open = TRUE;
       ts->begin = begin;
       ts->begin_index = begin_index;
@@ -1301,18 +1438,19 @@ user_end (gpointer       context,
       if (cs != NULL && cs->current == task)
         {
           /* counted like a START here: the END itself is not inside it */
-          user_enter (me, task, ev->cpu);
+          user_enter (me, task, ev->cpu, me->costs != NULL);
           if (cs->depth == 0)
-            user_resume (me, task, ev->cpu, ev->time);
+            user_resume (me, task, ev->cpu, ev->time, me->costs != NULL);
         }
     }
 }
 
 /* switch: prev out, next in. */
-static void
+static G_ALWAYS_INLINE inline void
 user_switch (gpointer       context,
              gpointer       func_data,
-             const TwEvent *ev)
+             const TwEvent *ev,
+             gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1323,24 +1461,25 @@ user_switch (gpointer       context,
   cs = get_cpu (me, ev->cpu);
   prev = cs->current != TW_TASK_NONE ? cs->current : ev->task;
 
-  user_pause (me, prev, ev->cpu, ev->time, FALSE);
-  user_leave (me, prev, ev->cpu, FALSE);
+  user_pause (me, prev, ev->cpu, ev->time, FALSE, costed);
+  user_leave (me, prev, ev->cpu, FALSE, costed);
   if (ev->task != prev)
     {
-      user_pause (me, ev->task, ev->cpu, ev->time, FALSE);
-      user_leave (me, ev->task, ev->cpu, FALSE);
+      user_pause (me, ev->task, ev->cpu, ev->time, FALSE, costed);
+      user_leave (me, ev->task, ev->cpu, FALSE, costed);
     }
   cs->current = ev->arg;
-  user_enter (me, ev->arg, ev->cpu);
+  user_enter (me, ev->arg, ev->cpu, costed);
   if (cs->depth == 0)
-    user_resume (me, ev->arg, ev->cpu, ev->time);
+    user_resume (me, ev->arg, ev->cpu, ev->time, costed);
 }
 
 /* irq or softirq entry */
-static void
+static G_ALWAYS_INLINE inline void
 user_handler_entry (gpointer       context,
                     gpointer       func_data,
-                    const TwEvent *ev)
+                    const TwEvent *ev,
+                    gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1351,15 +1490,16 @@ user_handler_entry (gpointer       context,
   if (cs->depth < G_MAXUINT / 2 && cs->depth++ == 0)
     {
       cs->irq_start = ev->time;
-      user_pause (me, cs->current, ev->cpu, ev->time, FALSE);
+      user_pause (me, cs->current, ev->cpu, ev->time, FALSE, costed);
     }
 }
 
 /* irq or softirq exit; one nobody entered is ignored */
-static void
+static G_ALWAYS_INLINE inline void
 user_handler_exit (gpointer       context,
                    gpointer       func_data,
-                   const TwEvent *ev)
+                   const TwEvent *ev,
+                   gboolean       costed)
 {
   MetricEval *me = func_data;
   CpuState *cs;
@@ -1371,13 +1511,26 @@ user_handler_exit (gpointer       context,
   if (cs->depth > 0 && --cs->depth == 0 && (ts = open_task (me, cs->current)) != NULL)
     {
       ts->sys += ev->time - cs->irq_start;
-      user_resume (me, cs->current, ev->cpu, ev->time);
+      user_resume (me, cs->current, ev->cpu, ev->time, costed);
     }
 }
 
+/* Each per-event step twice: without per-type costs and with them. */
+#define USER_STEP_VARIANTS(step)                                                         \
+  static void step##_plain (gpointer c, gpointer d, const TwEvent *ev) { step (c, d, ev, FALSE); } \
+  static void step##_costed (gpointer c, gpointer d, const TwEvent *ev) { step (c, d, ev, TRUE); }
+USER_STEP_VARIANTS (user_switch)
+USER_STEP_VARIANTS (user_handler_entry)
+USER_STEP_VARIANTS (user_handler_exit)
+#undef USER_STEP_VARIANTS
+
 static const TwUpdateDirectFunc user_steps[] = {
-  user_start, user_end, user_switch, user_handler_entry, user_handler_exit,
-  user_handler_entry, user_handler_exit,
+  user_start, user_end, user_switch_plain, user_handler_entry_plain, user_handler_exit_plain,
+  user_handler_entry_plain, user_handler_exit_plain,
+};
+static const TwUpdateDirectFunc user_costed_steps[] = {
+  user_start, user_end, user_switch_costed, user_handler_entry_costed,
+  user_handler_exit_costed, user_handler_entry_costed, user_handler_exit_costed,
 };
 
 static const TwUpdateFuncs cpu_metric_funcs = {
@@ -1447,7 +1600,13 @@ tw_metric_create_update (TwMetric           *self,
     case METRIC_INTER_ARRIVAL:
     case METRIC_JITTER:         SET_STEPS (arrival_steps); break;
     case METRIC_MEASURED:       SET_STEPS (measured_steps); break;
-    case METRIC_USER:           SET_STEPS (user_steps); break;
+    case METRIC_USER:
+      /* the table's costs, which its bind asks the evaluation to sum */
+      if (table != NULL && tw_measurement_table_get_type_costs (table) != NULL)
+        SET_STEPS (user_costed_steps);
+      else
+        SET_STEPS (user_steps);
+      break;
     default:                    g_assert_not_reached ();
     }
 #undef SET_STEPS

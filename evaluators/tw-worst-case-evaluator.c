@@ -28,7 +28,7 @@ struct _TwWorstCaseEvaluator
   char     *initial_event;
   char     *final_event;
   char     *description;
-  double    event_cost_ns;
+  TwEventCosts *costs;      /* nullable */
 };
 
 static void tw_worst_case_evaluator_iface_init (TwEvaluatorInterface *iface);
@@ -43,7 +43,7 @@ typedef struct {
   TwMeasurementTable *tables[N_METRICS];
   TwMeasurementTable *table;      /* nullable */
   TwHistogram        *histogram;  /* nullable */
-  double              event_cost_ns;
+  TwEventCosts       *costs;      /* nullable */
 } WorstCaseRun;
 
 static void
@@ -58,6 +58,7 @@ worst_case_run_free (gpointer data)
     }
   g_clear_object (&run->table);
   g_clear_object (&run->histogram);
+  g_clear_object (&run->costs);
   g_free (run);
 }
 
@@ -76,7 +77,7 @@ worst_case_bind (gpointer       context,
 
       g_clear_object (&run->tables[i]);
       run->tables[i] = tw_metric_new_table (run->metrics[i]);
-      tw_measurement_table_set_event_cost (run->tables[i], run->event_cost_ns);
+      tw_measurement_table_set_event_costs (run->tables[i], run->costs);
       update = tw_metric_create_update (run->metrics[i], run->tables[i], NULL);
       if (!tw_evaluation_add_update (evaluation, update, error))
         return FALSE;
@@ -112,7 +113,7 @@ worst_case_finish (gpointer context,
   if (run->table == NULL)
     return;
   /* the per-task table says whether its cells are compensated */
-  tw_measurement_table_set_event_cost (run->table, run->event_cost_ns);
+  tw_measurement_table_set_event_costs (run->table, run->costs);
   tw_worst_case_add_column (worst_case, "execution", run->tables[JOB], -1,
                             TW_WORST_CASE_ROLE_EXECUTION);
   tw_worst_case_add_column (worst_case, "job_system_time", run->tables[JOB],
@@ -141,6 +142,7 @@ tw_worst_case_evaluator_finalize (GObject *object)
   g_clear_pointer (&self->initial_event, g_free);
   g_clear_pointer (&self->final_event, g_free);
   g_clear_pointer (&self->description, g_free);
+  g_clear_object (&self->costs);
 
   G_OBJECT_CLASS (tw_worst_case_evaluator_parent_class)->finalize (object);
 }
@@ -216,7 +218,7 @@ worst_case_create_update (TwEvaluator        *evaluator,
     run->metrics[i] = g_object_ref (self->metrics[i]);
   run->table = table ? g_object_ref (table) : NULL;
   run->histogram = histogram ? g_object_ref (histogram) : NULL;
-  run->event_cost_ns = self->event_cost_ns;
+  run->costs = self->costs ? g_object_ref (self->costs) : NULL;
   return tw_update_new (&worst_case_funcs, run, worst_case_run_free, NULL, no_event);
 }
 
@@ -287,9 +289,27 @@ void
 tw_worst_case_evaluator_set_event_cost (TwWorstCaseEvaluator *self,
                                         double                cost_ns)
 {
+  g_autoptr(TwEventCosts) costs = NULL;
+
   g_return_if_fail (TW_IS_WORST_CASE_EVALUATOR (self));
   g_return_if_fail (cost_ns >= 0);
-  self->event_cost_ns = cost_ns;
+  costs = cost_ns > 0 ? tw_event_costs_new_uniform (cost_ns) : NULL;
+  tw_worst_case_evaluator_set_event_costs (self, costs);
+}
+
+/**
+ * tw_worst_case_evaluator_set_event_costs:
+ * @costs: (nullable): the tracing cost of each event type; %NULL for none
+ *
+ * tw_worst_case_evaluator_set_event_cost() with a cost per event type: each length
+ * cell then loses the sum of its intermediate events' own costs.
+ */
+void
+tw_worst_case_evaluator_set_event_costs (TwWorstCaseEvaluator *self,
+                                         TwEventCosts         *costs)
+{
+  g_return_if_fail (TW_IS_WORST_CASE_EVALUATOR (self));
+  g_set_object (&self->costs, costs);
 }
 
 /**

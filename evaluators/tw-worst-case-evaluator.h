@@ -15,6 +15,8 @@ G_DECLARE_FINAL_TYPE (TwWorstCaseEvaluator, tw_worst_case_evaluator, TW, WORST_C
 
 TwWorstCaseEvaluator *tw_worst_case_evaluator_new            (const char           *initial_event,
                                                               const char           *final_event);
+void                  tw_worst_case_evaluator_set_event_costs (TwWorstCaseEvaluator *self,
+                                                               TwEventCosts         *costs);
 void                  tw_worst_case_evaluator_set_event_cost (TwWorstCaseEvaluator *self,
                                                               double                cost_ns);
 TwWorstCase          *tw_worst_case_evaluator_new_worst_case (TwWorstCaseEvaluator *self,

@@ -27,6 +27,7 @@ struct _TwWorstCase {
   GArray  *columns;            /* Column */
   guint32  n_tasks;            /* 1 + largest task index seen */
   double   event_cost_ns;      /* subtracted from its length cells; 0: none */
+  char    *event_cost_text;    /* how its tables name their costs; NULL: none */
 };
 
 G_DEFINE_FINAL_TYPE (TwWorstCase, tw_worst_case, G_TYPE_OBJECT)
@@ -61,6 +62,7 @@ tw_worst_case_finalize (GObject *object)
   TwWorstCase *self = TW_WORST_CASE (object);
 
   g_clear_pointer (&self->columns, g_array_unref);
+  g_clear_pointer (&self->event_cost_text, g_free);
   G_OBJECT_CLASS (tw_worst_case_parent_class)->finalize (object);
 }
 
@@ -160,6 +162,8 @@ tw_worst_case_add_column (TwWorstCase        *self,
   col = column_new (name, role);
   if (free_column < 0)
     self->event_cost_ns = MAX (self->event_cost_ns, tw_measurement_table_get_event_cost (table));
+  if (self->event_cost_text == NULL)
+    self->event_cost_text = tw_measurement_table_dup_event_cost_text (table);
   n = tw_measurement_table_get_n_rows (table);
   for (gsize r = 0; r < n; r++)
     {
@@ -214,6 +218,7 @@ tw_worst_case_new_for_table (TwMeasurementTable *table)
 
   n_rows = tw_measurement_table_get_n_rows (table);
   self->event_cost_ns = tw_measurement_table_get_event_cost (table);
+  self->event_cost_text = tw_measurement_table_dup_event_cost_text (table);
   for (guint c = 0; c < G_N_ELEMENTS (summary_columns); c++)
     {
       Column col = column_new (summary_columns[c].name, summary_columns[c].role);
@@ -270,6 +275,19 @@ tw_worst_case_evaluate (TwTrace         *trace,
                                        progress_data, cancellable, error)))
     return NULL;
   return tw_worst_case_evaluator_new_worst_case (evaluator, table, error);
+}
+
+/**
+ * tw_worst_case_dup_event_cost_text:
+ *
+ * Returns: (transfer full) (nullable): the tracing costs subtracted from the length
+ *   cells as headings name them (`2.000 µs per event`, or per type), %NULL when none
+ */
+char *
+tw_worst_case_dup_event_cost_text (TwWorstCase *self)
+{
+  g_return_val_if_fail (TW_IS_WORST_CASE (self), NULL);
+  return g_strdup (self->event_cost_text);
 }
 
 /**
@@ -683,12 +701,15 @@ tw_worst_case_fill_table (TwWorstCase        *self,
     {
       gsize job = g_array_index (longest, gsize, task);
       TwMeasurementRow row = { .task = task };
+      guint64 overhead_ns = 0;
 
       if (!task_has_values (self, task))
         continue;
       if (job != G_MAXSIZE)
         {
           row = *tw_measurement_table_get_row (jobs, job);
+          /* with per-type costs its overhead is the job's sum, not a count × cost */
+          overhead_ns = tw_measurement_table_get_overhead (jobs, tw_measurement_table_get_row (jobs, job));
           if (histogram)
             tw_histogram_insert (histogram, (double) row.length);
         }
@@ -696,6 +717,6 @@ tw_worst_case_fill_table (TwWorstCase        *self,
         values[c] = cell (self, c, task);
       values[n_columns] = 0;
       role_value (self, TW_WORST_CASE_ROLE_EXECUTION, task, &values[n_columns]);
-      tw_measurement_table_append (table, &row, values);
+      tw_measurement_table_append_with_overhead (table, &row, overhead_ns * 1000, values);
     }
 }

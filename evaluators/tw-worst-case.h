@@ -62,6 +62,7 @@ void         tw_worst_case_add_column     (TwWorstCase        *self,
                                            int                 free_column,
                                            TwWorstCaseRole     role);
 double       tw_worst_case_get_event_cost (TwWorstCase        *self);
+char        *tw_worst_case_dup_event_cost_text (TwWorstCase   *self);
 guint        tw_worst_case_get_n_columns  (TwWorstCase        *self);
 const char  *tw_worst_case_get_column_name (TwWorstCase       *self,
                                            guint               column);

@@ -354,7 +354,7 @@ tw_measurement_list_create_view (TwMeasurementList *self)
       GtkColumnViewColumn *column;
 
       /* Espinosa 2003 §2: only a table that knows the tracing cost has this column */
-      if (c == COLUMN_COMPENSATED && tw_measurement_table_get_event_cost (self->table) == 0)
+      if (c == COLUMN_COMPENSATED && !tw_measurement_table_has_event_cost (self->table))
         continue;
       factory = gtk_signal_list_item_factory_new ();
 

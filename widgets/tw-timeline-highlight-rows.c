@@ -100,6 +100,50 @@ best_page_top (const TwTimelineRow *rows,
   return best_top;
 }
 
+/* A task of the path folded into its process's (or its machine's, or the task
+ * section's) header would be drawn on that header: it unfolds, as many levels as it
+ * is folded in. */
+static void
+unfold_task (TwTimeline *self,
+             guint32     task)
+{
+  for (guint level = 0; level < 4; level++)
+    {
+      int row = tw_timeline_layout_find_task_row (self->layout, task);
+      guint n_rows;
+      const TwTimelineRow *rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
+
+      if (row < 0 || rows[row].kind == TW_TIMELINE_ROW_TASK
+          || !tw_timeline_layout_is_collapsed (self->layout, row))
+        return;
+      tw_timeline_layout_toggle_row (self->layout, row);
+    }
+}
+
+static void
+unfold_highlight (TwTimeline          *self,
+                  TwTimelineHighlight *h)
+{
+  if (h->measured.kind == TW_TIMELINE_PLACE_TASK)
+    unfold_task (self, h->measured.id);
+  for (guint i = 0; i < h->links->len; i++)
+    {
+      const TwTimelineHighlightLink *link = &g_array_index (h->links, TwTimelineHighlightLink, i);
+
+      if (link->from.kind == TW_TIMELINE_PLACE_TASK)
+        unfold_task (self, link->from.id);
+      if (link->to.kind == TW_TIMELINE_PLACE_TASK)
+        unfold_task (self, link->to.id);
+    }
+  for (guint i = 0; i < h->segments->len; i++)
+    {
+      const TwTimelineHighlightSegment *s = &g_array_index (h->segments, TwTimelineHighlightSegment, i);
+
+      if (s->place.kind == TW_TIMELINE_PLACE_TASK)
+        unfold_task (self, s->place.id);
+    }
+}
+
 /* Only the highlight's tasks get rows. */
 static void
 filter_to_highlight (TwTimeline          *self,
@@ -130,9 +174,10 @@ filter_to_highlight (TwTimeline          *self,
 /**
  * _tw_timeline_reveal_highlight:
  *
- * The highlight's rows come into view: all of them when one page can hold them (the
- * tasks filtered to the path's when it takes that), else the measured task's with as
- * many others as fit. Nothing moves when the view shows as many already.
+ * The highlight's rows come into view: their tasks unfolded from folded processes,
+ * all of them when one page can hold them (the tasks filtered to the path's when it
+ * takes that), else the measured task's with as many others as fit. Nothing moves
+ * when the view shows as many already.
  */
 void
 _tw_timeline_reveal_highlight (TwTimeline *self)
@@ -145,6 +190,7 @@ _tw_timeline_reveal_highlight (TwTimeline *self)
 
   if (h == NULL || self->layout == NULL || h->measured.kind == TW_TIMELINE_PLACE_NONE)
     return;
+  unfold_highlight (self, h);
   wanted = dup_wanted_rows (self, h);
   if (wanted->len == 0 || tw_timeline_place_find_row (h->measured, self->layout) < 0)
     return;

@@ -23,6 +23,8 @@ struct _TwTimelineLegendView
   GtkWidget  parent_instance;
 
   GtkWidget *scrolled;
+  GPtrArray *path_rows;   /* GtkWidget: the explained path's heading and rows */
+  gboolean   path_shown;
 };
 
 G_DEFINE_FINAL_TYPE (TwTimelineLegendView, tw_timeline_legend_view, GTK_TYPE_WIDGET)
@@ -61,7 +63,8 @@ new_label (const char *text,
 static int
 attach_item (GtkGrid      *grid,
              TwLegendItem  item,
-             int           row)
+             int           row,
+             GPtrArray    *widgets)
 {
   GtkWidget *swatch = gtk_drawing_area_new ();
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
@@ -74,13 +77,17 @@ attach_item (GtkGrid      *grid,
   gtk_box_append (GTK_BOX (text), new_label (tw_legend_item_get_description (item), "dim-label"));
   gtk_grid_attach (grid, swatch, 0, row, 1, 1);
   gtk_grid_attach (grid, text, 1, row, 1, 1);
+  g_ptr_array_add (widgets, swatch);
+  g_ptr_array_add (widgets, text);
   return row + 1;
 }
 
+/* The explained path's section is there only while a path is shown. */
 static GtkWidget *
-build_grid (void)
+build_grid (TwTimelineLegendView *self)
 {
   GtkWidget *grid = gtk_grid_new ();
+  g_autoptr(GPtrArray) others = g_ptr_array_new ();
   int row = 0;
 
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
@@ -89,16 +96,20 @@ build_grid (void)
   gtk_widget_set_margin_end (grid, 12);
   gtk_widget_set_margin_top (grid, 6);
   gtk_widget_set_margin_bottom (grid, 6);
-  for (TwLegendSection section = 0; section < TW_N_LEGEND_SECTIONS; section++)
+  /* the path's section first: when it is there, it is what the user came for */
+  for (guint k = 0; k < TW_N_LEGEND_SECTIONS; k++)
     {
+      TwLegendSection section = (TW_LEGEND_SECTION_PATH + k) % TW_N_LEGEND_SECTIONS;
       GtkWidget *heading = new_label (tw_legend_section_get_title (section), "heading");
+      GPtrArray *widgets = section == TW_LEGEND_SECTION_PATH ? self->path_rows : others;
 
       if (row > 0)
         gtk_widget_set_margin_top (heading, 8);
       gtk_grid_attach (GTK_GRID (grid), heading, 0, row++, 2, 1);
+      g_ptr_array_add (widgets, heading);
       for (TwLegendItem item = 0; item < TW_N_LEGEND_ITEMS; item++)
         if (tw_legend_item_get_section (item) == section)
-          row = attach_item (GTK_GRID (grid), item, row);
+          row = attach_item (GTK_GRID (grid), item, row, widgets);
     }
   return grid;
 }
@@ -109,6 +120,7 @@ tw_timeline_legend_view_dispose (GObject *object)
   TwTimelineLegendView *self = TW_TIMELINE_LEGEND_VIEW (object);
 
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
+  g_clear_pointer (&self->path_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (tw_timeline_legend_view_parent_class)->dispose (object);
 }
 
@@ -132,7 +144,9 @@ tw_timeline_legend_view_init (TwTimelineLegendView *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), MAX_HEIGHT);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), build_grid ());
+  self->path_rows = g_ptr_array_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), build_grid (self));
+  tw_timeline_legend_view_set_path_shown (self, FALSE);
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Timeline legend"), -1);
@@ -147,4 +161,28 @@ GtkWidget *
 tw_timeline_legend_view_new (void)
 {
   return g_object_new (TW_TYPE_TIMELINE_LEGEND_VIEW, NULL);
+}
+
+/**
+ * tw_timeline_legend_view_set_path_shown:
+ * @shown: the timeline shows an explained measurement's path
+ *
+ * The legend then says what the path's colours mean.
+ */
+void
+tw_timeline_legend_view_set_path_shown (TwTimelineLegendView *self,
+                                        gboolean              shown)
+{
+  g_return_if_fail (TW_IS_TIMELINE_LEGEND_VIEW (self));
+
+  self->path_shown = shown;
+  for (guint i = 0; i < self->path_rows->len; i++)
+    gtk_widget_set_visible (g_ptr_array_index (self->path_rows, i), shown);
+}
+
+gboolean
+tw_timeline_legend_view_get_path_shown (TwTimelineLegendView *self)
+{
+  g_return_val_if_fail (TW_IS_TIMELINE_LEGEND_VIEW (self), FALSE);
+  return self->path_shown;
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "tw-timeline-highlight-style.h"
 #include "tw-timeline-legend.h"
 
 /*
@@ -64,6 +65,18 @@ static const ItemText items[TW_N_LEGEND_ITEMS] = {
                                N_("Sampled load: solid up to a pixel's lowest sample, light up to its highest, a line through its last.") },
   [TW_LEGEND_MEMORY]       = { TW_LEGEND_SECTION_COUNTERS, N_("Memory"),
                                N_("Memory in use, drawn the same way.") },
+  [TW_LEGEND_PATH_MEASURED]   = { TW_LEGEND_SECTION_PATH, N_("Explained measurement"),
+                                  N_("The measurement being explained, framed on its task's row from its begin to its end.") },
+  [TW_LEGEND_PATH_WAKEUP]     = { TW_LEGEND_SECTION_PATH, N_("Wakeup chain"),
+                                  N_("The critical path, back from the task's wakeup to its first cause: the line runs along a waker's row while it ran, a dot where it woke the next task, an arrow at the woken task's row. A ring: the first cause is not a row (a release, or not known).") },
+  [TW_LEGEND_PATH_RAN_INSTEAD]= { TW_LEGEND_SECTION_PATH, N_("Ran instead"),
+                                  N_("Another task (or idle) held the CPU while the measured task waited for it: tinted on that task's row, with a band at its foot.") },
+  [TW_LEGEND_PATH_HANDLER]    = { TW_LEGEND_SECTION_PATH, N_("Handler took its time"),
+                                  N_("An irq or softirq handler ran instead: tinted on the CPU's row.") },
+  [TW_LEGEND_PATH_BLOCKED]    = { TW_LEGEND_SECTION_PATH, N_("Blocked"),
+                                  N_("The measured task slept: tinted on the row of the task that held the mutex it waited for, else on its own.") },
+  [TW_LEGEND_PATH_LOST]       = { TW_LEGEND_SECTION_PATH, N_("Trace loss"),
+                                  N_("The tracer lost events inside the measurement: what ran there is not known.") },
 };
 
 static const char *const section_titles[TW_N_LEGEND_SECTIONS] = {
@@ -72,6 +85,7 @@ static const char *const section_titles[TW_N_LEGEND_SECTIONS] = {
   [TW_LEGEND_SECTION_MARKS]    = N_("Marks on task rows"),
   [TW_LEGEND_SECTION_OVERLAYS] = N_("Across all rows"),
   [TW_LEGEND_SECTION_COUNTERS] = N_("Load and memory rows"),
+  [TW_LEGEND_SECTION_PATH]     = N_("Explained path"),
 };
 
 TwLegendSection
@@ -201,6 +215,53 @@ draw_mark_piece (cairo_t                *cr,
              y, TW_TIMELINE_MARK_HEIGHT);
 }
 
+/* A piece of an explained path over the row it is drawn on. */
+static void
+draw_path_piece (cairo_t                *cr,
+                 const TwTimelineColors *colors,
+                 TwLegendItem            item,
+                 double                  x,
+                 double                  y)
+{
+  const double w = TW_LEGEND_SWATCH_WIDTH, h = TW_LEGEND_SWATCH_HEIGHT;
+  double task_rgb[3], other_rgb[3];
+
+  sample_task_color (0, task_rgb);
+  sample_task_color (1, other_rgb);
+  switch (item)
+    {
+    case TW_LEGEND_PATH_MEASURED:
+      fill_band (cr, colors, TW_TIMELINE_LAYER_STATES, TW_TASK_STATE_RUNNING, task_rgb, x, x + w, y, h);
+      tw_timeline_draw_highlight_measured (cr, colors, FALSE, x + 4, x + w - 4, y, h - 1);
+      tw_timeline_draw_highlight_measured (cr, colors, TRUE, x + 4, x + w - 4, y, h - 1);
+      break;
+    case TW_LEGEND_PATH_WAKEUP:
+      fill_band (cr, colors, TW_TIMELINE_LAYER_STATES, TW_TASK_STATE_BLOCKED, task_rgb, x, x + w, y, h);
+      tw_timeline_set_source (cr, colors->path);
+      cairo_rectangle (cr, x + 2, y + 5, w / 2 - 2, 2);
+      cairo_fill (cr);
+      tw_timeline_draw_highlight_link (cr, colors, x + w / 2, y + 6, y + h - 3);
+      break;
+    case TW_LEGEND_PATH_RAN_INSTEAD:
+      fill_band (cr, colors, TW_TIMELINE_LAYER_STATES, TW_TASK_STATE_RUNNING, other_rgb, x, x + w, y, h);
+      tw_timeline_draw_highlight_stretch (cr, colors, TW_TIMELINE_HIGHLIGHT_CULPRIT, x + 6, x + w - 6, y, h - 1);
+      break;
+    case TW_LEGEND_PATH_HANDLER:
+      draw_cpu_piece (cr, colors, TW_SUMMARY_IRQ_HARD, x, y);
+      tw_timeline_draw_highlight_stretch (cr, colors, TW_TIMELINE_HIGHLIGHT_IRQ, x + w / 4, x + w * 3 / 4, y, h - 1);
+      break;
+    case TW_LEGEND_PATH_BLOCKED:
+      fill_band (cr, colors, TW_TIMELINE_LAYER_STATES, TW_TASK_STATE_RUNNING, other_rgb, x, x + w, y, h);
+      tw_timeline_draw_highlight_stretch (cr, colors, TW_TIMELINE_HIGHLIGHT_BLOCKED, x + 6, x + w - 6, y, h - 1);
+      break;
+    case TW_LEGEND_PATH_LOST:
+    default:
+      draw_cpu_mark_piece (cr, colors, TW_SUMMARY_CPU_MARK_LOST, x, y);
+      tw_timeline_draw_highlight_stretch (cr, colors, TW_TIMELINE_HIGHLIGHT_LOST, x + 6, x + w - 6, y, h - 1);
+      break;
+    }
+}
+
 static void
 draw_counter_piece (cairo_t      *cr,
                     const double  base[4],
@@ -304,6 +365,14 @@ tw_legend_draw_swatch (cairo_t                *cr,
     case TW_LEGEND_CPU_LOAD:
       draw_counter_piece (cr, colors->cpu_load, x, y);
       break;
+    case TW_LEGEND_PATH_MEASURED:
+    case TW_LEGEND_PATH_WAKEUP:
+    case TW_LEGEND_PATH_RAN_INSTEAD:
+    case TW_LEGEND_PATH_HANDLER:
+    case TW_LEGEND_PATH_BLOCKED:
+    case TW_LEGEND_PATH_LOST:
+      draw_path_piece (cr, colors, item, x, y);
+      break;
     case TW_LEGEND_MEMORY:
     case TW_N_LEGEND_ITEMS:
     default:
@@ -320,10 +389,12 @@ tw_legend_draw_swatch (cairo_t                *cr,
 
 /* ---------------------------------------------------------------- the strip */
 
+/* The strip lists the items every timeline has (the path's only in the popover, while
+ * one is shown). */
 static guint
 strip_n_items (gboolean with_counters)
 {
-  return with_counters ? TW_N_LEGEND_ITEMS : TW_LEGEND_CPU_LOAD;
+  return with_counters ? TW_LEGEND_PATH_MEASURED : TW_LEGEND_CPU_LOAD;
 }
 
 static guint

@@ -28,6 +28,13 @@ typedef enum {
   TW_LEGEND_MARKER,
   TW_LEGEND_CPU_LOAD,
   TW_LEGEND_MEMORY,
+  /* an explained measurement's path (tw-timeline-highlight.h), while one is shown */
+  TW_LEGEND_PATH_MEASURED,
+  TW_LEGEND_PATH_WAKEUP,
+  TW_LEGEND_PATH_RAN_INSTEAD,
+  TW_LEGEND_PATH_HANDLER,
+  TW_LEGEND_PATH_BLOCKED,
+  TW_LEGEND_PATH_LOST,
   TW_N_LEGEND_ITEMS
 } TwLegendItem;
 
@@ -37,6 +44,7 @@ typedef enum {
   TW_LEGEND_SECTION_MARKS,
   TW_LEGEND_SECTION_OVERLAYS,
   TW_LEGEND_SECTION_COUNTERS,
+  TW_LEGEND_SECTION_PATH,
   TW_N_LEGEND_SECTIONS
 } TwLegendSection;
 

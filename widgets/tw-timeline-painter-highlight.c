@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "tw-timeline-highlight-style.h"
 #include "tw-timeline-painter-private.h"
 
 /*
@@ -75,57 +76,91 @@ role_color (const TwTimelineColors  *colors,
     }
 }
 
+/**
+ * tw_timeline_draw_highlight_stretch:
+ *
+ * A stretch of a row that took the measured task's time, tinted by the colour of its
+ * @role, with a solid band at the row's foot (@y, @h: the row).
+ */
+void
+tw_timeline_draw_highlight_stretch (cairo_t                 *cr,
+                                    const TwTimelineColors  *colors,
+                                    TwTimelineHighlightRole  role,
+                                    double                   x0,
+                                    double                   x1,
+                                    double                   y,
+                                    double                   h)
+{
+  const double *rgba = role_color (colors, role);
+
+  cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
+  cairo_rectangle (cr, x0, y, x1 - x0, h);
+  cairo_fill (cr);
+  tw_timeline_set_source (cr, rgba);
+  cairo_rectangle (cr, x0, y + h - BAND_HEIGHT, x1 - x0, BAND_HEIGHT);
+  cairo_fill (cr);
+}
+
+/**
+ * tw_timeline_draw_highlight_measured:
+ *
+ * The measured interval on its row: a tint (@border %FALSE) or its frame.
+ */
+void
+tw_timeline_draw_highlight_measured (cairo_t                *cr,
+                                     const TwTimelineColors *colors,
+                                     gboolean                border,
+                                     double                  x0,
+                                     double                  x1,
+                                     double                  y,
+                                     double                  height)
+{
+  const double *rgba = colors->path;
+
+  if (!border)
+    {
+      cairo_set_source_rgba (cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
+      cairo_rectangle (cr, x0, y, x1 - x0, height);
+      cairo_fill (cr);
+      return;
+    }
+  tw_timeline_set_source (cr, rgba);
+  cairo_rectangle (cr, x0, y, x1 - x0, LINE_WIDTH);
+  cairo_rectangle (cr, x0, y + height - LINE_WIDTH, x1 - x0, LINE_WIDTH);
+  cairo_rectangle (cr, x0, y, LINE_WIDTH, height);
+  cairo_rectangle (cr, x1 - LINE_WIDTH, y, LINE_WIDTH, height);
+  cairo_fill (cr);
+}
+
 static void
 draw_segment (const Ctx                        *ctx,
               const TwTimelineHighlightSegment *s)
 {
-  const double *rgba = role_color (ctx->f->colors, s->role);
   int row = find_row (ctx, s->place);
-  double x0, x1, y, h;
+  double x0, x1;
 
   if (row < 0)
     return;
   x0 = x_of (ctx, s->begin);
   x1 = MAX (x_of (ctx, s->end), x0 + 2);
-  y = row_top (ctx, row);
-  h = ctx->rows[row].height - 1;
-  cairo_set_source_rgba (ctx->cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
-  cairo_rectangle (ctx->cr, x0, y, x1 - x0, h);
-  cairo_fill (ctx->cr);
-  tw_timeline_set_source (ctx->cr, rgba);
-  cairo_rectangle (ctx->cr, x0, y + h - BAND_HEIGHT, x1 - x0, BAND_HEIGHT);
-  cairo_fill (ctx->cr);
+  tw_timeline_draw_highlight_stretch (ctx->cr, ctx->f->colors, s->role, x0, x1,
+                                      row_top (ctx, row), ctx->rows[row].height - 1);
 }
 
-/* The measured interval on its row: a tint (@border FALSE) or its frame. */
 static void
 draw_measured (const Ctx                 *ctx,
                const TwTimelineHighlight *h,
                gboolean                   border)
 {
-  const double *rgba = ctx->f->colors->path;
   int row = find_row (ctx, h->measured);
-  double x0, x1, y, height;
+  double x0, x1;
 
   if (row < 0)
     return;
   x0 = x_of (ctx, h->begin);
   x1 = MAX (x_of (ctx, h->end), x0 + 2 * LINE_WIDTH);
-  y = row_top (ctx, row);
-  height = ctx->rows[row].height - 1;
-  if (!border)
-    {
-      cairo_set_source_rgba (ctx->cr, rgba[0], rgba[1], rgba[2], TINT_ALPHA);
-      cairo_rectangle (ctx->cr, x0, y, x1 - x0, height);
-      cairo_fill (ctx->cr);
-      return;
-    }
-  tw_timeline_set_source (ctx->cr, rgba);
-  cairo_rectangle (ctx->cr, x0, y, x1 - x0, LINE_WIDTH);
-  cairo_rectangle (ctx->cr, x0, y + height - LINE_WIDTH, x1 - x0, LINE_WIDTH);
-  cairo_rectangle (ctx->cr, x0, y, LINE_WIDTH, height);
-  cairo_rectangle (ctx->cr, x1 - LINE_WIDTH, y, LINE_WIDTH, height);
-  cairo_fill (ctx->cr);
+  tw_timeline_draw_highlight_measured (ctx->cr, ctx->f->colors, border, x0, x1,
+                                       row_top (ctx, row), ctx->rows[row].height - 1);
 }
 
 /* Along @row from @t0 to @t1: the task ran on towards the wakeup it caused. */
@@ -143,39 +178,75 @@ draw_run (const Ctx *ctx,
 }
 
 static void
-draw_arrow_head (const Ctx *ctx,
-                 double     x,
-                 double     y,
-                 double     direction)
+draw_arrow_head (cairo_t *cr,
+                 double   x,
+                 double   y,
+                 double   direction)
 {
-  cairo_save (ctx->cr);
-  cairo_set_antialias (ctx->cr, CAIRO_ANTIALIAS_DEFAULT);
-  cairo_move_to (ctx->cr, x, y);
-  cairo_line_to (ctx->cr, x - ARROW_SIZE, y - direction * ARROW_SIZE * 1.6);
-  cairo_line_to (ctx->cr, x + ARROW_SIZE, y - direction * ARROW_SIZE * 1.6);
-  cairo_close_path (ctx->cr);
-  cairo_fill (ctx->cr);
-  cairo_restore (ctx->cr);
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x - ARROW_SIZE, y - direction * ARROW_SIZE * 1.6);
+  cairo_line_to (cr, x + ARROW_SIZE, y - direction * ARROW_SIZE * 1.6);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  cairo_restore (cr);
 }
 
 static void
-draw_dot (const Ctx *ctx,
-          double     x,
-          double     y,
-          gboolean   filled)
+draw_dot (cairo_t *cr,
+          double   x,
+          double   y,
+          gboolean filled)
 {
-  cairo_save (ctx->cr);
-  cairo_set_antialias (ctx->cr, CAIRO_ANTIALIAS_DEFAULT);
-  cairo_new_sub_path (ctx->cr);
-  cairo_arc (ctx->cr, x, y, filled ? 3.5 : 4, 0, 2 * G_PI);
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x, y, filled ? 3.5 : 4, 0, 2 * G_PI);
   if (filled)
-    cairo_fill (ctx->cr);
+    cairo_fill (cr);
   else
     {
-      cairo_set_line_width (ctx->cr, LINE_WIDTH);
-      cairo_stroke (ctx->cr);
+      cairo_set_line_width (cr, LINE_WIDTH);
+      cairo_stroke (cr);
     }
-  cairo_restore (ctx->cr);
+  cairo_restore (cr);
+}
+
+/**
+ * tw_timeline_draw_highlight_link:
+ *
+ * A wakeup on the path: a dot on the waker's row (at @y0), a line to the woken task's
+ * row (@y1) ending in an arrow; @x is the wakeup's time.
+ */
+void
+tw_timeline_draw_highlight_link (cairo_t                *cr,
+                                 const TwTimelineColors *colors,
+                                 double                  x,
+                                 double                  y0,
+                                 double                  y1)
+{
+  tw_timeline_set_source (cr, colors->path);
+  cairo_rectangle (cr, x, MIN (y0, y1), LINE_WIDTH, fabs (y1 - y0));
+  cairo_fill (cr);
+  draw_dot (cr, x + LINE_WIDTH / 2.0, y0, TRUE);
+  draw_arrow_head (cr, x + LINE_WIDTH / 2.0, y1, y1 > y0 ? 1 : -1);
+}
+
+/**
+ * tw_timeline_draw_highlight_origin:
+ *
+ * The first cause of the path when it is no row (a release, or not known): a ring on
+ * the woken task's row.
+ */
+void
+tw_timeline_draw_highlight_origin (cairo_t                *cr,
+                                   const TwTimelineColors *colors,
+                                   double                  x,
+                                   double                  y)
+{
+  tw_timeline_set_source (cr, colors->path);
+  draw_dot (cr, x + LINE_WIDTH / 2.0, y, FALSE);
 }
 
 /* From the waker's row to the woken task's at the wakeup, ending in an arrow; a first
@@ -194,14 +265,11 @@ draw_link (const Ctx                     *ctx,
   y1 = row_middle (ctx, to) + LINE_WIDTH / 2.0;
   if (from < 0 || from == to)
     {
-      draw_dot (ctx, x + LINE_WIDTH / 2.0, y1, FALSE);
+      tw_timeline_draw_highlight_origin (ctx->cr, ctx->f->colors, x, y1);
       return;
     }
   y0 = row_middle (ctx, from) + LINE_WIDTH / 2.0;
-  cairo_rectangle (ctx->cr, x, MIN (y0, y1), LINE_WIDTH, fabs (y1 - y0));
-  cairo_fill (ctx->cr);
-  draw_dot (ctx, x + LINE_WIDTH / 2.0, y0, TRUE);
-  draw_arrow_head (ctx, x + LINE_WIDTH / 2.0, y1, y1 > y0 ? 1 : -1);
+  tw_timeline_draw_highlight_link (ctx->cr, ctx->f->colors, x, y0, y1);
 }
 
 static void

@@ -263,21 +263,30 @@ is_source (const char *name)
   return FALSE;
 }
 
-/* SOURCE=COST: a cost measured elsewhere (e.g. on the target, or from the S.Ha.R.K.
- * manual's figures) stored as if calibrated here. */
+/* SOURCE=COST or SOURCE:TYPE=COST: a cost measured elsewhere (e.g. on the target, or
+ * from the S.Ha.R.K. manual's figures) stored as if calibrated here; a TYPE's cost is
+ * stored in a group of its own ([ftrace:sched_switch]) that traces of SOURCE use for
+ * that type (tw_event_cost_lookup_for_trace()). */
 static gboolean
 set_given (const char  *assignment,
            GError     **error)
 {
   const char *eq = strchr (assignment, '=');
   g_autofree char *source = eq ? g_strndup (assignment, eq - assignment) : NULL;
+  char *colon = source ? strchr (source, ':') : NULL;
   g_auto(TwEventCostCalibration) calibration = { 0 };
+  gboolean known;
 
-  if (source == NULL || !is_source (source))
+  if (colon != NULL)
+    *colon = '\0';
+  known = source != NULL && is_source (source) && (colon == NULL || colon[1] != '\0');
+  if (colon != NULL)
+    *colon = ':';
+  if (!known)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--set “%s”: expected SOURCE=COST, SOURCE one of ftrace, sensor, lttng, "
-                   "shark, csv", assignment);
+                   "--set “%s”: expected SOURCE=COST or SOURCE:TYPE=COST, SOURCE one of "
+                   "ftrace, sensor, lttng, shark, csv", assignment);
       return FALSE;
     }
   if (!tw_event_cost_parse (eq + 1, &calibration.cost_ns, error))

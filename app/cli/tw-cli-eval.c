@@ -193,8 +193,12 @@ run_choice (CliEval    *self,
       fprintf (out, "%s: %" G_GSIZE_FORMAT " measurements\n", tw_evaluator_get_name (evaluator),
                tw_measurement_table_get_n_rows (table));
       if (self->compensated)
-        fprintf (out, "compensated lengths: %.3f µs of tracing cost subtracted per intermediate event\n",
-                 tw_measurement_table_get_event_cost (table) / 1e3);
+        {
+          g_autofree char *costs = tw_measurement_table_dup_event_cost_text (table);
+
+          fprintf (out, "compensated lengths: tracing cost of each intermediate event "
+                   "subtracted (%s)\n", costs);
+        }
       fputs (text, out);
     }
   if (self->tail)
@@ -217,6 +221,7 @@ run_worst_case (CliEval    *self,
   g_auto(GStrv) parts = g_strsplit (jobs ? jobs : "task_activate,task_end_cycle", ",", 3);
   TwCliCompensation compensation;
   g_autofree char *which = NULL;
+  g_autofree char *costs = NULL;
 
   if (g_strv_length (parts) < 2 || !parts[0][0] || !parts[1][0])
     {
@@ -253,10 +258,9 @@ run_worst_case (CliEval    *self,
     return 0;
 
   /* the paper's Fig. 4 subtracts the tracing system's interference: say whether we did */
-  which = tw_worst_case_get_event_cost (wc) > 0
-          ? g_strdup_printf ("tracing cost %.3f µs per event subtracted",
-                             tw_worst_case_get_event_cost (wc) / 1e3)
-          : g_strdup ("raw lengths, tracing cost not subtracted");
+  costs = tw_worst_case_dup_event_cost_text (wc);
+  which = costs ? g_strdup_printf ("tracing cost %s subtracted", costs)
+                : g_strdup ("raw lengths, tracing cost not subtracted");
   g_print ("Worst case per task (µs; Espinosa 2003 Fig. 4; %s)\n", which);
   g_print ("%-24s %12s %12s %12s %12s %12s\n", "task", "execution", "job system",
            "blocking irq", "blocking soft", "wakeup");

@@ -154,34 +154,38 @@ print_progress (double   fraction,
     fprintf (stderr, "\r                 \r");
 }
 
-/* The cost --event-cost gives; "calibrated" (the default with --compensated) is the
- * one `tracewb-cli calibrate` stored for the source of @trace. 0 without either. */
+/* The costs --event-cost gives (one, or per type: tw_event_costs_parse()); "calibrated"
+ * (the default with --compensated) is what `tracewb-cli calibrate` stored for the
+ * source of @trace, with its per-type entries. *costs stays NULL without either. */
 static gboolean
-resolve_event_cost (const TwCliCompensation  *compensation,
-                    TwTrace                  *trace,
-                    const char               *path,
-                    double                   *cost_ns,
-                    GError                  **error)
+resolve_event_costs (const TwCliCompensation  *compensation,
+                     TwTrace                  *trace,
+                     const char               *path,
+                     TwEventCosts            **costs,
+                     GError                  **error)
 {
   const char *spec = compensation->event_cost;
   const char *source;
   g_auto(TwEventCostCalibration) calibration = { 0 };
 
-  *cost_ns = 0;
+  *costs = NULL;
   if (spec == NULL && !compensation->compensated)
     return TRUE;
   if (spec != NULL && strcmp (spec, "calibrated") != 0)
-    return tw_event_cost_parse (spec, cost_ns, error);
+    return (*costs = tw_event_costs_parse (spec, error)) != NULL;
   if (!(source = tw_event_cost_source_for_trace (trace)))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "%s: no calibrated tracing cost applies to a trace of mixed sources; "
-                   "give --event-cost COST", path);
+                   "give --event-cost COST (or TYPE=COST,…,*=COST)", path);
       return FALSE;
     }
-  if (!tw_event_cost_lookup (source, &calibration, error))
-    return FALSE;
-  *cost_ns = calibration.cost_ns;
+  if (!(*costs = tw_event_cost_lookup_for_trace (trace)))
+    {
+      /* its error says how to get one */
+      tw_event_cost_lookup (source, &calibration, error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -221,7 +225,7 @@ tw_cli_evaluate (const char              *command,
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autofree char *warning = NULL;
   TwProgressFunc progress = isatty (fileno (stderr)) ? print_progress : NULL;
-  double cost_ns;
+  g_autoptr(TwEventCosts) costs = NULL;
 
   if (*trace == NULL && !(*trace = tw_cli_load_trace (path, format, error)))
     return NULL;
@@ -231,21 +235,21 @@ tw_cli_evaluate (const char              *command,
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
-  if (!resolve_event_cost (compensation, *trace, path, &cost_ns, error))
+  if (!resolve_event_costs (compensation, *trace, path, &costs, error))
     return NULL;
   if (compensation->compensated && TW_IS_WORST_CASE_EVALUATOR (evaluator))
-    tw_worst_case_evaluator_set_event_cost (TW_WORST_CASE_EVALUATOR (evaluator), cost_ns);
-  table = tw_evaluator_evaluate (evaluator, *trace, compensation->compensated ? NULL : histogram,
-                                 progress, NULL, NULL, error);
+    tw_worst_case_evaluator_set_event_costs (TW_WORST_CASE_EVALUATOR (evaluator), costs);
+  /* a worst-case table says itself whether its cells are compensated */
+  table = tw_evaluator_evaluate_with_costs (evaluator, *trace,
+                                            TW_IS_WORST_CASE_EVALUATOR (evaluator) ? NULL : costs,
+                                            compensation->compensated ? NULL : histogram,
+                                            progress, NULL, NULL, error);
   if (table == NULL)
     {
       if (named)
         g_prefix_error (error, "%s: ", named);
       return NULL;
     }
-  /* a worst-case table says itself whether its cells are compensated */
-  if (cost_ns > 0 && !TW_IS_WORST_CASE_EVALUATOR (evaluator))
-    tw_measurement_table_set_event_cost (table, cost_ns);
   if (compensation->compensated && histogram)
     fill_compensated (histogram, table);
   if ((warning = tw_evaluator_dup_warning (evaluator, *trace)))

@@ -108,6 +108,55 @@ pixel_is (cairo_surface_t *surface,
   return tw_test_rgb_near (rgb, rgba);
 }
 
+/* Opens the header bar's Legend popover and tells whether it explains the path's
+ * colours: its "Explained path" heading is on screen, and (@colors given) its swatches
+ * at the top carry the path's accent and the tint of a task that ran instead. */
+static gboolean
+legend_explains_path (TwWindow               *window,
+                      const TwTimelineColors *colors)
+{
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  GtkWidget *legend, *popover;
+  gboolean heading = FALSE;
+
+  tw_test_collect_descendants (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                               TW_TYPE_TIMELINE_LEGEND_VIEW, views);
+  g_assert_cmpuint (views->len, ==, 1);
+  legend = g_ptr_array_index (views, 0);
+  popover = gtk_widget_get_ancestor (legend, GTK_TYPE_POPOVER);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (gtk_widget_get_parent (popover)));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  tw_test_wait_frames (popover, 3);
+  g_assert_true (gtk_widget_get_mapped (popover));
+
+  tw_test_collect_descendants (legend, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (g_ptr_array_index (labels, i)), "Explained path") == 0)
+      heading = gtk_widget_get_mapped (g_ptr_array_index (labels, i));
+  if (heading && colors != NULL)
+    {
+      cairo_surface_t *surface = tw_test_grab_widget (legend);
+
+      tw_test_save_widget_png (legend, "explain-path-legend.png");
+      int height = MIN (cairo_image_surface_get_height (surface), 400);
+      gboolean path = FALSE, culprit = FALSE;
+
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < 60; x++)
+          {
+            path |= pixel_is (surface, x, y, colors->path);
+            culprit |= pixel_is (surface, x, y, colors->culprit);
+          }
+      cairo_surface_destroy (surface);
+      g_assert_true (path);
+      g_assert_true (culprit);
+    }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+  return heading;
+}
+
 /* The longest culprit stretch on @task's row. */
 static const TwTimelineHighlightSegment *
 longest_culprit (const TwTimelineHighlight *h,
@@ -205,6 +254,16 @@ test_show_and_clear (Fixture       *fx,
   g_assert_cmpuint (h->begin, ==, job->begin_ns);
   g_assert_cmpuint (h->end, ==, job->end_ns);
 
+  /* the Legend says what the path's colours mean, in the theme's colours */
+  {
+    TwPalette palette;
+    TwTimelineColors theme;
+
+    tw_palette_init_from_widget (&palette, GTK_WIDGET (timeline));
+    tw_timeline_colors_init (&theme, &palette);
+    g_assert_true (legend_explains_path (fx->window, &theme));
+  }
+
   /* Show on Timeline: the whole path in view, its rows scrolled to */
   tw_view_state_set_visible_range (view_state, tw_trace_get_first_time (trace),
                                    tw_trace_get_first_time (trace) + 1000);
@@ -256,6 +315,7 @@ test_show_and_clear (Fixture       *fx,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-selection", NULL));
   g_assert_null (tw_view_state_get_highlight (view_state));
   g_assert_null (tw_explain_panel_get_highlight (panel));
+  g_assert_false (legend_explains_path (fx->window, NULL));
   cleared = export_timeline (timeline);
   y = row_top (timeline, &vp, measured_row);
   for (x = x0 + 4; x < x1 - 4; x += (x1 - x0) / 8)
@@ -275,6 +335,40 @@ test_show_and_clear (Fixture       *fx,
   g_assert_null (tw_view_state_get_highlight (view_state));
   /* the explanation itself stays in the panel */
   g_assert_nonnull (tw_explain_panel_get_explanation (panel));
+}
+
+/* Opens @path in the fixture's window as the user would, once it shows the trace.
+ * Returns: (transfer none): the window's view state */
+static TwViewState *
+open_in_window (Fixture    *fx,
+                const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  tw_window_open_file (fx->window, file);
+  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
+  return tw_window_get_view_state (fx->window);
+}
+
+/* The panel in a window of its own explains @m of the view's trace, and the user
+ * clicks Show on Timeline. Returns: the panel's window, for tw_test_close_window(). */
+static GtkWidget *
+explain_in_panel (TwViewState            *view_state,
+                  const TwMeasurementRow *m,
+                  TwExplainPanel        **panel_out)
+{
+  TwExplainPanel *panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
+  GtkWidget *panel_window = gtk_window_new ();
+
+  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
+  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
+  tw_explain_panel_set_view_state (panel, view_state);
+  tw_explain_panel_explain (panel, tw_view_state_get_trace (view_state), m);
+  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (panel), 2);
+  click_button (panel, "Show on Timeline");
+  *panel_out = panel;
+  return panel_window;
 }
 
 /* Whether all task rows of @h lie in the timeline's page of rows now. */
@@ -321,7 +415,6 @@ test_real_trace_rows (Fixture       *fx,
   g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
   g_autoptr(TwMeasurementTable) table = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   TwTimelineHighlight *h;
   const TwMeasurementRow *chosen = NULL;
   GtkWidget *panel_window;
@@ -341,10 +434,7 @@ test_real_trace_rows (Fixture       *fx,
       g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.dat is not there");
       return;
     }
-  file = g_file_new_for_path (path);
-  tw_window_open_file (fx->window, file);
-  g_assert_true (tw_test_wait_until (tw_test_window_shows_trace, fx->window, TW_TEST_EXPLAIN_WAIT_MS));
-  view_state = tw_window_get_view_state (fx->window);
+  view_state = open_in_window (fx, path);
   trace = tw_view_state_get_trace (view_state);
   timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
   tw_test_wait_frames (GTK_WIDGET (timeline), 2);
@@ -381,15 +471,7 @@ test_real_trace_rows (Fixture       *fx,
   g_assert_cmpuint (n_rows, ==, n_all_rows);
 
   /* the user's way: the panel explains it, Show on Timeline */
-  panel = TW_EXPLAIN_PANEL (tw_explain_panel_new ());
-  panel_window = gtk_window_new ();
-  gtk_window_set_child (GTK_WINDOW (panel_window), GTK_WIDGET (panel));
-  tw_test_present_window (GTK_WINDOW (panel_window), 500, 400);
-  tw_explain_panel_set_view_state (panel, view_state);
-  tw_explain_panel_explain (panel, trace, chosen);
-  g_assert_true (tw_test_wait_until (tw_test_explain_panel_done, panel, TW_TEST_EXPLAIN_WAIT_MS));
-  tw_test_wait_frames (GTK_WIDGET (panel), 2);
-  click_button (panel, "Show on Timeline");
+  panel_window = explain_in_panel (view_state, chosen, &panel);
   h = tw_explain_panel_get_highlight (panel);
   g_assert_nonnull (h);
   g_assert_true (task_rows_in_view (timeline, h, &n_tasks));
@@ -407,6 +489,81 @@ test_real_trace_rows (Fixture       *fx,
   tw_test_close_window (GTK_WINDOW (panel_window));
 }
 
+/* The path's task is a thread of a process the user folded (an LTTng kernel trace of
+ * thousands of threads, grouped by process): Show on Timeline unfolds it, so the
+ * measured interval is drawn on the task's own row, not on the header. */
+static void
+test_folded_process (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ctf/lttng-kernel-many-threads/trace");
+  g_autoptr(TwMetric) metric = tw_metric_new_system ("wakeup-latency", NULL);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  const TwMeasurementRow *chosen = NULL;
+  const TwTimelineRow *rows;
+  TwTimelineLayout *layout;
+  GtkWidget *panel_window;
+  TwExplainPanel *panel;
+  TwViewState *view_state;
+  TwTimeline *timeline;
+  TwTrace *trace;
+  guint n_rows, n_tasks;
+  int row, header = -1;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  if (!HAVE_BABELTRACE || path == NULL)
+    {
+      g_test_skip ("shared/traces/ctf/lttng-kernel-many-threads is not there, or no babeltrace2");
+      return;
+    }
+  view_state = open_in_window (fx, path);
+  trace = tw_view_state_get_trace (view_state);
+  timeline = TW_TIMELINE (tw_window_get_timeline (fx->window));
+  layout = tw_timeline_get_layout (timeline);
+  tw_test_wait_frames (GTK_WIDGET (timeline), 2);
+
+  /* the first latency of a task that is one thread of a process with a header */
+  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize r = 0; r < tw_measurement_table_get_n_rows (table) && chosen == NULL; r++)
+    {
+      const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+
+      row = tw_timeline_layout_find_task_row (layout, m->task);
+      if (row < 0 || m->length < 10000)
+        continue;
+      header = tw_timeline_layout_find_header (layout, row);
+      rows = tw_timeline_layout_get_rows (layout, &n_rows);
+      if (header >= 0 && rows[header].kind == TW_TIMELINE_ROW_PROCESS)
+        chosen = m;
+    }
+  g_assert_nonnull (chosen);
+
+  /* the user folds the process: the task is drawn on its header */
+  tw_timeline_layout_toggle_row (layout, header);
+  row = tw_timeline_layout_find_task_row (layout, chosen->task);
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpint (rows[row].kind, ==, TW_TIMELINE_ROW_PROCESS);
+
+  panel_window = explain_in_panel (view_state, chosen, &panel);
+  tw_test_wait_frames (GTK_WIDGET (fx->window), 3);
+
+  /* unfolded: the task has its row again, and the path's task rows are in view */
+  row = tw_timeline_layout_find_task_row (layout, chosen->task);
+  rows = tw_timeline_layout_get_rows (layout, &n_rows);
+  g_assert_cmpint (row, >=, 0);
+  g_assert_cmpint (rows[row].kind, ==, TW_TIMELINE_ROW_TASK);
+  g_assert_cmpuint (rows[row].id, ==, chosen->task);
+  g_assert_true (task_rows_in_view (timeline, tw_explain_panel_get_highlight (panel), &n_tasks));
+  tw_test_save_widget_png (GTK_WIDGET (fx->window), "explain-path-folded.png");
+  tw_test_close_window (GTK_WINDOW (panel_window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -420,6 +577,8 @@ main (int    argc,
               test_show_and_clear, fixture_teardown);
   g_test_add ("/tw/app/story/explain-path/real-trace-rows", Fixture, NULL, fixture_setup,
               test_real_trace_rows, fixture_teardown);
+  g_test_add ("/tw/app/story/explain-path/folded-process", Fixture, NULL, fixture_setup,
+              test_folded_process, fixture_teardown);
 
   status = g_test_run ();
   g_clear_object (&app);

@@ -148,6 +148,60 @@ test_compensated_eval (void)
                                         "compensated_length_ns"));
 }
 
+/* Costs per event type: given with --event-cost, or stored per type by calibrate --set
+ * SOURCE:TYPE=COST and taken by `calibrated`; a cost without a unit is refused. */
+static void
+test_per_type_costs (void)
+{
+  g_autofree char *demo = demo_path ();
+  const char *const set[] = { "calibrate", "--set", "shark=1us", "--set", "shark:kind:switch=5us", NULL };
+  const char *const given[] = { "eval", demo, "--metric", "wakeup-latency", "--event-cost",
+                                "kind:switch=5us,*=1us", "--csv", "-", NULL };
+  const char *const calibrated[] = { "eval", demo, "--metric", "wakeup-latency", "--event-cost",
+                                     "calibrated", "--csv", "-", NULL };
+  const char *const uniform[] = { "eval", demo, "--metric", "wakeup-latency", "--event-cost",
+                                  "1us", "--csv", "-", NULL };
+  const char *const worst[] = { "eval", demo, "--worst-case", "--compensated", NULL };
+  const char *const bare[] = { "eval", demo, "--metric", "wakeup-latency", "--event-cost",
+                               "kind:switch=5,*=1us", NULL };
+  g_autofree char *out_given = NULL, *out_calibrated = NULL, *out_uniform = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  isolate_config ();
+
+  tw_test_run_cli_or_fail (given, &out_given, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out_given, "task,begin_ns,end_ns,length_ns,intermediate_events,"
+                                              "lost,compensated_length_ns"));
+  g_clear_pointer (&err, g_free);
+  tw_test_run_cli_or_fail (uniform, &out_uniform, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  /* switches inside wakeup latencies cost 5 µs, not 1 */
+  g_assert_cmpstr (out_given, !=, out_uniform);
+  g_clear_pointer (&err, g_free);
+
+  tw_test_run_cli_or_fail (set, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  tw_test_run_cli_or_fail (calibrated, &out_calibrated, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out_calibrated, ==, out_given);
+  g_clear_pointer (&err, g_free);
+
+  tw_test_run_cli_or_fail (worst, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Worst case per task (µs; Espinosa 2003 Fig. 4; tracing cost "
+                                        "kind:switch 5.000 µs, * 1.000 µs per event subtracted)\n"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  tw_test_run_cli_or_fail (bare, &out, &err, &status);
+  g_assert_cmpint (status, !=, 0);
+  g_assert_nonnull (strstr (err, "--event-cost “5”: a number without a unit"));
+}
+
 static void
 test_compensated_compare (void)
 {
@@ -181,6 +235,7 @@ main (int    argc,
   g_test_add_func ("/tw/cli/calibrate/sensor", test_sensor);
   g_test_add_func ("/tw/cli/calibrate/ftrace", test_ftrace);
   g_test_add_func ("/tw/cli/calibrate/compensated-eval", test_compensated_eval);
+  g_test_add_func ("/tw/cli/calibrate/per-type-costs", test_per_type_costs);
   g_test_add_func ("/tw/cli/calibrate/compensated-compare", test_compensated_compare);
   return g_test_run ();
 }

@@ -1592,6 +1592,48 @@ test_differential (void)
   g_assert_cmpuint (n_measurements, >=, 1000);
 }
 
+/* With per-type costs, a measurement's overhead sums its intermediate visits' own
+ * costs: every event at 3 ns through the sums (a type named that never occurs makes
+ * the costs per type) gives exactly intermediate × 3, on the random automata and
+ * traces of the differential test, through the evaluator a window runs. */
+static void
+test_differential_costs (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261127);
+  g_autoptr(TwEventCosts) costs = tw_event_costs_parse ("no_such_type=9us,*=3ns", NULL);
+  guint n_valid = 0, n_measurements = 0;
+
+  for (guint attempt = 0; attempt < 20000 && n_valid < 400; attempt++)
+    {
+      g_autoptr(TwAutomaton) a = random_automaton (rand);
+      g_autoptr(GPtrArray) problems = tw_automaton_validate (a);
+      g_autoptr(TwTrace) trace = NULL;
+      g_autoptr(TwAutomatonEvaluator) evaluator = NULL;
+      g_autoptr(TwMeasurementTable) table = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (problems->len > 0)
+        continue;
+      n_valid++;
+      trace = random_trace (rand);
+      evaluator = tw_automaton_evaluator_new (a, NULL);
+      table = tw_evaluator_evaluate_with_costs (TW_EVALUATOR (evaluator), trace, costs, NULL,
+                                                NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (tw_measurement_table_get_type_costs (table));
+      for (gsize r = 0; r < tw_measurement_table_get_n_rows (table); r++)
+        {
+          const TwMeasurementRow *m = tw_measurement_table_get_row (table, r);
+
+          g_assert_cmpuint (tw_measurement_table_get_overhead (table, m), ==,
+                            3 * (guint64) m->intermediate_events);
+        }
+      n_measurements += tw_measurement_table_get_n_rows (table);
+    }
+  g_assert_cmpuint (n_valid, >=, 300);
+  g_assert_cmpuint (n_measurements, >=, 300);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1623,6 +1665,7 @@ main (int   argc,
   g_test_add_func ("/tw/evaluators/automaton/interp/invalid-refused", test_invalid_refused);
   g_test_add_func ("/tw/evaluators/automaton/interp/incremental-live", test_incremental_live);
   g_test_add_func ("/tw/evaluators/automaton/interp/differential", test_differential);
+  g_test_add_func ("/tw/evaluators/automaton/interp/differential-costs", test_differential_costs);
   g_test_add_func ("/tw/evaluators/automaton/interp/many-measurements", test_many_measurements);
 
   g_test_add_func ("/tw/evaluators/automaton/labels", test_labels);

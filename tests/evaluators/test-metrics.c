@@ -47,20 +47,42 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->trace);
 }
 
+/* @costs_text: (nullable): tracing costs per event type (tw_event_costs_parse()) */
 static TwMeasurementTable *
-evaluate (TwTrace    *trace,
-          const char *name)
+evaluate_costed (TwTrace     *trace,
+                 TwEvaluator *evaluator,
+                 const char  *costs_text)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TwMetric) metric = tw_metric_new_system (name, &error);
+  g_autoptr(TwEventCosts) costs = costs_text ? tw_event_costs_parse (costs_text, &error) : NULL;
   TwMeasurementTable *table;
 
   g_assert_no_error (error);
   if (!tw_trace_is_sealed (trace))
     g_assert_true (tw_trace_seal (trace, NULL, NULL));
-  table = tw_evaluator_evaluate (TW_EVALUATOR (metric), trace, NULL, NULL, NULL, NULL, &error);
+  table = tw_evaluator_evaluate_with_costs (evaluator, trace, costs, NULL, NULL, NULL, NULL,
+                                            &error);
   g_assert_no_error (error);
   return table;
+}
+
+static TwMeasurementTable *
+evaluate_costed_system (TwTrace    *trace,
+                        const char *name,
+                        const char *costs_text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwMetric) metric = tw_metric_new_system (name, &error);
+
+  g_assert_no_error (error);
+  return evaluate_costed (trace, TW_EVALUATOR (metric), costs_text);
+}
+
+static TwMeasurementTable *
+evaluate (TwTrace    *trace,
+          const char *name)
+{
+  return evaluate_costed_system (trace, name, NULL);
 }
 
 static void
@@ -798,6 +820,122 @@ test_compensated_length (Fixture       *f,
                    "11,10,110,100,4,0,90\n"
                    "12,10,60,50,30,0,0\n"
                    "13,0,7,7,0,0,7\n");
+}
+
+/* ------------------------------------------- tracing costs per event type */
+
+static guint64
+compensated (TwMeasurementTable *table,
+             gsize               row)
+{
+  return tw_measurement_table_compensate (table, tw_measurement_table_get_row (table, row));
+}
+
+/* Per CPU: an irq handler counts the events on its CPU between entry and exit. */
+static void
+test_costs_per_cpu (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(TwMeasurementTable) t = NULL;
+  g_autofree char *csv = NULL;
+
+  tw_trace_append (f->trace, 100, 0, f->k.irq_in, f->a, 10, NULL);
+  tw_trace_append (f->trace, 105, 0, f->k.wake, f->a, f->b, NULL);
+  tw_trace_append (f->trace, 120, 0, f->k.irq_in, f->a, 11, NULL);
+  tw_trace_append (f->trace, 130, 0, f->k.irq_out, f->a, 11, NULL);
+  tw_trace_append (f->trace, 140, 1, f->x, f->c, 0, NULL);          /* other CPU */
+  tw_trace_append (f->trace, 150, 0, f->k.irq_out, f->a, 10, NULL);
+  tw_trace_append (f->trace, 210, 1, f->k.irq_in, f->c, 7, NULL);
+  tw_trace_append (f->trace, 215, 1, f->x, f->c, 0, NULL);
+  tw_trace_append (f->trace, 220, 0, f->x, f->a, 0, NULL);          /* other CPU */
+  tw_trace_append (f->trace, 240, 1, f->k.irq_out, f->c, 7, NULL);
+  t = evaluate_costed_system (f->trace, "irq-duration", "kind:irq_entry=3ns,kind:wakeup=5ns,x=7ns,*=1ns");
+
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 3);
+  g_assert_cmpuint (compensated (t, 0), ==, 10);            /* 120..130: none */
+  g_assert_cmpuint (compensated (t, 1), ==, 50 - (5 + 3 + 1)); /* wakeup, entry, exit */
+  g_assert_cmpuint (compensated (t, 2), ==, 30 - 7);        /* x on cpu 1 */
+  csv = tw_measurement_table_to_csv (t, f->trace);
+  g_assert_nonnull (strstr (csv, ",compensated_length_ns,"));
+  g_assert_nonnull (strstr (csv, "\n11,100,150,50,3,0,41,"));
+}
+
+/* Whole trace: a wakeup latency counts every event between the wakeup and the switch. */
+static void
+test_costs_whole_trace (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TwMeasurementTable) t = NULL;
+
+  tw_test_append_switch (f->trace, f->k.sw, 0, 0, f->idle0, f->a, "R");
+  tw_trace_append (f->trace, 100, 0, f->k.wake, f->a, f->b, NULL);
+  tw_trace_append (f->trace, 110, 1, f->x, f->c, 0, NULL);
+  tw_trace_append (f->trace, 120, 0, f->k.irq_in, f->a, 3, NULL);
+  tw_trace_append (f->trace, 130, 0, f->k.irq_out, f->a, 3, NULL);
+  tw_test_append_switch (f->trace, f->k.sw, 150, 0, f->a, f->b, "R+");
+  t = evaluate_costed_system (f->trace, "wakeup-latency", "x=7ns,kind:irq_entry=3ns,kind:switch=100ns,*=1ns");
+
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t), ==, 1);
+  g_assert_cmpuint (tw_measurement_table_get_row (t, 0)->intermediate_events, ==, 3);
+  g_assert_cmpuint (compensated (t, 0), ==, 50 - (7 + 3 + 1));
+}
+
+#define JOB_COSTS "kind:irq_entry=3ns,kind:switch=11ns,kind:softirq_entry=5ns,mark=2ns,x=7ns,*=1ns"
+
+/* Running outside handlers, its intermediate events are irq entry 20 (3), switch out
+ * 40 (11), softirq entry 75 (5), mark 80 (2); while current, handlers too: + x 25 (7),
+ * irq exit 30 (1), softirq exit 78 (1). */
+static void
+test_costs_user_metric (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TwMetric) no_sys = tw_metric_new_user ("job", "job_start", "job_end", FALSE);
+  g_autoptr(TwMetric) with_sys = tw_metric_new_user ("job+sys", "job_start", "job_end", TRUE);
+  g_autoptr(TwMeasurementTable) t1 = NULL;
+  g_autoptr(TwMeasurementTable) t2 = NULL;
+  guint16 start, end;
+
+  build_user_job (f, &start, &end);
+  t1 = evaluate_costed (f->trace, TW_EVALUATOR (no_sys), JOB_COSTS);
+  t2 = evaluate_costed (f->trace, TW_EVALUATOR (with_sys), JOB_COSTS);
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t1), ==, 1);
+  g_assert_cmpuint (tw_measurement_table_get_row (t1, 0)->length, ==, 47);
+  g_assert_cmpuint (compensated (t1, 0), ==, 47 - (3 + 11 + 5 + 2));
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (t2), ==, 1);
+  g_assert_cmpuint (tw_measurement_table_get_row (t2, 0)->length, ==, 90);
+  g_assert_cmpuint (compensated (t2, 0), ==, 90 - (3 + 11 + 5 + 2 + 7 + 1 + 1));
+}
+
+/* Fig. 4 with per-type costs: execution 47 − 21; irq 5 (20..30) loses x (7). */
+static void
+test_costs_worst_case (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(TwWorstCaseEvaluator) evaluator = tw_worst_case_evaluator_new ("job_start", "job_end");
+  g_autoptr(TwEventCosts) costs = tw_event_costs_parse (JOB_COSTS, NULL);
+  g_autoptr(TwMeasurementTable) table = NULL;
+  g_autoptr(TwWorstCase) wc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *text = NULL;
+  guint16 start, end;
+
+  build_user_job (f, &start, &end);
+  tw_worst_case_evaluator_set_event_costs (evaluator, costs);
+  table = tw_evaluator_evaluate (TW_EVALUATOR (evaluator), f->trace, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  wc = tw_worst_case_evaluator_new_worst_case (evaluator, table, &error);
+  g_assert_no_error (error);
+  csv = tw_worst_case_to_csv (wc, f->trace);
+  g_assert_cmpstr (csv, ==,
+                   "task,execution,job_system_time,system_blocking_irq,"
+                   "system_blocking_softirq,delay_until_wakeup\n"
+                   "11,26,13,3,3,\n");
+  text = tw_worst_case_dup_event_cost_text (wc);
+  g_assert_nonnull (strstr (text, "mark 0.002 µs"));
+  /* the per-task table's row, the task's longest job, keeps the job's own overhead */
+  g_assert_cmpuint (tw_measurement_table_get_n_rows (table), ==, 1);
+  g_assert_cmpuint (compensated (table, 0), ==, 47 - (3 + 11 + 5 + 2));
 }
 
 /* ------------------------------------------------- the real ftrace trace */
@@ -1629,6 +1767,10 @@ main (int   argc,
   ADD ("worst-case-evaluate", test_worst_case_evaluate);
   ADD ("worst-case-compensated", test_worst_case_compensated);
   ADD ("compensated-length", test_compensated_length);
+  ADD ("costs-per-cpu", test_costs_per_cpu);
+  ADD ("costs-whole-trace", test_costs_whole_trace);
+  ADD ("costs-user-metric", test_costs_user_metric);
+  ADD ("costs-worst-case", test_costs_worst_case);
 #undef ADD
   g_test_add_func ("/tw/evaluators/metrics/bad-names", test_bad_names);
   g_test_add_func ("/tw/evaluators/metrics/csv-hand-computed", test_csv_hand_computed);
