@@ -47,7 +47,7 @@ struct _TwCompareWindow
   /* owned */
   GFile           *files[2];
   TwTrace         *traces[2];
-  double           event_costs[2];   /* calibrated for each trace's source, 0: none */
+  TwEventCosts    *event_costs[2];   /* calibrated for each trace's source, NULL: none */
   GListModel      *factories;        /* the evaluator dropdown's, in its order */
   GCancellable    *cancellable;      /* of the work running, NULL when idle */
   gint             permille;         /* its progress, written by its thread */
@@ -392,7 +392,7 @@ task_changed_cb (TwCompareWindow *self)
 typedef struct {
   TwEvaluator     *evaluator;
   TwTrace         *traces[2];
-  double           costs[2];
+  TwEventCosts    *costs[2];         /* NULL: raw lengths */
   TwCompareWindow *window;     /* for progress only */
 } EvalData;
 
@@ -402,6 +402,8 @@ eval_data_free (EvalData *data)
   g_clear_object (&data->evaluator);
   g_clear_object (&data->traces[0]);
   g_clear_object (&data->traces[1]);
+  g_clear_object (&data->costs[0]);
+  g_clear_object (&data->costs[1]);
   g_free (data);
 }
 
@@ -416,16 +418,17 @@ eval_thread (GTask        *task,
   g_autoptr(TwMeasurementTable) b = NULL;
   GError *error = NULL;
 
-  if (!(a = tw_evaluator_evaluate (data->evaluator, data->traces[0], NULL, progress_func,
-                                   data->window, cancellable, &error)) ||
-      !(b = tw_evaluator_evaluate (data->evaluator, data->traces[1], NULL, progress_func,
-                                   data->window, cancellable, &error)))
+  /* the costs go in before the evaluation: per type, the producers sum them */
+  if (!(a = tw_evaluator_evaluate_with_costs (data->evaluator, data->traces[0], data->costs[0],
+                                              NULL, progress_func, data->window, cancellable,
+                                              &error)) ||
+      !(b = tw_evaluator_evaluate_with_costs (data->evaluator, data->traces[1], data->costs[1],
+                                              NULL, progress_func, data->window, cancellable,
+                                              &error)))
     {
       g_task_return_error (task, error);
       return;
     }
-  tw_measurement_table_set_event_cost (a, data->costs[0]);
-  tw_measurement_table_set_event_cost (b, data->costs[1]);
   g_task_return_pointer (task, tw_run_comparison_new (a, data->traces[0], b, data->traces[1]),
                          g_object_unref);
 }
@@ -488,7 +491,7 @@ evaluate (TwCompareWindow *self)
       if (!tw_evaluator_check (data->evaluator, self->traces[r], &error))
         break;
       data->traces[r] = g_object_ref (self->traces[r]);
-      data->costs[r] = compensate ? self->event_costs[r] : 0;
+      data->costs[r] = compensate && self->event_costs[r] ? g_object_ref (self->event_costs[r]) : NULL;
     }
   if (error)
     {
@@ -626,19 +629,22 @@ fill_event_costs (TwCompareWindow *self)
       g_auto(TwEventCostCalibration) calibration = { 0 };
       g_autoptr(GError) error = NULL;
 
-      self->event_costs[r] = 0;
+      g_clear_object (&self->event_costs[r]);
       if (source && tw_event_cost_lookup (source, &calibration, &error))
         {
-          self->event_costs[r] = calibration.cost_ns;
-          g_string_append_printf (why, _("%s: %.3f µs per event\n"), r == 0 ? "A" : "B",
-                                  calibration.cost_ns / 1e3);
+          g_autofree char *text = NULL;
+
+          /* with the costs stored for single types of that source */
+          self->event_costs[r] = tw_event_cost_lookup_for_trace (self->traces[r]);
+          text = self->event_costs[r] ? tw_event_costs_to_string (self->event_costs[r]) : NULL;
+          g_string_append_printf (why, "%s: %s\n", r == 0 ? "A" : "B", text ? text : "");
         }
       else
         g_string_append_printf (why, "%s: %s\n", r == 0 ? "A" : "B",
                                 error ? error->message : _("a trace of mixed sources"));
     }
   g_strchomp (why->str);
-  gtk_widget_set_sensitive (self->compensate, self->event_costs[0] > 0 && self->event_costs[1] > 0);
+  gtk_widget_set_sensitive (self->compensate, self->event_costs[0] && self->event_costs[1]);
   gtk_widget_set_tooltip_text (self->compensate, why->str);
 }
 
@@ -739,6 +745,7 @@ tw_compare_window_dispose (GObject *object)
     {
       g_clear_object (&self->traces[r]);
       g_clear_object (&self->files[r]);
+      g_clear_object (&self->event_costs[r]);
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_COMPARE_WINDOW);
   G_OBJECT_CLASS (tw_compare_window_parent_class)->dispose (object);

@@ -87,7 +87,10 @@ evaluate_run (CliCompare   *self,
     return TRUE;
   parts = g_strsplit (self->jobs ? self->jobs : "task_activate,task_end_cycle", ",", 3);
   jobs = tw_worst_case_evaluator_new (parts[0], parts[1]);
-  tw_worst_case_evaluator_set_event_cost (jobs, tw_measurement_table_get_event_cost (run->table));
+  if (tw_measurement_table_get_type_costs (run->table))
+    tw_worst_case_evaluator_set_event_costs (jobs, tw_measurement_table_get_type_costs (run->table));
+  else
+    tw_worst_case_evaluator_set_event_cost (jobs, tw_measurement_table_get_event_cost (run->table));
   if (!(job_table = tw_evaluator_evaluate (TW_EVALUATOR (jobs), run->trace, NULL, NULL, NULL,
                                            NULL, error)) ||
       !(run->worst_case = tw_worst_case_evaluator_new_worst_case (jobs, job_table, error)))
@@ -364,6 +367,20 @@ print_json (CliCompare      *self,
   add_number (builder, "a", tw_measurement_table_get_event_cost (runs[TW_RUN_A].table));
   add_number (builder, "b", tw_measurement_table_get_event_cost (runs[TW_RUN_B].table));
   json_builder_end_object (builder);
+  /* the costs as given, per type where they are */
+  json_builder_set_member_name (builder, "event_costs");
+  json_builder_begin_object (builder);
+  for (TwRun r = TW_RUN_A; r <= TW_RUN_B; r++)
+    {
+      g_autofree char *costs = tw_measurement_table_dup_event_cost_text (runs[r].table);
+
+      json_builder_set_member_name (builder, r == TW_RUN_A ? "a" : "b");
+      if (costs)
+        json_builder_add_string_value (builder, costs);
+      else
+        json_builder_add_null_value (builder);
+    }
+  json_builder_end_object (builder);
   for (TwRun r = TW_RUN_A; r <= TW_RUN_B; r++)
     {
       json_builder_set_member_name (builder, r == TW_RUN_A ? "a" : "b");
@@ -510,10 +527,13 @@ tw_cli_compare (int    argc,
       g_print ("%s: A = %s, B = %s\n", tw_evaluator_get_name (evaluator), runs[TW_RUN_A].path,
                runs[TW_RUN_B].path);
       if (self.compensated)
-        g_print ("compensated lengths: tracing cost %.3f µs (A), %.3f µs (B) per intermediate event "
-                 "subtracted\n",
-                 tw_measurement_table_get_event_cost (runs[TW_RUN_A].table) / 1e3,
-                 tw_measurement_table_get_event_cost (runs[TW_RUN_B].table) / 1e3);
+        {
+          g_autofree char *a = tw_measurement_table_dup_event_cost_text (runs[TW_RUN_A].table);
+          g_autofree char *b = tw_measurement_table_dup_event_cost_text (runs[TW_RUN_B].table);
+
+          g_print ("compensated lengths: the tracing cost of each intermediate event subtracted "
+                   "(A: %s; B: %s)\n", a ? a : "none", b ? b : "none");
+        }
       g_print ("\n");
       print_group (comparison, group);
       if (self.hist)

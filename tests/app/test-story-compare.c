@@ -437,6 +437,90 @@ test_timelines (void)
   tw_test_close_window (GTK_WINDOW (window));
 }
 
+/* The CLI's JSON group of all tasks for response times, compensated by @costs. */
+static JsonObject *
+cli_compare_compensated (Runs       *runs,
+                         const char *costs,
+                         JsonParser *parser)
+{
+  const char *const args[] = { "compare", runs->clean, runs->loaded, "--metric", "response-time",
+                               "--json", "--compensated", "--event-cost", costs, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  return json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "groups"), 0);
+}
+
+static gboolean
+comparison_replaced (gpointer data)
+{
+  gpointer *old_and_window = data;
+  TwRunComparison *now = tw_compare_window_get_comparison (old_and_window[1]);
+
+  return now != NULL && (gpointer) now != old_and_window[0];
+}
+
+/* Subtract tracing cost with costs stored per event type (calibrate --set
+ * shark:kind:switch=5us): the window subtracts each event's own cost, as the CLI does. */
+static void
+test_type_costs (Runs          *runs,
+                 gconstpointer  data)
+{
+  g_autoptr(GFile) clean = g_file_new_for_path (runs->clean);
+  g_autoptr(GFile) loaded = g_file_new_for_path (runs->loaded);
+  g_autoptr(JsonParser) typed_parser = json_parser_new ();
+  g_autoptr(JsonParser) uniform_parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  TwEventCostCalibration per_event = { .cost_ns = 1000, .n_rounds = 1 };
+  TwEventCostCalibration per_switch = { .cost_ns = 5000, .n_rounds = 1 };
+  JsonObject *typed, *uniform;
+  TwCompareWindow *window;
+  GtkWidget *compensate;
+  gpointer old_and_window[2];
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  g_assert_true (tw_event_cost_store ("shark", &per_event, &error));
+  g_assert_true (tw_event_cost_store ("shark:kind:switch", &per_switch, &error));
+  g_assert_no_error (error);
+  /* the CLI reads the same store through the same folder */
+  g_setenv ("XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+
+  window = tw_compare_window_new (GTK_APPLICATION (app), clean, loaded);
+  tw_test_present_window (GTK_WINDOW (window), 1100, 800);
+  g_assert_true (tw_test_wait_until (shows_comparison, window, WAIT_MS));
+  compensate = find_descendant (GTK_WIDGET (window), GTK_TYPE_CHECK_BUTTON, "Subtract tracing cost");
+  g_assert_true (gtk_widget_get_sensitive (compensate));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (compensate), "kind:switch 5.000 µs"));
+
+  old_and_window[0] = tw_compare_window_get_comparison (window);
+  old_and_window[1] = window;
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (compensate), TRUE);
+  g_assert_true (tw_test_wait_until (comparison_replaced, old_and_window, WAIT_MS));
+  tw_test_wait_frames (GTK_WIDGET (window), 2);
+
+  typed = cli_compare_compensated (runs, "kind:switch=5us,*=1us", typed_parser);
+  uniform = cli_compare_compensated (runs, "1us", uniform_parser);
+  /* the switches' own cost matters here */
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (
+                       json_object_get_object_member (typed, "stats"), "p50"), "a"), !=,
+                     json_object_get_double_member (json_object_get_object_member (
+                       json_object_get_object_member (uniform, "stats"), "p50"), "a"));
+  for (const char *const *s = (const char *const[]) { "n", "p50", "max", NULL }; *s; s++)
+    {
+      assert_cell_is (GTK_WIDGET (window), typed, *s, 1);
+      assert_cell_is (GTK_WIDGET (window), typed, *s, 2);
+    }
+  tw_test_close_window (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -445,6 +529,8 @@ main (int    argc,
   g_test_add ("/tw/story/compare/figures", Runs, NULL, runs_set_up,
               test_figures_task_and_evaluation, runs_tear_down);
   g_test_add ("/tw/story/compare/cancel", Runs, NULL, runs_set_up, test_cancel, runs_tear_down);
+  g_test_add ("/tw/story/compare/type-costs", Runs, NULL, runs_set_up, test_type_costs,
+              runs_tear_down);
   g_test_add_func ("/tw/story/compare/log-lengths", test_log_lengths);
   g_test_add_func ("/tw/story/compare/timelines", test_timelines);
   return g_test_run ();

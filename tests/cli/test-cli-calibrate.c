@@ -227,6 +227,46 @@ test_compensated_compare (void)
   g_assert_true (g_str_has_prefix (err, "usage: tracewb-cli compare"));
 }
 
+/* The text from "Worst case per task" on. */
+static const char *
+worst_case_part (const char *out)
+{
+  const char *part = strstr (out, "Worst case per task");
+
+  g_assert_nonnull (part);
+  return part;
+}
+
+/* compare --worst-case subtracts each event's own cost from the Fig. 4 cells, as eval
+ * does, and says which costs it subtracted. */
+static void
+test_compare_type_costs (void)
+{
+  g_autofree char *demo = demo_path ();
+  const char *const typed[] = { "compare", demo, demo, "--metric", "wakeup-latency", "--compensated",
+                                "--event-cost", "kind:switch=5us,*=1us", "--worst-case", NULL };
+  const char *const uniform[] = { "compare", demo, demo, "--metric", "wakeup-latency", "--compensated",
+                                  "--event-cost", "1us", "--worst-case", NULL };
+  const char *const json[] = { "compare", demo, demo, "--metric", "wakeup-latency", "--compensated",
+                               "--event-cost", "kind:switch=5us,*=1us", "--json", NULL };
+  g_autofree char *out_typed = NULL, *out_uniform = NULL, *out_json = NULL, *err = NULL;
+  int status;
+
+  isolate_config ();
+
+  tw_test_run_cli_or_fail (typed, &out_typed, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out_typed, "(A: kind:switch 5.000 µs, * 1.000 µs per event; "));
+  g_clear_pointer (&err, g_free);
+  tw_test_run_cli_or_fail (uniform, &out_uniform, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (worst_case_part (out_typed), !=, worst_case_part (out_uniform));
+  g_clear_pointer (&err, g_free);
+  tw_test_run_cli_or_fail (json, &out_json, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out_json, "\"a\" : \"kind:switch 5.000 µs, * 1.000 µs per event\""));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -237,5 +277,6 @@ main (int    argc,
   g_test_add_func ("/tw/cli/calibrate/compensated-eval", test_compensated_eval);
   g_test_add_func ("/tw/cli/calibrate/per-type-costs", test_per_type_costs);
   g_test_add_func ("/tw/cli/calibrate/compensated-compare", test_compensated_compare);
+  g_test_add_func ("/tw/cli/calibrate/compare-type-costs", test_compare_type_costs);
   return g_test_run ();
 }
