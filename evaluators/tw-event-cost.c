@@ -111,6 +111,24 @@ load_store (const char  *path,
 }
 
 /**
+ * tw_event_cost_dup_stored:
+ *
+ * Returns: (transfer full) (nullable): what the store holds costs for, in its order:
+ *   sources (`ftrace`) and single types of a source (`ftrace:sched_switch`); %NULL with
+ *   @error set when the store cannot be read
+ */
+GStrv
+tw_event_cost_dup_stored (GError **error)
+{
+  g_autofree char *path = tw_event_cost_dup_store_path ();
+  g_autoptr(GKeyFile) file = load_store (path, TRUE, error);
+
+  if (file == NULL)
+    return NULL;
+  return g_key_file_get_groups (file, NULL);
+}
+
+/**
  * tw_event_cost_lookup:
  * @source: what tw_event_cost_source_for_trace() or `tracewb-cli calibrate` names
  *

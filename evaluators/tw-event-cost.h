@@ -37,6 +37,7 @@ gboolean    tw_event_cost_parse             (const char              *text,
 const char *tw_event_cost_source_for_trace  (TwTrace                 *trace);
 
 char       *tw_event_cost_dup_store_path    (void);
+GStrv       tw_event_cost_dup_stored        (GError                 **error);
 gboolean    tw_event_cost_lookup            (const char              *source,
                                              TwEventCostCalibration  *calibration,
                                              GError                 **error);

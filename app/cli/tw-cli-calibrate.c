@@ -298,27 +298,31 @@ static int
 show (void)
 {
   g_autofree char *path = tw_event_cost_dup_store_path ();
+  GError *error = NULL;
+  g_auto(GStrv) stored = tw_event_cost_dup_stored (&error);
   guint n = 0;
 
+  if (stored == NULL)
+    return tw_cli_fail ("calibrate", error);
+  /* each source, then the single types stored for it */
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
-    {
-      g_auto(TwEventCostCalibration) c = { 0 };
-      g_autoptr(GError) error = NULL;
+    for (guint k = 0; stored[k]; k++)
+      {
+        g_auto(TwEventCostCalibration) c = { 0 };
+        gsize len = strlen (sources[i]);
 
-      if (!tw_event_cost_lookup (sources[i], &c, &error))
-        {
-          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-            return tw_cli_fail ("calibrate", g_steal_pointer (&error));
+        if (strncmp (stored[k], sources[i], len) != 0 || (stored[k][len] != '\0' && stored[k][len] != ':'))
           continue;
-        }
-      n++;
-      if (c.n_rounds == 0)
-        g_print ("%-7s %9.1f ns per event (given, %s)\n", sources[i], c.cost_ns, c.measured);
-      else
-        g_print ("%-7s %9.1f ns per event (interquartile range %.1f ns, %u rounds of %"
-                 G_GUINT64_FORMAT " events; %s on %s)\n", sources[i], c.cost_ns, c.spread_ns,
-                 c.n_rounds, c.events_per_round, c.measured, c.machine);
-    }
+        if (!tw_event_cost_lookup (stored[k], &c, NULL))
+          continue;
+        n++;
+        if (c.n_rounds == 0)
+          g_print ("%-7s %9.1f ns per event (given, %s)\n", stored[k], c.cost_ns, c.measured);
+        else
+          g_print ("%-7s %9.1f ns per event (interquartile range %.1f ns, %u rounds of %"
+                   G_GUINT64_FORMAT " events; %s on %s)\n", stored[k], c.cost_ns, c.spread_ns,
+                   c.n_rounds, c.events_per_round, c.measured, c.machine);
+      }
   if (n == 0)
     g_print ("no tracing cost stored in %s yet\n", path);
   return 0;

@@ -190,6 +190,14 @@ test_per_type_costs (void)
   g_assert_cmpstr (out_calibrated, ==, out_given);
   g_clear_pointer (&err, g_free);
 
+  /* --show lists the single type's cost after its source's */
+  tw_test_run_cli_or_fail ((const char *const[]) { "calibrate", "--show", NULL }, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "shark      1000.0 ns per event (given, "));
+  g_assert_nonnull (strstr (out, "\nshark:kind:switch    5000.0 ns per event (given, "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   tw_test_run_cli_or_fail (worst, &out, &err, &status);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "Worst case per task (µs; Espinosa 2003 Fig. 4; tracing cost "
