@@ -628,20 +628,17 @@ fill_event_costs (TwCompareWindow *self)
       const char *source = tw_event_cost_source_for_trace (self->traces[r]);
       g_auto(TwEventCostCalibration) calibration = { 0 };
       g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
 
       g_clear_object (&self->event_costs[r]);
-      if (source && tw_event_cost_lookup (source, &calibration, &error))
-        {
-          g_autofree char *text = NULL;
-
-          /* with the costs stored for single types of that source */
-          self->event_costs[r] = tw_event_cost_lookup_for_trace (self->traces[r]);
-          text = self->event_costs[r] ? tw_event_costs_to_string (self->event_costs[r]) : NULL;
-          g_string_append_printf (why, "%s: %s\n", r == 0 ? "A" : "B", text ? text : "");
-        }
-      else
-        g_string_append_printf (why, "%s: %s\n", r == 0 ? "A" : "B",
-                                error ? error->message : _("a trace of mixed sources"));
+      /* the source's cost with those stored for its single types */
+      self->event_costs[r] = tw_event_cost_lookup_for_trace (self->traces[r]);
+      if (self->event_costs[r])
+        text = tw_event_costs_to_string (self->event_costs[r]);
+      else if (source && !tw_event_cost_lookup (source, &calibration, &error))
+        text = g_strdup (error->message);   /* why there is none */
+      g_string_append_printf (why, "%s: %s\n", r == 0 ? "A" : "B",
+                              text ? text : _("a trace of mixed sources"));
     }
   g_strchomp (why->str);
   gtk_widget_set_sensitive (self->compensate, self->event_costs[0] && self->event_costs[1]);

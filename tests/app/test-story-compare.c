@@ -108,22 +108,48 @@ stats_cell (GtkWidget  *window,
   return gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (GTK_GRID (grid), column, row)));
 }
 
+/* The CLI's JSON group of @task (NULL: all tasks); lengths compensated by @costs when
+ * set. */
+static JsonObject *
+cli_compare_full (Runs       *runs,
+                  const char *metric,
+                  const char *task,
+                  const char *costs,
+                  JsonParser *parser)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  for (const char *const *a = (const char *const[]) { "compare", runs->clean, runs->loaded,
+                                                      "--metric", metric, "--json", NULL }; *a; a++)
+    g_ptr_array_add (args, (gpointer) *a);
+  if (task)
+    {
+      g_ptr_array_add (args, (gpointer) "--task");
+      g_ptr_array_add (args, (gpointer) task);
+    }
+  if (costs)
+    {
+      g_ptr_array_add (args, (gpointer) "--compensated");
+      g_ptr_array_add (args, (gpointer) "--event-cost");
+      g_ptr_array_add (args, (gpointer) costs);
+    }
+  g_ptr_array_add (args, NULL);
+  g_assert_true (tw_test_run_cli ((const char *const *) args->pdata, &out, &err, &status));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  return json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "groups"), 0);
+}
+
 static JsonObject *
 cli_compare (Runs       *runs,
              const char *metric,
              const char *task,
              JsonParser *parser)
 {
-  const char *const args[] = { "compare", runs->clean, runs->loaded, "--metric", metric, "--json",
-                               task ? "--task" : NULL, task, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  int status;
-
-  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
-  g_assert_cmpint (status, ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
-  return json_array_get_object_element (
-    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "groups"), 0);
+  return cli_compare_full (runs, metric, task, NULL, parser);
 }
 
 static void
@@ -437,24 +463,6 @@ test_timelines (void)
   tw_test_close_window (GTK_WINDOW (window));
 }
 
-/* The CLI's JSON group of all tasks for response times, compensated by @costs. */
-static JsonObject *
-cli_compare_compensated (Runs       *runs,
-                         const char *costs,
-                         JsonParser *parser)
-{
-  const char *const args[] = { "compare", runs->clean, runs->loaded, "--metric", "response-time",
-                               "--json", "--compensated", "--event-cost", costs, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  int status;
-
-  g_assert_true (tw_test_run_cli (args, &out, &err, &status));
-  g_assert_cmpint (status, ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
-  return json_array_get_object_element (
-    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "groups"), 0);
-}
-
 static gboolean
 comparison_replaced (gpointer data)
 {
@@ -506,8 +514,8 @@ test_type_costs (Runs          *runs,
   g_assert_true (tw_test_wait_until (comparison_replaced, old_and_window, WAIT_MS));
   tw_test_wait_frames (GTK_WIDGET (window), 2);
 
-  typed = cli_compare_compensated (runs, "kind:switch=5us,*=1us", typed_parser);
-  uniform = cli_compare_compensated (runs, "1us", uniform_parser);
+  typed = cli_compare_full (runs, "response-time", NULL, "kind:switch=5us,*=1us", typed_parser);
+  uniform = cli_compare_full (runs, "response-time", NULL, "1us", uniform_parser);
   /* the switches' own cost matters here */
   g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (
                        json_object_get_object_member (typed, "stats"), "p50"), "a"), !=,
