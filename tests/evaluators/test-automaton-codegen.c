@@ -482,6 +482,7 @@ run_differential (guint       n_automata,
             }
         }
       n_done += automata->len;
+      g_test_message ("%u of %u automata compared", n_done, n_automata);
     }
   g_test_message ("%u automata (%u asking for every event), %" G_GSIZE_FORMAT
                   " measurements", n_done, n_all_events, n_measurements);
