@@ -1,0 +1,271 @@
+/* test-cli-monitor-flight.c: `tracewb-cli monitor --flight N --trigger …`, headless
+ *
+ * Copyright 2026 The Trace Workbench authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This test writes a sensor itself while the CLI monitors it: a burst of more than one
+ * store chunk of elements, ticks about every millisecond, a pause longer than the
+ * trigger's threshold, ticks again. The trigger (an inter-arrival over the threshold)
+ * fires at the first tick after the pause. Every element the monitor received is
+ * dumped (--dump), which gives the truth the recording is checked against.
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <tw-ingest.h>
+#include <tw-sensor.h>
+
+#include "tw-test-utils.h"
+
+#define BURST        300000           /* more than one chunk (TW_CHUNK_SIZE) */
+#define SPAN_NS      800000000ull     /* --flight 800ms */
+#define AFTER_NS     300000000ull     /* --after 0.3 */
+#define THRESHOLD_NS 400000000ull     /* >400ms */
+#define PAUSE_US     (600 * 1000)
+
+typedef struct {
+  guint64 seq;
+} Tick;
+
+/* Ticks about every millisecond for @us microseconds. */
+static void
+tick_for (TwSensor *sensor,
+          guint64  *seq,
+          gint64    us)
+{
+  gint64 until = g_get_monotonic_time () + us;
+
+  while (g_get_monotonic_time () < until)
+    {
+      Tick *e = tw_sensor_write (sensor);
+
+      e->seq = (*seq)++;
+      tw_sensor_commit (sensor, e);
+      g_usleep (1000);
+    }
+}
+
+/* The dump's "flight@tick,<time>,<seq>" lines: every element received, in time order. */
+static GArray *
+parse_dump (const char *out)
+{
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) cells = NULL;
+      guint64 t;
+
+      if (!g_str_has_prefix (lines[i], "flight@tick,"))
+        continue;
+      cells = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (cells), ==, 3);
+      t = g_ascii_strtoull (cells[1], NULL, 10);
+      if (times->len > 0)
+        g_assert_cmpuint (t, >=, g_array_index (times, guint64, times->len - 1));
+      g_array_append_val (times, t);
+    }
+  return times;
+}
+
+static JsonObject *
+find_flight (JsonParser *parser,
+             const char *out)
+{
+  g_autoptr (GError) error = NULL;
+  const char *start = strstr (out, "\n[");
+  JsonArray *report;
+
+  g_assert_nonnull (start);
+  json_parser_load_from_data (parser, start + 1, -1, &error);
+  g_assert_no_error (error);
+  report = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (report); i++)
+    {
+      JsonObject *o = json_array_get_object_element (report, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "kind"), "flight") == 0)
+        return o;
+    }
+  g_assert_not_reached ();
+}
+
+static guint64
+member (JsonObject *o,
+        const char *name)
+{
+  g_assert_true (json_object_has_member (o, name));
+  return (guint64) json_object_get_int_member (o, name);
+}
+
+static void
+test_trigger_window (void)
+{
+  char *dir = tw_test_use_temp_sensor_dir ();
+  g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
+  const char *argv[] = { g_getenv ("TW_CLI"), "monitor", "--sensor-dir", dir, "--duration", "60", "--json",
+                         "--dump", "--flight", "800ms", "--after", "0.3",
+                         "--trigger", "metric:inter-arrival:flight@tick>400ms", "--record", records, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) monitor = NULL;
+  g_autoptr (GArray) times = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (TwTrace) recording = tw_trace_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *line = NULL;
+  TwSensor *sensor;
+  JsonObject *flight, *saved;
+  JsonArray *list;
+  guint64 seq = 0, trigger = 0, last, first_in = G_MAXUINT64, last_in = 0, n_in = 0, n_kept = 0, n_old = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  monitor = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+
+  sensor = tw_sensor_new ("flight", "tick", "u64 seq", 1u << 20, 0);
+  g_assert_nonnull (sensor);
+  for (guint i = 0; i < BURST; i++)
+    {
+      Tick *e = tw_sensor_write (sensor);
+
+      e->seq = seq++;
+      tw_sensor_commit (sensor, e);
+    }
+  tick_for (sensor, &seq, 1200 * 1000);
+  g_usleep (PAUSE_US);
+  tick_for (sensor, &seq, 700 * 1000);
+  tw_sensor_free (sensor);
+  /* the monitor drains everything on SIGTERM before it reports */
+  g_subprocess_send_signal (monitor, SIGTERM);
+  g_subprocess_communicate_utf8 (monitor, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("monitor: %s", err);
+  g_assert_true (g_subprocess_get_if_exited (monitor));
+  g_assert_cmpint (g_subprocess_get_exit_status (monitor), ==, 0);
+
+  /* the truth: every element arrived; the trigger is the first gap over the threshold */
+  times = parse_dump (out);
+  g_assert_cmpuint (times->len, ==, seq);
+  for (guint i = 1; i < times->len && trigger == 0; i++)
+    if (g_array_index (times, guint64, i) - g_array_index (times, guint64, i - 1) > THRESHOLD_NS)
+      trigger = g_array_index (times, guint64, i);
+  g_assert_cmpuint (trigger, >, 0);
+  last = g_array_index (times, guint64, times->len - 1);
+  for (guint i = 0; i < times->len; i++)
+    {
+      guint64 t = g_array_index (times, guint64, i);
+
+      if (t >= trigger - SPAN_NS && t <= trigger + AFTER_NS)
+        {
+          first_in = MIN (first_in, t);
+          last_in = MAX (last_in, t);
+          n_in++;
+        }
+      n_kept += t >= last - SPAN_NS;
+      n_old += t < last - SPAN_NS;
+    }
+  /* the window reaches back into the ticks before the pause and on after it */
+  g_assert_cmpuint (first_in, <, trigger - PAUSE_US * 1000ull);
+  g_assert_cmpuint (last_in, >, trigger);
+
+  flight = find_flight (parser, out);
+  g_assert_cmpuint (member (flight, "events"), ==, times->len);
+  g_assert_cmpuint (member (flight, "recordings"), ==, 1);
+  /* rows older than N before the last one are not kept; the burst's chunk went back */
+  g_assert_cmpuint (member (flight, "retained_events"), ==, n_kept);
+  g_assert_cmpuint (member (flight, "retained_first_ns"), >=, last - SPAN_NS);
+  g_assert_cmpuint (member (flight, "released_events"), >=, 1u << 18);
+  g_assert_cmpuint (member (flight, "released_events"), <=, n_old);
+  g_assert_cmpuint (member (flight, "released_events") % (1u << 18), ==, 0);
+  g_assert_cmpuint (member (flight, "store_bytes"), <, member (flight, "peak_store_bytes"));
+
+  list = json_object_get_array_member (flight, "saved");
+  g_assert_cmpuint (json_array_get_length (list), ==, 1);
+  saved = json_array_get_object_element (list, 0);
+  g_assert_cmpuint (member (saved, "index"), ==, 1);
+  g_assert_cmpuint (member (saved, "trigger_ns"), ==, trigger);
+  g_assert_cmpuint (member (saved, "begin_ns"), ==, trigger - SPAN_NS);
+  g_assert_cmpuint (member (saved, "end_ns"), ==, trigger + AFTER_NS);
+  g_assert_cmpuint (member (saved, "events"), ==, n_in);
+  g_assert_cmpuint (member (saved, "first_ns"), ==, first_in);
+  g_assert_cmpuint (member (saved, "last_ns"), ==, last_in);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (saved, "path"), records));
+
+  /* listed on stdout as it was saved */
+  line = g_strdup_printf ("flight recording 1: %s  %" G_GUINT64_FORMAT " events  trigger "
+                          "metric:inter-arrival:flight@tick>400ms at %" G_GUINT64_FORMAT " ns (1 merged)",
+                          json_object_get_string_member (saved, "path"), n_in, trigger);
+  g_assert_nonnull (strstr (out, line));
+
+  /* the recording holds exactly the window's rows */
+  g_assert_true (tw_ctf_reader_info.read (json_object_get_string_member (saved, "path"), recording, NULL, NULL,
+                                          NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (recording), ==, n_in);
+  g_assert_cmpuint (tw_trace_get_first_time (recording), ==, first_in);
+  g_assert_cmpuint (tw_trace_get_last_time (recording), ==, last_in);
+
+  tw_test_remove_tree (records);
+  tw_test_remove_sensor_dir (dir);
+}
+
+static void
+test_bad_options (void)
+{
+  const char *cli = g_getenv ("TW_CLI");
+  const struct { const char *args[8]; const char *says; } cases[] = {
+    { { "--flight", "10s", "--record", "/nonexistent/x", NULL }, "needs at least one --trigger" },
+    { { "--flight", "10s", "--trigger", "metric:run-slice", NULL }, "--record DIR" },
+    { { "--flight", "ten", "--trigger", "metric:run-slice", "--record", "/nonexistent/x", NULL },
+      "expected the time to keep" },
+    { { "--flight", "10s", "--trigger", "metric:run-slice>5", "--record", "/nonexistent/x", NULL },
+      "is not a time with its unit" },
+    { { "--flight", "10s", "--trigger", "run-slice", "--record", "/nonexistent/x", NULL },
+      "expected metric:NAME" },
+    { { "--trigger", "metric:run-slice", NULL }, "--trigger needs --flight" },
+  };
+  g_autofree char *sensors = tw_test_use_temp_sensor_dir ();
+
+  g_assert_cmpint (g_mkdir_with_parents (sensors, 0700), ==, 0);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      g_autoptr (GError) error = NULL;
+      g_autofree char *err = NULL;
+      int status = 0;
+
+      g_ptr_array_add (argv, (gpointer) cli);
+      g_ptr_array_add (argv, (gpointer) "monitor");
+      g_ptr_array_add (argv, (gpointer) "--duration");
+      g_ptr_array_add (argv, (gpointer) "0.1");
+      for (guint a = 0; cases[c].args[a]; a++)
+        g_ptr_array_add (argv, (gpointer) cases[c].args[a]);
+      g_ptr_array_add (argv, NULL);
+      g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                    &status, &error);
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), !=, 0);
+      if (strstr (err, cases[c].says) == NULL)
+        g_error ("case %u: “%s” does not say “%s”", c, err, cases[c].says);
+    }
+  g_assert_false (g_file_test ("/nonexistent/x", G_FILE_TEST_EXISTS));
+  tw_test_remove_sensor_dir (g_steal_pointer (&sensors));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/tw/cli/monitor/flight/trigger-window", test_trigger_window);
+  g_test_add_func ("/tw/cli/monitor/flight/bad-options", test_bad_options);
+  return g_test_run ();
+}
