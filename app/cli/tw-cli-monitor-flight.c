@@ -26,11 +26,15 @@
 #include "tw-cli-monitor-eval.h"
 #include "tw-cli-monitor-flight.h"
 
+/* A trigger's measurement table is emptied once it holds this many rows. */
+#define TRIGGER_TABLE_ROWS 4096
+
 typedef struct {
   char             *spec;
   TwCliMonitorEval *eval;
   gint64            threshold_ns;  /* fires above it; −1: on every measurement */
-  gsize             seen;          /* measurement rows looked at */
+  gsize             seen;          /* rows of the table looked at */
+  guint64           measurements;  /* looked at in all */
   guint64           fired;
 } Trigger;
 
@@ -334,9 +338,17 @@ collect_fires (TwCliFlight  *self,
         {
           const TwMeasurementRow *row = tw_measurement_table_get_row (table, trigger->seen);
 
+          trigger->measurements++;
           if (trigger->threshold_ns >= 0 && row->length <= (guint64) trigger->threshold_ns)
             continue;
           g_array_append_val (fires, ((Fire) { row->end, trigger }));
+        }
+      /* nothing reads a trigger's measurements again: kept, they would grow by a row
+       * and a histogram value per measurement for as long as the recorder runs */
+      if (n >= TRIGGER_TABLE_ROWS)
+        {
+          tw_cli_monitor_eval_forget (trigger->eval);
+          trigger->seen = 0;
         }
     }
   g_array_sort (fires, compare_fires);
@@ -485,7 +497,7 @@ report_json (TwCliFlight *self,
       json_builder_set_member_name (builder, "trigger");
       json_builder_add_string_value (builder, trigger->spec);
       add_int (builder, "fired", trigger->fired);
-      add_int (builder, "measurements", trigger->seen);
+      add_int (builder, "measurements", trigger->measurements);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

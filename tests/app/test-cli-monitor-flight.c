@@ -73,6 +73,28 @@ parse_dump (const char *out)
   return times;
 }
 
+/* babeltrace2 prints as many events as tracewb reads, when it is installed. */
+static void
+assert_babeltrace2_count (const char *path,
+                          guint64     n_events)
+{
+  const char *argv[] = { "babeltrace2", path, NULL };
+  g_autofree char *out = NULL;
+  guint64 lines = 0;
+  int status = 0;
+
+  out = tw_test_run_tool (argv, &status);
+  if (out == NULL)
+    {
+      g_test_message ("babeltrace2 is not installed: its reading of %s is not checked", path);
+      return;
+    }
+  g_assert_cmpint (status, ==, 0);
+  for (const char *p = out; *p; p++)
+    lines += *p == '\n';
+  g_assert_cmpuint (lines, ==, n_events);
+}
+
 static JsonObject *
 find_flight (JsonParser *parser,
              const char *out)
@@ -211,6 +233,7 @@ test_trigger_window (void)
   g_assert_cmpuint (tw_trace_get_n_events (recording), ==, n_in);
   g_assert_cmpuint (tw_trace_get_first_time (recording), ==, first_in);
   g_assert_cmpuint (tw_trace_get_last_time (recording), ==, last_in);
+  assert_babeltrace2_count (json_object_get_string_member (saved, "path"), n_in);
 
   tw_test_remove_tree (records);
   tw_test_remove_sensor_dir (dir);
