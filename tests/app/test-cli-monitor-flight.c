@@ -125,26 +125,26 @@ member (JsonObject *o,
   return (guint64) json_object_get_int_member (o, name);
 }
 
-static void
-test_trigger_window (void)
+/* Runs the monitor on a sensor this test writes: @burst elements at once, then each of
+ * @phases (µs, 0 ends): > 0 ticks for so long, < 0 pauses. Returns the monitor's stdout;
+ * @n_written: the elements written. */
+static char *
+run_flight (const char    *dir,
+            const char    *records,
+            const char    *after,
+            guint          burst,
+            const gint64  *phases,
+            guint64       *n_written)
 {
-  char *dir = tw_test_use_temp_sensor_dir ();
-  g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
   const char *argv[] = { g_getenv ("TW_CLI"), "monitor", "--sensor-dir", dir, "--duration", "60", "--json",
-                         "--dump", "--flight", "800ms", "--after", "0.3",
+                         "--dump", "--flight", "800ms", "--after", after,
                          "--trigger", "metric:inter-arrival:flight@tick>400ms", "--record", records, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) monitor = NULL;
-  g_autoptr (GArray) times = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (TwTrace) recording = tw_trace_new ();
-  g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *line = NULL;
+  char *out = NULL;
   TwSensor *sensor;
-  JsonObject *flight, *saved;
-  JsonArray *list;
-  guint64 seq = 0, trigger = 0, last, first_in = G_MAXUINT64, last_in = 0, n_in = 0, n_kept = 0, n_old = 0;
+  guint64 seq = 0;
 
   g_assert_nonnull (argv[0]);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
@@ -153,16 +153,20 @@ test_trigger_window (void)
 
   sensor = tw_sensor_new ("flight", "tick", "u64 seq", 1u << 20, 0);
   g_assert_nonnull (sensor);
-  for (guint i = 0; i < BURST; i++)
+  for (guint i = 0; i < burst; i++)
     {
       Tick *e = tw_sensor_write (sensor);
 
       e->seq = seq++;
       tw_sensor_commit (sensor, e);
     }
-  tick_for (sensor, &seq, 1200 * 1000);
-  g_usleep (PAUSE_US);
-  tick_for (sensor, &seq, 700 * 1000);
+  for (guint i = 0; phases[i]; i++)
+    {
+      if (phases[i] > 0)
+        tick_for (sensor, &seq, phases[i]);
+      else
+        g_usleep ((gulong) -phases[i]);
+    }
   tw_sensor_free (sensor);
   /* the monitor drains everything on SIGTERM before it reports */
   g_subprocess_send_signal (monitor, SIGTERM);
@@ -171,6 +175,30 @@ test_trigger_window (void)
   g_test_message ("monitor: %s", err);
   g_assert_true (g_subprocess_get_if_exited (monitor));
   g_assert_cmpint (g_subprocess_get_exit_status (monitor), ==, 0);
+  *n_written = seq;
+  return out;
+}
+
+/* The trigger fires at the first tick after the pause: the recording holds exactly the
+ * rows from 800 ms before it to 300 ms after; the burst, older than 800 ms before the
+ * last row, is forgotten and its chunk's memory given back. */
+static void
+test_trigger_window (void)
+{
+  char *dir = tw_test_use_temp_sensor_dir ();
+  g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
+  const gint64 phases[] = { 1200 * 1000, -PAUSE_US, 700 * 1000, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) times = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (TwTrace) recording = tw_trace_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *line = NULL;
+  JsonObject *flight, *saved;
+  JsonArray *list;
+  guint64 seq = 0, trigger = 0, last, first_in = G_MAXUINT64, last_in = 0, n_in = 0, n_kept = 0, n_old = 0;
+
+  out = run_flight (dir, records, "0.3", BURST, phases, &seq);
 
   /* the truth: every element arrived; the trigger is the first gap over the threshold */
   times = parse_dump (out);
@@ -239,6 +267,59 @@ test_trigger_window (void)
   tw_test_remove_sensor_dir (dir);
 }
 
+/* A trigger while a window is open extends it: one recording from 800 ms before the
+ * first trigger to 1 s after the second. */
+static void
+test_merge (void)
+{
+  char *dir = tw_test_use_temp_sensor_dir ();
+  g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
+  const gint64 phases[] = { 300 * 1000, -500 * 1000, 100 * 1000, -500 * 1000, 1300 * 1000, 0 };
+  g_autoptr (GArray) times = NULL;
+  g_autoptr (GArray) triggers = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *flight, *saved;
+  guint64 seq = 0, t1, t2, first_in = G_MAXUINT64, last_in = 0, n_in = 0;
+
+  out = run_flight (dir, records, "1", 0, phases, &seq);
+  times = parse_dump (out);
+  g_assert_cmpuint (times->len, ==, seq);
+  for (guint i = 1; i < times->len; i++)
+    if (g_array_index (times, guint64, i) - g_array_index (times, guint64, i - 1) > THRESHOLD_NS)
+      g_array_append_val (triggers, g_array_index (times, guint64, i));
+  g_assert_cmpuint (triggers->len, ==, 2);
+  t1 = g_array_index (triggers, guint64, 0);
+  t2 = g_array_index (triggers, guint64, 1);
+  for (guint i = 0; i < times->len; i++)
+    {
+      guint64 t = g_array_index (times, guint64, i);
+
+      if (t >= t1 - SPAN_NS && t <= t2 + 1000000000ull)
+        {
+          first_in = MIN (first_in, t);
+          last_in = MAX (last_in, t);
+          n_in++;
+        }
+    }
+
+  flight = find_flight (parser, out);
+  g_assert_cmpuint (member (flight, "recordings"), ==, 1);
+  saved = json_array_get_object_element (json_object_get_array_member (flight, "saved"), 0);
+  g_assert_cmpuint (member (saved, "triggers"), ==, 2);
+  g_assert_cmpuint (member (saved, "trigger_ns"), ==, t1);
+  g_assert_cmpuint (member (saved, "begin_ns"), ==, t1 - SPAN_NS);
+  g_assert_cmpuint (member (saved, "end_ns"), ==, t2 + 1000000000ull);
+  g_assert_cmpuint (member (saved, "events"), ==, n_in);
+  g_assert_cmpuint (member (saved, "first_ns"), ==, first_in);
+  g_assert_cmpuint (member (saved, "last_ns"), ==, last_in);
+  g_assert_cmpuint (member (json_array_get_object_element (json_object_get_array_member (flight, "triggers"), 0),
+                            "fired"), ==, 2);
+
+  tw_test_remove_tree (records);
+  tw_test_remove_sensor_dir (dir);
+}
+
 static void
 test_bad_options (void)
 {
@@ -289,6 +370,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tw/cli/monitor/flight/trigger-window", test_trigger_window);
+  g_test_add_func ("/tw/cli/monitor/flight/merge", test_merge);
   g_test_add_func ("/tw/cli/monitor/flight/bad-options", test_bad_options);
   return g_test_run ();
 }
