@@ -31,6 +31,21 @@ typedef struct {
   guint64 seq;
 } Tick;
 
+/* A metric automaton measuring from each tick to the next (docs/automata.md: the next
+ * tick goes into an `in` state, so that the segment reaches it, then λ to `end`). */
+#define PAIR_AUTOMATON \
+  "{ \"tracewb_automaton\": 1, \"name\": \"tick to tick\", \"initial\": \"idle\",\n" \
+  "  \"states\": [ { \"id\": \"idle\", \"kind\": \"out\", \"x\": 0, \"y\": 0 },\n" \
+  "              { \"id\": \"b\", \"kind\": \"begin\", \"x\": 1, \"y\": 0 },\n" \
+  "              { \"id\": \"w\", \"kind\": \"in\", \"x\": 2, \"y\": 0 },\n" \
+  "              { \"id\": \"d\", \"kind\": \"in\", \"x\": 3, \"y\": 0 },\n" \
+  "              { \"id\": \"e\", \"kind\": \"end\", \"x\": 4, \"y\": 0 } ],\n" \
+  "  \"transitions\": [ { \"from\": \"idle\", \"to\": \"b\", \"event\": \"flight@tick\" },\n" \
+  "                   { \"from\": \"b\", \"to\": \"w\", \"label\": \"lambda\" },\n" \
+  "                   { \"from\": \"w\", \"to\": \"d\", \"event\": \"flight@tick\" },\n" \
+  "                   { \"from\": \"d\", \"to\": \"e\", \"label\": \"lambda\" },\n" \
+  "                   { \"from\": \"e\", \"to\": \"b\", \"label\": \"lambda\" } ] }\n"
+
 /* Ticks about every millisecond for @us microseconds. */
 static void
 tick_for (TwSensor *sensor,
@@ -132,13 +147,14 @@ static char *
 run_flight (const char    *dir,
             const char    *records,
             const char    *after,
+            const char    *trigger,
             guint          burst,
             const gint64  *phases,
             guint64       *n_written)
 {
   const char *argv[] = { g_getenv ("TW_CLI"), "monitor", "--sensor-dir", dir, "--duration", "60", "--json",
                          "--dump", "--flight", "800ms", "--after", after,
-                         "--trigger", "metric:inter-arrival:flight@tick>400ms", "--record", records, NULL };
+                         "--trigger", trigger, "--record", records, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) monitor = NULL;
   g_autofree char *err = NULL;
@@ -183,8 +199,9 @@ run_flight (const char    *dir,
  * rows from 800 ms before it to 300 ms after; the burst, older than 800 ms before the
  * last row, is forgotten and its chunk's memory given back. */
 static void
-test_trigger_window (void)
+test_trigger_window (gconstpointer data)
 {
+  gboolean automaton = GPOINTER_TO_INT (data);
   char *dir = tw_test_use_temp_sensor_dir ();
   g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
   const gint64 phases[] = { 1200 * 1000, -PAUSE_US, 700 * 1000, 0 };
@@ -198,7 +215,14 @@ test_trigger_window (void)
   JsonArray *list;
   guint64 seq = 0, trigger = 0, last, first_in = G_MAXUINT64, last_in = 0, n_in = 0, n_kept = 0, n_old = 0;
 
-  out = run_flight (dir, records, "0.3", BURST, phases, &seq);
+  g_autofree char *automaton_path = g_build_filename (records, "pair.json", NULL);
+  g_autofree char *spec = NULL;
+
+  /* the same measurement as an automaton: every tick ends one and begins the next */
+  g_assert_true (g_file_set_contents (automaton_path, PAIR_AUTOMATON, -1, NULL));
+  spec = automaton ? g_strdup_printf ("automaton:%s>400ms", automaton_path)
+                   : g_strdup ("metric:inter-arrival:flight@tick>400ms");
+  out = run_flight (dir, records, "0.3", spec, BURST, phases, &seq);
 
   /* the truth: every element arrived; the trigger is the first gap over the threshold */
   times = parse_dump (out);
@@ -249,9 +273,8 @@ test_trigger_window (void)
   g_assert_true (g_str_has_prefix (json_object_get_string_member (saved, "path"), records));
 
   /* listed on stdout as it was saved */
-  line = g_strdup_printf ("flight recording 1: %s  %" G_GUINT64_FORMAT " events  trigger "
-                          "metric:inter-arrival:flight@tick>400ms at %" G_GUINT64_FORMAT " ns (1 merged)",
-                          json_object_get_string_member (saved, "path"), n_in, trigger);
+  line = g_strdup_printf ("flight recording 1: %s  %" G_GUINT64_FORMAT " events  trigger %s at %" G_GUINT64_FORMAT
+                          " ns (1 merged)", json_object_get_string_member (saved, "path"), n_in, spec, trigger);
   g_assert_nonnull (strstr (out, line));
 
   /* the recording holds exactly the window's rows */
@@ -282,7 +305,7 @@ test_merge (void)
   JsonObject *flight, *saved;
   guint64 seq = 0, t1, t2, first_in = G_MAXUINT64, last_in = 0, n_in = 0;
 
-  out = run_flight (dir, records, "1", 0, phases, &seq);
+  out = run_flight (dir, records, "1", "metric:inter-arrival:flight@tick>400ms", 0, phases, &seq);
   times = parse_dump (out);
   g_assert_cmpuint (times->len, ==, seq);
   for (guint i = 1; i < times->len; i++)
@@ -369,7 +392,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/tw/cli/monitor/flight/trigger-window", test_trigger_window);
+  g_test_add_data_func ("/tw/cli/monitor/flight/trigger-window", GINT_TO_POINTER (FALSE), test_trigger_window);
+  g_test_add_data_func ("/tw/cli/monitor/flight/automaton-trigger", GINT_TO_POINTER (TRUE), test_trigger_window);
   g_test_add_func ("/tw/cli/monitor/flight/merge", test_merge);
   g_test_add_func ("/tw/cli/monitor/flight/bad-options", test_bad_options);
   return g_test_run ();
