@@ -146,6 +146,7 @@ member (JsonObject *o,
 static char *
 run_flight (const char    *dir,
             const char    *records,
+            const char    *span,
             const char    *after,
             const char    *trigger,
             guint          burst,
@@ -154,7 +155,7 @@ run_flight (const char    *dir,
 {
   g_autofree char *folder = g_build_filename (records, "flights", NULL);
   const char *argv[] = { g_getenv ("TW_CLI"), "monitor", "--sensor-dir", dir, "--duration", "60", "--json",
-                         "--flight", "800ms", "--after", after,
+                         "--flight", span, "--after", after,
                          "--trigger", trigger, "--record", folder, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) monitor = NULL;
@@ -233,7 +234,7 @@ test_trigger_window (gconstpointer data)
   g_assert_true (g_file_set_contents (automaton_path, PAIR_AUTOMATON, -1, NULL));
   spec = automaton ? g_strdup_printf ("automaton:%s>400ms", automaton_path)
                    : g_strdup ("metric:inter-arrival:flight@tick>400ms");
-  out = run_flight (dir, records, "0.3", spec, BURST, phases, &times);
+  out = run_flight (dir, records, "800ms", "0.3", spec, BURST, phases, &times);
 
   /* the truth: the trigger is the first gap over the threshold */
   for (guint i = 1; i < times->len && trigger == 0; i++)
@@ -314,7 +315,7 @@ test_merge (void)
   JsonObject *flight, *saved;
   guint64 t1, t2, first_in = G_MAXUINT64, last_in = 0, n_in = 0;
 
-  out = run_flight (dir, records, "1", "metric:inter-arrival:flight@tick>400ms", 0, phases, &times);
+  out = run_flight (dir, records, "800ms", "1", "metric:inter-arrival:flight@tick>400ms", 0, phases, &times);
   for (guint i = 1; i < times->len; i++)
     if (g_array_index (times, guint64, i) - g_array_index (times, guint64, i - 1) > THRESHOLD_NS)
       g_array_append_val (triggers, g_array_index (times, guint64, i));
@@ -346,6 +347,47 @@ test_merge (void)
   g_assert_cmpuint (member (saved, "last_ns"), ==, last_in);
   g_assert_cmpuint (member (json_array_get_object_element (json_object_get_array_member (flight, "triggers"), 0),
                             "fired"), ==, 2);
+
+  tw_test_remove_tree (records);
+  tw_test_remove_sensor_dir (dir);
+}
+
+/* By size: whole chunks go from the oldest while the rest is over 8 MB (a full chunk of
+ * these elements is 8.4 MB: 24 bytes of columns and 8 of payload a row), so the
+ * window starts at the third chunk's first row. */
+static void
+test_size (void)
+{
+  char *dir = tw_test_use_temp_sensor_dir ();
+  g_autofree char *records = g_dir_make_tmp ("tw-flight-XXXXXX", NULL);
+  const gint64 phases[] = { 200 * 1000, -PAUSE_US, 500 * 1000, 0 };
+  const guint64 kept = 2u << 18;
+  g_autoptr (GArray) times = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonObject *flight, *saved;
+  guint64 trigger = 0, begin, n_in = 0;
+
+  out = run_flight (dir, records, "8MB", "0.3", "metric:inter-arrival:flight@tick>400ms", 2 * BURST, phases, &times);
+  for (guint i = 1; i < times->len && trigger == 0; i++)
+    if (g_array_index (times, guint64, i) - g_array_index (times, guint64, i - 1) > THRESHOLD_NS)
+      trigger = g_array_index (times, guint64, i);
+  g_assert_cmpuint (trigger, >, 0);
+  begin = g_array_index (times, guint64, kept);
+  for (guint i = 0; i < times->len; i++)
+    n_in += g_array_index (times, guint64, i) >= begin && g_array_index (times, guint64, i) <= trigger + AFTER_NS;
+
+  flight = find_flight (parser, out);
+  g_assert_cmpuint (member (flight, "events"), ==, times->len);
+  g_assert_cmpuint (member (flight, "span_bytes"), ==, 8000000);
+  g_assert_cmpuint (member (flight, "released_events"), ==, kept);
+  g_assert_cmpuint (member (flight, "retained_events"), ==, times->len - kept);
+  g_assert_cmpuint (member (flight, "recordings"), ==, 1);
+  saved = json_array_get_object_element (json_object_get_array_member (flight, "saved"), 0);
+  g_assert_cmpuint (member (saved, "trigger_ns"), ==, trigger);
+  g_assert_cmpuint (member (saved, "begin_ns"), ==, begin);
+  g_assert_cmpuint (member (saved, "first_ns"), ==, begin);
+  g_assert_cmpuint (member (saved, "events"), ==, n_in);
 
   tw_test_remove_tree (records);
   tw_test_remove_sensor_dir (dir);
@@ -403,6 +445,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/tw/cli/monitor/flight/trigger-window", GINT_TO_POINTER (FALSE), test_trigger_window);
   g_test_add_data_func ("/tw/cli/monitor/flight/automaton-trigger", GINT_TO_POINTER (TRUE), test_trigger_window);
   g_test_add_func ("/tw/cli/monitor/flight/merge", test_merge);
+  g_test_add_func ("/tw/cli/monitor/flight/size", test_size);
   g_test_add_func ("/tw/cli/monitor/flight/bad-options", test_bad_options);
   return g_test_run ();
 }
