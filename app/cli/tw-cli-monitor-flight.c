@@ -364,7 +364,7 @@ save (TwCliFlight  *self,
 {
   guint64 n = tw_trace_get_n_events (self->trace);
   guint64 first = lower_bound (self, window->begin_ns, n);
-  guint64 end = window->end_ns == G_MAXUINT64 ? n : lower_bound (self, window->end_ns + 1, n);
+  guint64 end = lower_bound (self, window->end_ns + 1, n);
   g_autofree char *name = g_strdup_printf ("flight-%04u-%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT "s",
                                            window->index, window->trigger_ns / 1000000000,
                                            window->trigger_ns % 1000000000);
