@@ -270,6 +270,38 @@ lower_bound (TwCliFlight *self,
   return lo;
 }
 
+/* Bytes of store chunk @c holds (its published rows and payloads). */
+static gsize
+chunk_bytes (TwTrace *trace,
+             guint    c)
+{
+  const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
+
+  return (gsize) chunk->n * 24 + chunk->blob_len;
+}
+
+/* By size, a window starts at the oldest whole chunk from which the chunks up to the
+ * trigger's own fit in the size (that one always counts): what the recorder keeps for
+ * the trigger, whether the poll that brought it brought later rows too or not. */
+static guint64
+size_window_first (TwCliFlight *self,
+                   guint64      time_ns,
+                   guint64      n)
+{
+  guint64 at = MIN (lower_bound (self, time_ns, n), n - 1), first = self->first_kept;
+  guint c = (guint) (first >> TW_CHUNK_SHIFT), last = (guint) (at >> TW_CHUNK_SHIFT);
+  gsize bytes = 0;
+
+  for (guint k = c; k <= last; k++)
+    bytes += chunk_bytes (self->trace, k);
+  while (c < last && bytes > self->span_bytes)
+    {
+      bytes -= chunk_bytes (self->trace, c);
+      first = (guint64) ++c << TW_CHUNK_SHIFT;
+    }
+  return first;
+}
+
 /* A trigger while a window is open (its M seconds after not yet stored) extends that
  * window; one whose N seconds before reach into a saved recording starts where that one
  * ended. Recordings never overlap. */
@@ -284,7 +316,7 @@ fire (TwCliFlight *self,
   if (self->span_ns)
     begin = time_ns > self->span_ns ? time_ns - self->span_ns : 0;
   else
-    begin = self->first_kept < n ? tw_trace_get_time (self->trace, self->first_kept) : time_ns;
+    begin = self->first_kept < n ? tw_trace_get_time (self->trace, size_window_first (self, time_ns, n)) : time_ns;
   if (self->saved->len > 0)
     begin = MAX (begin, self->saved_until + 1);
   trigger->fired++;
@@ -381,16 +413,6 @@ save (TwCliFlight  *self,
           window->trigger_ns, window->n_triggers);
   fflush (stdout);
   return TRUE;
-}
-
-/* Bytes of store chunk @c holds (its published rows and payloads). */
-static gsize
-chunk_bytes (TwTrace *trace,
-             guint    c)
-{
-  const TwEventChunk *chunk = tw_trace_get_chunk (trace, c);
-
-  return (gsize) chunk->n * 24 + chunk->blob_len;
 }
 
 /* Forgets the rows no window needs: older than N seconds before the latest row, or, by

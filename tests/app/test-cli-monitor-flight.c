@@ -268,7 +268,9 @@ test_trigger_window (gconstpointer data)
   g_assert_cmpuint (member (flight, "released_events"), >=, 1u << 18);
   g_assert_cmpuint (member (flight, "released_events"), <=, n_old);
   g_assert_cmpuint (member (flight, "released_events") % (1u << 18), ==, 0);
-  g_assert_cmpuint (member (flight, "store_bytes"), <, member (flight, "peak_store_bytes"));
+  /* the burst's whole chunk alone takes more (6 MiB of columns) */
+  g_assert_cmpuint (member (flight, "store_bytes"), <, (guint64) TW_CHUNK_SIZE * 24);
+  g_assert_cmpuint (member (flight, "store_bytes"), <=, member (flight, "peak_store_bytes"));
 
   list = json_object_get_array_member (flight, "saved");
   g_assert_cmpuint (json_array_get_length (list), ==, 1);
