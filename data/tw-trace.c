@@ -49,6 +49,7 @@ struct _TwTrace
 
   TwEventChunk **chunks;        /* MAX_CHUNKS slots */
   guint          n_chunks;      /* published */
+  guint          n_released;    /* chunks below this were released (tw_trace_release_before) */
   guint64        n_events;      /* published */
   guint          n_cpus;        /* published */
   gboolean       sealed;
@@ -178,6 +179,7 @@ typedef struct {
   gboolean      huge;
   TwTraceImage *image;   /* whose slot @slot holds the chunk (borrowed), or NULL */
   guint         slot;
+  gboolean      released; /* tw_trace_release_before: its pages went back to the kernel */
 } ChunkAlloc;
 
 static void
@@ -1972,9 +1974,52 @@ tw_trace_get_memory_size (TwTrace *self)
   gsize size = 0;
   guint n_chunks = tw_trace_get_n_chunks (self);
 
-  for (guint c = 0; c < n_chunks; c++)
+  for (guint c = self->n_released; c < n_chunks; c++)
     size += (gsize) self->chunks[c]->n * 24 + self->chunks[c]->blob_cap;
   return size;
+}
+
+/**
+ * tw_trace_release_before:
+ * @index: the first row still needed
+ *
+ * For a live store that keeps only its last rows (a flight recorder): gives the memory
+ * of every whole chunk below @index back to the kernel. The rows keep their indexes and
+ * the chunks their mappings, so a reader that still looks at a released row reads
+ * zeros (time 0, type 0, no task) instead of faulting; the caller reads none of them
+ * again. Pages are dropped in place (MADV_DONTNEED) rather than unmapped so that no
+ * pointer a reader took from tw_trace_get_chunk() ever dangles. Chunks of a trace image
+ * and the chunk being appended to are kept.
+ *
+ * Returns: the rows released so far (a multiple of TW_CHUNK_SIZE): rows below it read
+ *   as zeros
+ */
+guint64
+tw_trace_release_before (TwTrace *self,
+                         guint64  index)
+{
+  guint whole;
+
+  g_return_val_if_fail (TW_IS_TRACE (self), 0);
+  g_return_val_if_fail (!self->sealed, 0);
+
+  whole = (guint) (MIN (index, tw_trace_get_n_events (self)) >> TW_CHUNK_SHIFT);
+  /* the last chunk may still be appended to, even when full */
+  if (self->n_chunks > 0)
+    whole = MIN (whole, self->n_chunks - 1);
+  for (; self->n_released < whole; self->n_released++)
+    {
+      ChunkAlloc *alloc = (ChunkAlloc *) self->chunks[self->n_released];
+      TwEventChunk *chunk = &alloc->chunk;
+
+      if (alloc->image || alloc->released)
+        continue;
+      madvise (chunk->time, COLUMNS_BYTES, MADV_DONTNEED);
+      if (chunk->blob)
+        madvise (chunk->blob, chunk->blob_cap, MADV_DONTNEED);
+      alloc->released = TRUE;
+    }
+  return (guint64) self->n_released << TW_CHUNK_SHIFT;
 }
 
 /* ---------------------------------------------------------------- image files */

@@ -245,6 +245,8 @@ char               *tw_trace_format_value         (TwTrace        *self,
 char               *tw_trace_format_args          (TwTrace        *self,
                                                    const TwEvent  *event);
 gsize               tw_trace_get_memory_size      (TwTrace        *self);
+guint64             tw_trace_release_before       (TwTrace        *self,
+                                                   guint64         index);
 
 /**
  * tw_event_chunk_push:

@@ -247,6 +247,38 @@ tw_ctf_writer_write_events (TwTrace         *trace,
                                  cancellable, error);
 }
 
+/**
+ * tw_ctf_writer_write_events_range:
+ * @trace: a trace, sealed or growing (a live session's store)
+ * @first: the first row to write
+ * @end: the row after the last one; at most the rows published when the call starts
+ * @path: the trace folder to make; it must not exist
+ *
+ * Writes rows [@first, @end) of @trace as a CTF trace folder, like
+ * tw_ctf_writer_write_events(): complete or not at all. A flight recorder's window.
+ *
+ * Returns: %FALSE with @error set when writing failed or was cancelled
+ */
+gboolean
+tw_ctf_writer_write_events_range (TwTrace       *trace,
+                                  guint64        first,
+                                  guint64        end,
+                                  const char    *path,
+                                  GCancellable  *cancellable,
+                                  GError       **error)
+{
+  g_return_val_if_fail (TW_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (first <= end, FALSE);
+
+  if (!tw_ctf_writer_is_available (error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  return write_range_atomically (trace, first, end, path, NULL, NULL, NULL, cancellable, error);
+}
+
 /* Waits @ms or until @stop is cancelled. Returns: whether it was. */
 static gboolean
 wait_or_stop (GCancellable *stop,

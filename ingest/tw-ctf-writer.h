@@ -35,6 +35,12 @@ gboolean tw_ctf_writer_write_range     (TwTrace         *trace,
                                         gpointer         progress_data,
                                         GCancellable    *cancellable,
                                         GError         **error);
+gboolean tw_ctf_writer_write_events_range (TwTrace      *trace,
+                                        guint64          first,
+                                        guint64          end,
+                                        const char      *path,
+                                        GCancellable    *cancellable,
+                                        GError         **error);
 gboolean tw_ctf_writer_keep_recording  (TwTrace         *trace,
                                         const char      *path,
                                         guint            chunk_ms,

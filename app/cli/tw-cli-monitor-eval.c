@@ -175,6 +175,23 @@ tw_cli_monitor_eval_get_n_measurements (TwCliMonitorEval *self)
   return tw_measurement_table_get_n_rows (tw_evaluator_run_get_table (self->run));
 }
 
+/* The measurements so far, for a flight recorder's trigger. */
+TwMeasurementTable *
+tw_cli_monitor_eval_get_table (TwCliMonitorEval *self)
+{
+  return tw_evaluator_run_get_table (self->run);
+}
+
+/* Drops the measurements and the histogram's values (it keeps every value for its
+ * percentiles): a flight recorder's trigger looks at each measurement once and runs
+ * for days. */
+void
+tw_cli_monitor_eval_forget (TwCliMonitorEval *self)
+{
+  tw_measurement_table_clear (tw_evaluator_run_get_table (self->run));
+  tw_histogram_clear (tw_evaluator_run_get_histogram (self->run));
+}
+
 /**
  * tw_cli_monitor_eval_report:
  * @builder: (nullable): a JSON array being built; %NULL: text on stderr

@@ -26,6 +26,8 @@ gboolean          tw_cli_monitor_eval_advance (TwCliMonitorEval   *self,
                                                gboolean            final,
                                                GError            **error);
 guint64           tw_cli_monitor_eval_get_n_measurements (TwCliMonitorEval *self);
+TwMeasurementTable *tw_cli_monitor_eval_get_table (TwCliMonitorEval *self);
+void              tw_cli_monitor_eval_forget  (TwCliMonitorEval   *self);
 void              tw_cli_monitor_eval_report  (TwCliMonitorEval   *self,
                                                JsonBuilder        *builder);
 void              tw_cli_monitor_eval_free    (TwCliMonitorEval   *self);

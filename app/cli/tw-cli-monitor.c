@@ -24,6 +24,7 @@
 #include "tw-cli-deadline.h"
 #include "tw-cli-lttng.h"
 #include "tw-cli-monitor-eval.h"
+#include "tw-cli-monitor-flight.h"
 #include "tw-cli-ust.h"
 
 typedef struct {
@@ -55,6 +56,8 @@ typedef struct {
   TwCliUst   *ust;
   /* --metric/--automaton/--plugin: evaluated at each poll */
   TwCliMonitorEval *eval;
+  /* --flight: the last rows only, a recording per trigger */
+  TwCliFlight *flight;
 } Session;
 
 static void
@@ -272,6 +275,12 @@ poll_once (gpointer data)
       session->status = 1;
       g_main_loop_quit (session->loop);
     }
+  if (session->flight && session->status == 0 && !tw_cli_flight_advance (session->flight, FALSE, &error))
+    {
+      g_printerr ("tracewb-cli monitor: --flight: %s\n", error->message);
+      session->status = 1;
+      g_main_loop_quit (session->loop);
+    }
   if (session->lttng && session->status == 0)
     check_connections (session);
 }
@@ -381,6 +390,8 @@ print_json (Session *session)
     tw_cli_lttng_report_sensors (session->lttng_sources, builder);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, builder);
+  if (session->flight)
+    tw_cli_flight_report (session->flight, builder);
   json_builder_end_array (builder);
 
   root = json_builder_get_root (builder);
@@ -417,6 +428,8 @@ print_text (Session *session)
     tw_cli_lttng_report_sensors (session->lttng_sources, NULL);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, NULL);
+  if (session->flight)
+    tw_cli_flight_report (session->flight, NULL);
 }
 
 static gboolean
@@ -515,6 +528,11 @@ tw_cli_monitor (int    argc,
   g_autoptr (TwCliUst) ust = NULL;
   g_autoptr (TwCliMonitorEval) eval = NULL;
   g_autoptr (GPtrArray) lttng_sources = NULL;
+  g_autofree char *flight_span = NULL;
+  g_auto (GStrv) triggers = NULL;
+  g_autoptr (TwCliFlight) flight = NULL;
+  guint64 span_ns = 0, span_bytes = 0;
+  double after_s = 1;
   TwCliDeadlineRunner *runner = NULL;
   KeepRecording *keep = NULL;
   double duration = 0, period_ms = 10, window_ms = 5;
@@ -552,6 +570,14 @@ tw_cli_monitor (int    argc,
       "Evaluate a metric automaton live next to the sensors (docs/automata.md)", "A.json" },
     { "plugin", 0, 0, G_OPTION_ARG_FILENAME, &plugin_path,
       "Evaluate an evaluation module (an exported automaton, a plugin) live next to the sensors", "M.so" },
+    { "flight", 0, 0, G_OPTION_ARG_STRING, &flight_span,
+      "Flight recorder: keep only the last N seconds (30, 30s, 500ms) or N MB (64MB) of rows; "
+      "each --trigger saves the window around it as a CTF recording under --record DIR", "N" },
+    { "trigger", 0, 0, G_OPTION_ARG_STRING_ARRAY, &triggers,
+      "--flight: save a recording when a measurement comes (over TIME when given): "
+      "metric:NAME[:PARAM][>TIME], automaton:FILE.json[>TIME] or plugin:M.so[>TIME]; repeatable", "TRIGGER" },
+    { "after", 0, 0, G_OPTION_ARG_DOUBLE, &after_s,
+      "--flight: how long a recording goes on after its last trigger, seconds (default 1)", "S" },
     { "deadline", 0, 0, G_OPTION_ARG_NONE, &deadline,
       "Run the monitor's polls and evaluation in a SCHED_DEADLINE thread sized by the sensors' "
       "jitter-constrained streams and the per-element cost measured at start (root)", NULL },
@@ -577,6 +603,19 @@ tw_cli_monitor (int    argc,
   if ((metric != NULL) + (automaton_path != NULL) + (plugin_path != NULL) > 1)
     {
       g_printerr ("tracewb-cli monitor: choose one of --metric, --automaton, --plugin\n");
+      return 2;
+    }
+
+  if (flight_span && !tw_cli_flight_parse_span (flight_span, &span_ns, &span_bytes, &error))
+    {
+      g_printerr ("tracewb-cli monitor: %s\n", error->message);
+      return 2;
+    }
+  if ((flight_span != NULL) != (triggers != NULL) || !(after_s >= 0 && after_s < 1e6)
+      || (flight_span && (record_path == NULL || tw_ctf_writer_path_is_csv (record_path) || keep_recording)))
+    {
+      g_printerr ("tracewb-cli monitor: --flight N needs at least one --trigger and --record DIR (the folder of "
+                  "its recordings; not --keep-recording), --trigger needs --flight, --after is ≥ 0 s\n");
       return 2;
     }
 
@@ -668,6 +707,14 @@ tw_cli_monitor (int    argc,
         tw_cli_monitor_eval_set_emitter (eval, tw_cli_ust_get_emitter (ust), tw_cli_ust_get_monitor (ust));
       session.eval = eval;
     }
+  if (flight_span)
+    {
+      flight = tw_cli_flight_new (monitor, span_ns, span_bytes, (guint64) llround (after_s * 1e9), record_path,
+                                  (const char * const *) triggers, &error);
+      if (flight == NULL)
+        return tw_cli_fail ("monitor --flight", error);
+      session.flight = flight;
+    }
   if (kernel)
     {
       TwLiveSource *source = tw_live_kernel_new (&error);
@@ -720,6 +767,8 @@ tw_cli_monitor (int    argc,
   walk_new_rows (&session);
   if (eval && session.status == 0 && !tw_cli_monitor_eval_advance (eval, TRUE, &error))
     return tw_cli_fail ("monitor", error);
+  if (flight && session.status == 0 && !tw_cli_flight_advance (flight, TRUE, &error))
+    return tw_cli_fail ("monitor --flight", error);
 
   if (json)
     print_json (&session);
@@ -727,7 +776,7 @@ tw_cli_monitor (int    argc,
     print_text (&session);
   if (keep && !keep_recording_finish (keep, &error))
     return tw_cli_fail ("monitor --keep-recording", error);
-  if (record_path && !keep && !record (tw_monitor_get_trace (monitor), record_path, &error))
+  if (record_path && !keep && !flight && !record (tw_monitor_get_trace (monitor), record_path, &error))
     return tw_cli_fail ("monitor --record", error);
   return session.status;
 }

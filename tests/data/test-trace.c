@@ -45,6 +45,48 @@ add_value_type (TwTrace *trace)
   return tw_trace_add_event_type (trace, "value", NULL, TW_EVENT_KIND_OTHER, fields, 1, NULL);
 }
 
+/* A flight recorder's store: whole chunks below the first needed row give their memory
+ * back, keep their indexes and read as zeros; the chunk being appended to stays. */
+static void
+test_release_before (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 type = add_value_type (trace);
+  const guint64 n = 3 * TW_CHUNK_SIZE + 10;
+  gsize before;
+  TwEvent ev;
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 v = i + 1;
+
+      tw_trace_append (trace, (i + 1) * 10, 0, type, TW_TASK_NONE, (guint32) i, (const guint8 *) &v);
+    }
+  tw_trace_end_append (trace);
+  before = tw_trace_get_memory_size (trace);
+
+  /* a row inside the second chunk: only the first goes */
+  g_assert_cmpuint (tw_trace_release_before (trace, TW_CHUNK_SIZE + 5), ==, TW_CHUNK_SIZE);
+  g_assert_cmpuint (tw_trace_get_memory_size (trace), <, before);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, n);
+  g_assert_true (tw_trace_get_event (trace, 7, &ev));
+  g_assert_cmpuint (ev.time, ==, 0);
+  g_assert_true (tw_trace_get_event (trace, TW_CHUNK_SIZE, &ev));
+  g_assert_cmpuint (ev.time, ==, (TW_CHUNK_SIZE + 1) * 10);
+  g_assert_cmpuint (*(const guint64 *) ev.payload, ==, TW_CHUNK_SIZE + 1);
+
+  /* past the end: the last chunk, which may still grow, stays */
+  g_assert_cmpuint (tw_trace_release_before (trace, n + 100), ==, 3 * TW_CHUNK_SIZE);
+  g_assert_true (tw_trace_get_event (trace, n - 1, &ev));
+  g_assert_cmpuint (ev.time, ==, n * 10);
+  g_assert_cmpuint (tw_trace_find_first_at_or_after (trace, (n - 2) * 10), ==, n - 3);
+  /* appending goes on */
+  tw_trace_append (trace, (n + 1) * 10, 0, type, TW_TASK_NONE, 0, (const guint8 *) &n);
+  tw_trace_end_append (trace);
+  g_assert_cmpuint (tw_trace_get_last_time (trace), ==, (n + 1) * 10);
+  g_assert_cmpuint (tw_trace_get_memory_size (trace), <, (gsize) TW_CHUNK_SIZE * 24);
+}
+
 static void
 test_reused_memory (void)
 {
@@ -372,6 +414,7 @@ main (int   argc,
 
   g_test_add_func ("/tw/data/trace/append-across-chunks", test_append_across_chunks);
   g_test_add_func ("/tw/data/trace/reused-memory", test_reused_memory);
+  g_test_add_func ("/tw/data/trace/release-before", test_release_before);
   g_test_add_func ("/tw/data/trace/lookups", test_lookups);
   g_test_add_func ("/tw/data/trace/empty", test_empty);
   g_test_add_func ("/tw/data/trace/stable-payloads", test_stable_payloads);
