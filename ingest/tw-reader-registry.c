@@ -250,9 +250,39 @@ tw_reader_registry_load_file (const char      *path,
                                             progress_data, cancellable, error);
 }
 
-static TwTrace *load_file_uncached (const char *path, const char *format, TwLoadFlags flags,
-                                    TwProgressFunc progress, gpointer progress_data,
-                                    GCancellable *cancellable, GError **error);
+/* The reader of @path: @format's, else the one probing finds. */
+static TwReader *
+find_reader (const char  *path,
+             const char  *format,
+             GError     **error)
+{
+  TwReader *reader;
+
+  if (format == NULL)
+    return tw_reader_registry_probe_file (path, error);
+  if (!(reader = tw_reader_registry_find (format)))
+    g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                 "unknown format “%s”", format);
+  return reader;
+}
+
+static G_DEFINE_QUARK (tw-reader-registry-cache-note, cache_note)
+
+/**
+ * tw_reader_registry_get_cache_note:
+ *
+ * What a load with %TW_LOAD_USE_CACHE has to tell the user about the cache: that @trace
+ * was read without it, as the disk had no room for its cache file, with the room needed.
+ *
+ * Returns: (nullable): the note, or %NULL
+ */
+const char *
+tw_reader_registry_get_cache_note (TwTrace *trace)
+{
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  return g_object_get_qdata (G_OBJECT (trace), cache_note_quark ());
+}
 
 /**
  * tw_reader_registry_load_file_full:
@@ -262,7 +292,10 @@ static TwTrace *load_file_uncached (const char *path, const char *format, TwLoad
  * Reads @path into a new trace and seals it; with %TW_LOAD_OUT_OF_PROCESS, readers built
  * on outside libraries run in a child process and the calling thread waits for it; with
  * %TW_LOAD_USE_CACHE, a valid cache file of @path is mapped instead, and a trace read is
- * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting).
+ * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting). A
+ * reader child then writes the trace into the cache folder, where the store completes
+ * it; a disk without room for the cache file (tw_trace_cache_check_room()) has the trace
+ * read without the cache, and tw_reader_registry_get_cache_note() says so.
  *
  * Returns: (transfer full) (nullable): the trace
  */
@@ -279,6 +312,8 @@ tw_reader_registry_load_file_full (const char      *path,
   g_autoptr(TwTrace) trace = NULL;
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
   g_autofree char *key = NULL;
+  g_autofree char *no_room = NULL;
+  guint64 need;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -298,43 +333,31 @@ tw_reader_registry_load_file_full (const char      *path,
         g_debug ("%s", refused->message);
     }
 
-  trace = load_file_uncached (path, format, flags, progress, progress_data, cancellable, error);
+  if (!(reader = find_reader (path, format, error)))
+    return NULL;
+  need = key ? tw_trace_cache_estimate_file_bytes (cache, path, tw_reader_get_name (reader)) : 0;
+  if (key && !tw_trace_cache_check_room (cache, need, &no_room))
+    g_clear_pointer (&key, g_free);
+
+  if (!(flags & TW_LOAD_OUT_OF_PROCESS) || tw_reader_get_library (reader) == NULL)
+    {
+      trace = tw_trace_new ();
+      if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
+                                         cancellable, error))
+        return NULL;
+    }
+  /* a trace over the cache's limit is not stored (its size once read decides): its
+   * child writes no file that would only be removed */
+  else if (key && need <= tw_trace_cache_get_limit (cache))
+    trace = tw_reader_process_load_to_cache (reader, path, cache, progress, progress_data,
+                                             cancellable, error);
+  else
+    trace = tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
+
   if (trace && key)
     tw_trace_cache_store_in_background (cache, key, trace);
-  return g_steal_pointer (&trace);
-}
-
-static TwTrace *
-load_file_uncached (const char      *path,
-                    const char      *format,
-                    TwLoadFlags      flags,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
-{
-  g_autoptr(TwReader) reader = NULL;
-  g_autoptr(TwTrace) trace = NULL;
-
-  if (format != NULL)
-    {
-      reader = tw_reader_registry_find (format);
-      if (reader == NULL)
-        {
-          g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
-                       "unknown format “%s”", format);
-          return NULL;
-        }
-    }
-  else if (!(reader = tw_reader_registry_probe_file (path, error)))
-    return NULL;
-
-  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
-    return tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
-
-  trace = tw_trace_new ();
-  if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
-                                     cancellable, error))
-    return NULL;
+  if (trace && no_room)
+    g_object_set_qdata_full (G_OBJECT (trace), cache_note_quark (), g_steal_pointer (&no_room),
+                             g_free);
   return g_steal_pointer (&trace);
 }
