@@ -7,12 +7,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
 #include "tw-reader-process.h"
 #include "tw-trace-cache.h"
+#include "tw-trace-image.h"
 
 #include "tw-csv-reader.h"
 #include "tw-ctf-reader.h"
@@ -266,6 +268,57 @@ find_reader (const char  *path,
   return reader;
 }
 
+/*
+ * An in-process reader's trace built in a temporary file of @cache's folder, as a reader
+ * child's is (tw_reader_process_load_to_cache()): its chunks are made in slots of the
+ * file, so that the store's pages are the file's (page cache, which the kernel writes
+ * back and can evict) rather than anonymous memory, and storing it only completes the
+ * file. The trace returned maps the file read-only.
+ */
+static TwTrace *
+read_into_cache_file (TwReader       *reader,
+                      const char     *path,
+                      TwTraceCache   *cache,
+                      TwProgressFunc  progress,
+                      gpointer        progress_data,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  g_autofree char *temp = NULL;
+  g_autoptr(TwTraceImage) image = NULL;
+  g_autoptr(TwTrace) written = NULL;
+  gboolean ok;
+  int fd, image_fd;
+
+  if ((fd = tw_trace_cache_make_temp (cache, &temp, error)) < 0)
+    return NULL;
+  if ((image_fd = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", temp,
+                   g_strerror (saved));
+      close (fd);
+      g_unlink (temp);
+      return NULL;
+    }
+  image = tw_trace_image_new_for_fd (image_fd, 0);
+  written = tw_trace_image_new_trace (image);
+  ok = tw_reader_registry_read_into (reader, path, written, progress, progress_data,
+                                     cancellable, error) &&
+       tw_trace_image_publish (image, written, error);
+  /* the writer's mappings go; the file's pages stay in the page cache for the reader */
+  g_clear_object (&written);
+  g_clear_pointer (&image, tw_trace_image_unref);
+  if (!ok)
+    {
+      close (fd);
+      g_unlink (temp);
+      return NULL;
+    }
+  return tw_trace_cache_open_temp (cache, fd, temp, error);
+}
+
 static G_DEFINE_QUARK (tw-reader-registry-cache-note, cache_note)
 
 /**
@@ -313,6 +366,7 @@ tw_reader_registry_load_file_full (const char      *path,
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
   g_autofree char *key = NULL;
   g_autofree char *no_room = NULL;
+  TwTraceCache *into;
   guint64 need;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -339,20 +393,24 @@ tw_reader_registry_load_file_full (const char      *path,
   if (key && !tw_trace_cache_check_room (cache, need, &no_room))
     g_clear_pointer (&key, g_free);
 
-  if (!(flags & TW_LOAD_OUT_OF_PROCESS) || tw_reader_get_library (reader) == NULL)
+  /* a trace over the cache's limit is not stored (its size once read decides): its
+   * reader writes no file that would only be removed */
+  into = key && need <= tw_trace_cache_get_limit (cache) ? cache : NULL;
+  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
+    trace = into ? tw_reader_process_load_to_cache (reader, path, into, progress, progress_data,
+                                                    cancellable, error)
+                 : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
+                                           error);
+  else if (into)
+    trace = read_into_cache_file (reader, path, into, progress, progress_data, cancellable,
+                                  error);
+  else
     {
       trace = tw_trace_new ();
       if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
                                          cancellable, error))
         return NULL;
     }
-  /* a trace over the cache's limit is not stored (its size once read decides): its
-   * child writes no file that would only be removed */
-  else if (key && need <= tw_trace_cache_get_limit (cache))
-    trace = tw_reader_process_load_to_cache (reader, path, cache, progress, progress_data,
-                                             cancellable, error);
-  else
-    trace = tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
 
   if (trace && key)
     tw_trace_cache_store_in_background (cache, key, trace);
