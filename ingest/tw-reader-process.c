@@ -470,10 +470,12 @@ tw_reader_process_load (TwReader      *reader,
 /**
  * tw_reader_process_load_to_cache:
  * @cache: the cache the trace is for
+ * @fd: an empty file of tw_trace_cache_make_temp(); taken
+ * @temp: its path
  *
- * tw_reader_process_load() with the child's image a temporary file of @cache's folder
- * rather than a memory file: the rows are written once, on disk, where the cache file
- * will have them, and tw_trace_cache_store() of the trace only appends its key and
+ * tw_reader_process_load() with the child's image @temp, a temporary file of @cache's
+ * folder, rather than a memory file: the rows are written once, on disk, where the cache
+ * file will have them, and tw_trace_cache_store() of the trace only appends its key and
  * renames it (tw_trace_cache_open_temp()). The file is removed when the child fails or
  * the trace goes without being stored.
  *
@@ -483,20 +485,17 @@ TwTrace *
 tw_reader_process_load_to_cache (TwReader      *reader,
                                  const char    *path,
                                  TwTraceCache  *cache,
+                                 int            fd,
+                                 const char    *temp,
                                  TwProgressFunc progress,
                                  gpointer       progress_data,
                                  GCancellable  *cancellable,
                                  GError       **error)
 {
-  g_autofree char *temp = NULL;
-  int fd;
-
   g_return_val_if_fail (TW_IS_READER (reader), NULL);
   g_return_val_if_fail (path != NULL && TW_IS_TRACE_CACHE (cache), NULL);
+  g_return_val_if_fail (fd >= 0 && temp != NULL, NULL);
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      (fd = tw_trace_cache_make_temp (cache, &temp, error)) < 0)
-    return NULL;
   if (!run_child (reader, path, fd, 0, progress, progress_data, cancellable, error))
     {
       close (fd);

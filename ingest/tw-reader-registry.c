@@ -279,19 +279,18 @@ static TwTrace *
 read_into_cache_file (TwReader       *reader,
                       const char     *path,
                       TwTraceCache   *cache,
+                      int             fd,
+                      const char     *temp,
                       TwProgressFunc  progress,
                       gpointer        progress_data,
                       GCancellable   *cancellable,
                       GError        **error)
 {
-  g_autofree char *temp = NULL;
   g_autoptr(TwTraceImage) image = NULL;
   g_autoptr(TwTrace) written = NULL;
   gboolean ok;
-  int fd, image_fd;
+  int image_fd;
 
-  if ((fd = tw_trace_cache_make_temp (cache, &temp, error)) < 0)
-    return NULL;
   if ((image_fd = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
     {
       int saved = errno;
@@ -366,8 +365,11 @@ tw_reader_registry_load_file_full (const char      *path,
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
   g_autofree char *key = NULL;
   g_autofree char *no_room = NULL;
+  g_autofree char *temp = NULL;
+  g_autoptr(GError) unwritable = NULL;
   TwTraceCache *into;
   guint64 need;
+  int temp_fd = -1;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -396,14 +398,20 @@ tw_reader_registry_load_file_full (const char      *path,
   /* a trace over the cache's limit is not stored (its size once read decides): its
    * reader writes no file that would only be removed */
   into = key && need <= tw_trace_cache_get_limit (cache) ? cache : NULL;
+  /* a folder that cannot be written is no reason not to read the trace */
+  if (into && (temp_fd = tw_trace_cache_make_temp (into, &temp, &unwritable)) < 0)
+    {
+      g_debug ("%s", unwritable->message);
+      into = NULL;
+    }
   if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
-    trace = into ? tw_reader_process_load_to_cache (reader, path, into, progress, progress_data,
-                                                    cancellable, error)
+    trace = into ? tw_reader_process_load_to_cache (reader, path, into, temp_fd, temp, progress,
+                                                    progress_data, cancellable, error)
                  : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
                                            error);
   else if (into)
-    trace = read_into_cache_file (reader, path, into, progress, progress_data, cancellable,
-                                  error);
+    trace = read_into_cache_file (reader, path, into, temp_fd, temp, progress, progress_data,
+                                  cancellable, error);
   else
     {
       trace = tw_trace_new ();

@@ -1212,6 +1212,40 @@ test_no_room (void)
   g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
 }
 
+/* A cache folder that cannot be made (a file stands where it goes) does not stop the
+ * trace from being read. */
+static void
+test_unwritable (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "csv",
+                                                   "sched.csv", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "unwritable.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTraceCache *cache;
+  const char *dir;
+  gsize len;
+
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  cache = tw_trace_cache_get_default ();
+  dir = tw_trace_cache_get_dir (cache);
+  tw_trace_cache_clear (cache, NULL, NULL);
+  g_rmdir (dir);
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_mkdir_with_parents (dir, 0700) == 0 && g_rmdir (dir) == 0);
+  g_assert_true (g_file_set_contents (dir, "not a folder", -1, NULL));
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                             NULL, NULL, NULL, &error);
+  tw_trace_cache_wait (cache);
+  g_unlink (dir);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 13);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1223,6 +1257,7 @@ main (int   argc,
   /* after the test that makes the default cache in its folders */
   g_test_add_func ("/trace-cache/round-trip/child-killed", test_child_killed);
   g_test_add_func ("/trace-cache/round-trip/no-room", test_no_room);
+  g_test_add_func ("/trace-cache/round-trip/unwritable", test_unwritable);
   g_test_add_func ("/trace-cache/stale", test_stale);
   g_test_add_func ("/trace-cache/truncated", test_truncated);
   g_test_add_func ("/trace-cache/bit-flips", test_bit_flips);
