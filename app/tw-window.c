@@ -102,6 +102,23 @@ show_error (TwWindow   *self,
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
+/* A trace read without the cache (no room on the disk for its file) says so once, in the
+ * message bar, with the room needed. */
+static void
+show_cache_note (TwWindow   *self,
+                 const char *title,
+                 TwTrace    *trace)
+{
+  const char *note = tw_reader_registry_get_cache_note (trace);
+  g_autofree char *text = NULL;
+
+  if (note == NULL)
+    return;
+  text = g_strdup_printf ("“%s”: %s", title, note);
+  gtk_label_set_text (GTK_LABEL (self->error_label), text);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+}
+
 void
 _tw_window_show_error_text (TwWindow   *self,
                  const char *text)
@@ -330,6 +347,7 @@ load_done_cb (GObject      *object,
   leave_live_mode (self);
   _tw_window_install_view_state (self, model);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
+  show_cache_note (self, job->title, tw_state_model_get_trace (model));
   title = g_strdup_printf (_("%s — Trace Workbench"), job->title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   if (job->path)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,10 @@ struct _TwTraceCache
 };
 
 G_DEFINE_FINAL_TYPE (TwTraceCache, tw_trace_cache, G_TYPE_OBJECT)
+
+typedef struct _TempImage TempImage;
+static void temp_image_free (TempImage *made);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TempImage, temp_image_free)
 
 static gboolean default_disabled;
 static TwTraceCache *default_cache;
@@ -297,12 +302,18 @@ folder_bytes (TwTraceCache *self)
   return total;
 }
 
-/* Free bytes of the file system holding the folder (or its nearest existing parent). */
+/* Free bytes of the file system holding the folder (or its nearest existing parent);
+ * TRACEWB_CACHE_FREE (a size) stands for it in tests of a full disk. */
 static guint64
 free_bytes (const char *dir)
 {
   g_autofree char *at = g_strdup (dir);
+  const char *injected = g_getenv ("TRACEWB_CACHE_FREE");
   struct statvfs fs;
+  guint64 bytes;
+
+  if (injected && tw_trace_cache_parse_size (injected, &bytes, NULL))
+    return bytes;
 
   while (statvfs (at, &fs) != 0)
     {
@@ -333,6 +344,85 @@ tw_trace_cache_get_limit (TwTraceCache *self)
   if (self->limit)
     return self->limit;
   return MIN (DEFAULT_LIMIT, (free_bytes (self->dir) + folder_bytes (self)) / 10);
+}
+
+/* Bytes of cache file per byte of trace, without and with the state model (about 22
+ * bytes an event), by reader. A S.Ha.R.K. dump's 16-byte records become 24-byte rows:
+ * 1.53 (2 450 MB for a 1 600 MB dump), 2.9 with the model (933 MB for 320 MB); a
+ * trace.dat's pages hold about what its rows and payloads take: 1.03 (130 MB for
+ * 126.5 MB), 3.2 with the model (sched_irq_5s.dat). Text formats spend more bytes per
+ * event than the rows. Rounded up: the figure decides whether there is room. */
+static const struct {
+  const char *format;
+  double      alone, with_model;
+} file_ratios[] = {
+  { "shark", 1.6, 3.0 },
+  { "trace-dat", 1.1, 3.3 },
+  { "csv", 1.0, 1.6 },
+  { "ftrace-text", 1.0, 1.6 },
+};
+
+/**
+ * tw_trace_cache_estimate_file_bytes:
+ * @format: the reader that will read it
+ *
+ * What the cache file of the trace at @path will take on disk, about, from the trace's
+ * size and format, before it is read: the store's 24 bytes an event and payloads, with
+ * the state model when this cache builds one.
+ *
+ * Returns: bytes; 0 when @path cannot be read
+ */
+guint64
+tw_trace_cache_estimate_file_bytes (TwTraceCache *self,
+                                    const char   *path,
+                                    const char   *format)
+{
+  double ratio = self->builds_models ? 3.3 : 1.6;
+  GStatBuf st;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), 0);
+  g_return_val_if_fail (path != NULL, 0);
+
+  if (g_stat (path, &st) != 0)
+    return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (file_ratios); i++)
+    if (g_strcmp0 (format, file_ratios[i].format) == 0)
+      ratio = self->builds_models ? file_ratios[i].with_model : file_ratios[i].alone;
+  return (guint64) ((double) st.st_size * ratio) + (64 << 10);
+}
+
+/**
+ * tw_trace_cache_check_room:
+ * @need: tw_trace_cache_estimate_file_bytes() of a trace
+ * @why: (out) (optional): when there is no room, what to tell the user
+ *
+ * Whether the disk of the folder has room for a cache file of @need bytes. A reader
+ * child writes the trace into the cache folder as it reads, and a disk that fills
+ * meanwhile ends it: a trace without room is read without the cache.
+ *
+ * Returns: %TRUE when there is room
+ */
+gboolean
+tw_trace_cache_check_room (TwTraceCache  *self,
+                           guint64        need,
+                           char         **why)
+{
+  guint64 available;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), FALSE);
+
+  available = free_bytes (self->dir);
+  if (need <= available / 10 * 9)
+    return TRUE;
+  if (why)
+    {
+      g_autofree char *needed = g_format_size (need);
+      g_autofree char *free_text = g_format_size (available);
+
+      *why = g_strdup_printf (_("not cached: the trace cache needs about %s, %s free on %s"),
+                              needed, free_text, self->dir);
+    }
+  return FALSE;
 }
 
 /* ---------------------------------------------------------------- keys */
@@ -1162,6 +1252,136 @@ model_to_store (TwTrace      *trace,
   return g_steal_pointer (&built);
 }
 
+/* A cache file being made: a reader wrote the trace's image into it, and the trace maps
+ * it (tw_trace_cache_open_temp()). Storing the trace adds the state model, key and
+ * trailer and renames it into place; a trace that goes without being stored takes the
+ * file with it. */
+struct _TempImage {
+  TwTraceCache *cache;
+  char         *temp;
+  int           fd;         /* read and write: the store appends to it */
+  guint64       index_at;
+  guint64       end;
+};
+
+static G_DEFINE_QUARK (tw-trace-cache-temp-image, temp_image)
+
+static void
+temp_image_free (TempImage *made)
+{
+  if (made->fd >= 0)
+    close (made->fd);
+  if (made->temp)
+    g_unlink (made->temp);
+  g_object_unref (made->cache);
+  g_free (made->temp);
+  g_free (made);
+}
+
+/* The temporary file @trace maps, if it was made in @self's folder. */
+static TempImage *
+take_temp_image (TwTraceCache *self,
+                 TwTrace      *trace)
+{
+  TempImage *made = g_object_steal_qdata (G_OBJECT (trace), temp_image_quark ());
+
+  if (made && strcmp (made->cache->dir, self->dir) != 0)
+    {
+      temp_image_free (made);
+      return NULL;
+    }
+  return made;
+}
+
+/**
+ * tw_trace_cache_make_temp:
+ * @temp: (out): the file's path
+ *
+ * Makes the folder if need be and an empty temporary file in it, the name of which
+ * `cache clear` knows (a program killed before the file was renamed leaves it).
+ *
+ * Returns: the file opened for reading and writing, or -1 with @error set
+ */
+int
+tw_trace_cache_make_temp (TwTraceCache  *self,
+                          char         **temp,
+                          GError       **error)
+{
+  g_autofree char *path = NULL;
+  int fd;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), -1);
+
+  if (g_mkdir_with_parents (self->dir, 0700) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: cannot make the trace cache folder: %s", self->dir, g_strerror (saved));
+      return -1;
+    }
+  path = g_build_filename (self->dir, TEMP_PREFIX "XXXXXX", NULL);
+  if ((fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC, 0600)) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "%s: cannot make a file in the trace cache: %s", self->dir, g_strerror (saved));
+      return -1;
+    }
+  *temp = g_steal_pointer (&path);
+  return fd;
+}
+
+/**
+ * tw_trace_cache_open_temp:
+ * @fd: a file of tw_trace_cache_make_temp() into which a writer of
+ *   tw_trace_image_new_for_fd() published a trace; taken
+ * @temp: its path; removed when the file is refused, or when the trace goes without
+ *   having been stored
+ *
+ * Maps the trace of @temp read-only (tw_trace_image_open_file(): header, tables and every
+ * chunk's place checked against the file), so that tw_trace_cache_store() of it only
+ * appends to the file and renames it: the rows are not written twice.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+TwTrace *
+tw_trace_cache_open_temp (TwTraceCache  *self,
+                          int            fd,
+                          const char    *temp,
+                          GError       **error)
+{
+  TempImage *made;
+  TwTrace *trace;
+  int mapped_fd;
+
+  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), NULL);
+  g_return_val_if_fail (fd >= 0 && temp != NULL, NULL);
+
+  made = g_new0 (TempImage, 1);
+  made->cache = g_object_ref (self);
+  made->temp = g_strdup (temp);
+  made->fd = fd;
+  if ((mapped_fd = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      int saved = errno;
+
+      temp_image_free (made);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", temp,
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (!(trace = tw_trace_image_open_file (mapped_fd, &made->index_at, &made->end, error)))
+    {
+      temp_image_free (made);
+      return NULL;
+    }
+  g_object_set_qdata_full (G_OBJECT (trace), temp_image_quark (), made,
+                           (GDestroyNotify) temp_image_free);
+  return trace;
+}
+
 static gboolean
 store_file (TwTraceCache  *self,
             const char    *key,
@@ -1172,6 +1392,7 @@ store_file (TwTraceCache  *self,
             GError       **error)
 {
   g_autoptr(TwStateModel) stored = NULL;
+  g_autoptr(TempImage) made = NULL;
   guint64 model_at = 0, model_bytes = 0;
   struct stat st;
   g_autofree char *file = NULL;
@@ -1185,33 +1406,29 @@ store_file (TwTraceCache  *self,
   g_return_val_if_fail (TW_IS_TRACE_CACHE (self), FALSE);
   g_return_val_if_fail (key != NULL && TW_IS_TRACE (trace), FALSE);
 
-  need = estimate_bytes (trace);
-  if (need > tw_trace_cache_get_limit (self) || need > free_bytes (self->dir) / 10 * 9)
+  made = take_temp_image (self, trace);
+  need = made ? 0 : estimate_bytes (trace);
+  if (need > tw_trace_cache_get_limit (self) || need > free_bytes (self->dir) / 10 * 9 ||
+      (made && estimate_bytes (trace) > tw_trace_cache_get_limit (self)))
     {
       g_debug ("not caching a trace of %" G_GUINT64_FORMAT " bytes: over the limit or the "
-               "free space of %s", need, self->dir);
+               "free space of %s", estimate_bytes (trace), self->dir);
       return TRUE;
     }
-  if (g_mkdir_with_parents (self->dir, 0700) < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "%s: cannot make the trace cache folder: %s", self->dir, g_strerror (saved));
-      return FALSE;
-    }
   file = tw_trace_cache_dup_file_for_key (self, key);
-  temp = g_build_filename (self->dir, TEMP_PREFIX "XXXXXX", NULL);
-  if ((fd = g_mkstemp_full (temp, O_RDWR | O_CLOEXEC, 0600)) < 0)
+  if (made)
     {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "%s: cannot make a file in the trace cache: %s", self->dir, g_strerror (saved));
-      return FALSE;
+      /* the reader wrote the rows into this file already: only the trailer is missing */
+      temp = g_steal_pointer (&made->temp);
+      fd = made->fd;
+      made->fd = -1;
+      index_at = made->index_at;
+      end = made->end;
     }
+  else if ((fd = tw_trace_cache_make_temp (self, &temp, error)) < 0)
+    return FALSE;
   key_len = strlen (key);
-  ok = tw_trace_image_write_file (trace, fd, &index_at, &end, error) &&
+  ok = (made || tw_trace_image_write_file (trace, fd, &index_at, &end, error)) &&
        digest_tables (fd, index_at, end, trailer + 16);
   if (ok && (stored = model_to_store (trace, job, model, build_model)))
     {

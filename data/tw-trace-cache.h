@@ -76,6 +76,20 @@ guint              tw_trace_cache_clear          (TwTraceCache   *self,
                                                   guint64        *freed,
                                                   GError        **error);
 
+guint64            tw_trace_cache_estimate_file_bytes (TwTraceCache *self,
+                                                  const char     *path,
+                                                  const char     *format);
+gboolean           tw_trace_cache_check_room     (TwTraceCache   *self,
+                                                  guint64         need,
+                                                  char          **why);
+int                tw_trace_cache_make_temp      (TwTraceCache   *self,
+                                                  char          **temp,
+                                                  GError        **error);
+TwTrace           *tw_trace_cache_open_temp      (TwTraceCache   *self,
+                                                  int             fd,
+                                                  const char     *temp,
+                                                  GError        **error);
+
 TwTrace           *tw_trace_cache_open_fd        (int             fd,
                                                   char          **key,
                                                   GError        **error);

@@ -1163,8 +1163,10 @@ read_file_index (TwTraceImage  *self,
                                                       header.index_len, FALSE, g_free, data));
 }
 
-/* Chunk c of a file written by tw_trace_image_write_file() is in slot c, mapped private
- * and read-only: the file is never written through the mapping. */
+/* Each chunk's slot, mapped private and read-only: the file is never written through the
+ * mapping. tw_trace_image_write_file() puts chunk c in slot c; a reader child writing the
+ * file (tw_trace_image_new_for_fd()) puts a chunk where a slot was free, and a sort
+ * leaves the slots of the chunks it replaced empty: each chunk in a slot of its own. */
 static gboolean
 map_file_chunks (TwTraceImage  *self,
                  TwTrace       *trace,
@@ -1174,8 +1176,9 @@ map_file_chunks (TwTraceImage  *self,
 {
   gsize n_chunks;
   const IndexChunk *chunks = index_rows (index, INDEX_CHUNKS, sizeof (IndexChunk), &n_chunks);
+  g_autofree guint8 *taken = g_new0 (guint8, MAX (n_slots, 1));
 
-  if (n_chunks != n_slots)
+  if (n_chunks > n_slots)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "trace image: %" G_GSIZE_FORMAT " chunks in %u slots", n_chunks, n_slots);
@@ -1187,42 +1190,44 @@ map_file_chunks (TwTraceImage  *self,
       Slot *s;
       gpointer p;
 
-      if (chunk->slot != c || chunk->n > TW_CHUNK_SIZE ||
+      if (chunk->slot >= n_slots || taken[chunk->slot] || chunk->n > TW_CHUNK_SIZE ||
           (c + 1 < n_chunks && chunk->n != TW_CHUNK_SIZE) ||
           chunk->blob_len > TW_TRACE_BLOB_RESERVE ||
-          slot_offset (c) + TW_TRACE_COLUMNS_BYTES + chunk->blob_len > self->file_size)
+          slot_offset (chunk->slot) + TW_TRACE_COLUMNS_BYTES + chunk->blob_len > self->file_size)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "trace image: chunk %" G_GSIZE_FORMAT " lies outside the file", c);
           return FALSE;
         }
-      s = slot_at (self, c);
+      taken[chunk->slot] = 1;
+      s = slot_at (self, chunk->slot);
       /* populated: the rows are all checked next, and one call maps the pages the page
        * cache holds faster than a fault per few pages */
       p = mmap (NULL, TW_TRACE_COLUMNS_BYTES, PROT_READ, MAP_PRIVATE | MAP_POPULATE, self->fd,
-                slot_offset (c));
+                slot_offset (chunk->slot));
       if (p == MAP_FAILED)
         return set_errno_error (error, "mapping a chunk");
       s->columns = p;
       if (chunk->blob_len > 0)
         {
           p = mmap (NULL, round_to_page (chunk->blob_len), PROT_READ, MAP_PRIVATE, self->fd,
-                    slot_offset (c) + TW_TRACE_COLUMNS_BYTES);
+                    slot_offset (chunk->slot) + TW_TRACE_COLUMNS_BYTES);
           if (p == MAP_FAILED)
             return set_errno_error (error, "mapping a chunk's payloads");
           s->blob = p;
           s->blob_map = round_to_page (chunk->blob_len);
         }
-      _tw_trace_add_mapped_chunk (trace, c, s->columns, s->blob, chunk->n, chunk->blob_len,
-                                  chunk->max_cpu_plus_one, chunk->last_time);
+      _tw_trace_add_mapped_chunk (trace, chunk->slot, s->columns, s->blob, chunk->n,
+                                  chunk->blob_len, chunk->max_cpu_plus_one, chunk->last_time);
     }
   return TRUE;
 }
 
 /**
  * tw_trace_image_open_file:
- * @fd: a file written by tw_trace_image_write_file(), opened for reading; taken (closed
- *   when the trace goes, or on error)
+ * @fd: a file written by tw_trace_image_write_file() or by a writer of
+ *   tw_trace_image_new_for_fd(), opened for reading; taken (closed when the trace goes,
+ *   or on error)
  * @index_at: (out) (optional): where the index starts in the file
  * @end: (out) (optional): where the image ends in the file
  *

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib-unix.h>
+#include <glib/gstdio.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -340,7 +341,8 @@ dup_child_environ (void)
 static gboolean
 spawn (Child         *child,
        TwReader      *reader,
-       TwTraceImage  *image,
+       int            image_fd,
+       guint          n_warm,
        const char    *path,
        GError       **error)
 {
@@ -366,12 +368,12 @@ spawn (Child         *child,
       close (status_pipe[1]);
       return FALSE;
     }
-  warm = g_strdup_printf ("%u", tw_trace_image_get_n_warm_slots (image));
+  warm = g_strdup_printf ("%u", n_warm);
   {
     const char *argv[] = { helper, "--format", tw_reader_get_name (reader), "--warm-slots", warm,
                            "--", path, NULL };
 
-    source_fds[0] = tw_trace_image_get_fd (image);
+    source_fds[0] = image_fd;
     source_fds[1] = status_pipe[1];
     /* posix_spawn (no fork of our page tables) needs the descriptors left open; the
      * helper closes what it does not own */
@@ -389,6 +391,47 @@ spawn (Child         *child,
   if (!ok)
     g_prefix_error (error, "%s: ", path);
   return ok;
+}
+
+/* Runs the child writing its trace into @image_fd and follows it to its end. */
+static gboolean
+run_child (TwReader      *reader,
+           const char    *path,
+           int            image_fd,
+           guint          n_warm,
+           TwProgressFunc progress,
+           gpointer       progress_data,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  g_auto(Child) child = { 0, -1, -1, g_string_new (NULL), g_byte_array_new (), FALSE, NULL,
+                          progress, progress_data };
+  gboolean cancelled;
+  int status;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !spawn (&child, reader, image_fd, n_warm, path, error))
+    return FALSE;
+
+  status = follow (&child, cancellable, &cancelled);
+  if (cancelled)
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return FALSE;
+    }
+  if (child.reported && WIFEXITED (status))
+    {
+      g_propagate_error (error, g_steal_pointer (&child.reported));
+      return FALSE;
+    }
+  if (!child.done || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      g_propagate_error (error, child_failure (&child, reader, path, status));
+      return FALSE;
+    }
+  if (child.output->len > 0)
+    fwrite (child.output->data, 1, child.output->len, stderr);
+  return TRUE;
 }
 
 /**
@@ -411,38 +454,55 @@ tw_reader_process_load (TwReader      *reader,
                         GError       **error)
 {
   g_autoptr(TwTraceImage) image = NULL;
-  g_auto(Child) child = { 0, -1, -1, g_string_new (NULL), g_byte_array_new (), FALSE, NULL,
-                          progress, progress_data };
-  gboolean cancelled;
-  int status;
 
   g_return_val_if_fail (TW_IS_READER (reader), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !(image = tw_trace_image_new (error)) ||
+      !run_child (reader, path, tw_trace_image_get_fd (image),
+                  tw_trace_image_get_n_warm_slots (image), progress, progress_data,
+                  cancellable, error))
     return NULL;
-  if (!(image = tw_trace_image_new (error)) || !spawn (&child, reader, image, path, error))
-    return NULL;
-
-  status = follow (&child, cancellable, &cancelled);
-  if (cancelled)
-    {
-      g_cancellable_set_error_if_cancelled (cancellable, error);
-      return NULL;
-    }
-  if (child.reported && WIFEXITED (status))
-    {
-      g_propagate_error (error, g_steal_pointer (&child.reported));
-      return NULL;
-    }
-  if (!child.done || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    {
-      g_propagate_error (error, child_failure (&child, reader, path, status));
-      return NULL;
-    }
-  if (child.output->len > 0)
-    fwrite (child.output->data, 1, child.output->len, stderr);
   return tw_trace_image_open_trace (image, error);
+}
+
+/**
+ * tw_reader_process_load_to_cache:
+ * @cache: the cache the trace is for
+ * @fd: an empty file of tw_trace_cache_make_temp(); taken
+ * @temp: its path
+ *
+ * tw_reader_process_load() with the child's image @temp, a temporary file of @cache's
+ * folder, rather than a memory file: the rows are written once, on disk, where the cache
+ * file will have them, and tw_trace_cache_store() of the trace only appends its key and
+ * renames it (tw_trace_cache_open_temp()). The file is removed when the child fails or
+ * the trace goes without being stored.
+ *
+ * Returns: (transfer full) (nullable): the trace, as tw_reader_process_load()
+ */
+TwTrace *
+tw_reader_process_load_to_cache (TwReader      *reader,
+                                 const char    *path,
+                                 TwTraceCache  *cache,
+                                 int            fd,
+                                 const char    *temp,
+                                 TwProgressFunc progress,
+                                 gpointer       progress_data,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_return_val_if_fail (TW_IS_READER (reader), NULL);
+  g_return_val_if_fail (path != NULL && TW_IS_TRACE_CACHE (cache), NULL);
+  g_return_val_if_fail (fd >= 0 && temp != NULL, NULL);
+
+  if (!run_child (reader, path, fd, 0, progress, progress_data, cancellable, error))
+    {
+      close (fd);
+      g_unlink (temp);
+      return NULL;
+    }
+  return tw_trace_cache_open_temp (cache, fd, temp, error);
 }
 
 /* ---------------------------------------------------------------- the child */

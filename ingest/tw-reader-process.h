@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tw-reader.h"
+#include "tw-trace-cache.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +17,15 @@ G_BEGIN_DECLS
 char    *tw_reader_process_dup_helper_path (GError          **error);
 TwTrace *tw_reader_process_load            (TwReader         *reader,
                                             const char       *path,
+                                            TwProgressFunc    progress,
+                                            gpointer          progress_data,
+                                            GCancellable     *cancellable,
+                                            GError          **error);
+TwTrace *tw_reader_process_load_to_cache   (TwReader         *reader,
+                                            const char       *path,
+                                            TwTraceCache     *cache,
+                                            int               fd,
+                                            const char       *temp,
                                             TwProgressFunc    progress,
                                             gpointer          progress_data,
                                             GCancellable     *cancellable,

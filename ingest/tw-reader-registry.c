@@ -7,12 +7,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
 #include "tw-reader-process.h"
 #include "tw-trace-cache.h"
+#include "tw-trace-image.h"
 
 #include "tw-csv-reader.h"
 #include "tw-ctf-reader.h"
@@ -250,9 +252,89 @@ tw_reader_registry_load_file (const char      *path,
                                             progress_data, cancellable, error);
 }
 
-static TwTrace *load_file_uncached (const char *path, const char *format, TwLoadFlags flags,
-                                    TwProgressFunc progress, gpointer progress_data,
-                                    GCancellable *cancellable, GError **error);
+/* The reader of @path: @format's, else the one probing finds. */
+static TwReader *
+find_reader (const char  *path,
+             const char  *format,
+             GError     **error)
+{
+  TwReader *reader;
+
+  if (format == NULL)
+    return tw_reader_registry_probe_file (path, error);
+  if (!(reader = tw_reader_registry_find (format)))
+    g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
+                 "unknown format “%s”", format);
+  return reader;
+}
+
+/*
+ * An in-process reader's trace built in a temporary file of @cache's folder, as a reader
+ * child's is (tw_reader_process_load_to_cache()): its chunks are made in slots of the
+ * file, so that the store's pages are the file's (page cache, which the kernel writes
+ * back and can evict) rather than anonymous memory, and storing it only completes the
+ * file. The trace returned maps the file read-only.
+ */
+static TwTrace *
+read_into_cache_file (TwReader       *reader,
+                      const char     *path,
+                      TwTraceCache   *cache,
+                      int             fd,
+                      const char     *temp,
+                      TwProgressFunc  progress,
+                      gpointer        progress_data,
+                      GCancellable   *cancellable,
+                      GError        **error)
+{
+  g_autoptr(TwTraceImage) image = NULL;
+  g_autoptr(TwTrace) written = NULL;
+  gboolean ok;
+  int image_fd;
+
+  if ((image_fd = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", temp,
+                   g_strerror (saved));
+      close (fd);
+      g_unlink (temp);
+      return NULL;
+    }
+  image = tw_trace_image_new_for_fd (image_fd, 0);
+  written = tw_trace_image_new_trace (image);
+  ok = tw_reader_registry_read_into (reader, path, written, progress, progress_data,
+                                     cancellable, error) &&
+       tw_trace_image_publish (image, written, error);
+  /* the writer's mappings go; the file's pages stay in the page cache for the reader */
+  g_clear_object (&written);
+  g_clear_pointer (&image, tw_trace_image_unref);
+  if (!ok)
+    {
+      close (fd);
+      g_unlink (temp);
+      return NULL;
+    }
+  return tw_trace_cache_open_temp (cache, fd, temp, error);
+}
+
+static G_DEFINE_QUARK (tw-reader-registry-cache-note, cache_note)
+
+/**
+ * tw_reader_registry_get_cache_note:
+ *
+ * What a load with %TW_LOAD_USE_CACHE has to tell the user about the cache: that @trace
+ * was read without it, as the disk had no room for its cache file, with the room needed.
+ *
+ * Returns: (nullable): the note, or %NULL
+ */
+const char *
+tw_reader_registry_get_cache_note (TwTrace *trace)
+{
+  g_return_val_if_fail (TW_IS_TRACE (trace), NULL);
+
+  return g_object_get_qdata (G_OBJECT (trace), cache_note_quark ());
+}
 
 /**
  * tw_reader_registry_load_file_full:
@@ -262,7 +344,10 @@ static TwTrace *load_file_uncached (const char *path, const char *format, TwLoad
  * Reads @path into a new trace and seals it; with %TW_LOAD_OUT_OF_PROCESS, readers built
  * on outside libraries run in a child process and the calling thread waits for it; with
  * %TW_LOAD_USE_CACHE, a valid cache file of @path is mapped instead, and a trace read is
- * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting).
+ * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting). A
+ * reader child then writes the trace into the cache folder, where the store completes
+ * it; a disk without room for the cache file (tw_trace_cache_check_room()) has the trace
+ * read without the cache, and tw_reader_registry_get_cache_note() says so.
  *
  * Returns: (transfer full) (nullable): the trace
  */
@@ -279,6 +364,12 @@ tw_reader_registry_load_file_full (const char      *path,
   g_autoptr(TwTrace) trace = NULL;
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
   g_autofree char *key = NULL;
+  g_autofree char *no_room = NULL;
+  g_autofree char *temp = NULL;
+  g_autoptr(GError) unwritable = NULL;
+  TwTraceCache *into;
+  guint64 need;
+  int temp_fd = -1;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -298,43 +389,41 @@ tw_reader_registry_load_file_full (const char      *path,
         g_debug ("%s", refused->message);
     }
 
-  trace = load_file_uncached (path, format, flags, progress, progress_data, cancellable, error);
+  if (!(reader = find_reader (path, format, error)))
+    return NULL;
+  need = key ? tw_trace_cache_estimate_file_bytes (cache, path, tw_reader_get_name (reader)) : 0;
+  if (key && !tw_trace_cache_check_room (cache, need, &no_room))
+    g_clear_pointer (&key, g_free);
+
+  /* a trace over the cache's limit is not stored (its size once read decides): its
+   * reader writes no file that would only be removed */
+  into = key && need <= tw_trace_cache_get_limit (cache) ? cache : NULL;
+  /* a folder that cannot be written is no reason not to read the trace */
+  if (into && (temp_fd = tw_trace_cache_make_temp (into, &temp, &unwritable)) < 0)
+    {
+      g_debug ("%s", unwritable->message);
+      into = NULL;
+    }
+  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
+    trace = into ? tw_reader_process_load_to_cache (reader, path, into, temp_fd, temp, progress,
+                                                    progress_data, cancellable, error)
+                 : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
+                                           error);
+  else if (into)
+    trace = read_into_cache_file (reader, path, into, temp_fd, temp, progress, progress_data,
+                                  cancellable, error);
+  else
+    {
+      trace = tw_trace_new ();
+      if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
+                                         cancellable, error))
+        return NULL;
+    }
+
   if (trace && key)
     tw_trace_cache_store_in_background (cache, key, trace);
-  return g_steal_pointer (&trace);
-}
-
-static TwTrace *
-load_file_uncached (const char      *path,
-                    const char      *format,
-                    TwLoadFlags      flags,
-                    TwProgressFunc   progress,
-                    gpointer         progress_data,
-                    GCancellable    *cancellable,
-                    GError         **error)
-{
-  g_autoptr(TwReader) reader = NULL;
-  g_autoptr(TwTrace) trace = NULL;
-
-  if (format != NULL)
-    {
-      reader = tw_reader_registry_find (format);
-      if (reader == NULL)
-        {
-          g_set_error (error, TW_READER_ERROR, TW_READER_ERROR_UNKNOWN_FORMAT,
-                       "unknown format “%s”", format);
-          return NULL;
-        }
-    }
-  else if (!(reader = tw_reader_registry_probe_file (path, error)))
-    return NULL;
-
-  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
-    return tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
-
-  trace = tw_trace_new ();
-  if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
-                                     cancellable, error))
-    return NULL;
+  if (trace && no_room)
+    g_object_set_qdata_full (G_OBJECT (trace), cache_note_quark (), g_steal_pointer (&no_room),
+                             g_free);
   return g_steal_pointer (&trace);
 }

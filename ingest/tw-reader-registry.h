@@ -43,6 +43,7 @@ TwTrace   *tw_reader_registry_load_file_full (const char    *path,
                                            gpointer         progress_data,
                                            GCancellable    *cancellable,
                                            GError         **error);
+const char *tw_reader_registry_get_cache_note (TwTrace   *trace);
 gboolean   tw_reader_registry_read_into   (TwReader        *reader,
                                            const char      *path,
                                            TwTrace         *trace,

@@ -39,6 +39,8 @@ tw_cli_load_trace (const char  *path,
   g_autofree char *skipped = NULL;
   g_autofree char *first = NULL;
 
+  if (trace && tw_reader_registry_get_cache_note (trace))
+    g_printerr ("tracewb-cli: %s: %s\n", path, tw_reader_registry_get_cache_note (trace));
   /* readers that tolerate bad lines say so in metadata; users must hear about it */
   if (trace && (skipped = tw_trace_dup_metadata (trace, "skipped_lines")))
     {

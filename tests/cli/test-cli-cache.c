@@ -205,6 +205,42 @@ test_damaged (void)
   }
 }
 
+/* A disk without room for the cache file (TRACEWB_CACHE_FREE stands for its free space):
+ * the trace is read without the cache, and stderr says so once, with the room needed;
+ * the output is the same. With room, it is cached and nothing is said. */
+static void
+test_no_room (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL, *err = NULL, *cached = NULL;
+  g_autofree char *dir_path = cache_dir ();
+  g_autofree char *expected = NULL;
+  int status;
+
+  isolate_cache ();
+  path = simulate (100000);
+  {
+    const char *const info[] = { "info", path, NULL };
+
+    g_setenv ("TRACEWB_CACHE_FREE", "1M", TRUE);
+    tw_test_run_cli_or_fail (info, &out, &err, &status);
+    g_unsetenv ("TRACEWB_CACHE_FREE");
+    g_test_message ("%s", err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpuint (count_cache_files (), ==, 0);
+    expected = g_strdup_printf ("tracewb-cli: %s: not cached: the trace cache needs about ", path);
+    g_assert_true (g_str_has_prefix (err, expected));
+    g_assert_nonnull (strstr (err, "MB free on "));
+    g_assert_nonnull (strstr (err, dir_path));
+    /* one line */
+    g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+
+    cached = cli_output (info);
+    g_assert_cmpstr (cached, ==, out);
+    g_assert_cmpuint (count_cache_files (), ==, 1);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -214,5 +250,6 @@ main (int   argc,
   g_test_add_func ("/cli/cache/info-list-clear", test_info_list_clear);
   g_test_add_func ("/cli/cache/env", test_env);
   g_test_add_func ("/cli/cache/damaged", test_damaged);
+  g_test_add_func ("/cli/cache/no-room", test_no_room);
   return g_test_run ();
 }

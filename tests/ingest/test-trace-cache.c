@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,6 +95,20 @@ maps_file (const char *file)
   return strstr (maps, file) != NULL;
 }
 
+/* The temporary files in the default cache's folder (a store or a reader child going on):
+ * the folder of the first test that used it. */
+static guint
+count_temp_files (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tw_trace_cache_get_dir (tw_trace_cache_get_default ()), 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    n += g_str_has_prefix (name, ".tmp-");
+  return n;
+}
+
 /* Every table and row of a trace of every kind, over two chunks, with strings and
  * optional fields, comes back from its cache file the same; the file is sparse. */
 static void
@@ -178,9 +193,12 @@ test_round_trip_readers (void)
                                                 TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
                                                 NULL, NULL, NULL, &error);
       g_assert_no_error (error);
-      g_assert_false (maps_file (file));
       tw_trace_cache_wait (cache);
       g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+      /* the file the reader (child or in process) made the trace in became the cache
+       * file, renamed: the trace read maps it */
+      g_assert_true (maps_file (file));
+      g_assert_cmpuint (count_temp_files (), ==, 0);
 
       mapped = tw_reader_registry_load_file_full (path, NULL,
                                                   TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
@@ -1070,6 +1088,164 @@ test_parse_size (void)
   g_assert_false (tw_trace_cache_parse_size ("5X", &bytes, &error));
 }
 
+/* A reader child writes into a temporary file of the cache folder as it reads; killed
+ * (a crash), it leaves neither a cache file nor the temporary one. */
+typedef struct {
+  const char *path;
+  GError     *error;
+  TwTrace    *trace;
+} ChildLoad;
+
+static gpointer
+child_load_thread (gpointer data)
+{
+  ChildLoad *load = data;
+
+  load->trace = tw_reader_registry_load_file_full (load->path, NULL,
+                                                   TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                   NULL, NULL, NULL, &load->error);
+  return NULL;
+}
+
+static gboolean
+temp_file_there (gpointer data)
+{
+  return count_temp_files () == 1 && tw_test_find_reader_child () > 0;
+}
+
+static void
+test_child_killed (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "trace-dat",
+                                                   "sched-irq-v7.dat", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "killed.dat", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(TwReader) reader = tw_reader_new (&tw_tracecmd_reader_info);
+  ChildLoad load = { path, NULL, NULL };
+  TwTraceCache *cache;
+  GThread *thread;
+  GPid child;
+  gsize len;
+
+  if (tw_reader_get_library (reader) == NULL)
+    {
+      g_test_skip ("trace.dat support is missing");
+      return;
+    }
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  cache = tw_trace_cache_get_default ();
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+  key = tw_trace_cache_dup_key (path, NULL);
+  file = tw_trace_cache_dup_file_for_key (cache, key);
+
+  g_setenv (TW_TEST_READER_HOOK_ENV, "stall-after-progress", TRUE);
+  thread = g_thread_new ("load", child_load_thread, &load);
+  g_assert_true (tw_test_wait_until (temp_file_there, NULL, 60000));
+  g_unsetenv (TW_TEST_READER_HOOK_ENV);
+  child = tw_test_find_reader_child ();
+  g_assert_cmpint (child, >, 0);
+  g_assert_cmpint (kill (child, SIGKILL), ==, 0);
+  g_thread_join (thread);
+
+  g_assert_null (load.trace);
+  g_assert_error (load.error, TW_READER_ERROR, TW_READER_ERROR_LIBRARY_FAILED);
+  g_clear_error (&load.error);
+  tw_trace_cache_wait (cache);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_temp_files (), ==, 0);
+}
+
+/* Without room on the disk (a free figure given), a trace is read without the cache and
+ * the load says how much the file needs; with room, it is cached. */
+static void
+test_no_room (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "csv",
+                                                   "sched.csv", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "room.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTraceCache *cache;
+  const char *note;
+  guint64 need;
+  gsize len;
+
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  cache = tw_trace_cache_get_default ();
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+  key = tw_trace_cache_dup_key (path, NULL);
+  file = tw_trace_cache_dup_file_for_key (cache, key);
+  need = tw_trace_cache_estimate_file_bytes (cache, path, "csv");
+  g_assert_cmpuint (need, >, len);
+
+  g_setenv ("TRACEWB_CACHE_FREE", "1000", TRUE);
+  g_assert_false (tw_trace_cache_check_room (cache, need, NULL));
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                             NULL, NULL, NULL, &error);
+  g_unsetenv ("TRACEWB_CACHE_FREE");
+  g_assert_no_error (error);
+  tw_trace_cache_wait (cache);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  note = tw_reader_registry_get_cache_note (trace);
+  g_assert_nonnull (note);
+  g_test_message ("%s", note);
+  g_assert_nonnull (strstr (note, "needs about"));
+  g_assert_nonnull (strstr (note, "kB free on "));
+  g_assert_nonnull (strstr (note, tw_trace_cache_get_dir (cache)));
+  g_clear_object (&trace);
+
+  g_assert_true (tw_trace_cache_check_room (cache, need, NULL));
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                             NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (tw_reader_registry_get_cache_note (trace));
+  tw_trace_cache_wait (cache);
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+}
+
+/* A cache folder that cannot be made (a file stands where it goes) does not stop the
+ * trace from being read. */
+static void
+test_unwritable (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "csv",
+                                                   "sched.csv", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "unwritable.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTraceCache *cache;
+  const char *dir;
+  gsize len;
+
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  cache = tw_trace_cache_get_default ();
+  dir = tw_trace_cache_get_dir (cache);
+  tw_trace_cache_clear (cache, NULL, NULL);
+  g_rmdir (dir);
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_mkdir_with_parents (dir, 0700) == 0 && g_rmdir (dir) == 0);
+  g_assert_true (g_file_set_contents (dir, "not a folder", -1, NULL));
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                             NULL, NULL, NULL, &error);
+  tw_trace_cache_wait (cache);
+  g_unlink (dir);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 13);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1078,6 +1254,10 @@ main (int   argc,
 
   g_test_add_func ("/trace-cache/round-trip/synthetic", test_round_trip_synthetic);
   g_test_add_func ("/trace-cache/round-trip/readers", test_round_trip_readers);
+  /* after the test that makes the default cache in its folders */
+  g_test_add_func ("/trace-cache/round-trip/child-killed", test_child_killed);
+  g_test_add_func ("/trace-cache/round-trip/no-room", test_no_room);
+  g_test_add_func ("/trace-cache/round-trip/unwritable", test_unwritable);
   g_test_add_func ("/trace-cache/stale", test_stale);
   g_test_add_func ("/trace-cache/truncated", test_truncated);
   g_test_add_func ("/trace-cache/bit-flips", test_bit_flips);
