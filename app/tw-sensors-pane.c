@@ -16,6 +16,8 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
+#include <tw-widgets.h>
 
 #include "tw-sensors-pane.h"
 #include "tw-target-histograms.h"
@@ -211,6 +213,25 @@ append_declared (GString            *text,
     }
 }
 
+/* What a target's sensor declared, said in @why: "T 10 ms, D 0 ns, …". */
+static void
+append_declared_stream (GString                   *why,
+                        const TwLttngRemoteSensor *rs)
+{
+  const double values[] = { rs->period_ns, rs->min_distance_ns, rs->earliness_ns,
+                            rs->monitor_period_ns, rs->deadline_ns };
+  const char *const names[] = { "T", "D", "τ", "T_M", "d" };
+
+  g_string_append_printf (why, " (");
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *value = tw_time_text_format_duration ((guint64) llround (values[i]));
+
+      g_string_append_printf (why, "%s%s %s", i ? ", " : "", names[i], value);
+    }
+  g_string_append_c (why, ')');
+}
+
 /* The stream check of a target's sensor (docs/remote.md): its arrivals against the
  * stream it declared, if it did, and what its monitor sent against what arrived; short
  * for the column ("OK, 3 lost, 1 duplicate, 1 restart"), and said whole in @tooltip. */
@@ -223,6 +244,8 @@ describe_remote_stream (const TwLttngRemoteSensor  *rs,
   GString *text = g_string_new (NULL), *why = g_string_new (NULL);
 
   append_declared (text, why, status, detail);
+  if (status != TW_LIVE_STREAM_NONE)
+    append_declared_stream (why, rs);
   append_count (text, why, rs->lost, ngettext ("%s lost", "%s lost", plural (rs->lost)),
                 ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
                           "%s elements the monitor sent never arrived (LTTng discarded them)", plural (rs->lost)));
