@@ -139,6 +139,7 @@ struct _TwLttngSensorDecoder {
   GHashTable   *evaluations;    /* "measurement:<name>" / "histogram:<name>" → type + 1 */
   GHashTable   *tasks;          /* "HOST\nsensor:<pid>:<task>" → task + 1 */
   GHashTable   *task_hosts;     /* the hosts of @tasks */
+  GString      *declared;       /* metadata `sensor_streams`: the declared streams */
   gint64        max_lag;
   TwLttngSensorElementFunc element_func;
   gpointer      element_data;
@@ -203,6 +204,7 @@ _tw_lttng_sensor_decoder_new (TwTrace    *trace,
   self->evaluations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->tasks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->task_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->declared = g_string_new (NULL);
   return self;
 }
 
@@ -217,6 +219,7 @@ _tw_lttng_sensor_decoder_free (TwLttngSensorDecoder *self)
   g_hash_table_unref (self->evaluations);
   g_hash_table_unref (self->tasks);
   g_hash_table_unref (self->task_hosts);
+  g_string_free (self->declared, TRUE);
   g_free (self->what);
   g_free (self);
 }
@@ -496,6 +499,21 @@ note_missed (TwLttngSensorDecoder  *self,
   return TRUE;
 }
 
+/* A recording keeps what its sensors declared, for `tracewb-cli info` and the metadata
+ * view: "tA: probe@dense T=10000000 D=0 tau=0 T_M=10000000 d=10000000" (ns), "; "
+ * between sensors. */
+static void
+note_declared (TwLttngSensorDecoder *self,
+               const SensorStream   *s)
+{
+  if (s->jcs[0] <= 0)
+    return;
+  g_string_append_printf (self->declared, "%s%s%s%s T=%.0f D=%.0f tau=%.0f T_M=%.0f d=%.0f",
+                          self->declared->len ? "; " : "", s->host, s->host[0] ? ": " : "", s->name,
+                          s->jcs[0], s->jcs[1], s->jcs[2], s->jcs[3], s->jcs[4]);
+  tw_trace_set_metadata (self->trace, "sensor_streams", self->declared->str);
+}
+
 static gboolean
 handle_schema (TwLttngSensorDecoder  *self,
                const bt_message      *msg,
@@ -570,6 +588,7 @@ handle_schema (TwLttngSensorDecoder  *self,
     }
   g_hash_table_insert (self->sensors, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->streams->len));
   g_ptr_array_add (self->streams, s);
+  note_declared (self, s);
   self->last_stream = NULL;
   return TRUE;
 }

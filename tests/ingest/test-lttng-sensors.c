@@ -658,6 +658,77 @@ test_stream_check (void)
   tw_test_lttng_remove_tree (dir);
 }
 
+/* ---------------------------------------------------------------- declared stream */
+
+/* A monitor's schema event with the stream its sensor declared (T 10 ms, D 1 ms, τ 2 ms,
+ * T_M 5 ms, d 4 ms) after the older fields, as tracewb-ust.so writes it now; or without
+ * them (@declared FALSE), as monitors before the fields wrote it. Then 4 elements. */
+static char *
+jcs_write_trace (gboolean declared)
+{
+  static const double jcs[5] = { 10e6, 1e6, 2e6, 5e6, 4e6 };
+  BoWriter w = { FALSE, g_string_new (NULL) };
+  gsize size_at = bo_begin_packet (&w);
+  g_autoptr(GString) metadata = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  char *dir;
+
+  bo_schema (&w, "u64 seq", 8);
+  for (guint i = 0; declared && i < G_N_ELEMENTS (jcs); i++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &jcs[i], 8);
+      bo_int (&w, bits, 8);
+    }
+  for (guint k = 0; k < 4; k++)
+    {
+      bo_element (&w, 2000000 + k * 1000000, k, 0, 1500000 + k * 1000000);
+      bo_int (&w, 8, 2);
+      bo_int (&w, k, 8);
+    }
+  dir = bo_save (&w, size_at);
+  g_string_free (w.out, TRUE);
+  if (!declared)
+    return dir;
+  path = g_build_filename (dir, "metadata", NULL);
+  g_string_printf (metadata, bo_metadata, "le");
+  g_assert_cmpuint (g_string_replace (metadata, "uint8_t big_endian; }; };",
+                                      "uint8_t big_endian; double jcs_period_ns; double jcs_min_distance_ns;\n"
+                                      "  double jcs_earliness_ns; double jcs_monitor_period_ns; double jcs_deadline_ns; }; };",
+                                      1), ==, 1);
+  g_string_replace (metadata, "trace {",
+                    "typealias floating_point { exp_dig = 11; mant_dig = 53; align = 8; } := double;\ntrace {", 1);
+  g_assert_true (g_file_set_contents (path, metadata->str, (gssize) metadata->len, &error));
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* The stream a target's sensor declared is decoded from its schema event and kept with
+ * the recording; a recording of a monitor that did not send it still decodes, its
+ * sensor undeclared. (The live check against it: test-story-target-checks.) */
+static void
+test_declared_stream (gconstpointer data)
+{
+  gboolean declared = GPOINTER_TO_INT (data);
+  g_autofree char *dir = jcs_write_trace (declared);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  g_autofree char *streams = NULL;
+  guint64 received, missed;
+
+  g_assert_no_error (error);
+  tw_test_count_sensor_rows (trace, "probe-task@sample", &received, &missed);
+  g_assert_cmpuint (received, ==, 4);
+  streams = tw_trace_dup_metadata (trace, "sensor_streams");
+  if (declared)
+    g_assert_cmpstr (streams, ==, "probe-task@sample T=10000000 D=1000000 tau=2000000 T_M=5000000 d=4000000");
+  else
+    g_assert_null (streams);
+  tw_test_lttng_remove_tree (dir);
+}
+
 /* ---------------------------------------------------------------- several targets */
 
 /* A session folder of two targets, tA and tB, as a relay records it: each target's
@@ -749,5 +820,8 @@ main (int    argc,
   g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
   g_test_add_func ("/tw/ingest/lttng-sensors/stream-check", test_stream_check);
   g_test_add_func ("/tw/ingest/lttng-sensors/targets-same-pid", test_targets_same_pid);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/declared-stream", GINT_TO_POINTER (TRUE), test_declared_stream);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/declared-before-the-fields", GINT_TO_POINTER (FALSE),
+                        test_declared_stream);
   return g_test_run ();
 }
