@@ -7,7 +7,8 @@
  * app/cli/tw-ust-tp.h. The CTF decoding (tw-ctf-reader.c, for recorded sessions and for
  * the LTTng live helper alike) hands them here, and they come out as the rows a local
  * monitor would have stored: the sensor's own type `<task>@<sensor>` with its named
- * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
+ * fields, its task `sensor:<pid>:<task>` (`HOST/sensor:<pid>:<task>` with its host in a
+ * folder of several targets), at the element's own time; the elements the
  * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
  * measurements as `measurement:<evaluation>` rows and histogram snapshots as
  * `histogram:<evaluation>` rows with value fields and the target's hostname (their arg: the

@@ -33,6 +33,15 @@
  * is not ours, each number of the payload is reversed before decoding; CTF's own fields
  * (positions, counts, timestamps) babeltrace2 already reads in the trace's byte order.
  *
+ * Declared streams. The schema event carries the jitter-constrained stream the sensor
+ * declared (`jcs_*`, absent in older recordings: none). The check of arrivals against it
+ * is app/'s (evaluators/ holds its math): the decoder hands each declared sensor's
+ * elements, with their positions, to an element hook, as a local monitor does.
+ *
+ * Hosts. A session folder may hold several targets' traces, and their programs may share
+ * a pid: a sensor's task is keyed by the hostname of its trace too, and named by it once
+ * a second host is met (host_task()).
+ *
  * Counts. The monitor's counts events carry its own accounting of each sensor
  * (received, missed, inconsistent, nonmonotonic): kept as they are for the Sensors tab
  * (tw-lttng-live-child.c reports them), with the monitor's rate between two of them.
