@@ -311,6 +311,14 @@ test_cli (Fixture       *fx,
           /* all the elements the target read crossed: LTTng dropped none */
           g_assert_cmpint (json_object_get_int_member (o, "decoded"), ==, c->received);
           g_assert_cmpint (json_object_get_int_member (o, "lttng_lost"), ==, 0);
+          /* the stream the sensor declared is checked here as the target checked it */
+          g_test_message ("%s: declared %d; stream_ok at the target %d, here %s", c->name, c->declared,
+                          c->stream_ok, json_object_get_null_member (o, "stream_ok") ? "null"
+                          : json_object_get_boolean_member (o, "stream_ok") ? "true" : "false");
+          if (c->declared)
+            g_assert_cmpint (json_object_get_boolean_member (o, "stream_ok"), ==, c->stream_ok);
+          else
+            g_assert_true (json_object_get_null_member (o, "stream_ok"));
           matched++;
         }
     }
