@@ -43,6 +43,8 @@ struct _TwLiveSession
   TwMonitor     *monitor;
   TwStateModel  *model;
   GArray        *sources;       /* SourceState per monitor source index */
+  GHashTable    *remote_checks; /* LTTng TwLiveSource → SourceState per its sensor index:
+                                 * the stream checks of the targets' sensors */
   GString       *notes;
   gboolean       running;
   gboolean       paused;
@@ -76,6 +78,11 @@ void     _tw_live_session_on_element        (guint          source,
                                              gpointer       data);
 void     _tw_live_session_update_rates      (TwLiveSession *self,
                                              guint64        now);
+void     _tw_live_session_on_arrival        (TwLiveSource  *source,
+                                             guint          index,
+                                             guint64        position,
+                                             guint64        time_ns,
+                                             gpointer       data);
 
 /* tw-live-session-demo.c */
 gboolean _tw_live_session_start_demo        (TwLiveSession *self,

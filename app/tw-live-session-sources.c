@@ -36,18 +36,18 @@ get_source_state (TwLiveSession *self,
   return &g_array_index (self->sources, SourceState, source);
 }
 
-/* The first element of a sensor turns its declared stream (if any) into a TwJcs. */
+/* The first element of a sensor turns its declared stream (T, D, τ, T_M, d in ns; T 0:
+ * none) into a TwJcs. */
 static void
-init_stream_check (SourceState               *state,
-                   const TwMonitorSourceInfo *info)
+init_stream_check (SourceState  *state,
+                   const double  declared[5])
 {
-  TwJcsStream stream = { llround (info->period_ns), llround (info->min_distance_ns),
-                         llround (info->earliness_ns) };
-  TwJcsMonitor monitor = { llround (info->monitor_period_ns), llround (info->deadline_ns) };
+  TwJcsStream stream = { llround (declared[0]), llround (declared[1]), llround (declared[2]) };
+  TwJcsMonitor monitor = { llround (declared[3]), llround (declared[4]) };
   g_autoptr (GError) error = NULL;
 
   state->initialized = TRUE;
-  state->declared = info->period_ns > 0;
+  state->declared = declared[0] > 0;
   if (!state->declared)
     return;
   /* declared without a monitor: this session's poll period serves */
@@ -60,6 +60,45 @@ init_stream_check (SourceState               *state,
   tw_jcs_arrivals_init (&state->arrivals);
 }
 
+static void
+init_local_check (SourceState               *state,
+                  const TwMonitorSourceInfo *info)
+{
+  const double declared[5] = { info->period_ns, info->min_distance_ns, info->earliness_ns,
+                               info->monitor_period_ns, info->deadline_ns };
+
+  init_stream_check (state, declared);
+}
+
+static void
+init_remote_check (SourceState               *state,
+                   const TwLttngRemoteSensor *rs)
+{
+  const double declared[5] = { rs->period_ns, rs->min_distance_ns, rs->earliness_ns,
+                               rs->monitor_period_ns, rs->deadline_ns };
+
+  init_stream_check (state, declared);
+}
+
+/* An element at @position: a gap in positions (elements missed, or lost on the way, or
+ * a stream started over) restarts the check rather than raising a false alarm. */
+static void
+check_arrival (SourceState *state,
+               guint64      position,
+               guint64      time_ns)
+{
+  TwJcsArrival arrival;
+
+  if (!state->valid)
+    return;
+  if (position != state->next_position && state->arrivals.n > 0)
+    tw_jcs_arrivals_init (&state->arrivals);
+  state->next_position = position + 1;
+  arrival = tw_jcs_arrivals_add (&state->arrivals, &state->jcs, (gint64) time_ns);
+  if (arrival != TW_JCS_ARRIVAL_OK && state->violations++ == 0)
+    state->first_violation = arrival;
+}
+
 /* The monitor's element hook, in the poll thread with @lock held. */
 void
 _tw_live_session_on_element (guint    source,
@@ -69,7 +108,6 @@ _tw_live_session_on_element (guint    source,
 {
   TwLiveSession *self = data;
   SourceState *state = get_source_state (self, source);
-  TwJcsArrival arrival;
 
   if (!state->initialized)
     {
@@ -77,16 +115,50 @@ _tw_live_session_on_element (guint    source,
 
       if (!tw_monitor_get_source_info (self->monitor, source, &info))
         return;
-      init_stream_check (state, &info);
+      init_local_check (state, &info);
     }
-  if (!state->valid)
-    return;
-  if (position != state->next_position && state->arrivals.n > 0)
-    tw_jcs_arrivals_init (&state->arrivals);
-  state->next_position = position + 1;
-  arrival = tw_jcs_arrivals_add (&state->arrivals, &state->jcs, (gint64) time_ns);
-  if (arrival != TW_JCS_ARRIVAL_OK && state->violations++ == 0)
-    state->first_violation = arrival;
+  check_arrival (state, position, time_ns);
+}
+
+/* The stream check of sensor @index of the LTTng source @source, with @lock held. */
+static SourceState *
+get_remote_state (TwLiveSession *self,
+                  TwLiveSource  *source,
+                  guint          index)
+{
+  GArray *states = g_hash_table_lookup (self->remote_checks, source);
+
+  if (states == NULL)
+    {
+      states = _tw_live_session_sources_new ();
+      g_hash_table_insert (self->remote_checks, source, states);
+    }
+  if (index >= states->len)
+    g_array_set_size (states, index + 1);
+  return &g_array_index (states, SourceState, index);
+}
+
+/* An LTTng source's arrival hook: an element of a target's sensor that declared a stream,
+ * in the poll thread with @lock held. */
+void
+_tw_live_session_on_arrival (TwLiveSource *source,
+                             guint         index,
+                             guint64       position,
+                             guint64       time_ns,
+                             gpointer      data)
+{
+  TwLiveSession *self = data;
+  SourceState *state = get_remote_state (self, source, index);
+
+  if (!state->initialized)
+    {
+      TwLttngRemoteSensor rs;
+
+      if (!tw_live_lttng_get_sensor (source, index, &rs))
+        return;
+      init_remote_check (state, &rs);
+    }
+  check_arrival (state, position, time_ns);
 }
 
 /* With @lock held, after a poll. */
@@ -137,20 +209,9 @@ tw_live_session_get_rate (TwLiveSession *self,
 }
 
 static TwLiveStreamStatus
-get_stream_status_locked (TwLiveSession  *self,
-                          guint           source,
-                          const char    **detail)
+stream_status (const SourceState  *state,
+               const char        **detail)
 {
-  SourceState *state;
-  TwMonitorSourceInfo info;
-
-  if (detail)
-    *detail = NULL;
-  if (!tw_monitor_get_source_info (self->monitor, source, &info))
-    return TW_LIVE_STREAM_NONE;
-  state = get_source_state (self, source);
-  if (!state->initialized && info.period_ns > 0)
-    init_stream_check (state, &info);
   if (!state->declared)
     return TW_LIVE_STREAM_NONE;
   if (!state->valid)
@@ -164,6 +225,24 @@ get_stream_status_locked (TwLiveSession  *self,
   if (detail)
     *detail = tw_jcs_arrival_to_string (state->first_violation);
   return TW_LIVE_STREAM_BROKEN;
+}
+
+static TwLiveStreamStatus
+get_stream_status_locked (TwLiveSession  *self,
+                          guint           source,
+                          const char    **detail)
+{
+  SourceState *state;
+  TwMonitorSourceInfo info;
+
+  if (detail)
+    *detail = NULL;
+  if (!tw_monitor_get_source_info (self->monitor, source, &info))
+    return TW_LIVE_STREAM_NONE;
+  state = get_source_state (self, source);
+  if (!state->initialized && info.period_ns > 0)
+    init_local_check (state, &info);
+  return stream_status (state, detail);
 }
 
 /**
@@ -276,6 +355,49 @@ tw_live_session_get_remote_sensor (TwLiveSession       *self,
     }
   g_mutex_unlock (&self->lock);
   return ok;
+}
+
+/**
+ * tw_live_session_get_remote_stream_status:
+ * @index: as for tw_live_session_get_remote_sensor()
+ * @detail: (out) (optional) (transfer none): the first violation or why the declared
+ *   stream is invalid, %NULL otherwise
+ *
+ * Returns: whether the arrivals of a target's sensor fit the jitter-constrained stream
+ *   it declared there, checked as a local sensor's (tw_live_session_get_stream_status)
+ */
+TwLiveStreamStatus
+tw_live_session_get_remote_stream_status (TwLiveSession  *self,
+                                          guint           index,
+                                          const char    **detail)
+{
+  TwLiveStreamStatus status = TW_LIVE_STREAM_NONE;
+
+  g_return_val_if_fail (TW_IS_LIVE_SESSION (self), TW_LIVE_STREAM_NONE);
+  if (detail)
+    *detail = NULL;
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->lttng_sources->len; i++)
+    {
+      TwLiveSource *source = self->lttng_sources->pdata[i];
+      guint n = tw_live_lttng_get_n_sensors (source);
+      TwLttngRemoteSensor rs;
+      SourceState *state;
+
+      if (index >= n)
+        {
+          index -= n;
+          continue;
+        }
+      state = get_remote_state (self, source, index);
+      /* declared, no element yet: OK so far, as a local sensor's */
+      if (!state->initialized && tw_live_lttng_get_sensor (source, index, &rs) && rs.period_ns > 0)
+        init_remote_check (state, &rs);
+      status = stream_status (state, detail);
+      break;
+    }
+  g_mutex_unlock (&self->lock);
+  return status;
 }
 
 /**

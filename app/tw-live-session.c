@@ -251,6 +251,7 @@ tw_live_session_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->monitor);
   g_clear_pointer (&self->sources, g_array_unref);
+  g_clear_pointer (&self->remote_checks, g_hash_table_unref);
   g_string_free (self->notes, TRUE);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->wake);
@@ -320,6 +321,7 @@ static void
 tw_live_session_init (TwLiveSession *self)
 {
   self->sources = _tw_live_session_sources_new ();
+  self->remote_checks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->lttng_sources = g_ptr_array_new ();
   self->notes = g_string_new (NULL);
   g_mutex_init (&self->lock);
@@ -503,6 +505,9 @@ tw_live_session_start (TwLiveSession      *self,
         {
           TwLiveSource *source = g_ptr_array_steal_index (self->remote_sources, 0);
 
+          /* the targets' sensors' declared streams are checked here, as local ones */
+          if (tw_live_lttng_is_lttng (source))
+            tw_live_lttng_set_arrival_func (source, _tw_live_session_on_arrival, self);
           if (!tw_monitor_add_source (self->monitor, source, error))
             return FALSE;
           /* the monitor owns it from now on, as long as the session holds the monitor */

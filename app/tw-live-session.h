@@ -69,6 +69,9 @@ guint          tw_live_session_get_n_remote_sensors (TwLiveSession *self);
 gboolean       tw_live_session_get_remote_sensor (TwLiveSession *self,
                                                  guint           index,
                                                  TwLttngRemoteSensor *sensor);
+TwLiveStreamStatus tw_live_session_get_remote_stream_status (TwLiveSession *self,
+                                                 guint           index,
+                                                 const char    **detail);
 gboolean       tw_live_session_set_source_attached (TwLiveSession *self,
                                                  guint           source,
                                                  gboolean        attached,

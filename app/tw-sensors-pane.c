@@ -16,6 +16,8 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
+#include <tw-widgets.h>
 
 #include "tw-sensors-pane.h"
 #include "tw-target-histograms.h"
@@ -184,15 +186,66 @@ plural (guint64 n)
   return (gulong) MIN (n, G_MAXULONG);
 }
 
-/* The stream check of a target's sensor (docs/remote.md), what its monitor sent against
- * what arrived: short for the column ("3 lost, 1 duplicate, 1 restart"), and said whole
- * in @tooltip. */
+/* The check of a declared stream, as a local sensor's Stream column says it. */
+static void
+append_declared (GString            *text,
+                 GString            *why,
+                 TwLiveStreamStatus  status,
+                 const char         *detail)
+{
+  switch (status)
+    {
+    case TW_LIVE_STREAM_OK:
+      g_string_append (text, "OK");
+      g_string_append (why, _("its arrivals fit the stream it declared"));
+      break;
+    case TW_LIVE_STREAM_BROKEN:
+      g_string_append_printf (text, "broken: %s", detail);
+      g_string_append_printf (why, _("an arrival broke the stream it declared: %s"), detail);
+      break;
+    case TW_LIVE_STREAM_INVALID:
+      g_string_append_printf (text, "invalid: %s", detail);
+      g_string_append_printf (why, _("the stream it declared is not valid: %s"), detail);
+      break;
+    case TW_LIVE_STREAM_NONE:
+    default:
+      break;
+    }
+}
+
+/* What a target's sensor declared, said in @why: "T 10 ms, D 0 ns, …". */
+static void
+append_declared_stream (GString                   *why,
+                        const TwLttngRemoteSensor *rs)
+{
+  const double values[] = { rs->period_ns, rs->min_distance_ns, rs->earliness_ns,
+                            rs->monitor_period_ns, rs->deadline_ns };
+  const char *const names[] = { "T", "D", "τ", "T_M", "d" };
+
+  g_string_append_printf (why, " (");
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autofree char *value = tw_time_text_format_duration ((guint64) llround (values[i]));
+
+      g_string_append_printf (why, "%s%s %s", i ? ", " : "", names[i], value);
+    }
+  g_string_append_c (why, ')');
+}
+
+/* The stream check of a target's sensor (docs/remote.md): its arrivals against the
+ * stream it declared, if it did, and what its monitor sent against what arrived; short
+ * for the column ("OK, 3 lost, 1 duplicate, 1 restart"), and said whole in @tooltip. */
 static char *
 describe_remote_stream (const TwLttngRemoteSensor  *rs,
+                        TwLiveStreamStatus          status,
+                        const char                 *detail,
                         char                      **tooltip)
 {
   GString *text = g_string_new (NULL), *why = g_string_new (NULL);
 
+  append_declared (text, why, status, detail);
+  if (status != TW_LIVE_STREAM_NONE)
+    append_declared_stream (why, rs);
   append_count (text, why, rs->lost, ngettext ("%s lost", "%s lost", plural (rs->lost)),
                 ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
                           "%s elements the monitor sent never arrived (LTTng discarded them)", plural (rs->lost)));
@@ -202,9 +255,12 @@ describe_remote_stream (const TwLttngRemoteSensor  *rs,
   append_count (text, why, rs->restarts, ngettext ("%s restart", "%s restarts", plural (rs->restarts)),
                 ngettext ("its positions went back %s time: its monitor started over",
                           "its positions went back %s times: its monitor started over", plural (rs->restarts)));
-  if (text->len == 0)
+  if (rs->lost + rs->duplicates + rs->restarts == 0)
     {
-      g_string_append (text, _("continuous"));
+      if (status == TW_LIVE_STREAM_NONE)
+        g_string_append (text, _("continuous"));
+      else
+        g_string_append (why, "; ");
       g_string_append (why, _("every element its monitor sent arrived, once, in order"));
     }
   *tooltip = g_string_free (why, FALSE);
@@ -267,6 +323,8 @@ refresh_remote (TwSensorsPane *self)
       g_autofree char *key = NULL, *task = NULL, *rate = NULL, *received = NULL;
       g_autofree char *missed = NULL, *missed_why = NULL, *torn = NULL, *state = NULL, *stream = NULL;
       g_autofree char *at_target = NULL, *in_transit = NULL, *stream_why = NULL;
+      const char *detail = NULL;
+      TwLiveStreamStatus declared;
       gpointer found;
       double silent_s;
       gboolean heard;
@@ -297,7 +355,8 @@ refresh_remote (TwSensorsPane *self)
       in_transit = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.lost);
       missed_why = g_strdup_printf (_("%s missed at the target's ring, %s lost in transit"), at_target, in_transit);
       torn = g_strdup_printf ("%" G_GUINT64_FORMAT, rs.counts.inconsistent);
-      stream = describe_remote_stream (&rs, &stream_why);
+      declared = tw_live_session_get_remote_stream_status (self->session, i, &detail);
+      stream = describe_remote_stream (&rs, declared, detail, &stream_why);
       state = describe_remote_state (&rs, silent_s);
       set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
       set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], rs.sensor);
@@ -313,7 +372,8 @@ refresh_remote (TwSensorsPane *self)
       set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_tooltip (row->labels[TW_SENSORS_COLUMN_STATE], state);
       set_error (row->labels[TW_SENSORS_COLUMN_MISSED], rs.counts.missed + rs.lost > 0);
-      set_error (row->labels[TW_SENSORS_COLUMN_STREAM], rs.lost + rs.duplicates > 0);
+      set_error (row->labels[TW_SENSORS_COLUMN_STREAM], rs.lost + rs.duplicates > 0
+                 || declared == TW_LIVE_STREAM_BROKEN || declared == TW_LIVE_STREAM_INVALID);
       /* as a local row: a monitor that ended is no fault, a lost connection is */
       set_error (row->labels[TW_SENSORS_COLUMN_STATE], !rs.connected);
     }

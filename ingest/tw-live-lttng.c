@@ -88,6 +88,8 @@ typedef struct {
   GArray       *sensors;     /* RemoteSensor, in the order they appeared */
   TwRowReorder  held;        /* rows after the horizon, waiting to be queued in order */
   GHashTable   *sensor_keys; /* monitor << 32 | its sensor index → index in @sensors + 1 */
+  TwLttngArrivalFunc arrival_func;
+  gpointer      arrival_data;
 } LttngSource;
 
 typedef struct {
@@ -600,7 +602,7 @@ take_sensor (LttngSource   *self,
   RemoteSensor *rs;
   gpointer found;
   guint8 flags[2];
-  double rate;
+  double rate, jcs[5];
   gint64 pid;
 
   if (end - p < TW_LTTNG_SENSOR_HEAD)
@@ -611,6 +613,7 @@ take_sensor (LttngSource   *self,
   memcpy (flags, p + 16, 2);
   memcpy (numbers, p + 18, sizeof numbers);
   memcpy (&rate, p + 18 + sizeof numbers, 8);
+  memcpy (jcs, p + 26 + sizeof numbers, sizeof jcs);
   p += TW_LTTNG_SENSOR_HEAD;
   if (!(task = take_str (&p, end)) || !(sensor = take_str (&p, end)) || !(schema = take_str (&p, end)))
     return bad_frame (self, error);
@@ -634,6 +637,11 @@ take_sensor (LttngSource   *self,
   rs->pub.pid = pid;
   rs->pub.monitor = monitor;
   rs->pub.big_endian = flags[1] != 0;
+  rs->pub.period_ns = jcs[0];
+  rs->pub.min_distance_ns = jcs[1];
+  rs->pub.earliness_ns = jcs[2];
+  rs->pub.monitor_period_ns = jcs[3];
+  rs->pub.deadline_ns = jcs[4];
   /* counts are the monitor's totals: a helper that attached later still has them whole */
   if (flags[0])
     {
@@ -654,6 +662,36 @@ take_sensor (LttngSource   *self,
   rs->pub.lost = rs->lost_before + rs->lost_now;
   rs->pub.duplicates = rs->duplicates_before + rs->duplicates_now;
   rs->pub.restarts = rs->restarts_before + rs->restarts_now;
+  return TRUE;
+}
+
+/* An ARRIVALS frame: elements of the target's sensors that declared a stream. */
+static gboolean
+take_arrivals (LttngSource   *self,
+               const guint8  *p,
+               const guint8  *end,
+               GError       **error)
+{
+  if ((end - p) % TW_LTTNG_ARRIVAL != 0)
+    return bad_frame (self, error);
+  for (; p < end; p += TW_LTTNG_ARRIVAL)
+    {
+      guint32 monitor, sensor;
+      guint64 key, position, time;
+      gpointer found;
+
+      memcpy (&monitor, p, 4);
+      memcpy (&sensor, p + 4, 4);
+      memcpy (&position, p + 8, 8);
+      memcpy (&time, p + 16, 8);
+      key = (guint64) monitor << 32 | sensor;
+      found = g_hash_table_lookup (self->sensor_keys, &key);
+      /* its SENSOR frame comes first; without it the frame is not what the helper sends */
+      if (found == NULL)
+        return bad_frame (self, error);
+      if (self->arrival_func)
+        self->arrival_func (&self->parent, GPOINTER_TO_UINT (found) - 1, position, time, self->arrival_data);
+    }
   return TRUE;
 }
 
@@ -715,6 +753,8 @@ take_frame (LttngSource   *self,
       }
     case TW_LTTNG_FRAME_SENSOR:
       return take_sensor (self, p, end, error);
+    case TW_LTTNG_FRAME_ARRIVALS:
+      return take_arrivals (self, p, end, error);
     case TW_LTTNG_FRAME_STATE:
       self->parent.connection = TW_LIVE_CONNECTION_CONNECTED;
       return TRUE;
@@ -1102,6 +1142,24 @@ tw_live_lttng_get_sensor (TwLiveSource        *source,
   *sensor = g_array_index (self->sensors, RemoteSensor, index).pub;
   sensor->connected = self->parent.connection == TW_LIVE_CONNECTION_CONNECTED;
   return TRUE;
+}
+
+/**
+ * tw_live_lttng_set_arrival_func:
+ *
+ * @func gets every element of the target's sensors that declared a stream (see
+ * #TwLttngArrivalFunc). Call before the source is added to a monitor.
+ */
+void
+tw_live_lttng_set_arrival_func (TwLiveSource      *source,
+                                TwLttngArrivalFunc func,
+                                gpointer           user_data)
+{
+  LttngSource *self = (LttngSource *) source;
+
+  g_return_if_fail (source != NULL && source->klass == &lttng_source_class);
+  self->arrival_func = func;
+  self->arrival_data = user_data;
 }
 
 /**

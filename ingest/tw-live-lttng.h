@@ -57,7 +57,30 @@ typedef struct {
   guint64       restarts;     /* times its positions went back: its monitor started over */
   guint64       n_counts;     /* its monitor's counts events heard: one a second while it runs */
   gboolean      connected;    /* the session it comes through is */
+  /* the jitter-constrained stream the sensor declared on the target, all 0 when none
+   * (or its monitor is older than the field) */
+  double        period_ns, min_distance_ns, earliness_ns;
+  double        monitor_period_ns, deadline_ns;
 } TwLttngRemoteSensor;
+
+/**
+ * TwLttngArrivalFunc:
+ * @source: the LTTng source
+ * @index: the sensor's index in @source (tw_live_lttng_get_sensor)
+ * @position: the element's position in the sensor's ring on the target; a jump means
+ *   elements were missed or lost on the way, a step back that its monitor started over
+ * @time_ns: the element's time in the store
+ *
+ * An element of a target's sensor that declared a jitter-constrained stream, once
+ * stored (a duplicate is not), in the order its monitor sent them: what a local
+ * monitor's element hook (TwMonitorElementFunc) hands over, for the same check. Called
+ * in the thread that polls the source.
+ */
+typedef void (*TwLttngArrivalFunc) (TwLiveSource *source,
+                                    guint         index,
+                                    guint64       position,
+                                    guint64       time_ns,
+                                    gpointer      user_data);
 
 void          tw_lttng_session_info_free   (TwLttngSessionInfo *info);
 
@@ -77,6 +100,9 @@ guint         tw_live_lttng_get_n_sensors  (TwLiveSource  *source);
 gboolean      tw_live_lttng_get_sensor     (TwLiveSource  *source,
                                             guint          index,
                                             TwLttngRemoteSensor *sensor);
+void          tw_live_lttng_set_arrival_func (TwLiveSource      *source,
+                                              TwLttngArrivalFunc func,
+                                              gpointer           user_data);
 void          tw_live_lttng_set_host       (TwLiveSource  *source,
                                             const char    *host);
 guint         tw_live_lttng_name_hosts     (TwLiveSource **sources,

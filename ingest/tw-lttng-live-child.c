@@ -60,6 +60,7 @@ typedef struct {
   gint64        batch_start_us;
   TwCtfDecoder *decoder;
   GArray       *sensors_sent; /* guint64: the generation of each sensor last sent */
+  GByteArray   *arrivals;   /* the ARRIVALS frame being gathered (its body) */
   TwLttngStringSlots *slots;  /* payload strings */
   GByteArray   *slot_news;  /* STRING frames of the slots given out since the last batch */
   guint         n_slot_news;
@@ -188,6 +189,23 @@ on_row (guint64       time_ns,
     ship (child, G_MININT64);
 }
 
+/* An element of a sensor that declared a stream: the parent checks the stream (app/,
+ * where the stream's math may be used), as a local monitor's element hook lets it. */
+static void
+on_arrival (guint32  monitor,
+            guint32  sensor,
+            guint64  position,
+            guint64  time_ns,
+            gpointer user_data)
+{
+  Child *child = user_data;
+
+  put (child->arrivals, &monitor, 4);
+  put (child->arrivals, &sensor, 4);
+  put (child->arrivals, &position, 8);
+  put (child->arrivals, &time_ns, 8);
+}
+
 /* A payload string's slot; a new one goes to the parent before the rows. */
 static guint32
 on_string (const char *s,
@@ -302,6 +320,7 @@ put_sensors (Child *child)
       guint64 *sent = &g_array_index (child->sensors_sent, guint64, i);
       guint8 flags[2];
       guint64 numbers[9];
+      double jcs[5];
       gsize start;
 
       _tw_lttng_sensor_decoder_get_stats (sensors, i, &st);
@@ -319,6 +338,11 @@ put_sensors (Child *child)
       numbers[6] = st.duplicates;
       numbers[7] = st.restarts;
       numbers[8] = st.n_counts;
+      jcs[0] = st.period_ns;
+      jcs[1] = st.min_distance_ns;
+      jcs[2] = st.earliness_ns;
+      jcs[3] = st.monitor_period_ns;
+      jcs[4] = st.deadline_ns;
       start = child->out->len;
       frame_begin (child->out, TW_LTTNG_FRAME_SENSOR);
       put (child->out, &st.monitor, 4);
@@ -327,6 +351,7 @@ put_sensors (Child *child)
       put (child->out, flags, 2);
       put (child->out, numbers, sizeof numbers);
       put (child->out, &st.rate, 8);
+      put (child->out, jcs, sizeof jcs);
       put_str (child->out, st.task);
       put_str (child->out, st.sensor_name);
       put_str (child->out, st.schema);
@@ -346,6 +371,11 @@ ship (Child  *child,
       g_byte_array_set_size (child->rows, 0);
     }
   put_sensors (child);
+  if (child->arrivals->len > 0)
+    {
+      send_frame (child, TW_LTTNG_FRAME_ARRIVALS, child->arrivals->data, child->arrivals->len);
+      g_byte_array_set_size (child->arrivals, 0);
+    }
   if (horizon > child->sent_horizon)
     {
       send_frame (child, TW_LTTNG_FRAME_HORIZON, &horizon, sizeof horizon);
@@ -478,6 +508,7 @@ follow_session (Child      *child,
     child_fail (child, why->str);
   child->decoder = decoder;
   _tw_ctf_decoder_set_payload_strings (decoder, on_string, child);
+  _tw_lttng_sensor_decoder_set_element_func (_tw_ctf_decoder_get_sensors (decoder), on_arrival, child);
   graph = bt_graph_create (0);
   params = bt_value_map_create ();
   bt_value_map_insert_empty_array_entry (params, "inputs", &inputs);
@@ -585,6 +616,7 @@ tw_lttng_live_child_main (int    argc,
   child.rows = g_byte_array_new ();
   child.tasks_seen = g_array_new (FALSE, TRUE, sizeof (TaskSeen));
   child.sensors_sent = g_array_new (FALSE, TRUE, sizeof (guint64));
+  child.arrivals = g_byte_array_new ();
   child.slots = _tw_lttng_string_slots_new ();
   child.slot_news = g_byte_array_new ();
   child.sent_horizon = G_MININT64;

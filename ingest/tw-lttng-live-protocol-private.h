@@ -28,8 +28,11 @@
  *            its counts or losses changed: u32 monitor, u32 sensor, i64 pid,
  *            u8 have_counts, u8 big_endian, u64 received, missed, inconsistent,
  *            nonmonotonic (the monitor's), u64 decoded, lost, duplicates, restarts,
- *            counts events so far, f64 rate,
- *            task NUL, sensor name NUL, schema NUL
+ *            counts events so far, f64 rate, f64 × 5 the declared stream (T, D, τ,
+ *            T_M, d in ns, all 0: none), task NUL, sensor name NUL, schema NUL
+ *   ARRIVALS elements of sensors that declared a stream, for its check, as decoded (a
+ *            duplicate is not), after the SENSOR frame that names their sensor:
+ *            u32 monitor, u32 sensor, u64 position, u64 time, each
  *   END      text: the session ended (`--lttng-sessions`: the list is complete)
  *   ERROR    text: why the helper gives up; it exits 1 right after
  */
@@ -50,6 +53,7 @@ typedef enum {
   TW_LTTNG_FRAME_END,
   TW_LTTNG_FRAME_ERROR,
   TW_LTTNG_FRAME_SENSOR,
+  TW_LTTNG_FRAME_ARRIVALS,
 } TwLttngFrameKind;
 
 typedef enum {
@@ -61,7 +65,8 @@ typedef struct {
   guint32 size;
 } TwLttngFrameHeader;
 
-#define TW_LTTNG_SENSOR_HEAD (4 + 4 + 8 + 1 + 1 + 9 * 8 + 8)
+#define TW_LTTNG_SENSOR_HEAD (4 + 4 + 8 + 1 + 1 + 9 * 8 + 8 + 5 * 8)
+#define TW_LTTNG_ARRIVAL     (4 + 4 + 8 + 8)
 #define TW_LTTNG_ROW_HEAD   (8 + 2 + 2 + 4 + 4 + 2)
 #define TW_LTTNG_DATA_FD    3
 #define TW_LTTNG_MAX_FRAME  (16u << 20)

@@ -7,7 +7,8 @@
  * app/cli/tw-ust-tp.h. The CTF decoding (tw-ctf-reader.c, for recorded sessions and for
  * the LTTng live helper alike) hands them here, and they come out as the rows a local
  * monitor would have stored: the sensor's own type `<task>@<sensor>` with its named
- * fields, its task `sensor:<pid>:<task>`, at the element's own time; the elements the
+ * fields, its task `sensor:<pid>:<task>` (`HOST/sensor:<pid>:<task>` with its host in a
+ * folder of several targets), at the element's own time; the elements the
  * target's monitor missed as lost-event rows (`<task>@<sensor>:missed`) on its task;
  * measurements as `measurement:<evaluation>` rows and histogram snapshots as
  * `histogram:<evaluation>` rows with value fields and the target's hostname (their arg: the
@@ -47,6 +48,10 @@ typedef struct {
   guint32     monitor;     /* the emitting monitor's pid */
   guint32     sensor;      /* the monitor's index of the sensor */
   gboolean    big_endian;  /* the target's byte order (its payloads are converted) */
+  const char *host;        /* the hostname of the trace that carried it, "" unnamed */
+  /* the jitter-constrained stream the sensor declared (tw_sensor_new_full), all 0 when
+   * none or when its monitor did not send it */
+  double      period_ns, min_distance_ns, earliness_ns, monitor_period_ns, deadline_ns;
   /* the target monitor's own accounting (received, missed, inconsistent, nonmonotonic)
    * from its latest counts event, and its rate between the last two */
   gboolean    have_counts;
@@ -64,6 +69,13 @@ typedef struct {
 
 typedef struct _TwLttngSensorDecoder TwLttngSensorDecoder;
 
+/* an element of sensor @sensor of monitor @monitor at @position of its ring, at @time_ns */
+typedef void (*TwLttngSensorElementFunc) (guint32  monitor,
+                                          guint32  sensor,
+                                          guint64  position,
+                                          guint64  time_ns,
+                                          gpointer data);
+
 TwLttngSensorEvent    _tw_lttng_sensor_event_from_name (const char           *name);
 TwLttngSensorDecoder *_tw_lttng_sensor_decoder_new     (TwTrace              *trace,
                                                         const char           *what);
@@ -75,6 +87,9 @@ gboolean              _tw_lttng_sensor_decoder_handle  (TwLttngSensorDecoder *se
                                                         gpointer              emit_data,
                                                         GError              **error);
 gint64                _tw_lttng_sensor_decoder_get_lag (TwLttngSensorDecoder *self);
+void                  _tw_lttng_sensor_decoder_set_element_func (TwLttngSensorDecoder     *self,
+                                                                 TwLttngSensorElementFunc  func,
+                                                                 gpointer                  data);
 guint                 _tw_lttng_sensor_decoder_get_n_sensors (TwLttngSensorDecoder *self);
 void                  _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *self,
                                                         guint                 index,

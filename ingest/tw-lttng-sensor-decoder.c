@@ -33,6 +33,15 @@
  * is not ours, each number of the payload is reversed before decoding; CTF's own fields
  * (positions, counts, timestamps) babeltrace2 already reads in the trace's byte order.
  *
+ * Declared streams. The schema event carries the jitter-constrained stream the sensor
+ * declared (`jcs_*`, absent in older recordings: none). The check of arrivals against it
+ * is app/'s (evaluators/ holds its math): the decoder hands each declared sensor's
+ * elements, with their positions, to an element hook, as a local monitor does.
+ *
+ * Hosts. A session folder may hold several targets' traces, and their programs may share
+ * a pid: a sensor's task is keyed by the hostname of its trace too, and named by it once
+ * a second host is met (host_task()).
+ *
  * Counts. The monitor's counts events carry its own accounting of each sensor
  * (received, missed, inconsistent, nonmonotonic): kept as they are for the Sensors tab
  * (tw-lttng-live-child.c reports them), with the monitor's rate between two of them.
@@ -47,6 +56,7 @@
 
 #if HAVE_BABELTRACE
 
+#include <math.h>
 #include <string.h>
 #include <tw-sensor.h>
 
@@ -61,6 +71,7 @@ enum {
   F_EVALUATION, F_TASK_ID, F_TASK_NAME, F_TASK_PID, F_BEGIN, F_END, F_LENGTH, F_INTERMEDIATE,
   F_COUNT, F_MIN, F_MAX, F_MEAN, F_LOW, F_WIDTH, F_BINS,
   F_INCONSISTENT, F_NONMONOTONIC, F_BIG_ENDIAN,
+  F_JCS_PERIOD, F_JCS_MIN_DISTANCE, F_JCS_EARLINESS, F_JCS_MONITOR_PERIOD, F_JCS_DEADLINE,
   N_MEMBERS
 };
 
@@ -71,6 +82,7 @@ static const char *const member_names[N_MEMBERS] = {
   "intermediate_events",
   "count", "min", "max", "mean", "low", "width", "bins",
   "inconsistent", "nonmonotonic", "big_endian",
+  "jcs_period_ns", "jcs_min_distance_ns", "jcs_earliness_ns", "jcs_monitor_period_ns", "jcs_deadline_ns",
 };
 
 typedef struct {
@@ -87,6 +99,8 @@ typedef struct {
   guint32         monitor;
   guint32         sensor;         /* the monitor's own index of it */
   gboolean        swap;           /* the target's byte order is not ours */
+  char           *host;           /* the hostname of the trace that carried it, "" unnamed */
+  double          jcs[5];         /* its declared stream (T, D, τ, T_M, d), all 0: none */
   guint           index;          /* in the decoder: the arg of its rows */
   gboolean        decodable;      /* the schema parsed and has a type */
   TwSensorLayout  layout;
@@ -132,7 +146,12 @@ struct _TwLttngSensorDecoder {
   guint64       last_key;
   SensorStream *last_stream;
   GHashTable   *evaluations;    /* "measurement:<name>" / "histogram:<name>" → type + 1 */
+  GHashTable   *tasks;          /* "HOST\nsensor:<pid>:<task>" → task + 1 */
+  GHashTable   *task_hosts;     /* the hosts of @tasks */
+  GString      *declared;       /* metadata `sensor_streams`: the declared streams */
   gint64        max_lag;
+  TwLttngSensorElementFunc element_func;
+  gpointer      element_data;
 };
 
 static void
@@ -142,6 +161,7 @@ sensor_stream_free (gpointer data)
 
   _tw_sensor_layout_clear (&s->layout);
   g_free (s->name);
+  g_free (s->host);
   g_free (s->task_name);
   g_free (s->sensor_name);
   g_free (s->schema);
@@ -191,6 +211,9 @@ _tw_lttng_sensor_decoder_new (TwTrace    *trace,
   self->hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->streams = g_ptr_array_new_with_free_func (sensor_stream_free);
   self->evaluations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->tasks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->task_hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->declared = g_string_new (NULL);
   return self;
 }
 
@@ -203,6 +226,9 @@ _tw_lttng_sensor_decoder_free (TwLttngSensorDecoder *self)
   g_hash_table_unref (self->hosts);
   g_ptr_array_unref (self->streams);
   g_hash_table_unref (self->evaluations);
+  g_hash_table_unref (self->tasks);
+  g_hash_table_unref (self->task_hosts);
+  g_string_free (self->declared, TRUE);
   g_free (self->what);
   g_free (self);
 }
@@ -383,6 +409,61 @@ lookup_stream (TwLttngSensorDecoder *self,
   return self->last_stream;
 }
 
+/* A trace of several hosts: the tasks met so far take their hosts (the rows of each
+ * host's tasks then group under it, as a live session of several targets groups them). */
+static void
+name_task_hosts (TwLttngSensorDecoder *self)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const char *host = key;
+      guint32 task = GPOINTER_TO_UINT (value) - 1;
+
+      if (host[0] && tw_trace_get_task (self->trace, task)->host == NULL)
+        {
+          g_autofree char *name = g_strndup (host, strcspn (host, "\n"));
+
+          tw_trace_set_task_host (self->trace, task, name);
+        }
+    }
+}
+
+/* The task of a target's program: @id (`sensor:<pid>:<task>`) on @host. A session folder
+ * may hold several targets' traces whose programs share a pid (pid namespaces, or
+ * chance): once sensors of a second host are met, each host's tasks are its own,
+ * `HOST/sensor:<pid>:<task>` as a live session of several targets names them, with
+ * their host. One host alone keeps the ids a local monitor gives. */
+static guint32
+host_task (TwLttngSensorDecoder *self,
+           const char           *host,
+           const char           *id,
+           const char           *name,
+           gint64                pid)
+{
+  g_autofree char *key = g_strdup_printf ("%s\n%s", host, id);
+  g_autofree char *host_id = NULL;
+  gpointer found = g_hash_table_lookup (self->tasks, key);
+  gboolean several;
+  guint32 task;
+
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  if (!g_hash_table_contains (self->task_hosts, host))
+    g_hash_table_add (self->task_hosts, g_strdup (host));
+  several = g_hash_table_size (self->task_hosts) > 1;
+  if (several && host[0])
+    id = host_id = g_strdup_printf ("%s/%s", host, id);
+  task = tw_trace_add_task (self->trace, id, name, pid, -1);
+  g_hash_table_insert (self->tasks, g_steal_pointer (&key), GUINT_TO_POINTER (task + 1));
+  if (several)
+    name_task_hosts (self);
+  return task;
+}
+
 /* One loss type per sensor, so that each sensor's misses add up on their own. */
 static guint16
 lost_type (TwLttngSensorDecoder  *self,
@@ -427,6 +508,21 @@ note_missed (TwLttngSensorDecoder  *self,
   return TRUE;
 }
 
+/* A recording keeps what its sensors declared, for `tracewb-cli info` and the metadata
+ * view: "tA: probe@dense T=10000000 D=0 tau=0 T_M=10000000 d=10000000" (ns), "; "
+ * between sensors. */
+static void
+note_declared (TwLttngSensorDecoder *self,
+               const SensorStream   *s)
+{
+  if (s->jcs[0] <= 0)
+    return;
+  g_string_append_printf (self->declared, "%s%s%s%s T=%.0f D=%.0f tau=%.0f T_M=%.0f d=%.0f",
+                          self->declared->len ? "; " : "", s->host, s->host[0] ? ": " : "", s->name,
+                          s->jcs[0], s->jcs[1], s->jcs[2], s->jcs[3], s->jcs[4]);
+  tw_trace_set_metadata (self->trace, "sensor_streams", self->declared->str);
+}
+
 static gboolean
 handle_schema (TwLttngSensorDecoder  *self,
                const bt_message      *msg,
@@ -453,6 +549,14 @@ handle_schema (TwLttngSensorDecoder  *self,
     return TRUE;   /* sent again every second */
 
   s = g_new0 (SensorStream, 1);
+  /* absent (a monitor before the fields): no stream declared */
+  for (guint i = 0; i < G_N_ELEMENTS (s->jcs); i++)
+    {
+      double v = get_real (payload, c, F_JCS_PERIOD + i);
+
+      s->jcs[i] = isfinite (v) && v > 0 ? v : 0;
+    }
+  s->host = g_utf8_make_valid (trace_hostname (msg), -1);
   s->monitor = (guint32) monitor;
   s->sensor = (guint32) sensor;
   s->pid = (gint64) pid;
@@ -480,6 +584,7 @@ handle_schema (TwLttngSensorDecoder  *self,
     {
       g_autoptr(GError) local = NULL;
       g_autofree char *task_name = g_utf8_make_valid (task, -1);
+      g_autofree char *task_id = _tw_sensor_layout_task_id ((gint64) pid, task_name);
 
       s->decodable = _tw_sensor_layout_init (&s->layout, self->trace, s->name, schema, self->what, &local);
       if (!s->decodable)
@@ -487,11 +592,12 @@ handle_schema (TwLttngSensorDecoder  *self,
       s->payload_size = (guint) tw_sensor_schema_get_size (schema);
       s->element = g_malloc0 (MAX (s->payload_size, 1));
       s->payload = g_malloc0 (MAX (s->layout.payload_size, 1));
-      s->task = _tw_sensor_layout_add_task (self->trace, (gint64) pid, task_name);
+      s->task = host_task (self, s->host, task_id, task_name, (gint64) pid);
       tw_sensor_schema_free (schema);
     }
   g_hash_table_insert (self->sensors, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (self->streams->len));
   g_ptr_array_add (self->streams, s);
+  note_declared (self, s);
   self->last_stream = NULL;
   return TRUE;
 }
@@ -592,6 +698,8 @@ handle_element (TwLttngSensorDecoder  *self,
   _tw_sensor_layout_decode (&s->layout, self->trace, s->element, s->payload);
   emit (time, TW_CPU_NONE, s->layout.type, s->task, s->index, s->payload,
         s->layout.payload_size, emit_data);
+  if (self->element_func && s->jcs[0] > 0)
+    self->element_func (s->monitor, s->sensor, position, time, self->element_data);
   s->received++;
   s->last_time = time;
   return TRUE;
@@ -699,8 +807,9 @@ handle_measurement (TwLttngSensorDecoder  *self,
     {
       g_autofree char *id = g_utf8_make_valid (task_id, -1);
       g_autofree char *name = g_utf8_make_valid (get_string (payload, c, F_TASK_NAME), -1);
+      g_autofree char *host = g_utf8_make_valid (trace_hostname (msg), -1);
 
-      task = tw_trace_add_task (self->trace, id, name[0] ? name : NULL, (gint64) pid, -1);
+      task = host_task (self, host, id, name[0] ? name : NULL, (gint64) pid);
     }
   info = tw_trace_get_event_type (self->trace, type);
   g_assert (info->payload_size <= sizeof row);
@@ -828,6 +937,22 @@ _tw_lttng_sensor_decoder_get_lag (TwLttngSensorDecoder *self)
   return self->max_lag > 0 ? 2 * self->max_lag + LAG_SLACK_NS : 0;
 }
 
+/**
+ * _tw_lttng_sensor_decoder_set_element_func:
+ *
+ * @func is called for every element of a sensor that declared a stream, once decoded
+ * and stored (duplicates are not), with its position in the ring and its time: the
+ * stream check of the element hook of a local monitor (tw_monitor_set_element_func).
+ */
+void
+_tw_lttng_sensor_decoder_set_element_func (TwLttngSensorDecoder     *self,
+                                           TwLttngSensorElementFunc  func,
+                                           gpointer                  data)
+{
+  self->element_func = func;
+  self->element_data = data;
+}
+
 guint
 _tw_lttng_sensor_decoder_get_n_sensors (TwLttngSensorDecoder *self)
 {
@@ -848,6 +973,12 @@ _tw_lttng_sensor_decoder_get_stats (TwLttngSensorDecoder *self,
   stats->pid = s->pid;
   stats->sensor = s->sensor;
   stats->big_endian = s->swap != (G_BYTE_ORDER == G_BIG_ENDIAN);
+  stats->host = s->host;
+  stats->period_ns = s->jcs[0];
+  stats->min_distance_ns = s->jcs[1];
+  stats->earliness_ns = s->jcs[2];
+  stats->monitor_period_ns = s->jcs[3];
+  stats->deadline_ns = s->jcs[4];
   stats->have_counts = s->have_counts;
   stats->counts = s->counts;
   stats->rate = s->rate;

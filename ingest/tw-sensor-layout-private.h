@@ -45,6 +45,8 @@ void     _tw_sensor_layout_decode    (const TwSensorLayout *layout,
 void     _tw_sensor_layout_swap      (const TwSensorLayout *layout,
                                       guint8               *payload);
 void     _tw_sensor_layout_clear     (TwSensorLayout       *layout);
+char    *_tw_sensor_layout_task_id   (gint64                pid,
+                                      const char           *task);
 guint32  _tw_sensor_layout_add_task  (TwTrace              *trace,
                                       gint64                pid,
                                       const char           *task);

@@ -231,6 +231,19 @@ _tw_sensor_layout_clear (TwSensorLayout *layout)
 }
 
 /**
+ * _tw_sensor_layout_task_id:
+ *
+ * Returns: (transfer full): the task id of @task's sensors in process @pid,
+ *   `sensor:<pid>:<task>`
+ */
+char *
+_tw_sensor_layout_task_id (gint64      pid,
+                           const char *task)
+{
+  return g_strdup_printf ("sensor:%" G_GINT64_FORMAT ":%s", pid, task);
+}
+
+/**
  * _tw_sensor_layout_add_task:
  *
  * One task per (process, sensor task name): the threads of one program that name their
@@ -243,7 +256,7 @@ _tw_sensor_layout_add_task (TwTrace    *trace,
                             gint64      pid,
                             const char *task)
 {
-  g_autofree char *source_id = g_strdup_printf ("sensor:%" G_GINT64_FORMAT ":%s", pid, task);
+  g_autofree char *source_id = _tw_sensor_layout_task_id (pid, task);
 
   return tw_trace_add_task (trace, source_id, task, pid, -1);
 }

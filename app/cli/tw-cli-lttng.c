@@ -189,11 +189,13 @@ add_count (JsonBuilder *builder,
  *
  * The sensors the targets' monitors (`monitor --lttng`) sent, one object each like a
  * local sensor's (kind `sensor`), with the counts those monitors keep at the rings and
- * the target's `host`.
+ * the target's `host`; @stream_func adds the check of the stream each declared.
  */
 void
-tw_cli_lttng_report_sensors (GPtrArray   *sources,
-                             JsonBuilder *builder)
+tw_cli_lttng_report_sensors (GPtrArray             *sources,
+                             JsonBuilder           *builder,
+                             TwCliStreamReportFunc  stream_func,
+                             gpointer               stream_data)
 {
   for (guint i = 0; i < sources->len; i++)
     for (guint k = 0; k < tw_live_lttng_get_n_sensors (sources->pdata[i]); k++)
@@ -241,6 +243,7 @@ tw_cli_lttng_report_sensors (GPtrArray   *sources,
         /* the stream check (docs/remote.md): delivered twice, and new streams */
         add_count (builder, "duplicates", rs.duplicates);
         add_count (builder, "restarts", rs.restarts);
+        stream_func (sources->pdata[i], k, builder, stream_data);
         json_builder_end_object (builder);
       }
 }

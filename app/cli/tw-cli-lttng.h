@@ -15,8 +15,16 @@ int         tw_cli_lttng_list            (const char       *url,
 void        tw_cli_lttng_report          (TwTrace          *trace,
                                           const char       *url,
                                           JsonBuilder      *builder);
+/* adds a target sensor's stream check (`stream_ok`, …) to its object */
+typedef void (*TwCliStreamReportFunc) (TwLiveSource *source,
+                                       guint         index,
+                                       JsonBuilder  *builder,
+                                       gpointer      user_data);
+
 void        tw_cli_lttng_report_sensors  (GPtrArray        *sources,
-                                          JsonBuilder      *builder);
+                                          JsonBuilder      *builder,
+                                          TwCliStreamReportFunc stream_func,
+                                          gpointer          stream_data);
 const char *tw_cli_lttng_connection_name (TwLiveConnection  connection);
 
 G_END_DECLS

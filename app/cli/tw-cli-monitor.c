@@ -44,6 +44,7 @@ typedef struct {
   GMainLoop  *loop;
   guint64     next_event;       /* rows below this were checked (and dumped) */
   GArray     *checks;           /* StreamCheck per source index */
+  GHashTable *remote_checks;    /* LTTng source → StreamCheck per its target's sensor */
   GHashTable *dumped_types;     /* types whose CSV header was printed */
   gboolean    dump;
   gint64      period_ns;
@@ -77,18 +78,18 @@ get_check (Session *session,
   return &g_array_index (session->checks, StreamCheck, source);
 }
 
-/* The first time a sensor shows up, its declared stream (if any) becomes a TwJcs. */
+/* The first time a sensor shows up, its declared stream (T, D, τ, T_M, d in ns; T 0:
+ * none) becomes a TwJcs. */
 static void
-init_check (Session                   *session,
-            StreamCheck               *check,
-            const TwMonitorSourceInfo *info)
+init_declared_check (Session      *session,
+                     StreamCheck  *check,
+                     const double  declared[5])
 {
-  TwJcsStream stream = { llround (info->period_ns), llround (info->min_distance_ns),
-                         llround (info->earliness_ns) };
-  TwJcsMonitor monitor = { llround (info->monitor_period_ns), llround (info->deadline_ns) };
+  TwJcsStream stream = { llround (declared[0]), llround (declared[1]), llround (declared[2]) };
+  TwJcsMonitor monitor = { llround (declared[3]), llround (declared[4]) };
   g_autoptr (GError) error = NULL;
 
-  check->declared = info->period_ns > 0;
+  check->declared = declared[0] > 0;
   if (!check->declared)
     return;
   /* A stream declared without a monitor: this command's own poll period serves. */
@@ -98,6 +99,38 @@ init_check (Session                   *session,
   if (!check->valid)
     check->error = g_strdup (error->message);
   tw_jcs_arrivals_init (&check->arrivals);
+}
+
+static void
+init_check (Session                   *session,
+            StreamCheck               *check,
+            const TwMonitorSourceInfo *info)
+{
+  const double declared[5] = { info->period_ns, info->min_distance_ns, info->earliness_ns,
+                               info->monitor_period_ns, info->deadline_ns };
+
+  init_declared_check (session, check, declared);
+}
+
+/* An element at @position; a gap in positions restarts the check (see the top). */
+static void
+check_element (StreamCheck *check,
+               guint64      position,
+               guint64      time_ns)
+{
+  TwJcsArrival arrival;
+
+  if (!check->valid)
+    return;
+  if (position != check->next_position && check->arrivals.n > 0)
+    {
+      tw_jcs_arrivals_init (&check->arrivals);
+      check->restarts++;
+    }
+  check->next_position = position + 1;
+  arrival = tw_jcs_arrivals_add (&check->arrivals, &check->jcs, (gint64) time_ns);
+  if (arrival != TW_JCS_ARRIVAL_OK && check->violations++ == 0)
+    check->first_violation = arrival;
 }
 
 static char *
@@ -186,7 +219,6 @@ on_element (guint    source,
 {
   Session *session = data;
   StreamCheck *check = get_check (session, source);
-  TwJcsArrival arrival;
 
   if (!check->declared && !check->valid && check->error == NULL)
     {
@@ -196,17 +228,59 @@ on_element (guint    source,
         return;
       init_check (session, check, &info);
     }
-  if (!check->valid)
-    return;
-  if (position != check->next_position && check->arrivals.n > 0)
+  check_element (check, position, time_ns);
+}
+
+/* The check of sensor @index of the LTTng source @source (its target's). */
+static StreamCheck *
+get_remote_check (Session      *session,
+                  TwLiveSource *source,
+                  guint         index)
+{
+  GArray *checks = g_hash_table_lookup (session->remote_checks, source);
+
+  if (checks == NULL)
     {
-      tw_jcs_arrivals_init (&check->arrivals);
-      check->restarts++;
+      checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
+      g_array_set_clear_func (checks, stream_check_clear);
+      g_hash_table_insert (session->remote_checks, source, checks);
     }
-  check->next_position = position + 1;
-  arrival = tw_jcs_arrivals_add (&check->arrivals, &check->jcs, (gint64) time_ns);
-  if (arrival != TW_JCS_ARRIVAL_OK && check->violations++ == 0)
-    check->first_violation = arrival;
+  if (index >= checks->len)
+    g_array_set_size (checks, index + 1);
+  return &g_array_index (checks, StreamCheck, index);
+}
+
+static void
+init_remote_check (Session      *session,
+                   StreamCheck  *check,
+                   TwLiveSource *source,
+                   guint         index)
+{
+  TwLttngRemoteSensor rs;
+
+  if (tw_live_lttng_get_sensor (source, index, &rs))
+    {
+      const double declared[5] = { rs.period_ns, rs.min_distance_ns, rs.earliness_ns,
+                                   rs.monitor_period_ns, rs.deadline_ns };
+
+      init_declared_check (session, check, declared);
+    }
+}
+
+/* An element of a target's sensor that declared a stream: checked as a local one. */
+static void
+on_arrival (TwLiveSource *source,
+            guint         index,
+            guint64       position,
+            guint64       time_ns,
+            gpointer      data)
+{
+  Session *session = data;
+  StreamCheck *check = get_remote_check (session, source, index);
+
+  if (!check->declared && !check->valid && check->error == NULL)
+    init_remote_check (session, check, source, index);
+  check_element (check, position, time_ns);
 }
 
 /* Dumps the rows the last poll appended. */
@@ -334,6 +408,39 @@ add_string (JsonBuilder *builder,
     json_builder_add_null_value (builder);
 }
 
+/* stream_ok: null when the sensor declared no stream (nothing to check). */
+static void
+add_stream_check (JsonBuilder       *builder,
+                  const StreamCheck *check)
+{
+  json_builder_set_member_name (builder, "stream_ok");
+  if (check->valid)
+    json_builder_add_boolean_value (builder, check->violations == 0);
+  else
+    json_builder_add_null_value (builder);
+  add_uint (builder, "stream_violations", check->violations);
+  add_uint (builder, "stream_restarts", check->restarts);
+  add_string (builder, "stream_error",
+              check->error ? check->error
+              : check->violations ? tw_jcs_arrival_to_string (check->first_violation) : NULL);
+}
+
+static void
+add_remote_stream_check (TwLiveSource *source,
+                         guint         index,
+                         JsonBuilder  *builder,
+                         gpointer      data)
+{
+  Session *session = data;
+  StreamCheck *check = get_remote_check (session, source, index);
+
+  if (builder == NULL)
+    return;
+  if (!check->declared && !check->valid && check->error == NULL)
+    init_remote_check (session, check, source, index);
+  add_stream_check (builder, check);
+}
+
 static void
 print_json (Session *session)
 {
@@ -364,19 +471,9 @@ print_json (Session *session)
       add_uint (builder, "inconsistent", info.counts.inconsistent);
       add_uint (builder, "nonmonotonic", info.counts.nonmonotonic);
       add_uint (builder, "late", info.counts.late);
-      /* stream_ok: null when the sensor declared no stream (nothing to check). */
       if (!check->declared && !check->valid && check->error == NULL && info.period_ns > 0)
         init_check (session, check, &info);
-      json_builder_set_member_name (builder, "stream_ok");
-      if (check->valid)
-        json_builder_add_boolean_value (builder, check->violations == 0);
-      else
-        json_builder_add_null_value (builder);
-      add_uint (builder, "stream_violations", check->violations);
-      add_uint (builder, "stream_restarts", check->restarts);
-      add_string (builder, "stream_error",
-                  check->error ? check->error
-                  : check->violations ? tw_jcs_arrival_to_string (check->first_violation) : NULL);
+      add_stream_check (builder, check);
       if (info.connection != TW_LIVE_CONNECTION_LOCAL)
         {
           add_string (builder, "connection", tw_cli_lttng_connection_name (info.connection));
@@ -387,7 +484,7 @@ print_json (Session *session)
       json_builder_end_object (builder);
     }
   if (session->lttng_sources)
-    tw_cli_lttng_report_sensors (session->lttng_sources, builder);
+    tw_cli_lttng_report_sensors (session->lttng_sources, builder, add_remote_stream_check, session);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, builder);
   if (session->flight)
@@ -425,7 +522,7 @@ print_text (Session *session)
         }
     }
   if (session->lttng_sources)
-    tw_cli_lttng_report_sensors (session->lttng_sources, NULL);
+    tw_cli_lttng_report_sensors (session->lttng_sources, NULL, add_remote_stream_check, session);
   if (session->eval)
     tw_cli_monitor_eval_report (session->eval, NULL);
   if (session->flight)
@@ -519,6 +616,7 @@ tw_cli_monitor (int    argc,
   g_autoptr (TwMonitor) monitor = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GArray) checks = NULL;
+  g_autoptr (GHashTable) remote_checks = NULL;
   g_autoptr (GHashTable) dumped = NULL;
   gboolean from_start = FALSE, json = FALSE, dump = FALSE, kernel = FALSE, gtop = FALSE;
   gboolean reconnect = FALSE, keep_recording = FALSE, lttng_emit = FALSE, deadline = FALSE;
@@ -647,6 +745,8 @@ tw_cli_monitor (int    argc,
   checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
   g_array_set_clear_func (checks, stream_check_clear);
   session.checks = checks;
+  remote_checks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  session.remote_checks = remote_checks;
   session.period_ns = llround (period_ms * 1e6);
   monitor = tw_monitor_new (sensor_dir);
   session.monitor = monitor;
@@ -680,6 +780,7 @@ tw_cli_monitor (int    argc,
               return tw_cli_fail ("monitor --lttng-live", error);
             }
           tw_live_lttng_set_reconnect (source, reconnect);
+          tw_live_lttng_set_arrival_func (source, on_arrival, &session);
           g_ptr_array_add (sources, source);
         }
       /* several targets: one store, tasks and CPUs named by host */

@@ -82,9 +82,16 @@ send_schema (TwCliUst *self,
   char why[256];
   TwSensorSchema *schema;
   guint32 payload_size;
+  double jcs[5];
 
   if (!tw_monitor_get_source_info (self->monitor, source, &info) || info.schema == NULL)
     return;
+  /* the desktop checks the stream against what the sensor declared, as a local monitor */
+  jcs[0] = info.period_ns;
+  jcs[1] = info.min_distance_ns;
+  jcs[2] = info.earliness_ns;
+  jcs[3] = info.monitor_period_ns;
+  jcs[4] = info.deadline_ns;
   /* the monitor parsed the same text when it attached the sensor: it parses */
   schema = tw_sensor_schema_parse (info.schema, why, sizeof why);
   payload_size = schema ? (guint32) tw_sensor_schema_get_size (schema) : 0;
@@ -93,7 +100,7 @@ send_schema (TwCliUst *self,
   if (stride == 0)
     stride = 8 + ((payload_size + 7) & ~7u);
   self->emit->sensor_schema (self->monitor_id, source, info.pid, info.task, info.sensor, info.schema,
-                             (guint32) stride, payload_size);
+                             (guint32) stride, payload_size, jcs);
   sensor_state (self, source)->schema_sent = TRUE;
   sensor_state (self, source)->payload_size = (guint16) MIN (payload_size, G_MAXUINT16);
   sensor_state (self, source)->element_size = stride;

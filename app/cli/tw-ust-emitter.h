@@ -21,16 +21,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TW_UST_EMITTER_VERSION 1
+#define TW_UST_EMITTER_VERSION 2
 #define TW_UST_EMITTER_SYMBOL  "tw_ust_emitter_get"
 #define TW_UST_MODULE_NAME     "tracewb-ust.so"
 
 typedef struct {
   uint32_t version;   /* TW_UST_EMITTER_VERSION */
-  /* once per sensor when the monitor attaches it */
+  /* once per sensor when the monitor attaches it; @jcs: the stream it declared, ns
+   * (T, D, τ, T_M, d; all 0: none) */
   void (*sensor_schema)   (uint32_t monitor, uint32_t sensor, int64_t pid, const char *task,
                            const char *sensor_name, const char *schema, uint32_t element_size,
-                           uint32_t payload_size);
+                           uint32_t payload_size, const double jcs[5]);
   /* @n consecutive elements of @stride bytes (u64 timestamp, payload), one event each */
   void (*sensor_elements) (uint32_t monitor, uint32_t sensor, uint64_t first_position,
                            const uint8_t *elements, unsigned n, size_t stride,

@@ -21,10 +21,10 @@
 static void
 emit_sensor_schema (uint32_t monitor, uint32_t sensor, int64_t pid, const char *task,
                     const char *sensor_name, const char *schema, uint32_t element_size,
-                    uint32_t payload_size)
+                    uint32_t payload_size, const double jcs[5])
 {
   lttng_ust_tracepoint (tracewb, sensor_schema, monitor, sensor, pid, task, sensor_name, schema,
-                        element_size, payload_size);
+                        element_size, payload_size, jcs);
 }
 
 static void

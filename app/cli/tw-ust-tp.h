@@ -21,7 +21,7 @@
 LTTNG_UST_TRACEPOINT_EVENT (tracewb, sensor_schema,
   LTTNG_UST_TP_ARGS (uint32_t, monitor, uint32_t, sensor, int64_t, pid, const char *, task,
                      const char *, sensor_name, const char *, schema, uint32_t, element_size,
-                     uint32_t, payload_size),
+                     uint32_t, payload_size, const double *, jcs),
   LTTNG_UST_TP_FIELDS (
     lttng_ust_field_integer (uint32_t, monitor, monitor)
     lttng_ust_field_integer (uint32_t, sensor, sensor)
@@ -33,6 +33,14 @@ LTTNG_UST_TRACEPOINT_EVENT (tracewb, sensor_schema,
     lttng_ust_field_integer (uint32_t, payload_size, payload_size)
     /* payloads are the target's memory: the workbench converts them when it differs */
     lttng_ust_field_integer (uint8_t, big_endian, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    /* the jitter-constrained stream the sensor declared (tw_sensor_new_full), ns, all 0
+     * when none: T, D, τ, then the monitor's T_M and d. After every older field, so a
+     * reader of older recordings finds them absent and the sensor undeclared */
+    lttng_ust_field_float (double, jcs_period_ns, jcs[0])
+    lttng_ust_field_float (double, jcs_min_distance_ns, jcs[1])
+    lttng_ust_field_float (double, jcs_earliness_ns, jcs[2])
+    lttng_ust_field_float (double, jcs_monitor_period_ns, jcs[3])
+    lttng_ust_field_float (double, jcs_deadline_ns, jcs[4])
   )
 )
 

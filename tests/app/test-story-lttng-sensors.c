@@ -221,6 +221,7 @@ test_sensor_rows (void)
       const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
       g_autofree char *task = g_strdup_printf ("%s: %s", lt.hostname, c->task);
       int row = tw_sensors_pane_find_row (w.pane, task, c->sensor);
+      const char *stream;
 
       g_test_message ("%s: target received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT
                       " torn %" G_GUINT64_FORMAT "; row %d: %s %s %s %s", c->name, c->received, c->missed,
@@ -230,9 +231,19 @@ test_sensor_rows (void)
                       tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE));
       /* the sensor's own schema, and where it runs */
       g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_SCHEMA), !=, "");
-      /* the stream check of a real run: every element the monitor sent arrived, once, in
-       * order (its misses are the monitor's, counted above) */
-      g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STREAM), ==, "continuous");
+      /* the stream check of a real run: a sensor that declared a stream is checked against
+       * it as the target's monitor checks it there (a loaded machine makes the demo's jobs
+       * late, then early: its verdict either way), and every element the monitor sent
+       * arrived, once, in order (its misses are the monitor's, counted above) */
+      stream = tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STREAM);
+      g_test_message ("%s: declared %d, the target's monitor found it %s; Stream: %s", c->name, c->declared,
+                      c->stream_ok ? "OK" : "broken", stream);
+      if (!c->declared)
+        g_assert_cmpstr (stream, ==, "continuous");
+      else if (c->stream_ok)
+        g_assert_cmpstr (stream, ==, "OK");
+      else
+        g_assert_true (g_str_has_prefix (stream, "broken: ") && strchr (stream, ',') == NULL);
       g_assert_nonnull (strstr (tw_sensors_pane_get_text (w.pane, row, TW_SENSORS_COLUMN_STATE), lt.hostname));
       missed_total += c->missed;
     }

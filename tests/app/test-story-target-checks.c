@@ -329,6 +329,85 @@ test_stream_check (void)
   stop_target (&lt, window, &s);
 }
 
+/* ---------------------------------------------------------------- declared streams */
+
+typedef struct {
+  TwSensorsPane *pane;
+  TwLiveSession *session;
+  char          *task;      /* "HOST: probe" */
+  const char    *sensor;
+  const char    *prefix;    /* of the Stream cell awaited */
+} StreamCell;
+
+static gboolean
+stream_shows (gpointer data)
+{
+  StreamCell *c = data;
+  int row = tw_sensors_pane_find_row (c->pane, c->task, c->sensor);
+
+  return row >= 0 && g_str_has_prefix (tw_sensors_pane_get_text (c->pane, row, TW_SENSORS_COLUMN_STREAM), c->prefix);
+}
+
+/* All 20 elements of @data's sensor arrived (its monitor's counts came after them). */
+static gboolean
+all_decoded (gpointer data)
+{
+  StreamCell *c = data;
+  for (guint i = 0; i < tw_live_session_get_n_remote_sensors (c->session); i++)
+    {
+      TwLttngRemoteSensor rs;
+
+      if (tw_live_session_get_remote_sensor (c->session, i, &rs) && strcmp (rs.sensor, c->sensor) == 0)
+        return rs.decoded == 20;
+    }
+  return FALSE;
+}
+
+/* The target's sensors declared their jitter-constrained streams there
+ * (tw_sensor_new_full): the workbench checks each one's arrivals against its own, as a
+ * local sensor's. `dense` declares an element every 10 ms, no earliness, and sends 20 at
+ * once: too early. `calm` declares 1 ms with 10 s of earliness: any monotonic times fit.
+ * `plain` declares nothing: only its continuity is checked. */
+static void
+test_declared_stream (void)
+{
+  TwTestLttng lt;
+  TwWindow *window;
+  SensorRow s = { 0 };
+  StreamCell dense = { NULL, NULL, NULL, "dense", "broken: " };
+  StreamCell calm = { NULL, NULL, NULL, "calm", "OK" };
+  StreamCell plain = { NULL, NULL, NULL, "plain", "continuous" };
+  int row;
+
+  if (!start_target (&lt, &window, &s))
+    return;
+  craft (&lt, (const char *[]) { "schema-jcs", "920", "0", "probe", "dense", "10000000", "0", "0", "10000000", "10000000",
+                                 "schema-jcs", "920", "1", "probe", "calm", "1000000", "0", "10000000000", "10000000",
+                                 "10000000",
+                                 "schema", "920", "2", "probe", "plain",
+                                 "elements", "920", "0", "0", "20", "0",
+                                 "elements", "920", "1", "0", "20", "0",
+                                 "elements", "920", "2", "0", "20", "0",
+                                 "counts", "920", "0", "20", "0", "counts", "920", "1", "20", "0",
+                                 "counts", "920", "2", "20", "0", NULL });
+  dense.pane = calm.pane = plain.pane = s.pane;
+  dense.task = calm.task = plain.task = s.task;
+  calm.session = tw_window_get_live_session (window);
+  g_assert_true (tw_test_wait_until (stream_shows, &dense, WAIT_MS));
+  g_assert_true (tw_test_wait_until (stream_shows, &calm, WAIT_MS));
+  g_assert_true (tw_test_wait_until (stream_shows, &plain, WAIT_MS));
+  row = tw_sensors_pane_find_row (s.pane, s.task, "dense");
+  g_test_message ("dense: %s; calm: %s; plain: %s", tw_sensors_pane_get_text (s.pane, row, TW_SENSORS_COLUMN_STREAM),
+                  tw_sensors_pane_get_text (s.pane, tw_sensors_pane_find_row (s.pane, s.task, "calm"),
+                                            TW_SENSORS_COLUMN_STREAM),
+                  tw_sensors_pane_get_text (s.pane, tw_sensors_pane_find_row (s.pane, s.task, "plain"),
+                                            TW_SENSORS_COLUMN_STREAM));
+  /* the calm one stays OK with all 20 decoded: its arrivals were checked and fit */
+  g_assert_true (tw_test_wait_until (all_decoded, &calm, WAIT_MS));
+  g_assert_true (stream_shows (&calm));
+  stop_target (&lt, window, &s);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -337,5 +416,6 @@ main (int    argc,
   g_test_add_func ("/tw/app/target-checks/results-same-pid", test_results_same_pid);
   g_test_add_func ("/tw/app/target-checks/rate-after-monitor-ended", test_rate_after_monitor_ended);
   g_test_add_func ("/tw/app/target-checks/stream-check", test_stream_check);
+  g_test_add_func ("/tw/app/target-checks/declared-stream", test_declared_stream);
   return g_test_run ();
 }

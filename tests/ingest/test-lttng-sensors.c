@@ -311,6 +311,14 @@ test_cli (Fixture       *fx,
           /* all the elements the target read crossed: LTTng dropped none */
           g_assert_cmpint (json_object_get_int_member (o, "decoded"), ==, c->received);
           g_assert_cmpint (json_object_get_int_member (o, "lttng_lost"), ==, 0);
+          /* the stream the sensor declared is checked here as the target checked it */
+          g_test_message ("%s: declared %d; stream_ok at the target %d, here %s", c->name, c->declared,
+                          c->stream_ok, json_object_get_null_member (o, "stream_ok") ? "null"
+                          : json_object_get_boolean_member (o, "stream_ok") ? "true" : "false");
+          if (c->declared)
+            g_assert_cmpint (json_object_get_boolean_member (o, "stream_ok"), ==, c->stream_ok);
+          else
+            g_assert_true (json_object_get_null_member (o, "stream_ok"));
           matched++;
         }
     }
@@ -497,18 +505,20 @@ bo_element (BoWriter *w,
   bo_int (w, timestamp, 8);
 }
 
-/* Closes the packet begun at @size_at and writes the trace into a new folder. */
-static char *
-bo_save (BoWriter *w,
-         gsize     size_at)
+/* Closes the packet begun at @size_at and writes the trace into @dir, its metadata
+ * ending with @more. */
+static void
+bo_save_to (BoWriter   *w,
+            gsize       size_at,
+            const char *dir,
+            const char *more)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *metadata = g_strdup_printf (bo_metadata, w->big ? "be" : "le");
-  g_autofree char *dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", &error);
+  g_autofree char *head = g_strdup_printf (bo_metadata, w->big ? "be" : "le");
+  g_autofree char *metadata = g_strconcat (head, more, NULL);
   g_autofree char *meta_path = NULL, *stream_path = NULL;
   BoWriter sizes = { w->big, g_string_new (NULL) };
 
-  g_assert_no_error (error);
   bo_int (&sizes, (guint64) w->out->len * 8, 8);
   bo_int (&sizes, (guint64) w->out->len * 8, 8);
   memcpy (w->out->str + size_at, sizes.out->str, 16);
@@ -518,7 +528,19 @@ bo_save (BoWriter *w,
   g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
   g_assert_true (g_file_set_contents (stream_path, w->out->str, (gssize) w->out->len, &error));
   g_assert_no_error (error);
-  return g_steal_pointer (&dir);
+}
+
+/* Closes the packet begun at @size_at and writes the trace into a new folder. */
+static char *
+bo_save (BoWriter *w,
+         gsize     size_at)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  bo_save_to (w, size_at, dir, "");
+  return dir;
 }
 
 static char *
@@ -644,6 +666,152 @@ test_stream_check (void)
   tw_test_lttng_remove_tree (dir);
 }
 
+/* ---------------------------------------------------------------- declared stream */
+
+/* A monitor's schema event with the stream its sensor declared (T 10 ms, D 1 ms, τ 2 ms,
+ * T_M 5 ms, d 4 ms) after the older fields, as tracewb-ust.so writes it now; or without
+ * them (@declared FALSE), as monitors before the fields wrote it. Then 4 elements. */
+static char *
+jcs_write_trace (gboolean declared)
+{
+  static const double jcs[5] = { 10e6, 1e6, 2e6, 5e6, 4e6 };
+  BoWriter w = { FALSE, g_string_new (NULL) };
+  gsize size_at = bo_begin_packet (&w);
+  g_autoptr(GString) metadata = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  char *dir;
+
+  bo_schema (&w, "u64 seq", 8);
+  for (guint i = 0; declared && i < G_N_ELEMENTS (jcs); i++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &jcs[i], 8);
+      bo_int (&w, bits, 8);
+    }
+  for (guint k = 0; k < 4; k++)
+    {
+      bo_element (&w, 2000000 + k * 1000000, k, 0, 1500000 + k * 1000000);
+      bo_int (&w, 8, 2);
+      bo_int (&w, k, 8);
+    }
+  dir = bo_save (&w, size_at);
+  g_string_free (w.out, TRUE);
+  if (!declared)
+    return dir;
+  path = g_build_filename (dir, "metadata", NULL);
+  g_string_printf (metadata, bo_metadata, "le");
+  g_assert_cmpuint (g_string_replace (metadata, "uint8_t big_endian; }; };",
+                                      "uint8_t big_endian; double jcs_period_ns; double jcs_min_distance_ns;\n"
+                                      "  double jcs_earliness_ns; double jcs_monitor_period_ns; double jcs_deadline_ns; }; };",
+                                      1), ==, 1);
+  g_string_replace (metadata, "trace {",
+                    "typealias floating_point { exp_dig = 11; mant_dig = 53; align = 8; } := double;\ntrace {", 1);
+  g_assert_true (g_file_set_contents (path, metadata->str, (gssize) metadata->len, &error));
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* The stream a target's sensor declared is decoded from its schema event and kept with
+ * the recording; a recording of a monitor that did not send it still decodes, its
+ * sensor undeclared. (The live check against it: test-story-target-checks.) */
+static void
+test_declared_stream (gconstpointer data)
+{
+  gboolean declared = GPOINTER_TO_INT (data);
+  g_autofree char *dir = jcs_write_trace (declared);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (dir, "ctf", NULL, NULL, NULL, &error);
+  g_autofree char *streams = NULL;
+  guint64 received, missed;
+
+  g_assert_no_error (error);
+  tw_test_count_sensor_rows (trace, "probe-task@sample", &received, &missed);
+  g_assert_cmpuint (received, ==, 4);
+  streams = tw_trace_dup_metadata (trace, "sensor_streams");
+  if (declared)
+    g_assert_cmpstr (streams, ==, "probe-task@sample T=10000000 D=1000000 tau=2000000 T_M=5000000 d=4000000");
+  else
+    g_assert_null (streams);
+  tw_test_lttng_remove_tree (dir);
+}
+
+/* ---------------------------------------------------------------- several targets */
+
+/* A session folder of two targets, tA and tB, as a relay records it: each target's
+ * monitor (pid 4242 on both: pid namespaces) sends sensor `probe-task@sample` of its
+ * program, pid 777 on both; tA 3 elements, tB 5. */
+static char *
+mt_write_folder (void)
+{
+  static const struct { const char *host; guint n; } targets[] = { { "tA", 3 }, { "tB", 5 } };
+  g_autoptr(GError) error = NULL;
+  char *folder = g_dir_make_tmp ("tw-lttng-targets-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      g_autofree char *dir = g_build_filename (folder, targets[t].host, "ust", NULL);
+      g_autofree char *env = g_strdup_printf ("env { hostname = \"%s\"; };\n", targets[t].host);
+      BoWriter w = { FALSE, g_string_new (NULL) };
+      gsize size_at = bo_begin_packet (&w);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      bo_schema (&w, "u64 seq", 8);
+      for (guint k = 0; k < targets[t].n; k++)
+        {
+          bo_element (&w, 2000000 + k * 1000000 + t * 1000, k, 0, 1500000 + k * 1000000 + t * 1000);
+          bo_int (&w, 8, 2);
+          bo_int (&w, k, 8);
+        }
+      bo_save_to (&w, size_at, dir, env);
+      g_string_free (w.out, TRUE);
+    }
+  return folder;
+}
+
+/* Opened as one trace, the two targets' sensor tasks of one pid and name are two tasks,
+ * each with its host and its own elements, as two hosts' kernel tids are two tasks. */
+static void
+test_targets_same_pid (void)
+{
+  g_autofree char *folder = mt_write_folder ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = tw_reader_registry_load_file (folder, "ctf", NULL, NULL, NULL, &error);
+  guint16 type;
+  guint32 tasks[2] = { TW_TASK_NONE, TW_TASK_NONE };
+  guint64 n[2] = { 0, 0 };
+
+  g_assert_no_error (error);
+  type = tw_trace_lookup_event_type (trace, "probe-task@sample");
+  g_assert_cmpuint (type, !=, TW_TYPE_NONE);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      const TwTask *task;
+      guint h;
+
+      tw_trace_get_event (trace, i, &event);
+      if (event.type != type)
+        continue;
+      task = tw_trace_get_task (trace, event.task);
+      g_assert_cmpstr (task->name, ==, "probe-task");
+      g_assert_cmpint (task->pid, ==, 777);
+      g_assert_nonnull (task->host);
+      h = strcmp (task->host, "tA") == 0 ? 0 : 1;
+      g_assert_cmpstr (task->host, ==, h ? "tB" : "tA");
+      g_assert_true (tasks[h] == TW_TASK_NONE || tasks[h] == event.task);
+      tasks[h] = event.task;
+      n[h]++;
+    }
+  g_assert_cmpuint (tasks[0], !=, tasks[1]);
+  g_assert_cmpuint (n[0], ==, 3);
+  g_assert_cmpuint (n[1], ==, 5);
+  g_assert_cmpuint (tw_trace_get_n_hosts (trace), ==, 2);
+  tw_test_lttng_remove_tree (folder);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -659,5 +827,9 @@ main (int    argc,
   g_test_add_data_func ("/tw/ingest/lttng-sensors/big-endian-target", GINT_TO_POINTER (TRUE), test_byte_order);
   g_test_add_data_func ("/tw/ingest/lttng-sensors/little-endian-target", GINT_TO_POINTER (FALSE), test_byte_order);
   g_test_add_func ("/tw/ingest/lttng-sensors/stream-check", test_stream_check);
+  g_test_add_func ("/tw/ingest/lttng-sensors/targets-same-pid", test_targets_same_pid);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/declared-stream", GINT_TO_POINTER (TRUE), test_declared_stream);
+  g_test_add_data_func ("/tw/ingest/lttng-sensors/declared-before-the-fields", GINT_TO_POINTER (FALSE),
+                        test_declared_stream);
   return g_test_run ();
 }

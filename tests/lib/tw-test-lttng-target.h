@@ -23,6 +23,8 @@ typedef struct {
   guint64  received;
   guint64  missed;
   guint64  inconsistent;
+  gboolean declared;      /* the sensor declared a jitter-constrained stream */
+  gboolean stream_ok;     /* … and the monitor found every arrival within it */
 } TwTestCounted;
 
 /* The target's evaluation (`--metric`), from the monitor's JSON. */
@@ -165,6 +167,8 @@ tw_test_target_run_monitor_evaluating (TwTestLttng     *lt,
       c.received = json_object_get_int_member (o, "received");
       c.missed = json_object_get_int_member (o, "missed");
       c.inconsistent = json_object_get_int_member (o, "inconsistent");
+      c.declared = !json_object_get_null_member (o, "stream_ok");
+      c.stream_ok = c.declared && json_object_get_boolean_member (o, "stream_ok");
       g_array_append_val (counted, c);
     }
   return counted;

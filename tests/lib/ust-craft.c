@@ -9,6 +9,8 @@
  * of one pid) or through faults (LTTng dropping element events, a monitor restarted).
  *
  *   schema MONITOR SENSOR TASK NAME          a sensor of schema "u64 seq", pid 4000
+ *   schema-jcs MONITOR SENSOR TASK NAME T D TAU T_M DEADLINE
+ *                                            the same, declaring that stream (ns)
  *   elements MONITOR SENSOR FIRST N MISSED   N elements from position FIRST, each's seq
  *                                            its position, stamped now (CLOCK_MONOTONIC)
  *   counts MONITOR SENSOR RECEIVED MISSED    the monitor's counts of the sensor
@@ -49,9 +51,21 @@ run (const TwUstEmitter *e,
 
   if (strcmp (cmd, "schema") == 0 && left >= 5)
     {
+      static const double undeclared[5];
+
       e->sensor_schema ((uint32_t) number (argv[1]), (uint32_t) number (argv[2]), 4000, argv[3], argv[4],
-                        "u64 seq", 16, 8);
+                        "u64 seq", 16, 8, undeclared);
       return 5;
+    }
+  if (strcmp (cmd, "schema-jcs") == 0 && left >= 10)
+    {
+      double jcs[5];
+
+      for (int i = 0; i < 5; i++)
+        jcs[i] = (double) number (argv[5 + i]);
+      e->sensor_schema ((uint32_t) number (argv[1]), (uint32_t) number (argv[2]), 4000, argv[3], argv[4],
+                        "u64 seq", 16, 8, jcs);
+      return 10;
     }
   if (strcmp (cmd, "elements") == 0 && left >= 6)
     {
