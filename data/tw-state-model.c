@@ -652,7 +652,8 @@ add_mark (TwStateModel *self,
   *(guint8 *) tw_huge_array_push (&marks->kinds) = bits;
 }
 
-static void update_bins (TwStateModel *self);
+static void update_bins (TwStateModel *self,
+                         gboolean      rebuild);
 
 static void
 extend_open_intervals (TwStateModel *self)
@@ -691,6 +692,27 @@ tw_state_model_update (TwStateModel  *self,
                        GCancellable  *cancellable,
                        GError       **error)
 {
+  return tw_state_model_update_some (self, G_MAXUINT64, cancellable, error);
+}
+
+/**
+ * tw_state_model_update_some:
+ * @max_events: process at most this many events (whole chunks' rows at a time are
+ *   cut to it)
+ *
+ * As tw_state_model_update(), in steps: a main loop builds the model of a trace that
+ * is still being read this way, a few milliseconds at a time, and draws in between.
+ * The model after the last step is the one a single update builds.
+ *
+ * Returns: %FALSE when cancelled
+ */
+gboolean
+tw_state_model_update_some (TwStateModel  *self,
+                            guint64        max_events,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  gboolean complete;
   guint64 n;
 
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
@@ -702,6 +724,8 @@ tw_state_model_update (TwStateModel  *self,
     _tw_state_model_adopt_image (self, _tw_trace_get_state_image (self->trace));
 
   n = MIN (tw_trace_get_n_events (self->trace), self->end_event);
+  if (n - MIN (n, self->n_processed) > max_events)
+    n = self->n_processed + max_events;
   refresh_tracked (self);
   if (tw_trace_get_n_event_types (self->trace) > 0)
     type_info_add (self, tw_trace_get_n_event_types (self->trace) - 1);
@@ -803,10 +827,14 @@ tw_state_model_update (TwStateModel  *self,
     cpu_at (self, tw_trace_get_n_cpus (self->trace) - 1);
 
   extend_open_intervals (self);
-  update_bins (self);
+  complete = self->whole && tw_trace_is_sealed (self->trace) &&
+             self->n_processed == tw_trace_get_n_events (self->trace);
+  /* Bins built on the way were laid out for fewer elements (another grid, other column
+   * roundings): the complete model gets the bins a single update gives it. */
+  update_bins (self, complete && self->bins_partial);
+  self->bins_partial = self->whole && !complete;
   /* a whole model of a sealed trace is what its cache file wants beside the store */
-  if (self->whole && self->image == NULL && tw_trace_is_sealed (self->trace) &&
-      self->n_processed == tw_trace_get_n_events (self->trace))
+  if (complete && self->image == NULL)
     tw_trace_cache_offer_state_model (self);
   return TRUE;
 }
@@ -1251,13 +1279,14 @@ static void
 series_update_bins (TwStateModel *self,
                     TwSeries      kind,
                     Series       *series,
-                    guint64       open_start)
+                    guint64       open_start,
+                    gboolean      rebuild)
 {
   guint64 valid_until = MIN (self->last_time, open_start);
 
   if (series->items.len < BINS_MIN_ELEMENTS)
     return;
-  if (series->bins != NULL)
+  if (series->bins != NULL && !rebuild)
     {
       gsize tail = series->items.len - series_lower_bound (series, series->bins->valid_until);
 
@@ -1268,7 +1297,8 @@ series_update_bins (TwStateModel *self,
 }
 
 static void
-update_bins (TwStateModel *self)
+update_bins (TwStateModel *self,
+             gboolean      rebuild)
 {
   for (guint c = 0; c < self->cpus->len; c++)
     {
@@ -1280,9 +1310,9 @@ update_bins (TwStateModel *self)
                                    g_array_index (cs->irq_stack, guint, 0)).start
                          : G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run);
-      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq);
-      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64);
+      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run, rebuild);
+      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq, rebuild);
+      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64, rebuild);
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -1291,8 +1321,8 @@ update_bins (TwStateModel *self)
       guint64 open = ts->open && ts->states.items.len > 0
                      ? VEC_LAST (ts->states.items, TwTaskInterval).start : G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open);
-      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64);
+      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open, rebuild);
+      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64, rebuild);
     }
 }
 

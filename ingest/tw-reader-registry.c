@@ -251,6 +251,7 @@ tw_reader_registry_load_file (const char      *path,
 }
 
 static TwTrace *load_file_uncached (const char *path, const char *format, TwLoadFlags flags,
+                                    TwTraceStartedFunc started, gpointer started_data,
                                     TwProgressFunc progress, gpointer progress_data,
                                     GCancellable *cancellable, GError **error);
 
@@ -275,7 +276,34 @@ tw_reader_registry_load_file_full (const char      *path,
                                    GCancellable    *cancellable,
                                    GError         **error)
 {
-  g_autoptr(TwReader) reader = NULL;
+  return tw_reader_registry_load_file_shown (path, format, flags, NULL, NULL, progress,
+                                             progress_data, cancellable, error);
+}
+
+/**
+ * tw_reader_registry_load_file_shown:
+ * @started: (nullable) (scope call): called with the new trace before a reader in this
+ *   process fills it, from the calling thread
+ *
+ * As tw_reader_registry_load_file_full(); when the trace is read in this process (not
+ * mapped from the cache, not read by a child), @started gets it first, its payloads
+ * stable (tw_trace_set_stable_payloads()): another thread may show the rows as they are
+ * published, if it stops reading them when the trace says they will change
+ * (tw_trace_set_rewrite_func(), which @started may set).
+ *
+ * Returns: (transfer full) (nullable): the trace, sealed
+ */
+TwTrace *
+tw_reader_registry_load_file_shown (const char         *path,
+                                    const char         *format,
+                                    TwLoadFlags         flags,
+                                    TwTraceStartedFunc  started,
+                                    gpointer            started_data,
+                                    TwProgressFunc      progress,
+                                    gpointer            progress_data,
+                                    GCancellable       *cancellable,
+                                    GError            **error)
+{
   g_autoptr(TwTrace) trace = NULL;
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
   g_autofree char *key = NULL;
@@ -298,16 +326,19 @@ tw_reader_registry_load_file_full (const char      *path,
         g_debug ("%s", refused->message);
     }
 
-  trace = load_file_uncached (path, format, flags, progress, progress_data, cancellable, error);
+  trace = load_file_uncached (path, format, flags, started, started_data, progress,
+                              progress_data, cancellable, error);
   if (trace && key)
     tw_trace_cache_store_in_background (cache, key, trace);
   return g_steal_pointer (&trace);
 }
 
 static TwTrace *
-load_file_uncached (const char      *path,
-                    const char      *format,
-                    TwLoadFlags      flags,
+load_file_uncached (const char         *path,
+                    const char         *format,
+                    TwLoadFlags         flags,
+                    TwTraceStartedFunc  started,
+                    gpointer            started_data,
                     TwProgressFunc   progress,
                     gpointer         progress_data,
                     GCancellable    *cancellable,
@@ -333,6 +364,11 @@ load_file_uncached (const char      *path,
     return tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
 
   trace = tw_trace_new ();
+  if (started)
+    {
+      tw_trace_set_stable_payloads (trace);
+      started (trace, started_data);
+    }
   if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
                                      cancellable, error))
     return NULL;
