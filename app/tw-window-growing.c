@@ -112,6 +112,7 @@ call_free (Call *call)
 /* ------------------------------------------------------------------ the view */
 
 static void step_schedule (TwWindow *self, gboolean at_once);
+static gboolean step_cb (gpointer data);
 
 static void
 after_paint_cb (GdkFrameClock *clock,
@@ -121,30 +122,30 @@ after_paint_cb (GdkFrameClock *clock,
       || g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->stack)), "trace") != 0)
     return;
   g_signal_handlers_disconnect_by_func (clock, after_paint_cb, self);
-  self->first_frame_pending = FALSE;
+  self->first_frame = FIRST_FRAME_SHOWN;
   _tw_window_emit_first_frame (self);
 }
 
-/* The "first-frame" signal follows the first paint of the timeline after this. */
-void
-_tw_window_watch_first_frame (TwWindow *self)
+/* The "first-frame" signal follows the next paint of the timeline, once per load. */
+static void
+watch_first_frame (TwWindow *self)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
 
-  if (self->first_frame_pending || clock == NULL)
+  if (self->first_frame != FIRST_FRAME_NONE || clock == NULL)
     return;
-  self->first_frame_pending = TRUE;
+  self->first_frame = FIRST_FRAME_WATCHED;
   g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), self);
 }
 
-void
-_tw_window_unwatch_first_frame (TwWindow *self)
+static void
+unwatch_first_frame (TwWindow *self)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
 
-  if (!self->first_frame_pending)
+  if (self->first_frame != FIRST_FRAME_WATCHED)
     return;
-  self->first_frame_pending = FALSE;
+  self->first_frame = FIRST_FRAME_NONE;
   if (clock)
     g_signal_handlers_disconnect_by_func (clock, after_paint_cb, self);
 }
@@ -186,6 +187,9 @@ refresh_view (TwWindow *self,
     }
   keep_all_in_view (self);
   gtk_widget_queue_draw (self->timeline);
+  /* the first frame that shows something */
+  if (tw_state_model_get_n_processed (self->building) > 0)
+    watch_first_frame (self);
 }
 
 /**
@@ -215,8 +219,8 @@ _tw_window_begin_view (TwWindow  *self,
   gtk_widget_set_visible (self->building_controls, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
   _tw_window_update_actions (self);
-  _tw_window_watch_first_frame (self);
-  step_schedule (self, TRUE);
+  /* the rows read so far are in the first frame */
+  step_cb (self);
 }
 
 /**
@@ -238,7 +242,7 @@ _tw_window_end_view (TwWindow *self,
   if (self->building == NULL)
     return;
   g_clear_object (&self->building);
-  _tw_window_unwatch_first_frame (self);
+  unwatch_first_frame (self);
   gtk_widget_set_visible (self->building_controls, FALSE);
   if (restore)
     {
@@ -253,8 +257,14 @@ _tw_window_end_view (TwWindow *self,
 static void
 complete_view (TwWindow *self)
 {
+  TwTimelineLayout *layout;
+
   g_clear_handle_id (&self->step_source, g_source_remove);
   refresh_view (self, TRUE);
+  /* tasks keep their rows' order as they come while loading; the order asked for (CPU
+   * time, say) is known now */
+  layout = tw_timeline_painter_get_layout (tw_timeline_get_painter (TW_TIMELINE (self->timeline)));
+  tw_timeline_layout_set_task_sort (layout, tw_timeline_layout_get_task_sort (layout));
   g_clear_object (&self->building);
   g_clear_object (&self->before_building);
   gtk_widget_set_visible (self->building_controls, FALSE);

@@ -11,6 +11,12 @@ G_BEGIN_DECLS
 
 typedef struct _TwGrowing TwGrowing;   /* a trace the window shows as it loads */
 
+enum {
+  FIRST_FRAME_NONE,
+  FIRST_FRAME_WATCHED,   /* "first-frame" at the next paint */
+  FIRST_FRAME_SHOWN,
+};
+
 typedef struct {
   char    *path;          /* NULL when the trace was handed in */
   char    *title;         /* what the user calls it: file name, "Demo trace" */
@@ -60,7 +66,7 @@ struct _TwWindow
   TwGrowing            *growing;         /* while the trace is still read */
   TwViewState          *before_building; /* shown again if the load fails */
   gboolean              reading_done;
-  gboolean              first_frame_pending;
+  guint                 first_frame;     /* FIRST_FRAME_*, of the load going on */
   guint                 step_source;
   guint64               building_begin;  /* the range last put in view */
   guint64               building_end;
@@ -114,8 +120,7 @@ void _tw_window_end_view               (TwWindow     *self,
                                         gboolean      restore);
 void _tw_window_view_read              (TwWindow     *self);
 double _tw_window_view_fraction        (TwWindow     *self);
-void _tw_window_watch_first_frame      (TwWindow     *self);
-void _tw_window_unwatch_first_frame    (TwWindow     *self);
+
 
 /* tw-window-actions.c */
 void _tw_window_init_actions           (TwWindow     *self);

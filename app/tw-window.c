@@ -406,6 +406,7 @@ start_loading (TwWindow *self,
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
   self->reading_done = FALSE;
+  self->first_frame = FIRST_FRAME_NONE;
   g_free (self->loading_title);
   self->loading_title = g_strdup (job->title);
   g_free (self->loading_path);

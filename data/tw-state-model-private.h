@@ -111,7 +111,6 @@ struct _TwStateModel
   GByteArray *prev_states; /* index = string id: 1 + TwTaskState the string names as a
                             * prev_state, 0 while not yet looked at */
   GBytes     *image;       /* the cache file's section the arrays borrow, or NULL */
-  gboolean    bins_partial; /* bins laid out before the whole trace was processed */
 };
 
 /* tw-state-model.c, for tw-state-model-image.c */

@@ -652,8 +652,7 @@ add_mark (TwStateModel *self,
   *(guint8 *) tw_huge_array_push (&marks->kinds) = bits;
 }
 
-static void update_bins (TwStateModel *self,
-                         gboolean      rebuild);
+static void update_bins (TwStateModel *self);
 
 static void
 extend_open_intervals (TwStateModel *self)
@@ -702,7 +701,7 @@ tw_state_model_update (TwStateModel  *self,
  *
  * As tw_state_model_update(), in steps: a main loop builds the model of a trace that
  * is still being read this way, a few milliseconds at a time, and draws in between.
- * The model after the last step is the one a single update builds.
+ * The model after the last step holds what a single update builds and draws the same.
  *
  * Returns: %FALSE when cancelled
  */
@@ -712,7 +711,6 @@ tw_state_model_update_some (TwStateModel  *self,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  gboolean complete;
   guint64 n;
 
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
@@ -827,14 +825,10 @@ tw_state_model_update_some (TwStateModel  *self,
     cpu_at (self, tw_trace_get_n_cpus (self->trace) - 1);
 
   extend_open_intervals (self);
-  complete = self->whole && tw_trace_is_sealed (self->trace) &&
-             self->n_processed == tw_trace_get_n_events (self->trace);
-  /* Bins built on the way were laid out for fewer elements (another grid, other column
-   * roundings): the complete model gets the bins a single update gives it. */
-  update_bins (self, complete && self->bins_partial);
-  self->bins_partial = self->whole && !complete;
+  update_bins (self);
   /* a whole model of a sealed trace is what its cache file wants beside the store */
-  if (complete && self->image == NULL)
+  if (self->whole && self->image == NULL && tw_trace_is_sealed (self->trace) &&
+      self->n_processed == tw_trace_get_n_events (self->trace))
     tw_trace_cache_offer_state_model (self);
   return TRUE;
 }
@@ -1279,14 +1273,13 @@ static void
 series_update_bins (TwStateModel *self,
                     TwSeries      kind,
                     Series       *series,
-                    guint64       open_start,
-                    gboolean      rebuild)
+                    guint64       open_start)
 {
   guint64 valid_until = MIN (self->last_time, open_start);
 
   if (series->items.len < BINS_MIN_ELEMENTS)
     return;
-  if (series->bins != NULL && !rebuild)
+  if (series->bins != NULL)
     {
       gsize tail = series->items.len - series_lower_bound (series, series->bins->valid_until);
 
@@ -1297,8 +1290,7 @@ series_update_bins (TwStateModel *self,
 }
 
 static void
-update_bins (TwStateModel *self,
-             gboolean      rebuild)
+update_bins (TwStateModel *self)
 {
   for (guint c = 0; c < self->cpus->len; c++)
     {
@@ -1310,9 +1302,9 @@ update_bins (TwStateModel *self,
                                    g_array_index (cs->irq_stack, guint, 0)).start
                          : G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run, rebuild);
-      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq, rebuild);
-      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64, rebuild);
+      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run);
+      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq);
+      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64);
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -1321,8 +1313,8 @@ update_bins (TwStateModel *self,
       guint64 open = ts->open && ts->states.items.len > 0
                      ? VEC_LAST (ts->states.items, TwTaskInterval).start : G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open, rebuild);
-      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64, rebuild);
+      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open);
+      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64);
     }
 }
 
