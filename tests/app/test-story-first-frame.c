@@ -283,6 +283,59 @@ test_first_frame_early (void)
   }
 }
 
+/* Rows out of time order: the reader sorts them at the end, after the window showed
+ * them; the view is dropped before and shown again on the sorted trace. */
+static void
+test_rows_sorted_at_seal (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tw-first-frame-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "unsorted.csv", NULL);
+  g_autoptr(GString) csv = g_string_new ("time_ns,cpu,task,event,next,prev_state\n");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(TwStateModel) reference = NULL;
+  g_autoptr(GError) error = NULL;
+  FirstFrame ff = { 0 };
+  TwStateModel *shown;
+  const guint n = 300000;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display");
+      return;
+    }
+  /* the later half of the switches first */
+  for (guint half = 0; half < 2; half++)
+    for (guint i = 0; i < n / 2; i++)
+      {
+        guint k = (half == 0 ? n / 2 : 0) + i;
+
+        g_string_append_printf (csv, "%u,%u,t%u,switch,t%u,%s\n", 1000 + k * 10, k % 2, k % 5,
+                                (k + 1) % 5, k % 3 ? "R" : "S");
+      }
+  g_assert_true (g_file_set_contents (path, csv->str, csv->len, &error));
+  file = g_file_new_for_path (path);
+  tw_trace_cache_set_default_enabled (FALSE);
+  ff.window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (ff.window), 1280, 900);
+  g_signal_connect (ff.window, "first-frame", G_CALLBACK (first_frame_cb), &ff);
+
+  tw_window_open_file (ff.window, file);
+  g_assert_true (tw_test_wait_until (not_loading, ff.window, WAIT_MS));
+  g_assert_null (tw_window_get_error_message (ff.window));
+  g_assert_cmpstr (tw_window_get_page (ff.window), ==, "trace");
+  g_assert_true (ff.seen);
+  shown = tw_view_state_get_model (tw_window_get_view_state (ff.window));
+  g_assert_cmpuint (tw_trace_get_n_events (tw_state_model_get_trace (shown)), ==, n);
+  reference = tw_state_model_new (tw_state_model_get_trace (shown));
+  g_assert_true (tw_state_model_update (reference, NULL, &error));
+  assert_same_models (shown, reference);
+
+  tw_test_close_window (GTK_WINDOW (ff.window));
+  g_free (ff.page);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -291,6 +344,7 @@ main (int    argc,
 
   app = tw_test_init_application (&argc, &argv);
   g_test_add_func ("/tw/app/story-first-frame/early-then-same", test_first_frame_early);
+  g_test_add_func ("/tw/app/story-first-frame/rows-sorted-at-seal", test_rows_sorted_at_seal);
   status = g_test_run ();
   g_clear_object (&app);
   return status;
