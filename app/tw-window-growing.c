@@ -29,6 +29,7 @@
 #define STEP_EVENTS      32768   /* events between clock reads within a step */
 #define IDLE_WAIT_MS     15      /* model caught up with the reader: look again */
 #define REDRAW_US        (100 * 1000)
+#define PAINT_SHARE      8       /* paints take at most 1/8 of the main loop's time */
 #define RELAYOUT_US      (250 * 1000)
 
 struct _TwGrowing
@@ -125,6 +126,39 @@ after_paint_cb (GdkFrameClock *clock,
   _tw_window_emit_first_frame (self);
 }
 
+static void
+before_paint_cb (GdkFrameClock *clock,
+                 TwWindow      *self)
+{
+  self->building_paint_start_us = g_get_monotonic_time ();
+}
+
+static void
+paint_timed_cb (GdkFrameClock *clock,
+                TwWindow      *self)
+{
+  if (self->building_paint_start_us > 0)
+    self->building_paint_us = g_get_monotonic_time () - self->building_paint_start_us;
+}
+
+static void
+time_paints (TwWindow *self,
+             gboolean  on)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  self->building_paint_us = 0;
+  self->building_paint_start_us = 0;
+  if (clock == NULL)
+    return;
+  g_signal_handlers_disconnect_by_func (clock, before_paint_cb, self);
+  g_signal_handlers_disconnect_by_func (clock, paint_timed_cb, self);
+  if (!on)
+    return;
+  g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), self);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (paint_timed_cb), self);
+}
+
 /* The "first-frame" signal follows the next paint of the timeline, once per load. */
 static void
 watch_first_frame (TwWindow *self)
@@ -172,7 +206,10 @@ refresh_view (TwWindow *self,
   guint n_tasks = tw_trace_get_n_tasks (trace);
   guint n_cpus = tw_state_model_get_n_cpus (self->building);
 
-  if (!force && now - self->building_draw_us < REDRAW_US)
+  /* a frame of the model being built reads part of it element by element (the part
+   * its level-of-detail bins do not cover yet): slow frames come less often, so that
+   * the model keeps going */
+  if (!force && now - self->building_draw_us < MAX (REDRAW_US, PAINT_SHARE * self->building_paint_us))
     return;
   self->building_draw_us = now;
   /* rows come with new tasks and CPUs, and with a task's first state or mark */
@@ -218,6 +255,7 @@ _tw_window_begin_view (TwWindow  *self,
   gtk_widget_set_visible (self->building_controls, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
   _tw_window_update_actions (self);
+  time_paints (self, TRUE);
   /* the rows read so far are in the first frame */
   step_cb (self);
 }
@@ -242,6 +280,7 @@ _tw_window_end_view (TwWindow *self,
     return;
   g_clear_object (&self->building);
   unwatch_first_frame (self);
+  time_paints (self, FALSE);
   gtk_widget_set_visible (self->building_controls, FALSE);
   if (restore)
     {
@@ -266,6 +305,7 @@ complete_view (TwWindow *self)
   tw_timeline_layout_set_task_sort (layout, tw_timeline_layout_get_task_sort (layout));
   g_clear_object (&self->building);
   g_clear_object (&self->before_building);
+  time_paints (self, FALSE);
   gtk_widget_set_visible (self->building_controls, FALSE);
   _tw_window_connect_panes (self);
   _tw_window_load_complete (self);

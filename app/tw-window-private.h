@@ -74,6 +74,8 @@ struct _TwWindow
   guint                 building_n_cpus;
   gint64                building_draw_us;
   gint64                building_layout_us;
+  gint64                building_paint_start_us;
+  gint64                building_paint_us;  /* the last paint's duration */
   gulong                recent_changed_handler;
 
   /* live mode (tw_window_attach_live) */
