@@ -28,8 +28,8 @@
 #define STEP_US          4000    /* main-loop time per model step */
 #define STEP_EVENTS      32768   /* events between clock reads within a step */
 #define IDLE_WAIT_MS     15      /* model caught up with the reader: look again */
-#define REDRAW_US        (100 * 1000)
-#define PAINT_SHARE      8       /* paints take at most 1/8 of the main loop's time */
+#define REDRAW_US        (200 * 1000)
+#define PAINT_SHARE      16      /* paints take at most 1/16 of the main loop's time */
 #define RELAYOUT_US      (250 * 1000)
 
 struct _TwGrowing

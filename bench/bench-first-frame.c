@@ -26,13 +26,20 @@
 
 static int rounds = 3;
 
-static double
+/* Best wall time of N runs, with its CPU time (user + system): on a shared machine the
+ * steadier figure. */
+static Timing
 best_of (const char *const *argv)
 {
-  double best = G_MAXDOUBLE;
+  Timing best = { G_MAXDOUBLE, 0 };
 
   for (int r = 0; r < rounds; r++)
-    best = MIN (best, tw_bench_run_process (argv, TRUE).wall);
+    {
+      Timing t = tw_bench_run_process (argv, TRUE);
+
+      if (t.wall < best.wall)
+        best = t;
+    }
   return best;
 }
 
@@ -47,26 +54,29 @@ bench_trace (const char *tracewb,
   const char *first_argv[] = { tracewb, "--no-cache", "--exit-after-first-frame", path, NULL };
   const char *whole_argv[] = { tracewb, "--no-cache", "--exit-after-startup", path, NULL };
   const char *before_argv[] = { before, "--no-cache", "--exit-after-startup", path, NULL };
-  double cat_s, first_s, whole_s;
+  Timing cat_t, first_t, whole_t;
   GStatBuf st;
 
   if (g_stat (path, &st) != 0)
     g_error ("%s: cannot stat", path);
   tw_bench_run_process (cat_argv, TRUE);   /* into the page cache */
-  cat_s = best_of (cat_argv);
-  first_s = best_of (first_argv);
-  whole_s = best_of (whole_argv);
+  cat_t = best_of (cat_argv);
+  first_t = best_of (first_argv);
+  whole_t = best_of (whole_argv);
 
   g_print ("%s: %.1f MB\n", path, st.st_size / 1e6);
-  g_print ("  cat FILE > /dev/null                 %7.3f s\n", cat_s);
-  g_print ("  tracewb, cold: first frame           %7.3f s  (%.1fx cat)\n", first_s, first_s / cat_s);
-  g_print ("  tracewb, cold: load complete         %7.3f s  (%.1fx cat)\n", whole_s, whole_s / cat_s);
+  g_print ("  cat FILE > /dev/null                  %7.3f s  (cpu %.3f s)\n", cat_t.wall, cat_t.cpu);
+  g_print ("  tracewb, cold: first frame            %7.3f s  (cpu %.3f s)  %.1fx cat\n", first_t.wall,
+           first_t.cpu, first_t.wall / cat_t.wall);
+  g_print ("  tracewb, cold: load complete          %7.3f s  (cpu %.3f s)  %.1fx cat\n", whole_t.wall,
+           whole_t.cpu, whole_t.wall / cat_t.wall);
   if (before)
     {
-      double before_s = best_of (before_argv);
+      Timing before_t = best_of (before_argv);
 
-      g_print ("  before (first frame = load complete) %7.3f s  (%.1fx cat): first frame %.1fx sooner now\n",
-               before_s, before_s / cat_s, before_s / first_s);
+      g_print ("  before (first frame = load complete)  %7.3f s  (cpu %.3f s)  %.1fx cat: "
+               "first frame %.1fx sooner now\n", before_t.wall, before_t.cpu,
+               before_t.wall / cat_t.wall, before_t.wall / first_t.wall);
     }
 }
 
