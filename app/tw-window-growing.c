@@ -244,7 +244,7 @@ _tw_window_begin_view (TwWindow  *self,
 
   _tw_window_leave_live_mode (self);
   if (self->building == NULL)
-    self->before_building = self->view_state ? g_object_ref (self->view_state) : NULL;
+    g_set_object (&self->before_building, self->view_state);
   _tw_window_end_view (self, FALSE);
   self->building = g_steal_pointer (&model);
   self->growing = growing ? _tw_growing_ref (growing) : NULL;
