@@ -29,6 +29,7 @@ struct _TwApplication
   GtkApplication  parent_instance;
 
   gboolean        exit_after_startup;  /* smoke tests: quit once the windows settled */
+  gboolean        exit_after_first_frame; /* benchmarks: quit at a file's first frame */
   gboolean        open_demo;           /* --demo: open the embedded demo trace at start */
   guint           n_pending_loads;
   gboolean        load_failed;
@@ -67,7 +68,8 @@ quit_idle_cb (gpointer user_data)
 static void
 maybe_quit_after_startup (TwApplication *self)
 {
-  if (self->exit_after_startup && self->n_pending_loads == 0)
+  if ((self->exit_after_startup || (self->exit_after_first_frame && self->load_failed))
+      && self->n_pending_loads == 0)
     g_idle_add_full (G_PRIORITY_LOW, quit_idle_cb, g_object_ref (self), g_object_unref);
 }
 
@@ -86,6 +88,14 @@ load_finished_cb (TwWindow      *window,
     }
   self->n_pending_loads--;
   maybe_quit_after_startup (self);
+}
+
+static void
+first_frame_cb (TwWindow      *window,
+                TwApplication *self)
+{
+  g_signal_handlers_disconnect_by_func (window, first_frame_cb, self);
+  g_application_quit (G_APPLICATION (self));
 }
 
 static void
@@ -128,11 +138,13 @@ open_in_window (TwApplication *self,
                 TwWindow      *window,
                 GFile         *file)
 {
-  if (self->exit_after_startup)
+  if (self->exit_after_startup || self->exit_after_first_frame)
     {
       self->n_pending_loads++;
       g_signal_connect (window, "load-finished", G_CALLBACK (load_finished_cb), self);
     }
+  if (self->exit_after_first_frame)
+    g_signal_connect (window, "first-frame", G_CALLBACK (first_frame_cb), self);
   tw_window_open_file (window, file);
   gtk_window_present (GTK_WINDOW (window));
 }
@@ -355,6 +367,11 @@ tw_application_handle_local_options (GApplication *app,
     {
       /* the instance that reads the files must be this one for the option to hold */
       tw_trace_cache_set_default_enabled (FALSE);
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+  if (g_variant_dict_contains (options, "exit-after-first-frame"))
+    {
+      self->exit_after_first_frame = TRUE;
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
     }
   if (g_variant_dict_contains (options, "exit-after-startup"))
@@ -670,6 +687,8 @@ tw_application_init (TwApplication *self)
       "Read every trace from its file: neither map nor write the trace cache (docs/trace-cache.md)", NULL },
     { "exit-after-startup", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
       "Quit once the window is shown and the files are opened (exit status 1 if one failed)", NULL },
+    { "exit-after-first-frame", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, NULL,
+      "Quit once the timeline of a file opened drew its first frame", NULL },
     { NULL }
   };
 

@@ -18,15 +18,15 @@
 #include "tw-sensors-pane.h"
 
 /*
- * Loading runs in a GTask thread (read + seal, then the state model). The thread only
- * stores its progress in an atomic; a 30 Hz timer on the main loop shows it, so a reader
- * calling its progress function a million times costs a million atomic stores, not a
- * million main-loop wakeups. Errors go to an in-window banner and leave whatever was
- * shown before (the previous trace or the welcome page) usable.
+ * Loading runs in a GTask thread (read + seal); the state model is built on the main
+ * loop in steps, the timeline shown from the first rows read (tw-window-growing.c). The
+ * thread only stores its progress in an atomic; a 30 Hz timer on the main loop shows it,
+ * so a reader calling its progress function a million times costs a million atomic
+ * stores, not a million main-loop wakeups. Errors go to an in-window banner and leave
+ * whatever was shown before (the previous trace or the welcome page) usable.
  */
 
 #define PROGRESS_INTERVAL_MS 33          /* ≈ 30 updates per second */
-#define READ_SHARE           0.9         /* of the bar; the state model gets the rest */
 #define RECENT_APP_NAME      "tracewb"
 #define RECENT_MAX           10
 
@@ -41,6 +41,7 @@ enum {
 
 enum {
   LOAD_FINISHED,
+  FIRST_FRAME,
   N_SIGNALS
 };
 
@@ -54,12 +55,18 @@ static const char *trace_actions[] = {
 
 static const char *live_actions[] = { "live-follow", "live-pause", "record" };
 
+/* they read rows or panes the window connects once the state model is whole */
+static const char *whole_trace_actions[] = {
+  "next-event", "previous-event", "go-to-time", "find", "export-timeline",
+};
+
 static void
 load_job_free (LoadJob *job)
 {
   g_free (job->path);
   g_free (job->title);
   g_clear_object (&job->trace);
+  g_clear_pointer (&job->growing, _tw_growing_unref);
   g_free (job);
 }
 
@@ -82,10 +89,12 @@ _tw_window_update_actions (TwWindow *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (trace_actions); i++)
     set_action_enabled (self, trace_actions[i], has_trace);
+  for (guint i = 0; i < G_N_ELEMENTS (whole_trace_actions); i++)
+    set_action_enabled (self, whole_trace_actions[i], has_trace && self->building == NULL);
   set_action_enabled (self, "cancel-load", self->load_cancellable != NULL);
   for (guint i = 0; i < G_N_ELEMENTS (live_actions); i++)
     set_action_enabled (self, live_actions[i], self->live_session != NULL);
-  gtk_widget_set_visible (self->go_to_time_button, has_trace);
+  gtk_widget_set_visible (self->go_to_time_button, has_trace && self->building == NULL);
 }
 
 static void
@@ -152,6 +161,15 @@ _tw_window_install_view_state (TwWindow     *self,
   g_autoptr(TwViewState) view_state = tw_view_state_new (model);
 
   g_set_object (&self->view_state, view_state);
+  _tw_window_connect_panes (self);
+}
+
+/* Every pane shows the view state the timeline shows. */
+void
+_tw_window_connect_panes (TwWindow *self)
+{
+  TwViewState *view_state = self->view_state;
+
   g_signal_connect_object (view_state, "notify::highlight", G_CALLBACK (highlight_changed_cb), self,
                            G_CONNECT_SWAPPED);
   highlight_changed_cb (self);
@@ -227,8 +245,8 @@ rebuild_recent_menu (TwWindow *self)
 /* ------------------------------------------------------------------ loading */
 
 /* A file opened in a live window replaces the live session. */
-static void
-leave_live_mode (TwWindow *self)
+void
+_tw_window_leave_live_mode (TwWindow *self)
 {
   int page;
 
@@ -249,7 +267,14 @@ load_progress_cb (double   fraction,
 {
   LoadJob *job = user_data;
 
-  g_atomic_int_set (&job->permille, (gint) (CLAMP (fraction, 0.0, 1.0) * READ_SHARE * 1000));
+  g_atomic_int_set (&job->permille, (gint) (CLAMP (fraction, 0.0, 1.0) * 1000));
+}
+
+static void
+trace_started_cb (TwTrace  *trace,
+                  gpointer  user_data)
+{
+  _tw_window_trace_started (trace, user_data);
 }
 
 static void
@@ -259,30 +284,22 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   LoadJob *job = task_data;
-  g_autoptr(TwStateModel) model = NULL;
-  g_autoptr(TwTrace) trace = NULL;
+  TwTrace *trace;
   GError *error = NULL;
 
   if (job->trace)
     trace = g_object_ref (job->trace);
-  else if (!(trace = tw_reader_registry_load_file_full (job->path, NULL,
-                                                        TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
-                                                        load_progress_cb, job, cancellable, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  g_atomic_int_set (&job->stage, 1);
-  g_atomic_int_set (&job->permille, (gint) (READ_SHARE * 1000));
-  model = tw_state_model_new (trace);
-  if (!tw_state_model_update (model, cancellable, &error))
+  else if (!(trace = tw_reader_registry_load_file_shown (job->path, NULL,
+                                                         TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                         trace_started_cb, job->growing,
+                                                         load_progress_cb, job, cancellable,
+                                                         &error)))
     {
       g_task_return_error (task, error);
       return;
     }
   g_atomic_int_set (&job->permille, 1000);
-  g_task_return_pointer (task, g_steal_pointer (&model), g_object_unref);
+  g_task_return_pointer (task, trace, g_object_unref);
 }
 
 static gboolean
@@ -290,15 +307,27 @@ progress_tick_cb (gpointer user_data)
 {
   TwWindow *self = user_data;
   g_autofree char *text = NULL;
-  int permille;
+  double fraction;
 
+  if (self->building)
+    {
+      /* the model follows the reader closely: the read says how far the load is */
+      if (self->load_job)
+        fraction = g_atomic_int_get (&self->load_job->permille) / 1000.0;
+      else
+        fraction = _tw_window_view_fraction (self);
+      text = g_strdup_printf (self->load_job ? _("Reading… %d %%") : _("Building states… %d %%"),
+                              (int) (fraction * 100));
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->building_progress), fraction);
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->building_progress), text);
+      return G_SOURCE_CONTINUE;
+    }
   if (self->load_job == NULL)
     return G_SOURCE_CONTINUE;
 
-  permille = g_atomic_int_get (&self->load_job->permille);
-  text = g_strdup_printf ("%s %d %%", g_atomic_int_get (&self->load_job->stage) ? _("Building states…") : _("Reading…"),
-                          permille / 10);
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), permille / 1000.0);
+  fraction = g_atomic_int_get (&self->load_job->permille) / 1000.0;
+  text = g_strdup_printf (_("Reading… %d %%"), (int) (fraction * 100));
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), fraction);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), text);
   return G_SOURCE_CONTINUE;
 }
@@ -313,6 +342,36 @@ finish_loading (TwWindow *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
+void
+_tw_window_load_failed (TwWindow *self,
+                        GError   *error)
+{
+  finish_loading (self);
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), self->previous_page);
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, self->loading_title, error);
+  g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
+}
+
+void
+_tw_window_load_complete (TwWindow *self)
+{
+  g_autofree char *title = g_strdup_printf (_("%s — Trace Workbench"), self->loading_title);
+
+  finish_loading (self);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  if (self->loading_path)
+    add_to_recent (self->loading_path);
+  gtk_widget_grab_focus (GTK_WIDGET (tw_event_list_get_column_view (TW_EVENT_LIST (self->event_list))));
+  g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+}
+
+void
+_tw_window_emit_first_frame (TwWindow *self)
+{
+  g_signal_emit (self, signals[FIRST_FRAME], 0);
+}
+
 static void
 load_done_cb (GObject      *object,
               GAsyncResult *result,
@@ -320,40 +379,30 @@ load_done_cb (GObject      *object,
 {
   TwWindow *self = TW_WINDOW (object);
   GTask *task = G_TASK (result);
-  LoadJob *job = g_task_get_task_data (task);
-  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(TwTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *title = NULL;
 
   /* a newer load replaced this one: it owns the page and the progress */
   if (g_task_get_cancellable (task) != self->load_cancellable)
     {
-      model = g_task_propagate_pointer (task, NULL);   /* dropped on return */
+      trace = g_task_propagate_pointer (task, NULL);   /* dropped on return */
       return;
     }
 
-  model = g_task_propagate_pointer (task, &error);
-  finish_loading (self);
-
-  if (model == NULL)
+  trace = g_task_propagate_pointer (task, &error);
+  self->load_job = NULL;   /* freed with the task */
+  if (trace == NULL)
     {
-      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), self->previous_page);
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_error (self, job->title, error);
-      g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
+      _tw_window_end_view (self, TRUE);
+      _tw_window_load_failed (self, error);
       return;
     }
-
-  leave_live_mode (self);
-  _tw_window_install_view_state (self, model);
-  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "trace");
-  show_cache_note (self, job->title, tw_state_model_get_trace (model));
-  title = g_strdup_printf (_("%s — Trace Workbench"), job->title);
-  gtk_window_set_title (GTK_WINDOW (self), title);
-  if (job->path)
-    add_to_recent (job->path);
-  gtk_widget_grab_focus (GTK_WIDGET (tw_event_list_get_column_view (TW_EVENT_LIST (self->event_list))));
-  g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+  show_cache_note (self, self->loading_title, trace);
+  /* a trace read in a child or mapped from the cache, or one whose rows the reader
+   * rewrote: shown from now on */
+  if (self->building == NULL || tw_state_model_get_trace (self->building) != trace)
+    _tw_window_begin_view (self, trace, NULL);
+  _tw_window_view_read (self);
 }
 
 static void
@@ -371,11 +420,21 @@ start_loading (TwWindow *self,
       g_free (self->previous_page);
       self->previous_page = g_strdup (page ? page : "welcome");
     }
+  _tw_window_end_view (self, TRUE);
   g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
+  self->reading_done = FALSE;
+  self->first_frame = FIRST_FRAME_NONE;
+  g_free (self->loading_title);
+  self->loading_title = g_strdup (job->title);
+  g_free (self->loading_path);
+  self->loading_path = g_strdup (job->path);
+  if (job->path)
+    job->growing = _tw_growing_new (self);
   _tw_window_dismiss_error (self);
 
   label = g_strdup_printf (_("Opening %s"), job->title);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->building_progress), 0.0);
   gtk_label_set_text (GTK_LABEL (self->loading_label), label);
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0.0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress_bar), _("Reading…"));
@@ -506,6 +565,8 @@ tw_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   self->load_job = NULL;
+  _tw_window_end_view (self, FALSE);
+  g_clear_object (&self->before_building);
   _tw_window_detach_live (self);
   /* a recording being written outlives the window (TwRecorder) */
   if (self->recorder)
@@ -530,6 +591,8 @@ tw_window_finalize (GObject *object)
   TwWindow *self = (TwWindow *)object;
 
   g_free (self->previous_page);
+  g_free (self->loading_title);
+  g_free (self->loading_path);
 
   G_OBJECT_CLASS (tw_window_parent_class)->finalize (object);
 }
@@ -589,6 +652,15 @@ tw_window_class_init (TwWindowClass *klass)
   signals[LOAD_FINISHED] =
     g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  /**
+   * TwWindow::first-frame:
+   *
+   * Emitted once per load, after the first paint of the timeline of the trace being
+   * opened (its state model may still be building).
+   */
+  signals[FIRST_FRAME] =
+    g_signal_new ("first-frame", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (TW_TYPE_GO_TO_TIME);
   g_type_ensure (TW_TYPE_EVENT_LIST);
@@ -610,6 +682,8 @@ tw_window_class_init (TwWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TwWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, building_controls);
+  gtk_widget_class_bind_template_child (widget_class, TwWindow, building_progress);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, trace_paned);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline_slot);
   gtk_widget_class_bind_template_child (widget_class, TwWindow, timeline_scroller);

@@ -691,6 +691,26 @@ tw_state_model_update (TwStateModel  *self,
                        GCancellable  *cancellable,
                        GError       **error)
 {
+  return tw_state_model_update_some (self, G_MAXUINT64, cancellable, error);
+}
+
+/**
+ * tw_state_model_update_some:
+ * @max_events: process at most this many events (whole chunks' rows at a time are
+ *   cut to it)
+ *
+ * As tw_state_model_update(), in steps: a main loop builds the model of a trace that
+ * is still being read this way, a few milliseconds at a time, and draws in between.
+ * The model after the last step holds what a single update builds and draws the same.
+ *
+ * Returns: %FALSE when cancelled
+ */
+gboolean
+tw_state_model_update_some (TwStateModel  *self,
+                            guint64        max_events,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
   guint64 n;
 
   g_return_val_if_fail (TW_IS_STATE_MODEL (self), FALSE);
@@ -702,6 +722,8 @@ tw_state_model_update (TwStateModel  *self,
     _tw_state_model_adopt_image (self, _tw_trace_get_state_image (self->trace));
 
   n = MIN (tw_trace_get_n_events (self->trace), self->end_event);
+  if (n - MIN (n, self->n_processed) > max_events)
+    n = self->n_processed + max_events;
   refresh_tracked (self);
   if (tw_trace_get_n_event_types (self->trace) > 0)
     type_info_add (self, tw_trace_get_n_event_types (self->trace) - 1);

@@ -115,6 +115,10 @@ TwTrace              *tw_state_model_get_trace        (TwStateModel   *self);
 gboolean              tw_state_model_update           (TwStateModel   *self,
                                                        GCancellable   *cancellable,
                                                        GError        **error);
+gboolean              tw_state_model_update_some      (TwStateModel   *self,
+                                                       guint64         max_events,
+                                                       GCancellable   *cancellable,
+                                                       GError        **error);
 guint64               tw_state_model_get_n_processed  (TwStateModel   *self);
 
 guint                 tw_state_model_get_n_cpus       (TwStateModel   *self);

@@ -93,7 +93,9 @@ struct _TwTrace
   gpointer       chunk_check_data;
   GDestroyNotify chunk_check_destroy;
   GMutex         check_lock;
-  gint          *chunk_state;    /* CHUNK_UNCHECKED, CHUNK_GOOD or CHUNK_REPLACED */
+  gint          *chunk_state;
+  TwTraceRewriteFunc rewrite_func;  /* tw_trace_set_rewrite_func */
+  gpointer       rewrite_data;    /* CHUNK_UNCHECKED, CHUNK_GOOD or CHUNK_REPLACED */
   TwEventChunk **replacements;   /* for chunks that failed their check */
 };
 
@@ -1386,6 +1388,41 @@ tw_trace_set_stable_payloads (TwTrace *self)
 }
 
 /**
+ * tw_trace_set_rewrite_func:
+ * @func: (nullable): what tw_trace_begin_rewrite() calls
+ *
+ * For a trace read in one thread while another shows the rows published so far (a
+ * file shown as it loads): the writer calls @func before it rewrites or moves rows it
+ * published (sorting them at tw_trace_seal(), a reader's second pass over the times),
+ * and @func returns once the other thread no longer reads them.
+ */
+void
+tw_trace_set_rewrite_func (TwTrace            *self,
+                           TwTraceRewriteFunc  func,
+                           gpointer            user_data)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  self->rewrite_func = func;
+  self->rewrite_data = user_data;
+}
+
+/**
+ * tw_trace_begin_rewrite:
+ *
+ * Says that the writer is about to change rows it published: see
+ * tw_trace_set_rewrite_func().
+ */
+void
+tw_trace_begin_rewrite (TwTrace *self)
+{
+  g_return_if_fail (TW_IS_TRACE (self));
+
+  if (self->rewrite_func)
+    self->rewrite_func (self, self->rewrite_data);
+}
+
+/**
  * tw_trace_end_append:
  *
  * Publishes the rows pushed since tw_trace_begin_append() to readers.
@@ -1552,8 +1589,12 @@ tw_trace_seal (TwTrace       *self,
 
   tw_trace_end_append (self);
 
-  if (needs_sort (self) && !sort_rows (self, cancellable, error))
-    return FALSE;
+  if (needs_sort (self))
+    {
+      tw_trace_begin_rewrite (self);
+      if (!sort_rows (self, cancellable, error))
+        return FALSE;
+    }
 
   for (guint c = 0; c < self->n_chunks; c++)
     {

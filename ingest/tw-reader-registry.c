@@ -360,6 +360,34 @@ tw_reader_registry_load_file_full (const char      *path,
                                    GCancellable    *cancellable,
                                    GError         **error)
 {
+  return tw_reader_registry_load_file_shown (path, format, flags, NULL, NULL, progress,
+                                             progress_data, cancellable, error);
+}
+
+/**
+ * tw_reader_registry_load_file_shown:
+ * @started: (nullable) (scope call): called with the new trace before a reader in this
+ *   process fills it, from the calling thread
+ *
+ * As tw_reader_registry_load_file_full(); when the trace is read in this process (not
+ * mapped from the cache, not read by a child), @started gets it first, its payloads
+ * stable (tw_trace_set_stable_payloads()): another thread may show the rows as they are
+ * published, if it stops reading them when the trace says they will change
+ * (tw_trace_set_rewrite_func(), which @started may set).
+ *
+ * Returns: (transfer full) (nullable): the trace, sealed
+ */
+TwTrace *
+tw_reader_registry_load_file_shown (const char         *path,
+                                    const char         *format,
+                                    TwLoadFlags         flags,
+                                    TwTraceStartedFunc  started,
+                                    gpointer            started_data,
+                                    TwProgressFunc      progress,
+                                    gpointer            progress_data,
+                                    GCancellable       *cancellable,
+                                    GError            **error)
+{
   g_autoptr(TwReader) reader = NULL;
   g_autoptr(TwTrace) trace = NULL;
   TwTraceCache *cache = (flags & TW_LOAD_USE_CACHE) ? tw_trace_cache_get_default () : NULL;
@@ -368,6 +396,7 @@ tw_reader_registry_load_file_full (const char      *path,
   g_autofree char *temp = NULL;
   g_autoptr(GError) unwritable = NULL;
   TwTraceCache *into;
+  gboolean in_child;
   guint64 need;
   int temp_fd = -1;
 
@@ -398,13 +427,18 @@ tw_reader_registry_load_file_full (const char      *path,
   /* a trace over the cache's limit is not stored (its size once read decides): its
    * reader writes no file that would only be removed */
   into = key && need <= tw_trace_cache_get_limit (cache) ? cache : NULL;
+  in_child = (flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL;
+  /* a trace shown while it is read in process is built in memory and copied into the
+   * cache once read: the one read into a cache file is another trace, mapped from it */
+  if (started && !in_child)
+    into = NULL;
   /* a folder that cannot be written is no reason not to read the trace */
   if (into && (temp_fd = tw_trace_cache_make_temp (into, &temp, &unwritable)) < 0)
     {
       g_debug ("%s", unwritable->message);
       into = NULL;
     }
-  if ((flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL)
+  if (in_child)
     trace = into ? tw_reader_process_load_to_cache (reader, path, into, temp_fd, temp, progress,
                                                     progress_data, cancellable, error)
                  : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
@@ -415,6 +449,11 @@ tw_reader_registry_load_file_full (const char      *path,
   else
     {
       trace = tw_trace_new ();
+      if (started)
+        {
+          tw_trace_set_stable_payloads (trace);
+          started (trace, started_data);
+        }
       if (!tw_reader_registry_read_into (reader, path, trace, progress, progress_data,
                                          cancellable, error))
         return NULL;

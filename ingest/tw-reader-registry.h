@@ -44,6 +44,18 @@ TwTrace   *tw_reader_registry_load_file_full (const char    *path,
                                            GCancellable    *cancellable,
                                            GError         **error);
 const char *tw_reader_registry_get_cache_note (TwTrace   *trace);
+/* The trace a reader is about to fill, before its first row (tw_reader_registry_load_file_shown()). */
+typedef void (*TwTraceStartedFunc) (TwTrace  *trace,
+                                    gpointer  user_data);
+TwTrace   *tw_reader_registry_load_file_shown (const char     *path,
+                                           const char      *format,
+                                           TwLoadFlags      flags,
+                                           TwTraceStartedFunc started,
+                                           gpointer         started_data,
+                                           TwProgressFunc   progress,
+                                           gpointer         progress_data,
+                                           GCancellable    *cancellable,
+                                           GError         **error);
 gboolean   tw_reader_registry_read_into   (TwReader        *reader,
                                            const char      *path,
                                            TwTrace         *trace,

@@ -1005,6 +1005,7 @@ fix_up_times (Parser  *parser,
   guint64 row = parser->first_row;
 
   parser->origin = parser->min_tsc;
+  tw_trace_begin_rewrite (parser->trace);
   for (guint64 block = 0; block < n_records; block += BLOCK_RECORDS)
     {
       gsize n = MIN (BLOCK_RECORDS, n_records - block);
