@@ -759,6 +759,37 @@ build_index (TwTrace  *trace,
   return g_variant_new_tuple (children, G_N_ELEMENTS (children));
 }
 
+/* The columns' blocks past the last chunk's rows go back: they were allocated for rows
+ * that never came (a small trace's cache file would otherwise take a whole chunk's). */
+static void
+release_unused_rows (TwTraceImage *self,
+                     TwTrace      *trace)
+{
+  static const struct { gsize offset, width; } columns[] = {
+    { 0, 8 }, { TW_CHUNK_TASK_OFFSET, 4 }, { TW_CHUNK_ARG_OFFSET, 4 },
+    { TW_CHUNK_PAYLOAD_OFFSET, 4 }, { TW_CHUNK_TYPE_OFFSET, 2 }, { TW_CHUNK_CPU_OFFSET, 2 },
+  };
+  guint n_chunks = tw_trace_get_n_chunks (trace);
+  const TwEventChunk *last;
+  guint slot;
+
+  if (n_chunks == 0)
+    return;
+  last = tw_trace_get_chunk (trace, n_chunks - 1);
+  slot = _tw_event_chunk_get_slot (last);
+  if (!slot_at (self, slot)->fresh || slot_at (self, slot)->anonymous_from == 0)
+    return;
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      gsize from = round_to_page (columns[c].offset + (gsize) last->n * columns[c].width);
+      gsize to = columns[c].offset + (gsize) TW_CHUNK_SIZE * columns[c].width;
+
+      if (from < to)
+        fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                   slot_offset (slot) + from, to - from);
+    }
+}
+
 /**
  * tw_trace_image_publish:
  * @trace: a sealed trace made by tw_trace_image_new_trace()
@@ -785,6 +816,7 @@ tw_trace_image_publish (TwTraceImage  *self,
                    "trace image: no room left in the file for the trace's rows");
       return FALSE;
     }
+  release_unused_rows (self, trace);
   index = g_variant_ref_sink (build_index (trace, FALSE));
   header.n_slots = self->slots->len;
   header.index_offset = slot_offset (self->slots->len);
