@@ -114,21 +114,29 @@ tw_pages_populate (gpointer data,
  * fault only clears and maps each: 71 against 89 ms for 138 MB here (kernel 6.18),
  * about 20 ms of the 0.5 s `tracewb-cli info` takes on a 126 MB trace.dat. On pages
  * the file has already, write faults cost more than read faults mapping a page's
- * neighbours at once (tw-trace-image.c keeps MADV_POPULATE_READ for those). A failed
- * fallocate (out of room, an old kernel) leaves the faults to do it all.
+ * neighbours at once (tw-trace-image.c keeps MADV_POPULATE_READ for those).
+ *
+ * Nothing is mapped when fallocate fails: writing to a page of a shared file mapping
+ * whose blocks cannot be allocated (a full disk) raises SIGBUS, so the caller must not
+ * write there.
+ *
+ * Returns: %FALSE with errno set when the file's blocks could not be allocated
  */
-void
+gboolean
 tw_pages_populate_new_file_pages (gpointer data,
                                   gsize    size,
                                   int      fd,
                                   goffset  offset)
 {
   if (size == 0)
-    return;
-  fallocate (fd, 0, offset, (goffset) size);
+    return TRUE;
+  if (fallocate (fd, 0, offset, (goffset) size) < 0)
+    return FALSE;
 #ifdef MADV_POPULATE_WRITE
-  madvise (data, size, MADV_POPULATE_WRITE);
+  if (data)
+    madvise (data, size, MADV_POPULATE_WRITE);
 #endif
+  return TRUE;
 }
 
 /**

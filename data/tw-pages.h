@@ -40,7 +40,7 @@ void     tw_pages_advise_huge        (gpointer      data,
                                       gsize         size);
 void     tw_pages_populate           (gpointer      data,
                                       gsize         size);
-void     tw_pages_populate_new_file_pages (gpointer data,
+gboolean tw_pages_populate_new_file_pages (gpointer data,
                                            gsize    size,
                                            int      fd,
                                            goffset  offset);

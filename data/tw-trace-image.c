@@ -68,7 +68,8 @@ typedef struct {
   guint8  *columns;       /* NULL while not mapped in this process */
   guint8  *blob;
   gsize    blob_map;      /* bytes mapped at @blob */
-  gboolean fresh;         /* writer: a slot of holes, never written since the file grew */
+  gboolean fresh;         /* writer: a slot of holes, whose blocks are allocated as written */
+  gsize    anonymous_from; /* writer: the blob is anonymous memory from here on (no room) */
 } Slot;
 
 struct _TwTraceImage
@@ -83,6 +84,7 @@ struct _TwTraceImage
   gboolean         opened;      /* mapping side: holds a published trace, so its pages
                                  * are known (an image whose writer died is not kept) */
   gboolean         published;   /* writer: its slots are the mapping side's now */
+  gboolean         failed;      /* writer: the file had no room; see fail_over() */
 };
 
 static GMutex        pool_lock;
@@ -185,7 +187,7 @@ unmap_slot (TwTraceImage *self,
     munmap (s->columns, TW_TRACE_COLUMNS_BYTES);
   if (s->blob)
     munmap (s->blob, s->blob_map);
-  *s = (Slot) { NULL, NULL, 0 };
+  *s = (Slot) { NULL, NULL, 0, FALSE, 0 };
 }
 
 static TwTraceImage *
@@ -397,27 +399,54 @@ map_or_die (gsize  len,
   return p;
 }
 
+/* The writer ran out of room in its file: from now on the store goes on in anonymous
+ * memory (a write to a shared file page without blocks raises SIGBUS), and the image is
+ * not published. */
+static void
+fail_over (TwTraceImage *self)
+{
+  if (!self->failed)
+    g_debug ("trace image: no room left in the file (%s); the rest of the read stays in memory",
+             g_strerror (errno));
+  self->failed = TRUE;
+}
+
+static gpointer
+map_anonymous_or_die (gpointer at,
+                      gsize    len)
+{
+  gpointer p = mmap (at, len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (at ? MAP_FIXED : 0), -1, 0);
+
+  if (p == MAP_FAILED)
+    g_error ("tw-trace-image: cannot map %" G_GSIZE_FORMAT " bytes: %s", len, g_strerror (errno));
+  return p;
+}
+
 /*
- * The writer's slot for a new chunk: a warm one first, else the next in the file. Its
- * columns are mapped populated (one call instead of a fault per page; the holes of a
- * fresh slot allocated in a batch first, tw_pages_populate_new_file_pages()), except
- * for the first chunk of a fresh file, which a small trace fills only in part; the
- * blob is the slot's whole reservation, mapped as it grows.
+ * The writer's slot for a new chunk: a warm one first, else the next in the file. A warm
+ * slot (one of the mapping side's pool, [0, n_warm)) holds pages: its columns are mapped
+ * populated. Any other slot is holes (new, or given back and punched): its columns'
+ * blocks are allocated first (tw_pages_populate_new_file_pages()), and populated in the
+ * same go except for the first chunk of a fresh file, which a small trace fills only in
+ * part. A file that has no room for them has the chunk in anonymous memory (fail_over()).
+ * The blob is the slot's whole reservation, mapped as it grows.
  */
 guint8 *
 _tw_trace_image_take_slot (TwTraceImage  *self,
                            guint         *slot,
                            guint8       **blob)
 {
-  gboolean warm = self->free_slots->len > 0;
+  gboolean warm;
   Slot *s;
 
   g_assert (self->writer);
 
-  if (warm)
+  if (self->free_slots->len > 0)
     *slot = g_array_index (self->free_slots, guint, --self->free_slots->len);
   else
     *slot = self->slots->len;
+  warm = *slot < self->n_warm;
   s = slot_at (self, *slot);
   if (slot_offset (*slot + 1) > self->file_size)
     {
@@ -427,13 +456,24 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
       self->file_size = slot_offset (*slot + 1);
     }
   s->fresh = !warm;
-  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm ? MAP_POPULATE : 0,
-                           self->fd, slot_offset (*slot));
-  if (!warm && *slot > 0)
-    tw_pages_populate_new_file_pages (s->columns, TW_TRACE_COLUMNS_BYTES, self->fd,
-                                      slot_offset (*slot));
-  s->blob = map_or_die (TW_TRACE_BLOB_RESERVE, MAP_NORESERVE, self->fd,
-                        slot_offset (*slot) + TW_TRACE_COLUMNS_BYTES);
+  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm ? MAP_POPULATE : 0, self->fd,
+                           slot_offset (*slot));
+  if (!warm && (self->failed ||
+                !tw_pages_populate_new_file_pages (*slot > 0 ? s->columns : NULL,
+                                                   TW_TRACE_COLUMNS_BYTES, self->fd,
+                                                   slot_offset (*slot))))
+    {
+      fail_over (self);
+      map_anonymous_or_die (s->columns, TW_TRACE_COLUMNS_BYTES);
+      s->blob = map_anonymous_or_die (NULL, TW_TRACE_BLOB_RESERVE);
+      s->anonymous_from = 0;
+    }
+  else
+    {
+      s->blob = map_or_die (TW_TRACE_BLOB_RESERVE, MAP_NORESERVE, self->fd,
+                            slot_offset (*slot) + TW_TRACE_COLUMNS_BYTES);
+      s->anonymous_from = TW_TRACE_BLOB_RESERVE;
+    }
   s->blob_map = TW_TRACE_BLOB_RESERVE;
   *blob = s->blob;
   return s->columns;
@@ -441,11 +481,13 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
 
 /* The writer's blob of @slot grows into [@from, @to): its pages in one call (kernels
  * before 5.14 refuse; the pages then fault in one by one). A fresh slot's are holes,
- * allocated in a batch (tw_pages_populate_new_file_pages()). A warm slot's are populated
- * for reading: a shared shmem mapping needs no write fault to write (no dirty tracking),
- * and read faults map a page's neighbours that the file holds already in the same
- * fault, which makes a warm image's blob cost half of what MADV_POPULATE_WRITE does (100
- * against 200 ms/GB here). */
+ * allocated in a batch (tw_pages_populate_new_file_pages()); when the file has no room
+ * for them, the blob's rest, [@from, reservation), becomes anonymous memory in place
+ * (the blob does not move: readers may hold pointers into it), and so does every later
+ * chunk's (fail_over()). A warm slot's are populated for reading: a shared shmem mapping
+ * needs no write fault to write (no dirty tracking), and read faults map a page's
+ * neighbours that the file holds already in the same fault, which makes a warm image's
+ * blob cost half of what MADV_POPULATE_WRITE does (100 against 200 ms/GB here). */
 void
 _tw_trace_image_grow_blob (TwTraceImage *self,
                            guint         slot,
@@ -454,15 +496,40 @@ _tw_trace_image_grow_blob (TwTraceImage *self,
 {
   Slot *s = slot_at (self, slot);
 
-  if (s->fresh)
+  if (from >= s->anonymous_from)
     {
-      tw_pages_populate_new_file_pages (s->blob + from, to - from, self->fd,
-                                        slot_offset (slot) + TW_TRACE_COLUMNS_BYTES + from);
+      tw_pages_populate (s->blob + from, to - from);
       return;
     }
+  if (!s->fresh)
+    {
 #ifdef MADV_POPULATE_READ
-  madvise (s->blob + from, to - from, MADV_POPULATE_READ);
+      madvise (s->blob + from, to - from, MADV_POPULATE_READ);
 #endif
+      return;
+    }
+  if (!self->failed &&
+      tw_pages_populate_new_file_pages (s->blob + from, to - from, self->fd,
+                                        slot_offset (slot) + TW_TRACE_COLUMNS_BYTES + from))
+    return;
+  fail_over (self);
+  map_anonymous_or_die (s->blob + from, s->blob_map - from);
+  s->anonymous_from = from;
+  tw_pages_populate (s->blob + from, to - from);
+}
+
+/**
+ * tw_trace_image_is_failed:
+ *
+ * Returns: whether the writer's file ran out of room: part of the trace is in this
+ *   process's memory only, and the image cannot be published
+ */
+gboolean
+tw_trace_image_is_failed (TwTraceImage *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->failed;
 }
 
 /* Unmaps @slot here and gives its pages back: memory nobody would see otherwise. */
@@ -692,6 +759,37 @@ build_index (TwTrace  *trace,
   return g_variant_new_tuple (children, G_N_ELEMENTS (children));
 }
 
+/* The columns' blocks past the last chunk's rows go back: they were allocated for rows
+ * that never came (a small trace's cache file would otherwise take a whole chunk's). */
+static void
+release_unused_rows (TwTraceImage *self,
+                     TwTrace      *trace)
+{
+  static const struct { gsize offset, width; } columns[] = {
+    { 0, 8 }, { TW_CHUNK_TASK_OFFSET, 4 }, { TW_CHUNK_ARG_OFFSET, 4 },
+    { TW_CHUNK_PAYLOAD_OFFSET, 4 }, { TW_CHUNK_TYPE_OFFSET, 2 }, { TW_CHUNK_CPU_OFFSET, 2 },
+  };
+  guint n_chunks = tw_trace_get_n_chunks (trace);
+  const TwEventChunk *last;
+  guint slot;
+
+  if (n_chunks == 0)
+    return;
+  last = tw_trace_get_chunk (trace, n_chunks - 1);
+  slot = _tw_event_chunk_get_slot (last);
+  if (!slot_at (self, slot)->fresh || slot_at (self, slot)->anonymous_from == 0)
+    return;
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      gsize from = round_to_page (columns[c].offset + (gsize) last->n * columns[c].width);
+      gsize to = columns[c].offset + (gsize) TW_CHUNK_SIZE * columns[c].width;
+
+      if (from < to)
+        fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                   slot_offset (slot) + from, to - from);
+    }
+}
+
 /**
  * tw_trace_image_publish:
  * @trace: a sealed trace made by tw_trace_image_new_trace()
@@ -712,6 +810,13 @@ tw_trace_image_publish (TwTraceImage  *self,
   g_return_val_if_fail (self != NULL && self->writer, FALSE);
   g_return_val_if_fail (tw_trace_is_sealed (trace), FALSE);
 
+  if (self->failed)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   "trace image: no room left in the file for the trace's rows");
+      return FALSE;
+    }
+  release_unused_rows (self, trace);
   index = g_variant_ref_sink (build_index (trace, FALSE));
   header.n_slots = self->slots->len;
   header.index_offset = slot_offset (self->slots->len);

@@ -30,6 +30,7 @@ TwTrace      *tw_trace_image_open_trace      (TwTraceImage   *self,
 TwTraceImage *tw_trace_image_new_for_fd      (int             fd,
                                               guint           n_warm_slots);
 TwTrace      *tw_trace_image_new_trace       (TwTraceImage   *self);
+gboolean      tw_trace_image_is_failed       (TwTraceImage   *self);
 gboolean      tw_trace_image_publish         (TwTraceImage   *self,
                                               TwTrace        *trace,
                                               GError        **error);

@@ -273,7 +273,9 @@ find_reader (const char  *path,
  * child's is (tw_reader_process_load_to_cache()): its chunks are made in slots of the
  * file, so that the store's pages are the file's (page cache, which the kernel writes
  * back and can evict) rather than anonymous memory, and storing it only completes the
- * file. The trace returned maps the file read-only.
+ * file. The trace returned maps the file read-only. A disk that fills during the read
+ * has the rest of the store in memory (tw_trace_image_is_failed()): the trace written is
+ * returned then, the file goes, and *@abandoned says that there is nothing to store.
  */
 static TwTrace *
 read_into_cache_file (TwReader       *reader,
@@ -281,6 +283,7 @@ read_into_cache_file (TwReader       *reader,
                       TwTraceCache   *cache,
                       int             fd,
                       const char     *temp,
+                      gboolean       *abandoned,
                       TwProgressFunc  progress,
                       gpointer        progress_data,
                       GCancellable   *cancellable,
@@ -304,8 +307,17 @@ read_into_cache_file (TwReader       *reader,
   image = tw_trace_image_new_for_fd (image_fd, 0);
   written = tw_trace_image_new_trace (image);
   ok = tw_reader_registry_read_into (reader, path, written, progress, progress_data,
-                                     cancellable, error) &&
-       tw_trace_image_publish (image, written, error);
+                                     cancellable, error);
+  if (ok && tw_trace_image_is_failed (image))
+    {
+      g_debug ("trace cache: no room left in %s; %s is read without the cache",
+               tw_trace_cache_get_dir (cache), path);
+      *abandoned = TRUE;
+      close (fd);
+      g_unlink (temp);
+      return g_steal_pointer (&written);
+    }
+  ok = ok && tw_trace_image_publish (image, written, error);
   /* the writer's mappings go; the file's pages stay in the page cache for the reader */
   g_clear_object (&written);
   g_clear_pointer (&image, tw_trace_image_unref);
@@ -397,6 +409,7 @@ tw_reader_registry_load_file_shown (const char         *path,
   g_autoptr(GError) unwritable = NULL;
   TwTraceCache *into;
   gboolean in_child;
+  gboolean abandoned = FALSE;
   guint64 need;
   int temp_fd = -1;
 
@@ -444,8 +457,8 @@ tw_reader_registry_load_file_shown (const char         *path,
                  : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
                                            error);
   else if (into)
-    trace = read_into_cache_file (reader, path, into, temp_fd, temp, progress, progress_data,
-                                  cancellable, error);
+    trace = read_into_cache_file (reader, path, into, temp_fd, temp, &abandoned, progress,
+                                  progress_data, cancellable, error);
   else
     {
       trace = tw_trace_new ();
@@ -459,7 +472,7 @@ tw_reader_registry_load_file_shown (const char         *path,
         return NULL;
     }
 
-  if (trace && key)
+  if (trace && key && !abandoned)
     tw_trace_cache_store_in_background (cache, key, trace);
   if (trace && no_room)
     g_object_set_qdata_full (G_OBJECT (trace), cache_note_quark (), g_steal_pointer (&no_room),

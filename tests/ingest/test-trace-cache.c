@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <glib/gstdio.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1246,6 +1248,97 @@ test_unwritable (void)
   g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 13);
 }
 
+/* The events of the disk-full test: an interrupt entry with its number per row, so that
+ * both the columns and the payloads (the number) fill the cache's small disk. */
+#define FULL_ROWS 700000
+
+static char *
+make_big_csv (void)
+{
+  g_autoptr(GString) csv = g_string_new ("time_ns,cpu,task,event,irq\n");
+  char *path = g_build_filename (g_get_user_data_dir (), "full.csv", NULL);
+
+  for (guint i = 0; i < FULL_ROWS; i++)
+    g_string_append_printf (csv, "%u,%u,,%s,%u\n", 1000 + i, i % 4,
+                            i % 2 ? "irq_exit" : "irq_entry", i % 1000);
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_file_set_contents (path, csv->str, csv->len, NULL));
+  return path;
+}
+
+/* In a process of its own (a mount namespace of its own, so that nothing stays mounted
+ * whatever happens): the cache folder is an 8 MiB file system, the free figure says
+ * there is room, and the trace's store needs about 20 MB. The disk fills during the read:
+ * the trace is read whole all the same, and no file is left in the folder. */
+static void
+test_disk_full_subprocess (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", "traces", NULL);
+  g_autofree char *path = make_big_csv ();
+  g_autofree char *key = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTraceCache *cache;
+  TwEvent ev;
+  TwValue irq;
+
+  g_assert_true (g_mkdir_with_parents (dir, 0700) == 0);
+  if (unshare (CLONE_NEWNS) < 0 || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+      mount ("tmpfs", dir, "tmpfs", 0, "size=8m") < 0)
+    {
+      g_autofree char *why = g_strdup_printf ("cannot mount a small file system: %s",
+                                              g_strerror (errno));
+
+      g_assert_true (g_file_set_contents (g_getenv ("TW_TEST_NO_MOUNT"), why, -1, NULL));
+      return;
+    }
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  g_setenv ("TRACEWB_CACHE_FREE", "100G", TRUE);
+  cache = tw_trace_cache_get_default ();
+  g_assert_cmpstr (tw_trace_cache_get_dir (cache), ==, dir);
+  key = tw_trace_cache_dup_key (path, NULL);
+  file = tw_trace_cache_dup_file_for_key (cache, key);
+
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                             NULL, NULL, NULL, &error);
+  tw_trace_cache_wait (cache);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, FULL_ROWS);
+  for (guint64 i = 0; i < FULL_ROWS; i++)
+    {
+      g_assert_true (tw_trace_get_event (trace, i, &ev));
+      g_assert_cmpuint (ev.time, ==, 1000 + i);
+      g_assert_true (tw_trace_get_event_field (trace, &ev, "irq", &irq));
+      g_assert_cmpuint (irq.u, ==, i % 1000);
+    }
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_temp_files (), ==, 0);
+}
+
+static void
+test_disk_full (void)
+{
+  g_autofree char *no_mount = g_build_filename (g_get_user_runtime_dir (), "no-mount", NULL);
+  g_autofree char *why = NULL;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("mounting a small file system for the cache folder needs root");
+      return;
+    }
+  g_assert_true (g_mkdir_with_parents (g_get_user_runtime_dir (), 0700) == 0);
+  g_setenv ("TW_TEST_NO_MOUNT", no_mount, TRUE);
+  g_test_trap_subprocess ("/trace-cache/round-trip/disk-full/subprocess", 600 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  if (g_file_get_contents (no_mount, &why, NULL, NULL))
+    {
+      g_test_skip (why);
+      return;
+    }
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1258,6 +1351,8 @@ main (int   argc,
   g_test_add_func ("/trace-cache/round-trip/child-killed", test_child_killed);
   g_test_add_func ("/trace-cache/round-trip/no-room", test_no_room);
   g_test_add_func ("/trace-cache/round-trip/unwritable", test_unwritable);
+  g_test_add_func ("/trace-cache/round-trip/disk-full", test_disk_full);
+  g_test_add_func ("/trace-cache/round-trip/disk-full/subprocess", test_disk_full_subprocess);
   g_test_add_func ("/trace-cache/stale", test_stale);
   g_test_add_func ("/trace-cache/truncated", test_truncated);
   g_test_add_func ("/trace-cache/bit-flips", test_bit_flips);
