@@ -8,22 +8,14 @@
 #include <tw-evaluators.h>
 
 #include "tw-live-session.h"
+#include "tw-stream-check.h"
 
 G_BEGIN_DECLS
 
 #define POLL_INTERVAL_MS  10
 
 typedef struct {
-  /* stream check (see tw-cli-monitor.c: a gap in positions restarts it) */
-  gboolean       initialized;
-  gboolean       declared;
-  gboolean       valid;
-  TwJcs          jcs;
-  TwJcsArrivals  arrivals;
-  guint64        next_position;
-  guint64        violations;
-  TwJcsArrival   first_violation;
-  char          *error;
+  TwStreamCheck  check;
   /* elements/s over the last second */
   guint64        rate_base_ns;
   guint64        rate_base_received;

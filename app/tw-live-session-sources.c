@@ -5,8 +5,6 @@
  */
 #include "config.h"
 
-#include <math.h>
-
 #include "tw-live-session-private.h"
 
 #define RATE_INTERVAL_NS  G_GUINT64_CONSTANT (1000000000)
@@ -14,7 +12,7 @@
 static void
 source_state_clear (gpointer data)
 {
-  g_free (((SourceState *) data)->error);
+  tw_stream_check_clear (&((SourceState *) data)->check);
 }
 
 /* Returns: (transfer full): an empty SourceState array, one per monitor source index */
@@ -36,67 +34,22 @@ get_source_state (TwLiveSession *self,
   return &g_array_index (self->sources, SourceState, source);
 }
 
-/* The first element of a sensor turns its declared stream (T, D, τ, T_M, d in ns; T 0:
- * none) into a TwJcs. */
-static void
-init_stream_check (SourceState  *state,
-                   const double  declared[5])
-{
-  TwJcsStream stream = { llround (declared[0]), llround (declared[1]), llround (declared[2]) };
-  TwJcsMonitor monitor = { llround (declared[3]), llround (declared[4]) };
-  g_autoptr (GError) error = NULL;
-
-  state->initialized = TRUE;
-  state->declared = declared[0] > 0;
-  if (!state->declared)
-    return;
-  /* declared without a monitor: this session's poll period serves */
-  if (monitor.T_M <= 0)
-    monitor = (TwJcsMonitor) { POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000),
-                               POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000) };
-  state->valid = tw_jcs_init (&state->jcs, &stream, &monitor, &error);
-  if (!state->valid)
-    state->error = g_strdup (error->message);
-  tw_jcs_arrivals_init (&state->arrivals);
-}
-
 static void
 init_local_check (SourceState               *state,
                   const TwMonitorSourceInfo *info)
 {
-  const double declared[5] = { info->period_ns, info->min_distance_ns, info->earliness_ns,
-                               info->monitor_period_ns, info->deadline_ns };
+  TwStreamDeclaration declared = tw_stream_declaration_of_source (info);
 
-  init_stream_check (state, declared);
+  tw_stream_check_init (&state->check, &declared, POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000));
 }
 
 static void
 init_remote_check (SourceState               *state,
                    const TwLttngRemoteSensor *rs)
 {
-  const double declared[5] = { rs->period_ns, rs->min_distance_ns, rs->earliness_ns,
-                               rs->monitor_period_ns, rs->deadline_ns };
+  TwStreamDeclaration declared = tw_stream_declaration_of_target (rs);
 
-  init_stream_check (state, declared);
-}
-
-/* An element at @position: a gap in positions (elements missed, or lost on the way, or
- * a stream started over) restarts the check rather than raising a false alarm. */
-static void
-check_arrival (SourceState *state,
-               guint64      position,
-               guint64      time_ns)
-{
-  TwJcsArrival arrival;
-
-  if (!state->valid)
-    return;
-  if (position != state->next_position && state->arrivals.n > 0)
-    tw_jcs_arrivals_init (&state->arrivals);
-  state->next_position = position + 1;
-  arrival = tw_jcs_arrivals_add (&state->arrivals, &state->jcs, (gint64) time_ns);
-  if (arrival != TW_JCS_ARRIVAL_OK && state->violations++ == 0)
-    state->first_violation = arrival;
+  tw_stream_check_init (&state->check, &declared, POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000));
 }
 
 /* The monitor's element hook, in the poll thread with @lock held. */
@@ -109,7 +62,7 @@ _tw_live_session_on_element (guint    source,
   TwLiveSession *self = data;
   SourceState *state = get_source_state (self, source);
 
-  if (!state->initialized)
+  if (!state->check.initialized)
     {
       TwMonitorSourceInfo info;
 
@@ -117,7 +70,7 @@ _tw_live_session_on_element (guint    source,
         return;
       init_local_check (state, &info);
     }
-  check_arrival (state, position, time_ns);
+  tw_stream_check_add (&state->check, position, time_ns);
 }
 
 /* The stream check of sensor @index of the LTTng source @source, with @lock held. */
@@ -150,7 +103,7 @@ _tw_live_session_on_arrival (TwLiveSource *source,
   TwLiveSession *self = data;
   SourceState *state = get_remote_state (self, source, index);
 
-  if (!state->initialized)
+  if (!state->check.initialized)
     {
       TwLttngRemoteSensor rs;
 
@@ -158,7 +111,7 @@ _tw_live_session_on_arrival (TwLiveSource *source,
         return;
       init_remote_check (state, &rs);
     }
-  check_arrival (state, position, time_ns);
+  tw_stream_check_add (&state->check, position, time_ns);
 }
 
 /* With @lock held, after a poll. */
@@ -212,18 +165,18 @@ static TwLiveStreamStatus
 stream_status (const SourceState  *state,
                const char        **detail)
 {
-  if (!state->declared)
+  if (!state->check.declared)
     return TW_LIVE_STREAM_NONE;
-  if (!state->valid)
+  if (!state->check.valid)
     {
       if (detail)
-        *detail = state->error;
+        *detail = state->check.error;
       return TW_LIVE_STREAM_INVALID;
     }
-  if (state->violations == 0)
+  if (state->check.violations == 0)
     return TW_LIVE_STREAM_OK;
   if (detail)
-    *detail = tw_jcs_arrival_to_string (state->first_violation);
+    *detail = tw_jcs_arrival_to_string (state->check.first_violation);
   return TW_LIVE_STREAM_BROKEN;
 }
 
@@ -240,7 +193,7 @@ get_stream_status_locked (TwLiveSession  *self,
   if (!tw_monitor_get_source_info (self->monitor, source, &info))
     return TW_LIVE_STREAM_NONE;
   state = get_source_state (self, source);
-  if (!state->initialized && info.period_ns > 0)
+  if (!state->check.initialized && info.period_ns > 0)
     init_local_check (state, &info);
   return stream_status (state, detail);
 }
@@ -391,7 +344,7 @@ tw_live_session_get_remote_stream_status (TwLiveSession  *self,
         }
       state = get_remote_state (self, source, index);
       /* declared, no element yet: OK so far, as a local sensor's */
-      if (!state->initialized && tw_live_lttng_get_sensor (source, index, &rs) && rs.period_ns > 0)
+      if (!state->check.initialized && tw_live_lttng_get_sensor (source, index, &rs) && rs.period_ns > 0)
         init_remote_check (state, &rs);
       status = stream_status (state, detail);
       break;
@@ -424,8 +377,8 @@ tw_live_session_set_source_attached (TwLiveSession  *self,
   ok = tw_monitor_set_source_detached (self->monitor, source, !attached, error);
   /* the elements skipped while detached are not a gap in the stream */
   state = get_source_state (self, source);
-  if (ok && state->valid)
-    tw_jcs_arrivals_init (&state->arrivals);
+  if (ok && state->check.valid)
+    tw_jcs_arrivals_init (&state->check.arrivals);
   g_mutex_unlock (&self->lock);
   return ok;
 }

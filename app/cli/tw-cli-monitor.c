@@ -3,13 +3,9 @@
  * Copyright 2026 The Trace Workbench authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The stream check lives here, in app/, because it joins two layers that may not see
- * each other: the monitor (ingest/) delivers elements, the jitter-constrained-stream
- * math (evaluators/tw-jcs.h) judges them. The monitor's element hook hands over each
- * element with its stream position (O(1) per element, tw_jcs_arrivals_add) for the
- * sensors that declared a stream. Elements missed in between make the stream look
- * denser than it was (the count j of elements since the first is too small), so a gap
- * in positions restarts the check instead of raising a false alarm.
+ * The monitor's element hook hands over each element with its stream position, and each
+ * sensor's declared stream is checked as it arrives (app/tw-stream-check.h, shared with
+ * the live window).
  */
 #include "config.h"
 
@@ -26,25 +22,14 @@
 #include "tw-cli-monitor-eval.h"
 #include "tw-cli-monitor-flight.h"
 #include "tw-cli-ust.h"
-
-typedef struct {
-  gboolean       declared;
-  gboolean       valid;
-  TwJcs          jcs;
-  TwJcsArrivals  arrivals;
-  guint64        next_position;
-  guint64        restarts;
-  guint64        violations;
-  TwJcsArrival   first_violation;
-  char          *error;
-} StreamCheck;
+#include "tw-stream-check.h"
 
 typedef struct {
   TwMonitor  *monitor;
   GMainLoop  *loop;
   guint64     next_event;       /* rows below this were checked (and dumped) */
-  GArray     *checks;           /* StreamCheck per source index */
-  GHashTable *remote_checks;    /* LTTng source → StreamCheck per its target's sensor */
+  GArray     *checks;           /* TwStreamCheck per source index */
+  GHashTable *remote_checks;    /* LTTng source → TwStreamCheck per its target's sensor */
   GHashTable *dumped_types;     /* types whose CSV header was printed */
   gboolean    dump;
   gint64      period_ns;
@@ -64,73 +49,16 @@ typedef struct {
 static void
 stream_check_clear (gpointer data)
 {
-  StreamCheck *check = data;
-
-  g_free (check->error);
+  tw_stream_check_clear (data);
 }
 
-static StreamCheck *
+static TwStreamCheck *
 get_check (Session *session,
            guint    source)
 {
   if (source >= session->checks->len)
     g_array_set_size (session->checks, source + 1);
-  return &g_array_index (session->checks, StreamCheck, source);
-}
-
-/* The first time a sensor shows up, its declared stream (T, D, τ, T_M, d in ns; T 0:
- * none) becomes a TwJcs. */
-static void
-init_declared_check (Session      *session,
-                     StreamCheck  *check,
-                     const double  declared[5])
-{
-  TwJcsStream stream = { llround (declared[0]), llround (declared[1]), llround (declared[2]) };
-  TwJcsMonitor monitor = { llround (declared[3]), llround (declared[4]) };
-  g_autoptr (GError) error = NULL;
-
-  check->declared = declared[0] > 0;
-  if (!check->declared)
-    return;
-  /* A stream declared without a monitor: this command's own poll period serves. */
-  if (monitor.T_M <= 0)
-    monitor = (TwJcsMonitor) { session->period_ns, session->period_ns };
-  check->valid = tw_jcs_init (&check->jcs, &stream, &monitor, &error);
-  if (!check->valid)
-    check->error = g_strdup (error->message);
-  tw_jcs_arrivals_init (&check->arrivals);
-}
-
-static void
-init_check (Session                   *session,
-            StreamCheck               *check,
-            const TwMonitorSourceInfo *info)
-{
-  const double declared[5] = { info->period_ns, info->min_distance_ns, info->earliness_ns,
-                               info->monitor_period_ns, info->deadline_ns };
-
-  init_declared_check (session, check, declared);
-}
-
-/* An element at @position; a gap in positions restarts the check (see the top). */
-static void
-check_element (StreamCheck *check,
-               guint64      position,
-               guint64      time_ns)
-{
-  TwJcsArrival arrival;
-
-  if (!check->valid)
-    return;
-  if (position != check->next_position && check->arrivals.n > 0)
-    {
-      tw_jcs_arrivals_init (&check->arrivals);
-      check->restarts++;
-    }
-  check->next_position = position + 1;
-  arrival = tw_jcs_arrivals_add (&check->arrivals, &check->jcs, (gint64) time_ns);
-  if (arrival != TW_JCS_ARRIVAL_OK && check->violations++ == 0)
-    check->first_violation = arrival;
+  return &g_array_index (session->checks, TwStreamCheck, source);
 }
 
 static char *
@@ -218,21 +146,23 @@ on_element (guint    source,
             gpointer data)
 {
   Session *session = data;
-  StreamCheck *check = get_check (session, source);
+  TwStreamCheck *check = get_check (session, source);
 
-  if (!check->declared && !check->valid && check->error == NULL)
+  if (!check->initialized)
     {
       TwMonitorSourceInfo info;
+      TwStreamDeclaration declared;
 
       if (!tw_monitor_get_source_info (session->monitor, source, &info))
         return;
-      init_check (session, check, &info);
+      declared = tw_stream_declaration_of_source (&info);
+      tw_stream_check_init (check, &declared, session->period_ns);
     }
-  check_element (check, position, time_ns);
+  tw_stream_check_add (check, position, time_ns);
 }
 
 /* The check of sensor @index of the LTTng source @source (its target's). */
-static StreamCheck *
+static TwStreamCheck *
 get_remote_check (Session      *session,
                   TwLiveSource *source,
                   guint         index)
@@ -241,30 +171,31 @@ get_remote_check (Session      *session,
 
   if (checks == NULL)
     {
-      checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
+      checks = g_array_new (FALSE, TRUE, sizeof (TwStreamCheck));
       g_array_set_clear_func (checks, stream_check_clear);
       g_hash_table_insert (session->remote_checks, source, checks);
     }
   if (index >= checks->len)
     g_array_set_size (checks, index + 1);
-  return &g_array_index (checks, StreamCheck, index);
+  return &g_array_index (checks, TwStreamCheck, index);
 }
 
-static void
-init_remote_check (Session      *session,
-                   StreamCheck  *check,
-                   TwLiveSource *source,
-                   guint         index)
+/* The check of a target's sensor, its declaration read when first needed. */
+static TwStreamCheck *
+get_remote_check_ready (Session      *session,
+                        TwLiveSource *source,
+                        guint         index)
 {
+  TwStreamCheck *check = get_remote_check (session, source, index);
   TwLttngRemoteSensor rs;
 
-  if (tw_live_lttng_get_sensor (source, index, &rs))
+  if (!check->initialized && tw_live_lttng_get_sensor (source, index, &rs))
     {
-      const double declared[5] = { rs.period_ns, rs.min_distance_ns, rs.earliness_ns,
-                                   rs.monitor_period_ns, rs.deadline_ns };
+      TwStreamDeclaration declared = tw_stream_declaration_of_target (&rs);
 
-      init_declared_check (session, check, declared);
+      tw_stream_check_init (check, &declared, session->period_ns);
     }
+  return check;
 }
 
 /* An element of a target's sensor that declared a stream: checked as a local one. */
@@ -275,12 +206,7 @@ on_arrival (TwLiveSource *source,
             guint64       time_ns,
             gpointer      data)
 {
-  Session *session = data;
-  StreamCheck *check = get_remote_check (session, source, index);
-
-  if (!check->declared && !check->valid && check->error == NULL)
-    init_remote_check (session, check, source, index);
-  check_element (check, position, time_ns);
+  tw_stream_check_add (get_remote_check_ready (data, source, index), position, time_ns);
 }
 
 /* Dumps the rows the last poll appended. */
@@ -411,7 +337,7 @@ add_string (JsonBuilder *builder,
 /* stream_ok: null when the sensor declared no stream (nothing to check). */
 static void
 add_stream_check (JsonBuilder       *builder,
-                  const StreamCheck *check)
+                  const TwStreamCheck *check)
 {
   json_builder_set_member_name (builder, "stream_ok");
   if (check->valid)
@@ -431,14 +357,7 @@ add_remote_stream_check (TwLiveSource *source,
                          JsonBuilder  *builder,
                          gpointer      data)
 {
-  Session *session = data;
-  StreamCheck *check = get_remote_check (session, source, index);
-
-  if (builder == NULL)
-    return;
-  if (!check->declared && !check->valid && check->error == NULL)
-    init_remote_check (session, check, source, index);
-  add_stream_check (builder, check);
+  add_stream_check (builder, get_remote_check_ready (data, source, index));
 }
 
 static void
@@ -454,7 +373,7 @@ print_json (Session *session)
   for (guint i = 0; i < n; i++)
     {
       TwMonitorSourceInfo info;
-      StreamCheck *check = get_check (session, i);
+      TwStreamCheck *check = get_check (session, i);
 
       tw_monitor_get_source_info (session->monitor, i, &info);
       json_builder_begin_object (builder);
@@ -471,8 +390,12 @@ print_json (Session *session)
       add_uint (builder, "inconsistent", info.counts.inconsistent);
       add_uint (builder, "nonmonotonic", info.counts.nonmonotonic);
       add_uint (builder, "late", info.counts.late);
-      if (!check->declared && !check->valid && check->error == NULL && info.period_ns > 0)
-        init_check (session, check, &info);
+      if (!check->initialized)
+        {
+          TwStreamDeclaration declared = tw_stream_declaration_of_source (&info);
+
+          tw_stream_check_init (check, &declared, session->period_ns);
+        }
       add_stream_check (builder, check);
       if (info.connection != TW_LIVE_CONNECTION_LOCAL)
         {
@@ -742,7 +665,7 @@ tw_cli_monitor (int    argc,
         }
     }
 
-  checks = g_array_new (FALSE, TRUE, sizeof (StreamCheck));
+  checks = g_array_new (FALSE, TRUE, sizeof (TwStreamCheck));
   g_array_set_clear_func (checks, stream_check_clear);
   session.checks = checks;
   remote_checks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);

@@ -238,6 +238,80 @@ test_sensors_pane (Fixture       *fx,
 }
 
 typedef struct {
+  Fixture    *fx;
+  const char *sensor;
+  const char *prefix;
+} StreamExpect;
+
+static gboolean
+stream_shows (gpointer data)
+{
+  StreamExpect *e = data;
+  int row = find_sensor_row (e->fx, e->sensor);
+
+  return row >= 0 && g_str_has_prefix (tw_sensors_pane_get_text (sensors_pane (e->fx), row,
+                                                                  TW_SENSORS_COLUMN_STREAM),
+                                       e->prefix);
+}
+
+static void
+assert_stream_shows (Fixture    *fx,
+                     const char *sensor,
+                     const char *prefix)
+{
+  StreamExpect e = { fx, sensor, prefix };
+
+  if (!tw_test_wait_until (stream_shows, &e, WAIT_MS))
+    {
+      int row = find_sensor_row (fx, sensor);
+
+      g_assert_cmpint (row, >=, 0);
+      g_assert_cmpstr (tw_sensors_pane_get_text (sensors_pane (fx), row, TW_SENSORS_COLUMN_STREAM),
+                       ==, prefix);
+    }
+}
+
+static void
+commit_now (TwSensor *sensor,
+            guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 *element = tw_sensor_write (sensor);
+
+      *element = i;
+      tw_sensor_commit (sensor, element);
+    }
+}
+
+/* A local sensor's declared stream is checked as its elements arrive: 20 elements at once
+ * break one at least 10 ms apart; three at once fit one that allows a burst; an
+ * undeclared sensor has nothing to check. */
+static void
+test_declared_stream (Fixture       *fx,
+                      gconstpointer  data)
+{
+  TwSensorParams tight = { 10e6, 10e6, 0, 10e6, 10e6, 0 };
+  TwSensorParams loose = { 1e6, 0, 10e9, 10e6, 10e6, 0 };
+  TwSensor *dense, *burst;
+
+  SKIP_WITHOUT_DISPLAY ();
+  dense = tw_sensor_new_full ("probe", "dense", "u64 seq", 64, 0, &tight);
+  burst = tw_sensor_new_full ("probe", "burst", "u64 seq", 64, 0, &loose);
+  g_assert_nonnull (dense);
+  g_assert_nonnull (burst);
+  start_session (fx);
+  commit_now (dense, 20);
+  commit_now (burst, 3);
+  commit_pairs (fx, 1);
+  assert_stream_shows (fx, "dense", "broken: ");
+  assert_stream_shows (fx, "burst", "OK");
+  assert_stream_shows (fx, "start", "—");
+  tw_sensor_free (dense);
+  tw_sensor_free (burst);
+}
+
+typedef struct {
   TwViewState *state;
   guint64      beyond;
 } EndBeyond;
@@ -712,6 +786,7 @@ main (int    argc,
 #define ADD(path, func, capacity) \
   g_test_add ("/tw/app/live/" path, Fixture, GUINT_TO_POINTER (capacity), fixture_setup, func, fixture_teardown)
   ADD ("sensors-pane", test_sensors_pane, 16);
+  ADD ("declared-stream", test_declared_stream, 0);
   ADD ("follow", test_follow, 0);
   ADD ("pause", test_pause, 0);
   ADD ("record", test_record, 0);
