@@ -26,6 +26,7 @@
 #include "tw-plugin.h"
 #include "tw-run-comparison.h"
 #include "tw-sample-stats.h"
+#include "tw-time-unit.h"
 #include "tw-update.h"
 #include "tw-worst-case.h"
 #include "tw-worst-case-evaluator.h"

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tw-run-comparison.h"
+#include "tw-time-unit.h"
 
 typedef struct {
   char          *name;        /* NULL for group 0 */
@@ -362,24 +363,6 @@ tw_run_comparison_new_histogram (TwRunComparison  *self,
   return histogram;
 }
 
-/* A limit's unit: a time for every statistic but the count. */
-static gboolean
-parse_limit_unit (const char  *unit,
-                  double      *scale)
-{
-  static const struct { const char *name; double ns; } units[] = {
-    { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (strcmp (unit, units[i].name) == 0)
-      {
-        *scale = units[i].ns;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 /**
  * tw_comparison_gate_parse:
  * @text: STAT>LIMIT or STAT<LIMIT; LIMIT a signed number with `%` or a time unit
@@ -416,7 +399,7 @@ tw_comparison_gate_parse (const char        *text,
   gate->relative = strcmp (unit, "%") == 0;
   if (gate->relative || (gate->stat == TW_SAMPLE_STAT_N && *unit == '\0'))
     return TRUE;
-  if (gate->stat != TW_SAMPLE_STAT_N && parse_limit_unit (unit, &scale))
+  if (gate->stat != TW_SAMPLE_STAT_N && tw_time_unit_get_ns (unit, &scale))
     {
       gate->limit *= scale;
       return TRUE;

@@ -19,26 +19,21 @@ parse_duration (const char  *option,
                 gint64      *ns,
                 GError     **error)
 {
-  static const struct { const char *suffix; double scale; } units[] = {
-    { "ns", 1.0 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
-  };
   char *end = NULL;
   double value = g_ascii_strtod (text, &end);
+  double scale = 1e9;
 
-  if (end != text)
-    for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-      if (strcmp (end, units[i].suffix) == 0)
+  if (end != text && (*end == '\0' || tw_time_unit_get_ns (end, &scale)))
+    {
+      double scaled = round (value * scale);
+
+      /* ±2^62 ns (146 years) leaves tw_jcs_init room to report ranges itself. */
+      if (isfinite (scaled) && fabs (scaled) < 4.6e18)
         {
-          double scaled = round (value * units[i].scale);
-
-          /* ±2^62 ns (146 years) leaves tw_jcs_init room to report ranges itself. */
-          if (isfinite (scaled) && fabs (scaled) < 4.6e18)
-            {
-              *ns = (gint64) scaled;
-              return TRUE;
-            }
-          break;
+          *ns = (gint64) scaled;
+          return TRUE;
         }
+    }
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                "--%s “%s” is not a duration (seconds, or a number with ns, us, ms or s)",
                option, text);

@@ -101,21 +101,14 @@ static gboolean
 parse_time_ns (const char *text,
                double     *ns)
 {
-  static const struct { const char *unit; double ns; } units[] = {
-    { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-  };
   char *end;
   double value = g_ascii_strtod (text, &end);
+  double scale;
 
-  if (end == text || !isfinite (value) || value < 0)
+  if (end == text || !isfinite (value) || value < 0 || !tw_time_unit_get_ns (end, &scale))
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (strcmp (end, units[i].unit) == 0)
-      {
-        *ns = value * units[i].ns;
-        return TRUE;
-      }
-  return FALSE;
+  *ns = value * scale;
+  return TRUE;
 }
 
 /**
