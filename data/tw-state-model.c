@@ -1356,6 +1356,8 @@ bins_new (TwSeries      kind,
     bins->shift++;
   tw_huge_array_init (&bins->level[0], sizeof (TwSummary));
   bins->n_levels = 1;
+  /* never empty, even while every irq it took is open: a model image has a bin */
+  bins_grow (bins, 1);
   return bins;
 }
 

@@ -577,7 +577,7 @@ test_summaries_bins_match_elements (void)
   for_each_view (trace, check_bins_against_elements, model);
 
   /* the long series have bins: they take memory beyond the intervals, a summary
-   * (8 bytes) per 2 to 4 elements at level 0 and a third more above */
+   * (8 bytes) per 4 to 16 elements at level 0 and a third more above */
   with_bins = tw_state_model_get_memory_size (model);
   for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
     {
@@ -597,7 +597,7 @@ test_summaries_bins_match_elements (void)
       tw_state_model_get_task_marks (model, k, &n);
       intervals += n * sizeof (TwTaskMark);
     }
-  /* about one bin of 8 bytes per 8 to 16 elements, a third more for the upper levels */
+  /* about one bin of 8 bytes per 4 to 16 elements, a third more for the upper levels */
   g_assert_cmpuint (with_bins, >, intervals + intervals / 100);
   g_assert_cmpuint (with_bins, <, intervals + intervals / 16);
 }
