@@ -1243,38 +1243,34 @@ bins_coarsen (Bins *bins)
 
 /* Element @i (the next one) reaches @reach (exclusive): the grid is made coarser while
  * that would need more level-0 bins than the series may have. */
-static inline void
+G_ALWAYS_INLINE static inline void
 bins_decide (Bins    *bins,
              gsize    i,
              guint64  reach)
 {
-  gsize limit = bins_limit (bins, i + 1);
-
   bins->extent = MAX (bins->extent, reach - bins->origin);
-  while (((bins->extent - 1) >> bins->shift) >= limit && bins->shift < 56)
+  while G_UNLIKELY (((bins->extent - 1) >> bins->shift) >= bins_limit (bins, i + 1) && bins->shift < 56)
     bins_coarsen (bins);
   bins->n_elements = i + 1;
 }
 
-/* Adds element @i, which can no longer change, to the level-0 bins it meets and the
- * ones above them. A bin above holds what its four below hold, so once no bin of a
- * level changes, none above does. Always inlined with a constant @kind. */
-static inline void
+/* Adds element @i, which can no longer change and spans [@s, @e), to the level-0 bins
+ * it meets and the ones above them. A bin above holds what its four below hold, so once
+ * no bin of a level changes, none above does. Always inlined with a constant @kind. */
+G_ALWAYS_INLINE static inline void
 bins_add_summary (TwStateModel *self,
                   TwSeries      kind,
                   const Series *series,
                   Bins         *bins,
-                  gsize         i)
+                  gsize         i,
+                  guint64       s,
+                  guint64       e)
 {
-  const guint8 *item = series->items.data + i * series->items.element_size;
   TwSummary sum = element_summary (self, kind, series, i);
-  guint64 s, e;
-  gsize b0, b1;
+  gsize b0 = (s - bins->origin) >> bins->shift;
+  gsize b1 = (e - 1 - bins->origin) >> bins->shift;
 
-  element_span (kind, item, &s, &e);
-  b0 = (s - bins->origin) >> bins->shift;
-  b1 = (e - 1 - bins->origin) >> bins->shift;
-  if (b1 >= bins->level[0].len)
+  if G_UNLIKELY (b1 >= bins->level[0].len)
     bins_grow (bins, b1 + 1);
 
   for (guint k = 0; k < bins->n_levels; k++, b0 >>= 2, b1 >>= 2)
@@ -1283,12 +1279,12 @@ bins_add_summary (TwStateModel *self,
       gboolean changed = FALSE;
 
       for (gsize b = b0; b <= b1; b++)
-        {
-          TwSummary before = level[b];
-
-          summary_add (&level[b], &sum);
-          changed |= level[b].task != before.task || level[b].bits != before.bits;
-        }
+        if ((level[b].bits | sum.bits) != level[b].bits ||
+            (level[b].task == TW_TASK_NONE && sum.task != TW_TASK_NONE))
+          {
+            summary_add (&level[b], &sum);
+            changed = TRUE;
+          }
       if (!changed)
         break;
     }
@@ -1315,7 +1311,7 @@ is_open (const GArray *open,
 
 /* Element @i into the grid, and into the bins unless it is open (a handler in @open).
  * What an irq reaches is its start: its end is not known while it is open. */
-static inline void
+G_ALWAYS_INLINE static inline void
 bins_take (TwStateModel *self,
            TwSeries      kind,
            const Series *series,
@@ -1327,8 +1323,8 @@ bins_take (TwStateModel *self,
 
   element_span (kind, series->items.data + i * series->items.element_size, &s, &e);
   bins_decide (bins, i, kind == TW_SERIES_CPU_IRQS ? s + 1 : e);
-  if (!is_open (open, i))
-    bins_add_summary (self, kind, series, bins, i);
+  if (kind != TW_SERIES_CPU_IRQS || !is_open (open, i))
+    bins_add_summary (self, kind, series, bins, i, s, e);
 }
 
 /* Bins of elements 0 to @n - 1 on the finest grid that covers what they reach in
@@ -1361,7 +1357,8 @@ bins_new (TwSeries      kind,
   return bins;
 }
 
-static void
+/* Always inlined with a constant @kind, so that the compiler drops the switches on it. */
+G_ALWAYS_INLINE static inline void
 bins_extend_kind (TwStateModel *self,
                   TwSeries      kind,
                   Series       *series,
@@ -1395,8 +1392,13 @@ bins_add_closed_irq (TwStateModel *self,
                      CpuState     *cs,
                      guint         index)
 {
-  if (cs->irqs.bins != NULL && index < cs->irqs.bins->n_elements)
-    bins_add_summary (self, TW_SERIES_CPU_IRQS, &cs->irqs, cs->irqs.bins, index);
+  guint64 s, e;
+
+  if (cs->irqs.bins == NULL || index >= cs->irqs.bins->n_elements)
+    return;
+  element_span (TW_SERIES_CPU_IRQS, cs->irqs.items.data + (gsize) index * cs->irqs.items.element_size,
+                &s, &e);
+  bins_add_summary (self, TW_SERIES_CPU_IRQS, &cs->irqs, cs->irqs.bins, index, s, e);
 }
 
 /* Adds the elements that can no longer change, the first @n_final, to the bins of
