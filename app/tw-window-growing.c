@@ -28,7 +28,7 @@
 #define STEP_US          4000    /* main-loop time per model step */
 #define STEP_EVENTS      32768   /* events between clock reads within a step */
 #define IDLE_WAIT_MS     15      /* model caught up with the reader: look again */
-#define REDRAW_US        (200 * 1000)
+#define REDRAW_US        (100 * 1000)
 #define PAINT_SHARE      16      /* paints take at most 1/16 of the main loop's time */
 #define RELAYOUT_US      (250 * 1000)
 
@@ -206,9 +206,9 @@ refresh_view (TwWindow *self,
   guint n_tasks = tw_trace_get_n_tasks (trace);
   guint n_cpus = tw_state_model_get_n_cpus (self->building);
 
-  /* a frame of the model being built reads part of it element by element (the part
-   * its level-of-detail bins do not cover yet): slow frames come less often, so that
-   * the model keeps going */
+  /* the level-of-detail bins grow with the model, so a frame while loading costs what
+   * a frame of the whole model does; a slow one (a huge view, a slow display) still
+   * comes less often, so that the model keeps going */
   if (!force && now - self->building_draw_us < MAX (REDRAW_US, PAINT_SHARE * self->building_paint_us))
     return;
   self->building_draw_us = now;

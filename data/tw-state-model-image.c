@@ -30,7 +30,9 @@
  */
 
 #define MODEL_MAGIC      "TWSTATE1"
-#define MODEL_VERSION    1
+/* 2: the bins' grid follows the elements as they are added (see Bins), not the span
+ * of the whole model; the arrays are laid out as in 1 */
+#define MODEL_VERSION    2
 #define MODEL_BYTE_ORDER 0x01020304u
 #define ARRAY_ALIGN      64
 #define DIGEST_BYTES     32
@@ -128,12 +130,13 @@ typedef struct {
   gboolean  ok;
 } Writer;
 
+/* Writes @bytes at @at, from the section's start. */
 static guint64
-write_array (Writer        *w,
-             gconstpointer  data,
-             gsize          bytes)
+write_at (Writer        *w,
+          guint64        at,
+          gconstpointer  data,
+          gsize          bytes)
 {
-  guint64 at = align_up (w->end);
   const guint8 *p = data;
   gsize done = 0;
 
@@ -150,6 +153,14 @@ write_array (Writer        *w,
     }
   w->end = at + bytes;
   return at;
+}
+
+static guint64
+write_array (Writer        *w,
+             gconstpointer  data,
+             gsize          bytes)
+{
+  return write_at (w, align_up (w->end), data, bytes);
 }
 
 static void
@@ -174,10 +185,13 @@ write_series (Writer       *w,
 
       record->bins_origin = bins->origin;
       record->bins_valid_until = bins->valid_until;
-      record->bins_len0 = bins->len[0];
+      record->bins_len0 = bins->level[0].len;
       record->bins_shift = bins->shift;
       record->bins_n_levels = bins->n_levels;
-      record->bins_at = write_array (w, bins->storage.data, bins->storage.len * sizeof (TwSummary));
+      /* the levels one after the other, as one array */
+      record->bins_at = write_array (w, bins->level[0].data, bins->level[0].len * sizeof (TwSummary));
+      for (guint k = 1; k < bins->n_levels; k++)
+        write_at (w, w->end, bins->level[k].data, bins->level[k].len * sizeof (TwSummary));
     }
 }
 
@@ -316,7 +330,7 @@ array_in_section (guint64 at,
   return at % ARRAY_ALIGN == 0 && at >= head && at <= len && count <= (len - at) / size;
 }
 
-/* Level lengths as bins_build() makes them from @len0, and their total. */
+/* Level lengths as the model makes them from @len0, and their total. */
 static gboolean
 bins_levels (const SeriesRecord *r,
              gsize               len[BINS_MAX_LEVELS],
@@ -514,16 +528,18 @@ adopt_series (Series             *series,
   if (r->bins_n_levels > 0)
     {
       Bins *bins = g_new0 (Bins, 1);
-      guint64 total = 0;
+      gsize len[BINS_MAX_LEVELS];
+      guint64 total = 0, offset = 0;
 
-      bins_levels (r, bins->len, &total);
+      bins_levels (r, len, &total);
       bins->origin = r->bins_origin;
       bins->valid_until = r->bins_valid_until;
       bins->shift = r->bins_shift;
       bins->n_levels = r->bins_n_levels;
-      tw_huge_array_init_borrowed (&bins->storage, sizeof (TwSummary), array_at (base, r->bins_at, total), total);
-      for (guint k = 0, offset = 0; k < bins->n_levels; offset += bins->len[k++])
-        bins->level[k] = (TwSummary *) (gpointer) bins->storage.data + offset;
+      for (guint k = 0; k < bins->n_levels; offset += len[k++])
+        tw_huge_array_init_borrowed (&bins->level[k], sizeof (TwSummary),
+                                     array_at (base, r->bins_at + offset * sizeof (TwSummary), len[k]),
+                                     len[k]);
       series->bins = bins;
     }
 }
@@ -581,4 +597,5 @@ _tw_state_model_adopt_image (TwStateModel *self,
       adopt_series (&ts->states, base, &series[0], SIDE_NONE);
       adopt_series (&ts->marks, base, &series[1], SIDE_KINDS);
     }
+  _tw_state_model_resume_bins (self);
 }

@@ -26,34 +26,56 @@ G_BEGIN_DECLS
 /*
  * Bins: pre-aggregated TwSummary of a series over a fixed time grid, so that a frame of a
  * wide view reads O(pixels) summaries in memory order instead of searching hundreds of
- * MB per pixel column. Level 0 has bins of 2^shift ns (one per 8 to 16 elements),
- * each level above combines 4 bins of the one below. A bin holds the summary of every
- * element that meets it; summaries combine associatively (first task, OR of bits), so
- * the bins of a time range add up to exactly the summary of the range.
+ * MB per pixel column. Level 0 has bins of 2^shift ns (4 to 16 elements each where a
+ * series is even), each level above combines 4 bins of the one below. A bin holds the
+ * summary of every element that meets it; summaries combine associatively (first task,
+ * OR of bits), so the bins of a time range add up to exactly the summary of the range.
  *
  * Painters ask for pixel columns. When a level has bins no wider than a column, each
  * column boundary is rounded up to that level's grid (a shift of less than a pixel,
- * like the rounding of any edge to pixels) and the column is the sum of its bins; the exact path computes the
- * same rounded columns from the elements, so both agree to the bit.
+ * like the rounding of any edge to pixels) and the column is the sum of its bins; the
+ * exact path computes the same rounded columns from the elements, so both agree to the
+ * bit.
  *
- * Bins are built at the end of tw_state_model_update() and stay valid before
- * @valid_until: the first time an element that can still change (an open run, state
- * or handler) or a later one can touch. Columns after it are computed from the
- * elements; the bins are rebuilt once that tail holds more than an eighth of them.
+ * Bins hold the elements that can no longer change: every run, state and mark of a
+ * series but an open run or state (a prefix), every irq but the open handlers, which
+ * are added when they close and summarized one by one until then (a handler whose exit
+ * was lost can stay open for the rest of the trace). They stay valid before
+ * @valid_until: the first time an element that can still change (or a later one) can
+ * touch; columns after it are computed from the elements. The bins grow in place at the
+ * end of every tw_state_model_update(): each element is added once, to the level-0 bins
+ * it meets and to the bins above them, so that a model built in steps keeps its
+ * uncovered tail to its open elements and pays for its bins once.
+ *
+ * The grid depends on the elements alone, never on how the updates were cut, so a
+ * model built in steps has the bins (and draws the pixels) of one built at once. It
+ * follows what the elements reach, in their order: their ends, or the starts of irqs
+ * (an open handler's end is not known yet). It is
+ * created at BINS_MIN_ELEMENTS elements, with the finest shift that covers them in
+ * BINS_MIN_ELEMENTS >> BINS_ELEMENT_SHIFT bins; made 4 times coarser (level 0
+ * dropped, level 1 becomes it) whenever an element would need more level-0 bins than
+ * the series has elements >> BINS_ELEMENT_SHIFT; made again from the elements, finer,
+ * when at a power-of-two count of elements the level-0 bins are BINS_REFINE times
+ * fewer than that (a series dense after a sparse start). Level k + 1 has
+ * ceil(len[k] / 4) bins, up to the first level of at most 4.
  */
 #define BINS_MIN_ELEMENTS 1024
-#define BINS_ELEMENT_SHIFT 3
+#define BINS_ELEMENT_SHIFT 2
+#define BINS_REFINE       32
 #define BINS_MAX_LEVELS   32
 
 typedef struct {
   guint64      origin;
   guint64      valid_until;
+  gsize        n_elements;               /* elements 0.. are in the bins */
+  gsize        n_built;                  /* elements the grid was last fitted to */
+  guint64      extent;                   /* from @origin, what the elements 0.. reach */
   guint        shift;
   guint        n_levels;
-  gsize        len[BINS_MAX_LEVELS];
-  TwSummary   *level[BINS_MAX_LEVELS]; /* into @storage */
-  TwHugeArray  storage;                /* TwSummary: every level, one after the other */
+  TwHugeArray  level[BINS_MAX_LEVELS];   /* TwSummary; level k's bins are 4^k times wider */
 } Bins;
+
+#define BINS_LEVEL(bins, k) ((TwSummary *) (gpointer) (bins)->level[k].data)
 
 /*
  * Every array that grows with the events is a TwHugeArray, the side arrays too: past
@@ -116,6 +138,7 @@ struct _TwStateModel
 /* tw-state-model.c, for tw-state-model-image.c */
 void      _tw_state_model_series_init (Series         *series,
                                        gsize           element_size);
+void      _tw_state_model_resume_bins (TwStateModel   *self);
 CpuState *_tw_state_model_add_cpu     (TwStateModel   *self,
                                        guint           cpu);
 TaskState *_tw_state_model_add_task   (TwStateModel   *self,

@@ -41,7 +41,8 @@ _tw_state_model_series_init (Series *series,
 static void
 bins_free (Bins *bins)
 {
-  tw_huge_array_clear (&bins->storage);
+  for (guint k = 0; k < bins->n_levels; k++)
+    tw_huge_array_clear (&bins->level[k]);
   g_free (bins);
 }
 
@@ -591,6 +592,10 @@ handle_irq_entry (TwStateModel *self,
   g_array_append_val (cs->irq_stack, index);
 }
 
+static void bins_add_closed_irq (TwStateModel *self,
+                                 CpuState     *cs,
+                                 guint         index);
+
 static void
 handle_irq_exit (TwStateModel *self,
                  guint16       cpu,
@@ -622,6 +627,8 @@ handle_irq_exit (TwStateModel *self,
       irq->unclosed = 0;
       if (irq->number == TW_IRQ_NUMBER_UNKNOWN)
         irq->number = number;
+      for (guint j = i; j <= cs->irq_stack->len; j++)
+        bins_add_closed_irq (self, cs, g_array_index (cs->irq_stack, guint, j - 1));
       g_array_set_size (cs->irq_stack, i - 1);
       return;
     }
@@ -1163,159 +1170,343 @@ summary_add (TwSummary       *into,
   into->bits |= sum->bits;
 }
 
-/* Adds every element of @series to the bins of level 0 it meets. Always inlined with a
- * constant @kind. */
-static inline void
-bins_add_elements (TwStateModel *self,
-                   TwSeries      kind,
-                   const Series *series,
-                   Bins         *bins)
+/* Bins of level 0 a series of @n elements may have: bins_add_element() coarsens the
+ * grid past it. */
+static inline gsize
+bins_limit (const Bins *bins,
+            gsize       n)
 {
-  const TwHugeArray *items = &series->items;
-  TwSummary *level0 = bins->level[0];
-  gsize last_bin = bins->len[0] - 1;
+  return MAX (MAX (n, bins->n_built), BINS_MIN_ELEMENTS) >> BINS_ELEMENT_SHIFT;
+}
 
-  for (gsize i = 0; i < items->len; i++)
+/* Makes level @k (the top one plus one) from the level below. */
+static void
+bins_add_level (Bins *bins,
+                guint k)
+{
+  const TwSummary *below = BINS_LEVEL (bins, k - 1);
+  gsize n_below = bins->level[k - 1].len;
+  gsize len = (n_below + 3) / 4;
+  TwSummary *level;
+
+  tw_huge_array_init (&bins->level[k], sizeof (TwSummary));
+  tw_huge_array_reserve (&bins->level[k], len);
+  bins->level[k].len = len;
+  level = BINS_LEVEL (bins, k);
+  for (gsize b = 0; b < len; b++)
     {
-      const guint8 *item = items->data + i * items->element_size;
-      TwSummary sum = element_summary (self, kind, series, i);
-      guint64 s, e;
-      gsize b0, b1;
+      TwSummary sum = { TW_TASK_NONE, 0 };
 
-      element_span (kind, item, &s, &e);
-      b0 = (s - bins->origin) >> bins->shift;
-      b1 = MIN ((e - 1 - bins->origin) >> bins->shift, last_bin);
+      for (gsize j = b * 4; j < MIN (b * 4 + 4, n_below); j++)
+        summary_add (&sum, &below[j]);
+      level[b] = sum;
+    }
+  bins->n_levels = k + 1;
+}
+
+/* Level 0 to @len0 bins, the levels above to theirs, empty: no element met them yet.
+ * Levels are added up to the first of at most 4 bins. */
+static void
+bins_grow (Bins  *bins,
+           gsize  len0)
+{
+  gsize len = len0;
+
+  for (guint k = 0; k < bins->n_levels; k++, len = (len + 3) / 4)
+    {
+      TwHugeArray *level = &bins->level[k];
+      gsize old = level->len;
+
+      if (len <= old)
+        break;
+      tw_huge_array_reserve (level, len);
+      level->len = len;
+      for (gsize b = old; b < len; b++)
+        BINS_LEVEL (bins, k)[b] = (TwSummary) { TW_TASK_NONE, 0 };
+    }
+  while (bins->n_levels < BINS_MAX_LEVELS && bins->level[bins->n_levels - 1].len > 4)
+    bins_add_level (bins, bins->n_levels);
+}
+
+/* The grid 4 times coarser: level 1 is level 0 of bins 4 times wider, exactly what
+ * adding the elements to those would have made. */
+static void
+bins_coarsen (Bins *bins)
+{
+  if (bins->n_levels == 1)
+    bins_add_level (bins, 1);
+  tw_huge_array_clear (&bins->level[0]);
+  memmove (&bins->level[0], &bins->level[1], (bins->n_levels - 1) * sizeof bins->level[0]);
+  bins->n_levels--;
+  bins->shift += 2;
+}
+
+/* Element @i (the next one) reaches @reach (exclusive): the grid is made coarser while
+ * that would need more level-0 bins than the series may have. */
+G_ALWAYS_INLINE static inline void
+bins_decide (Bins    *bins,
+             gsize    i,
+             guint64  reach)
+{
+  bins->extent = MAX (bins->extent, reach - bins->origin);
+  while G_UNLIKELY (((bins->extent - 1) >> bins->shift) >= bins_limit (bins, i + 1) && bins->shift < 56)
+    bins_coarsen (bins);
+  bins->n_elements = i + 1;
+}
+
+/* Adds element @i, which can no longer change and spans [@s, @e), to the level-0 bins
+ * it meets and the ones above them. A bin above holds what its four below hold, so once
+ * no bin of a level changes, none above does. Always inlined with a constant @kind. */
+G_ALWAYS_INLINE static inline void
+bins_add_summary (TwStateModel *self,
+                  TwSeries      kind,
+                  const Series *series,
+                  Bins         *bins,
+                  gsize         i,
+                  guint64       s,
+                  guint64       e)
+{
+  TwSummary sum = element_summary (self, kind, series, i);
+  gsize b0 = (s - bins->origin) >> bins->shift;
+  gsize b1 = (e - 1 - bins->origin) >> bins->shift;
+
+  if G_UNLIKELY (b1 >= bins->level[0].len)
+    bins_grow (bins, b1 + 1);
+
+  for (guint k = 0; k < bins->n_levels; k++, b0 >>= 2, b1 >>= 2)
+    {
+      TwSummary *level = BINS_LEVEL (bins, k);
+      gboolean changed = FALSE;
+
       for (gsize b = b0; b <= b1; b++)
-        summary_add (&level0[b], &sum);
+        if ((level[b].bits | sum.bits) != level[b].bits ||
+            (level[b].task == TW_TASK_NONE && sum.task != TW_TASK_NONE))
+          {
+            summary_add (&level[b], &sum);
+            changed = TRUE;
+          }
+      if (!changed)
+        break;
     }
 }
 
-static void
-bins_build (TwStateModel *self,
-            TwSeries      kind,
-            Series       *series,
-            guint64       valid_until)
+/* Whether @i is in @open, indexes in increasing order (a CPU's open handlers). */
+static gboolean
+is_open (const GArray *open,
+         gsize         i)
+{
+  guint lo = 0, hi = open ? open->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (open, guint, mid) < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return open && lo < open->len && g_array_index (open, guint, lo) == i;
+}
+
+/* Element @i into the grid, and into the bins unless it is open (a handler in @open).
+ * What an irq reaches is its start: its end is not known while it is open. */
+G_ALWAYS_INLINE static inline void
+bins_take (TwStateModel *self,
+           TwSeries      kind,
+           const Series *series,
+           Bins         *bins,
+           gsize         i,
+           const GArray *open)
+{
+  guint64 s, e;
+
+  element_span (kind, series->items.data + i * series->items.element_size, &s, &e);
+  bins_decide (bins, i, kind == TW_SERIES_CPU_IRQS ? s + 1 : e);
+  if (kind != TW_SERIES_CPU_IRQS || !is_open (open, i))
+    bins_add_summary (self, kind, series, bins, i, s, e);
+}
+
+/* Bins of elements 0 to @n - 1 on the finest grid that covers what they reach in
+ * bins_limit (@n) bins, empty. */
+static Bins *
+bins_new (TwSeries      kind,
+          const Series *series,
+          gsize         n)
 {
   const TwHugeArray *items = &series->items;
   Bins *bins = g_new0 (Bins, 1);
-  guint64 span, per_bin;
-  gsize total;
-
-  g_clear_pointer (&series->bins, bins_free);
+  gsize limit;
 
   memcpy (&bins->origin, items->data, sizeof bins->origin);
-  span = MAX (self->last_time + 1, bins->origin + 1) - bins->origin;
-  /* the widest element may end past last_time only by its one-ns minimum */
-  span += 1;
-  per_bin = MAX (span / MAX (items->len >> BINS_ELEMENT_SHIFT, 1), 1);
-  while ((G_GUINT64_CONSTANT (1) << bins->shift) < per_bin)
+  bins->n_built = n;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 s, e;
+
+      element_span (kind, items->data + i * items->element_size, &s, &e);
+      bins->extent = MAX (bins->extent, (kind == TW_SERIES_CPU_IRQS ? s + 1 : e) - bins->origin);
+    }
+  limit = bins_limit (bins, n);
+  while (((bins->extent - 1) >> bins->shift) >= limit)
     bins->shift++;
-  bins->valid_until = valid_until;
-
-  /* all levels in one array, sized first: it never moves while they are filled */
-  bins->len[0] = ((span - 1) >> bins->shift) + 1;
+  tw_huge_array_init (&bins->level[0], sizeof (TwSummary));
   bins->n_levels = 1;
-  total = bins->len[0];
-  while (bins->n_levels < BINS_MAX_LEVELS && bins->len[bins->n_levels - 1] > 4)
-    {
-      bins->len[bins->n_levels] = (bins->len[bins->n_levels - 1] + 3) / 4;
-      total += bins->len[bins->n_levels++];
-    }
-  tw_huge_array_init (&bins->storage, sizeof (TwSummary));
-  tw_huge_array_reserve (&bins->storage, total);
-  bins->storage.len = total;
-  for (guint k = 0, offset = 0; k < bins->n_levels; offset += bins->len[k++])
-    bins->level[k] = (TwSummary *) (gpointer) bins->storage.data + offset;
-  for (gsize b = 0; b < bins->len[0]; b++)
-    bins->level[0][b] = (TwSummary) { TW_TASK_NONE, 0 };
-
-  /* One loop per kind, so that the compiler drops the switches on the kind. */
-  switch (kind)
-    {
-    case TW_SERIES_CPU_RUNS:
-      bins_add_elements (self, TW_SERIES_CPU_RUNS, series, bins);
-      break;
-    case TW_SERIES_CPU_IRQS:
-      bins_add_elements (self, TW_SERIES_CPU_IRQS, series, bins);
-      break;
-    case TW_SERIES_TASK_STATES:
-      bins_add_elements (self, TW_SERIES_TASK_STATES, series, bins);
-      break;
-    case TW_SERIES_TASK_MARKS:
-      bins_add_elements (self, TW_SERIES_TASK_MARKS, series, bins);
-      break;
-    case TW_SERIES_CPU_MARKS:
-      bins_add_elements (self, TW_SERIES_CPU_MARKS, series, bins);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-
-  for (guint k = 1; k < bins->n_levels; k++)
-    {
-      const TwSummary *below = bins->level[k - 1];
-      gsize n_below = bins->len[k - 1];
-
-      for (gsize b = 0; b < bins->len[k]; b++)
-        {
-          TwSummary sum = { TW_TASK_NONE, 0 };
-
-          for (gsize j = b * 4; j < MIN (b * 4 + 4, n_below); j++)
-            summary_add (&sum, &below[j]);
-          bins->level[k][b] = sum;
-        }
-    }
-  series->bins = bins;
+  /* never empty, even while every irq it took is open: a model image has a bin */
+  bins_grow (bins, 1);
+  return bins;
 }
 
-/* (Re)builds the bins of a long series unless the part after the current bins is small. */
+/* Always inlined with a constant @kind, so that the compiler drops the switches on it. */
+G_ALWAYS_INLINE static inline void
+bins_extend_kind (TwStateModel *self,
+                  TwSeries      kind,
+                  Series       *series,
+                  gsize         n_final,
+                  const GArray *open)
+{
+  for (gsize i = series->bins ? series->bins->n_elements : 0; i < n_final; i++)
+    {
+      Bins *bins = series->bins;
+
+      if (bins != NULL && (((i + 1) & i) != 0 ||
+                           (((bins->extent - 1) >> bins->shift) + 1) * BINS_REFINE >=
+                           bins_limit (bins, i + 1)))
+        {
+          bins_take (self, kind, series, bins, i, open);
+          continue;
+        }
+      if (bins == NULL && i + 1 < BINS_MIN_ELEMENTS)
+        continue;
+      /* the first bins, or the series got denser than its grid: start again here */
+      g_clear_pointer (&series->bins, bins_free);
+      bins = series->bins = bins_new (kind, series, i + 1);
+      for (gsize j = 0; j <= i; j++)
+        bins_take (self, kind, series, bins, j, open);
+    }
+}
+
+/* An irq handler closed: into the bins if they took its place while it was open. */
+static void
+bins_add_closed_irq (TwStateModel *self,
+                     CpuState     *cs,
+                     guint         index)
+{
+  guint64 s, e;
+
+  if (cs->irqs.bins == NULL || index >= cs->irqs.bins->n_elements)
+    return;
+  element_span (TW_SERIES_CPU_IRQS, cs->irqs.items.data + (gsize) index * cs->irqs.items.element_size,
+                &s, &e);
+  bins_add_summary (self, TW_SERIES_CPU_IRQS, &cs->irqs, cs->irqs.bins, index, s, e);
+}
+
+/* Adds the elements that can no longer change, the first @n_final, to the bins of
+ * @series (made once there are enough of them); they stay valid before @valid_until. */
 static void
 series_update_bins (TwStateModel *self,
                     TwSeries      kind,
                     Series       *series,
-                    guint64       open_start)
+                    gsize         n_final,
+                    const GArray *open,
+                    guint64       valid_until)
 {
-  guint64 valid_until = MIN (self->last_time, open_start);
-
-  if (series->items.len < BINS_MIN_ELEMENTS)
-    return;
-  if (series->bins != NULL)
+  /* One loop per kind, so that the compiler drops the switches on the kind. */
+  switch (kind)
     {
-      gsize tail = series->items.len - series_lower_bound (series, series->bins->valid_until);
-
-      if (tail <= series->items.len >> 3)
-        return;
+    case TW_SERIES_CPU_RUNS:
+      bins_extend_kind (self, TW_SERIES_CPU_RUNS, series, n_final, open);
+      break;
+    case TW_SERIES_CPU_IRQS:
+      bins_extend_kind (self, TW_SERIES_CPU_IRQS, series, n_final, open);
+      break;
+    case TW_SERIES_TASK_STATES:
+      bins_extend_kind (self, TW_SERIES_TASK_STATES, series, n_final, open);
+      break;
+    case TW_SERIES_TASK_MARKS:
+      bins_extend_kind (self, TW_SERIES_TASK_MARKS, series, n_final, open);
+      break;
+    case TW_SERIES_CPU_MARKS:
+      bins_extend_kind (self, TW_SERIES_CPU_MARKS, series, n_final, open);
+      break;
+    default:
+      g_assert_not_reached ();
     }
-  bins_build (self, kind, series, valid_until);
+  if (series->bins != NULL)
+    series->bins->valid_until = valid_until;
 }
 
+/* A model adopted from an image has bins of every element that could no longer change
+ * when it was written, which are the ones that cannot now. */
 static void
-update_bins (TwStateModel *self)
+series_resume_bins (TwStateModel *self,
+                    TwSeries      kind,
+                    Series       *series,
+                    gsize         n_final,
+                    const GArray *open,
+                    guint64       valid_until)
 {
+  Bins *bins = series->bins;
+
+  if (bins != NULL)
+    {
+      bins->n_elements = bins->n_built = n_final;
+      bins->extent = (guint64) bins->level[0].len << bins->shift;
+    }
+}
+
+typedef void (*SeriesBinsFunc) (TwStateModel *self,
+                                TwSeries      kind,
+                                Series       *series,
+                                gsize         n_final,
+                                const GArray *open,
+                                guint64       valid_until);
+
+/* Calls @func on every series with how many of its elements are settled (can no longer
+ * change, or for irqs, are past: the open handlers among them are @open) and the first
+ * time an element that can change (or a later one) may touch. */
+static void
+foreach_series_bins (TwStateModel   *self,
+                     SeriesBinsFunc  func)
+{
+  guint64 t = self->last_time;
+
   for (guint c = 0; c < self->cpus->len; c++)
     {
       CpuState *cs = g_ptr_array_index (self->cpus, c);
-      guint64 open_run = cs->run_open && cs->runs.items.len > 0
-                         ? VEC_LAST (cs->runs.items, TwRunInterval).start : G_MAXUINT64;
-      guint64 open_irq = cs->irq_stack->len > 0
-                         ? VEC_AT (cs->irqs.items, TwIrqInterval,
-                                   g_array_index (cs->irq_stack, guint, 0)).start
-                         : G_MAXUINT64;
+      gsize n_runs = cs->runs.items.len;
+      guint64 open_run = G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_CPU_RUNS, &cs->runs, open_run);
-      series_update_bins (self, TW_SERIES_CPU_IRQS, &cs->irqs, open_irq);
-      series_update_bins (self, TW_SERIES_CPU_MARKS, &cs->marks, G_MAXUINT64);
+      if (cs->run_open && n_runs > 0)
+        open_run = VEC_AT (cs->runs.items, TwRunInterval, --n_runs).start;
+      func (self, TW_SERIES_CPU_RUNS, &cs->runs, n_runs, NULL, MIN (t, open_run));
+      func (self, TW_SERIES_CPU_IRQS, &cs->irqs, cs->irqs.items.len, cs->irq_stack, t);
+      func (self, TW_SERIES_CPU_MARKS, &cs->marks, cs->marks.items.len, NULL, t);
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
     {
       TaskState *ts = g_ptr_array_index (self->tasks, k);
-      guint64 open = ts->open && ts->states.items.len > 0
-                     ? VEC_LAST (ts->states.items, TwTaskInterval).start : G_MAXUINT64;
+      gsize n_states = ts->states.items.len;
+      guint64 open = G_MAXUINT64;
 
-      series_update_bins (self, TW_SERIES_TASK_STATES, &ts->states, open);
-      series_update_bins (self, TW_SERIES_TASK_MARKS, &ts->marks, G_MAXUINT64);
+      if (ts->open && n_states > 0)
+        open = VEC_AT (ts->states.items, TwTaskInterval, --n_states).start;
+      func (self, TW_SERIES_TASK_STATES, &ts->states, n_states, NULL, MIN (t, open));
+      func (self, TW_SERIES_TASK_MARKS, &ts->marks, ts->marks.items.len, NULL, t);
     }
+}
+
+static void
+update_bins (TwStateModel *self)
+{
+  foreach_series_bins (self, series_update_bins);
+}
+
+void
+_tw_state_model_resume_bins (TwStateModel *self)
+{
+  foreach_series_bins (self, series_resume_bins);
 }
 
 /* Columns c_from.. from the elements: column c takes every element meeting [lo[c], hi[c]).
@@ -1472,8 +1663,8 @@ tw_state_model_summarize (TwStateModel     *self,
 
   {
     guint shift = bins->shift + 2 * level;
-    const TwSummary *level_bins = bins->level[level];
-    gsize len = bins->len[level];
+    const TwSummary *level_bins = BINS_LEVEL (bins, level);
+    gsize len = bins->level[level].len;
 
     for (guint k = 0; k < n_columns; k++)
       {
@@ -1489,6 +1680,23 @@ tw_state_model_summarize (TwStateModel     *self,
           for (gsize b = grid_index (bins, shift, len, lo[c]); b < b1; b++)
             summary_add (&out[c], &level_bins[b]);
         }
+    if (series == TW_SERIES_CPU_IRQS && c > 0)
+      {
+        /* open handlers are not in the bins yet */
+        const GArray *open = ((CpuState *) g_ptr_array_index (self->cpus, id))->irq_stack;
+
+        for (guint j = 0; j < open->len; j++)
+          {
+            guint index = g_array_index (open, guint, j);
+            TwSummary sum = element_summary (self, series, s, index);
+            guint64 start, end;
+
+            element_span (series, s->items.data + (gsize) index * s->items.element_size, &start, &end);
+            for (guint k = 0; k < c; k++)
+              if (lo[k] < end && hi[k] > start)
+                summary_add (&out[k], &sum);
+          }
+      }
     if (c < n_columns)
       summarize_elements (self, series, s, lo, hi, c, n_columns, out);
   }
@@ -1575,7 +1783,7 @@ series_bins_size (const Series *series)
 
   if (series->bins)
     for (guint k = 0; k < series->bins->n_levels; k++)
-      size += series->bins->len[k] * sizeof (TwSummary);
+      size += series->bins->level[k].len * sizeof (TwSummary);
   return size;
 }
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "tw-test-utils.h"
+#include "tw-state-model-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -576,7 +577,7 @@ test_summaries_bins_match_elements (void)
   for_each_view (trace, check_bins_against_elements, model);
 
   /* the long series have bins: they take memory beyond the intervals, a summary
-   * (8 bytes) per 2 to 4 elements at level 0 and a third more above */
+   * (8 bytes) per 4 to 16 elements at level 0 and a third more above */
   with_bins = tw_state_model_get_memory_size (model);
   for (guint c = 0; c < tw_state_model_get_n_cpus (model); c++)
     {
@@ -596,7 +597,7 @@ test_summaries_bins_match_elements (void)
       tw_state_model_get_task_marks (model, k, &n);
       intervals += n * sizeof (TwTaskMark);
     }
-  /* about one bin of 8 bytes per 8 to 16 elements, a third more for the upper levels */
+  /* about one bin of 8 bytes per 4 to 16 elements, a third more for the upper levels */
   g_assert_cmpuint (with_bins, >, intervals + intervals / 100);
   g_assert_cmpuint (with_bins, <, intervals + intervals / 16);
 }
@@ -856,6 +857,222 @@ test_summaries_live (void)
     }
 }
 
+/* Every series' bins have taken every element that can no longer change (all but an
+ * open run or state; every irq, the open handlers to be added when they close) once it
+ * has BINS_MIN_ELEMENTS of them: a model built in steps leaves nothing else to
+ * summarize element by element. Returns how many series have bins. */
+static guint
+assert_bins_cover_final (TwStateModel *model)
+{
+  guint with_bins = 0;
+
+  for (guint c = 0; c < model->cpus->len; c++)
+    {
+      CpuState *cs = g_ptr_array_index (model->cpus, c);
+      const Series *series[] = { &cs->runs, &cs->irqs, &cs->marks };
+      gsize n_final[] = { cs->runs.items.len - (cs->run_open ? 1 : 0),
+                          cs->irqs.items.len,
+                          cs->marks.items.len };
+
+      for (guint s = 0; s < G_N_ELEMENTS (series); s++)
+        {
+          if (n_final[s] < BINS_MIN_ELEMENTS)
+            continue;
+          g_assert_nonnull (series[s]->bins);
+          g_assert_cmpuint (series[s]->bins->n_elements, ==, n_final[s]);
+          with_bins++;
+        }
+    }
+  for (guint k = 0; k < model->tasks->len; k++)
+    {
+      TaskState *ts = g_ptr_array_index (model->tasks, k);
+      const Series *series[] = { &ts->states, &ts->marks };
+      gsize n_final[] = { ts->states.items.len - (ts->open ? 1 : 0), ts->marks.items.len };
+
+      for (guint s = 0; s < G_N_ELEMENTS (series); s++)
+        {
+          if (n_final[s] < BINS_MIN_ELEMENTS)
+            continue;
+          g_assert_nonnull (series[s]->bins);
+          g_assert_cmpuint (series[s]->bins->n_elements, ==, n_final[s]);
+          with_bins++;
+        }
+    }
+  return with_bins;
+}
+
+/* The same bins, bin for bin. */
+static void
+assert_bins_equal (const Series *a,
+                   const Series *b)
+{
+  g_assert_true ((a->bins == NULL) == (b->bins == NULL));
+  if (a->bins == NULL)
+    return;
+  g_assert_cmpuint (a->bins->origin, ==, b->bins->origin);
+  g_assert_cmpuint (a->bins->valid_until, ==, b->bins->valid_until);
+  g_assert_cmpuint (a->bins->shift, ==, b->bins->shift);
+  g_assert_cmpuint (a->bins->n_levels, ==, b->bins->n_levels);
+  for (guint k = 0; k < a->bins->n_levels; k++)
+    {
+      g_assert_cmpuint (a->bins->level[k].len, ==, b->bins->level[k].len);
+      g_assert_cmpmem (a->bins->level[k].data, a->bins->level[k].len * sizeof (TwSummary),
+                       b->bins->level[k].data, b->bins->level[k].len * sizeof (TwSummary));
+    }
+}
+
+static void
+check_steps_against_whole (guint64  begin,
+                           double   ns_per_column,
+                           guint    n_columns,
+                           gpointer data)
+{
+  TwStateModel **models = data;
+
+  /* the stepped model from its bins, the whole one from its elements */
+  assert_summaries_equal (models[0], TW_SUMMARIZE_DEFAULT, models[1], TW_SUMMARIZE_EXACT,
+                          begin, ns_per_column, n_columns);
+  assert_summaries_equal (models[0], TW_SUMMARIZE_DEFAULT, models[1], TW_SUMMARIZE_DEFAULT,
+                          begin, ns_per_column, n_columns);
+}
+
+/* Builds a model of @trace in many small steps (as the window builds it while the trace
+ * loads), asking for frames between the steps: its bins have grown in place, holding
+ * every element that can no longer change after each step and summarizing as the
+ * elements do then, and they end bin for bin as the bins of a model built in one
+ * update, for every kind of series (runs, irqs and marks of CPUs, states and marks of
+ * tasks). Returns that model built at once. */
+static TwStateModel *
+build_in_steps (TwTrace *trace,
+                guint    min_steps)
+{
+  g_autoptr(TwStateModel) stepped = tw_state_model_new (trace);
+  TwStateModel *whole = tw_state_model_new (trace);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  guint64 first = tw_trace_get_first_time (trace);
+  guint64 last = tw_trace_get_last_time (trace) + 1;
+  const guint n_columns = 600;
+  g_autofree TwSummary *fast = g_new (TwSummary, n_columns);
+  g_autofree TwSummary *exact = g_new (TwSummary, n_columns);
+  TwStateModel *models[2] = { stepped, whole };
+  guint steps = 0, max_with_bins = 0;
+
+  while (tw_state_model_get_n_processed (stepped) < tw_trace_get_n_events (trace))
+    {
+      g_autoptr(GArray) refs = NULL;
+      /* from a few events, where an open interval is rewritten step after step, to
+       * thousands */
+      guint64 n = g_rand_int_range (rand, 1, 4) == 1 ? g_rand_int_range (rand, 1, 8)
+                                                      : g_rand_int_range (rand, 100, 6000);
+
+      g_assert_true (tw_state_model_update_some (stepped, n, NULL, NULL));
+      max_with_bins = MAX (max_with_bins, assert_bins_cover_final (stepped));
+      if (steps++ % 16 != 0)
+        continue;
+
+      /* a frame of the whole view and zoomed ones: the bins agree with the elements */
+      refs = all_series (stepped);
+      for (guint r = 0; r < refs->len; r++)
+        {
+          const SeriesRef *ref = &g_array_index (refs, SeriesRef, r);
+          guint64 z = first + (guint64) (g_rand_double (rand) * (double) (last - first));
+          const double widths[] = { (double) (last - first) / n_columns, 977.5, 20000.25 };
+
+          for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+            {
+              guint64 begin = w == 0 ? first : z;
+
+              tw_state_model_summarize (stepped, ref->series, ref->id, begin, widths[w],
+                                        n_columns, TW_SUMMARIZE_DEFAULT, fast);
+              tw_state_model_summarize (stepped, ref->series, ref->id, begin, widths[w],
+                                        n_columns, TW_SUMMARIZE_EXACT, exact);
+              for (guint c = 0; c < n_columns; c++)
+                {
+                  g_assert_cmpuint (fast[c].task, ==, exact[c].task);
+                  g_assert_cmphex (fast[c].bits, ==, exact[c].bits);
+                }
+            }
+        }
+    }
+  /* the steps were small and the series long enough for bins */
+  g_assert_cmpuint (steps, >, min_steps);
+  g_assert_cmpuint (max_with_bins, >=, 3);
+
+  g_assert_true (tw_state_model_update (whole, NULL, NULL));
+  for (guint c = 0; c < whole->cpus->len; c++)
+    {
+      CpuState *a = g_ptr_array_index (stepped->cpus, c), *b = g_ptr_array_index (whole->cpus, c);
+
+      assert_bins_equal (&a->runs, &b->runs);
+      assert_bins_equal (&a->irqs, &b->irqs);
+      assert_bins_equal (&a->marks, &b->marks);
+    }
+  for (guint k = 0; k < whole->tasks->len; k++)
+    {
+      TaskState *a = g_ptr_array_index (stepped->tasks, k), *b = g_ptr_array_index (whole->tasks, k);
+
+      assert_bins_equal (&a->states, &b->states);
+      assert_bins_equal (&a->marks, &b->marks);
+    }
+  for_each_view (trace, check_steps_against_whole, models);
+  return whole;
+}
+
+static void
+test_summaries_in_steps (void)
+{
+  g_autoptr(TwTrace) trace = new_messy_trace (SUMMARY_EVENTS);
+  g_autoptr(TwStateModel) whole = build_in_steps (trace, 100);
+
+  /* every kind of series had bins */
+  for (guint c = 0; c < whole->cpus->len; c++)
+    {
+      CpuState *cs = g_ptr_array_index (whole->cpus, c);
+
+      g_assert_nonnull (cs->runs.bins);
+      g_assert_nonnull (cs->irqs.bins);
+      g_assert_nonnull (cs->marks.bins);
+      /* handlers whose exits were lost stay open: the irqs after them are in the bins */
+      g_assert_cmpuint (cs->irq_stack->len, >, 0);
+    }
+  for (guint k = 0; k < whole->tasks->len; k++)
+    {
+      TaskState *ts = g_ptr_array_index (whole->tasks, k);
+
+      if (ts->states.items.len > 4 * BINS_MIN_ELEMENTS)
+        {
+          g_assert_nonnull (ts->states.bins);
+          g_assert_nonnull (ts->marks.bins);
+        }
+    }
+}
+
+/* A CPU switching every millisecond, then every 50 ns: the grid of its runs and its
+ * tasks' states, fitted to the sparse start, is made again finer as the series gets
+ * denser, at the same counts whatever the steps. */
+static void
+test_bins_refined_in_steps (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint32 a = tw_trace_add_task (trace, "1", "a", 1, 1);
+  guint32 b = tw_trace_add_task (trace, "2", "b", 2, 2);
+  g_autoptr(TwStateModel) whole = NULL;
+  guint64 t = 1000;
+  CpuState *cs;
+
+  for (guint i = 0; i < 3000; i++)
+    tw_test_append_switch (trace, sw, t += 1000000, 0, i % 2 ? b : a, i % 2 ? a : b, "S");
+  for (guint i = 0; i < 200000; i++)
+    tw_test_append_switch (trace, sw, t += 50, 0, i % 2 ? b : a, i % 2 ? a : b, "S");
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+
+  whole = build_in_steps (trace, 50);
+  cs = g_ptr_array_index (whole->cpus, 0);
+  g_assert_nonnull (cs->runs.bins);
+  g_assert_cmpuint (cs->runs.bins->n_built, >, BINS_MIN_ELEMENTS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -879,6 +1096,8 @@ main (int   argc,
   g_test_add_func ("/tw/data/state-model/summaries-by-definition", test_summaries_by_definition);
   g_test_add_func ("/tw/data/state-model/summaries-live", test_summaries_live);
   g_test_add_func ("/tw/data/state-model/cpu-marks-summaries", test_cpu_marks_summaries);
+  g_test_add_func ("/tw/data/state-model/summaries-in-steps", test_summaries_in_steps);
+  g_test_add_func ("/tw/data/state-model/bins-refined-in-steps", test_bins_refined_in_steps);
 
   return g_test_run ();
 }

@@ -1046,9 +1046,9 @@ test_model_damaged (void)
         g_assert_true (lookup_refuses (cache, key, file));
       }
   }
-  /* another version of the model's format */
+  /* another version of the model's format: the one before */
   {
-    guint32 version = 2;
+    guint32 version = 1;
 
     copy_changed (good, file, model_at + 8, &version, 4, st.st_size);
     g_assert_true (lookup_refuses (cache, key, file));
