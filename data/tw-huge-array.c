@@ -22,9 +22,12 @@
 #define PAGE_BYTES      ((gsize) 4096)
 #define RESERVE_BYTES   (G_GUINT64_CONSTANT (16) << 30)
 #define HUGE_ALIGN      TW_PAGES_HUGE_BYTES
-/* a reservation's capacity grows by this much at least: growing is where the array
- * is counted against the memory budget, and where a spilled array's file grows */
-#define COMMIT_STEP     ((gsize) 64 << 20)
+/* A reservation's capacity grows by an eighth, at least this much: growing is where
+ * the array is counted against the memory budget (an array is counted at most an
+ * eighth short) and where a spilled array's file grows. A spilled array's next pages
+ * are mapped up to POPULATE_STEP ahead. */
+#define COMMIT_STEP     ((gsize) 1 << 20)
+#define POPULATE_STEP   ((gsize) 64 << 20)
 
 struct _TwHugeSpill {
   int      fd;
@@ -175,7 +178,7 @@ grow_private_mapping (TwHugeArray *self,
 
 static gsize memory_budget_set;   /* bytes; 0: not set */
 static gsize reservation_bytes = RESERVE_BYTES;
-static gsize big_array_bytes;     /* anonymous bytes of the arrays in a reservation */
+static gsize big_array_bytes;     /* anonymous bytes of the arrays past a megabyte */
 
 /**
  * tw_huge_array_get_memory_budget:
@@ -224,6 +227,26 @@ void
 _tw_huge_array_set_reservation_bytes (gsize bytes)
 {
   reservation_bytes = bytes > 0 ? bytes : RESERVE_BYTES;
+}
+
+/* Counts what the array holds now in the process's total of big arrays; returns the
+ * total. */
+static gsize
+account (TwHugeArray *self)
+{
+  gsize used = self->len * self->element_size;
+  gsize total = (gsize) g_atomic_pointer_add (&big_array_bytes,
+                                              (gssize) used - (gssize) self->accounted) +
+                used - self->accounted;
+
+  self->accounted = used;
+  return total;
+}
+
+static gboolean
+over_budget (void)
+{
+  return g_atomic_pointer_get (&big_array_bytes) > tw_huge_array_get_memory_budget ();
 }
 
 /* A file of the user's cache folder that is gone when closed. */
@@ -353,11 +376,8 @@ commit (TwHugeArray *self,
 
   if (self->spill == NULL)
     {
-      total = (gsize) g_atomic_pointer_add (&big_array_bytes,
-                                            (gssize) used - (gssize) self->accounted) +
-              used - self->accounted;
-      self->accounted = used;
-      if (total > tw_huge_array_get_memory_budget () && used >= HUGE_FROM_BYTES)
+      total = account (self);
+      if (total > tw_huge_array_get_memory_budget ())
         spill (self, cap);
     }
   if (self->spill != NULL)
@@ -366,7 +386,7 @@ commit (TwHugeArray *self,
 
       grow_spill (self, cap);
       if (!self->spill->full && from < cap)
-        tw_pages_populate (self->data + from, MIN (cap - from, COMMIT_STEP));
+        tw_pages_populate (self->data + from, MIN (cap - from, POPULATE_STEP));
     }
   self->cap = cap;
 }
@@ -445,6 +465,7 @@ tw_huge_array_reserve (TwHugeArray *self,
 
   if (self->map_size > 0 && need <= self->map_size)
     {
+      account (self);
       populate_ahead (self, need);
       return;
     }
@@ -457,9 +478,12 @@ tw_huge_array_reserve (TwHugeArray *self,
       self->cap = cap;
       return;
     }
-  if (cap < HUGE_FROM_BYTES)
+  /* over the budget, an array of a megabyte goes to a reservation and a file at once:
+   * hundreds of tasks' arrays of a few megabytes each would add up otherwise */
+  if (cap < HUGE_FROM_BYTES && !over_budget ())
     {
       grow_private_mapping (self, page_round_up (cap));
+      account (self);
       populate_ahead (self, need);
       return;
     }
@@ -525,7 +549,10 @@ tw_huge_array_clear (TwHugeArray *self)
         munmap (self->data, self->map_size);
     }
   else if (self->map_size > 0)
-    munmap (self->data, self->map_size);
+    {
+      g_atomic_pointer_add (&big_array_bytes, -(gssize) self->accounted);
+      munmap (self->data, self->map_size);
+    }
   else
     g_free (self->data);
   self->data = NULL;
