@@ -17,9 +17,14 @@ G_BEGIN_DECLS
  * @element_size: bytes per element
  * @mapped: whether @data is an address-space reservation (else malloc memory or
  *   a private mapping)
- * @map_size: bytes of the private mapping at @data, 0 when it is not one
+ * @map_size: bytes mapped at @data: the private mapping, or the reservation of a
+ *   @mapped array (whose @cap is what it may fill without calling reserve); 0 for malloc
+ *   memory
  * @borrowed: @data belongs to someone else (a mapped cache file): never freed, and
  *   copied into memory of the array's own before it grows
+ * @spill: (nullable): the file holding the array's elements once the process's big
+ *   arrays outgrew their share of memory; %NULL while they are anonymous memory
+ * @accounted: bytes of the array counted in the process's total of big arrays
  *
  * For arrays that grow to millions of elements one at a time (histogram values, the
  * state model's interval series, measurement rows). Small ones live in malloc; past
@@ -33,6 +38,16 @@ G_BEGIN_DECLS
  * the work that fills it. Only an array outgrowing its reservation moves (mremap:
  * page tables move, bytes do not). Append is inline.
  *
+ * Arrays that do not fit in memory: once the big arrays of the process (those in a
+ * reservation) hold more than a quarter of the memory the process may use (the
+ * machine's, or its control group's limit when lower; `TRACEWB_MEMORY_BUDGET`
+ * overrides), the array growing past that is moved, in place, into a file of the
+ * user's cache folder (unlinked: it goes with the process), mapped shared: its pages
+ * are then the page cache's, which the kernel writes back and evicts under pressure,
+ * where anonymous memory without swap can only grow until the process is killed. The
+ * address does not change. A disk without room leaves the rest of the array in
+ * anonymous memory.
+ *
  * The fields may be read directly; @len may be lowered to drop elements at the end.
  */
 typedef struct {
@@ -43,6 +58,8 @@ typedef struct {
   gboolean  mapped;
   gsize     map_size;
   gboolean  borrowed;
+  struct _TwHugeSpill *spill;
+  gsize     accounted;
 } TwHugeArray;
 
 void tw_huge_array_init    (TwHugeArray *self,
@@ -57,6 +74,13 @@ void tw_huge_array_append  (TwHugeArray  *self,
                             gconstpointer elements,
                             gsize         n_elements);
 void tw_huge_array_clear   (TwHugeArray *self);
+
+gsize tw_huge_array_get_memory_budget (void);
+void  tw_huge_array_set_memory_budget (gsize bytes);
+
+/* tests: new reservations of @bytes (a multiple of 2 MiB) rather than kept ones or
+ * 16 GiB; 0 resets */
+void  _tw_huge_array_set_reservation_bytes (gsize bytes);
 
 /* Room for one more element at the end; returns it (uninitialised). */
 static inline gpointer

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -31,6 +32,89 @@ tw_pages_get_physical_bytes (void)
                          (pages > 0 && page_size > 0 ? (gsize) pages * page_size : 0) + 1);
     }
   return bytes_plus_one - 1;
+}
+
+/* The lowest memory limit of the control group at @path under @root and of its
+ * parents, from the file @name of each ("max" is none); G_MAXSIZE when none is set. */
+static gsize
+read_group_limit (const char *root,
+                  const char *path,
+                  const char *name)
+{
+  g_autofree char *dir = g_build_filename (root, path, NULL);
+  gsize limit = G_MAXSIZE;
+
+  while (g_str_has_prefix (dir, root))
+    {
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+      g_autofree char *text = NULL;
+      char *parent;
+      guint64 value;
+
+      if (g_file_get_contents (file, &text, NULL, NULL) &&
+          g_ascii_string_to_unsigned (g_strstrip (text), 10, 1, G_MAXUINT64, &value, NULL))
+        limit = MIN (limit, (gsize) value);
+      parent = g_path_get_dirname (dir);
+      if (strlen (parent) >= strlen (dir))
+        {
+          g_free (parent);
+          break;
+        }
+      g_free (dir);
+      dir = parent;
+    }
+  return limit;
+}
+
+/* The memory limit of the process's control groups (version 1 and 2), G_MAXSIZE when
+ * there is none. */
+static gsize
+read_control_group_limit (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  gsize limit = G_MAXSIZE;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return limit;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (lines[i], ":", 3);
+      g_auto(GStrv) controllers = NULL;
+
+      if (g_strv_length (parts) != 3)
+        continue;
+      controllers = g_strsplit (parts[1], ",", -1);
+      if (g_strv_contains ((const char * const *) controllers, "memory"))
+        limit = MIN (limit, read_group_limit ("/sys/fs/cgroup/memory", parts[2],
+                                              "memory.limit_in_bytes"));
+      else if (g_str_equal (parts[0], "0") && parts[1][0] == '\0')
+        {
+          limit = MIN (limit, read_group_limit ("/sys/fs/cgroup", parts[2], "memory.max"));
+          limit = MIN (limit, read_group_limit ("/sys/fs/cgroup/unified", parts[2],
+                                                "memory.max"));
+        }
+    }
+  return limit;
+}
+
+/**
+ * tw_pages_get_memory_limit_bytes:
+ *
+ * What the process may hold in memory: the machine's memory, or its control group's
+ * limit when that is lower (a container, a `systemd-run -p MemoryMax=` unit, a test).
+ * Read again at every call: a group's limit can change.
+ *
+ * Returns: bytes, 0 when the system does not say
+ */
+gsize
+tw_pages_get_memory_limit_bytes (void)
+{
+  gsize physical = tw_pages_get_physical_bytes ();
+  gsize group = read_control_group_limit ();
+
+  return physical == 0 ? (group == G_MAXSIZE ? 0 : group) : MIN (physical, group);
 }
 
 /**

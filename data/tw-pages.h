@@ -34,6 +34,7 @@ typedef enum {
 } TwPagesFlags;
 
 gsize    tw_pages_get_physical_bytes (void);
+gsize    tw_pages_get_memory_limit_bytes (void);
 guint8  *tw_pages_map_aligned        (gsize         size,
                                       TwPagesFlags  flags);
 void     tw_pages_advise_huge        (gpointer      data,

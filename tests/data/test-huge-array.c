@@ -8,6 +8,7 @@
 #include <tw-huge-array.h>
 
 #include <sys/mman.h>
+#include <glib/gstdio.h>
 
 #define MIB ((gsize) 1 << 20)
 
@@ -63,7 +64,9 @@ test_growth_across_threshold (void)
   g_assert_true (array.mapped);
   g_assert_cmpuint (moved_at, ==, threshold / 2);
   g_assert_cmpuint ((guintptr) array.data % (2 * MIB), ==, 0);
-  g_assert_cmpuint (array.cap, >=, (gsize) 16 << 30);
+  g_assert_cmpuint (array.map_size, >=, (gsize) 16 << 30);
+  g_assert_cmpuint (array.cap, >=, n * sizeof (guint64));
+  g_assert_null (array.spill);
   assert_values (&array, n);
 
   tw_huge_array_clear (&array);
@@ -204,7 +207,7 @@ test_kept_reservation_reused (void)
   g_assert_cmpuint (resident & 1, ==, 1);
   for (gsize i = 0; i < big / 2; i++)
     *(guint64 *) tw_huge_array_push (&second) = value_at (i);
-  g_assert_cmpuint (second.cap, >=, (gsize) 16 << 30);
+  g_assert_cmpuint (second.map_size, >=, (gsize) 16 << 30);
   assert_values (&second, big / 2);
   tw_huge_array_clear (&second);
 }
@@ -252,7 +255,7 @@ test_private_mapping (void)
   for (gsize i = n; i < big; i++)
     *(guint64 *) tw_huge_array_push (&array) = value_at (i);
   g_assert_true (array.mapped);
-  g_assert_cmpuint (array.map_size, ==, 0);
+  g_assert_cmpuint (array.map_size, >=, (gsize) 16 << 30);
   g_assert_cmpuint ((guintptr) array.data % (2 * MIB), ==, 0);
   assert_values (&array, big);
 
@@ -272,6 +275,116 @@ test_private_mapping (void)
   tw_huge_array_clear (&array);
 }
 
+/* Whether the mapping at @data is a file's (its inode in /proc/self/maps). */
+static gboolean
+is_file_mapping (gconstpointer data)
+{
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *start = g_strdup_printf ("%" G_GINT64_MODIFIER "x-", (guint64) (guintptr) data);
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], start))
+      {
+        g_auto(GStrv) fields = g_strsplit_set (lines[i], " ", -1);
+        guint n = 0;
+
+        /* address perms offset dev inode [path] */
+        for (guint j = 0; fields[j]; j++)
+          if (fields[j][0] != '\0' && ++n == 5)
+            return g_ascii_strtoull (fields[j], NULL, 10) != 0;
+      }
+  g_assert_not_reached ();
+}
+
+static guint
+count_open_files (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir))
+    n++;
+  return n;
+}
+
+/* Past the memory budget a growing array moves into a file where it was: every
+ * element kept, its address the same, its pages a file's; clearing closes the file. */
+static void
+test_spill_over_budget (void)
+{
+  TwHugeArray array;
+  gsize n = 160 * MIB / sizeof (guint64);
+  guint files = count_open_files ();
+  guint8 *mapped_data = NULL;
+  gsize spilled_at = 0;
+
+  tw_huge_array_set_memory_budget (16 * MIB);
+  tw_huge_array_init (&array, sizeof (guint64));
+  for (gsize i = 0; i < n; i++)
+    {
+      *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+      if (array.mapped && mapped_data == NULL)
+        mapped_data = array.data;
+      if (array.spill && spilled_at == 0)
+        spilled_at = i;
+    }
+  g_assert_true (array.data == mapped_data);
+  g_assert_nonnull (array.spill);
+  /* counted at each eighth of growth: first over 16 MiB soon after */
+  g_assert_cmpuint (spilled_at * sizeof (guint64), >, 16 * MIB);
+  g_assert_cmpuint (spilled_at * sizeof (guint64), <=, 16 * MIB * 9 / 8 + 4 * MIB);
+  g_assert_true (is_file_mapping (array.data));
+  g_assert_cmpuint (count_open_files (), ==, files + 1);
+  assert_values (&array, n);
+
+  tw_huge_array_clear (&array);
+  g_assert_null (array.spill);
+  g_assert_cmpuint (count_open_files (), ==, files);
+
+  /* reused: in memory again while under the budget */
+  tw_huge_array_set_memory_budget (1ul << 40);
+  for (gsize i = 0; i < n; i++)
+    *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+  g_assert_null (array.spill);
+  g_assert_false (is_file_mapping (array.data));
+  assert_values (&array, n);
+  tw_huge_array_clear (&array);
+  tw_huge_array_set_memory_budget (0);
+}
+
+/* A spilled array outgrowing its reservation maps its file again in a larger one. */
+static void
+test_spill_past_reservation (void)
+{
+  TwHugeArray array;
+  gsize n = 100 * MIB / sizeof (guint64);
+  guint moves = 0;
+  guint8 *data = NULL;
+
+  tw_huge_array_set_memory_budget (1);
+  _tw_huge_array_set_reservation_bytes (8 * MIB);
+  tw_huge_array_init (&array, sizeof (guint64));
+  for (gsize i = 0; i < n; i++)
+    {
+      *(guint64 *) tw_huge_array_push (&array) = value_at (i);
+      if (array.spill && array.data != data)
+        {
+          moves++;
+          data = array.data;
+          g_assert_true (is_file_mapping (data));
+        }
+    }
+  g_assert_cmpuint (moves, >=, 3);
+  assert_values (&array, n);
+  tw_huge_array_clear (&array);
+  _tw_huge_array_set_reservation_bytes (0);
+  tw_huge_array_set_memory_budget (0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -283,5 +396,7 @@ main (int    argc,
   g_test_add_func ("/tw/data/huge-array/clear", test_clear);
   g_test_add_func ("/tw/data/huge-array/kept-reservation-reused", test_kept_reservation_reused);
   g_test_add_func ("/tw/data/huge-array/private-mapping", test_private_mapping);
+  g_test_add_func ("/tw/data/huge-array/spill-over-budget", test_spill_over_budget);
+  g_test_add_func ("/tw/data/huge-array/spill-past-reservation", test_spill_past_reservation);
   return g_test_run ();
 }
