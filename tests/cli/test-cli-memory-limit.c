@@ -10,7 +10,9 @@
  * past a quarter of the limit (data/tw-huge-array.c), so the kernel writes back and
  * evicts instead of killing the process, as it did when the model was anonymous
  * memory. The picture is the one drawn without a limit. Needs root and a writable
- * memory controller (version 1, or version 2 with delegation); skips otherwise.
+ * memory controller (version 1, or version 2 with delegation); skips otherwise. In the
+ * suite `slow`, which the sanitizer build leaves out: its shadow memory would count
+ * against the limit.
  */
 #include "config.h"
 
