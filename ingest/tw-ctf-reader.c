@@ -33,6 +33,10 @@
  * Tasks: as the ftrace readers key them (TwKernelTasks), by tid. A kernel event's task is
  * the one sched_switch last switched in on its stream (LTTng kernel streams are per
  * CPU), unless the event carries a `tid`/`vtid` context.
+ * Hosts: a folder whose traces name two hostnames or more in their environment (a relay's
+ * output of several targets) has each trace's CPUs as CPUs of its host
+ * (tw_trace_add_host_cpu) and its tasks as "HOST/TID", as a live session of several
+ * targets has them: CPU 0 or tid 1234 of one machine is not another's.
  * Kinds: sched_switch (prev_tid → next_tid; prev_state as letters), sched_wakeup(_new),
  * irq_handler_entry/exit, softirq_entry/exit (irq_softirq_* in LTTng 2.8+),
  * sched_process_fork/exit; every other event (syscalls included) keeps its payload as
@@ -200,6 +204,7 @@ typedef struct {
   guint32  current;     /* the task last switched in on this stream */
   guint16  cpu;
   const bt_packet *packet;  /* whose cpu_id @cpu is (borrowed, only compared) */
+  const char *host;     /* the trace's hostname in a folder of several hosts, else NULL */
   gboolean have_end;
   gint64   last_end_ns;
   int      ctx_tid;     /* member index of a tid/vtid common context, −1 when none */
@@ -264,6 +269,8 @@ typedef struct {
   GHashTable      *hosts_read;
   GHashTable      *task_hosts;
   gboolean         has_hosts;
+  /* a folder of LTTng traces of several machines: their hostnames (interned) */
+  GHashTable      *hostnames;
 } CtfReader;
 
 static void
@@ -610,6 +617,23 @@ read_hosts_entry (CtfReader      *self,
     }
 }
 
+/* The host of @trace's CPUs and tasks in a folder of several machines, or %NULL (one
+ * machine; or a trace we wrote, whose `tracewb_hosts` entry names its hosts). */
+static const char *
+trace_host (CtfReader      *self,
+            const bt_trace *trace)
+{
+  const bt_value *value;
+
+  if (self->hostnames == NULL || trace == NULL
+      || bt_trace_borrow_environment_entry_value_by_name_const (trace, "tracewb_hosts"))
+    return NULL;
+  value = bt_trace_borrow_environment_entry_value_by_name_const (trace, "hostname");
+  if (value == NULL || !bt_value_is_string (value))
+    return NULL;
+  return g_hash_table_lookup (self->hostnames, bt_value_string_get (value));
+}
+
 /* Tasks are made as rows name them (as a row's task, a switch's next, ...): their hosts
  * once all are there. */
 static void
@@ -696,6 +720,8 @@ stream_state (CtfReader       *self,
       state->last_task = TW_TASK_NONE;
       g_hash_table_insert (self->streams, (gpointer) stream, state);
       read_hosts_entry (self, bt_stream_borrow_trace_const (stream));
+      if ((state->host = trace_host (self, bt_stream_borrow_trace_const (stream))))
+        self->has_hosts = TRUE;
     }
   self->last_stream = stream;
   self->last_state = state;
@@ -703,7 +729,8 @@ stream_state (CtfReader       *self,
 }
 
 static guint16
-packet_cpu (StreamState     *state,
+packet_cpu (CtfReader       *self,
+            StreamState     *state,
             const bt_packet *packet)
 {
   const bt_field *ctx;
@@ -724,7 +751,7 @@ packet_cpu (StreamState     *state,
                                 : bt_field_integer_unsigned_get_value (cpu);
 
           if (v < TW_CPU_NONE)
-            state->cpu = v;
+            state->cpu = state->host ? tw_trace_add_host_cpu (self->trace, state->host, v) : v;
         }
     }
   return state->cpu;
@@ -1031,7 +1058,7 @@ handle_event (CtfReader        *self,
       self->n_clockless++;
     }
 
-  cpu = packet_cpu (state, bt_event_borrow_packet_const (event));
+  cpu = packet_cpu (self, state, bt_event_borrow_packet_const (event));
   if (!state->ctx_checked)
     check_context (state, event);
   task = state->current;
@@ -1081,6 +1108,8 @@ handle_event (CtfReader        *self,
         if (!member_i64 (payload, t->role[ROLE_TARGET_CPU], &target) || target < 0
             || target >= TW_CPU_NONE)
           target = cpu == TW_CPU_NONE ? 0 : cpu;
+        else if (state->host)
+          target = tw_trace_add_host_cpu (self->trace, state->host, target);
         arg = kernel_task (self, v, target);
         if (member_string (self, payload, t->role[ROLE_COMM], &id))
           _tw_kernel_tasks_rename (&self->tasks, arg, id);
@@ -1545,6 +1574,61 @@ dir_size (const char *dir)
   return total;
 }
 
+/* The hostname in the environment of the trace in @dir, as LTTng writes it, or %NULL:
+ * src.ctf.fs's `metadata-info` query gives the metadata's text, packetized or not. */
+static char *
+dup_trace_hostname (const bt_component_class_source *fs_class,
+                    const char                      *dir)
+{
+  bt_value *params = bt_value_map_create ();
+  bt_query_executor *query;
+  const bt_value *result = NULL;
+  const bt_value *text;
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GMatchInfo) match = NULL;
+  char *host = NULL;
+
+  bt_value_map_insert_string_entry (params, "path", dir);
+  query = bt_query_executor_create (bt_component_class_source_as_component_class_const (fs_class),
+                                    "metadata-info", params);
+  bt_value_put_ref (params);
+  if (query == NULL || bt_query_executor_query (query, &result) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK)
+    {
+      g_free (take_bt_error ());
+      bt_query_executor_put_ref (query);
+      return NULL;
+    }
+  /* the env block holds no nested braces: its values are integers and strings */
+  regex = g_regex_new ("\\benv\\s*\\{[^}]*\\bhostname\\s*=\\s*\"([^\"\\\\]+)\"", 0, 0, NULL);
+  if (bt_value_is_map (result) && (text = bt_value_map_borrow_entry_value_const (result, "text"))
+      && bt_value_is_string (text) && g_regex_match (regex, bt_value_string_get (text), 0, &match))
+    host = g_match_info_fetch (match, 1);
+  bt_value_put_ref (result);
+  bt_query_executor_put_ref (query);
+  return host;
+}
+
+/* The hostnames of @dirs' traces when there are two or more (a relay's output of
+ * several targets), else %NULL: one machine's folder keeps its plain CPUs and tids. */
+static GHashTable *
+dup_hostnames (const bt_component_class_source *fs_class,
+               GPtrArray                       *dirs)
+{
+  g_autoptr(GHashTable) hosts = NULL;
+
+  if (dirs->len < 2)
+    return NULL;
+  hosts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      char *host = dup_trace_hostname (fs_class, dirs->pdata[i]);
+
+      if (host)
+        g_hash_table_add (hosts, host);
+    }
+  return g_hash_table_size (hosts) >= 2 ? g_steal_pointer (&hosts) : NULL;
+}
+
 /* One src.ctf.fs per trace folder (several inputs of one must be parts of one trace),
  * each of its streams on an input port of the sink. */
 static gboolean
@@ -1645,6 +1729,7 @@ ctf_reader_clear (CtfReader *self)
   g_clear_pointer (&self->sensors, _tw_lttng_sensor_decoder_free);
   g_clear_pointer (&self->hosts_read, g_hash_table_unref);
   g_clear_pointer (&self->task_hosts, g_hash_table_unref);
+  g_clear_pointer (&self->hostnames, g_hash_table_unref);
 }
 
 /* babeltrace2 reads CTF 2 from 2.1 on; an older one fails on it as if it were corrupt. */
@@ -1720,6 +1805,7 @@ read_ctf (const char      *path,
       goto out;
     }
 
+  self.hostnames = dup_hostnames (fs_class, dirs);
   sink_class = create_sink_class ();
   graph = bt_graph_create (0);
   if (bt_graph_add_sink_component_with_initialize_method_data (

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 #include <tw-ingest.h>
+#include "tw-switch-repairs.h"
 
 #include "tw-test-readers.h"
 #include "tw-test-utils.h"
@@ -323,6 +324,83 @@ test_session_folder (void)
   g_assert_true (g_str_has_prefix (error->message, empty));
 }
 
+static guint64
+total_repairs (TwTrace *trace)
+{
+  g_autoptr(GArray) repairs = tw_switch_repairs_count (trace);
+  guint64 total = 0;
+
+  for (guint i = 0; i < repairs->len; i++)
+    total += g_array_index (repairs, guint64, i);
+  return total;
+}
+
+/* A relay's output of two targets (HOST/SESSION/kernel each, real traces of machines
+ * "lager" and "qemu0") reads as one trace whose CPUs and tasks are each host's: CPU 0
+ * and tid 1 of one are not the other's, so nothing is merged (tasks and CPUs add up),
+ * every switch names tasks of its CPU's host, and no switch is repaired that was not
+ * when each trace was read alone. */
+static void
+test_hosts_folder (void)
+{
+  static const char *const names[] = { "ctf/lttng-kernel-bug446190/trace",
+                                       "ctf/lttng-kernel-flipping-endianness/trace" };
+  static const char *const hosts[] = { "lager", "qemu0" };
+  g_autofree char *relay = g_build_filename (tw_test_get_private_dir (), "relay", NULL);
+  g_autoptr(TwTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 events = 0, repairs = 0, switches = 0;
+  guint cpus = 0, tasks = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = tw_test_dup_shared_trace_path (names[i]);
+      g_autofree char *session = g_build_filename (relay, hosts[i], "s-20141007-120000", NULL);
+      g_autofree char *kernel = g_build_filename (session, "kernel", NULL);
+      g_autoptr(TwTrace) alone = NULL;
+
+      if (path == NULL)
+        {
+          g_test_skip ("shared trace not found (../shared/traces)");
+          return;
+        }
+      g_assert_cmpint (g_mkdir_with_parents (session, 0755), ==, 0);
+      g_assert_cmpint (symlink (path, kernel), ==, 0);
+      alone = load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (tw_trace_get_n_hosts (alone), ==, 0);
+      events += tw_trace_get_n_events (alone);
+      cpus += tw_trace_get_n_cpus (alone);
+      tasks += tw_trace_get_n_tasks (alone);
+      repairs += total_repairs (alone);
+    }
+
+  trace = load (relay, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, events);
+  g_assert_cmpuint (tw_trace_get_n_hosts (trace), ==, 2);
+  g_assert_cmpuint (tw_trace_get_n_cpus (trace), ==, cpus);
+  g_assert_cmpuint (tw_trace_get_n_tasks (trace), ==, tasks);
+  g_assert_cmpuint (total_repairs (trace), ==, repairs);
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    g_assert_nonnull (tw_trace_get_task (trace, t)->host);
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      const char *host;
+
+      tw_trace_get_event (trace, i, &event);
+      if (tw_trace_get_event_type (trace, event.type)->kind != TW_EVENT_KIND_SWITCH)
+        continue;
+      host = tw_trace_get_cpu_host (trace, event.cpu, NULL);
+      g_assert_nonnull (host);
+      g_assert_cmpstr (tw_trace_get_task (trace, event.task)->host, ==, host);
+      g_assert_cmpstr (tw_trace_get_task (trace, event.arg)->host, ==, host);
+      switches++;
+    }
+  g_assert_cmpuint (switches, >, 1000);
+}
+
 /* A trace is its directory or its metadata file; both probe as CTF. */
 static void
 test_probe (void)
@@ -551,6 +629,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/ctf/probe-and-rotation", test_probe);
   g_test_add_func ("/tw/ingest/ctf/folder-without-trace", test_folder_without_trace);
   g_test_add_func ("/tw/ingest/ctf/session-folder", test_session_folder);
+  g_test_add_func ("/tw/ingest/ctf/hosts-folder", test_hosts_folder);
   g_test_add_func ("/tw/ingest/ctf/many-threads", test_many_threads);
   g_test_add_func ("/tw/ingest/ctf/corrupt", test_corrupt);
 
