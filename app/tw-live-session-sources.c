@@ -165,19 +165,7 @@ static TwLiveStreamStatus
 stream_status (const SourceState  *state,
                const char        **detail)
 {
-  if (!state->check.declared)
-    return TW_LIVE_STREAM_NONE;
-  if (!state->check.valid)
-    {
-      if (detail)
-        *detail = state->check.error;
-      return TW_LIVE_STREAM_INVALID;
-    }
-  if (state->check.violations == 0)
-    return TW_LIVE_STREAM_OK;
-  if (detail)
-    *detail = tw_jcs_arrival_to_string (state->check.first_violation);
-  return TW_LIVE_STREAM_BROKEN;
+  return tw_stream_check_get_status (&state->check, detail);
 }
 
 static TwLiveStreamStatus

@@ -19,7 +19,9 @@
 #include <math.h>
 #include <tw-widgets.h>
 
+#include "tw-recorded-sensors.h"
 #include "tw-sensors-pane.h"
+#include "tw-stream-check.h"
 #include "tw-target-histograms.h"
 
 
@@ -49,6 +51,7 @@ struct _TwSensorsPane
   GPtrArray     *rows;          /* Row */
   guint          n_source_rows;
   GHashTable    *remote_rows;   /* "host/monitor/task@sensor" → index in @rows + 1 */
+  GCancellable  *reading;       /* a recording's sensors being counted and checked */
 };
 
 G_DEFINE_FINAL_TYPE (TwSensorsPane, tw_sensors_pane, GTK_TYPE_WIDGET)
@@ -106,7 +109,7 @@ add_row (TwSensorsPane *self,
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
           /* a target sensor's stream check reads whole: "3 lost, 1 duplicate, 1 restart" */
-          gtk_label_set_max_width_chars (GTK_LABEL (label), c == TW_SENSORS_COLUMN_STREAM ? 32 : 28);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), c == TW_SENSORS_COLUMN_STREAM ? 40 : 28);
         }
       /* the last column takes the room left and wraps: why a source failed or a
        * connection ended is read whole, not cut at 28 characters */
@@ -186,25 +189,35 @@ plural (guint64 n)
   return (gulong) MIN (n, G_MAXULONG);
 }
 
-/* The check of a declared stream, as a local sensor's Stream column says it. */
+/* The check of a declared stream, as a local sensor's Stream column says it; with the
+ * count of @violations when known (a recording's, checked whole). */
 static void
 append_declared (GString            *text,
                  GString            *why,
                  TwLiveStreamStatus  status,
-                 const char         *detail)
+                 const char         *detail,
+                 guint64             violations)
 {
   switch (status)
     {
     case TW_LIVE_STREAM_OK:
-      g_string_append (text, "OK");
+      g_string_append (text, _("OK"));
       g_string_append (why, _("its arrivals fit the stream it declared"));
       break;
     case TW_LIVE_STREAM_BROKEN:
-      g_string_append_printf (text, "broken: %s", detail);
+      g_string_append_printf (text, _("broken: %s"), detail);
       g_string_append_printf (why, _("an arrival broke the stream it declared: %s"), detail);
+      if (violations)
+        {
+          const char *counted = ngettext ("(%s violation)", "(%s violations)", plural (violations));
+
+          /* in the tooltip too: a narrow column cuts the text's end */
+          append_counted (text, " ", counted, violations);
+          append_counted (why, " ", counted, violations);
+        }
       break;
     case TW_LIVE_STREAM_INVALID:
-      g_string_append_printf (text, "invalid: %s", detail);
+      g_string_append_printf (text, _("invalid: %s"), detail);
       g_string_append_printf (why, _("the stream it declared is not valid: %s"), detail);
       break;
     case TW_LIVE_STREAM_NONE:
@@ -213,13 +226,13 @@ append_declared (GString            *text,
     }
 }
 
-/* What a target's sensor declared, said in @why: "T 10 ms, D 0 ns, …". */
+/* What a sensor declared, said in @why: "T 10 ms, D 0 ns, …". */
 static void
 append_declared_stream (GString                   *why,
-                        const TwLttngRemoteSensor *rs)
+                        const TwStreamDeclaration *declared)
 {
-  const double values[] = { rs->period_ns, rs->min_distance_ns, rs->earliness_ns,
-                            rs->monitor_period_ns, rs->deadline_ns };
+  const double values[] = { declared->period_ns, declared->min_distance_ns, declared->earliness_ns,
+                            declared->monitor_period_ns, declared->deadline_ns };
   const char *const names[] = { "T", "D", "τ", "T_M", "d" };
 
   g_string_append_printf (why, " (");
@@ -243,9 +256,11 @@ describe_remote_stream (const TwLttngRemoteSensor  *rs,
 {
   GString *text = g_string_new (NULL), *why = g_string_new (NULL);
 
-  append_declared (text, why, status, detail);
+  TwStreamDeclaration declared = tw_stream_declaration_of_target (rs);
+
+  append_declared (text, why, status, detail, 0);
   if (status != TW_LIVE_STREAM_NONE)
-    append_declared_stream (why, rs);
+    append_declared_stream (why, &declared);
   append_count (text, why, rs->lost, ngettext ("%s lost", "%s lost", plural (rs->lost)),
                 ngettext ("%s element the monitor sent never arrived (LTTng discarded it)",
                           "%s elements the monitor sent never arrived (LTTng discarded them)", plural (rs->lost)));
@@ -498,6 +513,144 @@ tw_sensors_pane_describe_connection (const TwMonitorSourceInfo *info)
     }
 }
 
+/* Forgets the rows shown, and stops counting a recording's sensors. */
+static void
+clear_rows (TwSensorsPane *self)
+{
+  if (self->reading)
+    g_cancellable_cancel (self->reading);
+  g_clear_object (&self->reading);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = g_ptr_array_index (self->rows, i);
+
+      gtk_grid_remove (GTK_GRID (self->grid), row->check);
+      for (int c = 1; c < TW_SENSORS_N_COLUMNS; c++)
+        gtk_grid_remove (GTK_GRID (self->grid), row->labels[c]);
+    }
+  g_ptr_array_set_size (self->rows, 0);
+  self->n_source_rows = 0;
+  g_hash_table_remove_all (self->remote_rows);
+}
+
+/* A recorded sensor's declared stream checked over its elements, in the words of a
+ * live sensor's Stream column. */
+static char *
+describe_recorded_stream (const TwRecordedSensor  *s,
+                          char                   **tooltip)
+{
+  GString *text = g_string_new (NULL), *why = g_string_new (NULL);
+  const char *detail = NULL;
+  TwLiveStreamStatus status = tw_stream_check_get_status (&s->check, &detail);
+
+  append_declared (text, why, status, detail, s->check.violations);
+  if (status == TW_LIVE_STREAM_NONE)
+    {
+      g_string_append (text, _("none declared"));
+      g_string_append (why, _("the sensor declared no stream"));
+    }
+  else
+    append_declared_stream (why, &s->declared);
+  if (s->check.restarts)
+    {
+      g_string_append (why, "; ");
+      append_counted (why, "", ngettext ("checked again from the element after %s gap (missed elements)",
+                                         "checked again from the element after each of %s gaps (missed elements)",
+                                         plural (s->check.restarts)), s->check.restarts);
+    }
+  *tooltip = g_string_free (why, FALSE);
+  return g_string_free (text, FALSE);
+}
+
+static void
+add_recorded_row (TwSensorsPane          *self,
+                  const TwRecordedSensor *s)
+{
+  Row *row = add_row (self, TRUE, 0);
+  g_autofree char *task = s->host ? g_strdup_printf ("%s: %s", s->host, s->task) : g_strdup (s->task);
+  double span_s = (double) (s->last_time - s->first_time) / 1e9;
+  g_autofree char *rate = g_strdup_printf ("%.0f/s", span_s > 0 ? (double) (s->elements - 1) / span_s : 0.0);
+  g_autofree char *elements = g_strdup_printf ("%" G_GUINT64_FORMAT, s->elements);
+  g_autofree char *received = g_strdup_printf ("%" G_GUINT64_FORMAT, s->received);
+  g_autofree char *received_why = NULL, *missed = g_strdup_printf ("%" G_GUINT64_FORMAT, s->missed);
+  g_autofree char *torn = s->have_counts ? g_strdup_printf ("%" G_GUINT64_FORMAT, s->torn) : g_strdup ("—");
+  g_autofree char *stream_why = NULL, *stream = describe_recorded_stream (s, &stream_why);
+  g_autofree char *state = s->host ? g_strdup_printf (_("recorded on %s"), s->host) : g_strdup (_("recorded"));
+
+  /* nothing to read or stop: a recording */
+  gtk_widget_set_visible (row->check, FALSE);
+  received_why = s->have_counts ? g_strdup_printf (_("%s elements recorded; its monitor received %s"), elements, received)
+                                : g_strdup_printf (_("%s elements recorded"), elements);
+  set_text (row->labels[TW_SENSORS_COLUMN_TASK], task);
+  set_text (row->labels[TW_SENSORS_COLUMN_SENSOR], s->sensor);
+  set_text (row->labels[TW_SENSORS_COLUMN_SCHEMA], s->fields);
+  set_tooltip (row->labels[TW_SENSORS_COLUMN_SCHEMA], s->fields);
+  set_text (row->labels[TW_SENSORS_COLUMN_RATE], rate);
+  set_tooltip (row->labels[TW_SENSORS_COLUMN_RATE], _("Elements per second over the recording"));
+  set_text (row->labels[TW_SENSORS_COLUMN_RECEIVED], elements);
+  set_tooltip (row->labels[TW_SENSORS_COLUMN_RECEIVED], received_why);
+  set_text (row->labels[TW_SENSORS_COLUMN_MISSED], missed);
+  set_tooltip (row->labels[TW_SENSORS_COLUMN_MISSED], _("missed at the ring, as its monitor counted them"));
+  set_text (row->labels[TW_SENSORS_COLUMN_TORN], torn);
+  set_text (row->labels[TW_SENSORS_COLUMN_STREAM], stream);
+  set_tooltip (row->labels[TW_SENSORS_COLUMN_STREAM], stream_why);
+  set_text (row->labels[TW_SENSORS_COLUMN_STATE], state);
+  set_error (row->labels[TW_SENSORS_COLUMN_MISSED], s->missed > 0);
+  set_error (row->labels[TW_SENSORS_COLUMN_STREAM], s->check.violations > 0 || (s->check.declared && !s->check.valid));
+}
+
+static void
+recorded_read_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      data)
+{
+  g_autoptr(TwSensorsPane) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) sensors = tw_recorded_sensors_read_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->reading);
+  gtk_widget_set_visible (self->notes_label, FALSE);
+  for (guint i = 0; sensors && i < sensors->len; i++)
+    add_recorded_row (self, g_ptr_array_index (sensors, i));
+}
+
+/**
+ * tw_sensors_pane_set_recording:
+ * @trace: (nullable): a recording (tw_recorded_sensors_present())
+ *
+ * Lists the sensors of @trace instead of a live session's: a row each with its counts as
+ * recorded and its elements checked, in a thread, against the stream it declared.
+ */
+void
+tw_sensors_pane_set_recording (TwSensorsPane *self,
+                               TwTrace       *trace)
+{
+  g_return_if_fail (TW_IS_SENSORS_PANE (self));
+
+  tw_sensors_pane_set_session (self, NULL);
+  if (trace == NULL)
+    return;
+  gtk_label_set_text (GTK_LABEL (self->dir_label), _("Recorded sensors: their counts as recorded, their elements checked against the streams they declared"));
+  gtk_label_set_text (GTK_LABEL (self->notes_label), _("Checking the recorded elements against the declared streams…"));
+  gtk_widget_set_visible (self->notes_label, TRUE);
+  self->reading = g_cancellable_new ();
+  tw_recorded_sensors_read_async (trace, self->reading, recorded_read_cb, g_object_ref (self));
+}
+
+/**
+ * tw_sensors_pane_get_checking:
+ *
+ * Returns: whether a recording's sensors are still being counted and checked
+ */
+gboolean
+tw_sensors_pane_get_checking (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), FALSE);
+  return self->reading != NULL;
+}
+
 /**
  * tw_sensors_pane_set_session:
  * @session: (nullable): the live session to show
@@ -511,17 +664,7 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
 
   g_return_if_fail (TW_IS_SENSORS_PANE (self));
 
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      Row *row = g_ptr_array_index (self->rows, i);
-
-      gtk_grid_remove (GTK_GRID (self->grid), row->check);
-      for (int c = 1; c < TW_SENSORS_N_COLUMNS; c++)
-        gtk_grid_remove (GTK_GRID (self->grid), row->labels[c]);
-    }
-  g_ptr_array_set_size (self->rows, 0);
-  self->n_source_rows = 0;
-  g_hash_table_remove_all (self->remote_rows);
+  clear_rows (self);
   g_set_object (&self->session, session);
   tw_target_histograms_set_trace (TW_TARGET_HISTOGRAMS (self->histograms),
                                   session ? tw_live_session_get_trace (session) : NULL);
@@ -637,6 +780,9 @@ tw_sensors_pane_dispose (GObject *object)
 {
   TwSensorsPane *self = TW_SENSORS_PANE (object);
 
+  if (self->reading)
+    g_cancellable_cancel (self->reading);
+  g_clear_object (&self->reading);
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), TW_TYPE_SENSORS_PANE);
   G_OBJECT_CLASS (tw_sensors_pane_parent_class)->dispose (object);

@@ -31,6 +31,9 @@ G_DECLARE_FINAL_TYPE (TwSensorsPane, tw_sensors_pane, TW, SENSORS_PANE, GtkWidge
 GtkWidget  *tw_sensors_pane_new          (void);
 void        tw_sensors_pane_set_session  (TwSensorsPane *self,
                                           TwLiveSession *session);
+void        tw_sensors_pane_set_recording (TwSensorsPane *self,
+                                          TwTrace       *trace);
+gboolean    tw_sensors_pane_get_checking (TwSensorsPane *self);
 void        tw_sensors_pane_refresh      (TwSensorsPane *self);
 guint       tw_sensors_pane_get_n_rows   (TwSensorsPane *self);
 const char *tw_sensors_pane_get_text     (TwSensorsPane *self,

@@ -76,3 +76,32 @@ tw_stream_check_clear (TwStreamCheck *self)
 {
   g_clear_pointer (&self->error, g_free);
 }
+
+/**
+ * tw_stream_check_get_status:
+ * @detail: (out) (optional) (transfer none): the first violation or why the declared
+ *   stream is invalid, %NULL otherwise
+ *
+ * Returns: whether the arrivals so far fit the stream declared, as the Sensors tab says
+ *   it of a live sensor and of a recorded one alike
+ */
+TwLiveStreamStatus
+tw_stream_check_get_status (const TwStreamCheck  *self,
+                            const char          **detail)
+{
+  if (detail)
+    *detail = NULL;
+  if (!self->declared)
+    return TW_LIVE_STREAM_NONE;
+  if (!self->valid)
+    {
+      if (detail)
+        *detail = self->error;
+      return TW_LIVE_STREAM_INVALID;
+    }
+  if (self->violations == 0)
+    return TW_LIVE_STREAM_OK;
+  if (detail)
+    *detail = tw_jcs_arrival_to_string (self->first_violation);
+  return TW_LIVE_STREAM_BROKEN;
+}

@@ -8,6 +8,8 @@
 #include <tw-evaluators.h>
 #include <tw-ingest.h>
 
+#include "tw-live-session.h"
+
 G_BEGIN_DECLS
 
 /* What a sensor declared (tw_sensor_new_full), in ns: T, D, τ, T_M, d; period 0: nothing.
@@ -50,5 +52,7 @@ void tw_stream_check_add   (TwStreamCheck             *self,
                             guint64                    position,
                             guint64                    time_ns);
 void tw_stream_check_clear (TwStreamCheck             *self);
+TwLiveStreamStatus tw_stream_check_get_status (const TwStreamCheck *self,
+                                               const char         **detail);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "tw-window-private.h"
 #include "tw-recorder.h"
+#include "tw-recorded-sensors.h"
 #include "tw-sensors-pane.h"
 
 #define LIVE_SPAN_NS         (G_GUINT64_CONSTANT (5) * 1000000000)  /* shown at attach */
@@ -94,6 +95,21 @@ _tw_window_detach_live (TwWindow *self)
   /* after the session: a Keep recording's last chunk then holds every event */
   tw_recorder_stop (TW_RECORDER (self->recorder));
   g_clear_object (&self->live_session);
+}
+
+/* The Sensors tab of a trace that is not live: shown when it has sensors, gone when not. */
+void
+_tw_window_show_recorded_sensors (TwWindow *self,
+                                  TwTrace  *trace)
+{
+  gboolean shown = trace != NULL && tw_recorded_sensors_present (trace);
+  int page = gtk_notebook_page_num (GTK_NOTEBOOK (self->notebook), self->sensors_pane);
+
+  tw_sensors_pane_set_recording (TW_SENSORS_PANE (self->sensors_pane), shown ? trace : NULL);
+  if (shown && page < 0)
+    gtk_notebook_append_page (GTK_NOTEBOOK (self->notebook), self->sensors_pane, gtk_label_new (_("Sensors")));
+  else if (!shown && page >= 0)
+    gtk_notebook_remove_page (GTK_NOTEBOOK (self->notebook), page);
 }
 
 /**

@@ -107,6 +107,10 @@ void _tw_window_load_failed            (TwWindow     *self,
                                         GError       *error);
 void _tw_window_emit_first_frame       (TwWindow     *self);
 
+/* tw-window-live.c */
+void _tw_window_show_recorded_sensors  (TwWindow     *self,
+                                        TwTrace      *trace);
+
 /* tw-window-growing.c */
 TwGrowing *_tw_growing_new             (TwWindow     *window);
 TwGrowing *_tw_growing_ref             (TwGrowing    *growing);

@@ -179,6 +179,9 @@ _tw_window_connect_panes (TwWindow *self)
   tw_cursor_state_pane_set_view_state (TW_CURSOR_STATE_PANE (self->cursor_state_pane), view_state);
   tw_evaluations_pane_set_view_state (TW_EVALUATIONS_PANE (self->evaluations_pane), view_state);
   tw_go_to_time_set_trace (TW_GO_TO_TIME (self->go_to_time_popover), tw_view_state_get_trace (view_state));
+  /* a live session's tab is its own (tw_window_attach_live) */
+  if (self->live_session == NULL)
+    _tw_window_show_recorded_sensors (self, tw_view_state_get_trace (view_state));
   _tw_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW_STATE]);
 }

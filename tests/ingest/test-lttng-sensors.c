@@ -18,6 +18,7 @@
 #include <tw-sensor.h>
 
 #include "tw-test-lttng-target.h"
+#include "tw-test-ust-ctf.h"
 #include "tw-test-utils.h"
 
 #define WAIT_US  (60 * G_USEC_PER_SEC)
@@ -335,56 +336,6 @@ test_cli (Fixture       *fx,
 #define BO_SCHEMA   "u64 seq; i32 delta; u16 pair[2]; f64 value; f32 ratio; i16 neg; u8 flag; char tag[6]"
 #define BO_ELEMENTS 3
 
-static const char bo_metadata[] =
-  "/* CTF 1.8 */\n"
-  "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-  "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
-  "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-  "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-  "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
-  "trace {\n"
-  "  major = 1; minor = 8; byte_order = %s;\n"
-  "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n"
-  "};\n"
-  "clock { name = \"monotonic\"; freq = 1000000000; offset = 0; };\n"
-  "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := clock_t;\n"
-  "stream {\n"
-  "  id = 0;\n"
-  "  event.header := struct { uint32_t id; clock_t timestamp; };\n"
-  "  packet.context := struct { uint64_t content_size; uint64_t packet_size; };\n"
-  "};\n"
-  "event { name = \"tracewb:sensor_schema\"; id = 0; stream_id = 0; fields := struct {\n"
-  "  uint32_t monitor; uint32_t sensor; int64_t pid; string task; string sensor_name; string schema;\n"
-  "  uint32_t element_size; uint32_t payload_size; uint8_t big_endian; }; };\n"
-  "event { name = \"tracewb:sensor_element\"; id = 1; stream_id = 0; fields := struct {\n"
-  "  uint32_t monitor; uint32_t sensor; uint64_t position; uint64_t missed; uint64_t timestamp;\n"
-  "  uint16_t payload_length; uint8_t payload[payload_length]; }; };\n";
-
-typedef struct {
-  gboolean  big;
-  GString  *out;
-} BoWriter;
-
-static void
-bo_int (BoWriter *w,
-        guint64   v,
-        guint     size)
-{
-  for (guint i = 0; i < size; i++)
-    {
-      guint shift = 8 * (w->big ? size - 1 - i : i);
-
-      g_string_append_c (w->out, (char) ((v >> shift) & 0xff));
-    }
-}
-
-static void
-bo_str (BoWriter   *w,
-        const char *s)
-{
-  g_string_append_len (w->out, s, strlen (s) + 1);
-}
-
 /* Element @k's values, the same whatever the byte order. */
 static void
 bo_values (guint    k,
@@ -406,13 +357,13 @@ bo_values (guint    k,
 
 /* One element's payload as the target's memory holds it. */
 static void
-bo_payload (BoWriter             *w,
+bo_payload (TwTestCtf             *w,
             const TwSensorSchema *schema,
             guint                 k)
 {
   gsize size = tw_sensor_schema_get_size (schema);
   guint8 *bytes = g_malloc0 (size);
-  BoWriter field = { w->big, g_string_new (NULL) };
+  TwTestCtf field = { w->big, g_string_new (NULL) };
   guint64 seq, d_bits;
   gint32 delta;
   guint16 pair[2];
@@ -430,116 +381,77 @@ bo_payload (BoWriter             *w,
 
       g_string_set_size (field.out, 0);
       if (strcmp (f->name, "seq") == 0)
-        bo_int (&field, seq, 8);
+        tw_test_ctf_int (&field, seq, 8);
       else if (strcmp (f->name, "delta") == 0)
-        bo_int (&field, (guint32) delta, 4);
+        tw_test_ctf_int (&field, (guint32) delta, 4);
       else if (strcmp (f->name, "pair") == 0)
-        bo_int (&field, pair[0], 2), bo_int (&field, pair[1], 2);
+        tw_test_ctf_int (&field, pair[0], 2), tw_test_ctf_int (&field, pair[1], 2);
       else if (strcmp (f->name, "value") == 0)
-        bo_int (&field, d_bits, 8);
+        tw_test_ctf_int (&field, d_bits, 8);
       else if (strcmp (f->name, "ratio") == 0)
-        bo_int (&field, r_bits, 4);
+        tw_test_ctf_int (&field, r_bits, 4);
       else if (strcmp (f->name, "neg") == 0)
-        bo_int (&field, (guint16) neg, 2);
+        tw_test_ctf_int (&field, (guint16) neg, 2);
       else if (strcmp (f->name, "flag") == 0)
-        bo_int (&field, 7, 1);
+        tw_test_ctf_int (&field, 7, 1);
       else if (strcmp (f->name, "tag") == 0)
         g_string_append_len (field.out, "probe", 6);
       g_assert_cmpuint (field.out->len, ==, f->size);
       memcpy (bytes + f->offset, field.out->str, f->size);
     }
-  bo_int (w, size, 2);
+  tw_test_ctf_int (w, size, 2);
   g_string_append_len (w->out, (const char *) bytes, (gssize) size);
   g_string_free (field.out, TRUE);
   g_free (bytes);
 }
 
-/* A packet's header; returns where its sizes go (known at the end). */
-static gsize
-bo_begin_packet (BoWriter *w)
-{
-  gsize size_at;
-
-  bo_int (w, 0xC1FC1FC1, 4);
-  bo_int (w, 0, 4);
-  size_at = w->out->len;
-  bo_int (w, 0, 8);
-  bo_int (w, 0, 8);
-  return size_at;
-}
-
 /* The schema event of monitor 4242's sensor 0, `probe-task@sample` of pid 777. */
 static void
-bo_schema (BoWriter   *w,
+bo_schema (TwTestCtf   *w,
            const char *schema,
            gsize       payload_size)
 {
-  bo_int (w, 0, 4);
-  bo_int (w, 1000000, 8);
-  bo_int (w, 4242, 4);
-  bo_int (w, 0, 4);
-  bo_int (w, 777, 8);
-  bo_str (w, "probe-task");
-  bo_str (w, "sample");
-  bo_str (w, schema);
-  bo_int (w, 8 + payload_size, 4);
-  bo_int (w, payload_size, 4);
-  bo_int (w, w->big, 1);
+  tw_test_ctf_int (w, 0, 4);
+  tw_test_ctf_int (w, 1000000, 8);
+  tw_test_ctf_int (w, 4242, 4);
+  tw_test_ctf_int (w, 0, 4);
+  tw_test_ctf_int (w, 777, 8);
+  tw_test_ctf_str (w, "probe-task");
+  tw_test_ctf_str (w, "sample");
+  tw_test_ctf_str (w, schema);
+  tw_test_ctf_int (w, 8 + payload_size, 4);
+  tw_test_ctf_int (w, payload_size, 4);
+  tw_test_ctf_int (w, w->big, 1);
 }
 
 /* The head of an element event of monitor 4242's sensor 0 at @position; its payload
  * follows. */
 static void
-bo_element (BoWriter *w,
+bo_element (TwTestCtf *w,
             guint64   time,
             guint64   position,
             guint64   missed,
             guint64   timestamp)
 {
-  bo_int (w, 1, 4);
-  bo_int (w, time, 8);
-  bo_int (w, 4242, 4);
-  bo_int (w, 0, 4);
-  bo_int (w, position, 8);
-  bo_int (w, missed, 8);
-  bo_int (w, timestamp, 8);
-}
-
-/* Closes the packet begun at @size_at and writes the trace into @dir, its metadata
- * ending with @more. */
-static void
-bo_save_to (BoWriter   *w,
-            gsize       size_at,
-            const char *dir,
-            const char *more)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *head = g_strdup_printf (bo_metadata, w->big ? "be" : "le");
-  g_autofree char *metadata = g_strconcat (head, more, NULL);
-  g_autofree char *meta_path = NULL, *stream_path = NULL;
-  BoWriter sizes = { w->big, g_string_new (NULL) };
-
-  bo_int (&sizes, (guint64) w->out->len * 8, 8);
-  bo_int (&sizes, (guint64) w->out->len * 8, 8);
-  memcpy (w->out->str + size_at, sizes.out->str, 16);
-  g_string_free (sizes.out, TRUE);
-  meta_path = g_build_filename (dir, "metadata", NULL);
-  stream_path = g_build_filename (dir, "stream_0", NULL);
-  g_assert_true (g_file_set_contents (meta_path, metadata, -1, &error));
-  g_assert_true (g_file_set_contents (stream_path, w->out->str, (gssize) w->out->len, &error));
-  g_assert_no_error (error);
+  tw_test_ctf_int (w, 1, 4);
+  tw_test_ctf_int (w, time, 8);
+  tw_test_ctf_int (w, 4242, 4);
+  tw_test_ctf_int (w, 0, 4);
+  tw_test_ctf_int (w, position, 8);
+  tw_test_ctf_int (w, missed, 8);
+  tw_test_ctf_int (w, timestamp, 8);
 }
 
 /* Closes the packet begun at @size_at and writes the trace into a new folder. */
 static char *
-bo_save (BoWriter *w,
+bo_save (TwTestCtf *w,
          gsize     size_at)
 {
   g_autoptr(GError) error = NULL;
   char *dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", &error);
 
   g_assert_no_error (error);
-  bo_save_to (w, size_at, dir, "");
+  tw_test_ctf_save_to (w, size_at, dir, FALSE, "");
   return dir;
 }
 
@@ -547,8 +459,8 @@ static char *
 bo_write_trace (gboolean big)
 {
   TwSensorSchema *schema = tw_sensor_schema_parse (BO_SCHEMA, NULL, 0);
-  BoWriter w = { big, g_string_new (NULL) };
-  gsize size_at = bo_begin_packet (&w);
+  TwTestCtf w = { big, g_string_new (NULL) };
+  gsize size_at = tw_test_ctf_begin_packet (&w);
   char *dir;
 
   g_assert_nonnull (schema);
@@ -630,8 +542,8 @@ sc_write_trace (void)
   static const struct { guint64 first, n, missed; } runs[] = {
     { 0, 10, 0 }, { 15, 5, 2 }, { 19, 1, 2 }, { 0, 5, 1 },
   };
-  BoWriter w = { FALSE, g_string_new (NULL) };
-  gsize size_at = bo_begin_packet (&w);
+  TwTestCtf w = { FALSE, g_string_new (NULL) };
+  gsize size_at = tw_test_ctf_begin_packet (&w);
   guint64 time = 2000000;
   char *dir;
 
@@ -640,8 +552,8 @@ sc_write_trace (void)
     for (guint64 k = 0; k < runs[r].n; k++, time += 1000)
       {
         bo_element (&w, time, runs[r].first + k, runs[r].missed, time - 500);
-        bo_int (&w, 8, 2);
-        bo_int (&w, runs[r].first + k, 8);
+        tw_test_ctf_int (&w, 8, 2);
+        tw_test_ctf_int (&w, runs[r].first + k, 8);
       }
   dir = bo_save (&w, size_at);
   g_string_free (w.out, TRUE);
@@ -675,41 +587,23 @@ static char *
 jcs_write_trace (gboolean declared)
 {
   static const double jcs[5] = { 10e6, 1e6, 2e6, 5e6, 4e6 };
-  BoWriter w = { FALSE, g_string_new (NULL) };
-  gsize size_at = bo_begin_packet (&w);
-  g_autoptr(GString) metadata = g_string_new (NULL);
+  TwTestCtf w = { FALSE, g_string_new (NULL) };
+  gsize size_at = tw_test_ctf_begin_packet (&w);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  char *dir;
+  char *dir = g_dir_make_tmp ("tw-lttng-sensors-XXXXXX", &error);
 
+  g_assert_no_error (error);
   bo_schema (&w, "u64 seq", 8);
   for (guint i = 0; declared && i < G_N_ELEMENTS (jcs); i++)
-    {
-      guint64 bits;
-
-      memcpy (&bits, &jcs[i], 8);
-      bo_int (&w, bits, 8);
-    }
+    tw_test_ctf_double (&w, jcs[i]);
   for (guint k = 0; k < 4; k++)
     {
       bo_element (&w, 2000000 + k * 1000000, k, 0, 1500000 + k * 1000000);
-      bo_int (&w, 8, 2);
-      bo_int (&w, k, 8);
+      tw_test_ctf_int (&w, 8, 2);
+      tw_test_ctf_int (&w, k, 8);
     }
-  dir = bo_save (&w, size_at);
+  tw_test_ctf_save_to (&w, size_at, dir, declared, "");
   g_string_free (w.out, TRUE);
-  if (!declared)
-    return dir;
-  path = g_build_filename (dir, "metadata", NULL);
-  g_string_printf (metadata, bo_metadata, "le");
-  g_assert_cmpuint (g_string_replace (metadata, "uint8_t big_endian; }; };",
-                                      "uint8_t big_endian; double jcs_period_ns; double jcs_min_distance_ns;\n"
-                                      "  double jcs_earliness_ns; double jcs_monitor_period_ns; double jcs_deadline_ns; }; };",
-                                      1), ==, 1);
-  g_string_replace (metadata, "trace {",
-                    "typealias floating_point { exp_dig = 11; mant_dig = 53; align = 8; } := double;\ntrace {", 1);
-  g_assert_true (g_file_set_contents (path, metadata->str, (gssize) metadata->len, &error));
-  g_assert_no_error (error);
   return dir;
 }
 
@@ -754,18 +648,18 @@ mt_write_folder (void)
     {
       g_autofree char *dir = g_build_filename (folder, targets[t].host, "ust", NULL);
       g_autofree char *env = g_strdup_printf ("env { hostname = \"%s\"; };\n", targets[t].host);
-      BoWriter w = { FALSE, g_string_new (NULL) };
-      gsize size_at = bo_begin_packet (&w);
+      TwTestCtf w = { FALSE, g_string_new (NULL) };
+      gsize size_at = tw_test_ctf_begin_packet (&w);
 
       g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
       bo_schema (&w, "u64 seq", 8);
       for (guint k = 0; k < targets[t].n; k++)
         {
           bo_element (&w, 2000000 + k * 1000000 + t * 1000, k, 0, 1500000 + k * 1000000 + t * 1000);
-          bo_int (&w, 8, 2);
-          bo_int (&w, k, 8);
+          tw_test_ctf_int (&w, 8, 2);
+          tw_test_ctf_int (&w, k, 8);
         }
-      bo_save_to (&w, size_at, dir, env);
+      tw_test_ctf_save_to (&w, size_at, dir, FALSE, env);
       g_string_free (w.out, TRUE);
     }
   return folder;
