@@ -31,6 +31,7 @@ TwTraceImage *tw_trace_image_new_for_fd      (int             fd,
                                               guint           n_warm_slots);
 TwTrace      *tw_trace_image_new_trace       (TwTraceImage   *self);
 gboolean      tw_trace_image_is_failed       (TwTraceImage   *self);
+TwTrace      *tw_trace_image_new_spilled_trace (void);
 gboolean      tw_trace_image_publish         (TwTraceImage   *self,
                                               TwTrace        *trace,
                                               GError        **error);

@@ -66,5 +66,7 @@ void      _tw_trace_image_grow_blob   (TwTraceImage   *self,
                                        gsize           to);
 void      _tw_trace_image_give_slot   (TwTraceImage   *self,
                                        guint           slot);
+void      _tw_trace_image_forget_slot (TwTraceImage   *self,
+                                       guint           slot);
 
 G_END_DECLS

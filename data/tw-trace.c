@@ -243,6 +243,14 @@ chunk_free (TwEventChunk *chunk)
 {
   ChunkAlloc *alloc = (ChunkAlloc *) chunk;
 
+  if (alloc->image && alloc->released)
+    {
+      /* the slot went back to the image: the placeholders are the chunk's */
+      munmap (chunk->time, COLUMNS_BYTES);
+      munmap (chunk->blob, BLOB_RESERVE);
+      g_free (alloc);
+      return;
+    }
   if (alloc->image)
     {
       _tw_trace_image_give_slot (alloc->image, alloc->slot);
@@ -2029,8 +2037,11 @@ tw_trace_get_memory_size (TwTrace *self)
  * the chunks their mappings, so a reader that still looks at a released row reads
  * zeros (time 0, type 0, no task) instead of faulting; the caller reads none of them
  * again. Pages are dropped in place (MADV_DONTNEED) rather than unmapped so that no
- * pointer a reader took from tw_trace_get_chunk() ever dangles. Chunks of a trace image
- * and the chunk being appended to are kept.
+ * pointer a reader took from tw_trace_get_chunk() ever dangles. A chunk in a slot of a
+ * live store's file (tw_trace_image_new_spilled_trace()) gives its slot's disk blocks
+ * back too, and the slot to a later chunk: its mappings become anonymous zero pages in
+ * place. Chunks of another trace image (a read's, mapped by another process) and the
+ * chunk being appended to are kept.
  *
  * Returns: the rows released so far (a multiple of TW_CHUNK_SIZE): rows below it read
  *   as zeros
@@ -2053,12 +2064,17 @@ tw_trace_release_before (TwTrace *self,
       ChunkAlloc *alloc = (ChunkAlloc *) self->chunks[self->n_released];
       TwEventChunk *chunk = &alloc->chunk;
 
-      if (alloc->image || alloc->released)
+      if (alloc->released || (alloc->image && alloc->image != self->image))
         continue;
+      alloc->released = TRUE;
+      if (alloc->image)
+        {
+          _tw_trace_image_forget_slot (alloc->image, alloc->slot);
+          continue;
+        }
       madvise (chunk->time, COLUMNS_BYTES, MADV_DONTNEED);
       if (chunk->blob)
         madvise (chunk->blob, chunk->blob_cap, MADV_DONTNEED);
-      alloc->released = TRUE;
     }
   return (guint64) self->n_released << TW_CHUNK_SHIFT;
 }

@@ -56,6 +56,7 @@
 #include <tw-sensor.h>
 
 #include "tw-sensor-layout-private.h"
+#include "tw-trace-image.h"
 
 #define DEFAULT_WINDOW_NS      (5 * 1000 * 1000)
 #define DEFAULT_SCAN_NS        (100 * 1000 * 1000)
@@ -521,7 +522,8 @@ tw_monitor_init (TwMonitor *self)
   self->window_ns = DEFAULT_WINDOW_NS;
   self->scan_interval_ns = DEFAULT_SCAN_NS;
   self->watch = TRUE;
-  self->trace = tw_trace_new ();
+  /* a session may run for hours: its rows go to a file the kernel can write back */
+  self->trace = tw_trace_image_new_spilled_trace ();
   tw_trace_set_metadata (self->trace, "format", "live");
   tw_trace_set_metadata (self->trace, "clock", "mono");
 }
