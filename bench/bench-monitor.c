@@ -16,6 +16,10 @@
  * 3. Commit-to-store latency: for every row, the time from its commit timestamp to the
  *    end of the poll that published it in the store (p50, p99, max); includes the poll
  *    period and the reorder window (1 ms here).
+ * 4. Resident memory during 2.: RssAnon and RssFile of the process every 10 s, and how
+ *    much each grows per hour from the first sample to the last (past the memory budget,
+ *    TRACEWB_MEMORY_BUDGET, the live store's chunks are in a file of the cache folder:
+ *    tw_trace_set_spills()).
  * CPU time is printed beside wall time: the machine is shared.
  */
 #include "config.h"
@@ -30,6 +34,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define DRAIN_N (1u << 20)
@@ -215,6 +220,74 @@ run_writer (gpointer data)
   return NULL;
 }
 
+/* RssAnon and RssFile of the process, in bytes (/proc/self/status). */
+static void
+sample_rss (guint64 *anon,
+            guint64 *file)
+{
+  g_autofree char *status = NULL;
+  const char *at;
+
+  *anon = *file = 0;
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return;
+  if ((at = strstr (status, "RssAnon:")))
+    *anon = g_ascii_strtoull (at + 8, NULL, 10) << 10;
+  if ((at = strstr (status, "RssFile:")))
+    *file = g_ascii_strtoull (at + 8, NULL, 10) << 10;
+}
+
+typedef struct {
+  guint64 start_ns, next_ns;
+  guint64 first_anon, first_file, first_ns;
+  guint64 last_anon, last_file, last_ns;
+  guint   n;
+} RssLog;
+
+/* A sample every 10 s of the sustained run, printed as it is taken; RssAnon less
+ * @own_bytes, the benchmark's own samples. */
+static void
+rss_log_tick (RssLog  *log,
+              guint64  now,
+              guint64  n_events,
+              gsize    own_bytes,
+              gboolean last)
+{
+  guint64 anon, file;
+
+  if (!last && now < log->next_ns)
+    return;
+  log->next_ns = now + 10 * G_GUINT64_CONSTANT (1000000000);
+  sample_rss (&anon, &file);
+  /* the benchmark's own latency samples are not the store's */
+  anon -= MIN (anon, own_bytes);
+  printf ("  t %5.1f s  %11" G_GUINT64_FORMAT " rows  RssAnon %7.1f MiB  RssFile %7.1f MiB\n",
+          (now - log->start_ns) / 1e9, n_events, anon / 1048576.0, file / 1048576.0);
+  fflush (stdout);
+  if (log->n++ == 0)
+    {
+      log->first_anon = anon;
+      log->first_file = file;
+      log->first_ns = now;
+    }
+  log->last_anon = anon;
+  log->last_file = file;
+  log->last_ns = now;
+}
+
+static void
+rss_log_report (const RssLog *log)
+{
+  double hours = (log->last_ns - log->first_ns) / 3.6e12;
+
+  if (log->n < 2 || hours <= 0)
+    return;
+  printf ("resident growth per hour at this rate (first to last sample): RssAnon %+.0f MiB/h,"
+          " RssFile %+.0f MiB/h\n",
+          ((double) log->last_anon - (double) log->first_anon) / 1048576.0 / hours,
+          ((double) log->last_file - (double) log->first_file) / 1048576.0 / hours);
+}
+
 static void
 bench_sustained (const char *dir,
                  double      rate,
@@ -233,6 +306,7 @@ bench_sustained (const char *dir,
   Writer writer = { sensor, rate, seconds, 0, 0, 0, 0, FALSE };
   GThread *thread;
   TwTrace *trace;
+  RssLog rss = { 0 };
   TwMonitorSourceInfo info = { 0 };
   guint64 next_row = 0, next, polls = 0, late_polls = 0;
   gboolean fifo;
@@ -257,6 +331,7 @@ bench_sustained (const char *dir,
   }
   c0 = cpu_seconds (CLOCK_THREAD_CPUTIME_ID);
   next = tw_live_monotonic_ns ();
+  rss.start_ns = rss.next_ns = next;
   for (;;)
     {
       struct timespec ts;
@@ -287,6 +362,7 @@ bench_sustained (const char *dir,
           g_array_append_val (latencies, latency);
         }
       next_row = n;
+      rss_log_tick (&rss, now, n, latencies->len * sizeof (guint64), done);
       if (done)
         break;
     }
@@ -316,6 +392,7 @@ bench_sustained (const char *dir,
             g_array_index (latencies, guint64, latencies->len / 2) / 1e6,
             g_array_index (latencies, guint64, (guint) (latencies->len * 0.99)) / 1e6,
             g_array_index (latencies, guint64, latencies->len - 1) / 1e6, latencies->len);
+  rss_log_report (&rss);
   tw_sensor_free (sensor);
 }
 

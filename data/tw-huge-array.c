@@ -249,24 +249,6 @@ over_budget (void)
   return g_atomic_pointer_get (&big_array_bytes) > tw_huge_array_get_memory_budget ();
 }
 
-/* A file of the user's cache folder that is gone when closed. */
-static int
-open_spill_file (void)
-{
-  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", NULL);
-  g_autofree char *path = NULL;
-  int fd;
-
-  if (g_mkdir_with_parents (dir, 0700) < 0)
-    return -1;
-  if ((fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
-    return fd;
-  path = g_build_filename (dir, ".spill-XXXXXX", NULL);
-  if ((fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC, 0600)) >= 0)
-    unlink (path);
-  return fd;
-}
-
 /* Every spilled array holds a descriptor: the process may need more than a desktop
  * session's soft limit of 1024. */
 static void
@@ -314,7 +296,7 @@ spill (TwHugeArray *self,
        gsize        cap)
 {
   gsize used = page_round_up (self->len * self->element_size);
-  int fd = open_spill_file ();
+  int fd = tw_pages_open_spill_file ();
 
   if (fd < 0)
     {

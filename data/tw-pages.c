@@ -323,3 +323,31 @@ tw_page_pool_give (TwPagePool *pool,
   g_mutex_unlock (&pool->lock);
   return kept;
 }
+
+/**
+ * tw_pages_open_spill_file:
+ *
+ * A file of the user's cache folder (`$XDG_CACHE_HOME/tracewb`, where the trace cache
+ * is) that is gone when closed: O_TMPFILE, else made and unlinked at once. Memory past
+ * what the process should hold goes there (tw-huge-array.c, a live store), so the kernel
+ * writes it back and can reclaim its pages instead of the process being killed.
+ *
+ * Returns: a descriptor opened read-write, close-on-exec; -1 with errno set when the
+ *   folder cannot be written
+ */
+int
+tw_pages_open_spill_file (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", NULL);
+  g_autofree char *path = NULL;
+  int fd;
+
+  if (g_mkdir_with_parents (dir, 0700) < 0)
+    return -1;
+  if ((fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) >= 0)
+    return fd;
+  path = g_build_filename (dir, ".spill-XXXXXX", NULL);
+  if ((fd = g_mkstemp_full (path, O_RDWR | O_CLOEXEC, 0600)) >= 0)
+    unlink (path);
+  return fd;
+}

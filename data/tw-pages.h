@@ -46,6 +46,7 @@ gboolean tw_pages_populate_new_file_pages (gpointer data,
                                            int      fd,
                                            goffset  offset);
 gpointer tw_pages_alloc_block        (gsize         size);
+int      tw_pages_open_spill_file    (void);
 
 /* a region a pool keeps */
 typedef struct {

@@ -448,16 +448,20 @@ _tw_trace_image_take_slot (TwTraceImage  *self,
     *slot = self->slots->len;
   warm = *slot < self->n_warm;
   s = slot_at (self, *slot);
-  if (slot_offset (*slot + 1) > self->file_size)
+  /* a file on disk may be smaller than the slots want (ext4: 16 TiB, 4 000 slots) */
+  if (slot_offset (*slot + 1) > self->file_size && !self->failed)
     {
-      if (ftruncate (self->fd, slot_offset (*slot + 1)) < 0)
-        g_error ("tw-trace-image: cannot grow the image to %" G_GSIZE_FORMAT " bytes: %s",
-                 slot_offset (*slot + 1), g_strerror (errno));
-      self->file_size = slot_offset (*slot + 1);
+      if (ftruncate (self->fd, slot_offset (*slot + 1)) == 0)
+        self->file_size = slot_offset (*slot + 1);
+      else
+        fail_over (self);
     }
   s->fresh = !warm;
-  s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm ? MAP_POPULATE : 0, self->fd,
-                           slot_offset (*slot));
+  if (self->failed && !warm)
+    s->columns = map_anonymous_or_die (NULL, TW_TRACE_COLUMNS_BYTES);
+  else
+    s->columns = map_or_die (TW_TRACE_COLUMNS_BYTES, warm ? MAP_POPULATE : 0, self->fd,
+                             slot_offset (*slot));
   if (!warm && (self->failed ||
                 !tw_pages_populate_new_file_pages (*slot > 0 ? s->columns : NULL,
                                                    TW_TRACE_COLUMNS_BYTES, self->fd,
@@ -560,6 +564,52 @@ _tw_trace_image_give_slot (TwTraceImage *self,
     }
   release_slot (self, slot);
   g_array_append_val (self->free_slots, slot);
+}
+
+/*
+ * A live store's chunk whose rows are forgotten (tw_trace_release_before(): a flight
+ * recorder): its slot's blocks go back to the disk (a hole), and its mappings become
+ * anonymous zero pages in place, so that a reader still holding a pointer reads zeros
+ * and the pages leave the page cache. The slot is free for a later chunk, so the file
+ * stays as big as the rows kept; the placeholder mappings are the chunk's now
+ * (@columns of TW_TRACE_COLUMNS_BYTES, @blob of TW_TRACE_BLOB_RESERVE), to unmap when
+ * it is freed.
+ */
+void
+_tw_trace_image_forget_slot (TwTraceImage *self,
+                             guint         slot)
+{
+  Slot *s = slot_at (self, slot);
+
+  g_assert (self->writer && !self->published);
+
+  if (slot_offset (slot + 1) <= self->file_size)
+    fallocate (self->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, slot_offset (slot),
+               SLOT_BYTES);
+  map_anonymous_or_die (s->columns, TW_TRACE_COLUMNS_BYTES);
+  map_anonymous_or_die (s->blob, s->blob_map);
+  *s = (Slot) { NULL, NULL, 0, FALSE, 0 };
+  g_array_append_val (self->free_slots, slot);
+}
+
+/*
+ * A live store's image past its memory budget (tw_trace_set_spills()): an unlinked
+ * file of the cache folder (tw_pages_open_spill_file()) whose pages the kernel writes
+ * back and reclaims, instead of anonymous memory, which it cannot (no swap) and for
+ * which it kills the process. %NULL when the folder cannot be written.
+ */
+TwTraceImage *
+_tw_trace_image_new_spilled (void)
+{
+  int fd = tw_pages_open_spill_file ();
+
+  if (fd < 0)
+    {
+      g_debug ("live store: no file in the cache folder (%s): the store stays in memory",
+               g_strerror (errno));
+      return NULL;
+    }
+  return tw_trace_image_new_for_fd (fd, 0);
 }
 
 /* The mapping side: the slots @trace does not use (an earlier, bigger trace's, or chunks

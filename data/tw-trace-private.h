@@ -66,5 +66,8 @@ void      _tw_trace_image_grow_blob   (TwTraceImage   *self,
                                        gsize           to);
 void      _tw_trace_image_give_slot   (TwTraceImage   *self,
                                        guint           slot);
+void      _tw_trace_image_forget_slot (TwTraceImage   *self,
+                                       guint           slot);
+TwTraceImage *_tw_trace_image_new_spilled (void);
 
 G_END_DECLS

@@ -197,6 +197,7 @@ char               *tw_trace_dup_cpu_label        (TwTrace        *self,
 TwEventChunk       *tw_trace_begin_append         (TwTrace        *self);
 void                tw_trace_end_append           (TwTrace        *self);
 void                tw_trace_set_stable_payloads  (TwTrace        *self);
+void                tw_trace_set_spills           (TwTrace        *self);
 /* Called in the writer's thread before rows already published change or move; returns
  * once the readers that follow the trace stopped reading its rows. */
 typedef void (*TwTraceRewriteFunc) (TwTrace *trace,

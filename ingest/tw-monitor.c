@@ -522,6 +522,9 @@ tw_monitor_init (TwMonitor *self)
   self->scan_interval_ns = DEFAULT_SCAN_NS;
   self->watch = TRUE;
   self->trace = tw_trace_new ();
+  /* a session may run for hours: past the memory budget, its rows go to a file the
+   * kernel can write back */
+  tw_trace_set_spills (self->trace);
   tw_trace_set_metadata (self->trace, "format", "live");
   tw_trace_set_metadata (self->trace, "clock", "mono");
 }
