@@ -34,6 +34,9 @@ typedef struct {
   gboolean  loading;       /* at the first frame */
   TwTrace  *trace;         /* shown at the first frame */
   gboolean  temp_mapped;   /* a temporary file of the cache folder mapped then */
+  gboolean  whole;         /* the model complete then */
+  gboolean  close;         /* stop by closing the window, else by cancelling the load */
+  gboolean  stopped;
 } Shown;
 
 static gboolean
@@ -100,12 +103,41 @@ first_frame_cb (TwWindow *window,
   shown->loading = tw_window_get_loading (window);
   shown->trace = g_object_ref (tw_state_model_get_trace (tw_view_state_get_model (state)));
   shown->temp_mapped = maps_cache_file (".tmp-");
+  shown->whole = tw_trace_is_sealed (shown->trace) &&
+                 tw_state_model_get_n_processed (tw_view_state_get_model (state)) ==
+                 tw_trace_get_n_events (shown->trace);
+}
+
+/* Before the next step of the model (an idle of lower priority): the window closed, or
+ * its load cancelled. */
+static gboolean
+stop_cb (gpointer data)
+{
+  Shown *shown = data;
+
+  shown->stopped = TRUE;
+  if (shown->close)
+    {
+      gtk_window_destroy (GTK_WINDOW (shown->window));
+      shown->window = NULL;
+    }
+  else
+    tw_window_cancel_loading (shown->window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stop_at_first_frame_cb (TwWindow *window,
+                        Shown    *shown)
+{
+  first_frame_cb (window, shown);
+  g_idle_add_full (G_PRIORITY_HIGH, stop_cb, shown, NULL);
 }
 
 static gboolean
-seen_first_frame (gpointer data)
+stopped (gpointer data)
 {
-  return ((Shown *) data)->seen;
+  return ((Shown *) data)->stopped;
 }
 
 static char *
@@ -218,29 +250,22 @@ stop_early (gboolean close)
     }
   use_cache ();
   path = simulate_dump ();
+  shown.close = close;
   shown.window = tw_window_new (GTK_APPLICATION (app));
   tw_test_present_window (GTK_WINDOW (shown.window), 1280, 900);
-  g_signal_connect (shown.window, "first-frame", G_CALLBACK (first_frame_cb), &shown);
+  g_signal_connect (shown.window, "first-frame", G_CALLBACK (stop_at_first_frame_cb), &shown);
   {
     g_autoptr(GFile) file = g_file_new_for_path (path);
 
     tw_window_open_file (shown.window, file);
   }
-  g_assert_true (tw_test_wait_until (seen_first_frame, &shown, WAIT_MS));
+  g_assert_true (tw_test_wait_until (stopped, &shown, WAIT_MS));
   g_assert_true (shown.loading);
   g_assert_true (shown.temp_mapped);
+  g_assert_false (shown.whole);
   g_clear_object (&shown.trace);
-  g_assert_true (tw_window_get_loading (shown.window));
-  if (close)
-    {
-      gtk_window_destroy (GTK_WINDOW (shown.window));
-      shown.window = NULL;
-    }
-  else
-    {
-      tw_window_cancel_loading (shown.window);
-      g_assert_true (tw_test_wait_until (not_loading, shown.window, WAIT_MS));
-    }
+  if (shown.window)
+    g_assert_true (tw_test_wait_until (not_loading, shown.window, WAIT_MS));
   /* the load thread may still hold the trace: it lets go once the read stops */
   g_assert_true (tw_test_wait_until (no_temp_file, NULL, WAIT_MS));
   tw_trace_cache_wait_default ();
