@@ -639,6 +639,9 @@ tw_application_shutdown (GApplication *app)
 
   while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))))
     gtk_window_destroy (windows->data);
+  /* a trace whose model was complete is being stored (its file kept since the read
+   * only needs the model and the key): cut, it would be left as a temporary file */
+  tw_trace_cache_wait_default ();
   G_APPLICATION_CLASS (tw_application_parent_class)->shutdown (app);
 }
 

@@ -303,6 +303,9 @@ complete_view (TwWindow *self)
    * time, say) is known now */
   layout = tw_timeline_painter_get_layout (tw_timeline_get_painter (TW_TIMELINE (self->timeline)));
   tw_timeline_layout_set_task_sort (layout, tw_timeline_layout_get_task_sort (layout));
+  /* the load returned the trace: a cache file kept since the read waits for this model
+   * (tw_trace_cache_keep_temp()), which the steps may have offered before */
+  tw_trace_cache_offer_state_model (self->building);
   g_clear_object (&self->building);
   g_clear_object (&self->before_building);
   time_paints (self, FALSE);

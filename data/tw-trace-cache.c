@@ -1382,6 +1382,49 @@ tw_trace_cache_open_temp (TwTraceCache  *self,
   return trace;
 }
 
+/**
+ * tw_trace_cache_keep_temp:
+ * @key: tw_trace_cache_dup_key() of the trace, taken before it was read
+ * @trace: the sealed trace a writer of tw_trace_image_new_for_fd() made in @temp and
+ *   published; it maps the file (the trace shown as it was read stays the one shown)
+ * @fd: the file of tw_trace_cache_make_temp(); taken
+ * @temp: its path; removed when @trace goes without having been stored
+ * @index_at: @end: where the image's index starts and ends (tw_trace_image_publish())
+ *
+ * As tw_trace_cache_open_temp(), for the trace that wrote the file rather than another
+ * mapping it: its store only appends to the file and renames it. The one who shows
+ * @trace builds its whole state model anyway, so the store waits for it:
+ * tw_trace_cache_offer_state_model() of that model, once the load returned @trace,
+ * stores both in background (a model offered before this call is not seen). A trace
+ * that goes before, a window closed or a load cancelled while the model was built,
+ * takes the file with it.
+ */
+void
+tw_trace_cache_keep_temp (TwTraceCache *self,
+                          const char   *key,
+                          TwTrace      *trace,
+                          int           fd,
+                          const char   *temp,
+                          guint64       index_at,
+                          guint64       end)
+{
+  TempImage *made;
+
+  g_return_if_fail (TW_IS_TRACE_CACHE (self));
+  g_return_if_fail (key != NULL && TW_IS_TRACE (trace) && tw_trace_is_sealed (trace));
+  g_return_if_fail (fd >= 0 && temp != NULL);
+
+  made = g_new0 (TempImage, 1);
+  made->cache = g_object_ref (self);
+  made->temp = g_strdup (temp);
+  made->fd = fd;
+  made->index_at = index_at;
+  made->end = end;
+  g_object_set_qdata_full (G_OBJECT (trace), temp_image_quark (), made,
+                           (GDestroyNotify) temp_image_free);
+  want_model (self, key, trace);
+}
+
 static gboolean
 store_file (TwTraceCache  *self,
             const char    *key,

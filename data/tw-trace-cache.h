@@ -89,6 +89,13 @@ TwTrace           *tw_trace_cache_open_temp      (TwTraceCache   *self,
                                                   int             fd,
                                                   const char     *temp,
                                                   GError        **error);
+void               tw_trace_cache_keep_temp      (TwTraceCache   *self,
+                                                  const char     *key,
+                                                  TwTrace        *trace,
+                                                  int             fd,
+                                                  const char     *temp,
+                                                  guint64         index_at,
+                                                  guint64         end);
 
 TwTrace           *tw_trace_cache_open_fd        (int             fd,
                                                   char          **key,

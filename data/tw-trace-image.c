@@ -840,18 +840,40 @@ release_unused_rows (TwTraceImage *self,
     }
 }
 
+/* The writer's slots of a published image: its rows are final, and a cache file's
+ * (a trace shown as it was written, tw-reader-registry.c) must not change under the
+ * digest of its store; read-only, as the mapping side maps them. */
+static void
+protect_slots (TwTraceImage *self)
+{
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      const Slot *s = &g_array_index (self->slots, Slot, i);
+
+      if (s->columns)
+        mprotect (s->columns, TW_TRACE_COLUMNS_BYTES, PROT_READ);
+      if (s->blob)
+        mprotect (s->blob, s->blob_map, PROT_READ);
+    }
+}
+
 /**
  * tw_trace_image_publish:
  * @trace: a sealed trace made by tw_trace_image_new_trace()
+ * @index_at: (out) (optional): the offset of the index
+ * @end: (out) (optional): the offset where the image ends (a caller may append after it)
  *
  * Writes the index of @trace's tables and chunks, then the header that makes the image
- * complete. The rows are in the file already.
+ * complete. The rows are in the file already; @trace's mappings of them become
+ * read-only.
  *
  * Returns: %FALSE with @error set when the file cannot be written
  */
 gboolean
 tw_trace_image_publish (TwTraceImage  *self,
                         TwTrace       *trace,
+                        guint64       *index_at,
+                        guint64       *end,
                         GError       **error)
 {
   g_autoptr(GVariant) index = NULL;
@@ -876,6 +898,11 @@ tw_trace_image_publish (TwTraceImage  *self,
       !write_all (self->fd, &header, sizeof header, 0, error))
     return FALSE;
   self->published = TRUE;
+  protect_slots (self);
+  if (index_at)
+    *index_at = header.index_offset;
+  if (end)
+    *end = header.index_offset + header.index_len;
   return TRUE;
 }
 

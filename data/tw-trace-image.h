@@ -33,6 +33,8 @@ TwTrace      *tw_trace_image_new_trace       (TwTraceImage   *self);
 gboolean      tw_trace_image_is_failed       (TwTraceImage   *self);
 gboolean      tw_trace_image_publish         (TwTraceImage   *self,
                                               TwTrace        *trace,
+                                              guint64        *index_at,
+                                              guint64        *end,
                                               GError        **error);
 
  /* a file of its own (the trace cache): written from any sealed trace, mapped read-only */

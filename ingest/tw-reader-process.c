@@ -619,7 +619,7 @@ child_run (const char *format,
   trace = tw_trace_image_new_trace (image);
   if (!tw_reader_registry_read_into (reader, path, trace, child_progress_cb, &status, NULL,
                                      &error) ||
-      !tw_trace_image_publish (image, trace, &error))
+      !tw_trace_image_publish (image, trace, NULL, NULL, &error))
     child_fail (STATUS_FD, error);
   write_line (STATUS_FD, "done\n");
   child_exit (0);

@@ -273,24 +273,31 @@ find_reader (const char  *path,
  * child's is (tw_reader_process_load_to_cache()): its chunks are made in slots of the
  * file, so that the store's pages are the file's (page cache, which the kernel writes
  * back and can evict) rather than anonymous memory, and storing it only completes the
- * file. The trace returned maps the file read-only. A disk that fills during the read
- * has the rest of the store in memory (tw_trace_image_is_failed()): the trace written is
- * returned then, the file goes, and *@abandoned says that there is nothing to store.
+ * file. A trace shown as it is read (@started) is the one returned, kept with the file
+ * (tw_trace_cache_keep_temp(): stored once the model its window builds is offered);
+ * otherwise the trace returned maps the file read-only. A disk that fills during the
+ * read has the rest of the store in memory (tw_trace_image_is_failed()): the trace
+ * written is returned then, the file goes. *@nothing_to_store says that the caller has
+ * nothing to store.
  */
 static TwTrace *
-read_into_cache_file (TwReader       *reader,
-                      const char     *path,
-                      TwTraceCache   *cache,
-                      int             fd,
-                      const char     *temp,
-                      gboolean       *abandoned,
-                      TwProgressFunc  progress,
-                      gpointer        progress_data,
-                      GCancellable   *cancellable,
-                      GError        **error)
+read_into_cache_file (TwReader           *reader,
+                      const char         *path,
+                      TwTraceCache       *cache,
+                      const char         *key,
+                      int                 fd,
+                      const char         *temp,
+                      TwTraceStartedFunc  started,
+                      gpointer            started_data,
+                      gboolean           *nothing_to_store,
+                      TwProgressFunc      progress,
+                      gpointer            progress_data,
+                      GCancellable       *cancellable,
+                      GError            **error)
 {
   g_autoptr(TwTraceImage) image = NULL;
   g_autoptr(TwTrace) written = NULL;
+  guint64 index_at = 0, end = 0;
   gboolean ok;
   int image_fd;
 
@@ -306,27 +313,38 @@ read_into_cache_file (TwReader       *reader,
     }
   image = tw_trace_image_new_for_fd (image_fd, 0);
   written = tw_trace_image_new_trace (image);
+  if (started)
+    {
+      tw_trace_set_stable_payloads (written);
+      started (written, started_data);
+    }
   ok = tw_reader_registry_read_into (reader, path, written, progress, progress_data,
                                      cancellable, error);
   if (ok && tw_trace_image_is_failed (image))
     {
       g_debug ("trace cache: no room left in %s; %s is read without the cache",
                tw_trace_cache_get_dir (cache), path);
-      *abandoned = TRUE;
+      *nothing_to_store = TRUE;
       close (fd);
       g_unlink (temp);
       return g_steal_pointer (&written);
     }
-  ok = ok && tw_trace_image_publish (image, written, error);
-  /* the writer's mappings go; the file's pages stay in the page cache for the reader */
-  g_clear_object (&written);
-  g_clear_pointer (&image, tw_trace_image_unref);
+  ok = ok && tw_trace_image_publish (image, written, &index_at, &end, error);
   if (!ok)
     {
       close (fd);
       g_unlink (temp);
       return NULL;
     }
+  if (started)
+    {
+      *nothing_to_store = TRUE;
+      tw_trace_cache_keep_temp (cache, key, written, fd, temp, index_at, end);
+      return g_steal_pointer (&written);
+    }
+  /* the writer's mappings go; the file's pages stay in the page cache for the reader */
+  g_clear_object (&written);
+  g_clear_pointer (&image, tw_trace_image_unref);
   return tw_trace_cache_open_temp (cache, fd, temp, error);
 }
 
@@ -385,7 +403,10 @@ tw_reader_registry_load_file_full (const char      *path,
  * mapped from the cache, not read by a child), @started gets it first, its payloads
  * stable (tw_trace_set_stable_payloads()): another thread may show the rows as they are
  * published, if it stops reading them when the trace says they will change
- * (tw_trace_set_rewrite_func(), which @started may set).
+ * (tw_trace_set_rewrite_func(), which @started may set). With %TW_LOAD_USE_CACHE, that
+ * trace is built in a temporary file of the cache folder as well, and stored (with it)
+ * once the caller offers the whole state model it builds for the trace shown
+ * (tw_trace_cache_keep_temp()).
  *
  * Returns: (transfer full) (nullable): the trace, sealed
  */
@@ -409,7 +430,7 @@ tw_reader_registry_load_file_shown (const char         *path,
   g_autoptr(GError) unwritable = NULL;
   TwTraceCache *into;
   gboolean in_child;
-  gboolean abandoned = FALSE;
+  gboolean nothing_to_store = FALSE;
   guint64 need;
   int temp_fd = -1;
 
@@ -441,10 +462,6 @@ tw_reader_registry_load_file_shown (const char         *path,
    * reader writes no file that would only be removed */
   into = key && need <= tw_trace_cache_get_limit (cache) ? cache : NULL;
   in_child = (flags & TW_LOAD_OUT_OF_PROCESS) && tw_reader_get_library (reader) != NULL;
-  /* a trace shown while it is read in process is built in memory and copied into the
-   * cache once read: the one read into a cache file is another trace, mapped from it */
-  if (started && !in_child)
-    into = NULL;
   /* a folder that cannot be written is no reason not to read the trace */
   if (into && (temp_fd = tw_trace_cache_make_temp (into, &temp, &unwritable)) < 0)
     {
@@ -457,8 +474,8 @@ tw_reader_registry_load_file_shown (const char         *path,
                  : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
                                            error);
   else if (into)
-    trace = read_into_cache_file (reader, path, into, temp_fd, temp, &abandoned, progress,
-                                  progress_data, cancellable, error);
+    trace = read_into_cache_file (reader, path, into, key, temp_fd, temp, started, started_data,
+                                  &nothing_to_store, progress, progress_data, cancellable, error);
   else
     {
       trace = tw_trace_new ();
@@ -472,7 +489,7 @@ tw_reader_registry_load_file_shown (const char         *path,
         return NULL;
     }
 
-  if (trace && key && !abandoned)
+  if (trace && key && !nothing_to_store)
     tw_trace_cache_store_in_background (cache, key, trace);
   if (trace && no_room)
     g_object_set_qdata_full (G_OBJECT (trace), cache_note_quark (), g_steal_pointer (&no_room),

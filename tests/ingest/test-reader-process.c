@@ -102,7 +102,7 @@ write_synthetic (TwTraceImage *image,
 
   tw_test_fill_synthetic (written, n, seed);
   g_assert_true (tw_trace_seal (written, NULL, &error));
-  g_assert_true (tw_trace_image_publish (writer, written, &error));
+  g_assert_true (tw_trace_image_publish (writer, written, NULL, NULL, &error));
   g_assert_no_error (error);
   tw_test_fill_synthetic (expected, n, seed);
   g_assert_true (tw_trace_seal (expected, NULL, &error));

@@ -1248,6 +1248,80 @@ test_unwritable (void)
   g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 13);
 }
 
+static void
+remember_started (TwTrace  *trace,
+                  gpointer  data)
+{
+  *(TwTrace **) data = trace;
+}
+
+/* A trace shown while it is read in process (the window's load) is the trace built in
+ * the cache folder's temporary file; it is stored once its whole state model is offered,
+ * with that model, and a trace dropped before takes its file with it. */
+static void
+test_shown_waits_for_model (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "fixtures", "csv",
+                                                   "sched.csv", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "shown.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(GError) error = NULL;
+  TwTraceCache *cache;
+  gsize len;
+
+  g_unsetenv ("TRACEWB_NO_CACHE");
+  g_unsetenv ("TRACEWB_CACHE_FREE");
+  cache = tw_trace_cache_get_default ();
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+  key = tw_trace_cache_dup_key (path, NULL);
+  file = tw_trace_cache_dup_file_for_key (cache, key);
+
+  /* 0: dropped before its model is complete; 1: its model offered */
+  for (guint modelled = 0; modelled < 2; modelled++)
+    {
+      g_autoptr(TwTrace) trace = NULL;
+      g_autoptr(TwTrace) mapped = NULL;
+      g_autoptr(TwStateModel) model = NULL;
+      TwTrace *started = NULL;
+
+      trace = tw_reader_registry_load_file_shown (path, NULL,
+                                                  TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                  remember_started, &started, NULL, NULL, NULL,
+                                                  &error);
+      g_assert_no_error (error);
+      g_assert_true (trace == started);
+      tw_trace_cache_wait (cache);
+      g_assert_cmpuint (count_temp_files (), ==, 1);
+      g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+      if (!modelled)
+        {
+          g_clear_object (&trace);
+          g_assert_cmpuint (count_temp_files (), ==, 0);
+          continue;
+        }
+      /* a whole model of the sealed trace offers itself */
+      model = tw_state_model_new (trace);
+      g_assert_true (tw_state_model_update (model, NULL, &error));
+      tw_trace_cache_wait (cache);
+      g_assert_cmpuint (count_temp_files (), ==, 0);
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+      mapped = tw_trace_cache_lookup (cache, key, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (mapped);
+      g_clear_object (&model);
+      model = tw_state_model_new (mapped);
+      g_assert_true (tw_state_model_update (model, NULL, &error));
+      g_assert_true (tw_state_model_get_from_cache (model));
+      g_assert_cmpuint (tw_trace_get_n_events (mapped), ==, tw_trace_get_n_events (trace));
+    }
+  g_unlink (file);
+  g_unlink (path);
+}
+
 /* The events of the disk-full test: an interrupt entry with its number per row, so that
  * both the columns and the payloads (the number) fill the cache's small disk. */
 #define FULL_ROWS 700000
@@ -1277,7 +1351,6 @@ test_disk_full_subprocess (void)
   g_autofree char *path = make_big_csv ();
   g_autofree char *key = NULL;
   g_autofree char *file = NULL;
-  g_autoptr(TwTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   TwTraceCache *cache;
   TwEvent ev;
@@ -1300,20 +1373,30 @@ test_disk_full_subprocess (void)
   key = tw_trace_cache_dup_key (path, NULL);
   file = tw_trace_cache_dup_file_for_key (cache, key);
 
-  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
-                                             NULL, NULL, NULL, &error);
-  tw_trace_cache_wait (cache);
-  g_assert_no_error (error);
-  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, FULL_ROWS);
-  for (guint64 i = 0; i < FULL_ROWS; i++)
+  /* read as the CLI reads, then as the window does, shown while it is read */
+  for (guint shown = 0; shown < 2; shown++)
     {
-      g_assert_true (tw_trace_get_event (trace, i, &ev));
-      g_assert_cmpuint (ev.time, ==, 1000 + i);
-      g_assert_true (tw_trace_get_event_field (trace, &ev, "irq", &irq));
-      g_assert_cmpuint (irq.u, ==, i % 1000);
+      g_autoptr(TwTrace) trace = NULL;
+      TwTrace *started = NULL;
+
+      trace = tw_reader_registry_load_file_shown (path, NULL,
+                                                  TW_LOAD_OUT_OF_PROCESS | TW_LOAD_USE_CACHE,
+                                                  shown ? remember_started : NULL, &started,
+                                                  NULL, NULL, NULL, &error);
+      tw_trace_cache_wait (cache);
+      g_assert_no_error (error);
+      g_assert_true (!shown || trace == started);
+      g_assert_cmpuint (tw_trace_get_n_events (trace), ==, FULL_ROWS);
+      for (guint64 i = 0; i < FULL_ROWS; i++)
+        {
+          g_assert_true (tw_trace_get_event (trace, i, &ev));
+          g_assert_cmpuint (ev.time, ==, 1000 + i);
+          g_assert_true (tw_trace_get_event_field (trace, &ev, "irq", &irq));
+          g_assert_cmpuint (irq.u, ==, i % 1000);
+        }
+      g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+      g_assert_cmpuint (count_temp_files (), ==, 0);
     }
-  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_temp_files (), ==, 0);
 }
 
 static void
@@ -1351,6 +1434,7 @@ main (int   argc,
   g_test_add_func ("/trace-cache/round-trip/child-killed", test_child_killed);
   g_test_add_func ("/trace-cache/round-trip/no-room", test_no_room);
   g_test_add_func ("/trace-cache/round-trip/unwritable", test_unwritable);
+  g_test_add_func ("/trace-cache/round-trip/shown", test_shown_waits_for_model);
   g_test_add_func ("/trace-cache/round-trip/disk-full", test_disk_full);
   g_test_add_func ("/trace-cache/round-trip/disk-full/subprocess", test_disk_full_subprocess);
   g_test_add_func ("/trace-cache/stale", test_stale);
