@@ -17,11 +17,8 @@
 
 #include <string.h>
 
+#include "tw-live-session-private.h"
 #include "tw-recorded-sensors.h"
-
-/* what a target's sensor declared without a monitor period: T_M and d as a live
- * session's poll period (tw-live-session-private.h) */
-#define FALLBACK_POLL_NS (10 * G_GINT64_CONSTANT (1000000))
 
 /* The check counts as cancelled between blocks of this many rows. */
 #define BLOCK 65536
@@ -129,7 +126,9 @@ read_metadata (TwRecordedSensor *s,
       s->received = (guint64) value_of (entry, "received");
       s->torn = (guint64) value_of (entry, "torn");
     }
-  tw_stream_check_init (&s->check, &s->declared, FALLBACK_POLL_NS);
+  /* a stream declared without a monitor period is checked as a live session checks it:
+   * T_M and d its poll period */
+  tw_stream_check_init (&s->check, &s->declared, POLL_INTERVAL_MS * G_GINT64_CONSTANT (1000000));
 }
 
 static char *
