@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tw-trace-cache.h"
+#include "tw-pages.h"
 #include "tw-state-model-private.h"
 #include "tw-trace-private.h"
 
@@ -364,6 +365,7 @@ static const struct {
 
 /**
  * tw_trace_cache_estimate_file_bytes:
+ * @self: (nullable): the cache, or %NULL for the store alone
  * @format: the reader that will read it
  *
  * What the cache file of the trace at @path will take on disk, about, from the trace's
@@ -377,18 +379,63 @@ tw_trace_cache_estimate_file_bytes (TwTraceCache *self,
                                     const char   *path,
                                     const char   *format)
 {
-  double ratio = self->builds_models ? 3.3 : 1.6;
+  gboolean with_model = self && self->builds_models;
+  double ratio = with_model ? 3.3 : 1.6;
   GStatBuf st;
 
-  g_return_val_if_fail (TW_IS_TRACE_CACHE (self), 0);
+  g_return_val_if_fail (self == NULL || TW_IS_TRACE_CACHE (self), 0);
   g_return_val_if_fail (path != NULL, 0);
 
   if (g_stat (path, &st) != 0)
     return 0;
   for (guint i = 0; i < G_N_ELEMENTS (file_ratios); i++)
     if (g_strcmp0 (format, file_ratios[i].format) == 0)
-      ratio = self->builds_models ? file_ratios[i].with_model : file_ratios[i].alone;
+      ratio = with_model ? file_ratios[i].with_model : file_ratios[i].alone;
   return (guint64) ((double) st.st_size * ratio) + (64 << 10);
+}
+
+/**
+ * tw_trace_cache_check_read_room:
+ * @path: a trace about to be read without a cache file (the cache off, or its disk
+ *   without room for one)
+ * @format: the reader that will read it
+ * @store_bytes: (out): what its store will take, about
+ *
+ * Such a read holds the store in memory and, past the memory budget of big arrays, in
+ * unlinked files of the cache folder (tw_pages_open_spill_file()), as the state model's
+ * arrays do. A trace bigger than both together cannot be read: the kernel would kill
+ * the process partway, taking the window with it. Say so before reading, with the
+ * figures.
+ *
+ * Returns: %FALSE with @error (%G_IO_ERROR_NO_SPACE) when the trace cannot fit
+ */
+gboolean
+tw_trace_cache_check_read_room (const char  *path,
+                                const char  *format,
+                                guint64     *store_bytes,
+                                GError     **error)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", NULL);
+  guint64 memory = tw_pages_get_memory_limit_bytes ();
+  guint64 disk = free_bytes (dir);
+  g_autofree char *name = NULL;
+  g_autofree char *need_text = NULL, *memory_text = NULL, *disk_text = NULL;
+
+  g_return_val_if_fail (path != NULL && store_bytes != NULL, FALSE);
+
+  *store_bytes = tw_trace_cache_estimate_file_bytes (NULL, path, format);
+  if (memory == 0 || *store_bytes <= memory + disk)
+    return TRUE;
+  name = g_filename_display_name (path);
+  need_text = g_format_size (*store_bytes);
+  memory_text = g_format_size (memory);
+  disk_text = g_format_size (disk);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+               _("%s: too large to open here: its events need about %s, this process may "
+                 "use %s of memory and %s has %s free; free disk space there or point "
+                 "XDG_CACHE_HOME at a larger disk"),
+               name, need_text, memory_text, dir, disk_text);
+  return FALSE;
 }
 
 /**

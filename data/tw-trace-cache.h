@@ -79,6 +79,10 @@ guint              tw_trace_cache_clear          (TwTraceCache   *self,
 guint64            tw_trace_cache_estimate_file_bytes (TwTraceCache *self,
                                                   const char     *path,
                                                   const char     *format);
+gboolean           tw_trace_cache_check_read_room (const char   *path,
+                                                   const char   *format,
+                                                   guint64      *store_bytes,
+                                                   GError      **error);
 gboolean           tw_trace_cache_check_room     (TwTraceCache   *self,
                                                   guint64         need,
                                                   char          **why);

@@ -1340,7 +1340,7 @@ tw_trace_dup_task_label (TwTrace *self,
 
 /* ---------------------------------------------------------------- appending */
 
-/* Whether the rows of a live store held in memory (its anonymous chunks not released,
+/* Whether the rows of a store that spills held in memory (its anonymous chunks not released,
  * payloads as written) are past what big arrays may hold (tw-huge-array.c). */
 static gboolean
 over_memory_budget (TwTrace *self)
@@ -1418,7 +1418,8 @@ tw_trace_set_stable_payloads (TwTrace *self)
 /**
  * tw_trace_set_spills:
  *
- * For a store that may grow for hours (a live session): once the rows it holds in
+ * For a store that may grow for hours (a live session) or past the memory the process
+ * may hold (a trace read without a cache file): once the rows it holds in
  * memory pass the memory budget of big arrays (tw_huge_array_get_memory_budget(): a
  * quarter of what the process may hold), its next chunks are made in an unlinked file
  * of the cache folder, whose pages the kernel writes back and reclaims, instead of

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tw-pages.h"
 #include "tw-reader-registry.h"
 
 /*
@@ -465,6 +466,43 @@ tw_reader_process_load (TwReader      *reader,
                   cancellable, error))
     return NULL;
   return tw_trace_image_open_trace (image, error);
+}
+
+/**
+ * tw_reader_process_load_spilled:
+ *
+ * tw_reader_process_load() of a trace larger than the memory the process should hold:
+ * the child's image is an unlinked file of the cache folder (tw_pages_open_spill_file())
+ * instead of a memory file, which the kernel cannot write back (there may be no swap)
+ * and for which it would kill the process. Mapped from that file, the rows are page
+ * cache it reclaims. A folder that cannot be written has the trace read into memory.
+ *
+ * Returns: (transfer full) (nullable): the trace, as tw_reader_process_load()
+ */
+TwTrace *
+tw_reader_process_load_spilled (TwReader      *reader,
+                                const char    *path,
+                                TwProgressFunc progress,
+                                gpointer       progress_data,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
+  int fd;
+
+  g_return_val_if_fail (TW_IS_READER (reader), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if ((fd = tw_pages_open_spill_file ()) < 0)
+    {
+      g_debug ("%s: no file in the cache folder (%s): read into memory", path, g_strerror (errno));
+      return tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
+    }
+  if (!run_child (reader, path, fd, 0, progress, progress_data, cancellable, error))
+    {
+      close (fd);
+      return NULL;
+    }
+  return tw_trace_image_open_file (fd, NULL, NULL, error);
 }
 
 /**

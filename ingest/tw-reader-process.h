@@ -21,6 +21,12 @@ TwTrace *tw_reader_process_load            (TwReader         *reader,
                                             gpointer          progress_data,
                                             GCancellable     *cancellable,
                                             GError          **error);
+TwTrace *tw_reader_process_load_spilled    (TwReader         *reader,
+                                            const char       *path,
+                                            TwProgressFunc    progress,
+                                            gpointer          progress_data,
+                                            GCancellable     *cancellable,
+                                            GError          **error);
 TwTrace *tw_reader_process_load_to_cache   (TwReader         *reader,
                                             const char       *path,
                                             TwTraceCache     *cache,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tw-reader-registry.h"
+#include "tw-huge-array.h"
 #include "tw-reader-process.h"
 #include "tw-trace-cache.h"
 #include "tw-trace-image.h"
@@ -377,7 +378,10 @@ tw_reader_registry_get_cache_note (TwTrace *trace)
  * stored in the cache by a thread of its own (tw_trace_cache_wait() before exiting). A
  * reader child then writes the trace into the cache folder, where the store completes
  * it; a disk without room for the cache file (tw_trace_cache_check_room()) has the trace
- * read without the cache, and tw_reader_registry_get_cache_note() says so.
+ * read without the cache, and tw_reader_registry_get_cache_note() says so. A trace read
+ * without a cache file keeps in memory what the memory budget allows and the rest in
+ * unlinked files of the cache folder; one larger than memory and that disk together is
+ * refused before it is read (tw_trace_cache_check_read_room()).
  *
  * Returns: (transfer full) (nullable): the trace
  */
@@ -432,6 +436,7 @@ tw_reader_registry_load_file_shown (const char         *path,
   gboolean in_child;
   gboolean nothing_to_store = FALSE;
   guint64 need;
+  guint64 store_bytes = 0;
   int temp_fd = -1;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -468,17 +473,25 @@ tw_reader_registry_load_file_shown (const char         *path,
       g_debug ("%s", unwritable->message);
       into = NULL;
     }
-  if (in_child)
-    trace = into ? tw_reader_process_load_to_cache (reader, path, into, temp_fd, temp, progress,
-                                                    progress_data, cancellable, error)
-                 : tw_reader_process_load (reader, path, progress, progress_data, cancellable,
-                                           error);
+  /* without a cache file, what does not fit in memory goes to files of the cache folder */
+  if (!into && !tw_trace_cache_check_read_room (path, tw_reader_get_name (reader), &store_bytes,
+                                                error))
+    return NULL;
+  if (in_child && into)
+    trace = tw_reader_process_load_to_cache (reader, path, into, temp_fd, temp, progress,
+                                             progress_data, cancellable, error);
+  else if (in_child && store_bytes > tw_huge_array_get_memory_budget ())
+    trace = tw_reader_process_load_spilled (reader, path, progress, progress_data, cancellable,
+                                            error);
+  else if (in_child)
+    trace = tw_reader_process_load (reader, path, progress, progress_data, cancellable, error);
   else if (into)
     trace = read_into_cache_file (reader, path, into, key, temp_fd, temp, started, started_data,
                                   &nothing_to_store, progress, progress_data, cancellable, error);
   else
     {
       trace = tw_trace_new ();
+      tw_trace_set_spills (trace);
       if (started)
         {
           tw_trace_set_stable_payloads (trace);

@@ -12,9 +12,11 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tw-huge-array.h"
 #include "tw-test-reader-process.h"
 #include "tw-test-utils.h"
 
@@ -452,6 +454,103 @@ test_own_readers_in_process (void)
   g_assert_cmpuint (tw_trace_get_n_events (trace), >, 0);
 }
 
+/* ---------------------------------------------------------------- past the memory budget */
+
+/* Mappings of this process onto unlinked files of the cache folder (spill files), not
+ * memory files. */
+static guint
+count_spill_mappings (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "tracewb", NULL);
+  g_autofree char *maps = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], dir) && g_str_has_suffix (lines[i], " (deleted)"))
+      n++;
+  return n;
+}
+
+static char *
+dup_digest_within_budget (const char  *path,
+                          TwLoadFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+
+  tw_huge_array_set_memory_budget (0);
+  trace = tw_reader_registry_load_file_full (path, NULL, flags, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return tw_test_dup_trace_digest (trace);
+}
+
+/* A trace larger than the memory budget read by the helper without the cache: the
+ * helper's image is an unlinked file of the cache folder, whose pages the kernel can
+ * write back, not a memory file that would have the process killed. */
+static void
+test_over_budget_child (void)
+{
+  g_autofree char *path = tw_test_dup_shared_trace_path ("ftrace/recorded/sched_irq_5s.dat");
+  g_autofree char *expected = NULL;
+  g_autofree char *digest = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  guint before;
+
+  if (path == NULL)
+    {
+      g_test_skip ("shared/traces/ftrace/recorded/sched_irq_5s.dat is not there");
+      return;
+    }
+  expected = dup_digest_within_budget (path, TW_LOAD_IN_PROCESS);
+  before = count_spill_mappings ();
+  tw_huge_array_set_memory_budget (1);
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS, NULL, NULL,
+                                             NULL, &error);
+  tw_huge_array_set_memory_budget (0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_spill_mappings (), >, before);
+  digest = tw_test_dup_trace_digest (trace);
+  g_assert_cmpstr (digest, ==, expected);
+}
+
+/* The same read in this process (a format of our own): the chunks past the budget are
+ * made in a spill file, the rows before stay in memory, and all read as they would. */
+static void
+test_over_budget_in_process (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tw-over-budget-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.csv", NULL);
+  g_autoptr(GString) csv = g_string_new ("time_ns,cpu,task,event,irq\n");
+  g_autofree char *expected = NULL;
+  g_autofree char *digest = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TwTrace) trace = NULL;
+  guint before;
+
+  /* three chunks of rows */
+  for (guint i = 0; i < 600000; i++)
+    g_string_append_printf (csv, "%u,%u,,%s,%u\n", 1000 + i, i % 4,
+                            i % 2 ? "irq_exit" : "irq_entry", i % 1000);
+  g_assert_true (g_file_set_contents (path, csv->str, csv->len, NULL));
+  expected = dup_digest_within_budget (path, TW_LOAD_OUT_OF_PROCESS);
+  before = count_spill_mappings ();
+  tw_huge_array_set_memory_budget (1);
+  trace = tw_reader_registry_load_file_full (path, NULL, TW_LOAD_OUT_OF_PROCESS, NULL, NULL,
+                                             NULL, &error);
+  tw_huge_array_set_memory_budget (0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_spill_mappings (), >, before);
+  g_assert_cmpuint (tw_trace_get_n_events (trace), ==, 600000);
+  digest = tw_test_dup_trace_digest (trace);
+  g_assert_cmpstr (digest, ==, expected);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -472,5 +571,7 @@ main (int    argc,
   g_test_add_func ("/tw/ingest/reader-process/reader-error", test_reader_error);
   g_test_add_func ("/tw/ingest/reader-process/helper-missing", test_helper_missing);
   g_test_add_func ("/tw/ingest/reader-process/own-readers-in-process", test_own_readers_in_process);
+  g_test_add_func ("/tw/ingest/reader-process/over-budget/child", test_over_budget_child);
+  g_test_add_func ("/tw/ingest/reader-process/over-budget/in-process", test_over_budget_in_process);
   return g_test_run ();
 }
