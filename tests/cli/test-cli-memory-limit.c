@@ -9,7 +9,8 @@
  * the store's pages are the cache file's and the model's big arrays move into files
  * past a quarter of the limit (data/tw-huge-array.c), so the kernel writes back and
  * evicts instead of killing the process, as it did when the model was anonymous
- * memory. The picture is the one drawn without a limit. Needs root and a writable
+ * memory. The picture is the one drawn without a limit. A trace larger than the memory
+ * and the disk together is refused before it is read (the process was killed). Needs root and a writable
  * memory controller (version 1, or version 2 with delegation); skips otherwise. In the
  * suite `slow`, which the sanitizer build leaves out: its shadow memory would count
  * against the limit.
@@ -27,6 +28,8 @@
 
 #define LIMIT_BYTES ((guint64) 512 << 20)
 #define EVENTS      20000000
+
+static char *dump;   /* the 20 M-event dump the tests share, made by the first */
 
 typedef struct {
   char *dir;         /* the control group made for the test */
@@ -46,6 +49,7 @@ write_text (const char *path,
  * when none can be made here. */
 static gboolean
 make_group (TestGroup *group,
+            guint64    limit_bytes,
             char     **why)
 {
   g_autofree char *text = NULL;
@@ -61,7 +65,7 @@ make_group (TestGroup *group,
       g_auto(GStrv) parts = g_strsplit (lines[i], ":", 3);
       g_autofree char *name = g_strdup_printf ("tw-test-memory-%d", (int) getpid ());
       g_autofree char *limit_file = NULL;
-      g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, LIMIT_BYTES);
+      g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, limit_bytes);
       gboolean v1;
 
       if (g_strv_length (parts) != 3)
@@ -127,8 +131,18 @@ count_limit_reached (const TestGroup *group)
 }
 
 static void
+free_group (TestGroup *group)
+{
+  g_assert_cmpint (g_rmdir (group->dir), ==, 0);
+  g_free (group->dir);
+  g_free (group->procs);
+  g_free (group->failures);
+}
+
+static void
 run_cli (const char *const *args,
          TestGroup         *group,
+         char             **err,
          int               *status)
 {
   const char *cli = g_getenv ("TW_CLI");
@@ -143,73 +157,130 @@ run_cli (const char *const *args,
   g_ptr_array_add (argv, NULL);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
                                group ? join_group : NULL, group ? group->procs : NULL,
-                               NULL, NULL, &wait_status, &error));
+                               NULL, err, &wait_status, &error));
   g_assert_no_error (error);
   *status = wait_status;
 }
 
-static void
-test_render_over_limit (void)
+/* A group of @limit_bytes, the user's folders and the shared dump; FALSE when the test
+ * is skipped. */
+static gboolean
+set_up (TestGroup *group,
+        guint64    limit_bytes)
 {
-  TestGroup group = { 0 };
   g_autofree char *why = NULL;
-  g_autofree char *dump = NULL, *limited = NULL, *unlimited = NULL;
   g_autofree char *count = g_strdup_printf ("%d", EVENTS);
-  g_autofree char *limited_png = NULL, *unlimited_png = NULL;
-  gsize limited_len, unlimited_len;
   int status;
 
-  if (!make_group (&group, &why))
+  if (!make_group (group, limit_bytes, &why))
     {
       g_test_skip (why);
-      return;
+      return FALSE;
     }
   g_assert_true (g_mkdir_with_parents (g_get_user_data_dir (), 0700) == 0);
   g_assert_true (g_mkdir_with_parents (g_get_user_cache_dir (), 0700) == 0);
   g_setenv ("XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
   g_unsetenv ("TRACEWB_NO_CACHE");
   g_unsetenv ("TRACEWB_MEMORY_BUDGET");
-  dump = g_build_filename (g_get_user_data_dir (), "big.shark", NULL);
-  limited = g_build_filename (g_get_user_data_dir (), "limited.png", NULL);
-  unlimited = g_build_filename (g_get_user_data_dir (), "unlimited.png", NULL);
+  g_unsetenv ("TRACEWB_CACHE_FREE");
+  if (!g_file_test (dump, G_FILE_TEST_EXISTS))
+    {
+      const char *const args[] = { "simulate", "-o", dump, "--events", count, "--tasks", "40",
+                                   NULL };
 
-  {
-    const char *const args[] = { "simulate", "-o", dump, "--events", count, "--tasks", "40", NULL };
+      run_cli (args, NULL, NULL, &status);
+      g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    }
+  return TRUE;
+}
 
-    run_cli (args, NULL, &status);
-    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
-  }
+/* `render` of the dump in @group draws what it draws without a limit. */
+static void
+assert_renders_as_unlimited (TestGroup *group)
+{
+  g_autofree char *limited = g_build_filename (g_get_user_data_dir (), "limited.png", NULL);
+  g_autofree char *unlimited = g_build_filename (g_get_user_data_dir (), "unlimited.png", NULL);
+  g_autofree char *limited_png = NULL, *unlimited_png = NULL;
+  gsize limited_len, unlimited_len;
+  int status;
+
   {
     const char *const args[] = { "render", dump, "-o", limited, NULL };
 
-    run_cli (args, &group, &status);
+    run_cli (args, group, NULL, &status);
     /* killed by the kernel (SIGKILL) when the model was anonymous memory */
     g_assert_false (WIFSIGNALED (status));
     g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-    g_assert_cmpuint (count_limit_reached (&group), >, 0);
+    g_assert_cmpuint (count_limit_reached (group), >, 0);
   }
   {
     const char *const args[] = { "--no-cache", "render", dump, "-o", unlimited, NULL };
 
-    run_cli (args, NULL, &status);
+    run_cli (args, NULL, NULL, &status);
     g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
   }
   g_assert_true (g_file_get_contents (limited, &limited_png, &limited_len, NULL));
   g_assert_true (g_file_get_contents (unlimited, &unlimited_png, &unlimited_len, NULL));
   g_assert_cmpmem (limited_png, limited_len, unlimited_png, unlimited_len);
+}
 
-  g_assert_cmpint (g_rmdir (group.dir), ==, 0);
-  g_unlink (dump);
-  g_free (group.dir);
-  g_free (group.procs);
-  g_free (group.failures);
+/* The store's pages are the cache file's, the model's arrays spill. */
+static void
+test_render_over_limit (void)
+{
+  TestGroup group = { 0 };
+
+  if (!set_up (&group, LIMIT_BYTES))
+    return;
+  assert_renders_as_unlimited (&group);
+  free_group (&group);
+}
+
+/* A trace larger than the memory and the disk the process may use together is refused
+ * before it is read, with the figures, instead of the process being killed partway:
+ * 20 M events need about 512 MB of store, the group has 256 MiB and the cache folder's
+ * disk (TRACEWB_CACHE_FREE) 1 MiB. */
+static void
+test_refused_without_room (void)
+{
+  TestGroup group = { 0 };
+  g_autofree char *err = NULL;
+  int status;
+
+  if (!set_up (&group, LIMIT_BYTES / 2))
+    return;
+  g_setenv ("TRACEWB_CACHE_FREE", "1M", TRUE);
+  {
+    const char *const args[] = { "--no-cache", "info", dump, NULL };
+
+    run_cli (args, &group, &err, &status);
+  }
+  g_unsetenv ("TRACEWB_CACHE_FREE");
+  g_assert_false (WIFSIGNALED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "too large to open here"));
+  g_assert_nonnull (strstr (err, "268.4"));  /* the group's 256 MiB */
+  free_group (&group);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *dump_dir = NULL;
+  int result;
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* outside the folders of each test, which go with it */
+  dump_dir = g_dir_make_tmp ("tw-memory-limit-XXXXXX", NULL);
+  g_assert_nonnull (dump_dir);
+  dump = g_build_filename (dump_dir, "big.shark", NULL);
+
   g_test_add_func ("/tw/cli/memory-limit/render-over-limit", test_render_over_limit);
-  return g_test_run ();
+  g_test_add_func ("/tw/cli/memory-limit/refused-without-room", test_refused_without_room);
+  result = g_test_run ();
+  g_unlink (dump);
+  g_rmdir (dump_dir);
+  g_free (dump);
+  return result;
 }
