@@ -73,6 +73,16 @@ toggled_cb (GtkCheckButton *check,
   tw_sensors_pane_refresh (self);
 }
 
+/* Text to copy: selectable with the mouse, but no stop of the keyboard focus. A tab
+ * opened while the focus was in another tab gets it on its first stop, and a selectable
+ * label taking it comes up all selected. */
+static void
+make_copyable (GtkWidget *label)
+{
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+}
+
 /* A row below the others: for monitor source @index, or (@remote) a target's sensor. */
 static Row *
 add_row (TwSensorsPane *self,
@@ -119,7 +129,8 @@ add_row (TwSensorsPane *self,
           gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
           gtk_widget_set_hexpand (label, TRUE);
         }
-      gtk_label_set_selectable (GTK_LABEL (label), c == TW_SENSORS_COLUMN_SCHEMA);
+      if (c == TW_SENSORS_COLUMN_SCHEMA)
+        make_copyable (label);
       row->labels[c] = label;
       gtk_grid_attach (GTK_GRID (self->grid), label, c, y, 1, 1);
     }
@@ -633,8 +644,7 @@ tw_sensors_pane_set_recording (TwSensorsPane *self,
   if (trace == NULL)
     return;
   /* nothing is read or stopped in a recording: no Read column; and its heading is a
-   * sentence, not a path to copy: not selectable, so that it does not take the focus
-   * (all of it selected) when the tab is opened */
+   * sentence, not a path to copy */
   gtk_widget_set_visible (gtk_grid_get_child_at (GTK_GRID (self->grid), TW_SENSORS_COLUMN_ATTACHED, 0), FALSE);
   gtk_label_set_selectable (GTK_LABEL (self->dir_label), FALSE);
   gtk_label_set_text (GTK_LABEL (self->dir_label), _("Recorded sensors: their counts as recorded, their elements checked against the streams they declared"));
@@ -678,7 +688,7 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
 
   gtk_widget_set_visible (gtk_grid_get_child_at (GTK_GRID (self->grid), TW_SENSORS_COLUMN_ATTACHED, 0), TRUE);
   /* a live session's heading is where it reads: copied from here */
-  gtk_label_set_selectable (GTK_LABEL (self->dir_label), TRUE);
+  make_copyable (self->dir_label);
   if (tw_live_session_get_remote_url (session))
     dir = g_strdup_printf (_("LTTng live session: %s"), tw_live_session_get_remote_url (session));
   else
