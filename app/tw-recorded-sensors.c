@@ -4,14 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A recording keeps each sensor's elements as rows of its type `<task>@<sensor>` (kind
- * sensor) on its task, the elements its monitor missed as loss rows
- * `<task>@<sensor>:missed` on that task (ingest/tw-sensor-layout-private.h), and, from a
- * target's monitor, what each sensor declared and the monitor's last counts as metadata
- * (`sensor_streams`, `sensor_counts`: ingest/tw-lttng-sensor-decoder.c). One pass over
- * the rows in time order counts them and runs the declared-stream check a live session
- * runs (tw-stream-check.c) over the elements. A recording keeps no ring positions: the
- * elements are numbered in order, and a loss row moves the number on by what it counts,
- * so the check starts over there as it does live at a gap.
+ * sensor) on its task, from a target's monitor the elements it missed as loss rows
+ * `<task>@<sensor>:missed` on that task (ingest/tw-sensor-layout-private.h), and what
+ * each sensor declared and its monitor's last counts as metadata (`sensor_streams`,
+ * `sensor_counts`: ingest/tw-lttng-sensor-decoder.c for a target's monitor,
+ * ingest/tw-monitor.c for a local one). One pass over the rows in time order counts them
+ * and runs the declared-stream check a live session runs (tw-stream-check.c) over the
+ * elements. A recording keeps no ring positions: the elements are numbered in order, and
+ * a loss row moves the number on by what it counts, so the check starts over there as it
+ * does live at a gap. A local recording has no loss rows (its monitor's count in the
+ * metadata says how many it missed, not where): there the check runs on across a gap.
  */
 #include "config.h"
 
@@ -124,6 +126,7 @@ read_metadata (TwRecordedSensor *s,
     {
       s->have_counts = TRUE;
       s->received = (guint64) value_of (entry, "received");
+      s->monitor_missed = (guint64) value_of (entry, "missed");
       s->torn = (guint64) value_of (entry, "torn");
     }
   /* a stream declared without a monitor period is checked as a live session checks it:
@@ -296,6 +299,14 @@ tw_recorded_sensors_read (TwTrace       *trace,
     }
   sensors = g_steal_pointer (&scan.sensors);
   scan_clear (&scan);
+  /* a local monitor stores the elements it received and counts the others, with no loss
+   * rows: its count says what was missed (a target's monitor has loss rows for each) */
+  for (guint i = 0; i < sensors->len; i++)
+    {
+      TwRecordedSensor *s = g_ptr_array_index (sensors, i);
+
+      s->missed = MAX (s->missed, s->monitor_missed);
+    }
   return sensors;
 }
 

@@ -19,9 +19,10 @@ typedef struct {
   char               *sensor;
   char               *fields;     /* its named fields, "seq, value" */
   guint64             elements;   /* its rows in the recording */
-  guint64             missed;     /* what its loss rows count */
+  guint64             missed;     /* what its loss rows count, or its monitor's count when more */
   gboolean            have_counts;
   guint64             received;   /* the monitor's own counts, as recorded */
+  guint64             monitor_missed;
   guint64             torn;
   guint64             first_time;
   guint64             last_time;

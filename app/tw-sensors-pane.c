@@ -73,6 +73,16 @@ toggled_cb (GtkCheckButton *check,
   tw_sensors_pane_refresh (self);
 }
 
+/* Text to copy: selectable with the mouse, but no stop of the keyboard focus. A tab
+ * opened while the focus was in another tab gets it on its first stop, and a selectable
+ * label taking it comes up all selected. */
+static void
+make_copyable (GtkWidget *label)
+{
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focusable (label, FALSE);
+}
+
 /* A row below the others: for monitor source @index, or (@remote) a target's sensor. */
 static Row *
 add_row (TwSensorsPane *self,
@@ -119,7 +129,8 @@ add_row (TwSensorsPane *self,
           gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
           gtk_widget_set_hexpand (label, TRUE);
         }
-      gtk_label_set_selectable (GTK_LABEL (label), c == TW_SENSORS_COLUMN_SCHEMA);
+      if (c == TW_SENSORS_COLUMN_SCHEMA)
+        make_copyable (label);
       row->labels[c] = label;
       gtk_grid_attach (GTK_GRID (self->grid), label, c, y, 1, 1);
     }
@@ -632,6 +643,10 @@ tw_sensors_pane_set_recording (TwSensorsPane *self,
   tw_sensors_pane_set_session (self, NULL);
   if (trace == NULL)
     return;
+  /* nothing is read or stopped in a recording: no Read column; and its heading is a
+   * sentence, not a path to copy */
+  gtk_widget_set_visible (gtk_grid_get_child_at (GTK_GRID (self->grid), TW_SENSORS_COLUMN_ATTACHED, 0), FALSE);
+  gtk_label_set_selectable (GTK_LABEL (self->dir_label), FALSE);
   gtk_label_set_text (GTK_LABEL (self->dir_label), _("Recorded sensors: their counts as recorded, their elements checked against the streams they declared"));
   gtk_label_set_text (GTK_LABEL (self->notes_label), _("Checking the recorded elements against the declared streams…"));
   gtk_widget_set_visible (self->notes_label, TRUE);
@@ -671,10 +686,13 @@ tw_sensors_pane_set_session (TwSensorsPane *self,
   if (session == NULL)
     return;
 
+  gtk_widget_set_visible (gtk_grid_get_child_at (GTK_GRID (self->grid), TW_SENSORS_COLUMN_ATTACHED, 0), TRUE);
+  /* a live session's heading is where it reads: copied from here */
+  make_copyable (self->dir_label);
   if (tw_live_session_get_remote_url (session))
     dir = g_strdup_printf (_("LTTng live session: %s"), tw_live_session_get_remote_url (session));
   else
-    dir = g_strdup_printf ("Sensor directory: %s", tw_live_session_get_sensor_dir (session));
+    dir = g_strdup_printf (_("Sensor directory: %s"), tw_live_session_get_sensor_dir (session));
   gtk_label_set_text (GTK_LABEL (self->dir_label), dir);
   notes = tw_live_session_get_notes (session);
   gtk_label_set_text (GTK_LABEL (self->notes_label), notes);
@@ -761,6 +779,33 @@ tw_sensors_pane_get_attach_button (TwSensorsPane *self,
   g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
   g_return_val_if_fail (row < self->rows->len, NULL);
   return ((Row *) g_ptr_array_index (self->rows, row))->check;
+}
+
+/**
+ * tw_sensors_pane_get_heading:
+ *
+ * Returns: (transfer none): the label above the table: the sensor directory or LTTng
+ *   session read, or what a recording's rows are
+ */
+GtkWidget *
+tw_sensors_pane_get_heading (TwSensorsPane *self)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  return self->dir_label;
+}
+
+/**
+ * tw_sensors_pane_get_column_title:
+ *
+ * Returns: (transfer none): the title of @column, above its rows
+ */
+GtkWidget *
+tw_sensors_pane_get_column_title (TwSensorsPane   *self,
+                                  TwSensorsColumn  column)
+{
+  g_return_val_if_fail (TW_IS_SENSORS_PANE (self), NULL);
+  g_return_val_if_fail (column < TW_SENSORS_N_COLUMNS, NULL);
+  return gtk_grid_get_child_at (GTK_GRID (self->grid), column, 0);
 }
 
 /**

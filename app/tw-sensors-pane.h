@@ -46,6 +46,9 @@ GtkWidget  *tw_sensors_pane_get_target_histograms (TwSensorsPane *self);
 GtkWidget  *tw_sensors_pane_get_attach_button (TwSensorsPane *self,
                                           guint          row);
 const char *tw_sensors_pane_get_notes    (TwSensorsPane *self);
+GtkWidget  *tw_sensors_pane_get_heading  (TwSensorsPane *self);
+GtkWidget  *tw_sensors_pane_get_column_title (TwSensorsPane  *self,
+                                          TwSensorsColumn column);
 
 char *tw_sensors_pane_describe_connection (const TwMonitorSourceInfo *info);
 

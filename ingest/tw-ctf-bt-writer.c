@@ -425,6 +425,13 @@ iter_initialize (bt_self_message_iterator               *self,
   hosts = _tw_ctf_dup_hosts_entry (job->trace);
   if (hosts[0])
     bt_trace_set_environment_entry_string (it->trace, TW_CTF_ENV_HOSTS, hosts);
+  for (guint i = 0; i < TW_CTF_N_KEPT_METADATA; i++)
+    {
+      g_autofree char *value = _tw_ctf_dup_kept_metadata (job->trace, &_tw_ctf_kept_metadata[i]);
+
+      if (value)
+        bt_trace_set_environment_entry_string (it->trace, _tw_ctf_kept_metadata[i].env, value);
+    }
   bt_self_message_iterator_set_data (self, it);
   return BT_MESSAGE_ITERATOR_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }

@@ -860,6 +860,16 @@ dup_metadata (Packer        *p,
       append_quoted (out, hosts);
       g_string_append (out, ";\n");
     }
+  for (guint i = 0; i < TW_CTF_N_KEPT_METADATA; i++)
+    {
+      g_autofree char *value = _tw_ctf_dup_kept_metadata (p->trace, &_tw_ctf_kept_metadata[i]);
+
+      if (value == NULL)
+        continue;
+      g_string_append_printf (out, "\t%s = ", _tw_ctf_kept_metadata[i].env);
+      append_quoted (out, value);
+      g_string_append (out, ";\n");
+    }
   g_string_append (out, "};\n\n");
 
   /* the store's times are ns from its clock's origin: a 1 GHz clock at offset 0 gives

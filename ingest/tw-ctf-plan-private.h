@@ -12,6 +12,17 @@ G_BEGIN_DECLS
 #define TW_CTF_ENV_EVENT_TYPES "tracewb_event_types"
 #define TW_CTF_ENV_HOSTS       "tracewb_hosts"
 
+/* Metadata of the store that a trace we write keeps in its environment under @env, and
+ * our reader gives back: what its sensors declared and their monitor's counts
+ * (tw-sensor-layout-private.h), which a recording would otherwise lose. */
+typedef struct {
+  const char *metadata;
+  const char *env;
+} TwCtfKeptMetadata;
+
+#define TW_CTF_N_KEPT_METADATA 2
+extern const TwCtfKeptMetadata _tw_ctf_kept_metadata[TW_CTF_N_KEPT_METADATA];
+
 typedef enum {
   TW_CTF_FROM_FIELD,
   TW_CTF_FROM_TASK_NAME,
@@ -73,6 +84,8 @@ void        _tw_ctf_plans_free         (TwCtfTypePlan     *plans,
 void        _tw_ctf_append_type_entry  (GString             *out,
                                         const TwCtfTypePlan *plan);
 char       *_tw_ctf_dup_hosts_entry    (TwTrace           *trace);
+char       *_tw_ctf_dup_kept_metadata  (TwTrace           *trace,
+                                        const TwCtfKeptMetadata *kept);
 const char *_tw_ctf_task_name          (const TwTask      *task);
 gboolean    _tw_ctf_kind_has_arg_task  (TwEventKind        kind);
 void        _tw_ctf_member_value       (TwTrace           *trace,

@@ -249,6 +249,22 @@ _tw_ctf_dup_hosts_entry (TwTrace *trace)
   return g_string_free (out, FALSE);
 }
 
+const TwCtfKeptMetadata _tw_ctf_kept_metadata[TW_CTF_N_KEPT_METADATA] = {
+  { "sensor_streams", "tracewb_sensor_streams" },
+  { "sensor_counts",  "tracewb_sensor_counts" },
+};
+
+/* The environment entry of @kept for @trace, or %NULL when @trace has none: valid UTF-8,
+ * as babeltrace2 reads the metadata's strings (a sensor's name is any printable byte). */
+char *
+_tw_ctf_dup_kept_metadata (TwTrace                 *trace,
+                           const TwCtfKeptMetadata *kept)
+{
+  g_autofree char *value = tw_trace_dup_metadata (trace, kept->metadata);
+
+  return value && value[0] ? g_utf8_make_valid (value, -1) : NULL;
+}
+
 /**
  * _tw_ctf_plan_range:
  * @types_entry: (out caller-allocates): receives `tracewb_event_types`

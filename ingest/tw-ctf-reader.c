@@ -7,6 +7,7 @@
 
 #include "tw-ctf-reader.h"
 #include "tw-ctf-decoder-private.h"
+#include "tw-ctf-plan-private.h"
 #include "tw-gtop-types.h"
 #include "tw-kernel-common-private.h"
 #include "tw-lttng-sensor-decoder-private.h"
@@ -264,9 +265,9 @@ typedef struct {
   gint64           horizon;
   /* sensors and measurements a target's monitor sent through LTTng */
   TwLttngSensorDecoder *sensors;
-  /* a trace of several machines we wrote (`tracewb_hosts`): the traces whose entry was
-   * read, and the host of each task id, given once every task is known */
-  GHashTable      *hosts_read;
+  /* the traces whose environment was read; in a trace of several machines we wrote
+   * (`tracewb_hosts`), the host of each task id, given once every task is known */
+  GHashTable      *traces_read;
   GHashTable      *task_hosts;
   gboolean         has_hosts;
   /* a folder of LTTng traces of several machines: their hostnames (interned) */
@@ -581,11 +582,6 @@ read_hosts_entry (CtfReader      *self,
   const bt_value *value;
   g_auto(GStrv) entries = NULL;
 
-  if (trace == NULL || (self->hosts_read && g_hash_table_contains (self->hosts_read, trace)))
-    return;
-  if (self->hosts_read == NULL)
-    self->hosts_read = g_hash_table_new (NULL, NULL);
-  g_hash_table_add (self->hosts_read, (gpointer) trace);
   value = bt_trace_borrow_environment_entry_value_by_name_const (trace, "tracewb_hosts");
   if (value == NULL || !bt_value_is_string (value))
     return;
@@ -615,6 +611,39 @@ read_hosts_entry (CtfReader      *self,
           g_hash_table_insert (self->task_hosts, id, g_steal_pointer (&host));
         }
     }
+}
+
+/* The store's metadata a trace we wrote kept in its environment (tw-ctf-plan-private.h):
+ * its sensors' declared streams and their monitor's counts. A later trace's replaces an
+ * earlier one's: the chunks of a recording kept while it ran are met in their order
+ * (each stream's beginning goes before any event, in the order of the folders), so the
+ * last chunk's, the monitor's latest counts, stay. */
+static void
+read_kept_metadata (CtfReader      *self,
+                    const bt_trace *trace)
+{
+  for (guint i = 0; i < TW_CTF_N_KEPT_METADATA; i++)
+    {
+      const TwCtfKeptMetadata *kept = &_tw_ctf_kept_metadata[i];
+      const bt_value *value = bt_trace_borrow_environment_entry_value_by_name_const (trace, kept->env);
+
+      if (value && bt_value_is_string (value))
+        tw_trace_set_metadata (self->trace, kept->metadata, bt_value_string_get (value));
+    }
+}
+
+/* What a trace says of itself, once per trace: its machines, its kept metadata. */
+static void
+read_environment (CtfReader      *self,
+                  const bt_trace *trace)
+{
+  if (trace == NULL || (self->traces_read && g_hash_table_contains (self->traces_read, trace)))
+    return;
+  if (self->traces_read == NULL)
+    self->traces_read = g_hash_table_new (NULL, NULL);
+  g_hash_table_add (self->traces_read, (gpointer) trace);
+  read_hosts_entry (self, trace);
+  read_kept_metadata (self, trace);
 }
 
 /* The host of @trace's CPUs and tasks in a folder of several machines, or %NULL (one
@@ -719,7 +748,7 @@ stream_state (CtfReader       *self,
       state->ctx_task = -1;
       state->last_task = TW_TASK_NONE;
       g_hash_table_insert (self->streams, (gpointer) stream, state);
-      read_hosts_entry (self, bt_stream_borrow_trace_const (stream));
+      read_environment (self, bt_stream_borrow_trace_const (stream));
       if ((state->host = trace_host (self, bt_stream_borrow_trace_const (stream))))
         self->has_hosts = TRUE;
     }
@@ -1347,6 +1376,9 @@ handle_message (CtfReader        *self,
       }
       break;
     case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+      /* a recording of no rows still says what it kept */
+      read_environment (self, bt_stream_borrow_trace_const (bt_message_stream_beginning_borrow_stream_const (msg)));
+      break;
     case BT_MESSAGE_TYPE_STREAM_END:
     default:
       break;
@@ -1727,7 +1759,7 @@ ctf_reader_clear (CtfReader *self)
   _tw_kernel_tasks_clear (&self->tasks);
   _tw_string_cache_clear (&self->strings);
   g_clear_pointer (&self->sensors, _tw_lttng_sensor_decoder_free);
-  g_clear_pointer (&self->hosts_read, g_hash_table_unref);
+  g_clear_pointer (&self->traces_read, g_hash_table_unref);
   g_clear_pointer (&self->task_hosts, g_hash_table_unref);
   g_clear_pointer (&self->hostnames, g_hash_table_unref);
 }

@@ -509,25 +509,20 @@ note_missed (TwLttngSensorDecoder  *self,
   return TRUE;
 }
 
-/* A recording keeps what its sensors declared, for `tracewb-cli info` and the metadata
- * view: "tA: probe@dense T=10000000 D=0 tau=0 T_M=10000000 d=10000000" (ns), "; "
- * between sensors. */
+/* A recording keeps what its sensors declared (_tw_sensor_layout_append_declared). */
 static void
 note_declared (TwLttngSensorDecoder *self,
                const SensorStream   *s)
 {
   if (s->jcs[0] <= 0)
     return;
-  g_string_append_printf (self->declared, "%s%s%s%s T=%.0f D=%.0f tau=%.0f T_M=%.0f d=%.0f",
-                          self->declared->len ? "; " : "", s->host, s->host[0] ? ": " : "", s->name,
-                          s->jcs[0], s->jcs[1], s->jcs[2], s->jcs[3], s->jcs[4]);
+  _tw_sensor_layout_append_declared (self->declared, s->host, s->name, s->jcs);
   tw_trace_set_metadata (self->trace, "sensor_streams", self->declared->str);
 }
 
-/* A recording keeps the monitors' own counts too, the latest of each sensor (the Sensors
- * tab of a recording shows its torn elements, known from nowhere else): "tA: probe@dense
- * received=12 missed=3 torn=1", "; " between sensors. Rebuilt at each counts event, one
- * a second per sensor. */
+/* A recording keeps the monitors' own counts too, the latest of each sensor
+ * (_tw_sensor_layout_append_counts). Rebuilt at each counts event, one a second per
+ * sensor. */
 static void
 note_counts (TwLttngSensorDecoder *self)
 {
@@ -537,11 +532,9 @@ note_counts (TwLttngSensorDecoder *self)
     {
       const SensorStream *s = g_ptr_array_index (self->streams, i);
 
-      if (!s->have_counts)
-        continue;
-      g_string_append_printf (counts, "%s%s%s%s received=%" G_GUINT64_FORMAT " missed=%" G_GUINT64_FORMAT
-                              " torn=%" G_GUINT64_FORMAT, counts->len ? "; " : "", s->host, s->host[0] ? ": " : "",
-                              s->name, s->counts.received, s->counts.missed, s->counts.inconsistent);
+      if (s->have_counts)
+        _tw_sensor_layout_append_counts (counts, s->host, s->name, s->counts.received, s->counts.missed,
+                                         s->counts.inconsistent);
     }
   tw_trace_set_metadata (self->trace, "sensor_counts", counts->str);
 }

@@ -473,6 +473,9 @@ struct _TwMonitor
   gpointer    element_data;
   TwMonitorBatchFunc batch_func;
   gpointer    batch_data;
+  /* what the store's sensor metadata was last built from (publish_sensors()) */
+  guint       published_entries;
+  guint64     published_counts;
 };
 
 G_DEFINE_FINAL_TYPE (TwMonitor, tw_monitor, G_TYPE_OBJECT)
@@ -1016,6 +1019,59 @@ holds_merge (const TwLiveSource *source)
     }
 }
 
+/* The sensors a store keeps in its metadata as a target's recording through LTTng keeps
+ * them (tw-lttng-sensor-decoder.c), so that a recording of this store (the CTF writer
+ * puts them in its environment) still says what each sensor declared and what this
+ * monitor counted: `sensor_streams` and `sensor_counts`, in one text with the LTTng path
+ * (tw-sensor-layout-private.h). Rebuilt only when a sensor came or a count moved: a poll
+ * of unchanged sensors costs a sum per sensor. */
+static void
+publish_sensors (TwMonitor *self)
+{
+  g_autoptr(GString) streams = NULL;
+  g_autoptr(GString) counts = NULL;
+  guint64 sum = 0;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = self->entries->pdata[i];
+      const TwLiveCounts *c;
+
+      if (entry->sensor == NULL)
+        continue;
+      c = &entry->sensor->parent.counts;
+      sum += c->received + c->missed + c->inconsistent;
+    }
+  if (self->entries->len == self->published_entries && sum == self->published_counts)
+    return;
+  self->published_entries = self->entries->len;
+  self->published_counts = sum;
+  streams = g_string_new (NULL);
+  counts = g_string_new (NULL);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = self->entries->pdata[i];
+      const TwSensorParams *params;
+      const TwLiveCounts *c;
+
+      /* a file whose header did not read has no sensor to name */
+      if (entry->sensor == NULL || entry->sensor->schema == NULL)
+        continue;
+      params = &entry->sensor->info.params;
+      c = &entry->source->counts;
+      if (params->period_ns > 0)
+        _tw_sensor_layout_append_declared (streams, NULL, entry->source->name,
+                                           (const double[5]) { params->period_ns, params->min_distance_ns,
+                                                               params->earliness_ns, params->monitor_period_ns,
+                                                               params->deadline_ns });
+      _tw_sensor_layout_append_counts (counts, NULL, entry->source->name, c->received, c->missed, c->inconsistent);
+    }
+  if (streams->len)
+    tw_trace_set_metadata (self->trace, "sensor_streams", streams->str);
+  if (counts->len)
+    tw_trace_set_metadata (self->trace, "sensor_counts", counts->str);
+}
+
 /**
  * tw_monitor_poll:
  *
@@ -1074,6 +1130,7 @@ tw_monitor_poll (TwMonitor *self)
         limit = limit > self->window_ns ? limit - self->window_ns : 0;
       emitted += emit_until (self, limit);
     }
+  publish_sensors (self);
   return emitted;
 }
 
@@ -1113,6 +1170,7 @@ tw_monitor_flush (TwMonitor *self)
         }
       emitted += emit_until (self, G_MAXUINT64);
     }
+  publish_sensors (self);
   return emitted;
 }
 

@@ -8,7 +8,7 @@
  * decoder taking elements a monitor on a target emitted (tw-lttng-sensor-decoder.c).
  * The type is `<task>@<sensor>`, kind TW_EVENT_KIND_SENSOR, family "sensor", one field
  * per scalar, one per array element (`name[i]`), char[N] as an interned string; the
- * task is `sensor:<pid>:<task>`.
+ * task is `sensor:<pid>:<task>`. The same for the metadata of the store's sensors.
  */
 #pragma once
 
@@ -50,5 +50,18 @@ char    *_tw_sensor_layout_task_id   (gint64                pid,
 guint32  _tw_sensor_layout_add_task  (TwTrace              *trace,
                                       gint64                pid,
                                       const char           *task);
+
+/* The metadata a store keeps of its sensors, however they were read: `sensor_streams`
+ * (what each declared) and `sensor_counts` (its monitor's counts). */
+void     _tw_sensor_layout_append_declared (GString      *out,
+                                            const char   *host,
+                                            const char   *name,
+                                            const double  declared[5]);
+void     _tw_sensor_layout_append_counts   (GString      *out,
+                                            const char   *host,
+                                            const char   *name,
+                                            guint64       received,
+                                            guint64       missed,
+                                            guint64       torn);
 
 G_END_DECLS

@@ -260,3 +260,63 @@ _tw_sensor_layout_add_task (TwTrace    *trace,
 
   return tw_trace_add_task (trace, source_id, task, pid, -1);
 }
+
+/* The entry's head: "HOST: NAME", or "NAME" for a sensor of this machine, after "; " when
+ * @out holds entries already. */
+static void
+append_entry_head (GString    *out,
+                   const char *host,
+                   const char *name)
+{
+  if (out->len)
+    g_string_append (out, "; ");
+  if (host && host[0])
+    g_string_append_printf (out, "%s: ", host);
+  g_string_append (out, name);
+}
+
+/**
+ * _tw_sensor_layout_append_declared:
+ * @out: the metadata `sensor_streams` being built
+ * @host: (nullable): the sensor's machine in a trace of several, else %NULL or ""
+ * @name: `<task>@<sensor>`
+ * @declared: T, D, τ, T_M, d in ns
+ *
+ * What a sensor declared, as a recording keeps it for `tracewb-cli info` and the Sensors
+ * tab (app/tw-recorded-sensors.c reads it back): "tA: probe@dense T=10000000 D=0 tau=0
+ * T_M=10000000 d=10000000", "; " between sensors. One text whoever writes it: the LTTng
+ * decoder from a target's schema events, the local monitor from its sensors' headers.
+ */
+void
+_tw_sensor_layout_append_declared (GString      *out,
+                                   const char   *host,
+                                   const char   *name,
+                                   const double  declared[5])
+{
+  append_entry_head (out, host, name);
+  g_string_append_printf (out, " T=%.0f D=%.0f tau=%.0f T_M=%.0f d=%.0f", declared[0], declared[1],
+                          declared[2], declared[3], declared[4]);
+}
+
+/**
+ * _tw_sensor_layout_append_counts:
+ * @out: the metadata `sensor_counts` being built
+ * @host: (nullable): as for _tw_sensor_layout_append_declared()
+ * @torn: elements caught being overwritten while read (TwLiveCounts.inconsistent)
+ *
+ * A monitor's own counts of a sensor, as a recording keeps them (its torn elements are
+ * known from nowhere else): "tA: probe@dense received=12 missed=3 torn=1", "; " between
+ * sensors.
+ */
+void
+_tw_sensor_layout_append_counts (GString    *out,
+                                 const char *host,
+                                 const char *name,
+                                 guint64     received,
+                                 guint64     missed,
+                                 guint64     torn)
+{
+  append_entry_head (out, host, name);
+  g_string_append_printf (out, " received=%" G_GUINT64_FORMAT " missed=%" G_GUINT64_FORMAT " torn=%" G_GUINT64_FORMAT,
+                          received, missed, torn);
+}

@@ -14,11 +14,18 @@
  *    live) it fits;
  *  - tB `probe@plain` declares nothing.
  * The monitors' counts events give dense 3 torn elements, calm none; plain has none.
+ *
+ * A local recording is made as `tracewb-cli monitor --record` makes it: a monitor reads
+ * two sensors of this process and its store is written as CTF. `probe@burst` declares an
+ * element a ms with 10 s of earliness, which 100 elements at once keep; its ring holds
+ * 64, so the monitor misses 36 (the monitor stores no loss rows: its count says so);
+ * `probe@plain` declares nothing.
  */
 #include "config.h"
 
 #include <string.h>
 #include <tw-ingest.h>
+#include <tw-sensor.h>
 
 #include "tw-sensors-pane.h"
 #include "tw-test-app.h"
@@ -168,6 +175,12 @@ checked (gpointer data)
 }
 
 static gboolean
+mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+static gboolean
 tab_shown (TwWindow *window)
 {
   return gtk_widget_get_ancestor (tw_window_get_sensors_pane (window), GTK_TYPE_NOTEBOOK) != NULL;
@@ -247,11 +260,107 @@ test_recorded_folder (void)
   tw_test_lttng_remove_tree (folder);
 }
 
+static void
+commit_now (TwSensor *sensor,
+            guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 *element = tw_sensor_write (sensor);
+
+      *element = i;
+      tw_sensor_commit (sensor, element);
+    }
+}
+
+/* A local monitor's recording of two sensors of this process, in a new folder. */
+static char *
+write_local_recording (void)
+{
+  TwSensorParams loose = { 1e6, 0, 10e9, 10e6, 10e6, 0 };
+  g_autofree char *sensor_dir = tw_test_use_temp_sensor_dir ();
+  g_autoptr(TwMonitor) monitor = tw_monitor_new (sensor_dir);
+  TwSensor *burst = tw_sensor_new_full ("probe", "burst", "u64 seq", 64, 0, &loose);
+  TwSensor *plain = tw_sensor_new ("probe", "plain", "u64 seq", 64, 0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_dir_make_tmp ("tw-local-recording-XXXXXX", &error);
+  char *path;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (burst);
+  g_assert_nonnull (plain);
+  tw_monitor_set_from_start (monitor, TRUE);
+  commit_now (burst, 100);
+  commit_now (plain, 4);
+  tw_monitor_poll (monitor);
+  tw_monitor_stop (monitor);
+  path = g_build_filename (folder, "recording", NULL);
+  g_assert_true (tw_ctf_writer_write_events (tw_monitor_get_trace (monitor),
+                                             tw_trace_get_n_events (tw_monitor_get_trace (monitor)), path, NULL, NULL,
+                                             NULL, &error));
+  g_assert_no_error (error);
+  tw_sensor_free (burst);
+  tw_sensor_free (plain);
+  tw_test_remove_sensor_dir (g_steal_pointer (&sensor_dir));
+  return path;
+}
+
+/* The Sensors tab of a local recording (File ▸ Open): the streams the sensors declared,
+ * checked (OK for burst, none declared for plain), their monitor's counts; no Read
+ * column (nothing is read in a recording); opened with the focus in another tab, no text
+ * of it comes up selected (neither its heading nor a schema). */
+static void
+test_local_recording (void)
+{
+  g_autofree char *path = NULL, *folder = NULL;
+  TwWindow *window;
+  TwSensorsPane *pane;
+  GtkNotebook *notebook;
+  GtkWidget *heading, *focus;
+  int start, end;
+
+  if (app == NULL)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  path = write_local_recording ();
+  folder = g_path_get_dirname (path);
+  window = tw_window_new (GTK_APPLICATION (app));
+  tw_test_present_window (GTK_WINDOW (window), 1280, 900);
+  pane = TW_SENSORS_PANE (tw_window_get_sensors_pane (window));
+
+  open_and_wait (window, path);
+  g_assert_true (tab_shown (window));
+  g_assert_true (tw_test_wait_until (checked, pane, WAIT_MS));
+  g_assert_cmpuint (tw_sensors_pane_get_n_rows (pane), ==, 2);
+  assert_row (pane, "probe", "burst", "64", "36", "0", "OK");
+  assert_row (pane, "probe", "plain", "4", "0", "0", "none declared");
+  g_assert_false (gtk_widget_get_visible (tw_sensors_pane_get_column_title (pane, TW_SENSORS_COLUMN_ATTACHED)));
+  g_assert_true (gtk_widget_get_visible (tw_sensors_pane_get_column_title (pane, TW_SENSORS_COLUMN_STREAM)));
+
+  /* the focus in the tab shown, then the Sensors tab opened, as a click on it does */
+  notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_NOTEBOOK));
+  g_assert_true (gtk_widget_child_focus (gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook)),
+                                         GTK_DIR_TAB_FORWARD));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (pane)));
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, GTK_WIDGET (pane)));
+  g_assert_true (tw_test_wait_until (mapped, pane, WAIT_MS));
+  heading = tw_sensors_pane_get_heading (pane);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_false (focus && GTK_IS_LABEL (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (pane)));
+  g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (heading), &start, &end));
+
+  tw_test_close_window (GTK_WINDOW (window));
+  tw_test_lttng_remove_tree (folder);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   app = tw_test_init_application (&argc, &argv);
   g_test_add_func ("/tw/app/recorded-sensors/folder", test_recorded_folder);
+  g_test_add_func ("/tw/app/recorded-sensors/local", test_local_recording);
   return g_test_run ();
 }

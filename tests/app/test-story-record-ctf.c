@@ -113,6 +113,25 @@ assert_same_as_live (TwTrace *live,
   g_assert_cmpuint (n_bulk, >=, TW_TEST_RECORD_BURST);
 }
 
+/* The recording keeps what the demo's sensors declared and the session's counts of its
+ * sensors, as a local monitor's recording does (docs/monitor.md, *Recording*). */
+static void
+assert_kept_sensors (TwTrace *reread)
+{
+  g_autofree char *streams = tw_trace_dup_metadata (reread, "sensor_streams");
+  g_autofree char *counts = tw_trace_dup_metadata (reread, "sensor_counts");
+
+  g_test_message ("sensor_streams: %s\nsensor_counts: %s", streams, counts);
+  g_assert_nonnull (streams);
+  g_assert_nonnull (counts);
+  g_assert_true (g_regex_match_simple ("(^|; )demo-rt-0@job-start T=[0-9]+ D=0 tau=[0-9]+ T_M=10000000 d=10000000(;|$)",
+                                       streams, 0, 0));
+  /* the test's sensor declared nothing */
+  g_assert_null (strstr (streams, "bulk@tick"));
+  g_assert_true (g_regex_match_simple ("(^|; )bulk@tick received=[1-9][0-9]* missed=[0-9]+ torn=[0-9]+(;|$)",
+                                       counts, 0, 0));
+}
+
 static gboolean
 not_loading (gpointer data)
 {
@@ -219,6 +238,7 @@ test_record_ctf (Fixture       *fx,
   reread = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   assert_same_as_live (tw_test_record_live_trace (fx), reread, n_recorded);
+  assert_kept_sensors (reread);
   assert_babeltrace2_prints (path, n_recorded);
   reopen_in_window (fx, path, n_recorded);
 }
