@@ -431,10 +431,10 @@ tw_trace_cache_check_read_room (const char  *path,
   memory_text = g_format_size (memory);
   disk_text = g_format_size (disk);
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-               _("%s: too large to open here: its events need about %s, this process may "
-                 "use %s of memory and %s has %s free; free disk space there or point "
-                 "XDG_CACHE_HOME at a larger disk"),
-               name, need_text, memory_text, dir, disk_text);
+               _("%s: too large to open here: its events take about %s, more than the %s "
+                 "of memory this process may use and the %s free in %s together; free disk "
+                 "space there or point XDG_CACHE_HOME at a larger disk"),
+               name, need_text, memory_text, disk_text, dir);
   return FALSE;
 }
 
