@@ -9,8 +9,6 @@
 #include "tw-trace-cache.h"
 #include "tw-trace-private.h"
 
-#include <math.h>
-
 /*
  * One pass over the events in time order, resumable: tw_state_model_update() continues
  * where the last call stopped, so a live trace pays only for what arrived since.
@@ -1597,6 +1595,28 @@ grid_index (const Bins *bins,
   return MIN ((t - bins->origin) >> shift, len);
 }
 
+/* The first of @n columns whose right bound @hi (never decreasing) is past @t: an open
+ * handler meets one run of columns, found by search rather than by testing every column
+ * for every handler (the tests were most of a wide frame's CPU rows). */
+static guint
+first_column_after (const guint64 *hi,
+                    guint          n,
+                    guint64        t)
+{
+  guint a = 0, b = n;
+
+  while (a < b)
+    {
+      guint mid = a + (b - a) / 2;
+
+      if (hi[mid] > t)
+        b = mid;
+      else
+        a = mid + 1;
+    }
+  return a;
+}
+
 /**
  * tw_state_model_summarize:
  * @begin_ns: the time at the left edge of column 0
@@ -1650,12 +1670,21 @@ tw_state_model_summarize (TwStateModel     *self,
   hi = bounds + n_columns;
   if (level < 0)
     {
-      /* the real column [x, x + 1) meets [start, end) of integer ns; offsets from
-       * begin_ns stay exact where begin_ns itself (an epoch time) would not in a double */
+      /* The real column [x, x + 1) meets [start, end) of integer ns; offsets from
+       * begin_ns stay exact where begin_ns itself (an epoch time) would not in a double.
+       * One product per boundary, shared by the columns on both sides: it is ≥ 0, so the
+       * conversion truncates as floor() would, and ceil() is one more when it dropped a
+       * fraction (these loops were a sixth of a zoomed-in frame). */
+      guint64 left = 0;
+
       for (guint k = 0; k < n_columns; k++)
         {
-          lo[k] = begin_ns + (guint64) floor (k * ns_per_column);
-          hi[k] = begin_ns + (guint64) ceil ((k + 1) * ns_per_column);
+          double right = (double) (k + 1) * ns_per_column;
+          guint64 whole = (guint64) right;
+
+          lo[k] = begin_ns + left;
+          hi[k] = begin_ns + whole + ((double) whole < right);
+          left = whole;
         }
       summarize_elements (self, series, s, lo, hi, 0, n_columns, out);
       return;
@@ -1666,10 +1695,12 @@ tw_state_model_summarize (TwStateModel     *self,
     const TwSummary *level_bins = BINS_LEVEL (bins, level);
     gsize len = bins->level[level].len;
 
+    lo[0] = grid_round_up (bins, shift, begin_ns);
     for (guint k = 0; k < n_columns; k++)
       {
-        lo[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor (k * ns_per_column));
-        hi[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor ((k + 1) * ns_per_column));
+        hi[k] = grid_round_up (bins, shift, begin_ns + (guint64) ((double) (k + 1) * ns_per_column));
+        if (k + 1 < n_columns)
+          lo[k + 1] = hi[k];
       }
 
     if (!(flags & TW_SUMMARIZE_EXACT))
@@ -1692,9 +1723,8 @@ tw_state_model_summarize (TwStateModel     *self,
             guint64 start, end;
 
             element_span (series, s->items.data + (gsize) index * s->items.element_size, &start, &end);
-            for (guint k = 0; k < c; k++)
-              if (lo[k] < end && hi[k] > start)
-                summary_add (&out[k], &sum);
+            for (guint k = first_column_after (hi, c, start); k < c && lo[k] < end; k++)
+              summary_add (&out[k], &sum);
           }
       }
     if (c < n_columns)
