@@ -176,6 +176,28 @@ channel_8 (double v)
   return ((guint) (CLAMP (v, 0.0, 1.0) * 65535.0 + 0.5)) >> 8;
 }
 
+/* Narrower runs are stored pixel by pixel: a call per line would cost more. */
+#define DIRECT_COPY_MIN 16
+
+/* OVER, premultiplied: dst × (1 − a) + src */
+static inline guint32
+blend_over (guint32  d,
+            guint    a,
+            guint    r,
+            guint    g,
+            guint    b,
+            gboolean opaque)
+{
+  guint inv = 255 - a;
+  guint da = opaque ? 255 : d >> 24;
+  guint dr = (d >> 16) & 0xff, dg = (d >> 8) & 0xff, db = d & 0xff;
+
+  return ((a + (da * inv + 127) / 255) << 24)
+         | ((r + (dr * inv + 127) / 255) << 16)
+         | ((g + (dg * inv + 127) / 255) << 8)
+         | (b + (db * inv + 127) / 255);
+}
+
 /* The pixels whose centres lie in [x0, x1) × [y0, y1) (user space), as cairo fills a
  * rectangle without antialiasing. */
 static void
@@ -193,30 +215,48 @@ direct_fill (TwDirectTarget *dt,
   guint a = channel_8 (rgba[3]);
   guint r = channel_8 (rgba[0] * rgba[3]), g = channel_8 (rgba[1] * rgba[3]), b = channel_8 (rgba[2] * rgba[3]);
   guint32 pixel = (a << 24) | (r << 16) | (g << 8) | b;
+  guint32 under = 0, over = 0;
+  gboolean blended = FALSE;
 
   if (px0 >= px1 || py0 >= py1)
     return;
+  if (a == 255)
+    {
+      guint32 *first = (guint32 *) (dt->data + (gsize) py0 * dt->stride);
+
+      /* Wide runs: the lines below are copies of the first, which memcpy() stores many
+       * pixels at a time where a loop stores one (a zoomed-in frame's running tasks
+       * are most of its pixels). */
+      for (int x = px0; x < px1; x++)
+        first[x] = pixel;
+      for (int y = py0 + 1; y < py1; y++)
+        {
+          guint32 *row = (guint32 *) (dt->data + (gsize) y * dt->stride);
+
+          if (px1 - px0 >= DIRECT_COPY_MIN)
+            memcpy (row + px0, first + px0, (gsize) (px1 - px0) * sizeof *row);
+          else
+            for (int x = px0; x < px1; x++)
+              row[x] = pixel;
+        }
+      return;
+    }
   for (int y = py0; y < py1; y++)
     {
       guint32 *row = (guint32 *) (dt->data + (gsize) y * dt->stride);
 
-      if (a == 255)
-        for (int x = px0; x < px1; x++)
-          row[x] = pixel;
-      else
-        for (int x = px0; x < px1; x++)
-          {
-            /* OVER, premultiplied: dst × (1 − a) + src */
-            guint32 d = row[x];
-            guint inv = 255 - a;
-            guint da = dt->opaque ? 255 : d >> 24;
-            guint dr = (d >> 16) & 0xff, dg = (d >> 8) & 0xff, db = d & 0xff;
-
-            row[x] = ((a + (da * inv + 127) / 255) << 24)
-                     | ((r + (dr * inv + 127) / 255) << 16)
-                     | ((g + (dg * inv + 127) / 255) << 8)
-                     | (b + (db * inv + 127) / 255);
-          }
+      for (int x = px0; x < px1; x++)
+        {
+          /* translucent bands mostly lie on a row's plain background: blend each
+           * background pixel value once */
+          if (!blended || row[x] != under)
+            {
+              under = row[x];
+              over = blend_over (under, a, r, g, b, dt->opaque);
+              blended = TRUE;
+            }
+          row[x] = over;
+        }
     }
 }
 
