@@ -9,8 +9,6 @@
 #include "tw-trace-cache.h"
 #include "tw-trace-private.h"
 
-#include <math.h>
-
 /*
  * One pass over the events in time order, resumable: tw_state_model_update() continues
  * where the last call stopped, so a live trace pays only for what arrived since.
@@ -1597,6 +1595,100 @@ grid_index (const Bins *bins,
   return MIN ((t - bins->origin) >> shift, len);
 }
 
+/* The first of @n columns whose right bound @hi (never decreasing) is past @t: an open
+ * handler meets one run of columns, found by search rather than by testing every column
+ * for every handler (the tests were most of a wide frame's CPU rows). */
+static guint
+first_column_after (const guint64 *hi,
+                    guint          n,
+                    guint64        t)
+{
+  guint a = 0, b = n;
+
+  while (a < b)
+    {
+      guint mid = a + (b - a) / 2;
+
+      if (hi[mid] > t)
+        b = mid;
+      else
+        a = mid + 1;
+    }
+  return a;
+}
+
+/* The first of @n columns whose left bound @lo (never decreasing) is at or past @t. */
+static guint
+first_column_from (const guint64 *lo,
+                   guint          from,
+                   guint          n,
+                   guint64        t)
+{
+  guint a = from, b = n;
+
+  while (a < b)
+    {
+      guint mid = a + (b - a) / 2;
+
+      if (lo[mid] >= t)
+        b = mid;
+      else
+        a = mid + 1;
+    }
+  return a;
+}
+
+/* Adds the handlers still open on a CPU (not in the bins yet) to columns 0..@n - 1.
+ * Dozens can be open at once, each over most of a wide view: a simulated busy CPU had
+ * ~90, and adding each to its columns was a fifth of a frame. They were opened in time
+ * order, so a handler's first column is never before the previous one's, and the
+ * columns a handler shares with an earlier one of the same summary (the one reaching
+ * furthest) have it already: only the columns past it are added. */
+#define OPEN_IRQ_SUMMARIES 16
+
+typedef struct {
+  TwSummary sum;
+  guint     reached;  /* columns before it have sum */
+} OpenIrqReach;
+
+static void
+summarize_open_irqs (TwStateModel  *self,
+                     const Series  *s,
+                     const GArray  *open,
+                     const guint64 *lo,
+                     const guint64 *hi,
+                     guint          n,
+                     TwSummary     *out)
+{
+  OpenIrqReach done[OPEN_IRQ_SUMMARIES];
+  guint n_done = 0, last_k0 = 0;
+
+  for (guint j = 0; j < open->len; j++)
+    {
+      guint index = g_array_index (open, guint, j);
+      TwSummary sum = element_summary (self, TW_SERIES_CPU_IRQS, s, index);
+      guint64 start, end;
+      guint k0, k1, from, d;
+
+      element_span (TW_SERIES_CPU_IRQS, s->items.data + (gsize) index * s->items.element_size,
+                    &start, &end);
+      k0 = first_column_after (hi, n, start);
+      k1 = first_column_from (lo, k0, n, end);
+      if (k0 < last_k0)
+        n_done = 0;  /* not in time order after all: add every column */
+      last_k0 = k0;
+      for (d = 0; d < n_done && (done[d].sum.bits != sum.bits || done[d].sum.task != sum.task); d++)
+        ;
+      from = d < n_done ? MAX (k0, done[d].reached) : k0;
+      for (guint k = from; k < k1; k++)
+        summary_add (&out[k], &sum);
+      if (d < n_done)
+        done[d].reached = MAX (done[d].reached, k1);
+      else if (n_done < OPEN_IRQ_SUMMARIES)
+        done[n_done++] = (OpenIrqReach) { sum, k1 };
+    }
+}
+
 /**
  * tw_state_model_summarize:
  * @begin_ns: the time at the left edge of column 0
@@ -1650,12 +1742,21 @@ tw_state_model_summarize (TwStateModel     *self,
   hi = bounds + n_columns;
   if (level < 0)
     {
-      /* the real column [x, x + 1) meets [start, end) of integer ns; offsets from
-       * begin_ns stay exact where begin_ns itself (an epoch time) would not in a double */
+      /* The real column [x, x + 1) meets [start, end) of integer ns; offsets from
+       * begin_ns stay exact where begin_ns itself (an epoch time) would not in a double.
+       * One product per boundary, shared by the columns on both sides: it is ≥ 0, so the
+       * conversion truncates as floor() would, and ceil() is one more when it dropped a
+       * fraction (these loops were a sixth of a zoomed-in frame). */
+      guint64 left = 0;
+
       for (guint k = 0; k < n_columns; k++)
         {
-          lo[k] = begin_ns + (guint64) floor (k * ns_per_column);
-          hi[k] = begin_ns + (guint64) ceil ((k + 1) * ns_per_column);
+          double right = (double) (k + 1) * ns_per_column;
+          guint64 whole = (guint64) right;
+
+          lo[k] = begin_ns + left;
+          hi[k] = begin_ns + whole + ((double) whole < right);
+          left = whole;
         }
       summarize_elements (self, series, s, lo, hi, 0, n_columns, out);
       return;
@@ -1666,10 +1767,12 @@ tw_state_model_summarize (TwStateModel     *self,
     const TwSummary *level_bins = BINS_LEVEL (bins, level);
     gsize len = bins->level[level].len;
 
+    lo[0] = grid_round_up (bins, shift, begin_ns);
     for (guint k = 0; k < n_columns; k++)
       {
-        lo[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor (k * ns_per_column));
-        hi[k] = grid_round_up (bins, shift, begin_ns + (guint64) floor ((k + 1) * ns_per_column));
+        hi[k] = grid_round_up (bins, shift, begin_ns + (guint64) ((double) (k + 1) * ns_per_column));
+        if (k + 1 < n_columns)
+          lo[k + 1] = hi[k];
       }
 
     if (!(flags & TW_SUMMARIZE_EXACT))
@@ -1681,22 +1784,8 @@ tw_state_model_summarize (TwStateModel     *self,
             summary_add (&out[c], &level_bins[b]);
         }
     if (series == TW_SERIES_CPU_IRQS && c > 0)
-      {
-        /* open handlers are not in the bins yet */
-        const GArray *open = ((CpuState *) g_ptr_array_index (self->cpus, id))->irq_stack;
-
-        for (guint j = 0; j < open->len; j++)
-          {
-            guint index = g_array_index (open, guint, j);
-            TwSummary sum = element_summary (self, series, s, index);
-            guint64 start, end;
-
-            element_span (series, s->items.data + (gsize) index * s->items.element_size, &start, &end);
-            for (guint k = 0; k < c; k++)
-              if (lo[k] < end && hi[k] > start)
-                summary_add (&out[k], &sum);
-          }
-      }
+      summarize_open_irqs (self, s, ((CpuState *) g_ptr_array_index (self->cpus, id))->irq_stack,
+                           lo, hi, c, out);
     if (c < n_columns)
       summarize_elements (self, series, s, lo, hi, c, n_columns, out);
   }

@@ -24,6 +24,16 @@ struct _TwTimelinePainter
   TwTimelineLayout *layout;
   GArray           *colors;        /* double[3] per task */
   gboolean          exact;         /* summarize from the intervals, not the bins */
+
+  /* Row and ruler labels repeat from frame to frame: their layouts are kept, shaped,
+   * in one context that each frame updates from its cairo_t (which invalidates them
+   * when the font options or the transformation changed). */
+  PangoContext     *text_context;
+  cairo_font_options_t *text_surface_options;  /* what text_context was last updated from */
+  cairo_font_options_t *text_cr_options;
+  cairo_matrix_t    text_matrix;
+  PangoFontDescription *font;
+  GHashTable       *text_layouts;  /* "width text" → PangoLayout */
 };
 
 /* Rectangles of one colour go into one path, and touching ones merge, so cairo sees a
@@ -87,6 +97,12 @@ void     _tw_direct_target_row_begin              (TwDirectTarget      *dt,
                                                    cairo_t             *cr);
 void     _tw_direct_target_row_end                (TwDirectTarget      *dt);
 
+void     _tw_timeline_painter_show_text           (TwTimelinePainter   *self,
+                                                   cairo_t             *cr,
+                                                   const char          *text,
+                                                   double               x,
+                                                   double               y,
+                                                   double               max_width);
 void     _tw_timeline_painter_draw_text           (PangoLayout         *layout,
                                                    cairo_t             *cr,
                                                    const char          *text,

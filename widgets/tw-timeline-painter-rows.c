@@ -176,48 +176,138 @@ channel_8 (double v)
   return ((guint) (CLAMP (v, 0.0, 1.0) * 65535.0 + 0.5)) >> 8;
 }
 
-/* The pixels whose centres lie in [x0, x1) × [y0, y1) (user space), as cairo fills a
- * rectangle without antialiasing. */
+/* Narrower runs are stored pixel by pixel: a call per line would cost more. */
+#define DIRECT_COPY_MIN 16
+
+/* OVER, premultiplied: dst × (1 − a) + src */
+static inline guint32
+blend_over (guint32  d,
+            guint    a,
+            guint    r,
+            guint    g,
+            guint    b,
+            gboolean opaque)
+{
+  guint inv = 255 - a;
+  guint da = opaque ? 255 : d >> 24;
+  guint dr = (d >> 16) & 0xff, dg = (d >> 8) & 0xff, db = d & 0xff;
+
+  return ((a + (da * inv + 127) / 255) << 24)
+         | ((r + (dr * inv + 127) / 255) << 16)
+         | ((g + (dg * inv + 127) / 255) << 8)
+         | (b + (db * inv + 127) / 255);
+}
+
+/* What direct_fill() writes for one colour in one band: the premultiplied colour and
+ * the pixel lines whose centres lie in [y0, y1) (user space), as cairo fills a rectangle
+ * without antialiasing. */
+typedef struct {
+  guint32 pixel;
+  guint   a, r, g, b;
+  int     py0, py1;
+} TwDirectPen;
+
 static void
-direct_fill (TwDirectTarget *dt,
-             double          x0,
-             double          x1,
-             double          y0,
-             double          y1,
-             const double    rgba[4])
+direct_pen (const TwDirectTarget *dt,
+            double                y0,
+            double                y1,
+            const double          rgba[4],
+            TwDirectPen          *pen)
+{
+  pen->py0 = MAX ((int) ceil (y0 - 0.5) + dt->dy, dt->clip_y0);
+  pen->py1 = MIN ((int) ceil (y1 - 0.5) + dt->dy, dt->clip_y1);
+  pen->a = channel_8 (rgba[3]);
+  pen->r = channel_8 (rgba[0] * rgba[3]);
+  pen->g = channel_8 (rgba[1] * rgba[3]);
+  pen->b = channel_8 (rgba[2] * rgba[3]);
+  pen->pixel = (pen->a << 24) | (pen->r << 16) | (pen->g << 8) | pen->b;
+}
+
+/* The pixels of @pen's lines whose centres lie in [x0, x1) (user space). */
+static void
+direct_fill (TwDirectTarget    *dt,
+             double             x0,
+             double             x1,
+             const TwDirectPen *pen)
 {
   int px0 = MAX ((int) ceil (x0 - 0.5) + dt->dx, dt->clip_x0);
   int px1 = MIN ((int) ceil (x1 - 0.5) + dt->dx, dt->clip_x1);
-  int py0 = MAX ((int) ceil (y0 - 0.5) + dt->dy, dt->clip_y0);
-  int py1 = MIN ((int) ceil (y1 - 0.5) + dt->dy, dt->clip_y1);
-  guint a = channel_8 (rgba[3]);
-  guint r = channel_8 (rgba[0] * rgba[3]), g = channel_8 (rgba[1] * rgba[3]), b = channel_8 (rgba[2] * rgba[3]);
-  guint32 pixel = (a << 24) | (r << 16) | (g << 8) | b;
+  guint32 under = 0, over = 0;
+  gboolean blended = FALSE;
 
-  if (px0 >= px1 || py0 >= py1)
+  if (px0 >= px1 || pen->py0 >= pen->py1)
     return;
-  for (int y = py0; y < py1; y++)
+  if (pen->a == 255)
+    {
+      guint32 *first = (guint32 *) (dt->data + (gsize) pen->py0 * dt->stride);
+
+      /* Wide runs: the lines below are copies of the first, which memcpy() stores many
+       * pixels at a time where a loop stores one (a zoomed-in frame's running tasks
+       * are most of its pixels). */
+      for (int x = px0; x < px1; x++)
+        first[x] = pen->pixel;
+      for (int y = pen->py0 + 1; y < pen->py1; y++)
+        {
+          guint32 *row = (guint32 *) (dt->data + (gsize) y * dt->stride);
+
+          if (px1 - px0 >= DIRECT_COPY_MIN)
+            memcpy (row + px0, first + px0, (gsize) (px1 - px0) * sizeof *row);
+          else
+            for (int x = px0; x < px1; x++)
+              row[x] = pen->pixel;
+        }
+      return;
+    }
+  for (int y = pen->py0; y < pen->py1; y++)
     {
       guint32 *row = (guint32 *) (dt->data + (gsize) y * dt->stride);
 
-      if (a == 255)
-        for (int x = px0; x < px1; x++)
-          row[x] = pixel;
-      else
-        for (int x = px0; x < px1; x++)
-          {
-            /* OVER, premultiplied: dst × (1 − a) + src */
-            guint32 d = row[x];
-            guint inv = 255 - a;
-            guint da = dt->opaque ? 255 : d >> 24;
-            guint dr = (d >> 16) & 0xff, dg = (d >> 8) & 0xff, db = d & 0xff;
-
-            row[x] = ((a + (da * inv + 127) / 255) << 24)
-                     | ((r + (dr * inv + 127) / 255) << 16)
-                     | ((g + (dg * inv + 127) / 255) << 8)
-                     | (b + (db * inv + 127) / 255);
-          }
+      for (int x = px0; x < px1; x++)
+        {
+          /* translucent bands mostly lie on a row's plain background: blend each
+           * background pixel value once */
+          if (!blended || row[x] != under)
+            {
+              under = row[x];
+              over = blend_over (under, pen->a, pen->r, pen->g, pen->b, dt->opaque);
+              blended = TRUE;
+            }
+          row[x] = over;
+        }
     }
+}
+
+/* Pens of the keys met in one band, so that a wide view's runs of a column or two do
+ * not each work out their colour again (that was a tenth of such a frame): keys map
+ * to a slot by their low bits, and a key that finds its slot taken recomputes. */
+#define DIRECT_PENS 16
+
+typedef struct {
+  guint32     keys[DIRECT_PENS];   /* KEY_NONE: empty */
+  gboolean    drawn[DIRECT_PENS];
+  TwDirectPen pens[DIRECT_PENS];
+} DirectPens;
+
+static const TwDirectPen *
+key_pen (const TwPaintFrame *f,
+         DirectPens         *pens,
+         TwTimelineLayer     layer,
+         guint32             id,
+         guint32             key,
+         double              y,
+         double              h)
+{
+  guint slot = key % DIRECT_PENS;
+  double rgba[4], band_y, band_h;
+
+  if (pens->keys[slot] != key)
+    {
+      pens->keys[slot] = key;
+      pens->drawn[slot] = layer_style (f, layer, id, key, y, h, rgba, &band_y, &band_h);
+      if (pens->drawn[slot])
+        direct_pen (f->direct, band_y, band_y + band_h, rgba, &pens->pens[slot]);
+    }
+  return pens->drawn[slot] ? &pens->pens[slot] : NULL;
 }
 
 /* Fills the columns of f->keys that are not KEY_NONE, in band [y, y + h) of the row. */
@@ -231,7 +321,9 @@ fill_keys (const TwPaintFrame *f,
 {
   GArray *segments = f->segments;
   TwRectBatch b = { cr, { -1 } };
+  DirectPens pens;
 
+  memset (pens.keys, 0xff, sizeof pens.keys);
   g_array_set_size (segments, 0);
   for (guint c = 0; c < f->n_columns;)
     {
@@ -242,10 +334,10 @@ fill_keys (const TwPaintFrame *f,
         c1++;
       if (key != KEY_NONE && f->direct->row_ok)
         {
-          double rgba[4], band_y, band_h;
+          const TwDirectPen *pen = key_pen (f, &pens, layer, id, key, y, h);
 
-          if (layer_style (f, layer, id, key, y, h, rgba, &band_y, &band_h))
-            direct_fill (f->direct, f->plot_x0 + c, f->plot_x0 + c1, band_y, band_y + band_h, rgba);
+          if (pen != NULL)
+            direct_fill (f->direct, f->plot_x0 + c, f->plot_x0 + c1, pen);
         }
       else if (key != KEY_NONE)
         {

@@ -31,6 +31,11 @@ tw_timeline_painter_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->layout);
   g_clear_pointer (&self->colors, g_array_unref);
+  g_clear_pointer (&self->text_layouts, g_hash_table_unref);
+  g_clear_pointer (&self->font, pango_font_description_free);
+  g_clear_object (&self->text_context);
+  g_clear_pointer (&self->text_surface_options, cairo_font_options_destroy);
+  g_clear_pointer (&self->text_cr_options, cairo_font_options_destroy);
 
   G_OBJECT_CLASS (tw_timeline_painter_parent_class)->finalize (object);
 }
@@ -45,6 +50,8 @@ static void
 tw_timeline_painter_init (TwTimelinePainter *self)
 {
   self->colors = g_array_new (FALSE, FALSE, sizeof (double) * 3);
+  self->font = pango_font_description_from_string ("Sans 9");
+  self->text_layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**
@@ -254,6 +261,82 @@ _tw_timeline_painter_draw_text (PangoLayout *layout,
   pango_cairo_show_layout (cr, layout);
 }
 
+/* pango_cairo_update_context() marks the context changed even when nothing did (pango
+ * 1.50 sets its matrix anyway), which would shape every kept layout again: the context is
+ * updated only when what it takes from @cr (the target's and @cr's font options, the
+ * transformation but its offset) differs from the last time. */
+static void
+update_text_context (TwTimelinePainter *self,
+                     cairo_t           *cr)
+{
+  cairo_font_options_t *surface_options = cairo_font_options_create ();
+  cairo_font_options_t *cr_options = cairo_font_options_create ();
+  cairo_matrix_t m;
+
+  cairo_surface_get_font_options (cairo_get_target (cr), surface_options);
+  cairo_get_font_options (cr, cr_options);
+  cairo_get_matrix (cr, &m);
+  if (self->text_context != NULL
+      && cairo_font_options_equal (surface_options, self->text_surface_options)
+      && cairo_font_options_equal (cr_options, self->text_cr_options)
+      && m.xx == self->text_matrix.xx && m.yx == self->text_matrix.yx
+      && m.xy == self->text_matrix.xy && m.yy == self->text_matrix.yy)
+    {
+      cairo_font_options_destroy (surface_options);
+      cairo_font_options_destroy (cr_options);
+      return;
+    }
+
+  if (self->text_context == NULL)
+    self->text_context = pango_cairo_create_context (cr);
+  else
+    pango_cairo_update_context (cr, self->text_context);
+  g_clear_pointer (&self->text_surface_options, cairo_font_options_destroy);
+  g_clear_pointer (&self->text_cr_options, cairo_font_options_destroy);
+  self->text_surface_options = surface_options;
+  self->text_cr_options = cr_options;
+  self->text_matrix = m;
+}
+
+/* Ruler labels move with the view: past this many kept layouts, start again. */
+#define TEXT_LAYOUTS_MAX 1024
+
+static PangoLayout *
+text_layout (TwTimelinePainter *self,
+             const char        *text,
+             double             max_width)
+{
+  int width = max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1;
+  g_autofree char *key = g_strdup_printf ("%d %s", width, text);
+  PangoLayout *layout = g_hash_table_lookup (self->text_layouts, key);
+
+  if (layout != NULL)
+    return layout;
+  if (g_hash_table_size (self->text_layouts) >= TEXT_LAYOUTS_MAX)
+    g_hash_table_remove_all (self->text_layouts);
+  layout = pango_layout_new (self->text_context);
+  pango_layout_set_font_description (layout, self->font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, width);
+  pango_layout_set_ellipsize (layout, width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  g_hash_table_insert (self->text_layouts, g_steal_pointer (&key), layout);
+  return layout;
+}
+
+/* _tw_timeline_painter_draw_text() with a layout kept from earlier frames: shaping the
+ * labels again was a fifth of a frame. */
+void
+_tw_timeline_painter_show_text (TwTimelinePainter *self,
+                                cairo_t           *cr,
+                                const char        *text,
+                                double             x,
+                                double             y,
+                                double             max_width)
+{
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, text_layout (self, text, max_width));
+}
+
 static void
 draw_row (const TwPaintFrame  *f,
           cairo_t             *cr,
@@ -295,7 +378,7 @@ draw_row (const TwPaintFrame  *f,
     }
 
   tw_timeline_set_source (cr, f->colors->text);
-  _tw_timeline_painter_draw_text (layout, cr, label, label_x, text_y, TW_TIMELINE_LABEL_WIDTH - label_x - 6);
+  _tw_timeline_painter_show_text (self, cr, label, label_x, text_y, TW_TIMELINE_LABEL_WIDTH - label_x - 6);
   if (row->kind == TW_TIMELINE_ROW_COUNTER)
     _tw_timeline_painter_draw_counter_scale (f, cr, layout, row, y);
 
@@ -354,8 +437,7 @@ ruler_step (const TwPaintFrame *f,
 
 static void
 draw_ruler (const TwPaintFrame *f,
-            cairo_t            *cr,
-            PangoLayout        *layout)
+            cairo_t            *cr)
 {
   const TwTimelineViewport *vp = f->vp;
   guint64 step = ruler_step (f, 110);
@@ -402,12 +484,10 @@ draw_ruler (const TwPaintFrame *f,
           text = g_strdup_printf ("+%s", d);
         }
       /* a long absolute first label can reach over the next ticks: skip those labels */
-      pango_layout_set_text (layout, text, -1);
-      pango_layout_set_width (layout, -1);
-      pango_layout_get_pixel_size (layout, &width, NULL);
+      pango_layout_get_pixel_size (text_layout (f->self, text, -1), &width, NULL);
       if (x + 3 < label_end + 8)
         continue;
-      _tw_timeline_painter_draw_text (layout, cr, text, x + 3, 4, -1);
+      _tw_timeline_painter_show_text (f->self, cr, text, x + 3, 4, -1);
       label_end = x + 3 + width;
     }
 
@@ -514,6 +594,23 @@ draw_overlays (const TwPaintFrame *f,
     }
 }
 
+/* Rows are opaque, follow one another without gaps and span the width, and the ruler is
+ * opaque: when the rows reach from the ruler to the bottom, a background painted first
+ * would only be painted over (it was a fill of the whole surface a frame). */
+static gboolean
+rows_cover_view (TwTimelinePainter        *self,
+                 const TwTimelineViewport *vp)
+{
+  guint n_rows;
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (self->layout, &n_rows);
+  const TwTimelineRow *last;
+
+  if (n_rows == 0 || tw_timeline_layout_find_row_at (self->layout, vp->scroll_y) < 0)
+    return FALSE;
+  last = &rows[n_rows - 1];
+  return TW_TIMELINE_RULER_HEIGHT + last->y + last->height - vp->scroll_y >= vp->height;
+}
+
 /**
  * tw_timeline_painter_draw:
  *
@@ -529,7 +626,6 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   g_autofree TwSummary *summaries = NULL;
   g_autofree guint32 *keys = NULL;
   g_autoptr(GArray) segments = NULL;
-  PangoFontDescription *font;
   TwDirectTarget direct;
   TwTimelineColors colors;
   TwPaintFrame f = { self, vp, &direct };
@@ -564,14 +660,16 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
   cairo_rectangle (cr, 0, 0, vp->width, vp->height);
   cairo_clip (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  tw_timeline_set_source (cr, colors.background);
-  cairo_paint (cr);
+  if (!rows_cover_view (self, vp))
+    {
+      tw_timeline_set_source (cr, colors.background);
+      cairo_paint (cr);
+    }
   _tw_direct_target_begin (&direct, cr);
 
-  layout = pango_cairo_create_layout (cr);
-  font = pango_font_description_from_string ("Sans 9");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
+  update_text_context (self, cr);
+  layout = pango_layout_new (self->text_context);
+  pango_layout_set_font_description (layout, self->font);
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, rows_top, vp->width, vp->height - rows_top);
@@ -591,7 +689,7 @@ tw_timeline_painter_draw (TwTimelinePainter        *self,
 
   draw_selected_span (&f, cr);
   _tw_timeline_painter_draw_highlight (&f, cr);
-  draw_ruler (&f, cr, layout);
+  draw_ruler (&f, cr);
   draw_overlays (&f, cr, layout);
   cairo_restore (cr);
 }

@@ -9,6 +9,7 @@
 
 #include "tw-test-pixels.h"
 #include "tw-test-utils.h"
+#include "tw-timeline-painter-private.h"
 
 #include <stdlib.h>
 
@@ -386,6 +387,118 @@ test_bins_draw_like_exact (void)
     }
 }
 
+/* An image of @vp's size × @scale filled with @fill, after @painter drew @vp into it
+ * scaled by @scale */
+static cairo_surface_t *
+render_over (TwTimelinePainter        *painter,
+             const TwTimelineViewport *vp,
+             double                    scale,
+             guint32                   fill)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (vp->width * scale),
+                                                         (int) (vp->height * scale));
+  guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  cairo_t *cr;
+
+  for (int y = 0; y < cairo_image_surface_get_height (surface); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (surface); x++)
+      *(guint32 *) (data + y * stride + x * 4) = fill;
+  cairo_surface_mark_dirty (surface);
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  tw_timeline_painter_draw (painter, cr, vp);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+assert_same_pixels (cairo_surface_t *a,
+                    cairo_surface_t *b)
+{
+  int height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+
+  g_assert_cmpint (height, ==, cairo_image_surface_get_height (b));
+  g_assert_cmpint (stride, ==, cairo_image_surface_get_stride (b));
+  for (int y = 0; y < height; y++)
+    if (memcmp (cairo_image_surface_get_data (a) + y * stride,
+                cairo_image_surface_get_data (b) + y * stride, stride) != 0)
+      g_error ("pixel line %d differs", y);
+}
+
+/* Labels are laid out once and kept: a second frame of the view shapes no text again
+ * (the context is not marked changed, no layout is added) and draws what a new painter
+ * draws; a frame at another scale updates them, and back at the first scale the
+ * picture is the first one again. */
+static void
+test_labels_kept (Fixture       *f,
+                  gconstpointer  data)
+{
+  TwTimelineViewport vp = full_view ();
+  g_autoptr(TwTimelinePainter) fresh = tw_timeline_painter_new (f->model);
+  cairo_surface_t *first = render_over (f->painter, &vp, 1, 0);
+  guint serial = pango_context_get_serial (f->painter->text_context);
+  guint n_layouts = g_hash_table_size (f->painter->text_layouts);
+  cairo_surface_t *again, *scaled, *scaled_fresh, *back;
+
+  g_assert_cmpuint (n_layouts, >, 4);
+  again = render_over (f->painter, &vp, 1, 0);
+  g_assert_cmpuint (pango_context_get_serial (f->painter->text_context), ==, serial);
+  g_assert_cmpuint (g_hash_table_size (f->painter->text_layouts), ==, n_layouts);
+  assert_same_pixels (again, first);
+
+  scaled = render_over (f->painter, &vp, 2, 0);
+  scaled_fresh = render_over (fresh, &vp, 2, 0);
+  assert_same_pixels (scaled, scaled_fresh);
+  back = render_over (f->painter, &vp, 1, 0);
+  assert_same_pixels (back, first);
+
+  cairo_surface_destroy (back);
+  cairo_surface_destroy (scaled_fresh);
+  cairo_surface_destroy (scaled);
+  cairo_surface_destroy (again);
+  cairo_surface_destroy (first);
+}
+
+/* Rows that fill the view leave no pixel of what was under them (the background is
+ * not painted first there), scrolled by a fraction of a pixel or not; where they end
+ * above the bottom, the background shows below them. */
+static void
+test_background_under_rows (Fixture       *f,
+                            gconstpointer  data)
+{
+  guint n_rows;
+  const TwTimelineRow *rows = tw_timeline_layout_get_rows (tw_timeline_painter_get_layout (f->painter), &n_rows);
+  int rows_height = rows[n_rows - 1].y + rows[n_rows - 1].height;
+  const int heights[] = { TW_TIMELINE_RULER_HEIGHT + rows_height / 2, TW_TIMELINE_RULER_HEIGHT + rows_height,
+                          TW_TIMELINE_RULER_HEIGHT + rows_height + 50 };
+  const double scrolls[] = { 0, 10.5, 17 };
+
+  for (guint h = 0; h < G_N_ELEMENTS (heights); h++)
+    for (guint s = 0; s < G_N_ELEMENTS (scrolls); s++)
+      {
+        TwTimelineViewport vp = full_view ();
+        cairo_surface_t *over_magenta, *over_clear;
+        TwTimelineColors colors;
+        double px[3];
+
+        vp.height = heights[h];
+        vp.scroll_y = scrolls[s];
+        over_magenta = render_over (f->painter, &vp, 1, 0xffff00ff);
+        over_clear = render_over (f->painter, &vp, 1, 0);
+        assert_same_pixels (over_magenta, over_clear);
+
+        tw_timeline_colors_init (&colors, NULL);
+        tw_test_surface_get_rgb (over_magenta, vp.width / 2, vp.height - 1, px);
+        if (TW_TIMELINE_RULER_HEIGHT + rows_height - vp.scroll_y < vp.height - 1)
+          g_assert_true (tw_test_rgb_near (px, colors.background));
+        cairo_surface_destroy (over_clear);
+        cairo_surface_destroy (over_magenta);
+      }
+}
+
 static void
 test_format (void)
 {
@@ -420,6 +533,8 @@ main (int   argc,
   ADD ("/tw/widgets/timeline-painter/narrow-spans-still-show", test_narrow_spans_still_show);
   ADD ("/tw/widgets/timeline-painter/hit-test", test_hit_test);
   ADD ("/tw/widgets/timeline-painter/collapse-and-filter", test_collapse_and_filter);
+  ADD ("/tw/widgets/timeline-painter/labels-kept", test_labels_kept);
+  ADD ("/tw/widgets/timeline-painter/background-under-rows", test_background_under_rows);
 #undef ADD
   g_test_add_func ("/tw/widgets/timeline-painter/format", test_format);
   g_test_add_func ("/tw/widgets/timeline-painter/bins-draw-like-exact", test_bins_draw_like_exact);
