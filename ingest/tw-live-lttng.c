@@ -44,6 +44,7 @@
 #include "tw-lttng-live-protocol-private.h"
 #include "tw-reader-process.h"
 #include "tw-row-reorder-private.h"
+#include "tw-sensor-layout-private.h"
 
 #define READ_QUOTA       (8u << 20)
 #define READ_CHUNK       (256 * 1024)
@@ -662,6 +663,7 @@ take_sensor (LttngSource   *self,
   rs->pub.lost = rs->lost_before + rs->lost_now;
   rs->pub.duplicates = rs->duplicates_before + rs->duplicates_now;
   rs->pub.restarts = rs->restarts_before + rs->restarts_now;
+  self->parent.sensors_changed++;
   return TRUE;
 }
 
@@ -995,12 +997,38 @@ lttng_free (TwLiveSource *source)
   g_free (self);
 }
 
+/* What the target's sensors declared and its monitors' last counts, as a recording of
+ * the target's own session keeps them (tw-lttng-sensor-decoder.c): under the target's
+ * hostname, which the rows' tasks carry too once a store holds several targets. */
+static void
+lttng_append_sensors (TwLiveSource *source,
+                      GString      *streams,
+                      GString      *counts)
+{
+  LttngSource *self = (LttngSource *) source;
+
+  for (guint i = 0; i < self->sensors->len; i++)
+    {
+      const TwLttngRemoteSensor *s = &g_array_index (self->sensors, RemoteSensor, i).pub;
+      g_autofree char *name = g_strdup_printf ("%s@%s", s->task, s->sensor);
+
+      if (s->period_ns > 0)
+        _tw_sensor_layout_append_declared (streams, s->host, name,
+                                           (const double[5]) { s->period_ns, s->min_distance_ns, s->earliness_ns,
+                                                               s->monitor_period_ns, s->deadline_ns });
+      if (s->have_counts)
+        _tw_sensor_layout_append_counts (counts, s->host, name, s->counts.received, s->counts.missed,
+                                         s->counts.inconsistent);
+    }
+}
+
 static const TwLiveSourceClass lttng_source_class = {
   .kind = "lttng-live",
   .start = lttng_start,
   .poll = lttng_poll,
   .stop = lttng_stop,
   .free = lttng_free,
+  .append_sensors = lttng_append_sensors,
 };
 
 /**

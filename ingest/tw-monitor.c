@@ -1019,17 +1019,11 @@ holds_merge (const TwLiveSource *source)
     }
 }
 
-/* The sensors a store keeps in its metadata as a target's recording through LTTng keeps
- * them (tw-lttng-sensor-decoder.c), so that a recording of this store (the CTF writer
- * puts them in its environment) still says what each sensor declared and what this
- * monitor counted: `sensor_streams` and `sensor_counts`, in one text with the LTTng path
- * (tw-sensor-layout-private.h). Rebuilt only when a sensor came or a count moved: a poll
- * of unchanged sensors costs a sum per sensor. */
-static void
-publish_sensors (TwMonitor *self)
+/* A change to what publish_sensors() would write: the sum of every local sensor's
+ * counts and of the remote sources' change counters, which only grow. */
+static guint64
+sensors_sum (TwMonitor *self)
 {
-  g_autoptr(GString) streams = NULL;
-  g_autoptr(GString) counts = NULL;
   guint64 sum = 0;
 
   for (guint i = 0; i < self->entries->len; i++)
@@ -1037,11 +1031,48 @@ publish_sensors (TwMonitor *self)
       const Entry *entry = self->entries->pdata[i];
       const TwLiveCounts *c;
 
+      if (entry->source && entry->source->klass->append_sensors)
+        sum += entry->source->sensors_changed;
       if (entry->sensor == NULL)
         continue;
       c = &entry->sensor->parent.counts;
       sum += c->received + c->missed + c->inconsistent;
     }
+  return sum;
+}
+
+/* A local sensor's entries, without a host. */
+static void
+append_local_sensor (const Entry *entry,
+                     GString     *streams,
+                     GString     *counts)
+{
+  const TwSensorParams *params = &entry->sensor->info.params;
+  const TwLiveCounts *c = &entry->source->counts;
+
+  if (params->period_ns > 0)
+    _tw_sensor_layout_append_declared (streams, NULL, entry->source->name,
+                                       (const double[5]) { params->period_ns, params->min_distance_ns,
+                                                           params->earliness_ns, params->monitor_period_ns,
+                                                           params->deadline_ns });
+  _tw_sensor_layout_append_counts (counts, NULL, entry->source->name, c->received, c->missed, c->inconsistent);
+}
+
+/* The sensors a store keeps in its metadata as a target's recording through LTTng keeps
+ * them (tw-lttng-sensor-decoder.c), so that a recording of this store (the CTF writer
+ * puts them in its environment) still says what each sensor declared and what its
+ * monitor counted: `sensor_streams` and `sensor_counts`, in one text with the LTTng path
+ * (tw-sensor-layout-private.h). This monitor's sensors, and those a remote source's
+ * target monitor reads (TwLiveSourceClass.append_sensors), with their host. Rebuilt
+ * only when a sensor came or a count moved: a poll of unchanged sensors costs a sum per
+ * sensor. */
+static void
+publish_sensors (TwMonitor *self)
+{
+  g_autoptr(GString) streams = NULL;
+  g_autoptr(GString) counts = NULL;
+  guint64 sum = sensors_sum (self);
+
   if (self->entries->len == self->published_entries && sum == self->published_counts)
     return;
   self->published_entries = self->entries->len;
@@ -1051,20 +1082,12 @@ publish_sensors (TwMonitor *self)
   for (guint i = 0; i < self->entries->len; i++)
     {
       const Entry *entry = self->entries->pdata[i];
-      const TwSensorParams *params;
-      const TwLiveCounts *c;
 
       /* a file whose header did not read has no sensor to name */
-      if (entry->sensor == NULL || entry->sensor->schema == NULL)
-        continue;
-      params = &entry->sensor->info.params;
-      c = &entry->source->counts;
-      if (params->period_ns > 0)
-        _tw_sensor_layout_append_declared (streams, NULL, entry->source->name,
-                                           (const double[5]) { params->period_ns, params->min_distance_ns,
-                                                               params->earliness_ns, params->monitor_period_ns,
-                                                               params->deadline_ns });
-      _tw_sensor_layout_append_counts (counts, NULL, entry->source->name, c->received, c->missed, c->inconsistent);
+      if (entry->sensor && entry->sensor->schema)
+        append_local_sensor (entry, streams, counts);
+      else if (entry->source && entry->source->klass->append_sensors)
+        entry->source->klass->append_sensors (entry->source, streams, counts);
     }
   if (streams->len)
     tw_trace_set_metadata (self->trace, "sensor_streams", streams->str);

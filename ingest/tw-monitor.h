@@ -44,6 +44,11 @@ typedef struct {
  * @stop: (nullable): release what @start acquired (may be called without a prior
  *   successful @start)
  * @free: free the source
+ * @append_sensors: (nullable): a source of sensors read by a monitor elsewhere (LTTng
+ *   live: a target's) appends what each declared to @streams and that monitor's last
+ *   counts of it to @counts, in the text of the store's `sensor_streams` and
+ *   `sensor_counts` metadata, each entry with its host; the source bumps
+ *   TwLiveSource.sensors_changed whenever that text would change
  *
  * The vtable of a custom live source. The monitor calls everything from one thread.
  */
@@ -58,6 +63,9 @@ typedef struct {
                       GError      **error);
   void      (*stop)  (TwLiveSource *source);
   void      (*free)  (TwLiveSource *source);
+  void      (*append_sensors) (TwLiveSource *source,
+                               GString      *streams,
+                               GString      *counts);
 } TwLiveSourceClass;
 
 /**
@@ -102,6 +110,8 @@ struct _TwLiveSource {
   TwLiveConnection         connection;
   const char              *connection_error;
   guint                    n_reconnects;
+  /* sources with TwLiveSourceClass.append_sensors: bumped when their sensors changed */
+  guint64                  sensors_changed;
 };
 
 void tw_live_source_init (TwLiveSource            *source,

@@ -11,6 +11,9 @@
  * target's monitor printed for that sensor. The monitor also evaluates a metric there:
  * below the rows, the tab draws the target's own histogram of it as its snapshots
  * arrive, and at the end holds exactly the measurements and maximum the target printed.
+ * Recorded (Record… of the window's session), the trace babeltrace2 prints keeps what
+ * each target sensor declared and its monitor's final counts: reopened, each sensor has
+ * those counts and its declared stream checked, as the recording's Sensors tab shows it.
  */
 #include "config.h"
 
@@ -19,6 +22,8 @@
 
 #include "tw-application.h"
 #include "tw-live-session.h"
+#include "tw-recorded-sensors.h"
+#include "tw-recorder.h"
 #include "tw-sensors-pane.h"
 #include "tw-target-histograms.h"
 #include "tw-test-app.h"
@@ -132,6 +137,126 @@ check_histogram (Watch *w)
     g_assert_true (g_str_has_prefix (tw_target_histograms_get_summary (h, 0), count));
   }
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (h)) && gtk_widget_get_mapped (GTK_WIDGET (h)));
+}
+
+static gboolean
+recorder_idle (gpointer recorder)
+{
+  return !tw_recorder_get_busy (recorder);
+}
+
+/* babeltrace2 reads the recording whole, when installed. */
+static void
+assert_babeltrace2_prints (const char *path)
+{
+  const char *argv[] = { "babeltrace2", path, NULL };
+  g_autofree char *out = NULL;
+  int status = 0;
+
+  out = tw_test_run_tool (argv, &status);
+  if (out == NULL)
+    {
+      g_test_message ("babeltrace2 is not installed: its reading of the recording is not checked");
+      return;
+    }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpuint (strlen (out), >, 0);
+}
+
+static const TwRecordedSensor *
+find_recorded (GPtrArray           *sensors,
+               const TwTestCounted *c)
+{
+  for (guint i = 0; i < sensors->len; i++)
+    {
+      const TwRecordedSensor *s = g_ptr_array_index (sensors, i);
+
+      if (g_strcmp0 (s->task, c->task) == 0 && g_strcmp0 (s->sensor, c->sensor) == 0)
+        return s;
+    }
+  return NULL;
+}
+
+/* The recording's metadata holds, under the target's host, the counts its monitor
+ * printed for each sensor, and a declared stream for each sensor that declared one. */
+static void
+check_recorded_metadata (TwTrace    *reread,
+                         const char *host,
+                         GArray     *counted)
+{
+  g_autofree char *streams = tw_trace_dup_metadata (reread, "sensor_streams");
+  g_autofree char *counts = tw_trace_dup_metadata (reread, "sensor_counts");
+  g_auto(GStrv) stream_entries = g_strsplit (streams ? streams : "", "; ", -1);
+  g_auto(GStrv) count_entries = g_strsplit (counts ? counts : "", "; ", -1);
+
+  g_test_message ("recorded sensor_streams: %s\nrecorded sensor_counts: %s", streams, counts);
+  for (guint i = 0; i < counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
+      g_autofree char *expected = g_strdup_printf ("%s: %s received=%" G_GUINT64_FORMAT " missed=%" G_GUINT64_FORMAT
+                                                   " torn=%" G_GUINT64_FORMAT, host, c->name, c->received,
+                                                   c->missed, c->inconsistent);
+      g_autofree char *declared = g_strdup_printf ("%s: %s T=", host, c->name);
+      gboolean found = FALSE;
+
+      g_assert_true (g_strv_contains ((const char *const *) count_entries, expected));
+      for (guint k = 0; stream_entries[k]; k++)
+        found |= g_str_has_prefix (stream_entries[k], declared);
+      g_assert_cmpint (found, ==, c->declared);
+    }
+}
+
+/* Record… of the window's session, as its chooser starts it once a name is given; the
+ * recording reopened has the target monitor's counts and declared streams. */
+static void
+check_recording (TwWindow      *window,
+                 TwLiveSession *session,
+                 const char    *host,
+                 GArray        *counted)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tw-lttng-record-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "target", NULL);
+  TwRecorder *recorder = tw_window_get_recorder (window);
+  g_autoptr(TwTrace) reread = NULL;
+  g_autoptr(GPtrArray) sensors = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (tw_recorder_start (recorder, tw_live_session_get_trace (session), path, &error));
+  g_assert_no_error (error);
+  g_assert_true (tw_test_wait_until (recorder_idle, recorder, WAIT_MS));
+  g_assert_cmpstr (tw_recorder_get_path (recorder), ==, path);
+  assert_babeltrace2_prints (path);
+  reread = tw_reader_registry_load_file (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_recorded_metadata (reread, host, counted);
+
+  sensors = tw_recorded_sensors_read (reread, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < counted->len; i++)
+    {
+      const TwTestCounted *c = &g_array_index (counted, TwTestCounted, i);
+      const TwRecordedSensor *s = find_recorded (sensors, c);
+      const char *detail = NULL;
+      TwLiveStreamStatus status;
+
+      g_assert_nonnull (s);
+      status = tw_stream_check_get_status (&s->check, &detail);
+      g_test_message ("%s recorded: received %" G_GUINT64_FORMAT " missed %" G_GUINT64_FORMAT " torn %"
+                      G_GUINT64_FORMAT ", stream status %d %s", c->name, s->received, s->monitor_missed, s->torn,
+                      status, detail ? detail : "");
+      g_assert_true (s->have_counts);
+      g_assert_cmpuint (s->received, ==, c->received);
+      g_assert_cmpuint (s->monitor_missed, ==, c->missed);
+      g_assert_cmpuint (s->torn, ==, c->inconsistent);
+      if (!c->declared)
+        g_assert_cmpint (status, ==, TW_LIVE_STREAM_NONE);
+      else if (c->stream_ok)
+        g_assert_cmpint (status, ==, TW_LIVE_STREAM_OK);
+      else
+        g_assert_cmpint (status, !=, TW_LIVE_STREAM_NONE);
+    }
+  tw_test_remove_tree (dir);
 }
 
 typedef struct {
@@ -255,6 +380,7 @@ test_sensor_rows (void)
   g_assert_cmpfloat (w.max_rate, >, 100);
   /* the session's own row is still there, with its connection */
   g_assert_cmpstr (tw_sensors_pane_get_text (w.pane, 0, TW_SENSORS_COLUMN_STATE), ==, "connected");
+  check_recording (window, session, lt.hostname, counted);
 
   gtk_window_destroy (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
