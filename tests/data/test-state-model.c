@@ -1230,6 +1230,55 @@ test_host_ends_bins (Fixture       *f,
   for_each_view (f->trace, check_bins_against_elements, model);
 }
 
+/* A live session of two targets where beta's session is destroyed: its last run and
+ * state stay where its events stop while alpha's rows keep arriving, update after
+ * update; and the model drawn in steps is the one built at once. */
+static void
+test_host_ends_live (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(TwStateModel) live = tw_state_model_new (f->trace);
+  guint16 cpu_a = tw_trace_add_host_cpu (f->trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (f->trace, "beta", 0);
+  guint32 on_a[2] = { add_host_task (f->trace, "alpha", 0, TRUE), add_host_task (f->trace, "alpha", 7, FALSE) };
+  guint32 on_b[2] = { add_host_task (f->trace, "beta", 0, TRUE), add_host_task (f->trace, "beta", 7, FALSE) };
+  guint i = 1;
+
+  for (guint step = 0; step < 4; step++)
+    {
+      g_autoptr(TwStateModel) whole = NULL;
+      TwStateModel *models[2];
+      const TwRunInterval *runs;
+      const TwTaskInterval *states;
+      gsize n;
+
+      for (; i <= 3000 * (step + 1); i++)
+        {
+          tw_test_append_switch (f->trace, f->sw, 10 * i, cpu_a, on_a[i % 2 == 0], on_a[i % 2], "R");
+          /* beta sends until its session is destroyed after the first step */
+          if (i <= 2001)
+            tw_test_append_switch (f->trace, f->sw, 10 * i + 5, cpu_b, on_b[i % 2 == 0], on_b[i % 2], "R");
+        }
+      g_assert_true (tw_state_model_update (live, NULL, NULL));
+
+      runs = tw_state_model_get_cpu_runs (live, cpu_b, &n);
+      g_assert_cmpuint (runs[n - 1].task, ==, on_b[1]);
+      g_assert_cmpuint (runs[n - 1].end, ==, 20015);
+      states = tw_state_model_get_task_states (live, on_b[1], &n);
+      g_assert_cmpint (states[n - 1].state, ==, TW_TASK_STATE_RUNNING);
+      g_assert_cmpuint (states[n - 1].end, ==, 20015);
+      runs = tw_state_model_get_cpu_runs (live, cpu_a, &n);
+      g_assert_cmpuint (runs[n - 1].end, ==, 30000 * (step + 1));
+      g_assert_cmpint (tw_state_model_get_task_state (live, on_b[1], 20016), ==, TW_TASK_STATE_UNKNOWN);
+
+      whole = tw_state_model_new (f->trace);
+      g_assert_true (tw_state_model_update (whole, NULL, NULL));
+      models[0] = live;
+      models[1] = whole;
+      for_each_view (f->trace, check_live_against_whole, models);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1250,6 +1299,7 @@ main (int   argc,
   ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
   ADD ("/tw/data/state-model/host-ends", test_host_ends);
   ADD ("/tw/data/state-model/host-ends-bins", test_host_ends_bins);
+  ADD ("/tw/data/state-model/host-ends-live", test_host_ends_live);
 #undef ADD
   g_test_add_func ("/tw/data/state-model/summaries-bins-match-elements", test_summaries_bins_match_elements);
   g_test_add_func ("/tw/data/state-model/summaries-by-definition", test_summaries_by_definition);
