@@ -778,8 +778,9 @@ add_mark (TwStateModel *self,
 
 static void update_bins (TwStateModel *self);
 
-/* Open elements end at their host's last event; never before they start (a task of a
- * host whose state an event of another machine set, were a source to do that). */
+/* Open elements end at their host's last event, and never before they start: a source
+ * that let an event of one machine open an element of another would otherwise make an
+ * element end before its start. */
 static void
 extend_open_intervals (TwStateModel *self)
 {
