@@ -69,7 +69,15 @@ struct _TwCounterTracks
   guint       n_counter_types;
   GPtrArray  *tracks;      /* Track */
   GHashTable *by_key;      /* (task << 1 | kind) → track index + 1 */
+  /* In a trace of several machines, (interned host, guint64 latest time of its rows):
+   * a level a host's sampler gave holds to where that host's trace stops. */
+  GArray     *host_ends;
 };
+
+typedef struct {
+  const char *host;
+  guint64     end;
+} HostEnd;
 
 G_DEFINE_FINAL_TYPE (TwCounterTracks, tw_counter_tracks, G_TYPE_OBJECT)
 
@@ -96,6 +104,7 @@ tw_counter_tracks_finalize (GObject *object)
   g_clear_pointer (&self->types, g_array_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->by_key, g_hash_table_unref);
+  g_clear_pointer (&self->host_ends, g_array_unref);
 
   G_OBJECT_CLASS (tw_counter_tracks_parent_class)->finalize (object);
 }
@@ -112,6 +121,7 @@ tw_counter_tracks_init (TwCounterTracks *self)
   self->types = g_array_new (FALSE, TRUE, sizeof (TypeInfo));
   self->tracks = g_ptr_array_new_with_free_func (track_free);
   self->by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->host_ends = g_array_new (FALSE, FALSE, sizeof (HostEnd));
 }
 
 /**
@@ -382,6 +392,57 @@ process_row (TwCounterTracks    *self,
   self->last_time = MAX (self->last_time, chunk->time[row]);
 }
 
+static HostEnd *
+lookup_host_end (TwCounterTracks *self,
+                 const char      *host)
+{
+  /* interned, and a handful of them */
+  for (guint i = 0; i < self->host_ends->len; i++)
+    if (g_array_index (self->host_ends, HostEnd, i).host == host)
+      return &g_array_index (self->host_ends, HostEnd, i);
+  return NULL;
+}
+
+/* Row @row's machine (its CPU's, or off-CPU its task's) saw something at its time. */
+static void
+note_host_time (TwCounterTracks    *self,
+                const TwEventChunk *chunk,
+                guint               row)
+{
+  const TwTask *task;
+  const char *host = NULL;
+  HostEnd *he;
+
+  if (chunk->cpu[row] != TW_CPU_NONE)
+    host = tw_trace_get_cpu_host (self->trace, chunk->cpu[row], NULL);
+  else if ((task = tw_trace_get_task (self->trace, chunk->task[row])) != NULL)
+    host = task->host;
+  if (host == NULL)
+    return;
+  if ((he = lookup_host_end (self, host)) == NULL)
+    {
+      HostEnd added = { host, 0 };
+
+      g_array_append_val (self->host_ends, added);
+      he = &g_array_index (self->host_ends, HostEnd, self->host_ends->len - 1);
+    }
+  he->end = MAX (he->end, chunk->time[row]);
+}
+
+/* Where the last level of @t holds to: the latest row of its sampler's machine, or of
+ * the trace. */
+static guint64
+track_end (TwCounterTracks *self,
+           const Track     *t)
+{
+  const TwTask *task = tw_trace_get_task (self->trace, t->pub.task);
+  const HostEnd *he;
+
+  if (task == NULL || task->host == NULL || (he = lookup_host_end (self, task->host)) == NULL)
+    return self->last_time;
+  return he->end;
+}
+
 /**
  * tw_counter_tracks_update:
  *
@@ -395,12 +456,14 @@ tw_counter_tracks_update (TwCounterTracks *self)
 {
   guint n_tracks_before;
   guint64 n;
+  gboolean hosts;
 
   g_return_val_if_fail (TW_IS_COUNTER_TRACKS (self), FALSE);
 
   n_tracks_before = self->tracks->len;
   n = tw_trace_get_n_events (self->trace);
   refresh_types (self);
+  hosts = tw_trace_get_n_hosts (self->trace) > 1;
 
   /* Without counter types the rows hold nothing to read: do not read them (a trace
    * mapped from the cache checks each chunk when first read, seconds for 100 M events). */
@@ -418,6 +481,9 @@ tw_counter_tracks_update (TwCounterTracks *self)
       guint row = i & TW_CHUNK_MASK;
       guint end = (guint) MIN ((guint64) chunk->n, MIN (n - base, (guint64) TW_CHUNK_SIZE));
 
+      if (self->n_counter_types > 0 && hosts)
+        for (guint r = row; r < end; r++)
+          note_host_time (self, chunk, r);
       if (self->n_counter_types > 0)
         for (; row < end; row++)
           if G_UNLIKELY (g_array_index (self->types, TypeInfo, chunk->type[row]).role != TYPE_PLAIN)
@@ -657,7 +723,7 @@ tw_counter_tracks_get_covering (TwCounterTracks *self,
       lo = lower_bound (t, begin_ns + 1);
       lo = lo > 0 ? lo - 1 : 0;
       hi = lower_bound (t, end_ns);
-      if (lo == n - 1 && begin_ns >= MAX (self->last_time, last + 1))
+      if (lo == n - 1 && begin_ns >= MAX (track_end (self, t), last + 1))
         return FALSE;
     }
   if (lo >= hi)
@@ -798,7 +864,7 @@ tw_counter_tracks_get_span (TwCounterTracks *self,
   else
     {
       *begin_ns = times[sample];
-      *end_ns = sample + 1 < n ? times[sample + 1] : MAX (self->last_time, times[sample]);
+      *end_ns = sample + 1 < n ? times[sample + 1] : MAX (track_end (self, t), times[sample]);
     }
 }
 

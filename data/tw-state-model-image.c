@@ -31,8 +31,10 @@
 
 #define MODEL_MAGIC      "TWSTATE1"
 /* 2: the bins' grid follows the elements as they are added (see Bins), not the span
- * of the whole model; the arrays are laid out as in 1 */
-#define MODEL_VERSION    2
+ * of the whole model; the arrays are laid out as in 1
+ * 3: in a trace of several machines open elements end at their host's last event; the
+ * CPU and task records say where */
+#define MODEL_VERSION    3
 #define MODEL_BYTE_ORDER 0x01020304u
 #define ARRAY_ALIGN      64
 #define DIGEST_BYTES     32
@@ -57,12 +59,14 @@ typedef struct {
   guint32 run_open;
   guint32 n_open_irqs;
   guint64 open_irqs_at;   /* guint32 indexes into the irqs, outermost first */
+  guint64 end;            /* ns, where its open elements end: its host's last event */
 } CpuRecord;
 
 typedef struct {
   guint64 cpu_time;
   guint32 open;
   guint32 task;           /* increasing from record to record */
+  guint64 end;            /* ns, where its open state ends: its host's last event */
 } TaskRecord;
 
 typedef struct {
@@ -236,7 +240,8 @@ _tw_state_model_write_image (TwStateModel  *self,
 
       for (guint i = 0; i < cs->irq_stack->len; i++)
         open[i] = g_array_index (cs->irq_stack, guint, i);
-      cpu_records[c] = (CpuRecord) { cs->n_repairs, cs->run_open, cs->irq_stack->len, 0 };
+      cpu_records[c] = (CpuRecord) { cs->n_repairs, cs->run_open, cs->irq_stack->len, 0,
+                                     _tw_state_model_cpu_end (self, c) };
       cpu_records[c].open_irqs_at = write_array (&w, open, cs->irq_stack->len * sizeof (guint32));
       write_series (&w, &cs->runs, SIDE_NONE, series++);
       write_series (&w, &cs->irqs, SIDE_PARENTS, series++);
@@ -248,7 +253,7 @@ _tw_state_model_write_image (TwStateModel  *self,
 
       if (task_is_empty (ts))
         continue;
-      task_records[r++] = (TaskRecord) { ts->cpu_time, ts->open, k };
+      task_records[r++] = (TaskRecord) { ts->cpu_time, ts->open, k, _tw_state_model_task_end (self, k) };
       write_series (&w, &ts->states, SIDE_NONE, series++);
       write_series (&w, &ts->marks, SIDE_KINDS, series++);
     }
@@ -597,5 +602,10 @@ _tw_state_model_adopt_image (TwStateModel *self,
       adopt_series (&ts->states, base, &series[0], SIDE_NONE);
       adopt_series (&ts->marks, base, &series[1], SIDE_KINDS);
     }
+  _tw_state_model_refresh_hosts (self);
+  for (guint c = 0; c < header.n_cpus; c++)
+    _tw_state_model_set_cpu_end (self, c, cpus[c].end);
+  for (guint r = 0; r < header.n_task_records; r++)
+    _tw_state_model_set_task_end (self, tasks[r].task, tasks[r].end);
   _tw_state_model_resume_bins (self);
 }

@@ -109,6 +109,14 @@ typedef struct {
   guint64   cpu_time;   /* ns RUNNING in closed intervals */
 } TaskState;
 
+/* A machine of a trace of several (tw_trace_get_n_hosts() > 1): its CPUs' runs and
+ * irqs and its tasks' states still open close at its own last event, not at the
+ * trace's, for a machine whose trace stopped earlier did nothing the trace saw after. */
+typedef struct {
+  const char *host;    /* interned */
+  guint64     end;     /* ns, the latest event of its CPUs (or of its tasks, off-CPU) */
+} HostEnd;
+
 typedef struct {
   TwEventKind        kind;
   int                prev_state_field; /* -1 when the type has none */
@@ -133,6 +141,10 @@ struct _TwStateModel
   GByteArray *prev_states; /* index = string id: 1 + TwTaskState the string names as a
                             * prev_state, 0 while not yet looked at */
   GBytes     *image;       /* the cache file's section the arrays borrow, or NULL */
+  /* Empty unless the trace names several hosts; resolved once per update like @tracked: */
+  GArray     *host_ends;   /* HostEnd */
+  GArray     *cpu_hosts;   /* guint16 per CPU: 1 + index into @host_ends, 0: no host */
+  GArray     *task_hosts;  /* guint16 per task, the same */
 };
 
 /* tw-state-model.c, for tw-state-model-image.c */
@@ -143,6 +155,18 @@ CpuState *_tw_state_model_add_cpu     (TwStateModel   *self,
                                        guint           cpu);
 TaskState *_tw_state_model_add_task   (TwStateModel   *self,
                                        guint32         task);
+
+guint64   _tw_state_model_cpu_end     (TwStateModel   *self,
+                                       guint           cpu);
+guint64   _tw_state_model_task_end    (TwStateModel   *self,
+                                       guint32         task);
+void      _tw_state_model_refresh_hosts (TwStateModel *self);
+void      _tw_state_model_set_cpu_end (TwStateModel   *self,
+                                       guint           cpu,
+                                       guint64         end);
+void      _tw_state_model_set_task_end (TwStateModel  *self,
+                                       guint32         task,
+                                       guint64         end);
 
 /* tw-state-model-image.c: the built model as a section of a cache file, and back */
 gboolean  _tw_state_model_write_image (TwStateModel   *self,

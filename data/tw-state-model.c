@@ -18,6 +18,10 @@
  * until something closes it. Open interrupts are tracked by index in a per-CPU stack and
  * closed in place, which keeps the irq array sorted by start even though nested handlers
  * end in reverse order.
+ *
+ * In a trace of several machines "the last processed event" is the last one of the
+ * machine the CPU or task belongs to (HostEnd): one whose trace stopped earlier keeps
+ * its last states up to where its trace stops, not up to where the others' do.
  */
 
 G_DEFINE_FINAL_TYPE (TwStateModel, tw_state_model, G_TYPE_OBJECT)
@@ -165,6 +169,9 @@ tw_state_model_finalize (GObject *object)
   g_clear_pointer (&self->tracked, g_byte_array_unref);
   g_clear_pointer (&self->prev_states, g_byte_array_unref);
   g_clear_pointer (&self->image, g_bytes_unref);
+  g_clear_pointer (&self->host_ends, g_array_unref);
+  g_clear_pointer (&self->cpu_hosts, g_array_unref);
+  g_clear_pointer (&self->task_hosts, g_array_unref);
 
   G_OBJECT_CLASS (tw_state_model_parent_class)->finalize (object);
 }
@@ -183,6 +190,9 @@ tw_state_model_init (TwStateModel *self)
   self->types = g_array_new (FALSE, FALSE, sizeof (TypeInfo));
   self->tracked = g_byte_array_new ();
   self->prev_states = g_byte_array_new ();
+  self->host_ends = g_array_new (FALSE, FALSE, sizeof (HostEnd));
+  self->cpu_hosts = g_array_new (FALSE, TRUE, sizeof (guint16));
+  self->task_hosts = g_array_new (FALSE, TRUE, sizeof (guint16));
 }
 
 /**
@@ -294,6 +304,115 @@ task_at (TwStateModel *self,
   if G_LIKELY (task < self->tasks->len)
     return self->tasks->pdata[task];
   return _tw_state_model_add_task (self, task);
+}
+
+/* ---------------------------------------------------------------- hosts */
+
+/* 1 + the index of @host in @host_ends (added at end 0 when new), or 0 for no host. */
+static guint16
+host_slot (TwStateModel *self,
+           const char   *host)
+{
+  HostEnd added = { host, 0 };
+
+  if (host == NULL)
+    return 0;
+  /* interned, and a handful of them */
+  for (guint i = 0; i < self->host_ends->len; i++)
+    if (g_array_index (self->host_ends, HostEnd, i).host == host)
+      return i + 1;
+  g_array_append_val (self->host_ends, added);
+  return self->host_ends->len;
+}
+
+/* Reads the hosts of the CPUs and tasks the trace has now, when it names several: a
+ * trace of one machine keeps the tables empty and its loop free of them. */
+void
+_tw_state_model_refresh_hosts (TwStateModel *self)
+{
+  guint n_cpus, n_tasks;
+
+  if (tw_trace_get_n_hosts (self->trace) < 2)
+    return;
+  n_cpus = tw_trace_get_n_cpus (self->trace);
+  n_tasks = tw_trace_get_n_tasks (self->trace);
+  g_array_set_size (self->cpu_hosts, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    g_array_index (self->cpu_hosts, guint16, c) =
+      host_slot (self, tw_trace_get_cpu_host (self->trace, c, NULL));
+  g_array_set_size (self->task_hosts, n_tasks);
+  for (guint32 k = 0; k < n_tasks; k++)
+    g_array_index (self->task_hosts, guint16, k) =
+      host_slot (self, tw_trace_get_task (self->trace, k)->host);
+}
+
+static inline guint16
+cpu_host (TwStateModel *self,
+          guint         cpu)
+{
+  return cpu < self->cpu_hosts->len ? g_array_index (self->cpu_hosts, guint16, cpu) : 0;
+}
+
+static inline guint16
+task_host (TwStateModel *self,
+           guint32       task)
+{
+  return task < self->task_hosts->len ? g_array_index (self->task_hosts, guint16, task) : 0;
+}
+
+static inline guint64
+slot_end (TwStateModel *self,
+          guint16       slot)
+{
+  return slot == 0 ? self->last_time : g_array_index (self->host_ends, HostEnd, slot - 1).end;
+}
+
+/* An event at @t of @cpu (or, off-CPU, of @task) moves its host's end. */
+static inline void
+note_host_time (TwStateModel *self,
+                guint16       cpu,
+                guint32       task,
+                guint64       t)
+{
+  guint16 slot = cpu != TW_CPU_NONE ? cpu_host (self, cpu) : task_host (self, task);
+  HostEnd *he;
+
+  if (slot == 0)
+    return;
+  he = &g_array_index (self->host_ends, HostEnd, slot - 1);
+  he->end = MAX (he->end, t);
+}
+
+/* Where the open elements of @cpu's series end: its host's last event, or the trace's. */
+guint64
+_tw_state_model_cpu_end (TwStateModel *self,
+                         guint         cpu)
+{
+  return slot_end (self, cpu_host (self, cpu));
+}
+
+guint64
+_tw_state_model_task_end (TwStateModel *self,
+                          guint32       task)
+{
+  return slot_end (self, task_host (self, task));
+}
+
+/* A model adopted from its image learns its hosts' ends from the records. */
+void
+_tw_state_model_set_cpu_end (TwStateModel *self,
+                             guint         cpu,
+                             guint64       end)
+{
+  note_host_time (self, cpu, TW_TASK_NONE, end);
+}
+
+void
+_tw_state_model_set_task_end (TwStateModel *self,
+                              guint32       task,
+                              guint64       end)
+{
+  note_host_time (self, TW_CPU_NONE, task, end);
 }
 
 /* Resolves the types up to @type: tw_state_model_update() resolves those the trace
@@ -659,19 +778,30 @@ add_mark (TwStateModel *self,
 
 static void update_bins (TwStateModel *self);
 
+/* Open elements end at their host's last event, and never before they start: a source
+ * that let an event of one machine open an element of another would otherwise make an
+ * element end before its start. */
 static void
 extend_open_intervals (TwStateModel *self)
 {
-  guint64 t = self->last_time;
-
   for (guint c = 0; c < self->cpus->len; c++)
     {
       CpuState *cs = g_ptr_array_index (self->cpus, c);
+      guint64 t = _tw_state_model_cpu_end (self, c);
 
       if (cs->run_open)
-        VEC_LAST (cs->runs.items, TwRunInterval).end = t;
+        {
+          TwRunInterval *last = &VEC_LAST (cs->runs.items, TwRunInterval);
+
+          last->end = MAX (t, last->start);
+        }
       for (guint i = 0; i < cs->irq_stack->len; i++)
-        VEC_AT (cs->irqs.items, TwIrqInterval, g_array_index (cs->irq_stack, guint, i)).end = t;
+        {
+          TwIrqInterval *irq = &VEC_AT (cs->irqs.items, TwIrqInterval,
+                                        g_array_index (cs->irq_stack, guint, i));
+
+          irq->end = MAX (t, irq->start);
+        }
     }
 
   for (guint k = 0; k < self->tasks->len; k++)
@@ -679,7 +809,11 @@ extend_open_intervals (TwStateModel *self)
       TaskState *ts = g_ptr_array_index (self->tasks, k);
 
       if (ts->open)
-        VEC_LAST (ts->states.items, TwTaskInterval).end = t;
+        {
+          TwTaskInterval *last = &VEC_LAST (ts->states.items, TwTaskInterval);
+
+          last->end = MAX (_tw_state_model_task_end (self, k), last->start);
+        }
     }
 }
 
@@ -730,6 +864,7 @@ tw_state_model_update_some (TwStateModel  *self,
   if (n - MIN (n, self->n_processed) > max_events)
     n = self->n_processed + max_events;
   refresh_tracked (self);
+  _tw_state_model_refresh_hosts (self);
   if (tw_trace_get_n_event_types (self->trace) > 0)
     type_info_add (self, tw_trace_get_n_event_types (self->trace) - 1);
 
@@ -741,6 +876,7 @@ tw_state_model_update_some (TwStateModel  *self,
       guint row = i & TW_CHUNK_MASK;
       guint end = MIN (chunk->n, row + (guint) MIN (n - i, (guint64) TW_CHUNK_SIZE));
       guint64 last_time = self->last_time;
+      gboolean hosts = self->host_ends->len > 0;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
@@ -819,6 +955,8 @@ tw_state_model_update_some (TwStateModel  *self,
             }
 
           last_time = MAX (last_time, t);
+          if G_UNLIKELY (hosts)
+            note_host_time (self, chunk->cpu[row], chunk->task[row], t);
         }
 
       self->last_time = last_time;
@@ -1467,11 +1605,10 @@ static void
 foreach_series_bins (TwStateModel   *self,
                      SeriesBinsFunc  func)
 {
-  guint64 t = self->last_time;
-
   for (guint c = 0; c < self->cpus->len; c++)
     {
       CpuState *cs = g_ptr_array_index (self->cpus, c);
+      guint64 t = _tw_state_model_cpu_end (self, c);
       gsize n_runs = cs->runs.items.len;
       guint64 open_run = G_MAXUINT64;
 
@@ -1487,6 +1624,7 @@ foreach_series_bins (TwStateModel   *self,
       TaskState *ts = g_ptr_array_index (self->tasks, k);
       gsize n_states = ts->states.items.len;
       guint64 open = G_MAXUINT64;
+      guint64 t = _tw_state_model_task_end (self, k);
 
       if (ts->open && n_states > 0)
         open = VEC_AT (ts->states.items, TwTaskInterval, --n_states).start;

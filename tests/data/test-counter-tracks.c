@@ -120,6 +120,47 @@ test_spans (void)
   }
 }
 
+/* In a trace of two machines, the memory level beta's sampler gave last holds to where
+ * beta's trace stops, not to alpha's later rows. */
+static void
+test_host_spans (void)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  g_autoptr(TwCounterTracks) tracks = NULL;
+  guint16 memory = tw_test_add_gtop_type (trace, TRUE);
+  guint16 other = tw_test_add_simple_type (trace, "tick", TW_EVENT_KIND_OTHER);
+  guint16 cpu_a = tw_trace_add_host_cpu (trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (trace, "beta", 0);
+  guint32 mem = tw_trace_add_task (trace, "beta/gtop:memory", "memory", -1, -1);
+  guint64 begin, end;
+  gsize s;
+  guint m;
+
+  tw_trace_set_task_host (trace, mem, "beta");
+  tw_test_append_gtop_sample (trace, memory, 1000, TW_CPU_NONE, mem, 1 * GIB, 8 * GIB);
+  tw_trace_append (trace, 2000, cpu_a, other, TW_TASK_NONE, 0, NULL);
+  tw_test_append_gtop_sample (trace, memory, 2500, TW_CPU_NONE, mem, 2 * GIB, 8 * GIB);
+  tw_trace_append (trace, 3000, cpu_b, other, TW_TASK_NONE, 0, NULL);
+  tw_trace_append (trace, 9000, cpu_a, other, TW_TASK_NONE, 0, NULL);
+
+  tracks = tw_counter_tracks_new (trace);
+  g_assert_true (tw_counter_tracks_update (tracks));
+  m = find_track (tracks, TW_COUNTER_MEMORY, TW_CPU_NONE);
+  g_assert_true (tw_counter_tracks_get_value_at (tracks, m, 2999, &s));
+  g_assert_cmpuint (s, ==, 1);
+  tw_counter_tracks_get_span (tracks, m, s, &begin, &end);
+  g_assert_cmpuint (begin, ==, 2500);
+  g_assert_cmpuint (end, ==, 3000);
+  g_assert_false (tw_counter_tracks_get_value_at (tracks, m, 3000, &s));
+  g_assert_false (tw_counter_tracks_get_value_at (tracks, m, 8000, &s));
+
+  /* beta goes on: its level holds further */
+  tw_trace_append (trace, 9500, cpu_b, other, TW_TASK_NONE, 0, NULL);
+  g_assert_false (tw_counter_tracks_update (tracks));
+  g_assert_true (tw_counter_tracks_get_value_at (tracks, m, 9499, &s));
+  g_assert_cmpuint (s, ==, 1);
+}
+
 static void
 brute_extent (const double *values,
               gsize         first,
@@ -308,6 +349,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/tw/data/counter-tracks/spans", test_spans);
+  g_test_add_func ("/tw/data/counter-tracks/host-spans", test_host_spans);
   g_test_add_func ("/tw/data/counter-tracks/extent-matches-scan", test_extent_matches_scan);
   g_test_add_func ("/tw/data/counter-tracks/late-sample", test_late_sample);
   g_test_add_func ("/tw/data/counter-tracks/type-added-live", test_type_added_live);

@@ -452,6 +452,92 @@ test_lower_bound_index (Fixture       *f,
 }
 
 
+/* ---------------------------------------------------------------- several hosts */
+
+/* A task of @host, as sources of several machines name them. */
+static guint32
+add_host_task (TwTrace    *trace,
+               const char *host,
+               gint64      tid,
+               gboolean    idle)
+{
+  g_autofree char *id = g_strdup_printf ("%s/%" G_GINT64_FORMAT, host, tid);
+  guint32 task = tw_trace_add_task (trace, id, idle ? "swapper" : id, tid, tid);
+
+  tw_trace_set_task_host (trace, task, host);
+  if (idle)
+    tw_trace_set_task_flags (trace, task, TW_TASK_FLAG_IDLE);
+  return task;
+}
+
+static void
+test_host_ends (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  guint16 cpu_a = tw_trace_add_host_cpu (f->trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (f->trace, "beta", 0);
+  guint32 idle_a = add_host_task (f->trace, "alpha", 0, TRUE);
+  guint32 idle_b = add_host_task (f->trace, "beta", 0, TRUE);
+  guint32 ta = add_host_task (f->trace, "alpha", 7, FALSE);
+  guint32 tb = add_host_task (f->trace, "beta", 7, FALSE);
+  const TwRunInterval *runs;
+  const TwIrqInterval *irqs;
+  const TwTaskInterval *states;
+  TwSummary columns[10];
+  gsize n;
+
+  /* beta's trace stops at 100 with tb running inside an irq whose exit it never saw;
+   * alpha's goes on to 1000 */
+  tw_test_append_switch (f->trace, f->sw, 10, cpu_b, idle_b, tb, "R");
+  tw_test_append_switch (f->trace, f->sw, 20, cpu_a, idle_a, ta, "R");
+  tw_trace_append (f->trace, 90, cpu_b, f->irq_in, tb, 5, NULL);
+  tw_trace_append (f->trace, 95, cpu_b, f->soft_in, tb, 1, NULL);
+  tw_trace_append (f->trace, 100, cpu_b, f->soft_out, tb, 1, NULL);
+  tw_test_append_switch (f->trace, f->sw, 500, cpu_a, ta, idle_a, "R");
+  tw_test_append_switch (f->trace, f->sw, 1000, cpu_a, idle_a, ta, "R");
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  runs = tw_state_model_get_cpu_runs (model, cpu_b, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (runs[0].task, ==, tb);
+  g_assert_cmpuint (runs[0].start, ==, 10);
+  g_assert_cmpuint (runs[0].end, ==, 100);
+  states = tw_state_model_get_task_states (model, tb, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (states[0].state, ==, TW_TASK_STATE_RUNNING);
+  g_assert_cmpuint (states[0].end, ==, 100);
+  irqs = tw_state_model_get_cpu_irqs (model, cpu_b, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (irqs[0].unclosed);
+  g_assert_cmpuint (irqs[0].end, ==, 100);
+  g_assert_cmpuint (tw_state_model_get_running_task (model, cpu_b, 500), ==, TW_TASK_NONE);
+  g_assert_cmpint (tw_state_model_get_task_state (model, tb, 500), ==, TW_TASK_STATE_UNKNOWN);
+  g_assert_cmpuint (tw_state_model_get_task_cpu_time (model, tb), ==, 90);
+
+  /* alpha's open elements still reach its own end */
+  runs = tw_state_model_get_cpu_runs (model, cpu_a, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (runs[1].end, ==, 1000);
+  g_assert_cmpuint (runs[2].start, ==, 1000);
+  states = tw_state_model_get_task_states (model, ta, &n);
+  g_assert_cmpint (states[1].state, ==, TW_TASK_STATE_READY);
+  g_assert_cmpuint (states[1].end, ==, 1000);
+
+  /* drawn: beta's rows are empty past 100 */
+  tw_state_model_summarize (model, TW_SERIES_CPU_RUNS, cpu_b, 0, 100, 10, TW_SUMMARIZE_DEFAULT, columns);
+  g_assert_cmpuint (columns[0].task, ==, tb);
+  for (guint c = 1; c < 10; c++)
+    g_assert_cmpuint (columns[c].bits, ==, 0);
+  tw_state_model_summarize (model, TW_SERIES_CPU_IRQS, cpu_b, 0, 100, 10, TW_SUMMARIZE_DEFAULT, columns);
+  for (guint c = 1; c < 10; c++)
+    g_assert_cmpuint (columns[c].bits, ==, 0);
+  tw_state_model_summarize (model, TW_SERIES_TASK_STATES, tb, 0, 100, 10, TW_SUMMARIZE_DEFAULT, columns);
+  for (guint c = 1; c < 10; c++)
+    g_assert_cmpuint (columns[c].bits, ==, 0);
+}
+
 /* ---------------------------------------------------------------- column summaries */
 
 #define SUMMARY_EVENTS 300000
@@ -1073,6 +1159,126 @@ test_bins_refined_in_steps (void)
   g_assert_cmpuint (cs->runs.bins->n_built, >, BINS_MIN_ELEMENTS);
 }
 
+/* Enough switches for bins: beta's trace stops at a tenth of alpha's. The bins of a
+ * zoomed-out view agree with the elements, and beta's rows are empty past its end. */
+static void
+test_host_ends_bins (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(TwStateModel) model = NULL;
+  guint16 cpu_a = tw_trace_add_host_cpu (f->trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (f->trace, "beta", 0);
+  guint32 on_a[2] = { add_host_task (f->trace, "alpha", 0, TRUE), add_host_task (f->trace, "alpha", 7, FALSE) };
+  guint32 on_b[2] = { add_host_task (f->trace, "beta", 0, TRUE), add_host_task (f->trace, "beta", 7, FALSE) };
+  const guint n_columns = 300, w = 1000;
+  g_autofree TwSummary *got = g_new (TwSummary, n_columns);
+  g_autofree TwSummary *want = g_new (TwSummary, n_columns);
+  const TwRunInterval *runs;
+  gsize n;
+
+  /* alpha switches every 10 ns up to 300000, beta every 10 ns up to 30005 */
+  for (guint i = 1; i <= 30000; i++)
+    {
+      tw_test_append_switch (f->trace, f->sw, 10 * i, cpu_a, on_a[i % 2 == 0], on_a[i % 2], "R");
+      if (i <= 3000)
+        tw_test_append_switch (f->trace, f->sw, 10 * i + 5, cpu_b, on_b[i % 2 == 0], on_b[i % 2], "S");
+    }
+  g_assert_true (tw_trace_seal (f->trace, NULL, NULL));
+  model = build (f);
+
+  runs = tw_state_model_get_cpu_runs (model, cpu_b, &n);
+  g_assert_cmpuint (runs[n - 1].end, ==, 30005);
+  g_assert_nonnull (((CpuState *) g_ptr_array_index (model->cpus, cpu_b))->runs.bins);
+
+  for (guint id = 0; id < 2; id++)
+    {
+      SeriesRef refs[] = { { TW_SERIES_CPU_RUNS, id ? cpu_b : cpu_a },
+                           { TW_SERIES_TASK_STATES, id ? on_b[1] : on_a[1] } };
+
+      for (guint r = 0; r < G_N_ELEMENTS (refs); r++)
+        {
+          /* zoomed out, from the bins (column edges rounded to their grid) */
+          tw_state_model_summarize (model, refs[r].series, refs[r].id, 0, w, n_columns,
+                                    TW_SUMMARIZE_DEFAULT, got);
+          tw_state_model_summarize (model, refs[r].series, refs[r].id, 0, w, n_columns,
+                                    TW_SUMMARIZE_EXACT, want);
+          for (guint c = 0; c < n_columns; c++)
+            {
+              g_assert_cmpuint (got[c].task, ==, want[c].task);
+              g_assert_cmpuint (got[c].bits, ==, want[c].bits);
+              /* beta: something up to its end at 30005 (column 30, less a rounding),
+               * nothing after; alpha: up to its end */
+              if (id == 0)
+                g_assert_cmpuint (got[c].bits, !=, 0);
+              else if (c != 30)
+                g_assert_cmpuint (got[c].bits != 0, ==, c < 30);
+            }
+
+          /* zoomed in on beta's end, where nothing is rounded: by definition */
+          tw_state_model_summarize (model, refs[r].series, refs[r].id, 29000, 7, n_columns,
+                                    TW_SUMMARIZE_DEFAULT, got);
+          brute_summaries (model, refs[r].series, refs[r].id, 29000, 7, n_columns, want);
+          for (guint c = 0; c < n_columns; c++)
+            {
+              g_assert_cmpuint (got[c].task, ==, want[c].task);
+              g_assert_cmpuint (got[c].bits, ==, want[c].bits);
+              if (id == 1)
+                g_assert_cmpuint (got[c].bits != 0, ==, 29000 + 7 * c < 30005);
+            }
+        }
+    }
+  for_each_view (f->trace, check_bins_against_elements, model);
+}
+
+/* A live session of two targets where beta's session is destroyed: its last run and
+ * state stay where its events stop while alpha's rows keep arriving, update after
+ * update; and the model drawn in steps is the one built at once. */
+static void
+test_host_ends_live (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(TwStateModel) live = tw_state_model_new (f->trace);
+  guint16 cpu_a = tw_trace_add_host_cpu (f->trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (f->trace, "beta", 0);
+  guint32 on_a[2] = { add_host_task (f->trace, "alpha", 0, TRUE), add_host_task (f->trace, "alpha", 7, FALSE) };
+  guint32 on_b[2] = { add_host_task (f->trace, "beta", 0, TRUE), add_host_task (f->trace, "beta", 7, FALSE) };
+  guint i = 1;
+
+  for (guint step = 0; step < 4; step++)
+    {
+      g_autoptr(TwStateModel) whole = NULL;
+      TwStateModel *models[2];
+      const TwRunInterval *runs;
+      const TwTaskInterval *states;
+      gsize n;
+
+      for (; i <= 3000 * (step + 1); i++)
+        {
+          tw_test_append_switch (f->trace, f->sw, 10 * i, cpu_a, on_a[i % 2 == 0], on_a[i % 2], "R");
+          /* beta sends until its session is destroyed after the first step */
+          if (i <= 2001)
+            tw_test_append_switch (f->trace, f->sw, 10 * i + 5, cpu_b, on_b[i % 2 == 0], on_b[i % 2], "R");
+        }
+      g_assert_true (tw_state_model_update (live, NULL, NULL));
+
+      runs = tw_state_model_get_cpu_runs (live, cpu_b, &n);
+      g_assert_cmpuint (runs[n - 1].task, ==, on_b[1]);
+      g_assert_cmpuint (runs[n - 1].end, ==, 20015);
+      states = tw_state_model_get_task_states (live, on_b[1], &n);
+      g_assert_cmpint (states[n - 1].state, ==, TW_TASK_STATE_RUNNING);
+      g_assert_cmpuint (states[n - 1].end, ==, 20015);
+      runs = tw_state_model_get_cpu_runs (live, cpu_a, &n);
+      g_assert_cmpuint (runs[n - 1].end, ==, 30000 * (step + 1));
+      g_assert_cmpint (tw_state_model_get_task_state (live, on_b[1], 20016), ==, TW_TASK_STATE_UNKNOWN);
+
+      whole = tw_state_model_new (f->trace);
+      g_assert_true (tw_state_model_update (whole, NULL, NULL));
+      models[0] = live;
+      models[1] = whole;
+      for_each_view (f->trace, check_live_against_whole, models);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1091,6 +1297,9 @@ main (int   argc,
   ADD ("/tw/data/state-model/incremental", test_incremental);
   ADD ("/tw/data/state-model/cancelled", test_cancelled);
   ADD ("/tw/data/state-model/lower-bound-index", test_lower_bound_index);
+  ADD ("/tw/data/state-model/host-ends", test_host_ends);
+  ADD ("/tw/data/state-model/host-ends-bins", test_host_ends_bins);
+  ADD ("/tw/data/state-model/host-ends-live", test_host_ends_live);
 #undef ADD
   g_test_add_func ("/tw/data/state-model/summaries-bins-match-elements", test_summaries_bins_match_elements);
   g_test_add_func ("/tw/data/state-model/summaries-by-definition", test_summaries_by_definition);

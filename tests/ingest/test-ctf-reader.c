@@ -335,6 +335,58 @@ total_repairs (TwTrace *trace)
   return total;
 }
 
+/* In the model of a folder of two hosts, each host's CPUs and tasks stop where its own
+ * trace stops: lager's ends weeks before qemu0's, and its last states end with it. */
+static void
+assert_hosts_end_apart (TwTrace *trace)
+{
+  g_autoptr(TwStateModel) model = tw_test_new_state_model (trace);
+  g_autoptr(GHashTable) ends = g_hash_table_new (NULL, NULL);
+  guint64 lager_end, qemu_end;
+  guint open = 0;
+
+  for (guint64 i = 0; i < tw_trace_get_n_events (trace); i++)
+    {
+      TwEvent event;
+      const char *host;
+
+      tw_trace_get_event (trace, i, &event);
+      host = event.cpu != TW_CPU_NONE ? tw_trace_get_cpu_host (trace, event.cpu, NULL)
+                                      : tw_trace_get_task (trace, event.task)->host;
+      g_assert_nonnull (host);
+      /* in time order: the last one seen is the host's end */
+      g_hash_table_insert (ends, (gpointer) host, GSIZE_TO_POINTER (event.time));
+    }
+  lager_end = GPOINTER_TO_SIZE (g_hash_table_lookup (ends, tw_trace_get_cpu_host (trace, 0, NULL)));
+  qemu_end = tw_trace_get_last_time (trace);
+  g_assert_cmpstr (tw_trace_get_cpu_host (trace, 0, NULL), ==, "lager");
+  g_assert_cmpuint (lager_end + 1000000000ull, <, qemu_end);
+
+  for (guint c = 0; c < tw_trace_get_n_cpus (trace); c++)
+    {
+      const char *host = tw_trace_get_cpu_host (trace, c, NULL);
+      guint64 end = GPOINTER_TO_SIZE (g_hash_table_lookup (ends, host));
+      gsize n;
+      const TwRunInterval *runs = tw_state_model_get_cpu_runs (model, c, &n);
+
+      for (gsize r = 0; r < n; r++)
+        g_assert_cmpuint (runs[r].end, <=, end);
+      if (n > 0 && runs[n - 1].end == end)
+        open++;
+    }
+  for (guint32 t = 0; t < tw_trace_get_n_tasks (trace); t++)
+    {
+      guint64 end = GPOINTER_TO_SIZE (g_hash_table_lookup (ends, tw_trace_get_task (trace, t)->host));
+      gsize n;
+      const TwTaskInterval *states = tw_state_model_get_task_states (model, t, &n);
+
+      if (n > 0)
+        g_assert_cmpuint (states[n - 1].end, <=, end);
+    }
+  /* every CPU ran something up to its host's end */
+  g_assert_cmpuint (open, ==, tw_trace_get_n_cpus (trace));
+}
+
 /* A relay's output of two targets (HOST/SESSION/kernel each, real traces of machines
  * "lager" and "qemu0") reads as one trace whose CPUs and tasks are each host's: CPU 0
  * and tid 1 of one are not the other's, so nothing is merged (tasks and CPUs add up),
@@ -399,6 +451,7 @@ test_hosts_folder (void)
       switches++;
     }
   g_assert_cmpuint (switches, >, 1000);
+  assert_hosts_end_apart (trace);
 }
 
 /* A trace is its directory or its metadata file; both probe as CTF. */

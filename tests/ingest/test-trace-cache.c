@@ -927,6 +927,82 @@ test_model_round_trip (void)
     }
 }
 
+/* Two machines, beta's trace stopping at 20005, a tenth of alpha's, with enough
+ * switches for bins. */
+static TwTrace *
+two_host_trace (guint16 *beta_cpu,
+                guint32 *beta_task)
+{
+  TwTrace *trace = tw_trace_new ();
+  TwTestKindTypes types;
+  guint32 on[2][2];
+  guint16 cpus[2];
+  g_autoptr(GError) error = NULL;
+
+  tw_test_add_kind_types (trace, &types);
+  for (guint h = 0; h < 2; h++)
+    {
+      const char *host = h ? "beta" : "alpha";
+
+      cpus[h] = tw_trace_add_host_cpu (trace, host, 0);
+      for (guint k = 0; k < 2; k++)
+        {
+          g_autofree char *id = g_strdup_printf ("%s/%u", host, k);
+
+          on[h][k] = tw_trace_add_task (trace, id, id, k, k);
+          tw_trace_set_task_host (trace, on[h][k], host);
+        }
+    }
+  for (guint i = 1; i <= 20000; i++)
+    {
+      for (guint h = 0; h < 2 && (h == 0 || i <= 2000); h++)
+        tw_test_append_switch (trace, types.sw, 10 * i + h, cpus[h], on[h][i % 2 == 0], on[h][i % 2], "S");
+      /* beta's last event: an irq it never leaves */
+      if (i == 2000)
+        tw_trace_append (trace, 10 * i + 5, cpus[1], types.irq_in, on[1][0], 3, NULL);
+    }
+  g_assert_true (tw_trace_seal (trace, NULL, &error));
+  g_assert_no_error (error);
+  *beta_cpu = cpus[1];
+  *beta_task = on[1][0];
+  return trace;
+}
+
+/* A reopened model of several machines keeps each one's end, update after update. */
+static void
+test_model_hosts (void)
+{
+  g_autoptr(TwTraceCache) cache = new_cache ();
+  guint16 beta_cpu;
+  guint32 beta_task;
+  g_autoptr(TwTrace) trace = two_host_trace (&beta_cpu, &beta_task);
+  g_autoptr(TwStateModel) built = model_of (trace);
+  g_autofree char *path = make_trace_file ("hosts.txt", "stands for a trace");
+  g_autofree char *file = NULL;
+  g_autofree char *key = store_full (cache, path, trace, TRUE, &file);
+  g_autoptr(TwTrace) mapped = NULL;
+  g_autoptr(TwStateModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  const TwRunInterval *runs;
+  const TwTaskInterval *states;
+  gsize n;
+
+  mapped = tw_trace_cache_lookup (cache, key, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (mapped);
+  model = model_of (mapped);
+  g_assert_true (tw_state_model_get_from_cache (model));
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      runs = tw_state_model_get_cpu_runs (model, beta_cpu, &n);
+      g_assert_cmpuint (runs[n - 1].end, ==, 20005);
+      states = tw_state_model_get_task_states (model, beta_task, &n);
+      g_assert_cmpuint (states[n - 1].end, ==, 20005);
+      assert_same_models (built, model);
+      g_assert_true (tw_state_model_update (model, NULL, NULL));
+    }
+}
+
 /* A store in background writes the model its trace's window offered while it wrote the
  * store, rather than building one. */
 static void
@@ -1446,6 +1522,7 @@ main (int   argc,
   g_test_add_func ("/trace-cache/parse-size", test_parse_size);
   g_test_add_func ("/trace-cache/model/round-trip", test_model_round_trip);
   g_test_add_func ("/trace-cache/model/offered", test_model_offered);
+  g_test_add_func ("/trace-cache/model/hosts", test_model_hosts);
   g_test_add_func ("/trace-cache/model/added-later", test_model_added_later);
   g_test_add_func ("/trace-cache/model/damaged", test_model_damaged);
   return g_test_run ();
