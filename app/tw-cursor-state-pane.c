@@ -89,7 +89,9 @@ append_cpus (GtkTextBuffer *buffer,
       guint32 task = tw_state_model_get_running_task (model, cpu, cursor);
       const TwTask *t = task == TW_TASK_NONE ? NULL : tw_trace_get_task (trace, task);
       g_autofree char *label = t ? tw_trace_dup_task_label (trace, task) : g_strdup (_("nothing known"));
-      g_autofree char *line = g_strdup_printf (_("  CPU %-3u %s%s"), cpu, label,
+      /* "3", or "HOST/3" in a trace of several machines */
+      g_autofree char *name = tw_trace_dup_cpu_label (trace, (guint16) cpu);
+      g_autofree char *line = g_strdup_printf (_("  CPU %-3s %s%s"), name, label,
                                                t && (t->flags & TW_TASK_FLAG_IDLE) ? _(" (idle)") : "");
       insert_line (buffer, line);
     }

@@ -510,6 +510,51 @@ test_cursor_state (Fixture       *fx,
   g_assert_null (strstr (line, "waiting"));
 }
 
+/* In a trace of two machines, each CPU of the state at the cursor is named by its host
+ * (both hosts have a CPU 0). */
+static void
+test_cursor_state_hosts (Fixture       *fx,
+                         gconstpointer  data)
+{
+  g_autoptr(TwTrace) trace = tw_trace_new ();
+  guint16 sw = tw_test_add_switch_type (trace);
+  guint16 cpu_a = tw_trace_add_host_cpu (trace, "alpha", 0);
+  guint16 cpu_b = tw_trace_add_host_cpu (trace, "beta", 0);
+  guint32 idle_a = tw_trace_add_task (trace, "alpha/0", "swapper", 0, 0);
+  guint32 idle_b = tw_trace_add_task (trace, "beta/0", "swapper", 0, 0);
+  guint32 worker = tw_trace_add_task (trace, "alpha/7", "worker", 7, 7);
+  guint32 logger = tw_trace_add_task (trace, "beta/7", "logger", 7, 7);
+  g_autofree char *text = NULL;
+  g_autofree char *line = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  tw_trace_set_task_host (trace, idle_a, "alpha");
+  tw_trace_set_task_host (trace, worker, "alpha");
+  tw_trace_set_task_host (trace, idle_b, "beta");
+  tw_trace_set_task_host (trace, logger, "beta");
+  tw_test_append_switch (trace, sw, 1000, cpu_a, idle_a, worker, "R");
+  tw_test_append_switch (trace, sw, 1100, cpu_b, idle_b, logger, "R");
+  tw_test_append_switch (trace, sw, 5000, cpu_a, worker, idle_a, "S");
+  tw_test_append_switch (trace, sw, 5000, cpu_b, logger, idle_b, "S");
+  g_assert_true (tw_trace_seal (trace, NULL, NULL));
+  tw_window_load_trace (fx->window, trace, "hosts");
+  g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
+
+  tw_view_state_set_cursor (tw_window_get_view_state (fx->window), 2000);
+  text = tw_cursor_state_pane_dup_text (TW_CURSOR_STATE_PANE (tw_window_get_cursor_state_pane (fx->window)));
+  line = line_containing (text, "CPU alpha/0 ");
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "worker"));
+  g_clear_pointer (&line, g_free);
+  line = line_containing (text, "CPU beta/0 ");
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "logger"));
+}
+
 static void
 test_navigation (Fixture       *fx,
                  gconstpointer  data)
@@ -982,6 +1027,7 @@ main (int    argc,
   ADD ("list-selection-sync", test_list_selection_sync);
   ADD ("filters", test_filters);
   ADD ("cursor-state", test_cursor_state);
+  ADD ("cursor-state/hosts", test_cursor_state_hosts);
   ADD ("navigation", test_navigation);
   ADD ("bad-file-then-good", test_bad_file_then_good);
   ADD ("error-on-welcome", test_error_on_welcome);
