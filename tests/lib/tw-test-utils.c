@@ -545,6 +545,38 @@ tw_test_run_tool (const char *const *argv,
 }
 
 /**
+ * tw_test_run_babeltrace2:
+ * @argv: (array zero-terminated=1): `babeltrace2`, the trace, options
+ * @n_lines: (out) (optional): lines it printed
+ *
+ * Runs babeltrace2 on a trace the test wrote, which it must read (exit status 0).
+ *
+ * Returns: (transfer full) (nullable): what it printed, or %NULL, with a test message,
+ *   when babeltrace2 is not installed (the test checks the rest without it)
+ */
+char *
+tw_test_run_babeltrace2 (const char *const *argv,
+                         guint64           *n_lines)
+{
+  char *out;
+  int status = 0;
+
+  if ((out = tw_test_run_tool (argv, &status)) == NULL)
+    {
+      g_test_message ("babeltrace2 is not installed: its reading of %s is not checked", argv[1]);
+      return NULL;
+    }
+  g_assert_cmpint (status, ==, 0);
+  if (n_lines)
+    {
+      *n_lines = 0;
+      for (const char *p = out; *p; p++)
+        *n_lines += *p == '\n';
+    }
+  return out;
+}
+
+/**
  * tw_test_add_gtop_type:
  * @memory: %TRUE for `gtop_memory`, %FALSE for `gtop_cpu_load`
  *

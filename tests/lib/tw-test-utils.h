@@ -51,6 +51,8 @@ void     tw_test_remove_sensor_dir    (char       *dir);
 void     tw_test_remove_tree          (const char *path);
 char    *tw_test_run_tool             (const char *const *argv,
                                        int               *status);
+char    *tw_test_run_babeltrace2      (const char *const *argv,
+                                       guint64           *n_lines);
 
 typedef gboolean (*TwTestCondition) (gpointer data);
 
