@@ -75,6 +75,22 @@ insert_line (GtkTextBuffer *buffer,
   gtk_text_buffer_insert (buffer, &end, "\n", 1);
 }
 
+/* CPUs in the timeline's order: by host, then by their number there (a folder of several
+ * machines numbers them as its traces are met). */
+static int
+compare_cpus (gconstpointer a,
+              gconstpointer b,
+              gpointer      trace)
+{
+  guint16 cpu_a = *(const guint16 *) a, cpu_b = *(const guint16 *) b;
+  guint16 host_cpu_a, host_cpu_b;
+  const char *host_a = tw_trace_get_cpu_host (trace, cpu_a, &host_cpu_a);
+  const char *host_b = tw_trace_get_cpu_host (trace, cpu_b, &host_cpu_b);
+  int by_host = g_strcmp0 (host_a, host_b);
+
+  return by_host != 0 ? by_host : (int) host_cpu_a - (int) host_cpu_b;
+}
+
 static void
 append_cpus (GtkTextBuffer *buffer,
              TwStateModel  *model,
@@ -82,15 +98,20 @@ append_cpus (GtkTextBuffer *buffer,
              guint64        cursor)
 {
   guint n_cpus = tw_state_model_get_n_cpus (model);
+  g_autofree guint16 *order = g_new (guint16, MAX (n_cpus, 1));
 
   insert_heading (buffer, _("Running on each CPU"));
-  for (guint cpu = 0; cpu < n_cpus; cpu++)
+  for (guint i = 0; i < n_cpus; i++)
+    order[i] = (guint16) i;
+  g_qsort_with_data (order, (gint) n_cpus, sizeof *order, compare_cpus, trace);
+  for (guint i = 0; i < n_cpus; i++)
     {
+      guint16 cpu = order[i];
       guint32 task = tw_state_model_get_running_task (model, cpu, cursor);
       const TwTask *t = task == TW_TASK_NONE ? NULL : tw_trace_get_task (trace, task);
       g_autofree char *label = t ? tw_trace_dup_task_label (trace, task) : g_strdup (_("nothing known"));
       /* "3", or "HOST/3" in a trace of several machines */
-      g_autofree char *name = tw_trace_dup_cpu_label (trace, (guint16) cpu);
+      g_autofree char *name = tw_trace_dup_cpu_label (trace, cpu);
       g_autofree char *line = g_strdup_printf (_("  CPU %-3s %s%s"), name, label,
                                                t && (t->flags & TW_TASK_FLAG_IDLE) ? _(" (idle)") : "");
       insert_line (buffer, line);

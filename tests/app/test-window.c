@@ -518,8 +518,10 @@ test_cursor_state_hosts (Fixture       *fx,
 {
   g_autoptr(TwTrace) trace = tw_trace_new ();
   guint16 sw = tw_test_add_switch_type (trace);
-  guint16 cpu_a = tw_trace_add_host_cpu (trace, "alpha", 0);
+  /* met in another order than the hosts': listed by host, then number */
   guint16 cpu_b = tw_trace_add_host_cpu (trace, "beta", 0);
+  guint16 cpu_a1 = tw_trace_add_host_cpu (trace, "alpha", 1);
+  guint16 cpu_a = tw_trace_add_host_cpu (trace, "alpha", 0);
   guint32 idle_a = tw_trace_add_task (trace, "alpha/0", "swapper", 0, 0);
   guint32 idle_b = tw_trace_add_task (trace, "beta/0", "swapper", 0, 0);
   guint32 worker = tw_trace_add_task (trace, "alpha/7", "worker", 7, 7);
@@ -540,6 +542,7 @@ test_cursor_state_hosts (Fixture       *fx,
   tw_test_append_switch (trace, sw, 1100, cpu_b, idle_b, logger, "R");
   tw_test_append_switch (trace, sw, 5000, cpu_a, worker, idle_a, "S");
   tw_test_append_switch (trace, sw, 5000, cpu_b, logger, idle_b, "S");
+  tw_test_append_switch (trace, sw, 6000, cpu_a1, idle_a, worker, "R");
   g_assert_true (tw_trace_seal (trace, NULL, NULL));
   tw_window_load_trace (fx->window, trace, "hosts");
   g_assert_true (tw_test_wait_until (page_is_trace, fx->window, WAIT_MS));
@@ -553,6 +556,8 @@ test_cursor_state_hosts (Fixture       *fx,
   line = line_containing (text, "CPU beta/0 ");
   g_assert_nonnull (line);
   g_assert_nonnull (strstr (line, "logger"));
+  g_assert_true (strstr (text, "CPU alpha/0 ") < strstr (text, "CPU alpha/1 "));
+  g_assert_true (strstr (text, "CPU alpha/1 ") < strstr (text, "CPU beta/0 "));
 }
 
 static void
